@@ -1,0 +1,181 @@
+"""The content model: decks and cards as loaded from deck files.
+
+These are plain frozen dataclasses with no behaviour that needs SymPy or a database, so every
+layer (validation, store sync, sessions, the TUI) can hold them. Scheduling state never lives
+here: it belongs to the store.
+
+A card is identified by ``(deck_id, card_id)``; :attr:`Card.key` joins them as ``deck/card``.
+The id is written explicitly in the deck file, so rewording a card keeps its review history.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+
+class CardKind(StrEnum):
+    """How a card is asked and graded."""
+
+    FORMULA = "formula"  # type an expression; the engine grades equivalence
+    NUMERIC = "numeric"  # a template with random parameters; type the number
+    FACT = "fact"  # a reference value (or range) from the sheets; type the number
+    REVERSE = "reverse"  # the formula is shown; name it
+    CLOZE = "cloze"  # a statement with one blank; math blanks are graded by the engine
+    EXPLAIN = "explain"  # say it out loud, reveal a model answer, rate yourself
+
+
+@dataclass(frozen=True)
+class SymbolSpec:
+    """A variable a card uses: its domain (engine syntax, e.g. ``positive``, ``(0, 1)``) and
+    what it means, shown to the learner under the prompt."""
+
+    name: str
+    domain: str = "real"
+    meaning: str = ""
+
+
+@dataclass(frozen=True)
+class FunctionSpec:
+    """A function name a card uses: ``builtin`` names an engine function it aliases
+    (``sigma`` → ``sigmoid``), or ``unknown`` for an arbitrary function such as ``f``."""
+
+    name: str
+    means: str = "unknown"
+    meaning: str = ""
+
+
+@dataclass(frozen=True)
+class ParamSpec:
+    """A numeric-card parameter, drawn per review from a recorded seed.
+
+    Either ``choices`` (one is picked) or a range ``low``..``high``; ``log`` draws uniformly in
+    log space (for sizes that span decades); ``integer`` rounds; ``step`` snaps to a grid;
+    ``sigfigs`` rounds the drawn value so it reads naturally in the prompt.
+    """
+
+    name: str
+    low: float | None = None
+    high: float | None = None
+    choices: tuple[float, ...] = ()
+    log: bool = False
+    integer: bool = False
+    step: float | None = None
+    sigfigs: int | None = None
+    meaning: str = ""
+
+
+@dataclass(frozen=True)
+class Tolerance:
+    """How close a numeric answer must be: ``kind`` is ``relative``, ``absolute``, ``sigfigs`` or
+    ``exact``; ``value`` is the bound (or the number of significant figures)."""
+
+    kind: str = "relative"
+    value: float = 0.01
+
+
+@dataclass(frozen=True)
+class Identity:
+    """A claim a card makes that the deck tests verify with the engine: ``lhs == rhs`` for all
+    values in the declared domains. With ``derivative_of`` set, ``rhs`` must equal the derivative
+    of ``derivative_of`` with respect to ``wrt`` (checked symbolically in the tests)."""
+
+    lhs: str
+    rhs: str
+    derivative_of: str | None = None
+    wrt: str | None = None
+
+
+@dataclass(frozen=True)
+class Card:
+    """One card of a deck. Fields a kind does not use are left empty."""
+
+    deck_id: str
+    id: str
+    kind: CardKind
+    prompt: str
+    # formula / cloze: the reference expression in typed syntax; numeric: the formula over params.
+    answer: str = ""
+    # fact: the value, or a (low, high) range the sheet quotes.
+    value: float | None = None
+    value_range: tuple[float, float] | None = None
+    # reverse: accepted names; cloze with a text blank: accepted words.
+    accept: tuple[str, ...] = ()
+    # reverse: the formula shown (typed syntax or LaTeX); formula: context shown around the answer.
+    shown: str = ""
+    # cloze: the statement with ``{{}}`` where the blank is.
+    text: str = ""
+    # explain: the model answer, in our own words, and the numbers to have ready.
+    model_answer: str = ""
+    numbers: tuple[str, ...] = ()
+    symbols: tuple[SymbolSpec, ...] = ()
+    functions: tuple[FunctionSpec, ...] = ()
+    params: tuple[ParamSpec, ...] = ()
+    tolerance: Tolerance | None = None
+    unit: str = ""
+    identities: tuple[Identity, ...] = ()
+    hint: str = ""
+    source: str = ""
+    note: str = ""  # where the sheet differs, and what this card says instead
+    tags: tuple[str, ...] = ()
+    topic: str = ""
+    line: int = 0  # 1-based line of the card's ``[[card]]`` header in its file
+    path: str = ""  # the deck file it came from
+    extra: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+
+    @property
+    def key(self) -> str:
+        """``deck_id/card_id``: unique across all loaded decks."""
+        return f"{self.deck_id}/{self.id}"
+
+    def content_hash(self) -> str:
+        """A digest of everything the learner sees and is graded on.
+
+        The store keeps it to notice edits; an edit changes the hash but never the id, so the
+        card's history is kept.
+        """
+        payload = {
+            "kind": str(self.kind),
+            "prompt": self.prompt,
+            "answer": self.answer,
+            "value": self.value,
+            "value_range": self.value_range,
+            "accept": self.accept,
+            "shown": self.shown,
+            "text": self.text,
+            "model_answer": self.model_answer,
+            "numbers": self.numbers,
+            "symbols": [(s.name, s.domain, s.meaning) for s in self.symbols],
+            "functions": [(f.name, f.means, f.meaning) for f in self.functions],
+            "params": [repr(p) for p in self.params],
+            "tolerance": repr(self.tolerance),
+            "unit": self.unit,
+            "hint": self.hint,
+            "note": self.note,
+        }
+        blob = json.dumps(payload, sort_keys=True, default=str).encode()
+        return hashlib.sha256(blob).hexdigest()[:16]
+
+
+@dataclass(frozen=True)
+class Deck:
+    """A deck file's content: its header and its cards, in file order."""
+
+    id: str
+    name: str
+    description: str = ""
+    tags: tuple[str, ...] = ()
+    topic: str = ""
+    path: str = ""
+    builtin: bool = False
+    cards: tuple[Card, ...] = ()
+
+    def card(self, card_id: str) -> Card:
+        """The card with this id (``KeyError`` if there is none)."""
+        for card in self.cards:
+            if card.id == card_id:
+                return card
+        raise KeyError(card_id)

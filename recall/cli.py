@@ -1,0 +1,86 @@
+"""The ``recall`` command line.
+
+A thin dispatcher: global options (``--db``, ``--decks``) are handled here, and each subcommand
+lives in its own module under :mod:`recall.commands` exposing ``register(subparsers)``, which adds
+its parser and sets ``func`` to a ``run(args) -> int`` callable. Command modules import their
+heavy dependencies inside ``run`` so ``recall --help`` stays instant.
+
+With no subcommand, ``recall`` opens the TUI home screen.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import sys
+from collections.abc import Sequence
+
+from recall import __version__
+from recall.errors import RecallError
+
+#: Subcommand modules, in the order ``--help`` lists them.
+COMMAND_MODULES: tuple[str, ...] = (
+    "recall.commands.check",
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The full argument parser, with every subcommand registered."""
+    parser = argparse.ArgumentParser(
+        prog="recall",
+        description="Drill machine-learning formulas with spaced repetition; typed math is "
+        "graded by a computer algebra system.",
+    )
+    parser.add_argument("--version", action="version", version=f"recall {__version__}")
+    parser.add_argument(
+        "--db",
+        metavar="URL",
+        help="SQLAlchemy database URL (default: SQLite file in the data directory; env RECALL_DB)",
+    )
+    parser.add_argument(
+        "--decks",
+        metavar="DIR",
+        help="folder of custom decks (default: decks/ in the data directory; env RECALL_DECKS)",
+    )
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for module_name in COMMAND_MODULES:
+        importlib.import_module(module_name).register(subparsers)
+    return parser
+
+
+def apply_global_options(args: argparse.Namespace) -> None:
+    """Make ``--db`` and ``--decks`` visible to every layer through the environment, the same
+    channel ``RECALL_DB`` and ``RECALL_DECKS`` use."""
+    if args.db:
+        os.environ["RECALL_DB"] = args.db
+    if args.decks:
+        os.environ["RECALL_DECKS"] = args.decks
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``recall`` console script; returns the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    apply_global_options(args)
+    func = getattr(args, "func", None)
+    try:
+        if func is None:
+            return _open_tui(args)
+        return int(func(args) or 0)
+    except RecallError as error:
+        print(f"recall: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+def _open_tui(args: argparse.Namespace) -> int:
+    """Open the TUI home screen (imported only now: Textual is heavy)."""
+    from recall.tui.launch import run_app
+
+    return run_app(args)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,104 @@
+"""One error tree for the whole of recall.
+
+Every error recall raises on purpose derives from :class:`RecallError`, so the CLI and the TUI can
+catch one type and show its message to a person instead of a traceback::
+
+    RecallError
+    ├── ConfigError          bad settings, bad paths, bad --db URL
+    ├── FormulaError         the formula engine
+    │   ├── ParseError       typed text that is not a valid expression (carries the column)
+    │   ├── LimitError       input too long, too deep, numbers or exponents too large
+    │   └── EvaluationError  an expression that cannot be evaluated where it was asked to be
+    ├── GradingError         a card and an answer that cannot be graded together
+    ├── DeckError            a deck file that fails to load or validate (file, line, card id)
+    └── StoreError           the database: unreachable, not a recall database, newer schema, ...
+
+Messages are written for the learner: what went wrong, where, and what to do next.
+"""
+
+from __future__ import annotations
+
+
+class RecallError(Exception):
+    """Base of every error recall raises on purpose."""
+
+
+class ConfigError(RecallError):
+    """Settings, paths or a database URL that cannot be used."""
+
+
+class FormulaError(RecallError):
+    """Something the formula engine cannot accept."""
+
+
+class ParseError(FormulaError):
+    """Typed text that is not a valid expression.
+
+    ``column`` is the 0-based offset into ``text`` where the problem is (or ``None`` when the
+    problem is the whole input); :meth:`caret` draws the text with a caret under that column.
+    """
+
+    def __init__(self, message: str, text: str = "", column: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.text = text
+        self.column = column
+
+    def caret(self) -> str:
+        """The offending text with a ``^`` under the column, for terminals and logs."""
+        if self.column is None or not self.text:
+            return self.text
+        line = self.text.replace("\n", " ")
+        return f"{line}\n{' ' * min(self.column, len(line))}^"
+
+    def __str__(self) -> str:
+        if self.column is None:
+            return self.message
+        return f"{self.message} (at column {self.column + 1})"
+
+
+class LimitError(ParseError):
+    """Input that breaks a size bound: length, nesting, number size, exponent size."""
+
+
+class EvaluationError(FormulaError):
+    """An expression that cannot be evaluated (unknown value, overflow past our bounds, ...)."""
+
+
+class GradingError(RecallError):
+    """A card and an answer that cannot be graded together (a broken card, not a wrong answer)."""
+
+
+class DeckError(RecallError):
+    """A deck file problem, located by file, line and card id when they are known."""
+
+    def __init__(
+        self,
+        message: str,
+        path: str | None = None,
+        line: int | None = None,
+        card_id: str | None = None,
+        suggestion: str | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.path = path
+        self.line = line
+        self.card_id = card_id
+        self.suggestion = suggestion
+
+    def __str__(self) -> str:
+        where = self.path or "<deck>"
+        if self.line is not None:
+            where += f":{self.line}"
+        text = f"{where}: "
+        if self.card_id:
+            text += f"card '{self.card_id}': "
+        text += self.message
+        if self.suggestion:
+            text += f" ({self.suggestion})"
+        return text
+
+
+class StoreError(RecallError):
+    """The database cannot be opened, read or written as recall needs."""

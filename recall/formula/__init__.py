@@ -1,0 +1,46 @@
+"""The formula engine: read typed math safely, decide equivalence, grade numbers, explain misses.
+
+A library first: everything the TUI does with an expression, a test or ``recall check`` can do
+without Textual or a database. It never passes typed text to ``eval``, ``exec``, ``sympify`` or
+``parse_expr``: :func:`parse` reads text with recall's own grammar into a small tree of
+:mod:`recall.formula.nodes`, and only that tree is ever turned into SymPy objects.
+
+Public API::
+
+    table = SymbolTable.build(variables={"sigma": "positive"}, functions={"f": "unknown"})
+    expr = parse("sqrt(sigma^2)", table)            # Expression, or raises ParseError
+    verdict = check("sigma", "sqrt(sigma^2)", table) # Verdict(status=CORRECT, method=..., ...)
+    verdict = grade_number(expected_expr, "6.4e9", Tolerance.relative(0.01))
+    print(render(expr))                              # 2-D Unicode
+    p = preview("sqrt(x", table)                     # cheap, for every keystroke
+
+Errors are :class:`recall.errors.ParseError` (with a column) and its children.
+"""
+
+from recall.formula.symbols import Domain, SymbolTable, parse_domain
+from recall.formula.nodes import Expression
+from recall.formula.parser import parse
+from recall.formula.verdict import Diagnosis, Status, Verdict
+from recall.formula.tolerance import Tolerance
+from recall.formula.compare import check
+from recall.formula.numeric import grade_number, evaluate_constant
+from recall.formula.render import render
+from recall.formula.preview import Preview, preview
+
+__all__ = [
+    "Diagnosis",
+    "Domain",
+    "Expression",
+    "Preview",
+    "Status",
+    "SymbolTable",
+    "Tolerance",
+    "Verdict",
+    "check",
+    "evaluate_constant",
+    "grade_number",
+    "parse",
+    "parse_domain",
+    "preview",
+    "render",
+]

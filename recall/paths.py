@@ -1,0 +1,69 @@
+"""Where recall keeps its files.
+
+Plain functions so tests and scripts can redirect everything with one environment variable:
+``RECALL_HOME`` moves the whole data directory (database, config, custom decks). Without it the
+platform's user data directory is used (``platformdirs``). ``RECALL_DB`` and ``RECALL_DECKS``
+override the database URL and the custom deck folder alone.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+APP_NAME = "recall"
+
+
+def data_dir() -> Path:
+    """The directory that holds the database, the config file and custom decks."""
+    home = os.environ.get("RECALL_HOME")
+    if home:
+        return Path(home).expanduser()
+    from platformdirs import user_data_path
+
+    return user_data_path(APP_NAME, appauthor=False)
+
+
+def ensure_data_dir() -> Path:
+    """:func:`data_dir`, created if it does not exist yet."""
+    path = data_dir()
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def config_file() -> Path:
+    """The settings file (TOML)."""
+    return data_dir() / "config.toml"
+
+
+def default_database_path() -> Path:
+    """The embedded SQLite database file."""
+    return data_dir() / "recall.sqlite3"
+
+
+def default_database_url() -> str:
+    """``RECALL_DB`` if set, else the SQLite file in the data directory."""
+    url = os.environ.get("RECALL_DB")
+    if url:
+        return url
+    return f"sqlite:///{default_database_path()}"
+
+
+def custom_decks_dir() -> Path:
+    """Where learners keep their own decks (``RECALL_DECKS`` overrides)."""
+    override = os.environ.get("RECALL_DECKS")
+    if override:
+        return Path(override).expanduser()
+    return data_dir() / "decks"
+
+
+def builtin_decks_dir() -> Path:
+    """The decks that ship with recall.
+
+    In a source checkout they are the top-level ``decks/`` folder; an installed wheel carries a
+    copy inside the package (``recall/_decks``).
+    """
+    packaged = Path(__file__).resolve().parent / "_decks"
+    if packaged.is_dir():
+        return packaged
+    return Path(__file__).resolve().parent.parent / "decks"
