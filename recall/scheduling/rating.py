@@ -1,0 +1,69 @@
+"""Ratings, and the rating a grader's verdict suggests.
+
+The learner rates every review with one of four grades (FSRS's own scale). recall grades typed
+answers itself, so it can *suggest* the grade; the learner overrides it with one key. The rules
+are deliberately plain so a learner can predict them:
+
+* ``invalid`` (the answer could not be read): no rating at all, the learner tries again;
+* ``incorrect``: Again. Never Hard: Hard is a passing grade in FSRS, and rating a wrong answer
+  Hard would tell the scheduler the card was remembered;
+* ``correct``: Good; Hard when it was slow or needed the hint; Easy when it was fast on a mature
+  card (a young card answered fast is still Good, the memory is not yet proven);
+* ``self`` (an explain card the learner judges): no suggestion, the learner picks.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+from typing import Final
+
+#: The verdict strings a session accepts (the grader's statuses, plus ``self`` for self-rated cards).
+VERDICTS: Final = frozenset({"correct", "incorrect", "invalid", "self"})
+
+#: A correct answer that took longer than this (seconds) is suggested Hard.
+SLOW_SECONDS: Final = 45.0
+#: A correct answer on a mature card faster than this (seconds) is suggested Easy.
+FAST_SECONDS: Final = 8.0
+#: A card is mature once its stability reaches this many days (the same line Anki draws).
+MATURE_STABILITY_DAYS: Final = 21.0
+
+
+class Rating(IntEnum):
+    """The four grades, numbered as FSRS numbers them."""
+
+    Again = 1
+    Hard = 2
+    Good = 3
+    Easy = 4
+
+    @property
+    def passed(self) -> bool:
+        """Hard, Good and Easy all mean the card was recalled."""
+        return self is not Rating.Again
+
+
+def suggest_rating(
+    verdict: str,
+    seconds: float | None,
+    used_hint: bool,
+    card_is_mature: bool,
+    *,
+    slow_seconds: float = SLOW_SECONDS,
+    fast_seconds: float = FAST_SECONDS,
+) -> Rating | None:
+    """The rating a verdict suggests, or ``None`` when there is nothing to suggest.
+
+    ``seconds`` is the time the learner took (``None`` when unknown: neither slow nor fast).
+    Raises ``ValueError`` for a verdict string that is not one of :data:`VERDICTS`.
+    """
+    if verdict not in VERDICTS:
+        raise ValueError(f"unknown verdict {verdict!r}; expected one of {sorted(VERDICTS)}")
+    if verdict in ("invalid", "self"):
+        return None
+    if verdict == "incorrect":
+        return Rating.Again
+    if used_hint or (seconds is not None and seconds > slow_seconds):
+        return Rating.Hard
+    if card_is_mature and seconds is not None and seconds < fast_seconds:
+        return Rating.Easy
+    return Rating.Good
