@@ -22,6 +22,7 @@ from recall.errors import RecallError
 #: Subcommand modules, in the order ``--help`` lists them.
 COMMAND_MODULES: tuple[str, ...] = (
     "recall.commands.check",
+    "recall.commands.config",
 )
 
 

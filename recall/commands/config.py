@@ -1,0 +1,58 @@
+"""``recall config [KEY [VALUE]]``: show or change settings.
+
+With no argument every setting is listed with its value and meaning; with a key, its value;
+with a key and a value, the value is validated and saved. ``--reset KEY`` restores a default.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    parser = subparsers.add_parser(
+        "config",
+        help="show or change settings",
+        description="Show or change settings (stored in config.toml in the data directory). "
+        "Key binding overrides are set as keys.ACTION, e.g. `recall config keys.submit ctrl+s`.",
+    )
+    parser.add_argument("key", nargs="?", help="setting name, or keys.ACTION")
+    parser.add_argument("value", nargs="?", help="new value (lists: \"1 10\")")
+    parser.add_argument("--reset", action="store_true", help="restore KEY to its default")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from recall import config
+    from recall.errors import ConfigError
+    from recall.paths import config_file
+
+    settings = config.load_settings()
+    if args.reset:
+        if not args.key or args.value is not None:
+            raise ConfigError("use: recall config --reset KEY")
+        path = config.save_settings(config.reset_value(settings, args.key))
+        print(f"{args.key} reset to its default (saved in {path})")
+        return 0
+    if args.key is None:
+        print(f"# {config_file()}")
+        for key in config.SPECS:
+            value = _show(config.get_value(settings, key))
+            print(f"{key} = {value}    # {config.describe(key)}")
+        for action, key in sorted(settings.keys.items()):
+            print(f"keys.{action} = {key}")
+        return 0
+    if args.value is None:
+        print(_show(config.get_value(settings, args.key)))
+        return 0
+    path = config.save_settings(config.set_value(settings, args.key, args.value))
+    print(f"{args.key} = {_show(config.get_value(config.load_settings(path), args.key))}")
+    return 0
+
+
+def _show(value: object) -> str:
+    if isinstance(value, tuple):
+        return " ".join(f"{v:g}" for v in value)
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)

@@ -1,0 +1,262 @@
+"""Settings: a small TOML file at :func:`recall.paths.config_file`, with sensible defaults.
+
+A missing file means every default; a file only needs the keys the learner changed. Reading
+uses ``tomllib``; writing emits the few TOML forms the settings need (numbers, lists of numbers,
+strings, one ``[keys]`` table), so no TOML writer dependency is needed.
+
+The ``[keys]`` table maps TUI action ids to keys (``submit = "ctrl+s"``); the TUI owns the
+action ids and reads the overrides with :attr:`Settings.keys`.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import tomllib
+from collections.abc import Callable
+from dataclasses import dataclass, field, fields, replace
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+from recall.errors import ConfigError
+from recall.paths import config_file
+from recall.scheduling.fsrs_adapter import SchedulerSettings
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Every setting the learner can change. Field docs are shown by ``recall config``."""
+
+    desired_retention: float = 0.9
+    learning_steps: tuple[float, ...] = (1.0, 10.0)
+    relearning_steps: tuple[float, ...] = (10.0,)
+    new_per_day: int = 20
+    reviews_per_day: int = 200
+    day_rollover_hour: int = 4
+    leech_threshold: int = 8
+    session_minutes: float = 10.0
+    maximum_interval_days: int = 36500
+    keys: dict[str, str] = field(default_factory=dict)
+
+    def scheduler_settings(self, *, enable_fuzzing: bool = True) -> SchedulerSettings:
+        """The FSRS part of these settings."""
+        return SchedulerSettings(
+            desired_retention=self.desired_retention,
+            learning_steps=tuple(timedelta(minutes=m) for m in self.learning_steps),
+            relearning_steps=tuple(timedelta(minutes=m) for m in self.relearning_steps),
+            maximum_interval_days=self.maximum_interval_days,
+            enable_fuzzing=enable_fuzzing,
+        )
+
+
+@dataclass(frozen=True)
+class _Spec:
+    help: str
+    parse: Callable[[str], Any]
+    check: Callable[[Any], str | None]
+
+
+def _number(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(text)
+    return value
+
+
+def _steps(text: str) -> tuple[float, ...]:
+    """``"1 10"``, ``"1,10"`` or ``"[1, 10]"``: minutes."""
+    parts = text.strip().strip("[]").replace(",", " ").split()
+    return tuple(_number(p.removesuffix("m")) for p in parts)
+
+
+def _between(low: float, high: float) -> Callable[[Any], str | None]:
+    def check(value: Any) -> str | None:
+        return None if low <= value <= high else f"must be between {low:g} and {high:g}"
+
+    return check
+
+
+def _positive_steps(value: tuple[float, ...]) -> str | None:
+    if any(m <= 0 or m >= 1440 for m in value):
+        return "each step must be more than 0 and less than 1440 minutes (a day)"
+    return None
+
+
+SPECS: dict[str, _Spec] = {
+    "desired_retention": _Spec(
+        "the recall probability FSRS schedules for: higher means more reviews",
+        _number,
+        _between(0.7, 0.99),
+    ),
+    "learning_steps": _Spec(
+        "minutes between the first reviews of a new card, e.g. \"1 10\"", _steps, _positive_steps
+    ),
+    "relearning_steps": _Spec(
+        "minutes between reviews of a forgotten card, e.g. \"10\"", _steps, _positive_steps
+    ),
+    "new_per_day": _Spec("new cards introduced per study day", int, _between(0, 10_000)),
+    "reviews_per_day": _Spec("most reviews per study day", int, _between(0, 100_000)),
+    "day_rollover_hour": _Spec(
+        "local hour a new study day starts (4 = reviews at 1 am count for the day before)",
+        int,
+        _between(0, 23),
+    ),
+    "leech_threshold": _Spec(
+        "lapses after which a card is flagged as a leech (0 turns it off)", int, _between(0, 1000)
+    ),
+    "session_minutes": _Spec("default session length in minutes", _number, _between(1, 600)),
+    "maximum_interval_days": _Spec(
+        "longest interval FSRS may schedule, in days", int, _between(1, 36500)
+    ),
+}
+
+
+def describe(key: str) -> str:
+    """One line of help for a setting (``keys.ACTION`` included)."""
+    if key.startswith("keys."):
+        return "key binding override for a TUI action"
+    return SPECS[key].help
+
+
+def load_settings(path: Path | None = None) -> Settings:
+    """The settings in ``path`` (default: the config file), defaults for what is missing.
+
+    Raises :class:`ConfigError` for a file that is not TOML or holds a bad value, naming the
+    file and the key.
+    """
+    path = path or config_file()
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return Settings()
+    except OSError as error:
+        raise ConfigError(f"{path}: cannot read the settings file ({error.strerror})") from error
+    try:
+        data = tomllib.loads(raw.decode("utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+        raise ConfigError(f"{path}: not valid TOML: {error}. Fix it or delete it to use defaults.") from error
+    return _from_mapping(data, str(path))
+
+
+def _from_mapping(data: dict[str, Any], where: str) -> Settings:
+    values: dict[str, Any] = {}
+    for key, value in data.items():
+        if key == "keys":
+            if not isinstance(value, dict) or not all(
+                isinstance(k, str) and isinstance(v, str) for k, v in value.items()
+            ):
+                raise ConfigError(f"{where}: [keys] must map action names to key strings")
+            values["keys"] = dict(value)
+            continue
+        if key not in SPECS:
+            raise ConfigError(f"{where}: unknown setting {key!r}; known: {', '.join(SPECS)}")
+        values[key] = _coerce(key, value, where)
+    return Settings(**values)
+
+
+def _coerce(key: str, value: Any, where: str) -> Any:
+    spec = SPECS[key]
+    default = getattr(Settings(), key)
+    try:
+        if isinstance(default, tuple):
+            if not isinstance(value, list):
+                raise ValueError(value)
+            parsed: Any = tuple(_number(str(v)) for v in value)
+        elif isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise ValueError(value)
+        else:
+            parsed = spec.parse(str(value))
+    except ValueError:
+        raise ConfigError(f"{where}: {key} = {value!r} is not a valid value ({spec.help})") from None
+    problem = spec.check(parsed)
+    if problem:
+        raise ConfigError(f"{where}: {key} = {value!r} {problem}")
+    return parsed
+
+
+def get_value(settings: Settings, key: str) -> Any:
+    """A setting by name; ``keys.ACTION`` reads a key binding override."""
+    if key.startswith("keys."):
+        action = key.removeprefix("keys.")
+        if action not in settings.keys:
+            raise ConfigError(f"no key binding override for {action!r}")
+        return settings.keys[action]
+    if key not in SPECS:
+        raise ConfigError(f"unknown setting {key!r}; known: {', '.join(SPECS)}, keys.ACTION")
+    return getattr(settings, key)
+
+
+def set_value(settings: Settings, key: str, text: str) -> Settings:
+    """``settings`` with ``key`` set from the text a person typed (validated)."""
+    if key.startswith("keys."):
+        action = key.removeprefix("keys.")
+        if not action or not text.strip():
+            raise ConfigError("a key binding needs an action name and a key, e.g. keys.submit ctrl+s")
+        return replace(settings, keys={**settings.keys, action: text.strip()})
+    if key not in SPECS:
+        raise ConfigError(f"unknown setting {key!r}; known: {', '.join(SPECS)}, keys.ACTION")
+    spec = SPECS[key]
+    try:
+        value = spec.parse(text)
+    except ValueError:
+        raise ConfigError(f"{key}: {text!r} is not a valid value ({spec.help})") from None
+    problem = spec.check(value)
+    if problem:
+        raise ConfigError(f"{key}: {text!r} {problem}")
+    return replace(settings, **{key: value})
+
+
+def reset_value(settings: Settings, key: str) -> Settings:
+    """``settings`` with ``key`` back to its default (a key binding override removed)."""
+    if key.startswith("keys."):
+        return replace(settings, keys={k: v for k, v in settings.keys.items() if k != key[5:]})
+    get_value(settings, key)  # validates the name
+    return replace(settings, **{key: getattr(Settings(), key)})
+
+
+def dumps(settings: Settings) -> str:
+    """TOML text for the settings that differ from the defaults (a short, readable file)."""
+    defaults = Settings()
+    lines = ["# recall settings: `recall config` lists them all with their meaning.", ""]
+    for f in fields(Settings):
+        if f.name == "keys":
+            continue
+        value = getattr(settings, f.name)
+        if value != getattr(defaults, f.name):
+            lines.append(f"{f.name} = {_toml_value(value)}")
+    if settings.keys:
+        lines += ["", "[keys]"]
+        lines += [f"{_toml_key(k)} = {_toml_string(v)}" for k, v in sorted(settings.keys.items())]
+    return "\n".join(lines) + "\n"
+
+
+def save_settings(settings: Settings, path: Path | None = None) -> Path:
+    """Write ``settings`` atomically (temp file + rename): a crash never leaves half a file."""
+    path = path or config_file()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temp = path.with_name(path.name + ".tmp")
+    temp.write_text(dumps(settings), encoding="utf-8")
+    os.replace(temp, path)
+    return path
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, tuple):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    if isinstance(value, float):
+        return repr(int(value)) + ".0" if value.is_integer() else repr(value)
+    if isinstance(value, int):
+        return str(value)
+    return _toml_string(str(value))
+
+
+def _toml_string(text: str) -> str:
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"')
+    escaped = "".join(c if c >= " " else f"\\u{ord(c):04x}" for c in escaped)
+    return f'"{escaped}"'
+
+
+def _toml_key(key: str) -> str:
+    bare = key and all(c.isascii() and (c.isalnum() or c in "-_") for c in key)
+    return key if bare else _toml_string(key)
