@@ -90,10 +90,10 @@ SPECS: dict[str, _Spec] = {
         _between(0.7, 0.99),
     ),
     "learning_steps": _Spec(
-        "minutes between the first reviews of a new card, e.g. \"1 10\"", _steps, _positive_steps
+        'minutes between the first reviews of a new card, e.g. "1 10"', _steps, _positive_steps
     ),
     "relearning_steps": _Spec(
-        "minutes between reviews of a forgotten card, e.g. \"10\"", _steps, _positive_steps
+        'minutes between reviews of a forgotten card, e.g. "10"', _steps, _positive_steps
     ),
     "new_per_day": _Spec("new cards introduced per study day", int, _between(0, 10_000)),
     "reviews_per_day": _Spec("most reviews per study day", int, _between(0, 100_000)),
@@ -135,7 +135,9 @@ def load_settings(path: Path | None = None) -> Settings:
     try:
         data = tomllib.loads(raw.decode("utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
-        raise ConfigError(f"{path}: not valid TOML: {error}. Fix it or delete it to use defaults.") from error
+        raise ConfigError(
+            f"{path}: not valid TOML: {error}. Fix it or delete it to use defaults."
+        ) from error
     return _from_mapping(data, str(path))
 
 
@@ -168,7 +170,9 @@ def _coerce(key: str, value: Any, where: str) -> Any:
         else:
             parsed = spec.parse(str(value))
     except ValueError:
-        raise ConfigError(f"{where}: {key} = {value!r} is not a valid value ({spec.help})") from None
+        raise ConfigError(
+            f"{where}: {key} = {value!r} is not a valid value ({spec.help})"
+        ) from None
     problem = spec.check(parsed)
     if problem:
         raise ConfigError(f"{where}: {key} = {value!r} {problem}")
@@ -192,7 +196,9 @@ def set_value(settings: Settings, key: str, text: str) -> Settings:
     if key.startswith("keys."):
         action = key.removeprefix("keys.")
         if not action or not text.strip():
-            raise ConfigError("a key binding needs an action name and a key, e.g. keys.submit ctrl+s")
+            raise ConfigError(
+                "a key binding needs an action name and a key, e.g. keys.submit ctrl+s"
+            )
         return replace(settings, keys={**settings.keys, action: text.strip()})
     if key not in SPECS:
         raise ConfigError(f"unknown setting {key!r}; known: {', '.join(SPECS)}, keys.ACTION")

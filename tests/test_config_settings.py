@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
+import argparse
+import sys
 import tomllib
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
 
-from recall import config
-import argparse
-import sys
-
-from recall import cli
+from recall import cli, config
 from recall.commands import config as config_command
 from recall.config import Settings
 from recall.errors import ConfigError
@@ -29,7 +27,10 @@ def test_missing_file_means_defaults(home: Path) -> None:
     assert settings == Settings()
     assert settings.desired_retention == 0.9
     assert settings.learning_steps == (1.0, 10.0)
-    assert settings.scheduler_settings().learning_steps == (timedelta(minutes=1), timedelta(minutes=10))
+    assert settings.scheduler_settings().learning_steps == (
+        timedelta(minutes=1),
+        timedelta(minutes=10),
+    )
 
 
 def test_round_trip_through_the_file(home: Path) -> None:
@@ -108,7 +109,9 @@ def test_cli_lists_gets_and_sets(home: Path, capsys: pytest.CaptureFixture[str])
     assert config.load_settings().new_per_day == 20
 
 
-def test_cli_bad_value_exits_non_zero_with_a_message(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_bad_value_exits_non_zero_with_a_message(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["config", "day_rollover_hour", "25"]) != 0
     assert "between 0 and 23" in capsys.readouterr().err
     assert not (home / "config.toml").exists()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import numpy as np
@@ -20,7 +20,7 @@ from recall.scheduling import (
     is_leech,
 )
 
-T0 = datetime(2025, 3, 1, 12, 0, tzinfo=timezone.utc)
+T0 = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
 
 
 @pytest.fixture
@@ -63,7 +63,7 @@ def test_again_while_learning_is_not_a_lapse(scheduler: Scheduler) -> None:
 def test_times_come_back_in_utc_whatever_zone_goes_in(scheduler: Scheduler) -> None:
     paris = T0.astimezone(ZoneInfo("Europe/Paris"))
     state = scheduler.review(1, NEW_STATE, Rating.Good, paris)
-    assert state.due is not None and state.due.tzinfo is timezone.utc
+    assert state.due is not None and state.due.tzinfo is UTC
     assert state.last_review == T0
 
 

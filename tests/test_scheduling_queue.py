@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import date, datetime, timezone
+from datetime import UTC, date, datetime
 from zoneinfo import ZoneInfo
 
 from hypothesis import given
@@ -62,12 +62,12 @@ def test_drop_siblings_keeps_the_first_of_each_group() -> None:
 
 def test_study_day_rolls_over_at_the_hour_in_local_time() -> None:
     berlin = ZoneInfo("Europe/Berlin")
-    late = datetime(2025, 6, 10, 23, 30, tzinfo=timezone.utc)  # 01:30 on the 11th in Berlin
+    late = datetime(2025, 6, 10, 23, 30, tzinfo=UTC)  # 01:30 on the 11th in Berlin
     assert study_date(late, 4, berlin) == date(2025, 6, 10)
     assert study_date(late, 0, berlin) == date(2025, 6, 11)
     start, end = today_bounds(late, 4, berlin)
-    assert start == datetime(2025, 6, 10, 2, 0, tzinfo=timezone.utc)  # 04:00 CEST
-    assert end == datetime(2025, 6, 11, 2, 0, tzinfo=timezone.utc)
+    assert start == datetime(2025, 6, 10, 2, 0, tzinfo=UTC)  # 04:00 CEST
+    assert end == datetime(2025, 6, 11, 2, 0, tzinfo=UTC)
 
 
 def test_day_start_follows_daylight_saving() -> None:

@@ -58,6 +58,12 @@ def test_unknown_verdict_is_refused() -> None:
     hint=st.booleans(),
     mature=st.booleans(),
 )
-def test_a_wrong_answer_is_never_hard_or_better(seconds: float | None, hint: bool, mature: bool) -> None:
+def test_a_wrong_answer_is_never_hard_or_better(
+    seconds: float | None, hint: bool, mature: bool
+) -> None:
     assert suggest_rating("incorrect", seconds, hint, mature) is Rating.Again
-    assert suggest_rating("correct", seconds, hint, mature) in (Rating.Hard, Rating.Good, Rating.Easy)
+    assert suggest_rating("correct", seconds, hint, mature) in (
+        Rating.Hard,
+        Rating.Good,
+        Rating.Easy,
+    )

@@ -17,7 +17,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         "Key binding overrides are set as keys.ACTION, e.g. `recall config keys.submit ctrl+s`.",
     )
     parser.add_argument("key", nargs="?", help="setting name, or keys.ACTION")
-    parser.add_argument("value", nargs="?", help="new value (lists: \"1 10\")")
+    parser.add_argument("value", nargs="?", help='new value (lists: "1 10")')
     parser.add_argument("--reset", action="store_true", help="restore KEY to its default")
     parser.set_defaults(func=run)
 

@@ -8,7 +8,7 @@ machine's local zone (``None``), and tests pass a fixed zone.
 
 from __future__ import annotations
 
-from datetime import date, datetime, time, timedelta, timezone, tzinfo
+from datetime import UTC, date, datetime, time, timedelta, tzinfo
 
 
 def study_date(moment: datetime, rollover_hour: int, tz: tzinfo | None = None) -> date:
@@ -23,10 +23,14 @@ def day_start(day: date, rollover_hour: int, tz: tzinfo | None = None) -> dateti
     # A naive time's astimezone() reads it as system local time with the zone's DST rules;
     # an explicit zone is attached directly (ZoneInfo resolves DST itself).
     local = naive.astimezone() if tz is None else naive.replace(tzinfo=tz)
-    return local.astimezone(timezone.utc)
+    return local.astimezone(UTC)
 
 
-def today_bounds(now: datetime, rollover_hour: int, tz: tzinfo | None = None) -> tuple[datetime, datetime]:
+def today_bounds(
+    now: datetime, rollover_hour: int, tz: tzinfo | None = None
+) -> tuple[datetime, datetime]:
     """(start, end) in UTC of the study day containing ``now``; end is the next day's start."""
     today = study_date(now, rollover_hour, tz)
-    return day_start(today, rollover_hour, tz), day_start(today + timedelta(days=1), rollover_hour, tz)
+    return day_start(today, rollover_hour, tz), day_start(
+        today + timedelta(days=1), rollover_hour, tz
+    )

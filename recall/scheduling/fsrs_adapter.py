@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
 import fsrs
@@ -44,7 +44,7 @@ def as_utc(moment: datetime) -> datetime:
     """``moment`` as a ``timezone.utc`` datetime; a naive time is a bug, not a guess."""
     if moment.tzinfo is None or moment.utcoffset() is None:
         raise ValueError(f"naive datetime {moment!r}: recall keeps every time timezone-aware")
-    return moment.astimezone(timezone.utc)
+    return moment.astimezone(UTC)
 
 
 class Scheduler:
@@ -70,7 +70,9 @@ class Scheduler:
         """The state after rating the card ``rating`` at ``now``."""
         now = as_utc(now)
         rating = Rating(rating)
-        after, _log = self._fsrs.review_card(_to_fsrs(card_id, state, now), fsrs.Rating(int(rating)), now)
+        after, _log = self._fsrs.review_card(
+            _to_fsrs(card_id, state, now), fsrs.Rating(int(rating)), now
+        )
         lapsed = state.phase is Phase.REVIEW and rating is Rating.Again
         return CardState(
             phase=Phase(int(after.state)),

@@ -17,7 +17,7 @@ from __future__ import annotations
 from enum import IntEnum
 from typing import Final
 
-#: The verdict strings a session accepts (the grader's statuses, plus ``self`` for self-rated cards).
+#: Verdict strings a session accepts: the grader's statuses, and ``self`` for self-rated cards.
 VERDICTS: Final = frozenset({"correct", "incorrect", "invalid", "self"})
 
 #: A correct answer that took longer than this (seconds) is suggested Hard.
