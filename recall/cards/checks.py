@@ -1,0 +1,224 @@
+"""Validation with the formula engine: expressions parse, names are declared, templates compute.
+
+The structural checks (:mod:`recall.cards.build`) cannot tell whether ``answer = "6*N*D"`` means
+anything; this module asks the engine. It imports :mod:`recall.formula` inside its functions so
+``recall.cards`` never loads SymPy at import time.
+
+Checks, per card:
+
+* every domain and function alias is one the engine knows;
+* every expression (``answer``, identity sides, ``derivative_of``) parses and renders;
+* every variable an expression uses is declared (card or deck ``symbols``; for numeric cards,
+  ``params``), with "did you mean" for near misses;
+* a numeric template gives a finite value at every corner of its parameter ranges and for a few
+  seeds.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from recall.cards import params as param_values
+from recall.cards.build import BuiltCard, BuiltDeck
+from recall.cards.model import Card, CardKind, FunctionSpec, SymbolSpec
+from recall.cards.positions import Path
+from recall.cards.problems import Problems, did_you_mean
+from recall.cards.tables import functions_of, substitute, variables_of
+
+if TYPE_CHECKING:
+    from recall.formula import Expression, SymbolTable
+
+#: Seeds drawn, besides the range corners, to check a numeric template.
+CHECK_SEEDS = tuple(range(8))
+
+
+def check_deck(built: BuiltDeck, problems: Problems) -> None:
+    """Run the engine checks over every structurally valid card of ``built``."""
+    _check_specs(built.symbols, built.functions, ("deck",), None, problems)
+    for item in built.cards:
+        check_card(item, problems)
+
+
+def _check_specs(
+    symbols: Iterable[SymbolSpec],
+    functions: Iterable[FunctionSpec],
+    where: Path,
+    card_id: str | None,
+    problems: Problems,
+) -> bool:
+    """Report domains and function aliases the engine rejects; ``True`` if all are fine."""
+    from recall.errors import FormulaError
+    from recall.formula import SymbolTable, parse_domain
+
+    ok = True
+    for symbol in symbols:
+        try:
+            parse_domain(symbol.domain)
+        except FormulaError as error:
+            ok = False
+            problems.add(
+                f"symbol '{symbol.name}' has a bad domain: {error}",
+                (*where, "symbols", symbol.name),
+                card_id=card_id,
+                suggestion="domains: real, positive, nonnegative, negative, integer, "
+                "positive integer, or an interval like (0, 1)",
+            )
+    for function in functions:
+        try:
+            SymbolTable.build({}, {function.name: function.means})
+        except FormulaError as error:
+            ok = False
+            problems.add(
+                str(error),
+                (*where, "functions", function.name),
+                card_id=card_id,
+                suggestion="use 'unknown' for an arbitrary function",
+            )
+    return ok
+
+
+def check_card(item: BuiltCard, problems: Problems) -> None:
+    """Engine checks for one card (its deck-level names were checked with the deck)."""
+    from recall.errors import FormulaError
+    from recall.formula import SymbolTable
+
+    card, index = item.card, item.index
+    where: Path = ("card", index)
+    own_symbols = [s for s in card.symbols if s.name in item.own_symbols]
+    own_functions = [f for f in card.functions if f.name in item.own_functions]
+    if not _check_specs(own_symbols, own_functions, where, card.id, problems):
+        return
+    try:
+        # Not strict: an undeclared name must parse, so it can be reported with a suggestion.
+        table = SymbolTable.build(variables_of(card), functions_of(card), strict=False)
+    except FormulaError as error:
+        problems.add(str(error), (*where, "symbols"), card_id=card.id)
+        return
+    except Exception:  # a bad deck-level spec, already reported for the deck
+        return
+    declared = set(table.variables)
+
+    if card.kind in (CardKind.FORMULA, CardKind.NUMERIC) or (card.kind is CardKind.CLOZE and card.answer):
+        allowed = declared
+        if card.kind is CardKind.NUMERIC:
+            allowed = {name for name in declared if name in _param_names(card)}
+        expr = _parse(card.answer, table, (*where, "answer"), "answer", card, problems, allowed)
+        if expr is not None:
+            _check_renders(expr, (*where, "answer"), card, problems)
+            if card.kind is CardKind.NUMERIC:
+                check_template(card, expr, (*where, "answer"), problems)
+
+    for number, identity in enumerate(card.identities):
+        at = (*where, "identities", number)
+        if identity.derivative_of is not None:
+            _parse(identity.derivative_of, table, at, "derivative_of", card, problems, declared)
+            from recall.formula.names import canonical_name
+
+            wrt = canonical_name(identity.wrt or "")
+            if wrt not in declared:
+                problems.add(
+                    f"identity differentiates by '{identity.wrt}', which is not declared",
+                    at,
+                    card_id=card.id,
+                    suggestion=_name_hint(wrt, declared),
+                )
+        else:
+            _parse(identity.lhs, table, at, "lhs", card, problems, declared)
+        _parse(identity.rhs, table, at, "rhs", card, problems, declared)
+
+
+def _param_names(card: Card) -> set[str]:
+    from recall.formula.names import canonical_name
+
+    return {canonical_name(spec.name) for spec in card.params}
+
+
+def _parse(
+    text: str,
+    table: SymbolTable,
+    at: Path,
+    what: str,
+    card: Card,
+    problems: Problems,
+    allowed: set[str],
+) -> Expression | None:
+    """Parse ``text``; report a parse error or an undeclared name; the expression if it is fine."""
+    from recall.errors import ParseError
+    from recall.formula import parse
+
+    try:
+        expr = parse(text, table)
+    except ParseError as error:
+        problems.add(
+            f"{what} {text!r} does not parse: {error}",
+            at,
+            card_id=card.id,
+            suggestion="see docs/syntax.md for the typed syntax",
+        )
+        return None
+    undeclared = sorted(expr.free_symbols - allowed)
+    for name in undeclared:
+        if card.kind is CardKind.NUMERIC and what == "answer":
+            message = f"'{name}' is used in the answer but is not a parameter"
+            hint = did_you_mean(name, allowed) or f"add {name} under [card.params] and show it as {{{name}}}"
+        else:
+            message = f"symbol '{name}' is used in {what} but not declared"
+            hint = _name_hint(name, allowed)
+        problems.add(message, at, card_id=card.id, suggestion=hint)
+    return None if undeclared else expr
+
+
+def _name_hint(name: str, declared: Iterable[str]) -> str:
+    return did_you_mean(name, declared) or (
+        f'declare it under [card.symbols], e.g. {name} = "real" (or as a function under '
+        "[card.functions])"
+    )
+
+
+def _check_renders(expr: Expression, at: Path, card: Card, problems: Problems) -> None:
+    from recall.formula import render
+
+    try:
+        text = render(expr)
+    except Exception as error:  # noqa: BLE001 - any renderer failure is a deck problem to report
+        problems.add(f"answer does not render: {error}", at, card_id=card.id)
+        return
+    if not str(text).strip():
+        problems.add("answer renders as nothing", at, card_id=card.id)
+
+
+def evaluate(expr: Expression) -> float:
+    """The float value of a constant expression (raises :class:`~recall.errors.FormulaError` when
+    it is undefined)."""
+    from recall.formula import evaluate_constant
+
+    return float(evaluate_constant(expr))
+
+
+def check_template(card: Card, expr: Expression, at: Path, problems: Problems) -> None:
+    """Evaluate a numeric template at its range corners and for :data:`CHECK_SEEDS`; report the
+    first set of values where it fails or is not finite."""
+    cases = list(param_values.corner_cases(card.params))
+    cases += [param_values.draw(card.params, seed) for seed in CHECK_SEEDS]
+    for values in cases:
+        shown = ", ".join(f"{k} = {param_values.format_number(v)}" for k, v in values.items())
+        try:
+            result = evaluate(substitute(expr, values))
+        except Exception as error:  # noqa: BLE001 - report, whatever the engine raised
+            problems.add(
+                f"numeric template fails for {shown}: {error}",
+                at,
+                card_id=card.id,
+                suggestion="narrow the parameter ranges or fix the formula",
+            )
+            return
+        if not math.isfinite(result):
+            problems.add(
+                f"numeric template is not finite for {shown} (got {result})",
+                at,
+                card_id=card.id,
+                suggestion="narrow the parameter ranges or fix the formula",
+            )
+            return

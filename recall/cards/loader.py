@@ -1,0 +1,206 @@
+"""Reading deck files: one file → a validated :class:`Deck`, many folders → a :class:`LoadResult`.
+
+A deck file is read with stdlib :mod:`tomllib`, checked for structure (:mod:`recall.cards.build`)
+and, unless asked not to, with the formula engine (:mod:`recall.cards.checks`). Every problem of a
+file is collected; a file with any problem is a *failure*, reported with all of its errors and
+skipped, and never stops the other decks from loading.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tomllib
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from recall.cards.build import BuiltDeck, DeckBuilder
+from recall.cards.model import Card, Deck
+from recall.cards.positions import scan
+from recall.cards.problems import DeckFileError, Problems
+from recall.errors import DeckError
+
+_TOML_LINE = re.compile(r"at line (\d+)(?:, column (\d+))?")
+
+
+@dataclass(frozen=True)
+class DeckFailure:
+    """A deck file that did not load, with every error found in it."""
+
+    path: str
+    errors: tuple[DeckError, ...]
+
+    def __str__(self) -> str:
+        return "\n".join(str(error) for error in self.errors)
+
+
+@dataclass(frozen=True)
+class LoadResult:
+    """The decks that loaded, in load order, and the files that failed."""
+
+    decks: tuple[Deck, ...]
+    failures: tuple[DeckFailure, ...]
+
+    @property
+    def ok(self) -> bool:
+        """True when no deck file failed."""
+        return not self.failures
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        """Every card of every loaded deck."""
+        return tuple(card for deck in self.decks for card in deck.cards)
+
+    def deck(self, deck_id: str) -> Deck:
+        """The loaded deck with this id (``KeyError`` if there is none)."""
+        for deck in self.decks:
+            if deck.id == deck_id:
+                return deck
+        raise KeyError(deck_id)
+
+    @property
+    def errors(self) -> tuple[DeckError, ...]:
+        """Every error of every failed file."""
+        return tuple(error for failure in self.failures for error in failure.errors)
+
+
+def read_deck(
+    path: str | os.PathLike[str], *, builtin: bool = False, engine: bool = True
+) -> tuple[Deck | None, list[DeckError]]:
+    """Read and validate one deck file: ``(deck, [])`` or ``(None, errors)``.
+
+    ``engine=False`` skips the formula-engine checks (structure only; no SymPy needed).
+    """
+    shown = str(path)
+    try:
+        raw = Path(path).read_bytes()
+    except OSError as error:
+        return None, [DeckError(f"cannot read the file: {error.strerror or error}", path=shown)]
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = raw[: error.start].count(b"\n") + 1
+        return None, [
+            DeckError("the file is not UTF-8 text", path=shown, line=line,
+                      suggestion="save it as UTF-8")
+        ]
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        return None, [_toml_error(error, shown)]
+
+    problems = Problems(shown, scan(text))
+    built = DeckBuilder(problems, builtin=builtin).build(data, shown)
+    if built is not None and engine:
+        _engine_checks(built, problems)
+    if problems or built is None:
+        return None, problems.sorted()
+    return built.deck, []
+
+
+def _engine_checks(built: BuiltDeck, problems: Problems) -> None:
+    from recall.cards.checks import check_deck
+
+    check_deck(built, problems)
+
+
+def _toml_error(error: tomllib.TOMLDecodeError, path: str) -> DeckError:
+    message = str(error)
+    match = _TOML_LINE.search(message)
+    line = int(match.group(1)) if match else None
+    reason = _TOML_LINE.sub("", message).strip(" ()")
+    return DeckError(
+        f"not valid TOML: {reason}",
+        path=path,
+        line=line,
+        suggestion="check quotes and brackets; LaTeX belongs in 'literal strings'",
+    )
+
+
+def load_deck(path: str | os.PathLike[str], *, builtin: bool = False, engine: bool = True) -> Deck:
+    """One deck file, validated; raises :class:`DeckFileError` carrying every error."""
+    deck, errors = read_deck(path, builtin=builtin, engine=engine)
+    if deck is None:
+        raise DeckFileError(str(path), errors)
+    return deck
+
+
+def default_dirs() -> list[Path]:
+    """The built-in decks folder, then the learner's custom decks folder."""
+    from recall.paths import builtin_decks_dir, custom_decks_dir
+
+    return [builtin_decks_dir(), custom_decks_dir()]
+
+
+def deck_files(target: str | os.PathLike[str]) -> list[Path]:
+    """The deck files a path names: the file itself, or a folder's ``*.toml`` (sorted, not
+    recursive; names starting with ``.`` or ``_`` are skipped)."""
+    path = Path(target)
+    if path.is_file():
+        return [path]
+    if not path.is_dir():
+        return []
+    return sorted(
+        p for p in path.glob("*.toml") if p.is_file() and not p.name.startswith((".", "_"))
+    )
+
+
+def _is_builtin(path: Path) -> bool:
+    from recall.paths import builtin_decks_dir
+
+    try:
+        return path.resolve().parent == builtin_decks_dir().resolve()
+    except OSError:
+        return False
+
+
+def load_decks(
+    dirs: Iterable[str | os.PathLike[str]] | None = None, *, engine: bool = True
+) -> LoadResult:
+    """Load every deck under ``dirs`` (default: built-in, then custom).
+
+    Folders that do not exist are skipped quietly (a learner may have no custom decks). Deck ids
+    must be unique across everything loaded: a later deck reusing an id is a failure.
+    """
+    targets: Sequence[str | os.PathLike[str]] = list(default_dirs() if dirs is None else dirs)
+    decks: list[Deck] = []
+    failures: list[DeckFailure] = []
+    owners: dict[str, str] = {}
+    seen_files: set[Path] = set()
+    for target in targets:
+        for file in deck_files(target):
+            key = file.resolve()
+            if key in seen_files:
+                continue
+            seen_files.add(key)
+            deck, errors = read_deck(file, builtin=_is_builtin(file), engine=engine)
+            if deck is None:
+                failures.append(DeckFailure(str(file), tuple(errors)))
+                continue
+            if deck.id in owners:
+                failures.append(
+                    DeckFailure(
+                        str(file),
+                        (
+                            DeckError(
+                                f"deck id '{deck.id}' is already used by {owners[deck.id]}",
+                                path=str(file),
+                                line=_deck_id_line(file),
+                                suggestion="give this deck another id",
+                            ),
+                        ),
+                    )
+                )
+                continue
+            owners[deck.id] = str(file)
+            decks.append(deck)
+    return LoadResult(tuple(decks), tuple(failures))
+
+
+def _deck_id_line(path: Path) -> int | None:
+    try:
+        positions = scan(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError):
+        return None
+    return positions.line("deck", "id")

@@ -1,0 +1,91 @@
+"""A card's names as the formula engine sees them, and numeric templates filled with values.
+
+The engine is imported inside the functions, never at module level: ``recall.cards`` must stay
+importable without SymPy (the store and scheduler load cards too).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import TYPE_CHECKING
+
+from recall.cards.model import Card, CardKind, ParamSpec
+
+if TYPE_CHECKING:
+    from recall.formula import Expression, SymbolTable
+
+
+def param_domain(spec: ParamSpec) -> str:
+    """The engine domain a parameter's values live in (for parsing and numeric checks)."""
+    values = list(spec.choices) or [v for v in (spec.low, spec.high) if v is not None]
+    integer = spec.integer or (bool(spec.choices) and all(float(c).is_integer() for c in spec.choices))
+    if values and min(values) > 0:
+        return "positive integer" if integer else "positive"
+    if values and min(values) >= 0:
+        return "nonnegative integer" if integer else "nonnegative"
+    return "integer" if integer else "real"
+
+
+def variables_of(card: Card) -> dict[str, str]:
+    """Declared variables (deck and card symbols, and a numeric card's parameters) → domain."""
+    variables = {symbol.name: symbol.domain for symbol in card.symbols}
+    if card.kind is CardKind.NUMERIC:
+        for spec in card.params:
+            variables[spec.name] = param_domain(spec)
+    return variables
+
+
+def functions_of(card: Card) -> dict[str, str]:
+    """Declared function names → the builtin they alias, or ``"unknown"``."""
+    return {spec.name: spec.means for spec in card.functions}
+
+
+def symbol_table(card: Card, *, strict: bool = True) -> SymbolTable:
+    """The engine's symbol table for ``card``.
+
+    Strict by default: a learner who types a name the card does not declare gets an *invalid*
+    answer with a suggestion, not a silently different variable. Raises
+    :class:`~recall.errors.FormulaError` for a bad domain or function alias.
+    """
+    from recall.formula import SymbolTable
+
+    return SymbolTable.build(variables_of(card), functions_of(card), strict=strict)
+
+
+def substitute(expr: Expression, values: Mapping[str, float | int]) -> Expression:
+    """``expr`` with each named variable replaced by its exact value (a constant expression).
+
+    Values become exact rationals (``0.1`` is ``1/10``, as the engine reads a typed decimal), so
+    the engine computes the answer from exactly the numbers shown to the learner.
+    """
+    from recall.formula.names import canonical_name
+    from recall.formula.nodes import BinOp, Call, Expression, Negate, Node, Number, Symbol
+
+    exact = {canonical_name(name): _exact(value) for name, value in values.items()}
+
+    def rebuild(node: Node) -> Node:
+        if isinstance(node, Symbol) and node.name in exact:
+            number = exact[node.name]
+            return Number(number, _number_text(number))
+        if isinstance(node, Negate):
+            return Negate(rebuild(node.operand))
+        if isinstance(node, BinOp):
+            return BinOp(node.op, rebuild(node.left), rebuild(node.right))
+        if isinstance(node, Call):
+            return Call(node.name, tuple(rebuild(arg) for arg in node.args), node.shown)
+        return node
+
+    return Expression(rebuild(expr.tree), expr.text, expr.table, expr.numeric)
+
+
+def _exact(value: float | int) -> Fraction:
+    if isinstance(value, int):
+        return Fraction(value)
+    return Fraction(repr(float(value)))
+
+
+def _number_text(value: Fraction) -> str:
+    if value.denominator == 1:
+        return str(value.numerator)
+    return repr(float(value))
