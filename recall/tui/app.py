@@ -1,0 +1,224 @@
+"""The recall Textual application: screens, global keys, themes, workers, and shutdown.
+
+Layering follows Harlequin: the app knows only :mod:`recall.tui.services` (the one facade over the
+engine, decks, store and session) and the plain views it returns. Anything slow (importing SymPy
+and NumPy, opening the database, syncing decks, grading) runs in thread workers that post
+messages back; one handler, :meth:`RecallApp.on_worker_state_changed`, reports any worker that
+died, so no failure is silent and none takes the app down.
+
+Start-up order matters for speed: the home screen is composed and painted from cheap modules
+only; after that first frame the load worker imports the heavy layers and fills the counts in.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import sys
+import time
+from collections.abc import Callable
+from typing import ClassVar
+
+from textual import work
+from textual.app import App
+from textual.binding import Binding, BindingType
+from textual.worker import Worker, WorkerState
+
+from recall.tui.messages import HomeLoaded, LoadFailed, WorkerFailed
+from recall.tui.services import Services
+from recall.tui.settings import TuiSettings
+from recall.tui.views import HomeData, SessionPlan
+
+#: Modules whose import is deferred until after the first frame (asserted by a test).
+HEAVY_MODULES = ("sympy", "numpy", "sqlalchemy")
+
+
+class RecallApp(App[int]):
+    """Drill formulas with spaced repetition, from the keyboard.
+
+    ``services`` is the facade over the lower layers (tests pass one built on a temporary data
+    directory and a fake clock); ``plan`` opens a drill session straight away (``recall drill``);
+    ``after_first_paint`` is called once the home screen has been drawn (the start-up benchmark
+    and the import-laziness test hook in there).
+    """
+
+    CSS_PATH = "recall.tcss"
+    TITLE = "recall"
+    ENABLE_COMMAND_PALETTE = True
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True),
+        # Ctrl-C quits too (Textual's default only shows a hint): everything is saved already.
+        Binding("ctrl+c", "quit", "Quit", id="app.interrupt", priority=True, show=False),
+        Binding("question_mark,f1", "help", "Keys", id="app.help", priority=True),
+        Binding("ctrl+t", "toggle_theme", "Theme", id="app.theme", show=False),
+        Binding("ctrl+p", "command_palette", "Commands", id="app.palette", show=False),
+    ]
+
+    def __init__(
+        self,
+        services: Services,
+        settings: TuiSettings | None = None,
+        plan: SessionPlan | None = None,
+        after_first_paint: Callable[[RecallApp], None] | None = None,
+        warm_engine: bool = True,
+    ) -> None:
+        super().__init__()
+        from recall.tui.commands import RecallCommands
+
+        self.COMMANDS = {RecallCommands}
+        self.services = services
+        self.settings = settings or TuiSettings()
+        self.initial_plan = plan
+        self.home_data: HomeData | None = None
+        #: Bumped whenever reviews or deck edits change what the home screen counts.
+        self.data_generation = 0
+        self.first_paint_at: float | None = None
+        self.heavy_at_first_paint: tuple[str, ...] = ()
+        self._after_first_paint = after_first_paint
+        self._warm_engine = warm_engine
+        self._shutdown_done = False
+        if self.settings.keymap:
+            self.set_keymap(self.settings.keymap)
+
+    # ------------------------------------------------------------------ start-up
+
+    def on_mount(self) -> None:
+        from recall.tui.screens.home import HomeScreen
+
+        self.theme = (
+            self.settings.theme
+            if self.settings.theme in self.available_themes
+            else ("textual-dark")
+        )
+        if self.settings.problem:
+            self.notify(self.settings.problem, severity="warning", timeout=8)
+        self.push_screen(HomeScreen())
+        self._install_hangup_handler()
+
+    def first_frame_painted(self) -> None:
+        """Called by the home screen after its first refresh: now do the slow work."""
+        if self.first_paint_at is not None:
+            return
+        self.first_paint_at = time.perf_counter()
+        self.heavy_at_first_paint = tuple(m for m in HEAVY_MODULES if m in sys.modules)
+        if self._after_first_paint is not None:
+            self._after_first_paint(self)
+        self.load_home()
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="load")
+    def load_home(self) -> None:
+        """Open the store, sync the decks and count what is due (imports the heavy layers)."""
+        from recall.errors import RecallError
+
+        try:
+            data = self.services.load(warm_engine=self._warm_engine)
+        except RecallError as error:
+            self.post_message(LoadFailed(str(error)))
+            return
+        self.post_message(HomeLoaded(data))
+
+    def refresh_home(self) -> None:
+        """Recount after a session or an edit (a worker: counts are SQL)."""
+        self.load_home()
+
+    def on_home_loaded(self, message: HomeLoaded) -> None:
+        self.home_data = message.data
+        from recall.tui.screens.home import HomeScreen
+
+        for screen in self.screen_stack:
+            if isinstance(screen, HomeScreen):
+                screen.show_data(message.data)
+        if self.initial_plan is not None:
+            plan, self.initial_plan = self.initial_plan, None
+            self.start_session(plan)
+
+    def on_load_failed(self, message: LoadFailed) -> None:
+        from recall.tui.screens.home import HomeScreen
+
+        for screen in self.screen_stack:
+            if isinstance(screen, HomeScreen):
+                screen.show_failure(message.message)
+        self.notify(message.message, title="Could not open recall's data", severity="error")
+
+    # ------------------------------------------------------------------ the one error handler
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """Workers the app itself started (the load worker) report here."""
+        if event.state is WorkerState.ERROR:
+            self.report_worker_failure(event.worker)
+
+    def report_worker_failure(self, worker: Worker[object]) -> None:
+        """The one place a dead worker is reported (every worker runs ``exit_on_error=False``).
+
+        Screens forward their own workers' failures here (see
+        :class:`recall.tui.screens.base.RecallScreen`); the owner is then told with
+        :class:`WorkerFailed` so it can put its widgets back into a usable state.
+        """
+        error = worker.error
+        self.log.error(f"worker {worker.name!r} failed: {error!r}")
+        self.notify(
+            f"{type(error).__name__}: {error}" if error else "A background task failed.",
+            title=f"{worker.group or worker.name} failed",
+            severity="error",
+            timeout=10,
+        )
+        owner = worker.node
+        if owner is not self:
+            owner.post_message(WorkerFailed(worker.group, error))
+
+    # ------------------------------------------------------------------ navigation
+
+    def start_session(self, plan: SessionPlan) -> None:
+        """Open a drill session for ``plan`` (the session itself is built by the drill screen)."""
+        from recall.tui.screens.drill import DrillScreen
+
+        self.push_screen(DrillScreen(plan))
+
+    def action_help(self) -> None:
+        from recall.tui.screens.help import HelpScreen
+
+        if isinstance(self.screen, HelpScreen):
+            self.screen.dismiss()
+            return
+        self.push_screen(HelpScreen(self.screen))
+
+    def action_toggle_theme(self) -> None:
+        self.theme = "textual-light" if self.current_theme.dark else "textual-dark"
+
+    async def action_quit(self) -> None:
+        """Leave: anything graded but not yet rated is recorded first, then the store closes."""
+        self.shutdown()
+        self.exit(0)
+
+    # ------------------------------------------------------------------ shutdown
+
+    def shutdown(self) -> None:
+        """Save what is pending and close the store; safe to call more than once."""
+        if self._shutdown_done:
+            return
+        self._shutdown_done = True
+        from recall.tui.screens.drill import DrillScreen
+
+        for screen in self.screen_stack:
+            if isinstance(screen, DrillScreen):
+                screen.save_pending()
+        self.services.close()
+
+    def on_unmount(self) -> None:
+        self.shutdown()
+
+    def _install_hangup_handler(self) -> None:
+        """Closing the terminal sends SIGHUP (SIGTERM from some managers): exit as if asked."""
+        if sys.platform == "win32":
+            return
+        try:
+            loop = asyncio.get_running_loop()
+            for sig in (signal.SIGHUP, signal.SIGTERM):
+                loop.add_signal_handler(sig, self._exit_on_signal)
+        except (NotImplementedError, RuntimeError, ValueError):
+            pass  # not the main thread (tests run the app inside pytest's loop)
+
+    def _exit_on_signal(self) -> None:
+        self.shutdown()
+        self.exit(0)

@@ -1,0 +1,49 @@
+"""The command palette (Ctrl-P): every action of the current screen and of the app, by name.
+
+Commands are derived from the active key bindings, so any action reachable by a key on the screen
+in front of you is also reachable by name, and the palette never lists an action that is not
+possible right now.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from functools import partial
+
+from textual.app import App
+from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.screen import Screen
+
+#: The palette does not list itself.
+_SKIP_ACTIONS = {"command_palette", "app.command_palette"}
+
+
+class RecallCommands(Provider):
+    """Lists the actions bound on the screen the palette was opened from, plus the app's."""
+
+    def _commands(self) -> Iterator[tuple[str, str, Callable[[], object]]]:
+        seen: set[str] = set()
+        screen = self.screen
+        for key, active in screen.active_bindings.items():
+            binding = active.binding
+            if binding.action in _SKIP_ACTIONS or not active.enabled:
+                continue
+            if not isinstance(active.node, (Screen, App)):
+                continue  # widget-level keys (cursor moves in the answer box) are not commands
+            name = binding.description or binding.action
+            if name in seen:
+                continue
+            seen.add(name)
+            runner = partial(self.app.run_action, binding.action, active.node)
+            yield name, f"{binding.tooltip or name} ({key})", runner
+
+    async def discover(self) -> Hits:
+        for name, help_text, runner in self._commands():
+            yield DiscoveryHit(name, runner, help=help_text)
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for name, help_text, runner in self._commands():
+            score = matcher.match(name)
+            if score > 0:
+                yield Hit(score, matcher.highlight(name), runner, help=help_text)

@@ -1,0 +1,1 @@
+"""The app's screens: home, drill, summary, stats, decks, the card form, help and dialogs."""

@@ -1,0 +1,130 @@
+"""Modal dialogs that return typed results (``ModalScreen[T]``, dismissed with the value)."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Grid, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Checkbox, Input, Label, Static
+
+from recall.tui.views import SessionMode, SessionPlan
+
+
+class PauseDialog(ModalScreen[bool]):
+    """The session clock is stopped while this is open; ``True`` resumes, ``False`` ends."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,enter", "resume", "Resume", id="pause.resume"),
+        Binding("ctrl+l,e", "end", "End session", id="pause.end"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="pause-box", classes="dialog"):
+            yield Static("Paused", classes="dialog-title")
+            yield Static("The clock is stopped.\nEnter or Esc resumes · e ends the session")
+
+    def action_resume(self) -> None:
+        self.dismiss(True)
+
+    def action_end(self) -> None:
+        self.dismiss(False)
+
+
+class SessionDialog(ModalScreen[SessionPlan | None]):
+    """Choose a session: minutes or a card count, this deck or topic or all, cram or not."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Cancel", id="session.cancel"),
+    ]
+
+    def __init__(self, deck_id: str | None, topic: str | None) -> None:
+        super().__init__()
+        self.deck_id = deck_id
+        self.topic = topic
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="session-box", classes="dialog"):
+            yield Static("New session", classes="dialog-title")
+            with Grid(id="session-grid"):
+                yield Label("Minutes")
+                yield Input("10", id="minutes", type="number")
+                yield Label("or cards")
+                yield Input("", id="cards", type="integer", placeholder="(use minutes)")
+            yield Checkbox(
+                f"Only deck {self.deck_id}" if self.deck_id else "All decks",
+                id="only-deck",
+                value=False,
+                disabled=self.deck_id is None,
+            )
+            yield Checkbox(
+                f"Only topic {self.topic}" if self.topic else "All topics",
+                id="only-topic",
+                value=False,
+                disabled=self.topic is None,
+            )
+            yield Checkbox("Cram (leave the schedule alone)", id="cram")
+            yield Static("", id="session-error")
+            yield Static("Enter starts · Esc cancels", classes="dim")
+
+    @on(Input.Submitted)
+    def _submit(self) -> None:
+        plan = self.read_plan()
+        if plan is not None:
+            self.dismiss(plan)
+
+    def key_enter(self) -> None:
+        self._submit()
+
+    def read_plan(self) -> SessionPlan | None:
+        """The plan the form describes, or ``None`` with the problem shown."""
+        minutes_text = self.query_one("#minutes", Input).value.strip()
+        cards_text = self.query_one("#cards", Input).value.strip()
+        error = self.query_one("#session-error", Static)
+        minutes: float | None = None
+        cards: int | None = None
+        try:
+            if cards_text:
+                cards = int(cards_text)
+                if cards <= 0:
+                    raise ValueError
+            elif minutes_text:
+                minutes = float(minutes_text)
+                if not 0 < minutes <= 24 * 60:
+                    raise ValueError
+        except ValueError:
+            error.update("Minutes must be between 0 and 1440, cards a positive whole number.")
+            return None
+        decks = (
+            (self.deck_id,) if self.deck_id and self.query_one("#only-deck", Checkbox).value else ()
+        )
+        topic = self.topic if self.topic and self.query_one("#only-topic", Checkbox).value else None
+        mode = SessionMode.CRAM if self.query_one("#cram", Checkbox).value else SessionMode.REVIEW
+        return SessionPlan(minutes=minutes, cards=cards, deck_ids=decks, topic=topic, mode=mode)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class ConfirmDialog(ModalScreen[bool]):
+    """A yes/no question; ``y`` or Enter says yes, ``n`` or Esc says no."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y,enter", "answer(True)", "Yes", id="confirm.yes"),
+        Binding("n,escape", "answer(False)", "No", id="confirm.no"),
+    ]
+
+    def __init__(self, question: str) -> None:
+        super().__init__()
+        self.question = question
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static(self.question)
+            yield Static("y yes · n no", classes="dim")
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)

@@ -1,0 +1,447 @@
+"""The drill screen: one card at a time, typed answers graded in a worker, ratings recorded.
+
+The flow of one card::
+
+    ASKING ──Enter──▶ CHECKING (grade worker) ──Graded──▶ FEEDBACK ──Enter / 1–4──▶ record ─▶ next
+       ▲                  │ invalid answer: back to ASKING, costs nothing
+    explain cards: REVEAL ──Space──▶ REVEALED ──1–4──▶ record ─▶ next
+
+A review is committed by the session before the next card is shown. When the time budget runs
+out the current card is still finished; the session then ends on the summary screen. Leaving early
+(Ctrl-L, quitting, closing the terminal) records a graded-but-unrated answer with its suggested
+rating, so nothing typed is lost.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import subprocess
+from enum import Enum
+from typing import ClassVar
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, VerticalScroll
+from textual.widgets import Footer, Input, Static
+
+from recall.errors import RecallError
+from recall.tui.messages import Graded, PreviewReady, WorkerFailed
+from recall.tui.screens.base import RecallScreen
+from recall.tui.services import DrillRun
+from recall.tui.views import CardView, FeedbackView, Outcome, PreviewView, Rating, SessionPlan
+from recall.tui.widgets.countdown import Countdown
+from recall.tui.widgets.math_panels import FeedbackPanel, PreviewPanel
+
+#: The longest answer the box accepts; the engine refuses longer ones anyway (docs/syntax.md).
+MAX_ANSWER = 2000
+
+
+class Phase(Enum):
+    """Where the current card is in its flow."""
+
+    ASKING = "asking"
+    CHECKING = "checking"
+    FEEDBACK = "feedback"
+    REVEAL = "reveal"
+    REVEALED = "revealed"
+    DONE = "done"
+
+
+class DrillScreen(RecallScreen):
+    """Drill one session (``plan``) card by card."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "accept", "Accept rating", id="drill.accept", show=False),
+        Binding("1", "rate('again')", "Again", id="drill.again", show=False),
+        Binding("2", "rate('hard')", "Hard", id="drill.hard", show=False),
+        Binding("3", "rate('good')", "Good", id="drill.good", show=False),
+        Binding("4", "rate('easy')", "Easy", id="drill.easy", show=False),
+        Binding("space", "reveal", "Reveal", id="drill.reveal", show=False),
+        Binding("ctrl+g", "hint", "Hint", id="drill.hint", priority=True),
+        Binding("ctrl+z", "undo", "Undo", id="drill.undo", priority=True),
+        Binding("ctrl+s", "skip", "Skip", id="drill.skip", priority=True),
+        Binding("ctrl+b", "bury", "Bury", id="drill.bury", priority=True, show=False),
+        Binding("ctrl+n", "suspend_card", "Suspend", id="drill.suspend", priority=True, show=False),
+        Binding("ctrl+e", "edit_card", "Edit card", id="drill.edit", priority=True, show=False),
+        Binding("escape", "pause", "Pause", id="drill.pause", priority=True),
+        Binding("ctrl+l", "leave", "End session", id="drill.leave", priority=True),
+    ]
+
+    def __init__(self, plan: SessionPlan) -> None:
+        super().__init__()
+        self.plan = plan
+        self.run: DrillRun | None = None
+        self.card: CardView | None = None
+        self.phase = Phase.ASKING
+        self.feedback: FeedbackView | None = None
+        self.hinted = False
+        self._preview_serial = 0
+
+    # ------------------------------------------------------------------ layout
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="drill-header"):
+            yield Static(self.plan.describe(), id="drill-plan")
+            yield Static("", id="drill-progress")
+            yield Countdown(self._seconds_left, self._cards_left, id="countdown")
+        with VerticalScroll(id="drill-body"):
+            yield Static("", id="card-source")
+            yield Static("", id="prompt")
+            yield Static("", id="shown")
+            yield Static("", id="symbols")
+            yield Static("", id="hint")
+            with Horizontal(id="answer-row"):
+                yield Input(
+                    placeholder="your answer",
+                    id="answer",
+                    max_length=MAX_ANSWER,
+                    select_on_focus=False,
+                )
+                yield Static("", id="unit")
+            yield PreviewPanel("", id="preview")
+            yield FeedbackPanel("", id="feedback")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#feedback").display = False
+        try:
+            self.run = self.services.begin(self.plan)
+        except RecallError as error:
+            self.notify(str(error), title="Could not start the session", severity="error")
+            self.app.pop_screen()
+            return
+        self.recall.data_generation += 1
+        self._advance()
+
+    # ------------------------------------------------------------------ budget, for the clock
+
+    def _seconds_left(self) -> float | None:
+        return self.run.seconds_left() if self.run is not None else None
+
+    def _cards_left(self) -> int | None:
+        return self.run.cards_left() if self.run is not None else None
+
+    # ------------------------------------------------------------------ showing a card
+
+    def _advance(self) -> None:
+        """Show the next card, or end the session when the budget or the queue is spent."""
+        assert self.run is not None
+        card = None if self.run.budget_spent() else self.run.next_card()
+        if card is None:
+            self._finish()
+            return
+        self._show(card)
+
+    def _show(self, card: CardView) -> None:
+        self.card = card
+        self.feedback = None
+        self.hinted = False
+        self.query_one("#card-source", Static).update(_source_line(card))
+        self.query_one("#prompt", Static).update(Text(card.prompt))
+        shown = self.query_one("#shown", Static)
+        shown.update(Text(card.shown))
+        shown.display = bool(card.shown)
+        symbols = self.query_one("#symbols", Static)
+        symbols.update(_symbols_text(card))
+        symbols.display = bool(card.symbols)
+        hint = self.query_one("#hint", Static)
+        hint.update("")
+        hint.display = False
+        self.query_one("#unit", Static).update(card.unit)
+        feedback = self.query_one("#feedback", FeedbackPanel)
+        feedback.display = False
+        answer = self.query_one("#answer", Input)
+        answer.value = ""
+        preview = self.query_one("#preview", PreviewPanel)
+        if card.self_rated:
+            self.phase = Phase.REVEAL
+            self.query_one("#answer-row").display = False
+            preview.display = True
+            preview.update(
+                Text("Say it out loud, then press Space to see the model answer.", style="dim")
+            )
+            self.set_focus(None)
+        else:
+            self.phase = Phase.ASKING
+            self.query_one("#answer-row").display = True
+            answer.disabled = False
+            preview.display = True
+            preview.show(None)
+            answer.focus()
+        self._update_progress()
+        self.query_one("#drill-body", VerticalScroll).scroll_home(animate=False)
+        self.refresh_bindings()
+
+    def _update_progress(self) -> None:
+        if self.run is None:
+            return
+        done = self.run.reviewed()
+        text = Text(f"{done} done")
+        if self.card is not None and self.card.new:
+            text.append(" · new card", style="green")
+        self.query_one("#drill-progress", Static).update(text)
+
+    # ------------------------------------------------------------------ typing and preview
+
+    @on(Input.Changed, "#answer")
+    def _answer_changed(self, event: Input.Changed) -> None:
+        if self.phase is not Phase.ASKING or self.card is None:
+            return
+        self._preview_serial += 1
+        if not event.value.strip():
+            self.query_one("#preview", PreviewPanel).show(None)
+            return
+        self.read_answer(self._preview_serial, self.card, event.value)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="preview")
+    def read_answer(self, serial: int, card: CardView, text: str) -> None:
+        """Parse and render only (no grading): cheap enough for every keystroke."""
+        assert self.run is not None
+        self.post_message(PreviewReady(serial, self.run.preview(card, text)))
+
+    def on_preview_ready(self, message: PreviewReady) -> None:
+        if message.serial == self._preview_serial and self.phase is Phase.ASKING:
+            self.query_one("#preview", PreviewPanel).show(message.preview)
+
+    # ------------------------------------------------------------------ grading
+
+    @on(Input.Submitted, "#answer")
+    def _answer_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        if self.phase is not Phase.ASKING or self.card is None or self.run is None:
+            return
+        if not event.value.strip():
+            self.notify("Type an answer first (Ctrl-S skips the card).", timeout=3)
+            return
+        self.phase = Phase.CHECKING
+        self.query_one("#preview", PreviewPanel).update(Text("checking…", style="dim"))
+        self.grade_answer(self.card, event.value, self.hinted)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="grade")
+    def grade_answer(self, card: CardView, text: str, hinted: bool) -> None:
+        """Grade in a thread so the screen never freezes, however long the engine takes."""
+        assert self.run is not None
+        self.post_message(Graded(card.key, self.run.grade(card, text, hinted=hinted)))
+
+    def on_graded(self, message: Graded) -> None:
+        if (
+            self.phase is not Phase.CHECKING
+            or self.card is None
+            or message.card_key != self.card.key
+        ):
+            return  # a late result for a card that was skipped or undone
+        feedback = message.feedback
+        if feedback.outcome is Outcome.INVALID:
+            self.phase = Phase.ASKING
+            self.query_one("#preview", PreviewPanel).show(
+                PreviewView(
+                    text=feedback.answer,
+                    ok=False,
+                    message=feedback.diagnosis or feedback.headline,
+                    column=feedback.error_column,
+                    math=self.card.math_answer,
+                )
+            )
+            self.query_one("#answer", Input).focus()
+            return
+        self.feedback = feedback
+        self.phase = Phase.FEEDBACK
+        self.query_one("#answer", Input).disabled = True
+        self.query_one("#preview", PreviewPanel).display = False
+        panel = self.query_one("#feedback", FeedbackPanel)
+        panel.show(feedback, self.hinted)
+        panel.display = True
+        panel.focus()
+        self.call_after_refresh(panel.scroll_visible, animate=False)
+        self.refresh_bindings()
+
+    def on_worker_failed(self, message: WorkerFailed) -> None:
+        """The grade worker died (already reported): let the learner try again."""
+        if message.group == "grade" and self.phase is Phase.CHECKING:
+            self.phase = Phase.ASKING
+            self.query_one("#preview", PreviewPanel).show(None)
+            self.query_one("#answer", Input).focus()
+
+    # ------------------------------------------------------------------ rating
+
+    def action_accept(self) -> None:
+        if self.phase is Phase.FEEDBACK and self.feedback and self.feedback.suggested:
+            self._record(self.feedback.suggested)
+
+    def action_rate(self, name: str) -> None:
+        if self.phase in (Phase.FEEDBACK, Phase.REVEALED):
+            self._record(Rating(name))
+
+    def _record(self, rating: Rating) -> None:
+        """Commit the review, then (and only then) show the next card."""
+        assert self.run is not None and self.card is not None
+        try:
+            self.run.record(self.card, rating, self.feedback, hinted=self.hinted)
+        except RecallError as error:
+            self.notify(str(error), title="The review was not saved", severity="error")
+            return
+        self.recall.data_generation += 1
+        self._advance()
+
+    def action_reveal(self) -> None:
+        if self.phase is not Phase.REVEAL or self.card is None:
+            return
+        self.phase = Phase.REVEALED
+        self.query_one("#preview", PreviewPanel).display = False
+        panel = self.query_one("#feedback", FeedbackPanel)
+        panel.show_reveal(self.card.model_answer, self.card.numbers)
+        panel.display = True
+        panel.focus()
+        self.refresh_bindings()
+
+    def save_pending(self) -> None:
+        """Record a graded-but-unrated answer with its suggested rating (on leaving)."""
+        if (
+            self.phase is Phase.FEEDBACK
+            and self.run is not None
+            and self.card is not None
+            and self.feedback is not None
+            and self.feedback.suggested is not None
+        ):
+            self.run.record(self.card, self.feedback.suggested, self.feedback, hinted=self.hinted)
+            self.phase = Phase.DONE
+            self.recall.data_generation += 1
+
+    # ------------------------------------------------------------------ card actions
+
+    def action_hint(self) -> None:
+        if self.card is None or self.phase not in (Phase.ASKING, Phase.REVEAL):
+            return
+        hint = self.query_one("#hint", Static)
+        hint.update(Text.assemble(("hint ", "dim"), self.card.hint or "No hint on this card."))
+        hint.display = True
+        self.hinted = self.hinted or bool(self.card.hint)
+
+    def action_undo(self) -> None:
+        if self.run is None or self.phase is Phase.CHECKING:
+            return
+        card = self.run.undo(self.card if self.phase is not Phase.DONE else None)
+        if card is None:
+            self.notify("Nothing to undo in this session.", timeout=3)
+            return
+        self.recall.data_generation += 1
+        self.notify(f"Undid the review of {card.key}.", timeout=3)
+        self._show(card)
+
+    def action_skip(self) -> None:
+        self._set_aside("skip")
+
+    def action_bury(self) -> None:
+        self._set_aside("bury")
+
+    def action_suspend_card(self) -> None:
+        self._set_aside("suspend")
+
+    def _set_aside(self, how: str) -> None:
+        if (
+            self.run is None
+            or self.card is None
+            or self.phase
+            not in (
+                Phase.ASKING,
+                Phase.REVEAL,
+                Phase.REVEALED,
+            )
+        ):
+            return
+        getattr(self.run, how)(self.card)
+        if how != "skip":
+            self.recall.data_generation += 1
+            self.notify(f"{'Buried' if how == 'bury' else 'Suspended'} {self.card.key}.", timeout=3)
+        self._advance()
+
+    def action_edit_card(self) -> None:
+        """Open the card's deck file in ``$EDITOR`` at its line, then reload the card."""
+        if self.card is None or not self.card.path or self.run is None:
+            self.notify("This card has no file to edit.", timeout=3)
+            return
+        command = editor_command(self.card.path, self.card.line)
+        try:
+            with self.app.suspend():
+                subprocess.run(command, check=False)
+        except Exception as error:  # noqa: BLE001 - SuspendNotSupported, missing editor, ...
+            self.notify(f"Could not open the editor: {error}", severity="error")
+            return
+        card = self.run.reload(self.card)
+        self.recall.data_generation += 1
+        if card is not None and self.phase in (Phase.ASKING, Phase.REVEAL):
+            self._show(card)
+
+    # ------------------------------------------------------------------ pause and leave
+
+    def action_pause(self) -> None:
+        from recall.tui.screens.dialogs import PauseDialog
+
+        if self.run is None or self.phase is Phase.DONE:
+            return
+        self.run.pause()
+        self.query_one(Countdown).paused = True
+        self.app.push_screen(PauseDialog(), self._after_pause)
+
+    def _after_pause(self, resume: bool | None) -> None:
+        assert self.run is not None
+        self.run.resume()
+        self.query_one(Countdown).paused = False
+        if resume is False:
+            self.action_leave()
+
+    def action_leave(self) -> None:
+        """End now: save what is pending and go to the summary. Nothing is asked."""
+        self.save_pending()
+        self._finish()
+
+    def _finish(self) -> None:
+        from recall.tui.screens.summary import SummaryScreen
+
+        if self.run is None:
+            return
+        self.phase = Phase.DONE
+        summary = self.run.finish()
+        self.app.switch_screen(SummaryScreen(summary, self.plan))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Show only the keys that do something in the current phase."""
+        if action == "accept":
+            return self.phase is Phase.FEEDBACK
+        if action == "rate":
+            return self.phase in (Phase.FEEDBACK, Phase.REVEALED)
+        if action == "reveal":
+            return self.phase is Phase.REVEAL
+        if action == "hint":
+            return self.phase in (Phase.ASKING, Phase.REVEAL)
+        return True
+
+
+def editor_command(path: str, line: int) -> list[str]:
+    """``$VISUAL`` / ``$EDITOR`` (default ``vi``) with ``+LINE`` when the line is known."""
+    editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
+    command = shlex.split(editor)
+    if line:
+        command.append(f"+{line}")
+    command.append(path)
+    return command
+
+
+def _source_line(card: CardView) -> Text:
+    text = Text(card.key, style="dim")
+    if card.source:
+        text.append(f" · {card.source}", style="dim")
+    return text
+
+
+def _symbols_text(card: CardView) -> Text:
+    text = Text()
+    for index, (name, meaning) in enumerate(card.symbols):
+        if index:
+            text.append("\n")
+        text.append(name, style="bold")
+        text.append(f"  {meaning}")
+    return text

@@ -1,0 +1,221 @@
+"""The home screen: the decks with what is due, today's streak, and one key to start.
+
+It is the first thing painted, so it is built from cheap modules only and shows "loading" until
+the app's load worker posts :class:`recall.tui.messages.HomeLoaded`.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.widgets import DataTable, Footer, Header, Sparkline, Static
+
+from recall.tui.screens.base import RecallScreen
+from recall.tui.views import DeckRow, HomeData, SessionMode, SessionPlan
+
+#: Size of the "weakest N" session.
+WEAKEST_COUNT = 20
+
+
+class HomeScreen(RecallScreen):
+    """Decks grouped by topic with new / learning / due counts, and the session launchers."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("s", "start", "10-min session", id="home.start"),
+        Binding("l", "custom", "Any length", id="home.custom"),
+        Binding("d", "deck", "This deck", id="home.deck"),
+        Binding("o", "topic", "This topic", id="home.topic", show=False),
+        Binding("c", "cram", "Cram", id="home.cram"),
+        Binding("w", "weakest", f"Weakest {WEAKEST_COUNT}", id="home.weakest", show=False),
+        Binding("m", "missed", "Missed last time", id="home.missed", show=False),
+        Binding("t", "stats", "Stats", id="home.stats"),
+        Binding("b", "decks", "Decks", id="home.decks"),
+        Binding("r", "reload", "Reload decks", id="home.reload", show=False),
+        Binding("q", "app.quit", "Quit", id="home.quit"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        yield Header(show_clock=False, icon="∑")
+        with Vertical(id="home-body"):
+            with Horizontal(id="today"):
+                yield Static("Loading decks…", id="today-figures")
+                yield Sparkline([], id="forecast", summary_function=max)
+            yield Static("", id="home-problems")
+            yield DataTable(id="decks", cursor_type="row", zebra_stripes=False)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        table = self.query_one("#decks", DataTable)
+        table.add_column("Topic", key="topic")
+        table.add_column("Deck", key="deck")
+        table.add_column("New", key="new")
+        table.add_column("Learn", key="learn")
+        table.add_column("Due", key="due")
+        table.focus()
+        if self.recall.home_data is not None:
+            self.show_data(self.recall.home_data)
+        self.call_after_refresh(self.recall.first_frame_painted)
+
+    # ------------------------------------------------------------------ data in
+
+    def show_data(self, data: HomeData) -> None:
+        """Fill the table and the figures from the load worker's result."""
+        table = self.query_one("#decks", DataTable)
+        selected = self.selected_deck()
+        table.clear()
+        previous_topic = None
+        for deck in sorted(data.decks, key=lambda d: (d.topic.lower(), d.name.lower())):
+            topic = deck.topic if deck.topic != previous_topic else ""
+            previous_topic = deck.topic
+            name = deck.name if deck.builtin else f"{deck.name} (mine)"
+            table.add_row(
+                Text(topic, style="bold"),
+                name,
+                _count(deck.new, "new"),
+                _count(deck.learning, "learning"),
+                _count(deck.due, "due"),
+                key=deck.id,
+            )
+        if selected is not None and selected.id in table.rows:
+            table.move_cursor(row=table.get_row_index(selected.id))
+        figures = Text()
+        figures.append(f"{data.due_total}", style="bold")
+        figures.append(" due · ")
+        figures.append(f"{data.new_total}", style="bold")
+        figures.append(" new · ")
+        figures.append(f"{data.reviewed_today}", style="bold")
+        figures.append(" reviewed today · streak ")
+        figures.append(f"{data.streak_days}", style="bold")
+        figures.append(" day" if data.streak_days == 1 else " days")
+        if data.forecast:
+            figures.append(f"\nnext {len(data.forecast)} days: ")
+            figures.append(" ".join(str(n) for n in data.forecast[:7]))
+            if len(data.forecast) > 7:
+                figures.append(" …")
+        self.query_one("#today-figures", Static).update(figures)
+        self.query_one("#forecast", Sparkline).data = list(data.forecast) or [0]
+        problems = self.query_one("#home-problems", Static)
+        if data.failures:
+            count = len(data.failures)
+            first = data.failures[0]
+            problems.update(
+                Text.assemble(
+                    (f"{count} deck file{'s' if count > 1 else ''} did not load: ", "bold"),
+                    f"{first.path}: {first.message}",
+                    ("  (b: see why)", "dim"),
+                )
+            )
+            problems.display = True
+        else:
+            problems.display = False
+
+    def show_failure(self, message: str) -> None:
+        self.query_one("#today-figures", Static).update(Text(message, style="bold red"))
+
+    # ------------------------------------------------------------------ helpers
+
+    def selected_deck(self) -> DeckRow | None:
+        data = self.recall.home_data
+        table = self.query_one("#decks", DataTable)
+        if data is None or table.row_count == 0:
+            return None
+        try:
+            key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+        except Exception:  # noqa: BLE001 - an empty or stale cursor means "no deck"
+            return None
+        return next((deck for deck in data.decks if deck.id == key), None)
+
+    def _ready(self) -> bool:
+        if self.recall.home_data is None:
+            self.notify("Still loading the decks…", timeout=2)
+            return False
+        return True
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        """Enter on a deck drills that deck."""
+        event.stop()
+        self.action_deck()
+
+    # ------------------------------------------------------------------ actions
+
+    def action_start(self) -> None:
+        if self._ready():
+            self.recall.start_session(SessionPlan(minutes=10))
+
+    def action_custom(self) -> None:
+        from recall.tui.screens.dialogs import SessionDialog
+
+        if not self._ready():
+            return
+        deck = self.selected_deck()
+        self.app.push_screen(
+            SessionDialog(deck.id if deck else None, deck.topic if deck else None),
+            self._start_if_chosen,
+        )
+
+    def _start_if_chosen(self, plan: SessionPlan | None) -> None:
+        if plan is not None:
+            self.recall.start_session(plan)
+
+    def action_deck(self) -> None:
+        deck = self.selected_deck()
+        if self._ready() and deck is not None:
+            self.recall.start_session(SessionPlan(minutes=10, deck_ids=(deck.id,)))
+
+    def action_topic(self) -> None:
+        deck = self.selected_deck()
+        if self._ready() and deck is not None:
+            self.recall.start_session(SessionPlan(minutes=10, topic=deck.topic))
+
+    def action_cram(self) -> None:
+        deck = self.selected_deck()
+        if self._ready():
+            decks = (deck.id,) if deck is not None else ()
+            self.recall.start_session(
+                SessionPlan(minutes=10, deck_ids=decks, mode=SessionMode.CRAM)
+            )
+
+    def action_weakest(self) -> None:
+        if self._ready():
+            self.recall.start_session(
+                SessionPlan(minutes=None, cards=WEAKEST_COUNT, mode=SessionMode.WEAKEST)
+            )
+
+    def action_missed(self) -> None:
+        if self._ready():
+            self.recall.start_session(SessionPlan(minutes=None, mode=SessionMode.MISSED))
+
+    def action_stats(self) -> None:
+        from recall.tui.screens.stats import StatsScreen
+
+        if self._ready():
+            self.app.push_screen(StatsScreen())
+
+    def action_decks(self) -> None:
+        from recall.tui.screens.decks import DecksScreen
+
+        if self._ready():
+            self.app.push_screen(DecksScreen())
+
+    def action_reload(self) -> None:
+        self.query_one("#today-figures", Static).update("Reloading decks…")
+        self.recall.refresh_home()
+
+    def on_screen_suspend(self) -> None:
+        self._left_at_generation = self.recall.data_generation
+
+    def on_screen_resume(self) -> None:
+        """Back from a session or an edit that changed the data: recount."""
+        if self.recall.data_generation != getattr(self, "_left_at_generation", 0):
+            self.recall.refresh_home()
+
+
+def _count(value: int, kind: str) -> Text:
+    if not value:
+        return Text("·", style="dim", justify="right")
+    style = {"new": "green", "learning": "yellow"}.get(kind, "red")
+    return Text(str(value), style=f"bold {style}", justify="right")

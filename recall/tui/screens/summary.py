@@ -1,0 +1,101 @@
+"""The summary at the end of every session: the store's figures, the missed cards with their
+answers, and one key to drill the missed ones again."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.widgets import Footer, Static
+
+from recall.tui.screens.base import RecallScreen
+from recall.tui.views import SessionMode, SessionPlan, SummaryView
+
+
+class SummaryScreen(RecallScreen):
+    """What the session did, from the review log."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("r", "again", "Drill missed again", id="summary.again"),
+        Binding("escape,enter,h", "home", "Home", id="summary.home"),
+    ]
+
+    def __init__(self, summary: SummaryView, plan: SessionPlan) -> None:
+        super().__init__()
+        self.summary = summary
+        self.plan = plan
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="summary-body"):
+            yield Static(summary_figures(self.summary), id="summary-figures")
+            yield Static(missed_table(self.summary), id="summary-missed")
+        yield Footer()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "again":
+            return bool(self.summary.missed)
+        return True
+
+    def action_again(self) -> None:
+        from recall.tui.screens.drill import DrillScreen
+
+        if not self.summary.missed:
+            return
+        keys = tuple(card.key for card in self.summary.missed)
+        plan = SessionPlan(minutes=None, cards=None, mode=SessionMode.MISSED, card_keys=keys)
+        self.app.switch_screen(DrillScreen(plan))
+
+    def action_home(self) -> None:
+        self.app.pop_screen()
+
+
+def summary_figures(summary: SummaryView) -> RenderableType:
+    """The headline numbers as a two-column table."""
+    title = Text("Session done", style="bold")
+    if summary.mode != "review":
+        title.append(f"  ({summary.mode}: the schedule was not changed)", style="dim")
+    table = Table.grid(padding=(0, 2))
+    table.add_column(justify="right", style="bold")
+    table.add_column()
+    table.add_row(str(summary.reviews), _plural(summary.reviews, "card") + " reviewed")
+    table.add_row(f"{summary.new} / {summary.review} / {summary.relearn}", "new / review / relearn")
+    accuracy = summary.accuracy
+    table.add_row(
+        "—" if accuracy is None else f"{accuracy:.0%}",
+        f"right first time ({summary.first_try_correct} of {summary.first_try_total})",
+    )
+    table.add_row(f"{summary.median_seconds:.1f} s", "median time per card")
+    minutes, seconds = divmod(int(summary.elapsed_seconds), 60)
+    table.add_row(f"{minutes}:{seconds:02d}", "time spent")
+    table.add_row(str(summary.due_tomorrow), "due tomorrow")
+    table.add_row(str(summary.due_week), "due in the next 7 days")
+    table.add_row(str(summary.streak_days), _plural(summary.streak_days, "day") + " streak")
+    parts: list[RenderableType] = [title, table]
+    if summary.mistakes:
+        mistakes = Text("common mistakes: ", style="dim")
+        mistakes.append(", ".join(f"{kind} ×{count}" for kind, count in summary.mistakes))
+        parts.append(mistakes)
+    return Group(*parts)
+
+
+def missed_table(summary: SummaryView) -> RenderableType:
+    """The missed cards: what was typed and what was right."""
+    if not summary.missed:
+        return Text("Nothing missed.", style="green")
+    table = Table(title="Missed", title_justify="left", expand=True, show_lines=False)
+    table.add_column("card", ratio=2, overflow="fold")
+    table.add_column("you typed", ratio=1, overflow="fold")
+    table.add_column("answer", ratio=1, overflow="fold")
+    for card in summary.missed:
+        table.add_row(card.prompt, card.answer or "—", card.reference)
+    footer = Text("r drills these again", style="dim")
+    return Group(table, footer)
+
+
+def _plural(count: int, word: str) -> str:
+    return word if count == 1 else word + "s"

@@ -1,0 +1,241 @@
+"""Plain data the screens display, produced by :mod:`recall.tui.services`.
+
+The screens never hold database rows, SymPy objects or scheduler states: the facade converts what
+the lower layers return into these small frozen dataclasses. That keeps every screen testable with
+nothing but data, and it means a change in a lower layer's API is absorbed in one module.
+
+Nothing here imports Textual or anything heavy; this module is loaded before the first frame.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+from enum import StrEnum
+
+
+class SessionMode(StrEnum):
+    """What a drill session draws from, and whether it touches the schedule."""
+
+    REVIEW = "review"  # due cards, then new ones: the normal scheduled session
+    CRAM = "cram"  # any cards of the chosen decks; the schedule is left untouched
+    WEAKEST = "weakest"  # the N cards with the lowest retrievability; schedule untouched
+    MISSED = "missed"  # the cards missed in the last session (or the given keys)
+
+
+@dataclass(frozen=True)
+class SessionPlan:
+    """What the learner asked for: a budget (minutes or cards) and where the cards come from.
+
+    ``minutes`` and ``cards`` are mutually exclusive; with neither the session runs until nothing
+    is due. ``card_keys`` pins the exact cards (used by "drill the missed ones again").
+    """
+
+    minutes: float | None = 10.0
+    cards: int | None = None
+    deck_ids: tuple[str, ...] = ()
+    topic: str | None = None
+    mode: SessionMode = SessionMode.REVIEW
+    card_keys: tuple[str, ...] = ()
+
+    def describe(self) -> str:
+        """A short line for the drill header, e.g. ``10 min · cram · losses``."""
+        parts: list[str] = []
+        if self.minutes is not None:
+            parts.append(f"{self.minutes:g} min")
+        elif self.cards is not None:
+            parts.append(f"{self.cards} cards")
+        else:
+            parts.append("until done")
+        if self.mode is not SessionMode.REVIEW:
+            parts.append(str(self.mode))
+        if self.topic:
+            parts.append(self.topic)
+        if self.deck_ids:
+            parts.append(", ".join(self.deck_ids))
+        return " · ".join(parts)
+
+
+@dataclass(frozen=True)
+class DeckRow:
+    """One deck on the home screen and in the deck browser."""
+
+    id: str
+    name: str
+    topic: str
+    builtin: bool
+    cards: int
+    new: int = 0
+    learning: int = 0
+    due: int = 0
+    path: str = ""
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class DeckFailure:
+    """A deck file that did not load, and why, for the learner to fix."""
+
+    path: str
+    message: str
+    line: int | None = None
+    card_id: str | None = None
+
+
+@dataclass(frozen=True)
+class HomeData:
+    """Everything the home screen shows once the lower layers are loaded."""
+
+    decks: tuple[DeckRow, ...]
+    failures: tuple[DeckFailure, ...] = ()
+    streak_days: int = 0
+    reviewed_today: int = 0
+    forecast: tuple[int, ...] = ()  # reviews due on each of the next days, today first
+    database: str = ""
+
+    @property
+    def topics(self) -> tuple[str, ...]:
+        """Topics in display order (alphabetical, each once)."""
+        return tuple(sorted({deck.topic for deck in self.decks}))
+
+    @property
+    def due_total(self) -> int:
+        return sum(deck.due + deck.learning for deck in self.decks)
+
+    @property
+    def new_total(self) -> int:
+        return sum(deck.new for deck in self.decks)
+
+
+@dataclass(frozen=True)
+class PreviewView:
+    """How the typed answer is being read, or why it cannot be: shown on every keystroke."""
+
+    text: str
+    ok: bool
+    rendered: str = ""  # 2-D Unicode of the parsed answer
+    message: str = ""  # the error, for the learner
+    column: int | None = None  # where the caret goes under ``text``
+    math: bool = True  # False for answers that are words (reverse cards, word blanks)
+
+    def caret_line(self) -> str:
+        """``text`` with a caret under the offending column (empty when there is no column)."""
+        if self.column is None:
+            return ""
+        line = self.text.replace("\n", " ")
+        return f"{line}\n{' ' * min(self.column, len(line))}^"
+
+
+class Rating(StrEnum):
+    """The four FSRS ratings, by the keys 1–4."""
+
+    AGAIN = "again"
+    HARD = "hard"
+    GOOD = "good"
+    EASY = "easy"
+
+    @property
+    def key(self) -> str:
+        return str(list(Rating).index(self) + 1)
+
+    @classmethod
+    def from_key(cls, key: str) -> Rating:
+        return list(cls)[int(key) - 1]
+
+
+class Outcome(StrEnum):
+    """The verdict, as far as the screen cares."""
+
+    CORRECT = "correct"
+    INCORRECT = "incorrect"
+    INVALID = "invalid"  # not a readable answer: costs nothing, try again
+
+
+@dataclass(frozen=True)
+class FeedbackView:
+    """The result of grading one answer, ready to show."""
+
+    outcome: Outcome
+    answer: str
+    headline: str  # "Correct", "Not quite", "Can't read that"
+    diagnosis: str = ""  # "off by a factor of 2"
+    reference: str = ""  # the reference answer rendered in 2-D Unicode
+    reference_typed: str = ""  # the reference in typed syntax, for copying
+    worked: str = ""  # the worked computation for numeric cards
+    method: str = ""  # which check decided (symbolic, numeric, ...)
+    suggested: Rating | None = None
+    error_column: int | None = None  # for invalid answers
+    grading_ms: float = 0.0
+
+
+@dataclass(frozen=True)
+class CardView:
+    """A card as the drill screen shows it (parameters already drawn for numeric cards)."""
+
+    key: str
+    deck_id: str
+    card_id: str
+    kind: str
+    prompt: str
+    shown: str = ""  # the formula parts around the answer, rendered 2-D
+    symbols: tuple[tuple[str, str], ...] = ()  # (name, meaning and domain)
+    hint: str = ""
+    unit: str = ""
+    source: str = ""
+    model_answer: str = ""  # explain cards
+    numbers: tuple[str, ...] = ()  # explain cards
+    self_rated: bool = False  # explain cards are self-rated
+    math_answer: bool = True  # the answer box takes math (vs words)
+    path: str = ""
+    line: int = 0
+    new: bool = False
+
+
+@dataclass(frozen=True)
+class MissedCard:
+    """A card answered wrongly in a session, with what was typed and what was right."""
+
+    key: str
+    prompt: str
+    answer: str
+    reference: str
+
+
+@dataclass(frozen=True)
+class SummaryView:
+    """The figures at the end of a session, taken from the store's session summary."""
+
+    reviews: int
+    new: int = 0
+    review: int = 0
+    relearn: int = 0
+    first_try_correct: int = 0
+    first_try_total: int = 0
+    median_seconds: float = 0.0
+    elapsed_seconds: float = 0.0
+    missed: tuple[MissedCard, ...] = ()
+    mistakes: tuple[tuple[str, int], ...] = ()  # (kind of mistake, count)
+    due_tomorrow: int = 0
+    due_week: int = 0
+    streak_days: int = 0
+    mode: str = "review"
+
+    @property
+    def accuracy(self) -> float | None:
+        if not self.first_try_total:
+            return None
+        return self.first_try_correct / self.first_try_total
+
+
+@dataclass(frozen=True)
+class StatsView:
+    """The stats screen's figures."""
+
+    heatmap: tuple[tuple[date, int], ...] = ()  # reviews per day, oldest first
+    forecast: tuple[int, ...] = ()  # reviews due per day, today first
+    retention_by_deck: tuple[tuple[str, float, int], ...] = ()  # (deck, retention, reviews)
+    retention_by_topic: tuple[tuple[str, float, int], ...] = ()
+    mistakes: tuple[tuple[str, int], ...] = ()
+    total_reviews: int = 0
+    streak_days: int = 0
+    extra: dict[str, str] = field(default_factory=dict)

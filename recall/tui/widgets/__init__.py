@@ -1,0 +1,1 @@
+"""Widgets the screens share: the countdown, the math panels, the review heatmap."""

@@ -1,0 +1,97 @@
+"""Panels that show math: the live "interpreted as" preview and the grading feedback."""
+
+from __future__ import annotations
+
+from rich.console import Group, RenderableType
+from rich.text import Text
+from textual.widgets import Static
+
+from recall.tui.views import FeedbackView, Outcome, PreviewView, Rating
+
+RATING_LABELS = {
+    Rating.AGAIN: "Again",
+    Rating.HARD: "Hard",
+    Rating.GOOD: "Good",
+    Rating.EASY: "Easy",
+}
+
+
+class PreviewPanel(Static):
+    """How the answer box is being read, redrawn on every keystroke."""
+
+    def show(self, preview: PreviewView | None) -> None:
+        """Draw ``preview`` (``None`` clears the panel)."""
+        if preview is None or not preview.text.strip():
+            self.update(Text("Type your answer; Enter checks it.", style="dim"))
+            self.set_class(False, "-error")
+            return
+        self.set_class(not preview.ok, "-error")
+        self.update(render_preview(preview))
+
+
+def render_preview(preview: PreviewView) -> RenderableType:
+    """The preview as Rich renderables (shared with the deck editor's live preview)."""
+    if not preview.math:
+        return Text.assemble(("answer: ", "dim"), preview.text)
+    if preview.ok:
+        return Group(Text("interpreted as", style="dim"), Text(preview.rendered))
+    parts: list[RenderableType] = [Text(preview.message, style="bold")]
+    caret = preview.caret_line()
+    if caret:
+        parts.append(Text(caret, style="red"))
+    return Group(*parts)
+
+
+class FeedbackPanel(Static, can_focus=True):
+    """The verdict, the diagnosis, the reference rendered, the worked computation, and the
+    suggested rating (Enter accepts it, 1–4 override)."""
+
+    def show(self, feedback: FeedbackView, hinted: bool = False) -> None:
+        style = {
+            Outcome.CORRECT: "bold green",
+            Outcome.INCORRECT: "bold red",
+            Outcome.INVALID: "bold yellow",
+        }[feedback.outcome]
+        parts: list[RenderableType] = [Text(feedback.headline, style=style)]
+        if feedback.diagnosis:
+            parts.append(Text(feedback.diagnosis, style="italic"))
+        if feedback.reference:
+            parts.append(Text("answer", style="dim"))
+            parts.append(Text(feedback.reference))
+        if feedback.worked:
+            parts.append(Text("worked", style="dim"))
+            parts.append(Text(feedback.worked))
+        parts.append(rating_line(feedback.suggested, hinted))
+        self.set_class(feedback.outcome is Outcome.CORRECT, "-correct")
+        self.set_class(feedback.outcome is Outcome.INCORRECT, "-incorrect")
+        self.update(Group(*parts))
+
+    def show_reveal(self, model_answer: str, numbers: tuple[str, ...]) -> None:
+        """The model answer of an explain card, for self-rating."""
+        parts: list[RenderableType] = [Text("Model answer", style="bold"), Text(model_answer)]
+        if numbers:
+            parts.append(Text("numbers to have ready", style="dim"))
+            parts.extend(Text(f"• {n}") for n in numbers)
+        parts.append(rating_line(None, False))
+        self.set_class(False, "-correct")
+        self.set_class(False, "-incorrect")
+        self.update(Group(*parts))
+
+
+def rating_line(suggested: Rating | None, hinted: bool) -> Text:
+    """``1 Again  2 Hard  [3 Good]  4 Easy`` with the suggestion marked."""
+    text = Text()
+    for rating in Rating:
+        label = f"{rating.key} {RATING_LABELS[rating]}"
+        if rating is suggested:
+            text.append(f"[{label}]", style="bold reverse")
+        else:
+            text.append(f" {label} ", style="dim")
+        text.append(" ")
+    if suggested is not None:
+        text.append("  Enter accepts", style="dim")
+        if hinted and suggested is Rating.HARD:
+            text.append(" (hint used)", style="dim")
+    else:
+        text.append("  rate yourself", style="dim")
+    return text
