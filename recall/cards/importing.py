@@ -1,0 +1,324 @@
+"""Flashcards from other tools (Anki's text export, Quizlet, plain CSV/TSV) → a recall deck.
+
+Reading
+    *Anki* "Notes in Plain Text" files start with ``#key:value`` header lines: ``#separator:``
+    (``tab``, ``comma``, ``semicolon``, ``space``, ``pipe``, ``colon`` or the character itself),
+    ``#html:true|false``, ``#columns:`` (column names, separated like the data), ``#tags column:N``
+    and ``#guid column:N`` / ``#notetype column:N`` / ``#deck column:N`` (1-based). Fields are
+    quoted CSV-style when they hold the separator, quotes or line breaks. HTML is reduced to text.
+    *Quizlet* exports have no header and no quoting: term and definition split at the first tab
+    (or comma), cards one per line or separated by ``;``.
+
+Choosing a kind (conservative: nothing is graded by the engine that the learner did not write as
+math with declared symbols)
+    * a back that is a plain number (``16``, ``3e-4``, ``40%``) → ``fact``;
+    * an Anki cloze (``{{c1::word}}``) → ``cloze`` with a word blank;
+    * a short name-like back (at most five words, no sentence punctuation, no math operators) →
+      ``reverse``: the front is shown and the back is the accepted name;
+    * anything else → ``explain``, self-rated against the back.
+    A back that *looks* like math stays ``explain``: turning it into a ``formula`` card needs its
+    symbols declared, which only the learner can do (edit ``kind``, ``answer`` and
+    ``[card.symbols]`` afterwards).
+"""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from recall.cards.model import Card, CardKind, Deck
+from recall.cards.schema import CARD_ID, DECK_ID
+from recall.errors import DeckError
+
+_SEPARATORS = {
+    "tab": "\t",
+    "comma": ",",
+    "semicolon": ";",
+    "space": " ",
+    "pipe": "|",
+    "colon": ":",
+}
+_HEADER = re.compile(r"^#([a-z ]+):(.*)$")
+_NUMBER = re.compile(r"^[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)?(?:\.\d+)?(?:[eE][-+]?\d+)?\s*%?$")
+_CLOZE = re.compile(r"\{\{c(\d+)::(.*?)(?:::(.*?))?\}\}", re.DOTALL)
+_MATHY = re.compile(r"[=^\\*/<>]|\b(?:sum|exp|log|sqrt)\b")
+_TAG = re.compile(r"<[^>]+>")
+_BREAK = re.compile(r"<\s*(?:br\s*/?|/div|/p|/li)\s*>", re.IGNORECASE)
+
+KINDS = ("auto", "explain", "reverse")
+
+
+@dataclass
+class Note:
+    """One imported note: front, back, tags, and an id if the file carried one."""
+
+    front: str
+    back: str
+    tags: tuple[str, ...] = ()
+    note_id: str = ""
+
+
+@dataclass
+class ImportedFile:
+    """What was read from a file: its notes and what was learned about its format."""
+
+    notes: list[Note]
+    format: str
+    separator: str
+    warnings: list[str] = field(default_factory=list)
+
+
+# ----- reading -------------------------------------------------------------------------------
+
+
+def read_notes(
+    text: str,
+    *,
+    source: str = "<import>",
+    fmt: str = "auto",
+    field_sep: str | None = None,
+    card_sep: str | None = None,
+) -> ImportedFile:
+    """Read notes from export text. ``fmt`` is ``auto``, ``anki``, ``quizlet`` or ``csv``."""
+    text = text.lstrip("\ufeff")
+    if fmt == "auto":
+        fmt = "anki" if text.startswith("#") and _HEADER.match(text.splitlines()[0]) else ""
+        if not fmt:
+            fmt = "csv" if text.lstrip().startswith('"') else "quizlet"
+    if fmt == "anki":
+        return _read_anki(text, source, field_sep)
+    if fmt == "quizlet":
+        return _read_quizlet(text, source, field_sep, card_sep)
+    if fmt == "csv":
+        sep = _separator(field_sep) if field_sep else ("\t" if "\t" in text else ",")
+        rows = list(csv.reader(io.StringIO(text), delimiter=sep, quotechar='"'))
+        notes = _rows_to_notes(rows, front=0, back=1, tags=2 if _has_third(rows) else None)
+        return ImportedFile(notes, "csv", sep)
+    raise DeckError(f"unknown import format '{fmt}'", path=source,
+                    suggestion="use auto, anki, quizlet or csv")
+
+
+def _separator(spec: str) -> str:
+    spec = spec.strip()
+    if spec.lower() in _SEPARATORS:
+        return _SEPARATORS[spec.lower()]
+    if spec in ("\\t", "\t"):
+        return "\t"
+    if len(spec) == 1:
+        return spec
+    raise DeckError(f"unknown separator '{spec}'",
+                    suggestion="tab, comma, semicolon, space, pipe, colon, or one character")
+
+
+def _has_third(rows: list[list[str]]) -> bool:
+    return any(len(r) > 2 for r in rows)
+
+
+def _read_anki(text: str, source: str, field_sep: str | None) -> ImportedFile:
+    headers: dict[str, str] = {}
+    lines = text.splitlines(keepends=True)
+    body_start = 0
+    for number, line in enumerate(lines):
+        match = _HEADER.match(line.rstrip("\r\n"))
+        if not match:
+            break
+        headers[match.group(1).strip().lower()] = match.group(2).strip()
+        body_start = number + 1
+    sep = _separator(field_sep or headers.get("separator", "tab"))
+    is_html = headers.get("html", "false").lower() == "true"
+    body = "".join(lines[body_start:])
+    rows = [r for r in csv.reader(io.StringIO(body), delimiter=sep, quotechar='"') if any(c.strip() for c in r)]
+
+    meta: dict[int, str] = {}
+    for key in ("tags", "guid", "notetype", "deck"):
+        value = headers.get(f"{key} column")
+        if value:
+            try:
+                meta[int(value) - 1] = key
+            except ValueError:
+                raise DeckError(f"'#{key} column:{value}' is not a column number", path=source) from None
+    names = [n.strip().lower() for n in headers["columns"].split(sep)] if "columns" in headers else []
+    for index, name in enumerate(names):
+        if name in ("tags", "guid", "id") and index not in meta:
+            meta[index] = "guid" if name in ("guid", "id") else "tags"
+    content = [i for i in range(max((len(r) for r in rows), default=0)) if i not in meta]
+    front, back = _pick_columns(names, content)
+
+    notes = []
+    for row in rows:
+        def cell(index: int | None) -> str:
+            if index is None or index >= len(row):
+                return ""
+            return _clean(row[index], is_html)
+
+        tags_index = next((i for i, k in meta.items() if k == "tags"), None)
+        guid_index = next((i for i, k in meta.items() if k == "guid"), None)
+        tags = tuple(cell(tags_index).split()) if tags_index is not None else ()
+        notes.append(Note(cell(front), cell(back), tags, cell(guid_index)))
+    warnings = [] if names or len(content) <= 2 else [
+        f"{len(content)} content columns and no #columns header: used the first two"
+    ]
+    return ImportedFile([n for n in notes if n.front or n.back], "anki", sep, warnings)
+
+
+def _pick_columns(names: list[str], content: list[int]) -> tuple[int | None, int | None]:
+    """Front and back columns: by name when ``#columns`` names them, else the first two."""
+    by_name = {name: i for i, name in enumerate(names)}
+    for front_name, back_name in (("front", "back"), ("text", "extra"), ("term", "definition"),
+                                  ("question", "answer")):
+        if front_name in by_name:
+            return by_name[front_name], by_name.get(back_name)
+    front = content[0] if content else None
+    back = content[1] if len(content) > 1 else None
+    return front, back
+
+
+def _clean(text: str, is_html: bool) -> str:
+    if is_html:
+        text = _BREAK.sub("\n", text)
+        text = _TAG.sub("", text)
+        text = html.unescape(text).replace("\xa0", " ")
+    return "\n".join(line.strip() for line in text.strip().splitlines()).strip()
+
+
+def _read_quizlet(text: str, source: str, field_sep: str | None, card_sep: str | None) -> ImportedFile:
+    sep = _separator(field_sep) if field_sep else ("\t" if "\t" in text else ",")
+    lines = [line for line in text.splitlines() if line.strip()]
+    if card_sep:
+        record_sep = _separator(card_sep) if card_sep.lower() != "newline" else "\n"
+    else:
+        pieces = [p for p in text.split(";") if p.strip()]
+        record_sep = ";" if len(pieces) > len(lines) and all(sep in p for p in pieces) else "\n"
+    records = [r.strip("\r\n") for r in text.split(record_sep)] if record_sep != "\n" else lines
+    notes = []
+    warnings = []
+    for number, record in enumerate(records, start=1):
+        if not record.strip():
+            continue
+        if sep not in record:
+            warnings.append(f"card {number} has no separator: skipped ({record[:40]!r})")
+            continue
+        term, _, definition = record.partition(sep)
+        notes.append(Note(term.strip(), definition.strip()))
+    if not notes:
+        raise DeckError("no cards found", path=source,
+                        suggestion="is the separator right? try --field-sep and --card-sep")
+    return ImportedFile(notes, "quizlet", sep, warnings)
+
+
+def _rows_to_notes(rows: list[list[str]], *, front: int, back: int, tags: int | None) -> list[Note]:
+    notes = []
+    for row in rows:
+        if not any(cell.strip() for cell in row):
+            continue
+        get = lambda i: row[i].strip() if i is not None and i < len(row) else ""  # noqa: E731
+        notes.append(Note(get(front), get(back), tuple(get(tags).split()) if tags is not None else ()))
+    return notes
+
+
+# ----- building the deck ---------------------------------------------------------------------
+
+
+def choose_kind(note: Note) -> CardKind:
+    """The kind an imported note becomes under ``--kind auto`` (see the module docstring)."""
+    if _CLOZE.search(note.front):
+        return CardKind.CLOZE
+    back = note.back.strip()
+    if back and _NUMBER.match(back) and any(ch.isdigit() for ch in back):
+        return CardKind.FACT
+    words = back.split()
+    if (
+        back
+        and len(words) <= 5
+        and len(back) <= 48
+        and "\n" not in back
+        and not _MATHY.search(back)
+        and not back.rstrip().endswith((".", "!", "?"))
+    ):
+        return CardKind.REVERSE
+    return CardKind.EXPLAIN
+
+
+def notes_to_deck(
+    notes: Iterable[Note],
+    *,
+    deck_id: str,
+    name: str,
+    description: str = "",
+    kind: str = "auto",
+    source: str = "",
+) -> Deck:
+    """Build a deck from notes (ids made from the fronts, unique in the deck)."""
+    if not DECK_ID.match(deck_id):
+        raise DeckError(f"deck id '{deck_id}' is not valid",
+                        suggestion="lowercase letters, digits, '-' and '_'; pass --id")
+    if kind not in KINDS:
+        raise DeckError(f"unknown kind '{kind}'", suggestion="auto, explain or reverse")
+    cards: list[Card] = []
+    used: set[str] = set()
+    for number, note in enumerate(notes, start=1):
+        if not note.front and not note.back:
+            continue
+        chosen = choose_kind(note) if kind == "auto" else CardKind(kind)
+        if chosen is CardKind.REVERSE and not note.back:
+            chosen = CardKind.EXPLAIN
+        card_id = _unique_id(note, number, used)
+        cards.append(_card(note, chosen, deck_id, card_id, source))
+    if not cards:
+        raise DeckError("no cards to import", path=source or None)
+    return Deck(id=deck_id, name=name, description=description, cards=tuple(cards))
+
+
+def _card(note: Note, kind: CardKind, deck_id: str, card_id: str, source: str) -> Card:
+    common = {"deck_id": deck_id, "id": card_id, "tags": note.tags, "source": source}
+    front = note.front or "(empty front)"
+    back = note.back or "(empty back)"
+    if kind is CardKind.CLOZE:
+        match = _CLOZE.search(note.front)
+        assert match is not None
+        answer = match.group(2).strip()
+        text = note.front[: match.start()] + "{{}}" + note.front[match.end() :]
+        text = _CLOZE.sub(lambda m: m.group(2), text)  # further clozes are shown revealed
+        hint = (match.group(3) or "").strip()
+        extra = f" {note.back}" if note.back else ""
+        return Card(kind=kind, prompt="", text=(text + extra).strip(), accept=(answer,), hint=hint, **common)
+    if kind is CardKind.FACT:
+        value_text = back.replace(",", "").replace(" ", "")
+        unit = "%" if value_text.endswith("%") else ""
+        value = float(value_text.rstrip("%"))
+        return Card(kind=kind, prompt=front, value=value, unit=unit, **common)
+    if kind is CardKind.REVERSE:
+        accept = tuple(a.strip() for a in re.split(r"\s*[;/]\s*", back) if a.strip()) or (back,)
+        return Card(kind=kind, prompt="Name it.", shown=front, accept=accept, **common)
+    return Card(kind=CardKind.EXPLAIN, prompt=front, model_answer=back, **common)
+
+
+def _unique_id(note: Note, number: int, used: set[str]) -> str:
+    base = slug(note.note_id) if note.note_id else ""
+    if not base or not CARD_ID.match(base):
+        words = slug(_CLOZE.sub(lambda m: m.group(2), note.front)).split("-")[:6]
+        base = "-".join(w for w in words if w)[:48].strip("-") or f"card-{number}"
+    if not base[0].isalnum():
+        base = f"card-{base}"
+    candidate, suffix = base, 2
+    while candidate in used:
+        candidate, suffix = f"{base}-{suffix}", suffix + 1
+    used.add(candidate)
+    return candidate
+
+
+def slug(text: str) -> str:
+    """Lowercase ASCII letters and digits joined by ``-`` (for ids made from text)."""
+    out: list[str] = []
+    for ch in text.lower():
+        if ch.isascii() and ch.isalnum():
+            out.append(ch)
+        elif ch in "._" and out and out[-1] not in "-._":
+            out.append(ch)
+        elif out and out[-1] != "-":
+            out.append("-")
+    return "".join(out).strip("-._")

@@ -1,0 +1,128 @@
+"""Matching a typed name against a card's accepted names (reverse cards, word blanks).
+
+Forgiving about form, strict about meaning. Case, accents, spacing, hyphens, punctuation, a
+leading article and a generic trailing word (``loss``, ``function``, ...) never matter:
+``Mean-Squared Error`` is ``mean squared error loss``. A small typo is forgiven only in longer
+names (one edit from 5 characters, two from 10) and only when no *other* listed term is as close:
+``MAE`` is never accepted for ``MSE``, and ``LayerNorm`` never for ``RMSNorm``.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+#: Words that name the genre rather than the thing ("Huber" and "Huber loss" are one answer).
+GENERIC_WORDS = frozenset(
+    {"loss", "function", "formula", "equation", "rule", "law", "score", "metric", "method"}
+)
+_ARTICLES = ("the ", "a ", "an ")
+
+
+@dataclass(frozen=True)
+class NameMatch:
+    """The outcome of matching: ``accepted``, which listed term matched, and how
+    (``exact`` or ``typo``); ``clash`` names the other listed term that blocked a match."""
+
+    accepted: bool
+    matched: str | None = None
+    how: str | None = None
+    clash: str | None = None
+
+
+def normalise(text: str) -> str:
+    """Lower case, no accents, punctuation and hyphens as spaces, single spaces, no article."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    chars = []
+    for char in decomposed:
+        if unicodedata.combining(char):
+            continue
+        if char == "&":
+            chars.append(" and ")
+        elif char.isalnum():
+            chars.append(char.casefold())
+        else:
+            chars.append(" ")
+    words = " ".join("".join(chars).split())
+    for article in _ARTICLES:
+        if words.startswith(article) and len(words) > len(article):
+            words = words[len(article) :]
+            break
+    return words
+
+
+def forms(text: str) -> frozenset[str]:
+    """Every spelling of ``text`` that counts as the same answer (all without spaces)."""
+    words = normalise(text).split()
+    if not words:
+        return frozenset()
+    out = {"".join(words)}
+    core = [w for w in words if w not in GENERIC_WORDS]
+    if core and core != words:
+        out.add("".join(core))
+    return frozenset(out)
+
+
+def edit_distance(a: str, b: str, limit: int = 3) -> int:
+    """Optimal string alignment distance (insert, delete, substitute, swap neighbours), stopping
+    early past ``limit`` (returns ``limit + 1``)."""
+    if abs(len(a) - len(b)) > limit:
+        return limit + 1
+    previous2: list[int] = []
+    previous = list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        current = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            cost = 0 if a[i - 1] == b[j - 1] else 1
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                current[j] = min(current[j], previous2[j - 2] + 1)
+        if min(current) > limit:
+            return limit + 1
+        previous2, previous = previous, current
+    return previous[-1]
+
+
+def typo_allowance(form: str) -> int:
+    """Edits forgiven in a name of this length: none below 5 characters (acronyms), one up to 9,
+    two from 10."""
+    if len(form) < 5:
+        return 0
+    if len(form) < 10:
+        return 1
+    return 2
+
+
+def match_name(answer: str, accepted: Iterable[str], others: Iterable[str] = ()) -> NameMatch:
+    """Whether ``answer`` names one of ``accepted``; ``others`` are the other terms a learner
+    might confuse it with (the deck's other names), which a typo must not be closer to."""
+    typed = forms(answer)
+    if not typed:
+        return NameMatch(False)
+    accepted = [a for a in accepted if forms(a)]
+    for term in accepted:
+        if typed & forms(term):
+            return NameMatch(True, term, "exact")
+    accepted_forms = set().union(*(forms(a) for a in accepted)) if accepted else set()
+    rivals = [o for o in others if forms(o) and not (forms(o) & accepted_forms)]
+    for term in rivals:
+        if typed & forms(term):
+            return NameMatch(False, clash=term)
+
+    best: tuple[int, str] | None = None
+    for term in accepted:
+        for form in forms(term):
+            allowance = min(typo_allowance(form), max(typo_allowance(t) for t in typed))
+            if allowance == 0:
+                continue
+            distance = min(edit_distance(t, form, allowance) for t in typed)
+            if distance <= allowance and (best is None or distance < best[0]):
+                best = (distance, term)
+    if best is None:
+        return NameMatch(False)
+    for term in rivals:
+        closest = min(edit_distance(t, f, best[0]) for t in typed for f in forms(term))
+        if closest <= best[0]:
+            return NameMatch(False, clash=term)
+    return NameMatch(True, best[1], "typo")

@@ -1,0 +1,336 @@
+"""Card + typed answer → :class:`~recall.formula.Verdict`: the bridge between decks and the engine.
+
+Each kind is graded the way it deserves:
+
+* ``formula`` and math ``cloze``: the engine decides equivalence with the card's symbol table
+  (strict: an undeclared name makes the answer *invalid*, with a suggestion, at no cost);
+* ``numeric``: the parameters are drawn again from the review's recorded seed, substituted into
+  the card's formula, and the typed number is compared with the card's tolerance; the verdict's
+  ``worked`` field shows formula, values and result;
+* ``fact``: a number, or a range (``0.6-1.3``, ``0.6 to 1.3``), against the card's value or range;
+* ``reverse`` and word ``cloze``: forgiving name matching (:mod:`recall.cards.matching`);
+* ``explain``: self-rated; the verdict says so (``method == "self"``) and suggests nothing.
+
+Use :func:`rating_verdict` to turn a verdict into the string the scheduler's rating rules take.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable
+from dataclasses import replace
+from fractions import Fraction
+
+from recall.cards import params as param_values
+from recall.cards.matching import match_name
+from recall.cards.model import Card, CardKind
+from recall.cards.model import Tolerance as CardTolerance
+from recall.cards.tables import substitute, symbol_table
+from recall.errors import FormulaError, GradingError, ParseError
+from recall.formula import (
+    Diagnosis,
+    Expression,
+    Preview,
+    Status,
+    Tolerance,
+    Verdict,
+    check,
+    evaluate_constant,
+    grade_number,
+    parse,
+)
+from recall.formula import preview as engine_preview
+from recall.formula.printer import to_text
+
+__all__ = [
+    "DEFAULT_TOLERANCE",
+    "engine_tolerance",
+    "expected_value",
+    "grade",
+    "preview",
+    "rating_verdict",
+    "reference_answer",
+    "symbol_table",
+]
+
+#: The tolerance of a numeric or fact card that names none (docs/decks.md).
+DEFAULT_TOLERANCE = CardTolerance("relative", 0.01)
+
+_RANGE_SPLIT = re.compile(r"\s+to\s+|\s*(?:–|—|\.\.)\s*|(?<=[\d%a-zA-Z.])\s*-\s*(?=[\d.+])")
+
+
+def engine_tolerance(tolerance: CardTolerance | None) -> Tolerance:
+    """A card's tolerance as the engine's (the card default is 1% relative)."""
+    tolerance = tolerance or DEFAULT_TOLERANCE
+    if tolerance.kind == "exact":
+        return Tolerance.exact()
+    if tolerance.kind == "relative":
+        return Tolerance.relative(tolerance.value)
+    if tolerance.kind == "absolute":
+        return Tolerance.absolute(tolerance.value)
+    if tolerance.kind == "sigfigs":
+        return Tolerance.sigfigs(int(tolerance.value))
+    raise GradingError(f"unknown tolerance kind '{tolerance.kind}'")
+
+
+def grade(
+    card: Card, answer_text: str, *, seed: int | None = None, others: Iterable[str] = ()
+) -> Verdict:
+    """Grade ``answer_text`` for ``card``.
+
+    ``seed`` is required for numeric cards (the one recorded when the question was shown).
+    ``others`` are names from the card's neighbours (for reverse and word-cloze cards): a typo is
+    never forgiven toward an answer that is closer to one of them. Raises
+    :class:`~recall.errors.GradingError` for a card that cannot be graded (a broken card, not a
+    wrong answer).
+    """
+    kind = card.kind
+    if kind is CardKind.EXPLAIN:
+        return Verdict(
+            status=Status.INVALID,
+            method="self",
+            message="Self-rated: compare what you said with the model answer, then rate yourself.",
+            expected=card.model_answer,
+        )
+    if not answer_text.strip():
+        return Verdict(Status.INVALID, "parse", "Type an answer first.")
+    if kind is CardKind.FORMULA or (kind is CardKind.CLOZE and card.answer):
+        return _grade_expression(card, answer_text)
+    if kind is CardKind.NUMERIC:
+        if seed is None:
+            raise GradingError(f"card '{card.key}' is numeric: grading needs the question's seed")
+        return _grade_numeric(card, answer_text, seed)
+    if kind is CardKind.FACT:
+        return _grade_fact(card, answer_text)
+    if kind in (CardKind.REVERSE, CardKind.CLOZE):
+        return _grade_name(card, answer_text, others)
+    raise GradingError(f"card '{card.key}' has an unknown kind '{kind}'")
+
+
+def rating_verdict(verdict: Verdict) -> str:
+    """The verdict as the scheduler's rating rules take it: ``self`` for self-rated cards, else the
+    status (``correct``, ``incorrect``, ``invalid``)."""
+    return "self" if verdict.method == "self" else str(verdict.status)
+
+
+# ----- expressions ---------------------------------------------------------------------------
+
+
+def _table(card: Card):  # noqa: ANN202 - SymbolTable, imported at module level via the engine
+    try:
+        return symbol_table(card)
+    except FormulaError as error:
+        raise GradingError(f"card '{card.key}' declares a bad symbol or function: {error}") from None
+
+
+def _grade_expression(card: Card, answer_text: str) -> Verdict:
+    verdict = check(card.answer, answer_text, _table(card))
+    if not verdict.expected:
+        verdict = replace(verdict, expected=reference_answer(card))
+    return verdict
+
+
+# ----- numeric -------------------------------------------------------------------------------
+
+
+def expected_value(card: Card, seed: int) -> tuple[Expression, dict[str, int | float]]:
+    """The card's answer with the seed's values substituted (a constant expression), and the
+    values."""
+    values = param_values.draw(card.params, seed)
+    try:
+        template = parse(card.answer, _table(card))
+    except ParseError as error:
+        raise GradingError(f"card '{card.key}' has an answer that does not parse: {error}") from None
+    return substitute(template, values), values
+
+
+def _grade_numeric(card: Card, answer_text: str, seed: int) -> Verdict:
+    expected, values = expected_value(card, seed)
+    verdict = grade_number(expected, answer_text, engine_tolerance(card.tolerance))
+    return replace(verdict, worked=_worked(card, values, expected))
+
+
+def _worked(card: Card, values: dict[str, int | float], expected: Expression) -> str:
+    """``6*N*D`` / ``N = 70 billion, D = 1.4 trillion`` / ``6*(70 billion)*(1.4 trillion)`` /
+    ``= 5.88e23 FLOPs``."""
+    template = parse(card.answer, _table(card))
+    shown = {}
+    for name, value in values.items():
+        text = param_values.format_number(value)
+        shown[name] = f"({text})" if (" " in text or text.startswith("-")) else text
+    canonical = {_canonical(name): text for name, text in shown.items()}
+    try:
+        result = param_values.format_number(float(evaluate_constant(expected)))
+    except FormulaError as error:
+        result = f"undefined ({error})"
+    unit = f" {card.unit}" if card.unit else ""
+    lines = [
+        template.to_text(),
+        ", ".join(f"{name} = {param_values.format_number(v)}" for name, v in values.items()),
+        "= " + to_text(template.tree, canonical),
+        f"= {result}{unit}",
+    ]
+    return "\n".join(lines)
+
+
+def _canonical(name: str) -> str:
+    from recall.formula.names import canonical_name
+
+    return canonical_name(name)
+
+
+# ----- facts ---------------------------------------------------------------------------------
+
+
+def _read_number(text: str, unit: str) -> Fraction | float | None:
+    """A typed number (``3e-4``, ``3×10^-4``, ``7 billion``, ``40%``), or ``None``."""
+    text = text.strip()
+    if "%" in unit and text.endswith("%"):
+        text = text[:-1]  # the unit is already percent: "45%" means 45 here
+    try:
+        expr = parse(text, numeric=True)
+    except ParseError:
+        return None
+    if not expr.is_constant:
+        return None
+    try:
+        value = evaluate_constant(expr)
+    except FormulaError:
+        return None
+    return value
+
+
+def _read_answer(text: str, unit: str) -> tuple[float, float] | float | None:
+    """A number or a ``low-high`` range typed for a fact card."""
+    single = _read_number(text, unit)
+    if single is not None:
+        return float(single)
+    for match in _RANGE_SPLIT.finditer(text):
+        left, right = text[: match.start()].strip(), text[match.end() :].strip()
+        if right.endswith("%") and not left.endswith("%") and "%" not in unit:
+            left += "%"
+        low, high = _read_number(left, unit), _read_number(right, unit)
+        if low is not None and high is not None and float(low) <= float(high):
+            return float(low), float(high)
+    return None
+
+
+def _grade_fact(card: Card, answer_text: str) -> Verdict:
+    tolerance = engine_tolerance(card.tolerance)
+    typed = _read_answer(answer_text, card.unit)
+    expected = reference_answer(card)
+    if typed is None:
+        return Verdict(
+            Status.INVALID,
+            "parse",
+            "Type a number (3e-4, 7 billion, 40%) or a range (0.6-1.3, 0.6 to 1.3).",
+            expected=expected,
+        )
+    unit = f" {card.unit}" if card.unit else ""
+    if isinstance(typed, tuple):
+        interpreted = f"{param_values.format_number(typed[0])} to {param_values.format_number(typed[1])}"
+        if card.value_range is None:
+            return Verdict(
+                Status.INCORRECT,
+                "tolerance",
+                f"The sheet gives one value here: {expected}{unit}.",
+                interpreted=interpreted,
+                diagnosis=Diagnosis("tolerance", "A range was typed where one value is expected."),
+                expected=expected,
+            )
+        low, high = card.value_range
+        ok = tolerance.accepts(low, typed[0]) and tolerance.accepts(high, typed[1])
+        return _fact_verdict(ok, interpreted, expected, unit, tolerance)
+    interpreted = param_values.format_number(typed)
+    if card.value_range is not None:
+        low, high = card.value_range
+        ok = low - tolerance.bound(low) <= typed <= high + tolerance.bound(high)
+        middle = (low + high) / 2
+        return _fact_verdict(ok, interpreted, expected, unit, tolerance, _magnitude(typed, middle))
+    if card.value is None:
+        raise GradingError(f"fact card '{card.key}' has neither a value nor a range")
+    ok = tolerance.accepts(_exact(card.value), _exact(typed))
+    return _fact_verdict(ok, interpreted, expected, unit, tolerance, _magnitude(typed, card.value))
+
+
+def _exact(value: float) -> Fraction:
+    return Fraction(repr(float(value)))
+
+
+def _fact_verdict(
+    ok: bool,
+    interpreted: str,
+    expected: str,
+    unit: str,
+    tolerance: Tolerance,
+    diagnosis: Diagnosis | None = None,
+) -> Verdict:
+    if ok:
+        return Verdict(Status.CORRECT, "tolerance", f"Right: {expected}{unit}.",
+                       interpreted=interpreted, expected=expected)
+    return Verdict(
+        Status.INCORRECT,
+        "tolerance",
+        f"The sheet says {expected}{unit} (accepted {tolerance.describe()}).",
+        interpreted=interpreted,
+        diagnosis=diagnosis,
+        expected=expected,
+    )
+
+
+def _magnitude(typed: float, reference: float) -> Diagnosis | None:
+    """A wrong value that is the right one times a power of ten (a slipped exponent or unit)."""
+    if typed == 0 or reference == 0 or (typed < 0) != (reference < 0):
+        return None
+    exponent = math.log10(abs(typed) / abs(reference))
+    power = round(exponent)
+    if power == 0 or abs(exponent - power) > 0.02:
+        return None
+    return Diagnosis("magnitude", f"Off by a factor of 10^{power}: check the exponent or the unit.")
+
+
+# ----- names ---------------------------------------------------------------------------------
+
+
+def _grade_name(card: Card, answer_text: str, others: Iterable[str]) -> Verdict:
+    result = match_name(answer_text, card.accept, others)
+    expected = reference_answer(card)
+    if result.accepted:
+        message = f"Right: {result.matched}."
+        if result.how == "typo":
+            message = f"Right (spelled {result.matched})."
+        return Verdict(Status.CORRECT, "name", message, interpreted=answer_text.strip(),
+                       expected=expected)
+    message = f"Expected {expected}."
+    diagnosis = None
+    if result.clash:
+        message = f"That is {result.clash}; expected {expected}."
+        diagnosis = Diagnosis("confused", f"'{answer_text.strip()}' names {result.clash}.")
+    return Verdict(Status.INCORRECT, "name", message, interpreted=answer_text.strip(),
+                   diagnosis=diagnosis, expected=expected)
+
+
+# ----- shown answers -------------------------------------------------------------------------
+
+
+def reference_answer(card: Card) -> str:
+    """The card's reference answer as a learner would type it (what ``decks show`` prints)."""
+    if card.kind in (CardKind.FORMULA, CardKind.NUMERIC) or (card.kind is CardKind.CLOZE and card.answer):
+        return card.answer
+    if card.kind is CardKind.FACT:
+        if card.value_range is not None:
+            low, high = card.value_range
+            return f"{param_values.format_number(low)} to {param_values.format_number(high)}"
+        return param_values.format_number(card.value if card.value is not None else math.nan)
+    if card.kind in (CardKind.REVERSE, CardKind.CLOZE):
+        return " / ".join(card.accept[:3]) if card.accept else ""
+    return card.model_answer
+
+
+def preview(card: Card, text: str) -> Preview:
+    """How ``text`` is read for ``card``, cheap enough for every keystroke (the TUI's live
+    "interpreted as"). Numeric and fact answers are read as numbers."""
+    if card.kind in (CardKind.NUMERIC, CardKind.FACT):
+        return engine_preview(text, None, numeric=True)
+    return engine_preview(text, _table(card))
