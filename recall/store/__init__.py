@@ -1,0 +1,79 @@
+"""The store: the only package that speaks SQL.
+
+Open it with :func:`open_store`; everything it returns is a plain frozen dataclass
+(:mod:`recall.store.records`), so no caller ever holds a database session::
+
+    store = open_store()                      # RECALL_DB / --db, else the SQLite file
+    report = store.sync_decks(decks)          # new cards appear, edits keep state
+    due = store.due_cards(now, limit=50)      # learning + review cards due now
+    applied = store.apply_review(card_id, ReviewInput(...), schedule)   # committed on return
+    store.undo_review(applied.entry.id)
+
+Errors are :class:`recall.errors.StoreError`, with a message for a person. Alembic is imported
+only when an old database must be migrated (see :mod:`recall.store.schema`).
+"""
+
+from __future__ import annotations
+
+import os
+
+from recall.errors import StoreError
+from recall.paths import default_database_url, ensure_data_dir
+from recall.store.engine import DATABASE_ERRORS, make_engine, parse_url, sqlite_path, store_error
+from recall.store.records import (
+    AppliedReview,
+    DeckCounts,
+    ReviewEntry,
+    ReviewInput,
+    SessionInfo,
+    StoredCard,
+    SyncReport,
+)
+from recall.store.schema import HEAD, prepare
+from recall.store.store import Store
+
+
+def open_store(url: str | None = None) -> Store:
+    """Open (creating or upgrading if needed) the database at ``url``.
+
+    ``None`` means :func:`recall.paths.default_database_url` (``RECALL_DB``, else
+    ``recall.sqlite3`` in the data directory, which is created). Raises :class:`StoreError`
+    for a bad URL, a file that is not a recall database, a damaged or read-only file, or a
+    database written by a newer recall.
+    """
+    if url is None:
+        if not os.environ.get("RECALL_DB"):
+            ensure_data_dir()
+        url = default_database_url()
+    parsed = parse_url(url)
+    path = sqlite_path(parsed)
+    if path is not None:
+        if not path.parent.is_dir():
+            raise StoreError(f"cannot create {path}: the folder {path.parent} does not exist")
+        if path.is_dir():
+            raise StoreError(f"{path} is a folder; --db needs a database file")
+    engine = make_engine(parsed)
+    try:
+        prepare(engine, parsed)
+    except DATABASE_ERRORS as error:
+        engine.dispose()
+        raise store_error(error, parsed) from error
+    except BaseException:
+        engine.dispose()
+        raise
+    return Store(engine, parsed)
+
+
+__all__ = [
+    "HEAD",
+    "AppliedReview",
+    "DeckCounts",
+    "ReviewEntry",
+    "ReviewInput",
+    "SessionInfo",
+    "Store",
+    "StoreError",
+    "StoredCard",
+    "SyncReport",
+    "open_store",
+]

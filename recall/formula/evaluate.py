@@ -1,0 +1,302 @@
+"""Evaluate expression trees over the reals: fast float64, exact rationals, and mpmath.
+
+Three evaluators share one set of rules: results are real; where an expression is undefined
+(``log`` of a non-positive number, division by zero, a negative base to a fractional power) the
+value is ``None``; a float64 overflow is ``inf`` (too big to tell, not undefined), which sends
+the caller to arbitrary precision. Unknown functions (``f``, ``g``) are replaced by random smooth
+functions, the same for both sides of a comparison.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Mapping
+from fractions import Fraction
+from typing import Any
+
+import mpmath
+
+from recall.formula.functions import BUILTINS
+from recall.formula.nodes import BinOp, Call, Constant, Negate, Node, Number, Symbol
+
+#: Powers whose result would need more bits than this are treated as overflow.
+MAX_POWER_BITS = 200_000
+
+
+class NotRational(Exception):
+    """Raised inside :func:`eval_exact` when a value is not a rational number."""
+
+
+class UnknownFunctions:
+    """Random smooth stand-ins for arbitrary functions, reproducible from a seed."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+        self._coefficients: dict[tuple[str, int], list[float]] = {}
+
+    def coefficients(self, name: str, arity: int) -> list[float]:
+        key = (name, arity)
+        if key not in self._coefficients:
+            rng = random.Random(f"{self.seed}:{name}:{arity}")
+            self._coefficients[key] = [rng.uniform(0.5, 1.5) for _ in range(4 + 2 * arity)]
+        return self._coefficients[key]
+
+    def real(self, name: str, args: list[float]) -> float:
+        c = self.coefficients(name, len(args))
+        phase = c[2] + sum(c[4 + 2 * i] * a for i, a in enumerate(args))
+        linear = sum(c[5 + 2 * i] * a for i, a in enumerate(args))
+        return c[0] * math.sin(phase) + c[1] * math.cos(c[3] * linear) + 0.3 * linear
+
+    def mp(self, name: str, args: list[Any]) -> Any:
+        c = [mpmath.mpf(x) for x in self.coefficients(name, len(args))]
+        phase = c[2] + sum(c[4 + 2 * i] * a for i, a in enumerate(args))
+        linear = sum(c[5 + 2 * i] * a for i, a in enumerate(args))
+        return c[0] * mpmath.sin(phase) + c[1] * mpmath.cos(c[3] * linear) + mpmath.mpf("0.3") * linear
+
+
+# -- float64 ---------------------------------------------------------------------------------
+def eval_float(node: Node, env: Mapping[str, float], unknown: UnknownFunctions) -> float | None:
+    """float64 value of ``node``; ``None`` where undefined, ``±inf`` on overflow."""
+    if isinstance(node, Number):
+        try:
+            return float(node.value)
+        except OverflowError:
+            return math.inf
+    if isinstance(node, Symbol):
+        return env[node.name]
+    if isinstance(node, Constant):
+        return math.pi if node.name == "pi" else math.e
+    if isinstance(node, Negate):
+        value = eval_float(node.operand, env, unknown)
+        return None if value is None else -value
+    if isinstance(node, BinOp):
+        left = eval_float(node.left, env, unknown)
+        if left is None:
+            return None
+        right = eval_float(node.right, env, unknown)
+        if right is None:
+            return None
+        return _float_binop(node.op, left, right)
+    if isinstance(node, Call):
+        args = []
+        for arg in node.args:
+            value = eval_float(arg, env, unknown)
+            if value is None:
+                return None
+            args.append(value)
+        if any(math.isinf(a) for a in args):
+            return math.inf
+        builtin = BUILTINS.get(node.name)
+        try:
+            if builtin is None:
+                return unknown.real(node.name, args)
+            return builtin.real(*args)
+        except OverflowError:
+            return math.inf
+    raise TypeError(f"not an expression node: {node!r}")
+
+
+def _float_binop(op: str, left: float, right: float) -> float | None:
+    if math.isinf(left) or math.isinf(right):
+        return math.inf
+    try:
+        if op == "+":
+            return left + right
+        if op == "-":
+            return left - right
+        if op == "*":
+            return left * right
+        if op == "/":
+            return None if right == 0 else left / right
+        # power, over the reals
+        if left == 0 and right < 0:
+            return None
+        if left < 0 and not right.is_integer():
+            return None
+        result = math.pow(left, right)
+    except OverflowError:
+        return math.inf
+    except (ValueError, ZeroDivisionError):
+        return None
+    return result
+
+
+# -- exact rationals ---------------------------------------------------------------------------
+def eval_exact(node: Node, env: Mapping[str, Fraction] | None = None) -> Fraction | None:
+    """Exact rational value; raises :class:`NotRational` for irrational parts (``pi``,
+    ``sqrt(2)``, ``exp(1)``) and ``None`` where undefined."""
+    env = env or {}
+    if isinstance(node, Number):
+        return node.value
+    if isinstance(node, Symbol):
+        if node.name not in env:
+            raise NotRational(node.name)
+        return env[node.name]
+    if isinstance(node, Constant):
+        raise NotRational(node.name)
+    if isinstance(node, Negate):
+        value = eval_exact(node.operand, env)
+        return None if value is None else -value
+    if isinstance(node, BinOp):
+        left = eval_exact(node.left, env)
+        right = eval_exact(node.right, env)
+        if left is None or right is None:
+            return None
+        if node.op == "+":
+            return left + right
+        if node.op == "-":
+            return left - right
+        if node.op == "*":
+            return left * right
+        if node.op == "/":
+            return None if right == 0 else left / right
+        return _exact_power(left, right)
+    if isinstance(node, Call):
+        args = [eval_exact(a, env) for a in node.args]
+        if any(a is None for a in args):
+            return None
+        if node.name == "abs":
+            return abs(args[0])  # type: ignore[arg-type]
+        if node.name in ("min", "max"):
+            return (min if node.name == "min" else max)(args)  # type: ignore[type-var]
+        if node.name == "relu":
+            return max(Fraction(0), args[0])  # type: ignore[type-var]
+        if node.name == "sqrt":
+            return _exact_power(args[0], Fraction(1, 2))  # type: ignore[arg-type]
+        if node.name == "binom":
+            n, k = args
+            if n.denominator == 1 and k.denominator == 1 and 0 <= n <= 10_000:  # type: ignore[union-attr]
+                n_i, k_i = int(n), int(k)  # type: ignore[arg-type]
+                return Fraction(math.comb(n_i, k_i)) if 0 <= k_i <= n_i else Fraction(0)
+        raise NotRational(node.name)
+    raise TypeError(f"not an expression node: {node!r}")
+
+
+def _exact_power(base: Fraction, exponent: Fraction) -> Fraction | None:
+    if base == 0:
+        return None if exponent < 0 else (Fraction(1) if exponent == 0 else Fraction(0))
+    if exponent.denominator == 1:
+        bits = max(base.numerator.bit_length(), base.denominator.bit_length())
+        if abs(exponent.numerator) * bits > MAX_POWER_BITS:
+            raise NotRational("power too large for exact arithmetic")
+        return base ** exponent.numerator
+    if base < 0:
+        return None if exponent.denominator % 2 == 0 else _odd_root(base, exponent)
+    root = _rational_root(base, exponent.denominator)
+    if root is None:
+        raise NotRational("irrational root")
+    return _exact_power(root, Fraction(exponent.numerator))
+
+
+def _odd_root(base: Fraction, exponent: Fraction) -> Fraction | None:
+    # Negative bases with fractional exponents are undefined over the reals here, matching
+    # the float and mpmath evaluators (and SymPy's principal branch being complex).
+    return None
+
+
+def _integer_root(value: int, degree: int) -> int | None:
+    if value.bit_length() > 4096:
+        return None
+    guess = round(value ** (1.0 / degree)) if value < 2**1000 else int(mpmath.root(value, degree))
+    for candidate in (guess - 1, guess, guess + 1):
+        if candidate >= 0 and candidate**degree == value:
+            return candidate
+    return None
+
+
+def _rational_root(value: Fraction, degree: int) -> Fraction | None:
+    top = _integer_root(value.numerator, degree)
+    bottom = _integer_root(value.denominator, degree)
+    if top is None or bottom is None:
+        return None
+    return Fraction(top, bottom)
+
+
+# -- arbitrary precision -----------------------------------------------------------------------
+class MpEvaluator:
+    """mpmath evaluation at the current working precision, tracking the largest intermediate
+    magnitude so the caller can tell how many digits a comparison really has."""
+
+    def __init__(self, env: Mapping[str, Any], unknown: UnknownFunctions) -> None:
+        self.env = env
+        self.unknown = unknown
+        self.max_log2 = 0
+
+    def run(self, node: Node) -> Any:
+        value = self.eval(node)
+        return value
+
+    def _note(self, value: Any) -> Any:
+        if value is not None and value != 0:
+            try:
+                exponent = int(mpmath.mag(value))
+            except (ValueError, OverflowError):
+                return None
+            if exponent > self.max_log2:
+                self.max_log2 = exponent
+        return value
+
+    def eval(self, node: Node) -> Any:
+        if isinstance(node, Number):
+            return self._note(mpmath.mpf(node.value.numerator) / node.value.denominator)
+        if isinstance(node, Symbol):
+            return self._note(self.env[node.name])
+        if isinstance(node, Constant):
+            return mpmath.pi if node.name == "pi" else mpmath.e
+        if isinstance(node, Negate):
+            value = self.eval(node.operand)
+            return None if value is None else -value
+        if isinstance(node, BinOp):
+            left = self.eval(node.left)
+            if left is None:
+                return None
+            right = self.eval(node.right)
+            if right is None:
+                return None
+            return self._note(self._binop(node.op, left, right))
+        if isinstance(node, Call):
+            args = []
+            for arg in node.args:
+                value = self.eval(arg)
+                if value is None:
+                    return None
+                args.append(value)
+            builtin = BUILTINS.get(node.name)
+            if builtin is None:
+                return self._note(self.unknown.mp(node.name, args))
+            if node.name in ("exp", "sinh", "cosh", "softplus", "sigmoid") and abs(args[0]) > 10**6:
+                return None if node.name != "sigmoid" else self._note(builtin.mp(*args))
+            return self._note(builtin.mp(*args))
+        raise TypeError(f"not an expression node: {node!r}")
+
+    @staticmethod
+    def _binop(op: str, left: Any, right: Any) -> Any:
+        if op == "+":
+            return left + right
+        if op == "-":
+            return left - right
+        if op == "*":
+            return left * right
+        if op == "/":
+            return None if right == 0 else left / right
+        if left == 0:
+            return None if right < 0 else (mpmath.mpf(1) if right == 0 else mpmath.mpf(0))
+        if left < 0 and not mpmath.isint(right):
+            return None
+        bits = abs(right) * abs(mpmath.log(abs(left), 2)) if abs(left) != 1 else 0
+        if bits > MAX_POWER_BITS * 50:
+            return None
+        result = mpmath.power(left, right)
+        if isinstance(result, mpmath.mpc):
+            return None
+        return result
+
+
+def eval_mp(node: Node, env: Mapping[str, Any], unknown: UnknownFunctions) -> tuple[Any, int]:
+    """``(value, largest intermediate log2 magnitude)`` at the current mpmath precision."""
+    evaluator = MpEvaluator(env, unknown)
+    return evaluator.run(node), evaluator.max_log2
+
+
+Evaluate = Callable[[Node], Any]

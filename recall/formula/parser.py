@@ -1,0 +1,395 @@
+"""recall's own grammar for typed math: a small recursive-descent parser, never ``eval``.
+
+Grammar (loosest first)::
+
+    sum      := product (("+" | "-") product)*
+    product  := unary (("*" | "/") unary | <implicit> power)*
+    unary    := ("-" | "+") unary | power
+    power    := atom ("^" unary)?                 right associative: 2^3^2 = 2^9
+    atom     := number | name | call | "(" sum ")" | "[" sum "]" | "|" sum "|"
+    call     := function ("^" number)? "(" sum ("," sum)* ")"
+
+Implicit multiplication joins adjacent operands (``2x``, ``(a+b)(a-b)``, ``a b``) at the same
+precedence as ``*``; the live preview shows the learner how it was read. Nesting depth and the
+size of constant powers are bounded here, so nothing downstream sees a hostile tree.
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+from fractions import Fraction
+
+from recall.errors import LimitError, ParseError
+from recall.formula.functions import BUILTINS
+from recall.formula.lexer import Token, tokenize
+from recall.formula.nodes import BinOp, Call, Constant, Expression, Negate, Node, Number, Symbol
+from recall.formula.symbols import DEFAULT_TABLE, SymbolTable
+
+MAX_DEPTH = 64
+#: Depth of the finished tree (a long flat sum is deep too); keeps every recursive walk safe.
+MAX_TREE_DEPTH = 250
+#: Constant parts may not exceed 10**MAX_LOG10 in magnitude.
+MAX_LOG10 = 10_000
+_ATOM_START = {"num", "name", "open"}
+
+
+class Parser:
+    """Parses one token list against a symbol table."""
+
+    def __init__(self, text: str, table: SymbolTable, *, numeric: bool = False) -> None:
+        self.text = text
+        self.table = table
+        self.numeric = numeric
+        self.tokens: list[Token] = tokenize(text, numeric=numeric)
+        self.index = 0
+        self.depth = 0
+        self.abs_depth = 0
+
+    # -- helpers -------------------------------------------------------------------------
+    @property
+    def token(self) -> Token:
+        return self.tokens[self.index]
+
+    def peek(self, offset: int = 1) -> Token:
+        return self.tokens[min(self.index + offset, len(self.tokens) - 1)]
+
+    def advance(self) -> Token:
+        token = self.tokens[self.index]
+        self.index += 1
+        return token
+
+    def error(self, message: str, token: Token | None = None) -> ParseError:
+        return ParseError(message, self.text, (token or self.token).pos)
+
+    def enter(self) -> None:
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise LimitError(f"nested too deeply (more than {MAX_DEPTH} levels)", self.text,
+                             self.token.pos)
+
+    # -- grammar -------------------------------------------------------------------------
+    def parse(self) -> Node:
+        if self.token.kind == "end":
+            raise ParseError("empty answer: type an expression", self.text, 0)
+        node = self.sum()
+        token = self.token
+        if token.kind == "end":
+            return node
+        if token.kind == "close":
+            raise self.error(f"unbalanced parenthesis: '{token.text}' has no matching opening")
+        if token.kind == "comma":
+            raise self.error("unexpected ',' (commas separate a function's arguments)")
+        if token.kind == "bar":
+            raise self.error("unbalanced '|': an absolute value needs a closing '|'")
+        raise self.error(f"unexpected '{token.text}'")
+
+    def sum(self) -> Node:
+        self.enter()
+        node = self.product()
+        while self.token.kind == "op" and self.token.text in "+-":
+            op = self.advance().text
+            node = BinOp(op, node, self.product())
+        self.depth -= 1
+        return node
+
+    def product(self) -> Node:
+        node = self.unary()
+        while True:
+            token = self.token
+            if token.kind == "op" and token.text in "*/":
+                self.advance()
+                node = BinOp(token.text, node, self.unary())
+            elif self._starts_implicit_operand(token):
+                if token.kind == "num" and self.tokens[self.index - 1].kind == "num":
+                    raise self.error(
+                        "two numbers in a row: write one number, or put '*' between them"
+                    )
+                node = BinOp("*", node, self.power())
+            else:
+                return node
+
+    def _starts_implicit_operand(self, token: Token) -> bool:
+        if token.kind in _ATOM_START:
+            return True
+        return token.kind == "bar" and self.abs_depth == 0
+
+    def unary(self) -> Node:
+        token = self.token
+        if token.kind == "op" and token.text in "+-":
+            self.advance()
+            self.enter()
+            operand = self.unary()
+            self.depth -= 1
+            return Negate(operand) if token.text == "-" else operand
+        return self.power()
+
+    def power(self) -> Node:
+        base = self.atom()
+        if self.token.kind == "op" and self.token.text == "^":
+            caret = self.advance()
+            if self.token.kind == "end":
+                raise self.error("'^' needs an exponent after it")
+            self.enter()
+            exponent = self.unary()
+            self.depth -= 1
+            node = BinOp("^", base, exponent)
+            _check_power_size(node, self.text, caret.pos)
+            return node
+        return base
+
+    def atom(self) -> Node:
+        token = self.token
+        if token.kind == "num":
+            self.advance()
+            return Number(token.value or Fraction(0), token.text)
+        if token.kind == "name":
+            return self.name()
+        if token.kind == "open":
+            return self.group()
+        if token.kind == "bar":
+            return self.absolute()
+        if token.kind == "end":
+            previous = self.tokens[self.index - 1] if self.index else token
+            raise self.error(f"the answer ends too early, after '{previous.text}'")
+        if token.kind == "close":
+            raise self.error(f"unbalanced parenthesis: '{token.text}' closes nothing here")
+        if token.kind == "comma":
+            raise self.error("unexpected ','")
+        raise self.error(f"'{token.text}' needs something before it")
+
+    def group(self) -> Node:
+        opening = self.advance()
+        self.enter()
+        saved_abs, self.abs_depth = self.abs_depth, 0
+        if self.token.kind == "close":
+            raise self.error("empty parentheses")
+        node = self.sum()
+        self.abs_depth = saved_abs
+        self.depth -= 1
+        closing = self.token
+        if closing.kind == "close":
+            if closing.text != {"(": ")", "[": "]"}[opening.text]:
+                raise self.error(f"'{opening.text}' is closed by '{closing.text}'", closing)
+            self.advance()
+            return node
+        if closing.kind == "comma":
+            before = self.tokens[self.index_of(opening) - 1] if self.index_of(opening) else None
+            if before is not None and before.kind == "name" and before.text in self.table.variables:
+                raise self.error(
+                    f"'{before.text}' is used as a function but the card declares it a variable",
+                    before,
+                )
+            raise self.error("unexpected ',' inside parentheses")
+        raise self.error("unbalanced parenthesis: '(' is never closed", opening)
+
+    def index_of(self, token: Token) -> int:
+        return self.tokens.index(token)
+
+    def absolute(self) -> Node:
+        opening = self.advance()
+        self.enter()
+        self.abs_depth += 1
+        node = self.sum()
+        self.abs_depth -= 1
+        self.depth -= 1
+        if self.token.kind != "bar":
+            raise self.error("unbalanced '|': an absolute value needs a closing '|'", opening)
+        self.advance()
+        return Call("abs", (node,), "abs")
+
+    def name(self) -> Node:
+        token = self.advance()
+        name = token.text
+        table = self.table
+        following = self.token
+        info = table.function(name)
+        if info is not None and name not in table.variables:
+            return self.call(token, info.builtin or name)
+        if table.is_constant(name):
+            return Constant(name)
+        if name in table.variables:
+            return Symbol(name)
+        if following.kind == "open" and following.text == "(" and not following.space:
+            raise self.unknown_function(token)
+        if table.strict:
+            raise self.unknown_name(token)
+        return Symbol(name)
+
+    def call(self, token: Token, resolved: str) -> Node:
+        power: Node | None = None
+        if token.prefix and not (self.token.kind == "open" and self.token.text == "("):
+            self.enter()
+            argument = self.power()
+            self.depth -= 1
+            return Call(resolved, (argument,), token.text)
+        if self.token.kind == "op" and self.token.text == "^" and self.peek().kind == "num":
+            # sin^2(x) means sin(x)^2
+            self.advance()
+            number = self.advance()
+            power = Number(number.value or Fraction(0), number.text)
+        if not (self.token.kind == "open" and self.token.text == "("):
+            raise self.error(
+                f"'{token.text}' is a function: write {token.text}(...) with its argument", token
+            )
+        self.advance()
+        self.enter()
+        saved_abs, self.abs_depth = self.abs_depth, 0
+        args = [self.sum()]
+        while self.token.kind == "comma":
+            self.advance()
+            args.append(self.sum())
+        self.abs_depth = saved_abs
+        self.depth -= 1
+        if not (self.token.kind == "close" and self.token.text == ")"):
+            raise self.error(f"unbalanced parenthesis: '{token.text}(' is never closed", token)
+        self.advance()
+        self._check_arity(token, resolved, len(args))
+        node: Node = Call(resolved, tuple(args), token.text)
+        if power is not None:
+            node = BinOp("^", node, power)
+        return node
+
+    def _check_arity(self, token: Token, resolved: str, count: int) -> None:
+        builtin = BUILTINS.get(resolved)
+        if builtin is None:
+            return
+        if count < builtin.min_args or count > builtin.max_args:
+            if builtin.min_args == builtin.max_args:
+                wanted = f"{builtin.min_args} argument" + ("s" if builtin.min_args > 1 else "")
+            else:
+                wanted = f"{builtin.min_args} to {builtin.max_args} arguments"
+            raise self.error(f"{token.text}() takes {wanted}, not {count}", token)
+
+    # -- suggestions ---------------------------------------------------------------------
+    def _function_names(self) -> list[str]:
+        return sorted(set(BUILTINS) | set(self.table.functions) | {"ln"})
+
+    def unknown_function(self, token: Token) -> ParseError:
+        name = token.text
+        close = difflib.get_close_matches(name, self._function_names(), n=1, cutoff=0.6)
+        if close:
+            return self.error(f"unknown function '{name}' (did you mean {close[0]}?)", token)
+        if len(name) == 1 and not self.table.strict:
+            return self.error(
+                f"'{name}' is not a function: write {name}*(...) to multiply", token
+            )
+        return self.error(f"unknown function '{name}'", token)
+
+    def unknown_name(self, token: Token) -> ParseError:
+        name = token.text
+        known = sorted(self.table.variables)
+        split = _split_into(name, set(known) | {"pi"} | ({"e"} if not self.table.e_is_variable else set()))
+        if split:
+            return self.error(f"unknown name '{name}' (did you mean {'*'.join(split)}?)", token)
+        close = difflib.get_close_matches(name, known + self._function_names(), n=1, cutoff=0.6)
+        if close:
+            return self.error(f"unknown name '{name}' (did you mean {close[0]}?)", token)
+        listing = ", ".join(known) if known else "none"
+        return self.error(f"unknown name '{name}' (this question's names: {listing})", token)
+
+
+def _split_into(name: str, known: set[str]) -> list[str] | None:
+    """Split ``name`` into a product of known names (``Vd`` → ``V``, ``d``), if possible."""
+    if len(name) > 24:
+        return None
+    best: dict[int, list[str]] = {0: []}
+    for end in range(1, len(name) + 1):
+        for start in range(end):
+            if start in best and name[start:end] in known:
+                best[end] = best[start] + [name[start:end]]
+                break
+    parts = best.get(len(name))
+    return parts if parts and len(parts) > 1 else None
+
+
+def _log10_magnitude(node: Node) -> float | None:
+    """An upper estimate of log10|value| for a constant subtree, or ``None`` if it has
+    variables (those are bounded at evaluation time instead)."""
+    if isinstance(node, Number):
+        value = abs(node.value)
+        if value == 0:
+            return -math.inf
+        return math.log10(value.numerator) - math.log10(value.denominator)
+    if isinstance(node, Constant):
+        return 0.5
+    if isinstance(node, Negate):
+        return _log10_magnitude(node.operand)
+    if isinstance(node, BinOp):
+        left = _log10_magnitude(node.left)
+        right = _log10_magnitude(node.right)
+        if left is None or right is None:
+            return None
+        if node.op in "+-":
+            return max(left, right) + 0.31
+        if node.op == "*":
+            return left + right
+        if node.op == "/":
+            return left - right if right != -math.inf else left
+        if node.op == "^":
+            if right > 6:
+                return math.inf if left > 0 else -math.inf
+            exponent = 10**right
+            return left * exponent if left > 0 else 0.0
+    if isinstance(node, Call):
+        parts = [_log10_magnitude(a) for a in node.args]
+        if any(p is None for p in parts):
+            return None
+        biggest = max(parts)  # type: ignore[type-var]
+        if node.name == "exp":
+            return (10**biggest) / math.log(10) if biggest < 6 else math.inf  # type: ignore[operator]
+        if node.name in ("cosh", "sinh"):
+            return (10**biggest) / math.log(10) if biggest < 6 else math.inf  # type: ignore[operator]
+        if node.name == "binom":
+            return (10**biggest) * 0.31 if biggest < 6 else math.inf  # type: ignore[operator]
+        return biggest
+    return None
+
+
+def _check_power_size(node: BinOp, text: str, column: int) -> None:
+    magnitude = _log10_magnitude(node)
+    if magnitude is not None and magnitude > MAX_LOG10:
+        raise LimitError(
+            f"number out of range: this power goes beyond 10^±{MAX_LOG10:,}", text, column
+        )
+
+
+def parse(text: str, table: SymbolTable | None = None, *, numeric: bool = False) -> Expression:
+    """Parse typed math (or LaTeX, detected automatically) into an :class:`Expression`.
+
+    Raises :class:`recall.errors.ParseError` with the column of the problem; never evaluates
+    the text as code.
+    """
+    if not isinstance(text, str):
+        raise ParseError("an answer must be text", "", None)
+    table = table or DEFAULT_TABLE
+    source = text
+    if "\\" in text or "_{" in text or "^{" in text:
+        from recall.formula.latex import latex_to_plain
+
+        source = latex_to_plain(text)
+    if "\x00" in source:
+        raise ParseError("the answer contains a NUL character", source.replace("\x00", " "),
+                         source.index("\x00"))
+    parser = Parser(source, table, numeric=numeric)
+    tree = parser.parse()
+    if _tree_depth(tree) > MAX_TREE_DEPTH:
+        raise LimitError(f"expression too long: more than {MAX_TREE_DEPTH} operations deep",
+                         source, None)
+    return Expression(tree, text, table, numeric)
+
+
+def _tree_depth(tree: Node) -> int:
+    deepest = 0
+    stack = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        deepest = max(deepest, depth)
+        if isinstance(node, Negate):
+            stack.append((node.operand, depth + 1))
+        elif isinstance(node, BinOp):
+            stack.append((node.left, depth + 1))
+            stack.append((node.right, depth + 1))
+        elif isinstance(node, Call):
+            stack.extend((arg, depth + 1) for arg in node.args)
+    return deepest

@@ -1,0 +1,64 @@
+"""A bounded symbolic proof, for the rare pairs the numeric test cannot decide.
+
+It runs only on small trees with small integer powers (so ``expand`` cannot explode), tries
+cheap rewrites of the difference (``cancel``, ``expand``, ``powsimp``/``logcombine`` under the
+variables' assumptions) and gives up after a time budget. SymPy work cannot be interrupted
+from inside Python, so the attempt runs in a daemon thread and is abandoned, not waited for,
+when it overruns: the verdict is then "undecided", which is never an accept.
+"""
+
+from __future__ import annotations
+
+import threading
+
+from recall.formula.nodes import BinOp, Expression, Number, walk
+
+MAX_NODES = 80
+MAX_INTEGER_POWER = 12
+TIME_BUDGET_S = 0.08
+
+
+def _bounded(expression: Expression) -> bool:
+    if expression.size > MAX_NODES:
+        return False
+    for node in walk(expression.tree):
+        if isinstance(node, BinOp) and node.op == "^" and isinstance(node.right, Number):
+            if abs(node.right.value) > MAX_INTEGER_POWER:
+                return False
+    return True
+
+
+def _attempt(reference: Expression, answer: Expression, out: list) -> None:
+    import sympy
+
+    try:
+        difference = reference.to_sympy() - answer.to_sympy()
+        for rewrite in (
+            lambda d: d,
+            sympy.cancel,
+            sympy.expand,
+            lambda d: sympy.logcombine(sympy.expand_log(d, force=False), force=False),
+            lambda d: sympy.powsimp(sympy.expand(d)),
+            lambda d: sympy.trigsimp(d),
+        ):
+            current = rewrite(difference)
+            if current == 0:
+                out.append(True)
+                return
+            if current.is_number and current.is_zero is False:
+                out.append(False)
+                return
+    except Exception:  # noqa: BLE001 - any SymPy failure means "no proof", never a crash
+        pass
+    out.append(None)
+
+
+def prove_equal(reference: Expression, answer: Expression) -> bool | None:
+    """``True`` if proved equal, ``False`` if proved different, ``None`` if undecided."""
+    if not (_bounded(reference) and _bounded(answer)):
+        return None
+    out: list = []
+    worker = threading.Thread(target=_attempt, args=(reference, answer, out), daemon=True)
+    worker.start()
+    worker.join(TIME_BUDGET_S)
+    return out[0] if out else None

@@ -1,0 +1,128 @@
+"""What the store hands out: frozen dataclasses, never rows or ORM sessions.
+
+The rest of recall holds these values freely (across threads, after the database is closed).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from recall.scheduling.state import CardState
+
+
+@dataclass(frozen=True)
+class SyncReport:
+    """What :meth:`Store.sync_decks` did, as ``deck/card`` keys."""
+
+    added: tuple[str, ...] = ()
+    changed: tuple[str, ...] = ()  # content edited; state and history kept
+    retired: tuple[str, ...] = ()  # gone from the deck file; kept with its history
+    restored: tuple[str, ...] = ()  # back in the deck file after being retired
+    unchanged: int = 0
+
+    @property
+    def touched(self) -> bool:
+        """Whether anything changed."""
+        return bool(self.added or self.changed or self.retired or self.restored)
+
+
+@dataclass(frozen=True)
+class StoredCard:
+    """A card as the store knows it: identity, topic and scheduling state."""
+
+    id: int
+    deck: str  # deck id (slug) as written in the deck file
+    key: str  # card id as written in the deck file
+    kind: str
+    topic: str
+    sibling_group: str | None
+    state: CardState
+    suspended: bool = False
+    buried_until: datetime | None = None
+    retired: bool = False
+
+    @property
+    def card_key(self) -> str:
+        """``deck/card``, the same as :attr:`recall.cards.model.Card.key`."""
+        return f"{self.deck}/{self.key}"
+
+
+@dataclass(frozen=True)
+class DeckCounts:
+    """Home-screen counts for one deck. ``new`` is capped by what today's limit allows."""
+
+    deck: str
+    name: str
+    new: int
+    learning: int
+    due: int
+    total: int
+    suspended: int = 0
+
+
+@dataclass(frozen=True)
+class ReviewInput:
+    """Everything a review records besides the card and the state change."""
+
+    rating: int
+    reviewed_at: datetime
+    verdict: str
+    seconds: float
+    suggested: int | None = None
+    diagnosis: str | None = None
+    answer: str | None = None
+    hint_used: bool = False
+    seed: int | None = None
+    params: dict[str, Any] | None = None
+    session_id: int | None = None
+
+
+@dataclass(frozen=True)
+class ReviewEntry:
+    """One row of the review log. ``before``/``after`` are ``None`` for off-schedule reviews."""
+
+    id: int
+    card_id: int
+    card_key: str
+    session_id: int | None
+    reviewed_at: datetime
+    kind: int
+    rating: int
+    suggested: int | None
+    verdict: str
+    diagnosis: str | None
+    answer: str | None
+    seconds: float
+    hint_used: bool
+    seed: int | None
+    params: dict[str, Any] | None
+    before: CardState | None
+    after: CardState | None
+
+
+@dataclass(frozen=True)
+class AppliedReview:
+    """The outcome of :meth:`Store.apply_review`: the log entry, committed."""
+
+    entry: ReviewEntry
+    card: StoredCard  # state after the review
+    buried: int = 0  # siblings buried for the day
+
+
+@dataclass(frozen=True)
+class SessionInfo:
+    """A drill session's row: what it was asked to do, and when it ran."""
+
+    id: int
+    started_at: datetime
+    last_active_at: datetime
+    ended_at: datetime | None
+    budget_kind: str
+    budget_value: float | None
+    mode: str
+    mode_count: int | None = None
+    decks: tuple[str, ...] = ()
+    topic: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict, compare=False)

@@ -1,0 +1,126 @@
+"""Bring a database to the schema this recall knows: create, check, upgrade, or refuse.
+
+What Optuna and MLflow do: a new database gets every table from the models and is stamped at
+the head revision; an older one is upgraded by the Alembic migrations shipped in
+``recall/store/migrations`` (after a backup copy, for SQLite); one from a newer recall is
+refused. Checking the revision is one plain query, so Alembic (hundreds of milliseconds to
+import) is loaded only when a migration really runs.
+
+The check runs in a write transaction: two processes opening a brand-new database at once
+cannot both create it, and a read-only or damaged file is found here, before any work is done.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import datetime, timezone
+from pathlib import Path
+
+from sqlalchemy import Connection, Engine, inspect, text
+from sqlalchemy.engine import URL
+
+from recall import __version__
+from recall.errors import StoreError
+from recall.store.engine import WRITE, sqlite_path
+from recall.store.models import Base
+
+#: Every schema revision this recall can read, oldest first; the last is the head.
+#: A test checks this against the migration scripts.
+REVISIONS: tuple[str, ...] = ("0001", "0002")
+HEAD = REVISIONS[-1]
+APP_MARK = "recall"
+
+
+def prepare(engine: Engine, url: URL) -> str:
+    """Make the database at ``engine`` ready for this recall; returns what was done
+    (``"created"``, ``"current"`` or ``"upgraded from <rev>"``)."""
+    with engine.connect().execution_options(**WRITE) as conn:
+        with conn.begin():
+            _lock_for_setup(conn)
+            tables = set(inspect(conn).get_table_names())
+            if not tables:
+                _create(conn)
+                return "created"
+            revision = _identify(conn, tables, url)
+            if revision == HEAD:
+                _touch(conn)
+                return "current"
+    _upgrade(engine, url, revision)
+    return f"upgraded from {revision}"
+
+
+def _lock_for_setup(conn: Connection) -> None:
+    """On PostgreSQL, serialise concurrent first opens (SQLite's BEGIN IMMEDIATE already does)."""
+    if conn.dialect.name == "postgresql":
+        conn.execute(text("SELECT pg_advisory_xact_lock(727274)"))
+
+
+def _create(conn: Connection) -> None:
+    Base.metadata.create_all(conn)
+    now = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    conn.execute(
+        text("INSERT INTO recall_meta (key, value) VALUES ('app', :app), ('created_at', :now), "
+             "('created_by', :version), ('last_opened_at', :now)"),
+        {"app": APP_MARK, "now": now, "version": __version__},
+    )
+    conn.execute(text("CREATE TABLE alembic_version (version_num VARCHAR(32) NOT NULL, "
+                      "CONSTRAINT alembic_version_pkc PRIMARY KEY (version_num))"))
+    conn.execute(text("INSERT INTO alembic_version (version_num) VALUES (:rev)"), {"rev": HEAD})
+
+
+def _identify(conn: Connection, tables: set[str], url: URL) -> str:
+    """The schema revision of an existing database, or a :class:`StoreError` if it is not ours
+    or is newer than this recall."""
+    where = str(sqlite_path(url) or url.render_as_string(hide_password=True))
+    if "recall_meta" not in tables or "alembic_version" not in tables:
+        raise StoreError(
+            f"{where} is a database, but not a recall database (it has tables "
+            f"{', '.join(sorted(tables)[:5])}). Nothing was changed. Point --db at your recall "
+            "database, or at a new file."
+        )
+    app = conn.execute(text("SELECT value FROM recall_meta WHERE key = 'app'")).scalar()
+    revision = conn.execute(text("SELECT version_num FROM alembic_version")).scalar()
+    if app != APP_MARK or revision is None:
+        raise StoreError(f"{where} is not a recall database (no recall marker). Nothing was changed.")
+    if revision not in REVISIONS:
+        raise StoreError(
+            f"{where} was written by a newer recall (schema {revision}; this recall {__version__} "
+            f"knows up to {HEAD}). Nothing was changed. Upgrade recall to use it."
+        )
+    return str(revision)
+
+
+def _touch(conn: Connection) -> None:
+    """Record the open. It is also the write probe: a read-only file fails here, at startup."""
+    now = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    conn.execute(text("UPDATE recall_meta SET value = :now WHERE key = 'last_opened_at'"), {"now": now})
+
+
+def backup_sqlite(path: Path, revision: str) -> Path:
+    """Copy a SQLite database (consistently, with the online backup API) before a migration."""
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S")
+    target = path.with_name(f"{path.name}.backup-{revision}-{stamp}")
+    source = sqlite3.connect(str(path))
+    try:
+        dest = sqlite3.connect(str(target))
+        try:
+            source.backup(dest)
+        finally:
+            dest.close()
+    finally:
+        source.close()
+    return target
+
+
+def _upgrade(engine: Engine, url: URL, revision: str) -> None:
+    """Run the migrations from ``revision`` to head in one transaction (after a backup)."""
+    path = sqlite_path(url)
+    if path is not None:
+        backup_sqlite(path, revision)
+    from recall.store.migrate import upgrade  # imports Alembic: only now
+
+    with engine.connect().execution_options(**WRITE) as conn:
+        with conn.begin():
+            _lock_for_setup(conn)
+            upgrade(conn, "head")
+            _touch(conn)

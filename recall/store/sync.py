@@ -1,0 +1,146 @@
+"""Deck files ─▶ rows: new cards appear, edited cards keep their state, removed cards retire.
+
+A card is matched by ``(deck id, card id)``, never by content, so rewording a card keeps its
+history; a changed content hash only updates the stored hash. A card missing from its deck file
+is *retired* (hidden from every queue, history kept) and comes back with its state if it
+reappears. Decks that are not passed in are not touched: the caller passes only decks that
+validated, so a broken deck file changes nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+from sqlalchemy import Connection, case, insert, select, update
+
+from recall.cards.model import Deck
+from recall.scheduling.queue import sibling_group
+from recall.store.models import (
+    QUEUE_BURIED,
+    QUEUE_LEARNING,
+    QUEUE_NEW,
+    QUEUE_RETIRED,
+    QUEUE_REVIEW,
+    QUEUE_SUSPENDED,
+    CardRow,
+    CardStateRow,
+    DeckRow,
+)
+from recall.store.records import SyncReport
+
+
+def sync_decks(conn: Connection, decks: Sequence[Deck], now: datetime) -> SyncReport:
+    """Bring the rows of ``decks`` in line with their content (in the caller's transaction)."""
+    slugs = [deck.id for deck in decks]
+    if len(set(slugs)) != len(slugs):
+        raise ValueError(f"deck ids must be unique, got {slugs}")
+    added: list[str] = []
+    changed: list[str] = []
+    retired: list[str] = []
+    restored: list[str] = []
+    unchanged = 0
+    for deck in decks:
+        deck_id = _upsert_deck(conn, deck, now)
+        deck_topic = deck.topic or deck.name
+        existing = {
+            row.key: row
+            for row in conn.execute(
+                select(CardRow.id, CardRow.key, CardRow.content_hash, CardRow.retired_at,
+                       CardRow.kind, CardRow.topic, CardRow.sibling_group, CardRow.position)
+                .where(CardRow.deck_id == deck_id)
+            )
+        }
+        fresh: list[dict[str, object]] = []
+        for position, card in enumerate(deck.cards):
+            topic = card.topic if card.topic and card.topic != deck_topic else None
+            values = {
+                "kind": str(card.kind),
+                "topic": topic,
+                "sibling_group": sibling_group(card.id),
+                "content_hash": card.content_hash(),
+                "position": position,
+            }
+            row = existing.get(card.id)
+            if row is None:
+                fresh.append({"deck_id": deck_id, "key": card.id, "created_at": now,
+                              "retired_at": None, **values})
+                added.append(card.key)
+                continue
+            same = all(getattr(row, name) == value for name, value in values.items())
+            if row.retired_at is not None:
+                restored.append(card.key)
+                _restore(conn, row.id)
+            elif not same:
+                changed.append(card.key)
+            else:
+                unchanged += 1
+                continue
+            conn.execute(
+                update(CardRow).where(CardRow.id == row.id).values(retired_at=None, **values)
+            )
+        if fresh:
+            ids = conn.execute(
+                insert(CardRow).returning(CardRow.id, sort_by_parameter_order=True), fresh
+            ).scalars().all()
+            conn.execute(
+                insert(CardStateRow),
+                [
+                    {"card_id": card_id, "deck_id": deck_id, "queue": QUEUE_NEW, "phase": 0,
+                     "reps": 0, "lapses": 0, "suspended": False}
+                    for card_id in ids
+                ],
+            )
+        keep = {card.id for card in deck.cards}
+        gone = [row for key, row in existing.items() if key not in keep and row.retired_at is None]
+        for row in gone:
+            retired.append(f"{deck.id}/{row.key}")
+        if gone:
+            gone_ids = [row.id for row in gone]
+            conn.execute(update(CardRow).where(CardRow.id.in_(gone_ids)).values(retired_at=now))
+            conn.execute(
+                update(CardStateRow)
+                .where(CardStateRow.card_id.in_(gone_ids))
+                .values(queue=QUEUE_RETIRED, buried_until=None)
+            )
+    return SyncReport(tuple(added), tuple(changed), tuple(retired), tuple(restored), unchanged)
+
+
+def _upsert_deck(conn: Connection, deck: Deck, now: datetime) -> int:
+    values = {
+        "name": deck.name,
+        "topic": deck.topic or deck.name,
+        "path": deck.path,
+        "builtin": deck.builtin,
+        "synced_at": now,
+    }
+    deck_id = conn.execute(select(DeckRow.id).where(DeckRow.slug == deck.id)).scalar()
+    if deck_id is None:
+        return int(
+            conn.execute(insert(DeckRow).values(slug=deck.id, **values).returning(DeckRow.id)).scalar_one()
+        )
+    conn.execute(update(DeckRow).where(DeckRow.id == deck_id).values(**values))
+    return int(deck_id)
+
+
+def _restore(conn: Connection, card_id: int) -> None:
+    """A retired card back in its deck: back in the queue its phase and flags say."""
+    conn.execute(
+        update(CardStateRow)
+        .where(CardStateRow.card_id == card_id)
+        .values(queue=requeue_expression())
+    )
+
+
+def requeue_expression():  # type: ignore[no-untyped-def]
+    """SQL for the queue a card returns to when a temporary exclusion ends (a bury, a
+    retirement): its phase's queue, unless suspended."""
+    return case(
+        (CardStateRow.suspended.is_(True), QUEUE_SUSPENDED),
+        (CardStateRow.phase == 0, QUEUE_NEW),
+        (CardStateRow.phase == 2, QUEUE_REVIEW),
+        else_=QUEUE_LEARNING,
+    )
+
+
+__all__ = ["QUEUE_BURIED", "requeue_expression", "sync_decks"]

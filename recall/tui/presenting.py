@@ -1,0 +1,162 @@
+"""Turn cards, engine previews and verdicts into the views the screens draw.
+
+Pure functions over the shared content model (:mod:`recall.cards.model`) and the engine's result
+types; the engine is imported inside the functions so this module is cheap to import before the
+first frame. Everything here is called from worker threads as well as the event loop, so nothing
+keeps state.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from recall.cards.model import Card, CardKind
+from recall.tui.views import CardView, FeedbackView, Outcome, PreviewView, Rating
+
+if TYPE_CHECKING:
+    from recall.formula import Preview, Verdict
+
+#: Kinds whose answer box takes math (numbers included) rather than words.
+_MATH_KINDS = (CardKind.FORMULA, CardKind.NUMERIC, CardKind.FACT)
+
+HEADLINES = {
+    Outcome.CORRECT: "✓ Correct",
+    Outcome.INCORRECT: "✗ Not quite",
+    Outcome.INVALID: "? Can't read that yet",
+}
+
+
+def takes_math(card: Card) -> bool:
+    """Whether the card's answer is typed math (so the preview renders it)."""
+    return card.kind in _MATH_KINDS or (card.kind is CardKind.CLOZE and bool(card.answer))
+
+
+def render_quietly(text: str, card: Card | None = None, width: int = 76) -> str:
+    """``text`` (typed syntax or LaTeX) as 2-D Unicode, or the text itself if the engine cannot
+    read it (a ``shown`` formula may use notation the answer grammar does not need, e.g. a sum)."""
+    if not text.strip():
+        return ""
+    from recall.errors import RecallError
+    from recall.formula import render
+
+    table = None
+    if card is not None:
+        from recall.cards.tables import symbol_table
+
+        try:
+            table = symbol_table(card)
+        except RecallError:
+            table = None
+    try:
+        return render(text, table, width=width)
+    except RecallError:
+        return text
+
+
+def card_view(card: Card, *, seed: int | None = None, new: bool = False) -> CardView:
+    """The card as the drill screen asks it; a numeric card's parameters are drawn from ``seed``.
+
+    Rendering the ``shown`` formula needs the engine, so call this off the event loop when the
+    engine may not be imported yet.
+    """
+    prompt = card.prompt
+    if card.kind is CardKind.NUMERIC and seed is not None:
+        from recall.cards.params import draw, fill_prompt
+
+        prompt = fill_prompt(card.prompt, draw(card.params, seed))
+    elif card.kind is CardKind.CLOZE:
+        prompt = (card.prompt + "\n" if card.prompt else "") + card.text.replace("{{}}", "▢")
+    shown = render_quietly(card.shown, card) if card.shown else ""
+    symbols = tuple(
+        (symbol.name, _meaning(symbol.meaning, symbol.domain)) for symbol in card.symbols
+    ) + tuple(
+        (param.name, param.meaning) for param in card.params if param.meaning and seed is None
+    )
+    return CardView(
+        key=card.key,
+        deck_id=card.deck_id,
+        card_id=card.id,
+        kind=str(card.kind),
+        prompt=prompt,
+        shown=shown,
+        symbols=symbols,
+        hint=card.hint,
+        unit=card.unit,
+        source=card.source,
+        model_answer=card.model_answer,
+        numbers=card.numbers,
+        self_rated=card.kind is CardKind.EXPLAIN,
+        math_answer=takes_math(card),
+        path=card.path,
+        line=card.line,
+        new=new,
+    )
+
+
+def _meaning(meaning: str, domain: str) -> str:
+    if domain and domain != "real":
+        return f"{meaning} ({domain})" if meaning else domain
+    return meaning or "a real number"
+
+
+def preview_view(text: str, preview: Preview | None) -> PreviewView:
+    """The engine's preview (``None`` for word answers) as the screen's view."""
+    if preview is None:
+        return PreviewView(text=text, ok=True, math=False)
+    return PreviewView(
+        text=text,
+        ok=preview.ok,
+        rendered=preview.rendered,
+        message=preview.message,
+        column=preview.column,
+    )
+
+
+def reference_rendered(card: Card) -> str:
+    """The reference answer the way the feedback shows it: 2-D for math, text otherwise."""
+    from recall.grading import reference_answer
+
+    typed = reference_answer(card)
+    if card.kind in (CardKind.FORMULA, CardKind.NUMERIC) or (
+        card.kind is CardKind.CLOZE and card.answer
+    ):
+        return render_quietly(typed, card)
+    if card.unit and typed:
+        return f"{typed} {card.unit}"
+    return typed
+
+
+def feedback_view(
+    card: Card,
+    answer: str,
+    verdict: Verdict,
+    suggested: Rating | None,
+    grading_ms: float = 0.0,
+) -> FeedbackView:
+    """A verdict as the feedback panel shows it."""
+    outcome = Outcome(str(verdict.status))
+    if outcome is Outcome.INVALID:
+        return FeedbackView(
+            outcome=outcome,
+            answer=answer,
+            headline=HEADLINES[outcome],
+            diagnosis=verdict.message,
+            error_column=verdict.column,
+            method=verdict.method,
+            grading_ms=grading_ms,
+        )
+    diagnosis = verdict.diagnosis.message if verdict.diagnosis else ""
+    if not diagnosis and outcome is Outcome.INCORRECT:
+        diagnosis = verdict.message
+    return FeedbackView(
+        outcome=outcome,
+        answer=answer,
+        headline=HEADLINES[outcome],
+        diagnosis=diagnosis,
+        reference=reference_rendered(card),
+        reference_typed=verdict.expected,
+        worked=verdict.worked,
+        method=verdict.method,
+        suggested=suggested,
+        grading_ms=grading_ms,
+    )
