@@ -13,7 +13,7 @@ cannot both create it, and a read-only or damaged file is found here, before any
 from __future__ import annotations
 
 import sqlite3
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from sqlalchemy import Connection, Engine, inspect, text
@@ -57,14 +57,20 @@ def _lock_for_setup(conn: Connection) -> None:
 
 def _create(conn: Connection) -> None:
     Base.metadata.create_all(conn)
-    now = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    now = datetime.now(UTC).isoformat(timespec="seconds")
     conn.execute(
-        text("INSERT INTO recall_meta (key, value) VALUES ('app', :app), ('created_at', :now), "
-             "('created_by', :version), ('last_opened_at', :now)"),
+        text(
+            "INSERT INTO recall_meta (key, value) VALUES ('app', :app), ('created_at', :now), "
+            "('created_by', :version), ('last_opened_at', :now)"
+        ),
         {"app": APP_MARK, "now": now, "version": __version__},
     )
-    conn.execute(text("CREATE TABLE alembic_version (version_num VARCHAR(32) NOT NULL, "
-                      "CONSTRAINT alembic_version_pkc PRIMARY KEY (version_num))"))
+    conn.execute(
+        text(
+            "CREATE TABLE alembic_version (version_num VARCHAR(32) NOT NULL, "
+            "CONSTRAINT alembic_version_pkc PRIMARY KEY (version_num))"
+        )
+    )
     conn.execute(text("INSERT INTO alembic_version (version_num) VALUES (:rev)"), {"rev": HEAD})
 
 
@@ -81,7 +87,9 @@ def _identify(conn: Connection, tables: set[str], url: URL) -> str:
     app = conn.execute(text("SELECT value FROM recall_meta WHERE key = 'app'")).scalar()
     revision = conn.execute(text("SELECT version_num FROM alembic_version")).scalar()
     if app != APP_MARK or revision is None:
-        raise StoreError(f"{where} is not a recall database (no recall marker). Nothing was changed.")
+        raise StoreError(
+            f"{where} is not a recall database (no recall marker). Nothing was changed."
+        )
     if revision not in REVISIONS:
         raise StoreError(
             f"{where} was written by a newer recall (schema {revision}; this recall {__version__} "
@@ -92,13 +100,15 @@ def _identify(conn: Connection, tables: set[str], url: URL) -> str:
 
 def _touch(conn: Connection) -> None:
     """Record the open. It is also the write probe: a read-only file fails here, at startup."""
-    now = datetime.now(timezone.utc).isoformat(timespec="seconds")
-    conn.execute(text("UPDATE recall_meta SET value = :now WHERE key = 'last_opened_at'"), {"now": now})
+    now = datetime.now(UTC).isoformat(timespec="seconds")
+    conn.execute(
+        text("UPDATE recall_meta SET value = :now WHERE key = 'last_opened_at'"), {"now": now}
+    )
 
 
 def backup_sqlite(path: Path, revision: str) -> Path:
     """Copy a SQLite database (consistently, with the online backup API) before a migration."""
-    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S")
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
     target = path.with_name(f"{path.name}.backup-{revision}-{stamp}")
     source = sqlite3.connect(str(path))
     try:

@@ -7,10 +7,22 @@ import functools
 import json
 from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import contextmanager
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any, ParamSpec, TypeVar
 
-from sqlalchemy import Connection, Engine, Select, and_, delete, func, insert, literal_column, or_, select, update
+from sqlalchemy import (
+    Connection,
+    Engine,
+    Select,
+    and_,
+    delete,
+    func,
+    insert,
+    literal_column,
+    or_,
+    select,
+    update,
+)
 from sqlalchemy.engine import URL
 
 from recall.cards.model import Deck
@@ -159,7 +171,9 @@ class Store:
             return [_stored_card(row) for row in conn.execute(query)]
 
     @_translated
-    def deck_counts(self, now: datetime, day_end: datetime, new_limit: int | None = None) -> list[DeckCounts]:
+    def deck_counts(
+        self, now: datetime, day_end: datetime, new_limit: int | None = None
+    ) -> list[DeckCounts]:
         """New / learning / due counts per deck for the home screen.
 
         ``learning`` and ``due`` count cards due before ``day_end`` (the end of the study day);
@@ -167,16 +181,23 @@ class Store:
         """
         self.release_buried(now)
         with self._read() as conn:
-            decks = conn.execute(select(DeckRow.id, DeckRow.slug, DeckRow.name).order_by(DeckRow.id)).all()
+            decks = conn.execute(
+                select(DeckRow.id, DeckRow.slug, DeckRow.name).order_by(DeckRow.id)
+            ).all()
             due = conn.execute(
                 select(CardStateRow.deck_id, CardStateRow.queue, func.count())
                 .where(_ACTIVE, CardStateRow.due < day_end)
                 .group_by(CardStateRow.deck_id, CardStateRow.queue)
             ).all()
-            totals = conn.execute(
-                select(CardStateRow.deck_id, CardStateRow.queue, func.count())
-                .group_by(CardStateRow.deck_id, CardStateRow.queue)
-            ).all() if new_limit is None else []
+            totals = (
+                conn.execute(
+                    select(CardStateRow.deck_id, CardStateRow.queue, func.count()).group_by(
+                        CardStateRow.deck_id, CardStateRow.queue
+                    )
+                ).all()
+                if new_limit is None
+                else []
+            )
             new_counts: dict[int, int] = {}
             if new_limit is not None:
                 for deck_id, _slug, _name in decks:
@@ -186,7 +207,9 @@ class Store:
                         .limit(new_limit)
                         .subquery()
                     )
-                    new_counts[deck_id] = int(conn.execute(select(func.count()).select_from(capped)).scalar_one())
+                    new_counts[deck_id] = int(
+                        conn.execute(select(func.count()).select_from(capped)).scalar_one()
+                    )
         per_queue: dict[tuple[int, int], int] = {(d, q): n for d, q, n in due}
         all_queue: dict[tuple[int, int], int] = {(d, q): n for d, q, n in totals}
         out = []
@@ -199,7 +222,9 @@ class Store:
                     new=new,
                     learning=per_queue.get((deck_id, QUEUE_LEARNING), 0),
                     due=per_queue.get((deck_id, QUEUE_REVIEW), 0),
-                    total=sum(n for (d, q), n in all_queue.items() if d == deck_id and q != QUEUE_RETIRED),
+                    total=sum(
+                        n for (d, q), n in all_queue.items() if d == deck_id and q != QUEUE_RETIRED
+                    ),
                     suspended=all_queue.get((deck_id, QUEUE_SUSPENDED), 0),
                 )
             )
@@ -244,13 +269,18 @@ class Store:
     @_translated
     def release_buried(self, now: datetime) -> int:
         """Return cards whose burial has ended to their queues; returns how many."""
-        expired = and_(CardStateRow.queue == literal_column(str(QUEUE_BURIED)), CardStateRow.buried_until <= now)
+        expired = and_(
+            CardStateRow.queue == literal_column(str(QUEUE_BURIED)),
+            CardStateRow.buried_until <= now,
+        )
         with self._read() as conn:
             if conn.execute(select(CardStateRow.card_id).where(expired).limit(1)).first() is None:
                 return 0
         with self._write() as conn:
             result = conn.execute(
-                update(CardStateRow).where(expired).values(queue=requeue_expression(), buried_until=None)
+                update(CardStateRow)
+                .where(expired)
+                .values(queue=requeue_expression(), buried_until=None)
             )
             return int(result.rowcount or 0)
 
@@ -273,11 +303,13 @@ class Store:
     ) -> tuple[list[int], list[float], list[datetime]]:
         """(card ids, stabilities, last reviews) of every reviewed, active card: the inputs of
         retrievability, for "weakest N" and stats. Plain lists; callers vectorise."""
-        query = select(CardStateRow.card_id, CardStateRow.stability, CardStateRow.last_review).where(
-            CardStateRow.queue >= QUEUE_NEW, CardStateRow.stability.is_not(None)
-        )
+        query = select(
+            CardStateRow.card_id, CardStateRow.stability, CardStateRow.last_review
+        ).where(CardStateRow.queue >= QUEUE_NEW, CardStateRow.stability.is_not(None))
         if decks is not None or topic is not None:
-            query = _filtered(query.join(CardRow, CardRow.id == CardStateRow.card_id), decks, topic, joined=True)
+            query = _filtered(
+                query.join(CardRow, CardRow.id == CardStateRow.card_id), decks, topic, joined=True
+            )
         with self._read() as conn:
             rows = conn.execute(query).all()
         return [r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows]
@@ -302,13 +334,17 @@ class Store:
         """
         with self._write() as conn:
             row = conn.execute(
-                _card_query().where(CardStateRow.card_id == card_id).with_for_update(of=CardStateRow)
+                _card_query()
+                .where(CardStateRow.card_id == card_id)
+                .with_for_update(of=CardStateRow)
             ).one_or_none()
             if row is None:
                 raise StoreError(f"no card with id {card_id} in the database")
             card = _stored_card(row)
             if card.retired:
-                raise StoreError(f"card {card.card_key} was removed from its deck and cannot be reviewed")
+                raise StoreError(
+                    f"card {card.card_key} was removed from its deck and cannot be reviewed"
+                )
             before = card.state
             after = schedule(before) if schedule is not None else None
             kind = KIND_CRAM if after is None else int(before.phase)
@@ -332,7 +368,9 @@ class Store:
                 values["before_lapses"] = before.lapses
                 values["before_last_review"] = before.last_review
                 del values["after_last_review"], values["after_lapses"]
-            review_id = conn.execute(insert(ReviewRow).values(**values).returning(ReviewRow.id)).scalar_one()
+            review_id = conn.execute(
+                insert(ReviewRow).values(**values).returning(ReviewRow.id)
+            ).scalar_one()
             buried = 0
             if after is not None:
                 conn.execute(
@@ -347,21 +385,29 @@ class Store:
                     )
                 )
                 if bury_siblings_until is not None and card.sibling_group is not None:
-                    siblings = conn.execute(
-                        select(CardRow.id).where(
-                            CardRow.sibling_group == card.sibling_group,
-                            CardRow.deck_id == row.deck_pk,
-                            CardRow.id != card_id,
+                    siblings = (
+                        conn.execute(
+                            select(CardRow.id).where(
+                                CardRow.sibling_group == card.sibling_group,
+                                CardRow.deck_id == row.deck_pk,
+                                CardRow.id != card_id,
+                            )
                         )
-                    ).scalars().all()
+                        .scalars()
+                        .all()
+                    )
                     buried = _bury(conn, siblings, bury_siblings_until)
             if review.session_id is not None:
                 conn.execute(
-                    update(SessionRow).where(SessionRow.id == review.session_id).values(last_active_at=review.reviewed_at)
+                    update(SessionRow)
+                    .where(SessionRow.id == review.session_id)
+                    .values(last_active_at=review.reviewed_at)
                 )
             entry_row = conn.execute(_review_query().where(ReviewRow.id == review_id)).one()
             after_row = conn.execute(_card_query().where(CardStateRow.card_id == card_id)).one()
-        return AppliedReview(entry=_review_entry(entry_row), card=_stored_card(after_row), buried=buried)
+        return AppliedReview(
+            entry=_review_entry(entry_row), card=_stored_card(after_row), buried=buried
+        )
 
     @_translated
     def undo_review(self, review_id: int) -> StoredCard:
@@ -371,18 +417,26 @@ class Store:
         the review buried come back unless another review of their group remains that day.
         """
         with self._write() as conn:
-            log = conn.execute(select(ReviewRow).where(ReviewRow.id == review_id)).scalar_one_or_none()
+            log = conn.execute(
+                select(ReviewRow.__table__).where(ReviewRow.id == review_id)
+            ).one_or_none()
             if log is None:
                 raise StoreError("that review is not in the log (already undone?)")
             latest = conn.execute(
-                select(func.max(ReviewRow.id)).where(ReviewRow.card_id == log.card_id, ReviewRow.kind != KIND_CRAM)
+                select(func.max(ReviewRow.id)).where(
+                    ReviewRow.card_id == log.card_id, ReviewRow.kind != KIND_CRAM
+                )
             ).scalar()
             if log.kind != KIND_CRAM:
                 if latest != review_id:
-                    raise StoreError("the card was reviewed again after that review; undo the later one first")
+                    raise StoreError(
+                        "the card was reviewed again after that review; undo the later one first"
+                    )
                 current = conn.execute(
-                    select(CardStateRow).where(CardStateRow.card_id == log.card_id).with_for_update()
-                ).scalar_one()
+                    select(CardStateRow.__table__)
+                    .where(CardStateRow.card_id == log.card_id)
+                    .with_for_update()
+                ).one()
                 assert log.before_phase is not None
                 conn.execute(
                     update(CardStateRow)
@@ -470,7 +524,9 @@ class Store:
     def session(self, session_id: int) -> SessionInfo:
         """A session by id."""
         with self._read() as conn:
-            row = conn.execute(select(SessionRow).where(SessionRow.id == session_id)).scalar_one_or_none()
+            row = conn.execute(
+                select(SessionRow.__table__).where(SessionRow.id == session_id)
+            ).one_or_none()
             if row is None:
                 raise StoreError(f"no session with id {session_id}")
             return _session_info(row)
@@ -479,29 +535,31 @@ class Store:
     def end_session(self, session_id: int, ended_at: datetime) -> None:
         """Mark a session finished (it will not be offered for resuming)."""
         with self._write() as conn:
-            conn.execute(update(SessionRow).where(SessionRow.id == session_id).values(ended_at=ended_at))
+            conn.execute(
+                update(SessionRow).where(SessionRow.id == session_id).values(ended_at=ended_at)
+            )
 
     @_translated
     def unfinished_session(self, newer_than: datetime | None = None) -> SessionInfo | None:
         """The latest session that never ended (a crash, a closed terminal), if any."""
-        query = select(SessionRow).where(SessionRow.ended_at.is_(None))
+        query = select(SessionRow.__table__).where(SessionRow.ended_at.is_(None))
         if newer_than is not None:
             query = query.where(SessionRow.last_active_at >= newer_than)
         with self._read() as conn:
-            row = conn.execute(query.order_by(SessionRow.id.desc()).limit(1)).scalar_one_or_none()
+            row = conn.execute(query.order_by(SessionRow.id.desc()).limit(1)).one_or_none()
             return None if row is None else _session_info(row)
 
     @_translated
     def last_finished_session(self, mode: str | None = "normal") -> SessionInfo | None:
         """The latest ended session (of ``mode``, when given) that has reviews."""
-        query = select(SessionRow).where(
+        query = select(SessionRow.__table__).where(
             SessionRow.ended_at.is_not(None),
             select(ReviewRow.id).where(ReviewRow.session_id == SessionRow.id).exists(),
         )
         if mode is not None:
             query = query.where(SessionRow.mode == mode)
         with self._read() as conn:
-            row = conn.execute(query.order_by(SessionRow.id.desc()).limit(1)).scalar_one_or_none()
+            row = conn.execute(query.order_by(SessionRow.id.desc()).limit(1)).one_or_none()
             return None if row is None else _session_info(row)
 
     # ------------------------------------------------------------------ stats inputs
@@ -511,7 +569,9 @@ class Store:
         """Due times of active learning and review cards due before ``until`` (overdue
         included): the input of the forecast."""
         with self._read() as conn:
-            values = conn.execute(select(CardStateRow.due).where(_ACTIVE, CardStateRow.due < until)).scalars()
+            values = conn.execute(
+                select(CardStateRow.due).where(_ACTIVE, CardStateRow.due < until)
+            ).scalars()
             return list(values)
 
     @_translated
@@ -524,12 +584,21 @@ class Store:
             return list(conn.execute(query.order_by(ReviewRow.reviewed_at)).scalars())
 
     @_translated
-    def review_facts(self, since: datetime, until: datetime) -> list[tuple[datetime, int, int, str, str | None, str, str]]:
+    def review_facts(
+        self, since: datetime, until: datetime
+    ) -> list[tuple[datetime, int, int, str, str | None, str, str]]:
         """(time, kind, rating, verdict, diagnosis, deck, topic) of each review in a period."""
         topic = func.coalesce(CardRow.topic, DeckRow.topic)
         query = (
-            select(ReviewRow.reviewed_at, ReviewRow.kind, ReviewRow.rating, ReviewRow.verdict,
-                   ReviewRow.diagnosis, DeckRow.slug, topic)
+            select(
+                ReviewRow.reviewed_at,
+                ReviewRow.kind,
+                ReviewRow.rating,
+                ReviewRow.verdict,
+                ReviewRow.diagnosis,
+                DeckRow.slug,
+                topic,
+            )
             .join(CardRow, CardRow.id == ReviewRow.card_id)
             .join(DeckRow, DeckRow.id == CardRow.deck_id)
             .where(ReviewRow.reviewed_at >= since, ReviewRow.reviewed_at < until)
@@ -543,9 +612,8 @@ class Store:
 
 
 def _now() -> datetime:
-    from datetime import timezone
 
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 def _card_query() -> Select[Any]:
@@ -584,7 +652,10 @@ def _filtered(
     if topic is not None:
         topic_decks = select(DeckRow.id).where(DeckRow.topic == topic).scalar_subquery()
         query = query.where(
-            or_(CardRow.topic == topic, and_(CardRow.topic.is_(None), CardStateRow.deck_id.in_(topic_decks)))
+            or_(
+                CardRow.topic == topic,
+                and_(CardRow.topic.is_(None), CardStateRow.deck_id.in_(topic_decks)),
+            )
         )
     return query
 
@@ -629,14 +700,14 @@ def _state_columns(prefix: str, state: CardState, *, with_counters: bool = True)
 
 def _review_query() -> Select[Any]:
     return (
-        select(ReviewRow, DeckRow.slug, CardRow.key)
+        select(ReviewRow.__table__, DeckRow.slug, CardRow.key)
         .join(CardRow, CardRow.id == ReviewRow.card_id)
         .join(DeckRow, DeckRow.id == CardRow.deck_id)
     )
 
 
 def _review_entry(row: Any) -> ReviewEntry:
-    log: ReviewRow = row[0]
+    log = row
     before = after = None
     if log.before_phase is not None:
         before = CardState(
@@ -660,7 +731,7 @@ def _review_entry(row: Any) -> ReviewEntry:
     return ReviewEntry(
         id=log.id,
         card_id=log.card_id,
-        card_key=f"{row[1]}/{row[2]}",
+        card_key=f"{row.slug}/{row.key}",
         session_id=log.session_id,
         reviewed_at=log.reviewed_at,
         kind=log.kind,
@@ -678,7 +749,7 @@ def _review_entry(row: Any) -> ReviewEntry:
     )
 
 
-def _session_info(row: SessionRow) -> SessionInfo:
+def _session_info(row: Any) -> SessionInfo:
     spec = json.loads(row.filter) if row.filter else {}
     return SessionInfo(
         id=row.id,
@@ -699,7 +770,10 @@ def _bury(conn: Connection, card_ids: Collection[int], until: datetime) -> int:
         return 0
     result = conn.execute(
         update(CardStateRow)
-        .where(CardStateRow.card_id.in_(list(card_ids)), CardStateRow.queue.in_([QUEUE_NEW, QUEUE_REVIEW]))
+        .where(
+            CardStateRow.card_id.in_(list(card_ids)),
+            CardStateRow.queue.in_([QUEUE_NEW, QUEUE_REVIEW]),
+        )
         .values(queue=QUEUE_BURIED, buried_until=until)
     )
     return int(result.rowcount or 0)
@@ -717,12 +791,14 @@ def _unbury_group(conn: Connection, card_id: int, review_id: int, reviewed_at: d
         CardRow.sibling_group == group.sibling_group, CardRow.deck_id == group.deck_id
     )
     other = conn.execute(
-        select(ReviewRow.id).where(
+        select(ReviewRow.id)
+        .where(
             ReviewRow.card_id.in_(members),
             ReviewRow.id != review_id,
             ReviewRow.kind != KIND_CRAM,
             ReviewRow.reviewed_at >= reviewed_at - timedelta(days=1),
-        ).limit(1)
+        )
+        .limit(1)
     ).first()
     if other is None:
         conn.execute(

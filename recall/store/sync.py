@@ -46,9 +46,16 @@ def sync_decks(conn: Connection, decks: Sequence[Deck], now: datetime) -> SyncRe
         existing = {
             row.key: row
             for row in conn.execute(
-                select(CardRow.id, CardRow.key, CardRow.content_hash, CardRow.retired_at,
-                       CardRow.kind, CardRow.topic, CardRow.sibling_group, CardRow.position)
-                .where(CardRow.deck_id == deck_id)
+                select(
+                    CardRow.id,
+                    CardRow.key,
+                    CardRow.content_hash,
+                    CardRow.retired_at,
+                    CardRow.kind,
+                    CardRow.topic,
+                    CardRow.sibling_group,
+                    CardRow.position,
+                ).where(CardRow.deck_id == deck_id)
             )
         }
         fresh: list[dict[str, object]] = []
@@ -63,8 +70,15 @@ def sync_decks(conn: Connection, decks: Sequence[Deck], now: datetime) -> SyncRe
             }
             row = existing.get(card.id)
             if row is None:
-                fresh.append({"deck_id": deck_id, "key": card.id, "created_at": now,
-                              "retired_at": None, **values})
+                fresh.append(
+                    {
+                        "deck_id": deck_id,
+                        "key": card.id,
+                        "created_at": now,
+                        "retired_at": None,
+                        **values,
+                    }
+                )
                 added.append(card.key)
                 continue
             same = all(getattr(row, name) == value for name, value in values.items())
@@ -80,14 +94,25 @@ def sync_decks(conn: Connection, decks: Sequence[Deck], now: datetime) -> SyncRe
                 update(CardRow).where(CardRow.id == row.id).values(retired_at=None, **values)
             )
         if fresh:
-            ids = conn.execute(
-                insert(CardRow).returning(CardRow.id, sort_by_parameter_order=True), fresh
-            ).scalars().all()
+            ids = (
+                conn.execute(
+                    insert(CardRow).returning(CardRow.id, sort_by_parameter_order=True), fresh
+                )
+                .scalars()
+                .all()
+            )
             conn.execute(
                 insert(CardStateRow),
                 [
-                    {"card_id": card_id, "deck_id": deck_id, "queue": QUEUE_NEW, "phase": 0,
-                     "reps": 0, "lapses": 0, "suspended": False}
+                    {
+                        "card_id": card_id,
+                        "deck_id": deck_id,
+                        "queue": QUEUE_NEW,
+                        "phase": 0,
+                        "reps": 0,
+                        "lapses": 0,
+                        "suspended": False,
+                    }
                     for card_id in ids
                 ],
             )
@@ -117,7 +142,9 @@ def _upsert_deck(conn: Connection, deck: Deck, now: datetime) -> int:
     deck_id = conn.execute(select(DeckRow.id).where(DeckRow.slug == deck.id)).scalar()
     if deck_id is None:
         return int(
-            conn.execute(insert(DeckRow).values(slug=deck.id, **values).returning(DeckRow.id)).scalar_one()
+            conn.execute(
+                insert(DeckRow).values(slug=deck.id, **values).returning(DeckRow.id)
+            ).scalar_one()
         )
     conn.execute(update(DeckRow).where(DeckRow.id == deck_id).values(**values))
     return int(deck_id)

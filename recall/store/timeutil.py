@@ -7,14 +7,14 @@ so the code above the store only ever sees timezone-aware UTC datetimes.
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import BigInteger
 from sqlalchemy.engine import Dialect
 from sqlalchemy.types import TypeDecorator
 
-EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _MS = timedelta(milliseconds=1)
 
 

@@ -119,9 +119,7 @@ def upgrade() -> None:
         sa.ForeignKeyConstraint(["card_id"], ["cards.id"], name="fk_review_log_card_id_cards"),
         sa.PrimaryKeyConstraint("id", name="pk_review_log"),
     )
-    op.create_index(
-        "ix_review_log_card_id_reviewed_at", "review_log", ["card_id", "reviewed_at"]
-    )
+    op.create_index("ix_review_log_card_id_reviewed_at", "review_log", ["card_id", "reviewed_at"])
     op.create_index("ix_review_log_reviewed_at", "review_log", ["reviewed_at"])
 
 
