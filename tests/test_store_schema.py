@@ -1,0 +1,141 @@
+# ruff: noqa: F811  (pytest fixtures imported from store_fixtures shadow their parameters)
+"""Schema versions: created at head, migrations equal the models, old upgraded, newer refused."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from sqlalchemy import create_engine, text
+from store_fixtures import T0, db_url, make_deck  # noqa: F401
+
+from recall.store import HEAD, StoreError, open_store
+from recall.store.engine import WRITE, make_engine, parse_url
+from recall.store.models import Base
+from recall.store.schema import REVISIONS
+
+
+def alembic_upgrade(url: str, target: str) -> None:
+    from recall.store.migrate import upgrade
+
+    engine = make_engine(parse_url(url))
+    with engine.connect().execution_options(**WRITE) as conn, conn.begin():
+        upgrade(conn, target)
+    engine.dispose()
+
+
+def test_known_revisions_match_the_migration_scripts() -> None:
+    from recall.store.migrate import script_revisions
+
+    assert list(REVISIONS) == script_revisions()
+    assert HEAD == REVISIONS[-1]
+
+
+def test_migrations_build_exactly_the_models_schema(db_url: str) -> None:
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+
+    alembic_upgrade(db_url, "head")
+    engine = create_engine(db_url)
+    with engine.connect() as conn:
+        context = MigrationContext.configure(conn, opts={"compare_type": True})
+        assert compare_metadata(context, Base.metadata) == []
+    engine.dispose()
+
+
+def test_a_new_database_is_stamped_at_head(db_url: str) -> None:
+    open_store(db_url).close()
+    engine = create_engine(db_url)
+    with engine.connect() as conn:
+        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == HEAD
+        assert (
+            conn.execute(text("SELECT value FROM recall_meta WHERE key = 'app'")).scalar()
+            == "recall"
+        )
+    engine.dispose()
+
+
+def make_old_database(url: str) -> None:
+    """A database as recall at schema 0001 left it, with a deck, a card and a review."""
+    alembic_upgrade(url, "0001")
+    engine = create_engine(url)
+    with engine.begin() as conn:
+        conn.execute(text("INSERT INTO recall_meta (key, value) VALUES ('app', 'recall')"))
+        conn.execute(
+            text(
+                "INSERT INTO decks (id, slug, name, topic, path, builtin, synced_at) "
+                "VALUES (1, 'losses', 'Losses', 'Losses', '', false, 0)"
+            )
+        )
+        conn.execute(
+            text(
+                "INSERT INTO cards (id, deck_id, key, kind, content_hash, position, created_at) "
+                "VALUES (1, 1, 'mse', 'formula', 'abc', 0, 0)"
+            )
+        )
+        conn.execute(
+            text(
+                "INSERT INTO card_state (card_id, deck_id, queue, phase, stability, difficulty, "
+                "due, last_review, reps, lapses, suspended) "
+                "VALUES (1, 1, 2, 2, 3.5, 5.0, 1746435600000, 1746100000000, 3, 0, false)"
+            )
+        )
+        conn.execute(
+            text(
+                "INSERT INTO review_log (id, card_id, reviewed_at, kind, rating, verdict, "
+                "duration_ms, hint_used) VALUES (1, 1, 1746100000000, 2, 3, 'correct', 4000, false)"
+            )
+        )
+    engine.dispose()
+
+
+def test_an_old_database_is_upgraded_keeping_its_data(db_url: str, tmp_path: Path) -> None:
+    make_old_database(db_url)
+    store = open_store(db_url)
+    assert store.cards_by_key()["losses/mse"].state.stability == 3.5
+    assert [e.verdict for e in store.reviews()] == ["correct"]
+    info = store.start_session(T0, budget_kind="minutes", budget_value=10, mode="normal")
+    assert store.session(info.id).mode == "normal"  # the table 0002 added works
+    store.close()
+    if db_url.startswith("sqlite"):
+        backups = list(tmp_path.glob("recall.sqlite3.backup-0001-*"))
+        assert len(backups) == 1
+        engine = create_engine(f"sqlite:///{backups[0]}")
+        with engine.connect() as conn:
+            assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0001"
+        engine.dispose()
+
+
+def test_upgrading_imports_alembic_but_only_then(db_url: str) -> None:
+    make_old_database(db_url)
+    code = (
+        "import sys; from recall.store import open_store; "
+        f"open_store({db_url!r}).close(); print('alembic' in sys.modules)"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert run.stdout.strip() == "True"
+
+
+def test_a_newer_database_is_refused_untouched(db_url: str) -> None:
+    open_store(db_url).close()
+    engine = create_engine(db_url)
+    with engine.begin() as conn:
+        conn.execute(text("UPDATE alembic_version SET version_num = '9999'"))
+    engine.dispose()
+    with pytest.raises(StoreError, match=r"newer recall \(schema 9999.*Upgrade recall"):
+        open_store(db_url)
+    engine = create_engine(db_url)
+    with engine.connect() as conn:
+        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "9999"
+    engine.dispose()
+
+
+def test_another_applications_database_is_refused(db_url: str) -> None:
+    engine = create_engine(db_url)
+    with engine.begin() as conn:
+        conn.execute(text("CREATE TABLE invoices (id INTEGER PRIMARY KEY, total REAL)"))
+    engine.dispose()
+    with pytest.raises(StoreError, match="not a recall database.*invoices"):
+        open_store(db_url)
