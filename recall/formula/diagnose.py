@@ -38,7 +38,7 @@ _NAMED_FACTORS: list[tuple[float, str, str]] = [
 
 
 def _close(a: float, b: float) -> bool:
-    return abs(a - b) <= _CLOSE * max(1.0, abs(a), abs(b))
+    return abs(a - b) <= _CLOSE * max(abs(a), abs(b)) + 1e-12
 
 
 def _terms(node: Node, sign: int = 1) -> list[tuple[int, Node]]:
@@ -127,7 +127,8 @@ def _factor(reference, answer, s) -> Diagnosis | None:
     if any(v == 0 for v in s.e):
         return None
     ratios = [a / e for a, e in zip(s.a, s.e, strict=True)]
-    if all(_close(r, ratios[0]) for r in ratios) and not _close(ratios[0], 1.0):
+    if (all(_close(r, ratios[0]) for r in ratios) and not _close(ratios[0], 1.0)
+            and abs(ratios[0]) > 1e-6):
         named = _nice_factor(ratios[0])
         if named is None:
             return Diagnosis("factor", f"Off by a constant factor (about {ratios[0]:.4g})")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
@@ -182,17 +182,13 @@ def _exact_power(base: Fraction, exponent: Fraction) -> Fraction | None:
             raise NotRational("power too large for exact arithmetic")
         return base ** exponent.numerator
     if base < 0:
-        return None if exponent.denominator % 2 == 0 else _odd_root(base, exponent)
+        # Negative bases with fractional exponents are undefined over the reals here, as in
+        # the float and mpmath evaluators (SymPy's principal branch would be complex).
+        return None
     root = _rational_root(base, exponent.denominator)
     if root is None:
         raise NotRational("irrational root")
     return _exact_power(root, Fraction(exponent.numerator))
-
-
-def _odd_root(base: Fraction, exponent: Fraction) -> Fraction | None:
-    # Negative bases with fractional exponents are undefined over the reals here, matching
-    # the float and mpmath evaluators (and SymPy's principal branch being complex).
-    return None
 
 
 def _integer_root(value: int, degree: int) -> int | None:
@@ -223,10 +219,6 @@ class MpEvaluator:
         self.unknown = unknown
         self.max_log2 = 0
 
-    def run(self, node: Node) -> Any:
-        value = self.eval(node)
-        return value
-
     def _note(self, value: Any) -> Any:
         if value is not None and value != 0:
             try:
@@ -237,7 +229,7 @@ class MpEvaluator:
                 self.max_log2 = exponent
         return value
 
-    def eval(self, node: Node) -> Any:
+    def value_of(self, node: Node) -> Any:
         if isinstance(node, Number):
             return self._note(mpmath.mpf(node.value.numerator) / node.value.denominator)
         if isinstance(node, Symbol):
@@ -245,20 +237,20 @@ class MpEvaluator:
         if isinstance(node, Constant):
             return mpmath.pi if node.name == "pi" else mpmath.e
         if isinstance(node, Negate):
-            value = self.eval(node.operand)
+            value = self.value_of(node.operand)
             return None if value is None else -value
         if isinstance(node, BinOp):
-            left = self.eval(node.left)
+            left = self.value_of(node.left)
             if left is None:
                 return None
-            right = self.eval(node.right)
+            right = self.value_of(node.right)
             if right is None:
                 return None
             return self._note(self._binop(node.op, left, right))
         if isinstance(node, Call):
             args = []
             for arg in node.args:
-                value = self.eval(arg)
+                value = self.value_of(arg)
                 if value is None:
                     return None
                 args.append(value)
@@ -296,7 +288,5 @@ class MpEvaluator:
 def eval_mp(node: Node, env: Mapping[str, Any], unknown: UnknownFunctions) -> tuple[Any, int]:
     """``(value, largest intermediate log2 magnitude)`` at the current mpmath precision."""
     evaluator = MpEvaluator(env, unknown)
-    return evaluator.run(node), evaluator.max_log2
+    return evaluator.value_of(node), evaluator.max_log2
 
-
-Evaluate = Callable[[Node], Any]

@@ -11,7 +11,7 @@ GREEK: dict[str, str] = {
     "ζ": "zeta", "η": "eta", "θ": "theta", "ϑ": "theta", "ι": "iota", "κ": "kappa",
     "λ": "lambda", "μ": "mu", "µ": "mu", "ν": "nu", "ξ": "xi", "ο": "omicron", "ρ": "rho",
     "ϱ": "rho", "σ": "sigma", "ς": "sigma", "τ": "tau", "υ": "upsilon", "φ": "phi", "ϕ": "phi",
-    "χ": "chi", "ψ": "psi", "ω": "omega", "Γ": "Gamma", "Δ": "Delta", "Θ": "Theta",
+    "χ": "chi", "ψ": "psi", "ω": "omega", "π": "pi", "Γ": "Gamma", "Δ": "Delta", "Θ": "Theta",
     "Λ": "Lambda", "Ξ": "Xi", "Σ": "Sigma", "Φ": "Phi", "Ψ": "Psi", "Ω": "Omega",
 }
 

@@ -210,11 +210,19 @@ class Parser:
             return Constant(name)
         if name in table.variables:
             return Symbol(name)
-        if following.kind == "open" and following.text == "(" and not following.space:
+        calls = following.kind == "open" and following.text == "(" and not following.space
+        if calls and self._looks_like_a_function(name):
             raise self.unknown_function(token)
         if table.strict:
             raise self.unknown_name(token)
         return Symbol(name)
+
+    def _looks_like_a_function(self, name: str) -> bool:
+        """A plain word of three or more letters before '(' is a function call attempt
+        (``softmax(z)``, ``sigmoyd(x)``); ``x(1-x)`` and ``d_k(...)`` multiply."""
+        if difflib.get_close_matches(name, self._function_names(), n=1, cutoff=0.75):
+            return True
+        return len(name) >= 3 and name.isalpha()
 
     def call(self, token: Token, resolved: str) -> Node:
         power: Node | None = None
@@ -270,10 +278,6 @@ class Parser:
         close = difflib.get_close_matches(name, self._function_names(), n=1, cutoff=0.6)
         if close:
             return self.error(f"unknown function '{name}' (did you mean {close[0]}?)", token)
-        if len(name) == 1 and not self.table.strict:
-            return self.error(
-                f"'{name}' is not a function: write {name}*(...) to multiply", token
-            )
         return self.error(f"unknown function '{name}'", token)
 
     def unknown_name(self, token: Token) -> ParseError:

@@ -1,0 +1,78 @@
+"""``recall check``: exit codes, JSON, and the batch mode that never stops on a bad line."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+
+import pytest
+
+from recall.cli import main
+from recall.commands.check import run_batch
+
+
+@pytest.mark.parametrize(
+    ("args", "code"),
+    [
+        (["x^2", "x*x"], 0),
+        (["x/2", "x"], 1),
+        (["x", "x +"], 2),
+        (["log(sigma^2)", "2 log(sigma)", "--var", "sigma=positive"], 0),
+        (["log(s^2)", "2 log(s)", "--var", "s=real"], 1),
+        (["f(x) + f(x)", "2 f(x)", "--func", "f"], 0),
+        (["100", "101", "--tolerance", "0.02"], 0),
+        (["100", "101"], 1),
+    ],
+)
+def test_exit_status(args, code, capsys) -> None:
+    assert main(["check", *args]) == code
+    assert "verdict:" in capsys.readouterr().out
+
+
+def test_json_output(capsys) -> None:
+    assert main(["check", "x/2", "x", "--json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert data["verdict"] == "incorrect"
+    assert data["diagnosis"]["kind"] == "factor"
+    assert data["interpreted"] == "x"
+    assert data["ms"] >= 0
+
+
+def test_bad_domain_is_a_clear_error(capsys) -> None:
+    assert main(["check", "x", "x", "--var", "x=sideways"]) == 2
+    assert "unknown domain 'sideways'" in capsys.readouterr().err
+
+
+def test_batch_answers_every_line_in_order() -> None:
+    lines = [
+        {"id": "a", "expected": "x^2", "answer": "x*x"},
+        "this is not json",
+        {"id": "c", "expected": "0.5", "answer": "1/2", "tolerance": 0},
+        {"id": "d", "expected": "p*(1-p)", "answer": "p - p^2", "vars": {"p": "(0, 1)"}},
+        {"id": "e", "expected": "f(x)", "answer": "g(x)", "funcs": ["f", "g"]},
+        {"id": "f", "expected": "x", "answer": "9^9^9^9"},
+        {"id": "g", "expected": 3, "answer": "3"},
+        {"id": "h", "expected": "x", "answer": "x", "vars": {"x": "nowhere"}},
+    ]
+    source = "\n".join(item if isinstance(item, str) else json.dumps(item) for item in lines)
+    out = io.StringIO()
+    assert run_batch(io.StringIO(source + "\n"), out) == 0
+    results = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert [r["id"] for r in results] == ["a", None, "c", "d", "e", "f", "g", "h"]
+    assert [r["verdict"] for r in results] == [
+        "correct", "invalid", "correct", "correct", "incorrect", "invalid", "invalid", "invalid",
+    ]
+    assert all(set(r) == {"id", "verdict", "method", "message", "ms"} for r in results)
+    assert "line 2" in results[1]["message"]
+
+
+def test_console_script_runs_in_a_fresh_process() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "recall.cli", "check", "sigmoid(x)*(1-sigmoid(x))",
+         "sigmoid(x) - sigmoid(x)^2"],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "correct" in done.stdout
