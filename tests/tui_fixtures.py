@@ -216,7 +216,10 @@ class FakeServices:
             FakeCard(replace(base, key="t/b", card_id="b", prompt="Type 2y."), "2y"),
         ]
 
-    def load(self, warm_engine: bool = True) -> HomeData:
+    def warm(self) -> None:
+        pass
+
+    def load(self) -> HomeData:
         deck = DeckRow(id="t", name="Test", topic="Testing", builtin=True, cards=2, new=2)
         return HomeData(decks=(deck,))
 

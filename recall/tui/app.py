@@ -24,7 +24,7 @@ from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.worker import Worker, WorkerState
 
-from recall.tui.messages import HomeLoaded, LoadFailed, WorkerFailed
+from recall.tui.messages import EngineWarm, HomeLoaded, LoadFailed, WorkerFailed
 from recall.tui.services import Services
 from recall.tui.settings import TuiSettings
 from recall.tui.views import HomeData, SessionPlan
@@ -38,8 +38,10 @@ class RecallApp(App[int]):
 
     ``services`` is the facade over the lower layers (tests pass one built on a temporary data
     directory and a fake clock); ``plan`` opens a drill session straight away (``recall drill``);
-    ``after_first_paint`` is called once the home screen has been drawn (the start-up benchmark
-    and the import-laziness test hook in there).
+    ``after_first_paint`` is called once the home screen has been drawn, ``after_load`` once
+    the load worker's data is on it, ``after_warm`` once the engine is imported (the start-up
+    benchmark and the import-laziness test hook in there); ``warm_engine=False`` skips the
+    engine warm-up.
     """
 
     CSS_PATH = "recall.tcss"
@@ -61,6 +63,8 @@ class RecallApp(App[int]):
         settings: TuiSettings | None = None,
         plan: SessionPlan | None = None,
         after_first_paint: Callable[[RecallApp], None] | None = None,
+        after_load: Callable[[RecallApp], None] | None = None,
+        after_warm: Callable[[RecallApp], None] | None = None,
         warm_engine: bool = True,
     ) -> None:
         super().__init__()
@@ -76,7 +80,12 @@ class RecallApp(App[int]):
         self.first_paint_at: float | None = None
         self.heavy_at_first_paint: tuple[str, ...] = ()
         self._after_first_paint = after_first_paint
+        self._after_load = after_load
+        self._after_warm = after_warm
+        #: Seconds the engine warm-up took, once it has run.
+        self.engine_warm_seconds: float | None = None
         self._warm_engine = warm_engine
+        self._engine_warm = False
         self._shutdown_done = False
         if self.settings.keymap:
             self.set_keymap(self.settings.keymap)
@@ -108,15 +117,25 @@ class RecallApp(App[int]):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="load")
     def load_home(self) -> None:
-        """Open the store, sync the decks and count what is due (imports the heavy layers)."""
+        """Open the store, sync the decks and count what is due, then warm the engine.
+
+        The counts are posted as soon as they exist; importing SymPy for the engine comes
+        after, so the home screen fills in first and the first answer is graded without an
+        import pause.
+        """
         from recall.errors import RecallError
 
         try:
-            data = self.services.load(warm_engine=self._warm_engine)
+            data = self.services.load()
         except RecallError as error:
             self.post_message(LoadFailed(str(error)))
             return
         self.post_message(HomeLoaded(data))
+        if self._warm_engine and not self._engine_warm:
+            started = time.perf_counter()
+            self.services.warm()
+            self._engine_warm = True
+            self.post_message(EngineWarm(time.perf_counter() - started))
 
     def refresh_home(self) -> None:
         """Recount after a session or an edit (a worker: counts are SQL)."""
@@ -129,9 +148,16 @@ class RecallApp(App[int]):
         for screen in self.screen_stack:
             if isinstance(screen, HomeScreen):
                 screen.show_data(message.data)
+        if self._after_load is not None:
+            self._after_load(self)
         if self.initial_plan is not None:
             plan, self.initial_plan = self.initial_plan, None
             self.start_session(plan)
+
+    def on_engine_warm(self, message: EngineWarm) -> None:
+        self.engine_warm_seconds = message.seconds
+        if self._after_warm is not None:
+            self._after_warm(self)
 
     def on_load_failed(self, message: LoadFailed) -> None:
         from recall.tui.screens.home import HomeScreen

@@ -50,6 +50,10 @@ def render_quietly(text: str, card: Card | None = None, width: int = 76) -> str:
     try:
         return render(text, table, width=width)
     except RecallError:
+        if "\\" in text:
+            from recall.tui.latex_display import latex_to_unicode
+
+            return latex_to_unicode(text)
         return text
 
 

@@ -211,7 +211,7 @@ class DecksScreen(RecallScreen):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="decks-reload")
     def reload_after_edit(self) -> None:
-        data = self.services.load(warm_engine=False)
+        data = self.services.load()
         self.post_message(DecksReloaded(data))
 
     def on_decks_reloaded(self, message: DecksReloaded) -> None:
