@@ -1,0 +1,656 @@
+"""A drill session: the queue, the budget, ratings applied and committed, undo, the summary.
+
+The TUI drives it; so can a script or a test, with an injectable clock::
+
+    session = Session.start(store, cards, budget=Budget.minutes(10), clock=clock)
+    while (card := session.next_card()) is not None:
+        ...  # show the card, grade the typed answer (the formula engine, not us)
+        session.record(verdict="correct", rating=Rating.Good, suggested=Rating.Good, seconds=12.5)
+    summary = session.summary()
+
+It takes verdicts as strings and never imports the formula engine. Every :meth:`Session.record`
+commits the review (log row and next state, one transaction) before it returns, so whatever
+happens next, an answered card is never lost; :meth:`Session.recover` picks up a session that
+never ended (a crash, a closed terminal) with its budget and history.
+
+Modes: ``normal`` follows the schedule (limits, ordering, sibling burying); ``cram`` (every
+card), ``weakest`` (the N cards least likely to be recalled now) and ``missed`` (the cards
+failed in the last session) drill off-schedule: reviews are logged, the schedule is untouched.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+from collections import Counter, deque
+from collections.abc import Callable, Collection, Iterable
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime, timedelta, tzinfo
+from enum import StrEnum
+from typing import Any
+
+from recall.cards.model import Card, CardKind
+from recall.config import Settings
+from recall.scheduling import (
+    VERDICTS,
+    Phase,
+    Rating,
+    Scheduler,
+    became_leech,
+    build_queue,
+    drop_siblings,
+    is_leech,
+    remaining,
+    suggest_rating,
+    today_bounds,
+)
+from recall.store import ReviewEntry, ReviewInput, SessionInfo, Store, StoredCard
+from recall.store.stats import current_streak, due_counts
+
+#: How far ahead a learning card may be shown when nothing else is left (Anki's default).
+LEARN_AHEAD = timedelta(minutes=20)
+#: An unfinished session idle for longer than this is not offered for resuming.
+RESUME_WINDOW = timedelta(hours=12)
+
+
+def utc_now() -> datetime:
+    """The default clock."""
+    return datetime.now(UTC)
+
+
+class Mode(StrEnum):
+    NORMAL = "normal"
+    CRAM = "cram"
+    WEAKEST = "weakest"
+    MISSED = "missed"
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How long a session runs: ``minutes`` of time on cards, a number of ``cards``, or
+    ``until_done`` (nothing left in the queue)."""
+
+    kind: str = "minutes"
+    value: float | None = 10.0
+
+    @classmethod
+    def minutes(cls, minutes: float = 10.0) -> Budget:
+        return cls("minutes", float(minutes))
+
+    @classmethod
+    def cards(cls, count: int) -> Budget:
+        return cls("cards", float(count))
+
+    @classmethod
+    def until_done(cls) -> Budget:
+        return cls("until_done", None)
+
+    def __post_init__(self) -> None:
+        if self.kind not in ("minutes", "cards", "until_done"):
+            raise ValueError(f"unknown budget kind {self.kind!r}")
+        if self.kind != "until_done" and (self.value is None or self.value <= 0):
+            raise ValueError(f"a {self.kind} budget needs a positive value")
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """What :meth:`Session.record` committed."""
+
+    entry: ReviewEntry
+    card: StoredCard  # its state after the review
+    became_leech: bool  # this review made it a leech: surface it to the learner
+    buried: int  # siblings buried until tomorrow
+    finished: bool  # the budget is spent: this was the last card
+
+
+@dataclass(frozen=True)
+class MissedCard:
+    """A card failed in the session, with the right answer to show."""
+
+    key: str
+    prompt: str
+    right_answer: str
+    typed: str | None
+    diagnosis: str | None
+
+
+@dataclass(frozen=True)
+class SessionSummary:
+    """The end-of-session figures, computed from the log."""
+
+    session_id: int
+    mode: str
+    started_at: datetime
+    ended_at: datetime | None
+    reviews: int
+    cards: int
+    by_kind: dict[str, int]  # distinct cards by what their first review was
+    first_try_accuracy: float | None
+    median_seconds: float | None
+    seconds_on_cards: float
+    missed: tuple[MissedCard, ...]
+    mistakes: tuple[tuple[str, int], ...]
+    leeches: tuple[str, ...]
+    due_tomorrow: int
+    due_next_7_days: int
+    streak_days: int
+
+    def to_dict(self) -> dict[str, Any]:
+        out = asdict(self)
+        out["started_at"] = self.started_at.isoformat()
+        out["ended_at"] = self.ended_at.isoformat() if self.ended_at else None
+        return out
+
+
+_KIND_NAMES = {0: "new", 1: "learning", 2: "review", 3: "relearn", 4: "off_schedule"}
+
+
+@dataclass
+class _Done:
+    review_id: int
+    key: str
+    seconds: float
+    requeued: bool = False
+
+
+@dataclass
+class _Runtime:
+    used_seconds: float = 0.0
+    done: list[_Done] = field(default_factory=list)
+    shown_at: datetime | None = None
+    paused_at: datetime | None = None
+    paused_seconds: float = 0.0
+    exhausted: bool = False
+
+
+class Session:
+    """One drill session over ``cards`` (the loaded deck content) and a store.
+
+    Create with :meth:`start` or :meth:`recover`. Not thread-safe: drive it from one thread
+    (the TUI's drill screen), or hand it between threads without overlapping calls.
+    """
+
+    def __init__(
+        self,
+        store: Store,
+        cards: Iterable[Card],
+        info: SessionInfo,
+        *,
+        settings: Settings | None = None,
+        clock: Callable[[], datetime] = utc_now,
+        tz: tzinfo | None = None,
+        fuzz: bool = True,
+    ) -> None:
+        self.store = store
+        self.info = info
+        self.settings = settings or Settings()
+        self.clock = clock
+        self.tz = tz
+        self.scheduler = Scheduler(self.settings.scheduler_settings(enable_fuzzing=fuzz))
+        self.mode = Mode(info.mode)
+        self.budget = Budget(info.budget_kind, info.budget_value)
+        self._cards = {card.key: card for card in cards}
+        self._stored: dict[str, StoredCard] = {}
+        self._queue: deque[str] = deque()
+        self._current: str | None = None
+        self._rt = _Runtime()
+        self._decks = info.decks or None
+        self._topic = info.topic
+
+    # ------------------------------------------------------------------ creating
+
+    @classmethod
+    def start(
+        cls,
+        store: Store,
+        cards: Iterable[Card],
+        *,
+        budget: Budget | None = None,
+        mode: str | Mode = Mode.NORMAL,
+        weakest_n: int = 20,
+        decks: Collection[str] | None = None,
+        topic: str | None = None,
+        settings: Settings | None = None,
+        clock: Callable[[], datetime] = utc_now,
+        tz: tzinfo | None = None,
+        fuzz: bool = True,
+    ) -> Session:
+        """Begin a session (recorded in the store at once, so it can be recovered)."""
+        settings = settings or Settings()
+        budget = budget or Budget.minutes(settings.session_minutes)
+        mode = Mode(mode)
+        info = store.start_session(
+            clock(),
+            budget_kind=budget.kind,
+            budget_value=budget.value,
+            mode=str(mode),
+            mode_count=weakest_n if mode is Mode.WEAKEST else None,
+            decks=sorted(decks or ()),
+            topic=topic,
+        )
+        session = cls(store, cards, info, settings=settings, clock=clock, tz=tz, fuzz=fuzz)
+        session._build_queue(skip=set())
+        return session
+
+    @staticmethod
+    def unfinished(store: Store, now: datetime | None = None) -> SessionInfo | None:
+        """The session a crash left open, if it was active recently enough to resume."""
+        now = now or utc_now()
+        return store.unfinished_session(newer_than=now - RESUME_WINDOW)
+
+    @classmethod
+    def recover(
+        cls,
+        store: Store,
+        cards: Iterable[Card],
+        *,
+        session_id: int | None = None,
+        settings: Settings | None = None,
+        clock: Callable[[], datetime] = utc_now,
+        tz: tzinfo | None = None,
+        fuzz: bool = True,
+    ) -> Session | None:
+        """Resume an unfinished session (the latest recent one, or ``session_id``): the time
+        and cards already spent count against its budget, and its reviews can be undone."""
+        info = (
+            store.session(session_id) if session_id is not None else cls.unfinished(store, clock())
+        )
+        if info is None or info.ended_at is not None:
+            return None
+        session = cls(store, cards, info, settings=settings, clock=clock, tz=tz, fuzz=fuzz)
+        entries = store.reviews(session_id=info.id)
+        session._rt.used_seconds = sum(e.seconds for e in entries)
+        session._rt.done = [_Done(e.id, e.card_key, e.seconds) for e in entries]
+        passed = {e.card_key for e in entries if e.rating > 1}
+        session._build_queue(skip=passed)
+        return session
+
+    # ------------------------------------------------------------------ the queue
+
+    def _build_queue(self, skip: set[str]) -> None:
+        now = self.clock()
+        self.store.release_buried(now)
+        if self.mode is Mode.NORMAL:
+            keys = self._normal_queue(now)
+        elif self.mode is Mode.CRAM:
+            keys = self._cram_queue()
+        elif self.mode is Mode.WEAKEST:
+            keys = self._weakest_queue(now, self.info.mode_count or 20)
+        else:
+            keys = self._missed_queue()
+        self._queue = deque(k for k in keys if k not in skip)
+
+    def _loaded(self, cards: Iterable[StoredCard]) -> list[StoredCard]:
+        out = []
+        for card in cards:
+            if card.card_key in self._cards:
+                self._stored[card.card_key] = card
+                out.append(card)
+        return out
+
+    def _normal_queue(self, now: datetime) -> list[str]:
+        start, end = today_bounds(now, self.settings.day_rollover_hour, self.tz)
+        introduced, reviewed = self.store.introduced_and_reviewed(start)
+        new_left = remaining(self.settings.new_per_day, introduced)
+        reviews_left = remaining(self.settings.reviews_per_day, reviewed)
+        due = self._loaded(
+            self.store.due_cards(
+                end, limit=min(reviews_left, 100_000) + 1000, decks=self._decks, topic=self._topic
+            )
+        )
+        reviews = [c for c in due if c.state.phase is Phase.REVIEW][:reviews_left]
+        new = self._loaded(
+            self.store.new_cards(limit=min(new_left, 100_000), decks=self._decks, topic=self._topic)
+        )
+        queue = drop_siblings(build_queue([], reviews, new), _group_of)
+        return [c.card_key for c in queue]
+
+    def _cram_queue(self) -> list[str]:
+        cards = [
+            c
+            for c in self._loaded(self.store.cards_by_key(self._cards).values())
+            if self._matches(c)
+        ]
+        cards = [c for c in cards if not c.retired and not c.suspended]
+        keys = sorted(c.card_key for c in cards)
+        random.Random(self.info.id).shuffle(keys)
+        return keys
+
+    def _weakest_queue(self, now: datetime, count: int) -> list[str]:
+        import numpy as np
+
+        ids, stability, last = self.store.memory(decks=self._decks, topic=self._topic)
+        if not ids:
+            return []
+        elapsed = np.array([(now - t).total_seconds() // 86400 for t in last], dtype=np.float64)
+        r = self.scheduler.retrievability_many(np.array(stability, dtype=np.float64), elapsed)
+        by_id = {c.id: c for c in self._loaded(self.store.cards_by_key(self._cards).values())}
+        order = [ids[i] for i in np.argsort(r, kind="stable") if ids[i] in by_id]
+        chosen = [by_id[i] for i in order if not by_id[i].suspended][:count]
+        return [c.card_key for c in chosen]
+
+    def _missed_queue(self) -> list[str]:
+        last = self.store.last_finished_session(mode=None)
+        if last is None:
+            return []
+        keys: list[str] = []
+        for entry in self.store.reviews(session_id=last.id):
+            if entry.rating == Rating.Again and entry.card_key not in keys:
+                keys.append(entry.card_key)
+        stored = self._loaded(self.store.cards_by_key(keys).values())
+        usable = {
+            c.card_key for c in stored if self._matches(c) and not c.retired and not c.suspended
+        }
+        return [k for k in keys if k in usable]
+
+    def _matches(self, card: StoredCard) -> bool:
+        return (self._decks is None or card.deck in self._decks) and (
+            self._topic is None or card.topic == self._topic
+        )
+
+    def _still_due(self, key: str, now: datetime) -> bool:
+        """A queued card may have changed since the queue was built (buried by a sibling,
+        reviewed from another window, suspended): check before showing it."""
+        stored = self.store.card(self._stored[key].id)
+        self._stored[key] = stored
+        if stored.retired or stored.suspended or stored.buried_until is not None:
+            return False
+        if self.mode is not Mode.NORMAL:
+            return True
+        _start, end = today_bounds(now, self.settings.day_rollover_hour, self.tz)
+        return stored.state.is_new or (stored.state.due is not None and stored.state.due < end)
+
+    def _learning_due(self, until: datetime) -> str | None:
+        for card in self._loaded(
+            self.store.due_cards(
+                until, limit=20, decks=self._decks, topic=self._topic, learning_only=True
+            )
+        ):
+            return card.card_key
+        return None
+
+    # ------------------------------------------------------------------ driving
+
+    @property
+    def id(self) -> int:
+        return self.info.id
+
+    @property
+    def current(self) -> Card | None:
+        """The card on screen (shown by :meth:`next_card`, not yet recorded)."""
+        return self._cards[self._current] if self._current else None
+
+    @property
+    def current_state(self) -> StoredCard | None:
+        """The store's view of the current card (its phase, stability, lapses)."""
+        return self._stored.get(self._current) if self._current else None
+
+    @property
+    def cards_done(self) -> int:
+        return len(self._rt.done)
+
+    @property
+    def queue_length(self) -> int:
+        """Cards still queued (learning cards that come back are not counted)."""
+        return len(self._queue)
+
+    @property
+    def finished(self) -> bool:
+        """The budget is spent (after the last recorded card) or nothing is left to show."""
+        if self._current is not None:
+            return False
+        if self._rt.exhausted:
+            return True
+        if self.budget.kind == "minutes":
+            assert self.budget.value is not None
+            return self._rt.used_seconds >= self.budget.value * 60
+        if self.budget.kind == "cards":
+            assert self.budget.value is not None
+            return self.cards_done >= self.budget.value
+        return False
+
+    def next_card(self) -> Card | None:
+        """The card to show now (the same one until it is recorded), or ``None`` when the
+        session is over."""
+        if self._current is not None:
+            return self._cards[self._current]
+        if self.finished:
+            return None
+        now = self.clock()
+        key: str | None = None
+        if self.mode is Mode.NORMAL:
+            key = self._learning_due(now)
+        while key is None and self._queue:
+            candidate = self._queue.popleft()
+            if self._still_due(candidate, now):
+                key = candidate
+        if key is None and self.mode is Mode.NORMAL:
+            key = self._learning_due(now + LEARN_AHEAD)
+        if key is None:
+            self._rt.exhausted = True
+            return None
+        self._current = key
+        self._rt.shown_at = now
+        self._rt.paused_seconds = 0.0
+        self._rt.paused_at = None
+        return self._cards[key]
+
+    def seconds_on_current(self) -> float:
+        """Time the current card has been on screen, pauses excluded."""
+        if self._current is None or self._rt.shown_at is None:
+            return 0.0
+        end = self._rt.paused_at or self.clock()
+        return max(0.0, (end - self._rt.shown_at).total_seconds() - self._rt.paused_seconds)
+
+    @property
+    def elapsed_seconds(self) -> float:
+        """Time spent on cards so far, the current one included."""
+        return self._rt.used_seconds + self.seconds_on_current()
+
+    @property
+    def remaining_seconds(self) -> float | None:
+        """Time left in a minutes budget (``None`` for other budgets); may go below zero while
+        the last card is finished."""
+        if self.budget.kind != "minutes" or self.budget.value is None:
+            return None
+        return self.budget.value * 60 - self.elapsed_seconds
+
+    def suggest(
+        self, verdict: str, seconds: float | None = None, used_hint: bool = False
+    ) -> Rating | None:
+        """:func:`recall.scheduling.suggest_rating` for the current card."""
+        state = self.current_state
+        mature = state is not None and state.state.is_mature
+        if seconds is None:
+            seconds = self.seconds_on_current()
+        return suggest_rating(verdict, seconds, used_hint, mature)
+
+    def record(
+        self,
+        *,
+        verdict: str,
+        rating: Rating | int,
+        suggested: Rating | int | None = None,
+        diagnosis: str | None = None,
+        answer: str | None = None,
+        seconds: float | None = None,
+        hint_used: bool = False,
+        seed: int | None = None,
+        params: dict[str, Any] | None = None,
+    ) -> Recorded:
+        """Rate the current card and commit the review before returning.
+
+        ``rating`` is the learner's choice (the suggestion, or an override); ``seconds`` the
+        time taken (default: measured by the session's clock, pauses excluded). In normal mode
+        the card's next state comes from FSRS and its siblings are buried until tomorrow; in
+        the other modes the review is logged and the schedule is left alone.
+        """
+        if self._current is None:
+            raise RuntimeError("no card is being shown: call next_card() first")
+        if verdict not in VERDICTS:
+            raise ValueError(f"unknown verdict {verdict!r}; expected one of {sorted(VERDICTS)}")
+        rating = Rating(int(rating))
+        key = self._current
+        stored = self._stored[key]
+        now = self.clock()
+        taken = self.seconds_on_current() if seconds is None else max(0.0, float(seconds))
+        data = ReviewInput(
+            rating=int(rating),
+            reviewed_at=now,
+            verdict=verdict,
+            seconds=taken,
+            suggested=None if suggested is None else int(suggested),
+            diagnosis=diagnosis,
+            answer=answer,
+            hint_used=hint_used,
+            seed=seed,
+            params=params,
+            session_id=self.id,
+        )
+        bury_until = None
+        schedule = None
+        if self.mode is Mode.NORMAL:
+            card_id = stored.id
+            schedule = lambda state: self.scheduler.review(card_id, state, rating, now)  # noqa: E731
+            bury_until = today_bounds(now, self.settings.day_rollover_hour, self.tz)[1]
+        applied = self.store.apply_review(stored.id, data, schedule, bury_siblings_until=bury_until)
+        # Committed: from here on, nothing can lose this review.
+        self._stored[key] = applied.card
+        requeue = self.mode is not Mode.NORMAL and rating is Rating.Again
+        if requeue:
+            self._queue.append(key)
+        self._rt.done.append(_Done(applied.entry.id, key, taken, requeued=requeue))
+        self._rt.used_seconds += taken
+        self._current = None
+        self._rt.shown_at = None
+        self._rt.exhausted = False
+        leech = False
+        if applied.entry.before is not None and applied.entry.after is not None:
+            leech = became_leech(
+                applied.entry.before.lapses,
+                applied.card.state.lapses,
+                self.settings.leech_threshold,
+            )
+        return Recorded(applied.entry, applied.card, leech, applied.buried, self.finished)
+
+    def undo(self) -> Card | None:
+        """Take back the last review of this session: the log row goes, the card's previous
+        state comes back, and the card is shown again next. Returns it (``None`` if there is
+        nothing to undo)."""
+        if not self._rt.done:
+            return None
+        last = self._rt.done.pop()
+        stored = self.store.undo_review(last.review_id)
+        self._rt.used_seconds = max(0.0, self._rt.used_seconds - last.seconds)
+        if last.requeued and self._queue and self._queue[-1] == last.key:
+            self._queue.pop()
+        if self._current is not None:
+            self._queue.appendleft(self._current)
+        if last.key not in self._cards:
+            self._current = None
+            return None
+        self._stored[last.key] = stored
+        self._current = last.key
+        self._rt.shown_at = self.clock()
+        self._rt.paused_seconds = 0.0
+        self._rt.paused_at = None
+        self._rt.exhausted = False
+        return self._cards[last.key]
+
+    @property
+    def paused(self) -> bool:
+        return self._rt.paused_at is not None
+
+    def pause(self) -> None:
+        """Stop the clock on the current card (a break does not spend the budget)."""
+        if self._rt.paused_at is None:
+            self._rt.paused_at = self.clock()
+
+    def resume(self) -> None:
+        """Start the clock again after :meth:`pause`."""
+        if self._rt.paused_at is not None:
+            self._rt.paused_seconds += (self.clock() - self._rt.paused_at).total_seconds()
+            self._rt.paused_at = None
+
+    def end(self) -> SessionSummary:
+        """Close the session (it will not be offered for resuming) and summarise it. A card
+        on screen but not recorded is simply not counted."""
+        self._current = None
+        self.store.end_session(self.id, self.clock())
+        self.info = self.store.session(self.id)
+        return self.summary()
+
+    # ------------------------------------------------------------------ summary
+
+    def summary(self) -> SessionSummary:
+        """The figures of this session, from the log."""
+        entries = self.store.reviews(session_id=self.id)
+        now = self.clock()
+        first: dict[str, ReviewEntry] = {}
+        for entry in entries:
+            first.setdefault(entry.card_key, entry)
+        by_kind = Counter(_KIND_NAMES.get(e.kind, "other") for e in first.values())
+        missed_keys = list(dict.fromkeys(e.card_key for e in entries if e.rating == Rating.Again))
+        last_wrong = {e.card_key: e for e in entries if e.rating == Rating.Again}
+        missed = tuple(
+            MissedCard(
+                key=k,
+                prompt=self._cards[k].prompt if k in self._cards else "",
+                right_answer=right_answer(self._cards[k]) if k in self._cards else "",
+                typed=last_wrong[k].answer,
+                diagnosis=last_wrong[k].diagnosis,
+            )
+            for k in missed_keys
+        )
+        mistakes = Counter(e.diagnosis for e in entries if e.diagnosis and e.verdict == "incorrect")
+        threshold = self.settings.leech_threshold
+        stored = self.store.cards_by_key(first) if first else {}
+        leeches = tuple(k for k, c in stored.items() if is_leech(c.state.lapses, threshold))
+        _today, tomorrow, week = due_counts(
+            self.store, now, self.settings.day_rollover_hour, self.tz
+        )
+        return SessionSummary(
+            session_id=self.id,
+            mode=str(self.mode),
+            started_at=self.info.started_at,
+            ended_at=self.info.ended_at,
+            reviews=len(entries),
+            cards=len(first),
+            by_kind={
+                name: by_kind.get(name, 0)
+                for name in ("new", "review", "relearn", "learning", "off_schedule")
+            },
+            first_try_accuracy=(sum(e.rating > 1 for e in first.values()) / len(first))
+            if first
+            else None,
+            median_seconds=statistics.median(e.seconds for e in entries) if entries else None,
+            seconds_on_cards=sum(e.seconds for e in entries),
+            missed=missed,
+            mistakes=tuple(mistakes.most_common(5)),
+            leeches=leeches,
+            due_tomorrow=tomorrow,
+            due_next_7_days=week,
+            streak_days=current_streak(self.store, now, self.settings.day_rollover_hour, self.tz),
+        )
+
+
+def _group_of(card: StoredCard) -> tuple[str, str] | None:
+    return (card.deck, card.sibling_group) if card.sibling_group else None
+
+
+def right_answer(card: Card) -> str:
+    """The answer to show for a missed card, whatever its kind."""
+    if card.kind is CardKind.FACT:
+        if card.value_range is not None:
+            low, high = card.value_range
+            text = f"{low:g}-{high:g}"
+        else:
+            text = f"{card.value:g}" if card.value is not None else ""
+        return f"{text} {card.unit}".strip()
+    if card.kind is CardKind.REVERSE or (card.kind is CardKind.CLOZE and not card.answer):
+        return card.accept[0] if card.accept else ""
+    if card.kind is CardKind.EXPLAIN:
+        return card.model_answer
+    if card.kind is CardKind.NUMERIC and card.unit:
+        return f"{card.answer} {card.unit}"
+    return card.answer

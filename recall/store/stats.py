@@ -1,0 +1,187 @@
+"""Figures over a period: retention by deck and topic, forecast, heatmap, mistakes, streak.
+
+One function, :func:`compute_stats`, serves ``recall stats`` and the TUI's stats screen; the
+session summary reuses :func:`streak` and :func:`due_counts`. Day arithmetic follows the study
+day (rollover hour, local time) so a review at 1 am counts for the evening before.
+
+*Retention* is the true retention of FSRS/Anki: the share of review-phase reviews (cards that
+had graduated) rated anything but Again. Learning steps and off-schedule drills are left out:
+they measure how fast a card is learnt, not how well it is remembered.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, date, datetime, timedelta, tzinfo
+from typing import Any
+
+from recall.scheduling.day import day_start, study_date
+from recall.store.models import KIND_REVIEW
+from recall.store.store import Store
+
+
+@dataclass(frozen=True)
+class Retention:
+    """Passed and total review-phase reviews; ``rate`` is ``None`` with no reviews."""
+
+    passed: int
+    total: int
+
+    @property
+    def rate(self) -> float | None:
+        return self.passed / self.total if self.total else None
+
+
+@dataclass(frozen=True)
+class Stats:
+    """Everything ``recall stats`` prints, for a period ending today."""
+
+    since: date
+    until: date
+    reviews: int
+    study_days: int
+    retention: Retention
+    retention_by_deck: dict[str, Retention]
+    retention_by_topic: dict[str, Retention]
+    first_try_accuracy: float | None
+    mistakes: list[tuple[str, int]]
+    heatmap: list[tuple[date, int]]  # reviews per study day in the period, zero days included
+    forecast: list[tuple[date, int]]  # cards falling due per day from today (overdue on today)
+    streak: int
+    due_today: int
+    due_tomorrow: int
+    due_next_7_days: int
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: dates as ISO strings, retention with its rate."""
+
+        def ret(r: Retention) -> dict[str, Any]:
+            return {"passed": r.passed, "total": r.total, "rate": r.rate}
+
+        out = asdict(self)
+        out["since"], out["until"] = self.since.isoformat(), self.until.isoformat()
+        out["retention"] = ret(self.retention)
+        out["retention_by_deck"] = {k: ret(v) for k, v in self.retention_by_deck.items()}
+        out["retention_by_topic"] = {k: ret(v) for k, v in self.retention_by_topic.items()}
+        out["heatmap"] = [[d.isoformat(), n] for d, n in self.heatmap]
+        out["forecast"] = [[d.isoformat(), n] for d, n in self.forecast]
+        out["mistakes"] = [[k, n] for k, n in self.mistakes]
+        return out
+
+
+def streak(
+    times: Iterable[datetime], now: datetime, rollover_hour: int, tz: tzinfo | None = None
+) -> int:
+    """Consecutive study days with at least one review, ending today (or yesterday, when
+    nothing has been reviewed yet today: the streak is not broken until the day is over)."""
+    days = {study_date(t, rollover_hour, tz) for t in times}
+    today = study_date(now, rollover_hour, tz)
+    day = today if today in days else today - timedelta(days=1)
+    count = 0
+    while day in days:
+        count += 1
+        day -= timedelta(days=1)
+    return count
+
+
+def current_streak(
+    store: Store, now: datetime, rollover_hour: int, tz: tzinfo | None = None
+) -> int:
+    """:func:`streak` from the log, reading only as far back as the streak could reach."""
+    window = 64
+    while True:
+        times = store.review_times(now - timedelta(days=window))
+        days = streak(times, now, rollover_hour, tz)
+        if days < window - 2 or window > 36500:
+            return days
+        window *= 4
+
+
+def due_counts(
+    store: Store, now: datetime, rollover_hour: int, tz: tzinfo | None = None
+) -> tuple[int, int, int]:
+    """(due today, due by the end of tomorrow, due by the end of the 7th day from today),
+    overdue cards included in each: what will be waiting."""
+    today = study_date(now, rollover_hour, tz)
+    ends = [day_start(today + timedelta(days=n), rollover_hour, tz) for n in (1, 2, 8)]
+    times = store.due_times(ends[-1])
+    return tuple(sum(1 for t in times if t < end) for end in ends)  # type: ignore[return-value]
+
+
+def compute_stats(
+    store: Store,
+    *,
+    days: int = 30,
+    now: datetime | None = None,
+    rollover_hour: int = 4,
+    tz: tzinfo | None = None,
+    forecast_days: int = 30,
+) -> Stats:
+    """Figures for the last ``days`` study days (today included) and the next ``forecast_days``."""
+    now = now or datetime.now(UTC)
+    today = study_date(now, rollover_hour, tz)
+    first = today - timedelta(days=max(1, days) - 1)
+    since = day_start(first, rollover_hour, tz)
+    until = day_start(today + timedelta(days=1), rollover_hour, tz)
+    facts = store.review_facts(since, until)
+
+    per_day: Counter[date] = Counter()
+    by_deck: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    by_topic: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    mistakes: Counter[str] = Counter()
+    passed_all = total_all = 0
+    for at, kind, rating, verdict, diagnosis, deck, topic in facts:
+        day = study_date(at, rollover_hour, tz)
+        per_day[day] += 1
+        if verdict == "incorrect" and diagnosis:
+            mistakes[diagnosis] += 1
+        if kind != KIND_REVIEW:
+            continue
+        ok = int(rating > 1)
+        passed_all += ok
+        total_all += 1
+        for table, key in ((by_deck, deck), (by_topic, topic)):
+            table[key][0] += ok
+            table[key][1] += 1
+
+    heatmap = [
+        (first + timedelta(days=i), per_day.get(first + timedelta(days=i), 0))
+        for i in range((today - first).days + 1)
+    ]
+    forecast_end = day_start(today + timedelta(days=forecast_days), rollover_hour, tz)
+    due_per_day: Counter[date] = Counter()
+    for due in store.due_times(forecast_end):
+        due_per_day[max(today, study_date(due, rollover_hour, tz))] += 1
+    forecast = [
+        (today + timedelta(days=i), due_per_day.get(today + timedelta(days=i), 0))
+        for i in range(forecast_days)
+    ]
+    due_today, due_tomorrow, due_week = due_counts(store, now, rollover_hour, tz)
+    return Stats(
+        since=first,
+        until=today,
+        reviews=len(facts),
+        study_days=sum(1 for _d, n in heatmap if n),
+        retention=Retention(passed_all, total_all),
+        retention_by_deck={k: Retention(*v) for k, v in sorted(by_deck.items())},
+        retention_by_topic={k: Retention(*v) for k, v in sorted(by_topic.items())},
+        first_try_accuracy=_first_try_accuracy(store, since, until),
+        mistakes=mistakes.most_common(10),
+        heatmap=heatmap,
+        forecast=forecast,
+        streak=current_streak(store, now, rollover_hour, tz),
+        due_today=due_today,
+        due_tomorrow=due_tomorrow,
+        due_next_7_days=due_week,
+    )
+
+
+def _first_try_accuracy(store: Store, since: datetime, until: datetime) -> float | None:
+    """Share of (card, study session) pairs whose first answer in the period passed."""
+    seen: dict[tuple[int, int | None], bool] = {}
+    for entry in store.reviews(since=since, until=until):
+        seen.setdefault((entry.card_id, entry.session_id), entry.rating > 1)
+    return sum(seen.values()) / len(seen) if seen else None

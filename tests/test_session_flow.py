@@ -1,0 +1,301 @@
+# ruff: noqa: F811  (pytest fixtures imported from store_fixtures shadow their parameters)
+"""Sessions: queue rules, budgets with an injectable clock, commit-before-return, undo, pause,
+modes that leave the schedule alone, recovery after a crash, and the summary."""
+
+from __future__ import annotations
+
+import dataclasses
+from datetime import UTC, timedelta
+
+import pytest
+from store_fixtures import T0, FakeClock, db_url, make_deck, store  # noqa: F401
+
+from recall.cards.model import Card, CardKind, Deck
+from recall.config import Settings
+from recall.scheduling import Phase, Rating
+from recall.session import Budget, Mode, Session, right_answer
+from recall.store import Store, open_store
+
+UTC = UTC
+
+
+def load(store: Store, *decks: Deck) -> list[Card]:
+    store.sync_decks(list(decks), now=T0)
+    return [card for deck in decks for card in deck.cards]
+
+
+def start(store: Store, cards: list[Card], clock: FakeClock, **kwargs) -> Session:  # noqa: ANN003
+    kwargs.setdefault("settings", Settings(new_per_day=50))
+    return Session.start(store, cards, clock=clock, tz=UTC, fuzz=False, **kwargs)
+
+
+def answer(
+    session: Session, clock: FakeClock, rating: Rating = Rating.Good, seconds: float = 10, **kw
+):  # noqa: ANN001, ANN003, ANN201
+    card = session.next_card()
+    assert card is not None
+    clock.advance(seconds)
+    verdict = "correct" if rating > 1 else "incorrect"
+    return card, session.record(verdict=verdict, rating=rating, seconds=seconds, **kw)
+
+
+def test_every_record_is_committed_before_it_returns(store: Store, db_url: str) -> None:
+    cards = load(store, make_deck("d", "a", "b"))
+    clock = FakeClock()
+    session = start(store, cards, clock)
+    card, recorded = answer(session, clock, diagnosis=None, answer="x", seed=7, params={"n": 2})
+    other = open_store(db_url)  # a separate engine sees it at once
+    entries = other.reviews(session_id=session.id)
+    other.close()
+    assert [e.card_key for e in entries] == [card.key]
+    assert entries[0].seed == 7 and entries[0].params == {"n": 2} and entries[0].answer == "x"
+    assert recorded.entry.id == entries[0].id
+
+
+def test_new_cards_respect_the_daily_limit(store: Store) -> None:
+    cards = load(store, make_deck("d", *[f"c{i}" for i in range(10)]))
+    clock = FakeClock()
+    session = start(
+        store, cards, clock, settings=Settings(new_per_day=3), budget=Budget.until_done()
+    )
+    seen = []
+    while (card := session.next_card()) is not None:
+        clock.advance(5)
+        session.record(verdict="correct", rating=Rating.Easy, seconds=5)  # Easy graduates at once
+        seen.append(card.id)
+    assert seen == ["c0", "c1", "c2"]
+    again = start(store, cards, clock, settings=Settings(new_per_day=3), budget=Budget.until_done())
+    assert again.next_card() is None  # today's allowance is spent
+
+
+def test_learning_cards_come_back_within_the_session(store: Store) -> None:
+    cards = load(store, make_deck("d", "a"))
+    clock = FakeClock()
+    session = start(store, cards, clock, budget=Budget.until_done())
+    first, _ = answer(session, clock, Rating.Again)
+    again = session.next_card()  # due in a minute: shown ahead since nothing else is left
+    assert again is not None and again.id == first.id
+
+
+def test_due_reviews_and_new_cards_are_interleaved(store: Store) -> None:
+    cards = load(store, make_deck("d", *[f"r{i}" for i in range(6)], "n0", "n1"))
+    clock = FakeClock()
+    warm = start(store, cards[:6], clock, budget=Budget.cards(6))
+    for _ in range(6):
+        answer(warm, clock, Rating.Easy)
+    clock.advance(timedelta(days=30).total_seconds())
+    session = start(
+        store, cards, clock, budget=Budget.until_done(), settings=Settings(new_per_day=2)
+    )
+    order = []
+    while (card := session.next_card()) is not None:
+        order.append(card.id)
+        clock.advance(3)
+        session.record(verdict="correct", rating=Rating.Easy, seconds=3)
+    assert sorted(order) == sorted(c.id for c in cards)
+    assert order[0].startswith("r") and order[-1].startswith("r")
+
+
+def test_a_minutes_budget_ends_after_the_current_card(store: Store) -> None:
+    cards = load(store, make_deck("d", *[f"c{i}" for i in range(20)]))
+    clock = FakeClock()
+    session = start(store, cards, clock, budget=Budget.minutes(1))
+    answer(session, clock, seconds=40)
+    assert not session.finished and session.remaining_seconds == pytest.approx(20)
+    card = session.next_card()
+    clock.advance(35)  # the budget runs out while the card is on screen ...
+    assert not session.finished and session.remaining_seconds is not None
+    assert session.remaining_seconds < 0
+    recorded = session.record(verdict="correct", rating=Rating.Good)  # ... it is still finished
+    assert recorded.finished and session.finished
+    assert recorded.entry.seconds == pytest.approx(35) and card is not None
+    assert session.next_card() is None
+
+
+def test_a_card_budget_counts_cards(store: Store) -> None:
+    cards = load(store, make_deck("d", *[f"c{i}" for i in range(5)]))
+    clock = FakeClock()
+    session = start(store, cards, clock, budget=Budget.cards(2))
+    answer(session, clock)
+    assert not session.finished
+    _, recorded = answer(session, clock)
+    assert recorded.finished and session.next_card() is None
+
+
+def test_pause_stops_the_clock(store: Store) -> None:
+    cards = load(store, make_deck("d", "a"))
+    clock = FakeClock()
+    session = start(store, cards, clock)
+    session.next_card()
+    clock.advance(10)
+    session.pause()
+    clock.advance(600)
+    assert session.paused and session.seconds_on_current() == pytest.approx(10)
+    session.resume()
+    clock.advance(5)
+    recorded = session.record(verdict="correct", rating=Rating.Good)
+    assert recorded.entry.seconds == pytest.approx(15)
+    assert session.elapsed_seconds == pytest.approx(15)
+
+
+def test_undo_restores_the_card_and_shows_it_again(store: Store) -> None:
+    cards = load(store, make_deck("d", "a", "b"))
+    clock = FakeClock()
+    session = start(store, cards, clock)
+    card, recorded = answer(session, clock, seconds=12)
+    before = recorded.entry.before
+    shown = session.undo()
+    assert shown is not None and shown.id == card.id
+    assert session.next_card() is shown and session.cards_done == 0
+    assert session.elapsed_seconds < 1
+    assert store.review_count() == 0
+    stored = store.cards_by_key()[card.key]
+    assert stored.state.phase is Phase.NEW and before is not None and before.phase is Phase.NEW
+    assert store.cards_by_key()["d/b"].buried_until is None
+    assert session.undo() is None
+
+
+def test_reviewing_a_card_buries_its_siblings_for_the_day(store: Store) -> None:
+    cards = load(store, make_deck("att", "attn.formula", "attn.scale", "other"))
+    clock = FakeClock()
+    session = start(store, cards, clock, budget=Budget.until_done())
+    seen = []
+    while (card := session.next_card()) is not None:
+        seen.append(card.id)
+        clock.advance(3)
+        session.record(verdict="correct", rating=Rating.Easy, seconds=3)
+    assert seen == ["attn.formula", "other"]
+    clock.advance(timedelta(days=1).total_seconds())
+    later = start(store, cards, clock, budget=Budget.until_done())
+    assert later.next_card() is not None and later.next_card().id == "attn.scale"  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("mode", [Mode.CRAM, Mode.WEAKEST, Mode.MISSED])
+def test_off_schedule_modes_never_touch_the_schedule(store: Store, mode: Mode) -> None:
+    cards = load(store, make_deck("d", "a", "b", "c"))
+    clock = FakeClock()
+    normal = start(store, cards, clock, budget=Budget.until_done())
+    for rating in (Rating.Easy, Rating.Again, Rating.Easy):
+        answer(normal, clock, rating)
+    while normal.next_card() is not None:  # finish the relearning of the missed card
+        clock.advance(60)
+        normal.record(verdict="correct", rating=Rating.Good, seconds=2)
+    normal.end()
+    snapshot = {k: c.state for k, c in store.cards_by_key().items()}
+    drill = start(store, cards, clock, budget=Budget.cards(6), mode=mode, weakest_n=2)
+    shown = []
+    while (card := drill.next_card()) is not None:
+        shown.append(card.id)
+        clock.advance(2)
+        drill.record(verdict="incorrect", rating=Rating.Again, seconds=2)
+    assert shown, "the mode had cards to drill"
+    assert {k: c.state for k, c in store.cards_by_key().items()} == snapshot
+    if mode is Mode.MISSED:
+        assert set(shown) == {"b"}
+    if mode is Mode.WEAKEST:
+        assert len(set(shown)) == 2
+    if mode is Mode.CRAM:
+        assert set(shown) == {"a", "b", "c"}
+    assert drill.summary().by_kind["off_schedule"] == len(set(shown))
+
+
+def test_a_crashed_session_is_recovered_with_its_budget(store: Store, db_url: str) -> None:
+    cards = load(store, make_deck("d", *[f"c{i}" for i in range(10)]))
+    clock = FakeClock()
+    session = start(store, cards, clock, budget=Budget.minutes(2))
+    done = [answer(session, clock, seconds=30)[0].id for _ in range(2)]
+    session.next_card()  # on screen when the process dies: not recorded, not counted
+    fresh = open_store(db_url)
+    assert Session.unfinished(fresh, clock()) is not None
+    resumed = Session.recover(fresh, cards, clock=clock, tz=UTC, fuzz=False)
+    assert resumed is not None and resumed.id == session.id
+    assert resumed.cards_done == 2 and resumed.elapsed_seconds == pytest.approx(60)
+    nxt = resumed.next_card()
+    assert nxt is not None and nxt.id not in done
+    resumed.undo()  # the history survived the crash too
+    assert resumed.cards_done == 1
+    resumed.end()
+    assert Session.unfinished(fresh, clock()) is None
+    assert Session.recover(fresh, cards, clock=clock) is None
+    fresh.close()
+
+
+def test_summary_figures(store: Store) -> None:
+    deck = make_deck("d", "a", "b", "c")
+    deck = dataclasses.replace(
+        deck, cards=(dataclasses.replace(deck.cards[0], answer="sigma^2"), *deck.cards[1:])
+    )
+    cards = load(store, deck)
+    clock = FakeClock()
+    session = start(store, cards, clock, budget=Budget.until_done())
+    answer(session, clock, Rating.Again, seconds=20, answer="sigma", diagnosis="missing_square")
+    answer(session, clock, Rating.Good, seconds=10)
+    answer(session, clock, Rating.Easy, seconds=4)
+    clock.advance(120)
+    answer(session, clock, Rating.Good, seconds=8)  # "a" again, relearning step
+    summary = session.end()
+    assert summary.reviews == 4 and summary.cards == 3
+    assert summary.by_kind["new"] == 3
+    assert summary.first_try_accuracy == pytest.approx(2 / 3)
+    assert summary.median_seconds == pytest.approx(9)
+    assert summary.seconds_on_cards == pytest.approx(42)
+    assert [(m.key, m.right_answer, m.typed) for m in summary.missed] == [
+        ("d/a", "sigma^2", "sigma")
+    ]
+    assert summary.mistakes == (("missing_square", 1),)
+    assert summary.due_next_7_days >= summary.due_tomorrow >= 1
+    assert summary.streak_days == 1
+    assert summary.to_dict()["missed"][0]["key"] == "d/a"
+
+
+def test_record_rejects_nonsense(store: Store) -> None:
+    cards = load(store, make_deck("d", "a"))
+    session = start(store, cards, FakeClock())
+    with pytest.raises(RuntimeError, match="next_card"):
+        session.record(verdict="correct", rating=Rating.Good)
+    session.next_card()
+    with pytest.raises(ValueError, match="verdict"):
+        session.record(verdict="close enough", rating=Rating.Good)
+    with pytest.raises(ValueError):
+        session.record(verdict="correct", rating=7)
+    assert store.review_count() == 0
+
+
+def test_suggest_uses_the_current_cards_maturity(store: Store) -> None:
+    cards = load(store, make_deck("d", "a"))
+    session = start(store, cards, FakeClock())
+    session.next_card()
+    assert session.suggest("correct", 2.0) is Rating.Good  # new card: not mature
+    assert session.suggest("incorrect", 2.0) is Rating.Again
+    assert session.suggest("invalid") is None
+
+
+def test_leech_is_surfaced_on_the_review_that_makes_it(store: Store) -> None:
+    cards = load(store, make_deck("d", "a"))
+    clock = FakeClock()
+    settings = Settings(leech_threshold=2, new_per_day=5)
+    flags = []
+    for rating in [Rating.Easy, Rating.Again, Rating.Good, Rating.Again]:
+        session = start(store, cards, clock, budget=Budget.cards(1), settings=settings)
+        card = session.next_card()
+        assert card is not None
+        flags.append(
+            session.record(
+                verdict="correct" if rating > 1 else "incorrect", rating=rating
+            ).became_leech
+        )
+        clock.advance(timedelta(days=40).total_seconds())
+    assert flags == [False, False, False, True]
+
+
+def test_right_answer_for_each_kind() -> None:
+    fact = Card(deck_id="d", id="f", kind=CardKind.FACT, prompt="p", value=16, unit="bytes")
+    ranged = Card(deck_id="d", id="r", kind=CardKind.FACT, prompt="p", value_range=(0.6, 1.3))
+    reverse = Card(deck_id="d", id="n", kind=CardKind.REVERSE, prompt="p", accept=("MSE", "L2"))
+    explain = Card(deck_id="d", id="e", kind=CardKind.EXPLAIN, prompt="p", model_answer="because")
+    assert [right_answer(c) for c in (fact, ranged, reverse, explain)] == [
+        "16 bytes",
+        "0.6-1.3",
+        "MSE",
+        "because",
+    ]
