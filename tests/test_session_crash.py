@@ -33,7 +33,8 @@ CHILD = textwrap.dedent(
     while (card := session.next_card()) is not None:
         clock.advance(3)
         rating = Rating.Again if len(card.id) % 3 == 0 else Rating.Good
-        session.record(verdict="correct" if rating > 1 else "incorrect", rating=rating, answer="x" * 50)
+        verdict = "correct" if rating > 1 else "incorrect"
+        session.record(verdict=verdict, rating=rating, answer="x" * 50)
         print("answered", card.key, flush=True)  # only after record() returned
     print("ran out of cards", flush=True)
     """
