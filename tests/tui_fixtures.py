@@ -248,3 +248,41 @@ def screen_text(app: object) -> str:
     for chops in update.strips:
         lines.append("".join(strip.text for strip in chops).rstrip())
     return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------- app harness
+
+
+def isolate(monkeypatch: object, tmp_path: Path) -> Path:
+    """Point every recall path at ``tmp_path`` (RECALL_HOME) and drop outside overrides."""
+    monkeypatch.setenv("RECALL_HOME", str(tmp_path / "home"))  # type: ignore[attr-defined]
+    monkeypatch.delenv("RECALL_DB", raising=False)  # type: ignore[attr-defined]
+    monkeypatch.delenv("RECALL_DECKS", raising=False)  # type: ignore[attr-defined]
+    monkeypatch.delenv("RECALL_THEME", raising=False)  # type: ignore[attr-defined]
+    return tmp_path / "home"
+
+
+def real_services(tmp_path: Path, clock: FakeClock, *, broken: bool = False) -> object:
+    """The real facade on a fresh database, over the small test deck (and a broken one)."""
+    from recall.tui.services import Services
+
+    decks = tmp_path / "decks"
+    write_deck(decks, "tiny.toml", SMALL_DECK)
+    if broken:
+        write_deck(decks, "broken.toml", BROKEN_DECK)
+    return Services(clock=clock, deck_dirs=[decks])
+
+
+async def settle(app: object, pilot: object) -> None:
+    """Wait until every worker has finished and the screen has caught up with the messages."""
+    import asyncio
+
+    for _ in range(3):
+        await asyncio.wait_for(app.workers.wait_for_complete(), timeout=60)  # type: ignore[attr-defined]
+        await pilot.pause()  # type: ignore[attr-defined]
+
+
+async def type_text(pilot: object, text: str) -> None:
+    """Press each character of ``text`` (spaces included)."""
+    keys = ["space" if c == " " else c for c in text]
+    await pilot.press(*keys)  # type: ignore[attr-defined]

@@ -157,6 +157,7 @@ def feedback_view(
         answer=answer,
         headline=HEADLINES[outcome],
         diagnosis=diagnosis,
+        diagnosis_kind=verdict.diagnosis.kind if verdict.diagnosis else "",
         reference=reference_rendered(card),
         reference_typed=verdict.expected,
         worked=verdict.worked,

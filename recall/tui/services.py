@@ -15,7 +15,6 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -373,10 +372,418 @@ class Services:
 
 
 class DrillRun:
-    """One drill session seen from the drill screen (pending the session layer)."""
+    """One drill session as the drill screen sees it.
+
+    Built on the store and the scheduler: the queue (learning, then reviews interleaved with
+    new cards, one card per sibling group), the time or card budget on a pausable clock, each
+    review committed by :meth:`Store.apply_review` before the next card is asked, undo through
+    the log, and the summary computed from the session's log rows. Cram, weakest-N and missed
+    sessions log their reviews without a schedule, so the schedule is untouched.
+    """
 
     def __init__(self, services: Services, plan: SessionPlan) -> None:
-        raise NotImplementedError("waiting for recall.session")
+        from recall.scheduling import Scheduler
+
+        self.services = services
+        self.plan = plan
+        self.store = services.store
+        self.clock = services.clock
+        settings = services.settings
+        self.scheduled = plan.mode is SessionMode.REVIEW
+        self.scheduler = Scheduler(settings.scheduler_settings())
+        now = self.clock()
+        budget_kind, budget_value = _budget(plan)
+        self.info = self.store.start_session(
+            now,
+            budget_kind=budget_kind,
+            budget_value=budget_value,
+            mode=_MODE_NAMES[plan.mode],
+            mode_count=plan.cards if plan.mode is SessionMode.WEAKEST else None,
+            decks=plan.deck_ids,
+            topic=plan.topic,
+        )
+        self._paused_at: datetime | None = None
+        self._paused_total = timedelta()
+        self._started = now
+        self._seeds: dict[str, int] = {}
+        self._stored: dict[str, Any] = {}
+        self._shown_at: float = 0.0
+        self._history: list[tuple[int, str]] = []  # (review id, card key), this session's
+        self._again_once: set[str] = set()
+        self.finished = False
+        self.queue: list[str] = self._build_queue(now)
+
+    # ------------------------------------------------------------------ the queue
+
+    def _build_queue(self, now: datetime) -> list[str]:
+        from recall.scheduling import build_queue, drop_siblings, today_bounds
+
+        plan = self.plan
+        decks = plan.deck_ids or None
+        known = self.services._cards
+        if plan.card_keys:
+            return [key for key in plan.card_keys if key in known]
+        if plan.mode is SessionMode.MISSED:
+            return self._missed_last_time()
+        if plan.mode is SessionMode.CRAM:
+            return [
+                key
+                for key, card in known.items()
+                if (decks is None or card.deck_id in decks)
+                and (plan.topic is None or self._topic_of(card) == plan.topic)
+            ]
+        if plan.mode is SessionMode.WEAKEST:
+            return self._weakest(plan.cards or 20, decks)
+        settings = self.services.settings
+        start, _end = today_bounds(now, settings.day_rollover_hour)
+        introduced, reviewed = self.store.introduced_and_reviewed(start)
+        due = self.store.due_cards(
+            now, limit=max(0, settings.reviews_per_day - reviewed), decks=decks, topic=plan.topic
+        )
+        new = self.store.new_cards(
+            limit=max(0, settings.new_per_day - introduced), decks=decks, topic=plan.topic
+        )
+        learning = [c for c in due if c.state.phase in (1, 3)]
+        reviews = [c for c in due if c.state.phase == 2]
+        ordered = drop_siblings(build_queue(learning, reviews, new), lambda c: c.sibling_group)
+        for stored in ordered:
+            self._stored[stored.card_key] = stored
+        return [c.card_key for c in ordered if c.card_key in known]
+
+    def _topic_of(self, card: Card) -> str:
+        loaded = self.services._loaded
+        deck = next((d for d in loaded.decks if d.id == card.deck_id), None) if loaded else None
+        return card.topic or (deck.topic or deck.name if deck else "")
+
+    def _weakest(self, count: int, decks: list[str] | None | tuple[str, ...]) -> list[str]:
+        ids, stabilities, last_reviews = self.store.memory(decks=decks, topic=self.plan.topic)
+        if not ids:
+            return []
+        now = self.clock()
+        elapsed = [max(0, (now - last).days) if last else 0 for last in last_reviews]
+        odds = self.scheduler.retrievability_many(stabilities, elapsed)
+        by_id = {c.id: c for c in self.store.cards_by_key().values()}
+        ranked = sorted(zip(odds, ids, strict=True), key=lambda pair: pair[0])
+        keys = [by_id[card_id].card_key for _odds, card_id in ranked if card_id in by_id]
+        return [key for key in keys if key in self.services._cards][:count]
+
+    def _missed_last_time(self) -> list[str]:
+        last = self.store.last_finished_session(mode=None)
+        if last is None:
+            return []
+        keys: list[str] = []
+        for entry in self.store.reviews(session_id=last.id):
+            if entry.verdict == "incorrect" and entry.card_key not in keys:
+                keys.append(entry.card_key)
+        return [key for key in keys if key in self.services._cards]
+
+    def next_card(self) -> CardView | None:
+        """The next card to ask (``None`` when the queue is empty); starts its timer."""
+        import random
+
+        from recall.tui.presenting import card_view
+
+        while self.queue:
+            key = self.queue.pop(0)
+            card = self.services._cards.get(key)
+            if card is None:
+                continue
+            stored = self._stored.get(key) or self.store.cards_by_key([key]).get(key)
+            if stored is None or stored.retired or (self.scheduled and stored.suspended):
+                continue
+            self._stored[key] = stored
+            if card.params and key not in self._seeds:
+                self._seeds[key] = random.SystemRandom().randrange(2**31)
+            self._current = key
+            self._shown_at = self.elapsed()
+            return card_view(card, seed=self._seeds.get(key), new=stored.state.is_new)
+        return None
+
+    # ------------------------------------------------------------------ engine work (threads)
+
+    def preview(self, card: CardView, text: str) -> PreviewView:
+        """How the answer box reads (parse and render only; safe in a worker thread)."""
+        from recall.grading import preview
+        from recall.tui.presenting import preview_view, takes_math
+
+        original = self.services.card(card.key)
+        if not takes_math(original):
+            return preview_view(text, None)
+        return preview_view(text, preview(original, text))
+
+    def grade(self, card: CardView, text: str, hinted: bool = False) -> FeedbackView:
+        """Grade ``text`` (safe in a worker thread: the engine only, no database)."""
+        from recall.errors import GradingError
+        from recall.grading import grade, rating_verdict
+        from recall.scheduling import suggest_rating
+        from recall.tui.presenting import feedback_view
+        from recall.tui.views import Outcome
+
+        original = self.services.card(card.key)
+        started = time.perf_counter()
+        try:
+            verdict = grade(
+                original, text, seed=self._seeds.get(card.key), others=self._others(original)
+            )
+        except GradingError as error:
+            return FeedbackView(
+                outcome=Outcome.INVALID,
+                answer=text,
+                headline="This card cannot be graded",
+                diagnosis=f"{error} (Ctrl-S skips it; Ctrl-E opens its file)",
+            )
+        elapsed_ms = (time.perf_counter() - started) * 1000
+        seconds = self.elapsed() - self._shown_at
+        stored = self._stored.get(card.key)
+        mature = bool(stored and stored.state.is_mature)
+        suggested = suggest_rating(rating_verdict(verdict), seconds, hinted, mature)
+        rating = None if suggested is None else _RATINGS[int(suggested)]
+        return feedback_view(original, text, verdict, rating, elapsed_ms)
+
+    def _others(self, card: Card) -> tuple[str, ...]:
+        if not card.accept:
+            return ()
+        loaded = self.services._loaded
+        deck = next((d for d in loaded.decks if d.id == card.deck_id), None) if loaded else None
+        if deck is None:
+            return ()
+        return tuple(name for other in deck.cards if other.id != card.id for name in other.accept)
+
+    # ------------------------------------------------------------------ recording
+
+    def record(
+        self,
+        card: CardView,
+        rating: Rating,
+        feedback: FeedbackView | None,
+        hinted: bool = False,
+    ) -> None:
+        """Log the review and store the next state, committed before this returns."""
+        from recall.scheduling import Rating as FsrsRating
+        from recall.scheduling import today_bounds
+        from recall.store import ReviewInput
+
+        now = self.clock()
+        stored = self._stored.get(card.key) or self.store.cards_by_key([card.key])[card.key]
+        value = FsrsRating(list(Rating).index(rating) + 1)
+        verdict = "self" if feedback is None else str(feedback.outcome)
+        review = ReviewInput(
+            rating=int(value),
+            reviewed_at=now,
+            verdict=verdict,
+            seconds=max(0.0, self.elapsed() - self._shown_at),
+            suggested=None
+            if feedback is None or feedback.suggested is None
+            else list(Rating).index(feedback.suggested) + 1,
+            diagnosis=(feedback.diagnosis_kind or None) if feedback else None,
+            answer=feedback.answer if feedback else None,
+            hint_used=hinted,
+            seed=self._seeds.get(card.key),
+            session_id=self.info.id,
+        )
+        if self.scheduled:
+            _start, tomorrow = today_bounds(now, self.services.settings.day_rollover_hour)
+            applied = self.store.apply_review(
+                stored.id,
+                review,
+                lambda state: self.scheduler.review(stored.id, state, value, now),
+                bury_siblings_until=tomorrow,
+            )
+            self._stored[card.key] = applied.card
+            # A card still in (re)learning comes back in this session once its step is due.
+            if applied.card.state.phase in (1, 3) and card.key not in self.queue:
+                self.queue.append(card.key)
+        else:
+            applied = self.store.apply_review(stored.id, review, None)
+            if rating is Rating.AGAIN and card.key not in self._again_once:
+                self._again_once.add(card.key)  # a missed card is asked once more in cram
+                self.queue.append(card.key)
+        self._history.append((applied.entry.id, card.key))
+
+    def undo(self, current: CardView | None) -> CardView | None:
+        """Undo this session's last review and return that card to ask again (``current``, if
+        any, goes back to the front of the queue)."""
+        from recall.tui.presenting import card_view
+
+        if not self._history:
+            return None
+        review_id, key = self._history.pop()
+        restored = self.store.undo_review(review_id)
+        self._stored[key] = restored
+        if current is not None and current.key != key:
+            self.queue.insert(0, current.key)
+        if key in self.queue:
+            self.queue.remove(key)
+        self._current = key
+        self._shown_at = self.elapsed()
+        card = self.services.card(key)
+        return card_view(card, seed=self._seeds.get(key), new=restored.state.is_new)
+
+    def skip(self, card: CardView) -> None:
+        """Put the card at the back of this session's queue (nothing is recorded)."""
+        if len(self.queue) > 0:
+            self.queue.append(card.key)
+
+    def bury(self, card: CardView) -> None:
+        """Hide the card until the next study day."""
+        from recall.scheduling import today_bounds
+
+        _start, tomorrow = today_bounds(self.clock(), self.services.settings.day_rollover_hour)
+        stored = self._stored.get(card.key) or self.store.cards_by_key([card.key])[card.key]
+        self.store.bury([stored.id], tomorrow)
+
+    def suspend(self, card: CardView) -> None:
+        """Take the card out of every queue until it is unsuspended."""
+        stored = self._stored.get(card.key) or self.store.cards_by_key([card.key])[card.key]
+        self._stored[card.key] = self.store.set_suspended(stored.id, True)
+
+    def reload(self, card: CardView) -> CardView | None:
+        """Re-read the card's deck file after an edit (the old card is kept if it broke)."""
+        from recall.cards.loader import read_deck
+        from recall.tui.presenting import card_view
+
+        if not card.path:
+            return None
+        deck, _errors = read_deck(card.path, builtin=card.path.startswith(str(_builtin_dir())))
+        if deck is None:
+            return None
+        for fresh in deck.cards:
+            self.services._cards[fresh.key] = fresh
+        self.store.sync_decks([deck], self.clock())
+        if card.key not in self.services._cards:
+            return None
+        stored = self._stored.get(card.key)
+        new = bool(stored and stored.state.is_new)
+        return card_view(self.services.card(card.key), seed=self._seeds.get(card.key), new=new)
+
+    # ------------------------------------------------------------------ the budget
+
+    def elapsed(self) -> float:
+        """Seconds of drilling so far, pauses excluded."""
+        now = self._paused_at or self.clock()
+        return (now - self._started - self._paused_total).total_seconds()
+
+    def pause(self) -> None:
+        if self._paused_at is None:
+            self._paused_at = self.clock()
+
+    def resume(self) -> None:
+        if self._paused_at is not None:
+            self._paused_total += self.clock() - self._paused_at
+            self._paused_at = None
+
+    @property
+    def paused(self) -> bool:
+        return self._paused_at is not None
+
+    def seconds_left(self) -> float | None:
+        if self.plan.minutes is None:
+            return None
+        return max(0.0, self.plan.minutes * 60 - self.elapsed())
+
+    def cards_left(self) -> int | None:
+        if self.plan.cards is None:
+            return None
+        return max(0, self.plan.cards - self.reviewed())
+
+    def budget_spent(self) -> bool:
+        """Time or cards used up (checked between cards: the current card is always finished)."""
+        seconds, cards = self.seconds_left(), self.cards_left()
+        return (seconds is not None and seconds <= 0) or (cards is not None and cards <= 0)
+
+    def reviewed(self) -> int:
+        return len(self._history)
+
+    # ------------------------------------------------------------------ the end
+
+    def finish(self) -> SummaryView:
+        """End the session (recorded in the store) and compute its summary from the log."""
+        if not self.finished:
+            self.resume()
+            self.store.end_session(self.info.id, self.clock())
+            self.finished = True
+        return self.summary()
+
+    def summary(self) -> SummaryView:
+        from recall.scheduling import study_date, today_bounds
+        from recall.tui.presenting import reference_rendered
+        from recall.tui.views import MissedCard
+
+        entries = self.store.reviews(session_id=self.info.id)
+        kinds = [e.kind for e in entries]
+        first: dict[str, Any] = {}
+        for entry in entries:
+            first.setdefault(entry.card_key, entry)
+        graded_first = [e for e in first.values() if e.verdict in ("correct", "incorrect")]
+        missed: list[MissedCard] = []
+        mistakes: dict[str, int] = {}
+        for entry in entries:
+            if entry.verdict != "incorrect":
+                continue
+            if entry.diagnosis:
+                mistakes[entry.diagnosis] = mistakes.get(entry.diagnosis, 0) + 1
+            if any(m.key == entry.card_key for m in missed):
+                continue
+            card = self.services._cards.get(entry.card_key)
+            missed.append(
+                MissedCard(
+                    key=entry.card_key,
+                    prompt=card.prompt if card else entry.card_key,
+                    answer=entry.answer or "",
+                    reference=reference_rendered(card) if card else "",
+                )
+            )
+        seconds = sorted(e.seconds for e in entries)
+        median = seconds[len(seconds) // 2] if seconds else 0.0
+        if seconds and len(seconds) % 2 == 0:
+            median = (seconds[len(seconds) // 2 - 1] + seconds[len(seconds) // 2]) / 2
+        now = self.clock()
+        rollover = self.services.settings.day_rollover_hour
+        _start, end = today_bounds(now, rollover)
+        due_tomorrow = len(self.store.due_times(end + timedelta(days=1))) - len(
+            self.store.due_times(end)
+        )
+        due_week = len(self.store.due_times(end + timedelta(days=7)))
+        days = {study_date(t, rollover) for t in self.store.review_times(now - timedelta(days=400))}
+        return SummaryView(
+            reviews=len(entries),
+            new=kinds.count(0),
+            review=kinds.count(2) + kinds.count(1),
+            relearn=kinds.count(3),
+            first_try_correct=sum(1 for e in graded_first if e.verdict == "correct"),
+            first_try_total=len(graded_first),
+            median_seconds=median,
+            elapsed_seconds=self.elapsed(),
+            missed=tuple(missed),
+            mistakes=tuple(sorted(mistakes.items(), key=lambda kv: -kv[1])[:5]),
+            due_tomorrow=due_tomorrow,
+            due_week=due_week,
+            streak_days=_streak(days, study_date(now, rollover)),
+            mode=str(self.plan.mode),
+        )
+
+
+_MODE_NAMES = {
+    SessionMode.REVIEW: "normal",
+    SessionMode.CRAM: "cram",
+    SessionMode.WEAKEST: "weakest",
+    SessionMode.MISSED: "missed",
+}
+_RATINGS = {1: Rating.AGAIN, 2: Rating.HARD, 3: Rating.GOOD, 4: Rating.EASY}
+
+
+def _budget(plan: SessionPlan) -> tuple[str, float | None]:
+    if plan.minutes is not None:
+        return "minutes", float(plan.minutes)
+    if plan.cards is not None:
+        return "cards", float(plan.cards)
+    return "due", None
+
+
+def _builtin_dir() -> Path:
+    from recall.paths import builtin_decks_dir
+
+    return builtin_decks_dir()
 
 
 def _warm_engine() -> None:
@@ -400,7 +807,18 @@ def _streak(days: set[Any], today: Any) -> int:
 
 
 def _error_line(error: BaseException) -> str:
-    return str(error)
+    """A deck error without its path (the screens show the file name once, beside it)."""
+    from recall.errors import DeckError
+
+    if not isinstance(error, DeckError):
+        return str(error)
+    text = f"line {error.line}: " if error.line is not None else ""
+    if error.card_id:
+        text += f"card '{error.card_id}': "
+    text += error.message
+    if error.suggestion:
+        text += f" ({error.suggestion})"
+    return text
 
 
 def _haystack(card: Card) -> str:
@@ -425,6 +843,3 @@ def _draft_problems(draft: CardDraft) -> list[str]:
     if draft.kind == "explain" and not draft.model_answer:
         problems.append("answer: the model answer is required")
     return problems
-
-
-_ = (time, replace, FeedbackView, Rating, SessionMode, SummaryView)

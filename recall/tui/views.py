@@ -159,6 +159,7 @@ class FeedbackView:
     answer: str
     headline: str  # "Correct", "Not quite", "Can't read that"
     diagnosis: str = ""  # "off by a factor of 2"
+    diagnosis_kind: str = ""  # stable key for statistics: "sign", "factor", ...
     reference: str = ""  # the reference answer rendered in 2-D Unicode
     reference_typed: str = ""  # the reference in typed syntax, for copying
     worked: str = ""  # the worked computation for numeric cards

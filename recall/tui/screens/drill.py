@@ -114,6 +114,7 @@ class DrillScreen(RecallScreen):
             self.app.pop_screen()
             return
         self.recall.data_generation += 1
+        self.query_one(Countdown).tick()
         self._advance()
 
     # ------------------------------------------------------------------ budget, for the clock

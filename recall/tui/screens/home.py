@@ -6,6 +6,7 @@ the app's load worker posts :class:`recall.tui.messages.HomeLoaded`.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import ClassVar
 
 from rich.text import Text
@@ -25,7 +26,7 @@ class HomeScreen(RecallScreen):
     """Decks grouped by topic with new / learning / due counts, and the session launchers."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("s", "start", "10-min session", id="home.start"),
+        Binding("s", "start", "Start session", id="home.start"),
         Binding("l", "custom", "Any length", id="home.custom"),
         Binding("d", "deck", "This deck", id="home.deck"),
         Binding("o", "topic", "This topic", id="home.topic", show=False),
@@ -50,11 +51,11 @@ class HomeScreen(RecallScreen):
 
     def on_mount(self) -> None:
         table = self.query_one("#decks", DataTable)
-        table.add_column("Topic", key="topic")
-        table.add_column("Deck", key="deck")
-        table.add_column("New", key="new")
-        table.add_column("Learn", key="learn")
-        table.add_column("Due", key="due")
+        table.add_column("Topic", key="topic", width=20)
+        table.add_column("Deck", key="deck", width=28)
+        table.add_column("New", key="new", width=5)
+        table.add_column("Learn", key="learn", width=5)
+        table.add_column("Due", key="due", width=5)
         table.focus()
         if self.recall.home_data is not None:
             self.show_data(self.recall.home_data)
@@ -69,9 +70,9 @@ class HomeScreen(RecallScreen):
         table.clear()
         previous_topic = None
         for deck in sorted(data.decks, key=lambda d: (d.topic.lower(), d.name.lower())):
-            topic = deck.topic if deck.topic != previous_topic else ""
+            topic = _fit(deck.topic, 20) if deck.topic != previous_topic else ""
             previous_topic = deck.topic
-            name = deck.name if deck.builtin else f"{deck.name} (mine)"
+            name = _fit(deck.name if deck.builtin else f"{deck.name} (mine)", 28)
             table.add_row(
                 Text(topic, style="bold"),
                 name,
@@ -88,9 +89,9 @@ class HomeScreen(RecallScreen):
         figures.append(f"{data.new_total}", style="bold")
         figures.append(" new · ")
         figures.append(f"{data.reviewed_today}", style="bold")
-        figures.append(" reviewed today · streak ")
+        figures.append(" done today · streak ")
         figures.append(f"{data.streak_days}", style="bold")
-        figures.append(" day" if data.streak_days == 1 else " days")
+        figures.append("d")
         if data.forecast:
             figures.append(f"\nnext {len(data.forecast)} days: ")
             figures.append(" ".join(str(n) for n in data.forecast[:7]))
@@ -105,7 +106,7 @@ class HomeScreen(RecallScreen):
             problems.update(
                 Text.assemble(
                     (f"{count} deck file{'s' if count > 1 else ''} did not load: ", "bold"),
-                    f"{first.path}: {first.message}",
+                    f"{Path(first.path).name} {first.message.splitlines()[0]}",
                     ("  (b: see why)", "dim"),
                 )
             )
@@ -129,6 +130,11 @@ class HomeScreen(RecallScreen):
             return None
         return next((deck for deck in data.decks if deck.id == key), None)
 
+    @property
+    def _minutes(self) -> float:
+        """The learner's default session length (``session_minutes``, ten unless changed)."""
+        return self.recall.settings.session_minutes
+
     def _ready(self) -> bool:
         if self.recall.home_data is None:
             self.notify("Still loading the decks…", timeout=2)
@@ -144,7 +150,7 @@ class HomeScreen(RecallScreen):
 
     def action_start(self) -> None:
         if self._ready():
-            self.recall.start_session(SessionPlan(minutes=10))
+            self.recall.start_session(SessionPlan(minutes=self._minutes))
 
     def action_custom(self) -> None:
         from recall.tui.screens.dialogs import SessionDialog
@@ -164,19 +170,19 @@ class HomeScreen(RecallScreen):
     def action_deck(self) -> None:
         deck = self.selected_deck()
         if self._ready() and deck is not None:
-            self.recall.start_session(SessionPlan(minutes=10, deck_ids=(deck.id,)))
+            self.recall.start_session(SessionPlan(minutes=self._minutes, deck_ids=(deck.id,)))
 
     def action_topic(self) -> None:
         deck = self.selected_deck()
         if self._ready() and deck is not None:
-            self.recall.start_session(SessionPlan(minutes=10, topic=deck.topic))
+            self.recall.start_session(SessionPlan(minutes=self._minutes, topic=deck.topic))
 
     def action_cram(self) -> None:
         deck = self.selected_deck()
         if self._ready():
             decks = (deck.id,) if deck is not None else ()
             self.recall.start_session(
-                SessionPlan(minutes=10, deck_ids=decks, mode=SessionMode.CRAM)
+                SessionPlan(minutes=self._minutes, deck_ids=decks, mode=SessionMode.CRAM)
             )
 
     def action_weakest(self) -> None:
@@ -219,3 +225,7 @@ def _count(value: int, kind: str) -> Text:
         return Text("·", style="dim", justify="right")
     style = {"new": "green", "learning": "yellow"}.get(kind, "red")
     return Text(str(value), style=f"bold {style}", justify="right")
+
+
+def _fit(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"

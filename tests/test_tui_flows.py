@@ -1,0 +1,265 @@
+"""Pilot tests that drive whole flows through the real layers (engine, decks, store).
+
+Every test runs on a fresh database under ``tmp_path`` (``RECALL_HOME``), over a small test deck,
+with a fake clock, so the machine's own data and the wall clock never matter.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+from textual.widgets import Input
+
+from recall.tui.app import RecallApp
+from recall.tui.screens.drill import DrillScreen, Phase
+from recall.tui.screens.home import HomeScreen
+from recall.tui.screens.summary import SummaryScreen
+from recall.tui.views import Outcome, SessionMode, SessionPlan
+from tests.tui_fixtures import (
+    FakeClock,
+    isolate,
+    real_services,
+    screen_text,
+    settle,
+    type_text,
+)
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture(autouse=True)
+def _isolated(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    isolate(monkeypatch, tmp_path)
+
+
+def drill(app: RecallApp) -> DrillScreen:
+    screen = app.screen
+    assert isinstance(screen, DrillScreen), type(screen).__name__
+    return screen
+
+
+async def answer(app: RecallApp, pilot: object, text: str) -> None:
+    """Clear the box, type ``text`` and press Enter; wait for the grade."""
+    await pilot.press("ctrl+u")  # type: ignore[attr-defined]
+    await type_text(pilot, text)
+    await settle(app, pilot)
+    await pilot.press("enter")  # type: ignore[attr-defined]
+    await settle(app, pilot)
+
+
+def test_timed_session_right_wrong_invalid_and_the_budget_running_out(
+    tmp_path: Path, clock: FakeClock
+) -> None:
+    services = real_services(tmp_path, clock)
+    app = RecallApp(services, plan=SessionPlan(minutes=1))
+
+    async def flow() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(app, pilot)
+            screen = drill(app)
+            assert screen.card is not None and screen.card.key == "tiny/square"
+            assert "⏱ 1:00" in screen_text(app)
+
+            # right: suggested Good, Enter accepts, committed before the next card shows
+            await answer(app, pilot, "x^2")
+            assert screen.phase is Phase.FEEDBACK
+            assert screen.feedback is not None and screen.feedback.outcome is Outcome.CORRECT
+            clock.advance(20)
+            await pilot.press("enter")
+            await settle(app, pilot)
+            assert services.store.review_count() == 1
+            assert screen.card is not None and screen.card.key == "tiny/double"
+
+            # invalid: costs nothing, the box stays open with the problem shown
+            await answer(app, pilot, "2*(y")
+            assert screen.phase is Phase.ASKING
+            assert services.store.review_count() == 1
+            assert "^" in screen_text(app)
+
+            # wrong: suggested Again; 1 overrides nothing here but is the explicit key
+            await answer(app, pilot, "3y")
+            assert screen.feedback is not None and screen.feedback.outcome is Outcome.INCORRECT
+            assert screen.feedback.suggested is not None and screen.feedback.suggested.key == "1"
+            clock.advance(20)
+            await pilot.press("1")
+            await settle(app, pilot)
+            assert services.store.review_count() == 2
+            assert screen.card is not None and screen.card.key == "tiny/answer"
+
+            # the budget runs out in the middle of this card: it is still finished
+            clock.advance(30)
+            await pilot.pause(0.6)  # the countdown redraws
+            assert "0:00" in screen_text(app)
+            await answer(app, pilot, "42")
+            assert screen.phase is Phase.FEEDBACK
+            await pilot.press("enter")
+            await settle(app, pilot)
+
+            assert isinstance(app.screen, SummaryScreen)
+            summary = app.screen.summary
+            run = screen.run
+            assert run is not None
+            log = services.store.reviews(session_id=run.info.id)
+            assert summary.reviews == len(log) == 3
+            assert [entry.card_key for entry in log] == [
+                "tiny/square",
+                "tiny/double",
+                "tiny/answer",
+            ]
+            assert summary.first_try_total == 3
+            assert summary.first_try_correct == sum(e.verdict == "correct" for e in log) == 2
+            assert [m.key for m in summary.missed] == ["tiny/double"]
+            assert summary.missed[0].answer == "3y"
+            assert summary.new == 3
+            assert "Missed" in screen_text(app)
+
+    asyncio.run(flow())
+
+
+def test_undo_restores_the_card_and_removes_the_review(tmp_path: Path, clock: FakeClock) -> None:
+    services = real_services(tmp_path, clock)
+    app = RecallApp(services, plan=SessionPlan(minutes=10))
+
+    async def flow() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(app, pilot)
+            screen = drill(app)
+            before = services.store.cards_by_key(["tiny/square"])["tiny/square"].state
+            await answer(app, pilot, "x^2")
+            await pilot.press("enter")
+            await settle(app, pilot)
+            assert services.store.review_count() == 1
+            assert screen.card is not None and screen.card.key == "tiny/double"
+
+            await pilot.press("ctrl+z")
+            await settle(app, pilot)
+            assert services.store.review_count() == 0
+            after = services.store.cards_by_key(["tiny/square"])["tiny/square"].state
+            assert after == before
+            assert screen.card is not None and screen.card.key == "tiny/square"
+            assert screen.phase is Phase.ASKING
+            # and the skipped-over card is next again
+            await answer(app, pilot, "x^2")
+            await pilot.press("enter")
+            await settle(app, pilot)
+            assert screen.card is not None and screen.card.key == "tiny/double"
+
+    asyncio.run(flow())
+
+
+def test_cram_leaves_the_schedule_untouched(tmp_path: Path, clock: FakeClock) -> None:
+    services = real_services(tmp_path, clock)
+    app = RecallApp(services, plan=SessionPlan(minutes=10, mode=SessionMode.CRAM))
+
+    async def flow() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(app, pilot)
+            before = {k: c.state for k, c in services.store.cards_by_key().items()}
+            await answer(app, pilot, "x^2")
+            await pilot.press("enter")
+            await settle(app, pilot)
+            await answer(app, pilot, "5y")
+            await pilot.press("1")
+            await settle(app, pilot)
+            after = {k: c.state for k, c in services.store.cards_by_key().items()}
+            assert after == before
+            log = services.store.reviews()
+            assert len(log) == 2
+            assert all(entry.before is None and entry.after is None for entry in log)
+
+    asyncio.run(flow())
+
+
+def test_a_broken_custom_deck_is_reported_while_the_rest_work(
+    tmp_path: Path, clock: FakeClock
+) -> None:
+    services = real_services(tmp_path, clock, broken=True)
+    app = RecallApp(services)
+
+    async def flow() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(app, pilot)
+            assert isinstance(app.screen, HomeScreen)
+            text = screen_text(app)
+            assert "broken.toml" in text
+            assert "Tiny" in text
+            assert app.home_data is not None
+            assert [d.id for d in app.home_data.decks] == ["tiny"]
+            failure = app.home_data.failures[0]
+            assert "oops" in failure.message and "answer" in failure.message
+
+            await pilot.press("b")  # the decks screen says why
+            await settle(app, pilot)
+            await pilot.press("down")
+            await settle(app, pilot)
+            text = screen_text(app)
+            assert "did not load" in text and "oops" in text
+
+            await pilot.press("escape", "s")  # and the good deck still drills
+            await settle(app, pilot)
+            assert drill(app).card is not None
+
+    asyncio.run(flow())
+
+
+def test_the_preview_follows_every_keystroke(tmp_path: Path, clock: FakeClock) -> None:
+    services = real_services(tmp_path, clock)
+    app = RecallApp(services, plan=SessionPlan(minutes=10))
+
+    async def flow() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(app, pilot)
+            seen = []
+            for key in ["x", "^", "2"]:
+                await pilot.press(key)
+                await settle(app, pilot)
+                seen.append(screen_text(app))
+            assert "interpreted as" in seen[0] and "x" in seen[0]
+            assert "interpreted as" not in seen[1]  # "x^" is incomplete: an error, with a caret
+            assert "^" in seen[1].split("your answer")[-1]
+            assert "interpreted as" in seen[2]
+            lines = seen[2].splitlines()
+            row = next(i for i, line in enumerate(lines) if "interpreted as" in line)
+            assert lines[row + 1].strip() == "2" and lines[row + 2].strip() == "x"
+            assert services.store.review_count() == 0  # previews never grade or record
+
+    asyncio.run(flow())
+
+
+@pytest.mark.parametrize(
+    "hostile",
+    ["9^9^9^9^9", "(" * 100 + "x" + ")" * 100, "__import__('os').system('true')", "1" * 60],
+)
+def test_a_hostile_answer_is_refused_and_the_app_stays_responsive(
+    tmp_path: Path, clock: FakeClock, hostile: str
+) -> None:
+    services = real_services(tmp_path, clock)
+    app = RecallApp(services, plan=SessionPlan(minutes=10))
+
+    async def flow() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(app, pilot)
+            screen = drill(app)
+            answer_box = screen.query_one("#answer", Input)
+            answer_box.value = hostile
+            await settle(app, pilot)
+            await pilot.press("enter")
+            await settle(app, pilot)
+            assert screen.feedback is None or screen.feedback.outcome is not Outcome.CORRECT
+            assert services.store.review_count() == 0 or screen.phase is Phase.FEEDBACK
+            if screen.phase is Phase.FEEDBACK:  # graded wrong: rate it and go on
+                await pilot.press("1")
+                await settle(app, pilot)
+            # still responsive: the next answer is read and graded as usual
+            card = screen.card
+            assert card is not None and screen.phase is Phase.ASKING
+            right = {"tiny/square": "x^2", "tiny/double": "2y", "tiny/answer": "42"}[card.key]
+            await answer(app, pilot, right)
+            assert screen.feedback is not None and screen.feedback.outcome is Outcome.CORRECT
+
+    asyncio.run(flow())
