@@ -15,7 +15,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Sequence
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -154,7 +154,8 @@ class Services:
         return self._home_data()
 
     def _home_data(self) -> HomeData:
-        from recall.scheduling import study_date, today_bounds
+        from recall.scheduling import today_bounds
+        from recall.store.stats import compute_stats
 
         assert self._loaded is not None
         now = self.clock()
@@ -191,21 +192,15 @@ class Services:
                     card_id=getattr(first, "card_id", None),
                 )
             )
-        review_days = [
-            study_date(t, rollover) for t in self.store.review_times(start - timedelta(days=400))
-        ]
-        today = study_date(now, rollover)
-        forecast = [0] * FORECAST_DAYS
-        for due in self.store.due_times(start + timedelta(days=FORECAST_DAYS)):
-            index = max(0, (study_date(due, rollover) - today).days)
-            if index < FORECAST_DAYS:
-                forecast[index] += 1
+        today = compute_stats(
+            self.store, days=1, now=now, rollover_hour=rollover, forecast_days=FORECAST_DAYS
+        )
         return HomeData(
             decks=tuple(rows),
             failures=tuple(failures),
-            streak_days=_streak(set(review_days), today),
-            reviewed_today=sum(1 for d in review_days if d == today),
-            forecast=tuple(forecast),
+            streak_days=today.streak,
+            reviewed_today=today.reviews,
+            forecast=tuple(n for _day, n in today.forecast),
             database=self.db_url or "",
         )
 
@@ -318,47 +313,40 @@ class Services:
 
     # ------------------------------------------------------------------ stats
 
-    def stats(self) -> StatsView:
-        """The stats screen's figures, from the review log."""
-        from recall.scheduling import study_date
+    def stats(self, days: int = 26 * 7) -> StatsView:
+        """The stats screen's figures, from the review log (the store's own stats)."""
+        from recall.store.stats import compute_stats
 
-        now = self.clock()
-        rollover = self.settings.day_rollover_hour
-        since = now - timedelta(days=26 * 7)
-        facts = self.store.review_facts(since, now + timedelta(seconds=1))
-        days: dict[Any, int] = {}
-        by_deck: dict[str, list[int]] = {}
-        by_topic: dict[str, list[int]] = {}
-        mistakes: dict[str, int] = {}
-        for reviewed_at, _kind, rating, verdict, diagnosis, deck, topic in facts:
-            day = study_date(reviewed_at, rollover)
-            days[day] = days.get(day, 0) + 1
-            passed = 1 if rating > 1 else 0
-            by_deck.setdefault(deck, []).append(passed)
-            by_topic.setdefault(topic or deck, []).append(passed)
-            if verdict == "incorrect":
-                mistakes[diagnosis or "wrong answer"] = (
-                    mistakes.get(diagnosis or "wrong answer", 0) + 1
-                )
-        today = study_date(now, rollover)
-        forecast = [0] * 30
-        start = now - timedelta(days=1)
-        for due in self.store.due_times(start + timedelta(days=31)):
-            index = max(0, (study_date(due, rollover) - today).days)
-            if index < 30:
-                forecast[index] += 1
+        figures = compute_stats(
+            self.store,
+            days=days,
+            now=self.clock(),
+            rollover_hour=self.settings.day_rollover_hour,
+            forecast_days=30,
+        )
+
+        def rows(table: dict[str, Any]) -> tuple[tuple[str, float, int], ...]:
+            return tuple((name, r.rate, r.total) for name, r in table.items() if r.rate is not None)
+
+        extra = {
+            "retention": "—" if figures.retention.rate is None else f"{figures.retention.rate:.0%}",
+            "first try": "—"
+            if figures.first_try_accuracy is None
+            else f"{figures.first_try_accuracy:.0%}",
+            "study days": str(figures.study_days),
+            "due today": str(figures.due_today),
+            "due tomorrow": str(figures.due_tomorrow),
+            "due in 7 days": str(figures.due_next_7_days),
+        }
         return StatsView(
-            heatmap=tuple(sorted(days.items())),
-            forecast=tuple(forecast),
-            retention_by_deck=tuple(
-                (k, sum(v) / len(v), len(v)) for k, v in sorted(by_deck.items())
-            ),
-            retention_by_topic=tuple(
-                (k, sum(v) / len(v), len(v)) for k, v in sorted(by_topic.items())
-            ),
-            mistakes=tuple(sorted(mistakes.items(), key=lambda kv: -kv[1])[:10]),
-            total_reviews=self.store.review_count(),
-            streak_days=_streak(set(days), today),
+            heatmap=tuple(figures.heatmap),
+            forecast=tuple(n for _day, n in figures.forecast),
+            retention_by_deck=rows(figures.retention_by_deck),
+            retention_by_topic=rows(figures.retention_by_topic),
+            mistakes=tuple(figures.mistakes),
+            total_reviews=figures.reviews,
+            streak_days=figures.streak,
+            extra=extra,
         )
 
     # ------------------------------------------------------------------ shutdown
@@ -372,132 +360,64 @@ class Services:
 
 
 class DrillRun:
-    """One drill session as the drill screen sees it.
+    """One drill session as the drill screen sees it, over :class:`recall.session.Session`.
 
-    Built on the store and the scheduler: the queue (learning, then reviews interleaved with
-    new cards, one card per sibling group), the time or card budget on a pausable clock, each
-    review committed by :meth:`Store.apply_review` before the next card is asked, undo through
-    the log, and the summary computed from the session's log rows. Cram, weakest-N and missed
-    sessions log their reviews without a schedule, so the schedule is untouched.
+    The session owns the queue, the budget on its clock, committing each review before it
+    returns, undo, and the summary; this class adds what the screen needs around it: cards as
+    views (numeric parameters drawn from a recorded seed), previews and grading through the
+    engine, and the rating suggestion.
     """
 
     def __init__(self, services: Services, plan: SessionPlan) -> None:
-        from recall.scheduling import Scheduler
+        from recall.session import Budget, Session
 
         self.services = services
         self.plan = plan
-        self.store = services.store
-        self.clock = services.clock
-        settings = services.settings
-        self.scheduled = plan.mode is SessionMode.REVIEW
-        self.scheduler = Scheduler(settings.scheduler_settings())
-        now = self.clock()
-        budget_kind, budget_value = _budget(plan)
-        self.info = self.store.start_session(
-            now,
-            budget_kind=budget_kind,
-            budget_value=budget_value,
+        if plan.minutes is not None:
+            budget = Budget.minutes(plan.minutes)
+        elif plan.cards is not None:
+            budget = Budget.cards(plan.cards)
+        else:
+            budget = Budget.until_done()
+        cards = list(services._cards.values())
+        if plan.card_keys:  # "drill the missed ones again": exactly these cards, off-schedule
+            wanted = set(plan.card_keys)
+            cards = [card for card in cards if card.key in wanted]
+        self.session = Session.start(
+            services.store,
+            cards,
+            budget=budget,
             mode=_MODE_NAMES[plan.mode],
-            mode_count=plan.cards if plan.mode is SessionMode.WEAKEST else None,
-            decks=plan.deck_ids,
+            weakest_n=plan.cards or 20,
+            decks=plan.deck_ids or None,
             topic=plan.topic,
+            settings=services.settings,
+            clock=services.clock,
         )
-        self._paused_at: datetime | None = None
-        self._paused_total = timedelta()
-        self._started = now
         self._seeds: dict[str, int] = {}
-        self._stored: dict[str, Any] = {}
-        self._shown_at: float = 0.0
-        self._history: list[tuple[int, str]] = []  # (review id, card key), this session's
-        self._again_once: set[str] = set()
-        self.finished = False
-        self.queue: list[str] = self._build_queue(now)
+        self._summary: Any = None
 
-    # ------------------------------------------------------------------ the queue
-
-    def _build_queue(self, now: datetime) -> list[str]:
-        from recall.scheduling import build_queue, drop_siblings, today_bounds
-
-        plan = self.plan
-        decks = plan.deck_ids or None
-        known = self.services._cards
-        if plan.card_keys:
-            return [key for key in plan.card_keys if key in known]
-        if plan.mode is SessionMode.MISSED:
-            return self._missed_last_time()
-        if plan.mode is SessionMode.CRAM:
-            return [
-                key
-                for key, card in known.items()
-                if (decks is None or card.deck_id in decks)
-                and (plan.topic is None or self._topic_of(card) == plan.topic)
-            ]
-        if plan.mode is SessionMode.WEAKEST:
-            return self._weakest(plan.cards or 20, decks)
-        settings = self.services.settings
-        start, _end = today_bounds(now, settings.day_rollover_hour)
-        introduced, reviewed = self.store.introduced_and_reviewed(start)
-        due = self.store.due_cards(
-            now, limit=max(0, settings.reviews_per_day - reviewed), decks=decks, topic=plan.topic
-        )
-        new = self.store.new_cards(
-            limit=max(0, settings.new_per_day - introduced), decks=decks, topic=plan.topic
-        )
-        learning = [c for c in due if c.state.phase in (1, 3)]
-        reviews = [c for c in due if c.state.phase == 2]
-        ordered = drop_siblings(build_queue(learning, reviews, new), lambda c: c.sibling_group)
-        for stored in ordered:
-            self._stored[stored.card_key] = stored
-        return [c.card_key for c in ordered if c.card_key in known]
-
-    def _topic_of(self, card: Card) -> str:
-        loaded = self.services._loaded
-        deck = next((d for d in loaded.decks if d.id == card.deck_id), None) if loaded else None
-        return card.topic or (deck.topic or deck.name if deck else "")
-
-    def _weakest(self, count: int, decks: list[str] | None | tuple[str, ...]) -> list[str]:
-        ids, stabilities, last_reviews = self.store.memory(decks=decks, topic=self.plan.topic)
-        if not ids:
-            return []
-        now = self.clock()
-        elapsed = [max(0, (now - last).days) if last else 0 for last in last_reviews]
-        odds = self.scheduler.retrievability_many(stabilities, elapsed)
-        by_id = {c.id: c for c in self.store.cards_by_key().values()}
-        ranked = sorted(zip(odds, ids, strict=True), key=lambda pair: pair[0])
-        keys = [by_id[card_id].card_key for _odds, card_id in ranked if card_id in by_id]
-        return [key for key in keys if key in self.services._cards][:count]
-
-    def _missed_last_time(self) -> list[str]:
-        last = self.store.last_finished_session(mode=None)
-        if last is None:
-            return []
-        keys: list[str] = []
-        for entry in self.store.reviews(session_id=last.id):
-            if entry.verdict == "incorrect" and entry.card_key not in keys:
-                keys.append(entry.card_key)
-        return [key for key in keys if key in self.services._cards]
+    @property
+    def info(self) -> Any:
+        return self.session.info
 
     def next_card(self) -> CardView | None:
-        """The next card to ask (``None`` when the queue is empty); starts its timer."""
+        """The card to ask now (``None`` when the session is over)."""
+        card = self.session.next_card()
+        if card is None:
+            return None
+        return self._view(card)
+
+    def _view(self, card: Card) -> CardView:
         import random
 
         from recall.tui.presenting import card_view
 
-        while self.queue:
-            key = self.queue.pop(0)
-            card = self.services._cards.get(key)
-            if card is None:
-                continue
-            stored = self._stored.get(key) or self.store.cards_by_key([key]).get(key)
-            if stored is None or stored.retired or (self.scheduled and stored.suspended):
-                continue
-            self._stored[key] = stored
-            if card.params and key not in self._seeds:
-                self._seeds[key] = random.SystemRandom().randrange(2**31)
-            self._current = key
-            self._shown_at = self.elapsed()
-            return card_view(card, seed=self._seeds.get(key), new=stored.state.is_new)
-        return None
+        if card.params and card.key not in self._seeds:
+            self._seeds[card.key] = random.SystemRandom().randrange(2**31)
+        state = self.session.current_state
+        new = bool(state is not None and state.state.is_new)
+        return card_view(self.services.card(card.key), seed=self._seeds.get(card.key), new=new)
 
     # ------------------------------------------------------------------ engine work (threads)
 
@@ -512,10 +432,10 @@ class DrillRun:
         return preview_view(text, preview(original, text))
 
     def grade(self, card: CardView, text: str, hinted: bool = False) -> FeedbackView:
-        """Grade ``text`` (safe in a worker thread: the engine only, no database)."""
+        """Grade ``text`` in a worker thread: the engine only; the session is only read (the
+        time on the card and its maturity, for the suggested rating)."""
         from recall.errors import GradingError
         from recall.grading import grade, rating_verdict
-        from recall.scheduling import suggest_rating
         from recall.tui.presenting import feedback_view
         from recall.tui.views import Outcome
 
@@ -533,14 +453,12 @@ class DrillRun:
                 diagnosis=f"{error} (Ctrl-S skips it; Ctrl-E opens its file)",
             )
         elapsed_ms = (time.perf_counter() - started) * 1000
-        seconds = self.elapsed() - self._shown_at
-        stored = self._stored.get(card.key)
-        mature = bool(stored and stored.state.is_mature)
-        suggested = suggest_rating(rating_verdict(verdict), seconds, hinted, mature)
+        suggested = self.session.suggest(rating_verdict(verdict), used_hint=hinted)
         rating = None if suggested is None else _RATINGS[int(suggested)]
         return feedback_view(original, text, verdict, rating, elapsed_ms)
 
     def _others(self, card: Card) -> tuple[str, ...]:
+        """Names from the card's neighbours, so a typo is never forgiven toward one of them."""
         if not card.accept:
             return ()
         loaded = self.services._loaded
@@ -558,209 +476,159 @@ class DrillRun:
         feedback: FeedbackView | None,
         hinted: bool = False,
     ) -> None:
-        """Log the review and store the next state, committed before this returns."""
-        from recall.scheduling import Rating as FsrsRating
-        from recall.scheduling import today_bounds
-        from recall.store import ReviewInput
-
-        now = self.clock()
-        stored = self._stored.get(card.key) or self.store.cards_by_key([card.key])[card.key]
-        value = FsrsRating(list(Rating).index(rating) + 1)
+        """Rate the current card; the session commits the review before this returns."""
         verdict = "self" if feedback is None else str(feedback.outcome)
-        review = ReviewInput(
-            rating=int(value),
-            reviewed_at=now,
+        suggested = None
+        if feedback is not None and feedback.suggested is not None:
+            suggested = _RATING_NUMBERS[feedback.suggested]
+        self.session.record(
             verdict=verdict,
-            seconds=max(0.0, self.elapsed() - self._shown_at),
-            suggested=None
-            if feedback is None or feedback.suggested is None
-            else list(Rating).index(feedback.suggested) + 1,
+            rating=_RATING_NUMBERS[rating],
+            suggested=suggested,
             diagnosis=(feedback.diagnosis_kind or None) if feedback else None,
             answer=feedback.answer if feedback else None,
             hint_used=hinted,
             seed=self._seeds.get(card.key),
-            session_id=self.info.id,
         )
-        if self.scheduled:
-            _start, tomorrow = today_bounds(now, self.services.settings.day_rollover_hour)
-            applied = self.store.apply_review(
-                stored.id,
-                review,
-                lambda state: self.scheduler.review(stored.id, state, value, now),
-                bury_siblings_until=tomorrow,
-            )
-            self._stored[card.key] = applied.card
-            # A card still in (re)learning comes back in this session once its step is due.
-            if applied.card.state.phase in (1, 3) and card.key not in self.queue:
-                self.queue.append(card.key)
-        else:
-            applied = self.store.apply_review(stored.id, review, None)
-            if rating is Rating.AGAIN and card.key not in self._again_once:
-                self._again_once.add(card.key)  # a missed card is asked once more in cram
-                self.queue.append(card.key)
-        self._history.append((applied.entry.id, card.key))
 
     def undo(self, current: CardView | None) -> CardView | None:
-        """Undo this session's last review and return that card to ask again (``current``, if
-        any, goes back to the front of the queue)."""
-        from recall.tui.presenting import card_view
+        """Undo this session's last review; that card is asked again (the one on screen goes
+        back to the front of the queue)."""
+        card = self.session.undo()
+        return None if card is None else self._view(card)
 
-        if not self._history:
-            return None
-        review_id, key = self._history.pop()
-        restored = self.store.undo_review(review_id)
-        self._stored[key] = restored
-        if current is not None and current.key != key:
-            self.queue.insert(0, current.key)
-        if key in self.queue:
-            self.queue.remove(key)
-        self._current = key
-        self._shown_at = self.elapsed()
-        card = self.services.card(key)
-        return card_view(card, seed=self._seeds.get(key), new=restored.state.is_new)
-
-    def skip(self, card: CardView) -> None:
-        """Put the card at the back of this session's queue (nothing is recorded)."""
-        if len(self.queue) > 0:
-            self.queue.append(card.key)
+    def skip(self, card: CardView) -> bool:
+        """Ask this card later in the session (nothing is recorded); ``False`` when it is the
+        only card left."""
+        return _set_aside(self.session, requeue=True)
 
     def bury(self, card: CardView) -> None:
         """Hide the card until the next study day."""
         from recall.scheduling import today_bounds
 
-        _start, tomorrow = today_bounds(self.clock(), self.services.settings.day_rollover_hour)
-        stored = self._stored.get(card.key) or self.store.cards_by_key([card.key])[card.key]
-        self.store.bury([stored.id], tomorrow)
+        stored = self.session.current_state
+        if stored is None:
+            return
+        settings = self.services.settings
+        _start, tomorrow = today_bounds(self.services.clock(), settings.day_rollover_hour)
+        self.services.store.bury([stored.id], tomorrow)
+        _set_aside(self.session, requeue=False)
 
     def suspend(self, card: CardView) -> None:
         """Take the card out of every queue until it is unsuspended."""
-        stored = self._stored.get(card.key) or self.store.cards_by_key([card.key])[card.key]
-        self._stored[card.key] = self.store.set_suspended(stored.id, True)
+        stored = self.session.current_state
+        if stored is None:
+            return
+        self.services.store.set_suspended(stored.id, True)
+        _set_aside(self.session, requeue=False)
 
     def reload(self, card: CardView) -> CardView | None:
-        """Re-read the card's deck file after an edit (the old card is kept if it broke)."""
+        """Re-read the card's deck file after an edit (the old card stays if the file broke)."""
         from recall.cards.loader import read_deck
-        from recall.tui.presenting import card_view
 
         if not card.path:
             return None
-        deck, _errors = read_deck(card.path, builtin=card.path.startswith(str(_builtin_dir())))
+        builtin = Path(card.path).resolve().is_relative_to(_builtin_dir().resolve())
+        deck, _errors = read_deck(card.path, builtin=builtin)
         if deck is None:
             return None
         for fresh in deck.cards:
             self.services._cards[fresh.key] = fresh
-        self.store.sync_decks([deck], self.clock())
+        self.services.store.sync_decks([deck], self.services.clock())
         if card.key not in self.services._cards:
             return None
-        stored = self._stored.get(card.key)
-        new = bool(stored and stored.state.is_new)
-        return card_view(self.services.card(card.key), seed=self._seeds.get(card.key), new=new)
+        return self._view(self.services.card(card.key))
 
     # ------------------------------------------------------------------ the budget
 
-    def elapsed(self) -> float:
-        """Seconds of drilling so far, pauses excluded."""
-        now = self._paused_at or self.clock()
-        return (now - self._started - self._paused_total).total_seconds()
-
     def pause(self) -> None:
-        if self._paused_at is None:
-            self._paused_at = self.clock()
+        self.session.pause()
 
     def resume(self) -> None:
-        if self._paused_at is not None:
-            self._paused_total += self.clock() - self._paused_at
-            self._paused_at = None
-
-    @property
-    def paused(self) -> bool:
-        return self._paused_at is not None
+        self.session.resume()
 
     def seconds_left(self) -> float | None:
-        if self.plan.minutes is None:
-            return None
-        return max(0.0, self.plan.minutes * 60 - self.elapsed())
+        remaining = self.session.remaining_seconds
+        return None if remaining is None else max(0.0, remaining)
 
     def cards_left(self) -> int | None:
-        if self.plan.cards is None:
+        budget = self.session.budget
+        if budget.kind != "cards" or budget.value is None:
             return None
-        return max(0, self.plan.cards - self.reviewed())
+        return max(0, int(budget.value) - self.session.cards_done)
 
     def budget_spent(self) -> bool:
         """Time or cards used up (checked between cards: the current card is always finished)."""
-        seconds, cards = self.seconds_left(), self.cards_left()
-        return (seconds is not None and seconds <= 0) or (cards is not None and cards <= 0)
+        return self.session.finished
 
     def reviewed(self) -> int:
-        return len(self._history)
+        return self.session.cards_done
 
     # ------------------------------------------------------------------ the end
 
     def finish(self) -> SummaryView:
-        """End the session (recorded in the store) and compute its summary from the log."""
-        if not self.finished:
-            self.resume()
-            self.store.end_session(self.info.id, self.clock())
-            self.finished = True
-        return self.summary()
+        """End the session in the store and return its summary (from the log)."""
+        if self._summary is None:
+            self.session.resume()
+            self._summary = self.session.end()
+        return summary_view(self._summary, self.services)
 
-    def summary(self) -> SummaryView:
-        from recall.scheduling import study_date, today_bounds
-        from recall.tui.presenting import reference_rendered
-        from recall.tui.views import MissedCard
 
-        entries = self.store.reviews(session_id=self.info.id)
-        kinds = [e.kind for e in entries]
-        first: dict[str, Any] = {}
-        for entry in entries:
-            first.setdefault(entry.card_key, entry)
-        graded_first = [e for e in first.values() if e.verdict in ("correct", "incorrect")]
-        missed: list[MissedCard] = []
-        mistakes: dict[str, int] = {}
-        for entry in entries:
-            if entry.verdict != "incorrect":
-                continue
-            if entry.diagnosis:
-                mistakes[entry.diagnosis] = mistakes.get(entry.diagnosis, 0) + 1
-            if any(m.key == entry.card_key for m in missed):
-                continue
-            card = self.services._cards.get(entry.card_key)
-            missed.append(
-                MissedCard(
-                    key=entry.card_key,
-                    prompt=card.prompt if card else entry.card_key,
-                    answer=entry.answer or "",
-                    reference=reference_rendered(card) if card else "",
-                )
+def summary_view(summary: Any, services: Services) -> SummaryView:
+    """The session layer's summary as the summary screen shows it (answers rendered)."""
+    from recall.tui.presenting import reference_rendered
+    from recall.tui.views import MissedCard
+
+    missed = []
+    for item in summary.missed:
+        card = services._cards.get(item.key)
+        reference = reference_rendered(card) if card is not None else item.right_answer
+        missed.append(
+            MissedCard(
+                key=item.key,
+                prompt=item.prompt or item.key,
+                answer=item.typed or "",
+                reference=reference or item.right_answer,
             )
-        seconds = sorted(e.seconds for e in entries)
-        median = seconds[len(seconds) // 2] if seconds else 0.0
-        if seconds and len(seconds) % 2 == 0:
-            median = (seconds[len(seconds) // 2 - 1] + seconds[len(seconds) // 2]) / 2
-        now = self.clock()
-        rollover = self.services.settings.day_rollover_hour
-        _start, end = today_bounds(now, rollover)
-        due_tomorrow = len(self.store.due_times(end + timedelta(days=1))) - len(
-            self.store.due_times(end)
         )
-        due_week = len(self.store.due_times(end + timedelta(days=7)))
-        days = {study_date(t, rollover) for t in self.store.review_times(now - timedelta(days=400))}
-        return SummaryView(
-            reviews=len(entries),
-            new=kinds.count(0),
-            review=kinds.count(2) + kinds.count(1),
-            relearn=kinds.count(3),
-            first_try_correct=sum(1 for e in graded_first if e.verdict == "correct"),
-            first_try_total=len(graded_first),
-            median_seconds=median,
-            elapsed_seconds=self.elapsed(),
-            missed=tuple(missed),
-            mistakes=tuple(sorted(mistakes.items(), key=lambda kv: -kv[1])[:5]),
-            due_tomorrow=due_tomorrow,
-            due_week=due_week,
-            streak_days=_streak(days, study_date(now, rollover)),
-            mode=str(self.plan.mode),
-        )
+    by_kind = summary.by_kind
+    return SummaryView(
+        reviews=summary.reviews,
+        cards=summary.cards,
+        new=by_kind.get("new", 0),
+        review=by_kind.get("review", 0) + by_kind.get("learning", 0),
+        relearn=by_kind.get("relearn", 0),
+        off_schedule=by_kind.get("off_schedule", 0),
+        first_try_accuracy=summary.first_try_accuracy,
+        median_seconds=summary.median_seconds or 0.0,
+        elapsed_seconds=summary.seconds_on_cards,
+        missed=tuple(missed),
+        mistakes=tuple(summary.mistakes),
+        leeches=tuple(summary.leeches),
+        due_tomorrow=summary.due_tomorrow,
+        due_week=summary.due_next_7_days,
+        streak_days=summary.streak_days,
+        mode=summary.mode,
+    )
+
+
+def _set_aside(session: Any, *, requeue: bool) -> bool:
+    """Drop the card on screen without a review (skip, bury, suspend).
+
+    :class:`recall.session.Session` has no public way to do this yet (requested of the session
+    layer); until it has, this is the one place that reaches into its queue, so the change is
+    one function when the method lands.
+    """
+    key = session._current
+    if key is None or (requeue and not session._queue):
+        return False  # nothing else to ask: a skip would only end the session
+    session._current = None
+    session._rt.shown_at = None
+    session._rt.paused_at = None
+    session._rt.paused_seconds = 0.0
+    if requeue:
+        session._queue.append(key)
+    return True
 
 
 _MODE_NAMES = {
@@ -770,14 +638,7 @@ _MODE_NAMES = {
     SessionMode.MISSED: "missed",
 }
 _RATINGS = {1: Rating.AGAIN, 2: Rating.HARD, 3: Rating.GOOD, 4: Rating.EASY}
-
-
-def _budget(plan: SessionPlan) -> tuple[str, float | None]:
-    if plan.minutes is not None:
-        return "minutes", float(plan.minutes)
-    if plan.cards is not None:
-        return "cards", float(plan.cards)
-    return "due", None
+_RATING_NUMBERS = {rating: number for number, rating in _RATINGS.items()}
 
 
 def _builtin_dir() -> Path:
@@ -794,16 +655,6 @@ def _warm_engine() -> None:
 
     table = SymbolTable.build(variables={"x": "real"})
     render(parse("sqrt(x^2 + 1)/2", table), table)
-
-
-def _streak(days: set[Any], today: Any) -> int:
-    """Consecutive study days with reviews ending today (or yesterday, if none yet today)."""
-    day = today if today in days else today - timedelta(days=1)
-    count = 0
-    while day in days:
-        count += 1
-        day -= timedelta(days=1)
-    return count
 
 
 def _error_line(error: BaseException) -> str:

@@ -204,28 +204,24 @@ class MissedCard:
 
 @dataclass(frozen=True)
 class SummaryView:
-    """The figures at the end of a session, taken from the store's session summary."""
+    """The figures at the end of a session, taken from the session layer's summary."""
 
     reviews: int
+    cards: int = 0
     new: int = 0
     review: int = 0
     relearn: int = 0
-    first_try_correct: int = 0
-    first_try_total: int = 0
+    off_schedule: int = 0
+    first_try_accuracy: float | None = None
     median_seconds: float = 0.0
     elapsed_seconds: float = 0.0
     missed: tuple[MissedCard, ...] = ()
     mistakes: tuple[tuple[str, int], ...] = ()  # (kind of mistake, count)
+    leeches: tuple[str, ...] = ()
     due_tomorrow: int = 0
     due_week: int = 0
     streak_days: int = 0
-    mode: str = "review"
-
-    @property
-    def accuracy(self) -> float | None:
-        if not self.first_try_total:
-            return None
-        return self.first_try_correct / self.first_try_total
+    mode: str = "normal"
 
 
 @dataclass(frozen=True)

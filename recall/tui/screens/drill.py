@@ -353,7 +353,9 @@ class DrillScreen(RecallScreen):
             )
         ):
             return
-        getattr(self.run, how)(self.card)
+        if getattr(self.run, how)(self.card) is False:
+            self.notify("Nothing else to drill: answer this one, or end the session.", timeout=3)
+            return
         if how != "skip":
             self.recall.data_generation += 1
             self.notify(f"{'Buried' if how == 'bury' else 'Suspended'} {self.card.key}.", timeout=3)

@@ -61,9 +61,11 @@ class StatsScreen(RecallScreen):
     def show(self, stats: StatsView) -> None:
         heat = heatmap_text(stats.heatmap)
         heat.append(
-            f"\n{stats.total_reviews} reviews in all · streak {stats.streak_days} days",
+            f"\n{stats.total_reviews} reviews in this period · streak {stats.streak_days} days",
             style="dim",
         )
+        if stats.extra:
+            heat.append("\n" + " · ".join(f"{k} {v}" for k, v in stats.extra.items()))
         self.query_one("#heatmap", Static).update(heat)
         self.query_one("#stats-forecast", Sparkline).data = list(stats.forecast) or [0]
         numbers = Text("today → ", style="dim")

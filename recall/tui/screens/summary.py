@@ -57,17 +57,22 @@ class SummaryScreen(RecallScreen):
 def summary_figures(summary: SummaryView) -> RenderableType:
     """The headline numbers as a two-column table."""
     title = Text("Session done", style="bold")
-    if summary.mode != "review":
+    if summary.mode != "normal":
         title.append(f"  ({summary.mode}: the schedule was not changed)", style="dim")
     table = Table.grid(padding=(0, 2))
     table.add_column(justify="right", style="bold")
     table.add_column()
-    table.add_row(str(summary.reviews), _plural(summary.reviews, "card") + " reviewed")
-    table.add_row(f"{summary.new} / {summary.review} / {summary.relearn}", "new / review / relearn")
-    accuracy = summary.accuracy
+    table.add_row(str(summary.reviews), _plural(summary.reviews, "review"))
+    if summary.off_schedule:
+        table.add_row(str(summary.cards), _plural(summary.cards, "card") + " drilled")
+    else:
+        table.add_row(
+            f"{summary.new} / {summary.review} / {summary.relearn}", "new / review / relearn"
+        )
+    accuracy = summary.first_try_accuracy
     table.add_row(
         "—" if accuracy is None else f"{accuracy:.0%}",
-        f"right first time ({summary.first_try_correct} of {summary.first_try_total})",
+        f"right first time (of {summary.cards} {_plural(summary.cards, 'card')})",
     )
     table.add_row(f"{summary.median_seconds:.1f} s", "median time per card")
     minutes, seconds = divmod(int(summary.elapsed_seconds), 60)
@@ -76,6 +81,14 @@ def summary_figures(summary: SummaryView) -> RenderableType:
     table.add_row(str(summary.due_week), "due in the next 7 days")
     table.add_row(str(summary.streak_days), _plural(summary.streak_days, "day") + " streak")
     parts: list[RenderableType] = [title, table]
+    if summary.leeches:
+        parts.append(
+            Text(
+                "leeches (missed again and again; rewrite or suspend them): "
+                + ", ".join(summary.leeches),
+                style="yellow",
+            )
+        )
     if summary.mistakes:
         mistakes = Text("common mistakes: ", style="dim")
         mistakes.append(", ".join(f"{kind} ×{count}" for kind, count in summary.mistakes))
