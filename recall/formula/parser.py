@@ -31,6 +31,8 @@ MAX_DEPTH = 64
 MAX_TREE_DEPTH = 250
 #: Constant parts may not exceed 10**MAX_LOG10 in magnitude.
 MAX_LOG10 = 10_000
+#: A constant exponent may be at most 10**MAX_EXPONENT_LOG10 in size (x^(10^100) is refused).
+MAX_EXPONENT_LOG10 = 4
 _ATOM_START = {"num", "name", "open"}
 
 
@@ -351,6 +353,10 @@ def _log10_magnitude(node: Node) -> float | None:
 
 
 def _check_power_size(node: BinOp, text: str, column: int) -> None:
+    exponent = _log10_magnitude(node.right)
+    if exponent is not None and exponent > MAX_EXPONENT_LOG10:
+        raise LimitError(f"exponent too large: a power's exponent may be at most "
+                         f"{10**MAX_EXPONENT_LOG10:,} in size", text, column)
     magnitude = _log10_magnitude(node)
     if magnitude is not None and magnitude > MAX_LOG10:
         raise LimitError(
