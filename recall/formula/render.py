@@ -17,4 +17,7 @@ def render(expression: Expression | str, table: SymbolTable | None = None, *,
 
         expression = parse(expression, table)
     tree = expression.to_sympy(evaluate=False)
-    return sympy.pretty(tree, use_unicode=True, order="none", num_columns=width)
+    try:
+        return sympy.pretty(tree, use_unicode=True, order="none", num_columns=width)
+    except Exception:  # noqa: BLE001 - a printer bug must never cost the learner the preview
+        return expression.to_text()

@@ -97,6 +97,20 @@ def _builtin(name: str, args: list, evaluate: bool):
     raise ValueError(f"no SymPy form for {name}")
 
 
+def _display_negation(node: Negate, go):
+    """``-x`` for display. SymPy's pretty printer fails on a negated ``-1`` (an IndexError in
+    its Mul layout), so negated numbers become one atom and a double negation shows its inner
+    part in parentheses."""
+    operand = node.operand
+    if isinstance(operand, Number):
+        return _number_symbol("-" + (operand.text or str(operand.value)))
+    if isinstance(operand, Negate):
+        from recall.formula.printer import to_text
+
+        return sympy.Mul(-1, _number_symbol(f"({to_text(operand)})"), evaluate=False)
+    return sympy.Mul(-1, go(operand), evaluate=False)
+
+
 def to_sympy(node: Node, table: SymbolTable, *, evaluate: bool = True):
     """The SymPy expression for ``node``."""
 
@@ -111,8 +125,9 @@ def to_sympy(node: Node, table: SymbolTable, *, evaluate: bool = True):
             flags = tuple(sorted(_assumptions(table.domain(n.name)).items()))
             return _symbol(n.name, flags)
         if isinstance(n, Negate):
-            inner = go(n.operand)
-            return -inner if evaluate else sympy.Mul(-1, inner, evaluate=False)
+            if evaluate:
+                return -go(n.operand)
+            return _display_negation(n, go)
         if isinstance(n, BinOp):
             left, right = go(n.left), go(n.right)
             if n.op == "+":
