@@ -89,6 +89,21 @@ prompt = "This card has no answer."
 """
 
 
+EXPLAIN_DECK = """\
+[deck]
+id = "talk"
+name = "Talk"
+topic = "Testing"
+
+[[card]]
+id = "why-ce"
+kind = "explain"
+prompt = "Why is cross-entropy the classification loss?"
+model_answer = "It is the negative log-likelihood of the right class."
+numbers = ["H(p,q) = H(p) + KL(p||q)"]
+"""
+
+
 def write_deck(folder: Path, name: str, text: str) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / name
@@ -262,12 +277,16 @@ def isolate(monkeypatch: object, tmp_path: Path) -> Path:
     return tmp_path / "home"
 
 
-def real_services(tmp_path: Path, clock: FakeClock, *, broken: bool = False) -> object:
-    """The real facade on a fresh database, over the small test deck (and a broken one)."""
+def real_services(
+    tmp_path: Path, clock: FakeClock, *, broken: bool = False, only: dict[str, str] | None = None
+) -> object:
+    """The real facade on a fresh database, over the small test deck (and a broken one), or
+    over ``only`` (file name → deck text)."""
     from recall.tui.services import Services
 
     decks = tmp_path / "decks"
-    write_deck(decks, "tiny.toml", SMALL_DECK)
+    for name, text in (only or {"tiny.toml": SMALL_DECK}).items():
+        write_deck(decks, name, text)
     if broken:
         write_deck(decks, "broken.toml", BROKEN_DECK)
     return Services(clock=clock, deck_dirs=[decks])

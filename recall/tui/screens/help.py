@@ -69,7 +69,7 @@ def keys_table(keymap: Mapping[str, str]) -> Table:
     table = Table(expand=True, box=None, padding=(0, 1), show_header=True)
     table.add_column("keys", style="bold", no_wrap=True)
     table.add_column("does")
-    table.add_column("id (remap in [tui.keys])", style="dim", no_wrap=True)
+    table.add_column(Text("id: remap in config [keys]"), style="dim", no_wrap=True)
     for title, owner in binding_sections():
         table.add_row(Text(title, style="bold underline"), "", "")
         for binding in bindings_of(owner):
@@ -77,6 +77,7 @@ def keys_table(keymap: Mapping[str, str]) -> Table:
             table.add_row(key_label(keys), binding.description or binding.action, binding.id or "")
     table.add_row(Text("Answer box", style="bold underline"), "", "")
     table.add_row("Enter", "check the answer", "")
+    table.add_row("F1", "these keys (? is a character while you type)", "")
     table.add_row("Ctrl-U / Ctrl-W", "clear the box / delete a word", "")
     return table
 
@@ -99,8 +100,9 @@ class HelpScreen(ModalScreen[None]):
             yield Static(keys_table(keymap), id="help-keys")
             yield Static(
                 "Ctrl-P opens the command palette: every action by name. "
-                "Keys can be remapped in config.toml under [tui.keys] by id.",
+                "Remap a key by its id: recall config keys.ID KEY (e.g. keys.drill.hint f3).",
                 classes="dim",
+                markup=False,
             )
 
     def action_close(self) -> None:
