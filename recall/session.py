@@ -317,17 +317,19 @@ class Session:
         return keys
 
     def _weakest_queue(self, now: datetime, count: int) -> list[str]:
+        """The ``count`` reviewed cards least likely to be recalled now (new cards have no
+        memory to be weak in)."""
         import numpy as np
 
-        ids, stability, last = self.store.memory(decks=self._decks, topic=self._topic)
-        if not ids:
-            return []
-        elapsed = np.array([(now - t).total_seconds() // 86400 for t in last], dtype=np.float64)
-        r = self.scheduler.retrievability_many(np.array(stability, dtype=np.float64), elapsed)
+        memory = self.store.memory(decks=self._decks, topic=self._topic)
+        reviewed = ~np.isnan(memory.stability)
+        ids = memory.card_ids[reviewed]
+        r = self.scheduler.retrievability_many(
+            memory.stability[reviewed], memory.elapsed_days(now)[reviewed]
+        )
         by_id = {c.id: c for c in self._loaded(self.store.cards_by_key(self._cards).values())}
-        order = [ids[i] for i in np.argsort(r, kind="stable") if ids[i] in by_id]
-        chosen = [by_id[i] for i in order if not by_id[i].suspended][:count]
-        return [c.card_key for c in chosen]
+        order = [int(ids[i]) for i in np.argsort(r, kind="stable") if int(ids[i]) in by_id]
+        return [by_id[i].card_key for i in order][:count]
 
     def _missed_queue(self) -> list[str]:
         last = self.store.last_finished_session(mode=None)

@@ -174,15 +174,12 @@ def test_deck_counts_split_new_learning_and_due_and_cap_new(store: Store) -> Non
     review(store, keys["a/r1"], Rating.Easy, at=T0)  # review, due in days
     day_end = T0 + timedelta(hours=12)
     counts = {c.deck: c for c in store.deck_counts(T0, day_end)}
-    assert (counts["a"].new, counts["a"].learning, counts["a"].due, counts["a"].total) == (
-        3,
-        1,
-        0,
-        5,
-    )
-    assert (counts["b"].new, counts["b"].total) == (1, 1)
-    capped = {c.deck: c for c in store.deck_counts(T0, day_end, new_limit=2)}
-    assert capped["a"].new == 2 and capped["b"].new == 1
+    assert (counts["a"].new, counts["a"].learning, counts["a"].due) == (3, 1, 0)
+    assert counts["b"].new == 1
+    sizes = {s.deck: s for s in store.deck_sizes()}
+    assert (sizes["a"].total, sizes["b"].total, sizes["a"].retired) == (5, 1, 0)
+    capped = {c.deck: c for c in store.deck_counts(T0, day_end, new_limit=2, due_limit=0)}
+    assert capped["a"].new == 2 and capped["b"].new == 1 and capped["a"].learning == 0
     far = {c.deck: c for c in store.deck_counts(T0, T0 + timedelta(days=60))}
     assert far["a"].due == 1
 
@@ -196,7 +193,7 @@ def test_suspend_removes_a_card_from_every_queue_and_keeps_its_state(store: Stor
     assert store.set_suspended(keys["d/b"], True).suspended
     later = T0 + timedelta(days=30)
     assert store.due_cards(later) == [] and store.new_cards(limit=5) == []
-    assert store.deck_counts(later, later)[0].suspended == 2
+    assert store.deck_sizes()[0].suspended == 2
     back = store.set_suspended(keys["d/a"], False)
     assert back.state == state and not back.suspended
     assert [c.key for c in store.due_cards(later)] == ["a"]

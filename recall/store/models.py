@@ -119,6 +119,14 @@ class CardStateRow(Base):
             postgresql_where=text("queue > 0"),
         ),
         Index(
+            "ix_card_state_deck_queue_due",
+            "deck_id",
+            "queue",
+            "due",
+            sqlite_where=text("queue > 0"),
+            postgresql_where=text("queue > 0"),
+        ),
+        Index(
             "ix_card_state_new",
             "deck_id",
             "card_id",

@@ -58,8 +58,33 @@ class DeckCounts:
     new: int
     learning: int
     due: int
+
+
+@dataclass(frozen=True)
+class DeckSize:
+    """How many cards a deck has: in its queues (suspended included), suspended, retired."""
+
+    deck: str
+    name: str
     total: int
-    suspended: int = 0
+    suspended: int
+    retired: int
+
+
+@dataclass(frozen=True)
+class Memory:
+    """Memory inputs for many cards at once, as NumPy arrays of equal length: card ids,
+    stability in days (NaN while new) and last review in epoch milliseconds (NaN while new)."""
+
+    card_ids: Any
+    stability: Any
+    last_review_ms: Any
+
+    def elapsed_days(self, now: datetime) -> Any:
+        """Whole days since each card's last review (FSRS counts whole days)."""
+        import numpy as np
+
+        return np.floor((now.timestamp() * 1000.0 - self.last_review_ms) / 86_400_000.0)
 
 
 @dataclass(frozen=True)

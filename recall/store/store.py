@@ -3,24 +3,31 @@ plain values. Each write is one transaction, committed before the method returns
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
+from types import SimpleNamespace
 from typing import Any, ParamSpec, TypeVar
 
 from sqlalchemy import (
+    BigInteger,
     Connection,
     Engine,
+    Integer,
     Select,
     and_,
+    bindparam,
     delete,
     func,
     insert,
     literal_column,
     or_,
     select,
+    text,
+    type_coerce,
     update,
 )
 from sqlalchemy.engine import URL
@@ -47,6 +54,8 @@ from recall.store.models import (
 from recall.store.records import (
     AppliedReview,
     DeckCounts,
+    DeckSize,
+    Memory,
     ReviewEntry,
     ReviewInput,
     SessionInfo,
@@ -54,7 +63,7 @@ from recall.store.records import (
     SyncReport,
 )
 from recall.store.sync import requeue_expression, sync_decks
-from recall.store.timeutil import from_millis
+from recall.store.timeutil import UTCMillis, from_millis
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -124,7 +133,7 @@ class Store:
     def card(self, card_id: int) -> StoredCard:
         """One card by its database id."""
         with self._read() as conn:
-            row = conn.execute(_card_query().where(CardStateRow.card_id == card_id)).one_or_none()
+            row = conn.execute(_CARD_SELECT.where(CardStateRow.card_id == card_id)).one_or_none()
         if row is None:
             raise StoreError(f"no card with id {card_id} in the database")
         return _stored_card(row)
@@ -133,7 +142,7 @@ class Store:
     def cards_by_key(self, keys: Collection[str] | None = None) -> dict[str, StoredCard]:
         """Cards by ``deck/card`` key (all cards when ``keys`` is ``None``)."""
         with self._read() as conn:
-            rows = conn.execute(_card_query()).all()
+            rows = conn.execute(_CARD_SELECT).all()
         cards = (_stored_card(row) for row in rows)
         if keys is None:
             return {c.card_key: c for c in cards}
@@ -151,7 +160,11 @@ class Store:
         learning_only: bool = False,
     ) -> list[StoredCard]:
         """Learning and review cards due at ``now``, most overdue first."""
-        query = _card_query().where(_ACTIVE, CardStateRow.due <= now)
+        if decks is None and topic is None and not learning_only:
+            with self._read() as conn:
+                rows = conn.execute(_DUE_ALL, {"now": now, "limit": limit})
+                return [_stored_card(row) for row in rows]
+        query = _CARD_SELECT.where(_ACTIVE, CardStateRow.due <= now)
         if learning_only:
             query = query.where(CardStateRow.queue == QUEUE_LEARNING)
         query = _filtered(query, decks, topic).order_by(CardStateRow.due).limit(limit)
@@ -165,69 +178,65 @@ class Store:
         """New cards in deck-file order (decks in the order they were first synced)."""
         if limit <= 0:
             return []
-        query = _filtered(_card_query().where(_NEW), decks, topic)
+        query = _filtered(_CARD_SELECT.where(_NEW), decks, topic)
         query = query.order_by(CardStateRow.deck_id, CardStateRow.card_id).limit(limit)
         with self._read() as conn:
             return [_stored_card(row) for row in conn.execute(query)]
 
     @_translated
     def deck_counts(
-        self, now: datetime, day_end: datetime, new_limit: int | None = None
+        self,
+        now: datetime,
+        day_end: datetime,
+        new_limit: int | None = None,
+        due_limit: int | None = None,
     ) -> list[DeckCounts]:
         """New / learning / due counts per deck for the home screen.
 
-        ``learning`` and ``due`` count cards due before ``day_end`` (the end of the study day);
-        ``new`` is capped at ``new_limit`` (what is left of today's allowance) when given.
+        ``learning`` and ``due`` count cards due before ``day_end`` (the end of the study day).
+        Each count stops at a cap when one is given: ``new_limit`` (what is left of today's
+        new-card allowance) for new cards, ``due_limit`` (reviews left today) for the others;
+        counting further would show work the learner cannot do today, and the cap keeps each
+        count a short index scan however large the collection or the backlog.
         """
         self.release_buried(now)
         with self._read() as conn:
-            decks = conn.execute(
-                select(DeckRow.id, DeckRow.slug, DeckRow.name).order_by(DeckRow.id)
-            ).all()
-            due = conn.execute(
-                select(CardStateRow.deck_id, CardStateRow.queue, func.count())
-                .where(_ACTIVE, CardStateRow.due < day_end)
-                .group_by(CardStateRow.deck_id, CardStateRow.queue)
-            ).all()
-            totals = (
-                conn.execute(
-                    select(CardStateRow.deck_id, CardStateRow.queue, func.count()).group_by(
-                        CardStateRow.deck_id, CardStateRow.queue
-                    )
-                ).all()
-                if new_limit is None
-                else []
+            decks = conn.execute(_DECKS).all()
+            if not decks:
+                return []
+            params: dict[str, Any] = {f"d{i}": deck_id for i, (deck_id, _s, _n) in enumerate(decks)}
+            params.update(day_end=day_end, new_cap=new_limit, due_cap=due_limit)
+            statement = _per_deck_counts(len(decks), new_limit is not None, due_limit is not None)
+            counts = {(slot, queue): n for slot, queue, n in conn.execute(statement, params)}
+        return [
+            DeckCounts(
+                deck=slug,
+                name=name,
+                new=int(counts.get((i, QUEUE_NEW), 0)),
+                learning=int(counts.get((i, QUEUE_LEARNING), 0)),
+                due=int(counts.get((i, QUEUE_REVIEW), 0)),
             )
-            new_counts: dict[int, int] = {}
-            if new_limit is not None:
-                for deck_id, _slug, _name in decks:
-                    capped = (
-                        select(CardStateRow.card_id)
-                        .where(_NEW, CardStateRow.deck_id == deck_id)
-                        .limit(new_limit)
-                        .subquery()
-                    )
-                    new_counts[deck_id] = int(
-                        conn.execute(select(func.count()).select_from(capped)).scalar_one()
-                    )
-        per_queue: dict[tuple[int, int], int] = {(d, q): n for d, q, n in due}
-        all_queue: dict[tuple[int, int], int] = {(d, q): n for d, q, n in totals}
+            for i, (_deck_id, slug, name) in enumerate(decks)
+        ]
+
+    @_translated
+    def deck_sizes(self) -> list[DeckSize]:
+        """Cards per deck: active, suspended and retired (counts every card: not for every
+        frame, for the deck list)."""
+        with self._read() as conn:
+            decks = conn.execute(_DECKS).all()
+            rows = conn.execute(
+                select(CardStateRow.deck_id, CardStateRow.queue, func.count()).group_by(
+                    CardStateRow.deck_id, CardStateRow.queue
+                )
+            ).all()
+        by = {(d, q): n for d, q, n in rows}
         out = []
         for deck_id, slug, name in decks:
-            new = new_counts.get(deck_id, all_queue.get((deck_id, QUEUE_NEW), 0))
-            out.append(
-                DeckCounts(
-                    deck=slug,
-                    name=name,
-                    new=new,
-                    learning=per_queue.get((deck_id, QUEUE_LEARNING), 0),
-                    due=per_queue.get((deck_id, QUEUE_REVIEW), 0),
-                    total=sum(
-                        n for (d, q), n in all_queue.items() if d == deck_id and q != QUEUE_RETIRED
-                    ),
-                    suspended=all_queue.get((deck_id, QUEUE_SUSPENDED), 0),
-                )
-            )
+            counts = {q: n for (d, q), n in by.items() if d == deck_id}
+            retired = counts.pop(QUEUE_RETIRED, 0)
+            suspended = counts.get(QUEUE_SUSPENDED, 0)
+            out.append(DeckSize(slug, name, sum(counts.values()), suspended, retired))
         return out
 
     @_translated
@@ -289,30 +298,38 @@ class Store:
         """Cards with at least ``threshold`` lapses (not retired), most lapses first."""
         if threshold <= 0:
             return []
-        query = (
-            _card_query()
-            .where(CardStateRow.lapses >= threshold, CardStateRow.queue != QUEUE_RETIRED)
-            .order_by(CardStateRow.lapses.desc(), CardStateRow.card_id)
-        )
+        query = _CARD_SELECT.where(
+            CardStateRow.lapses >= threshold, CardStateRow.queue != QUEUE_RETIRED
+        ).order_by(CardStateRow.lapses.desc(), CardStateRow.card_id)
         with self._read() as conn:
             return [_stored_card(row) for row in conn.execute(query)]
 
     @_translated
-    def memory(
-        self, decks: Collection[str] | None = None, topic: str | None = None
-    ) -> tuple[list[int], list[float], list[datetime]]:
-        """(card ids, stabilities, last reviews) of every reviewed, active card: the inputs of
-        retrievability, for "weakest N" and stats. Plain lists; callers vectorise."""
+    def memory(self, decks: Collection[str] | None = None, topic: str | None = None) -> Memory:
+        """Stability and last review of every card in a queue (new, learning, review), as
+        NumPy arrays: the inputs of retrievability for "weakest N" and stats."""
+        import numpy as np
+
         query = select(
-            CardStateRow.card_id, CardStateRow.stability, CardStateRow.last_review
-        ).where(CardStateRow.queue >= QUEUE_NEW, CardStateRow.stability.is_not(None))
+            CardStateRow.card_id,
+            CardStateRow.stability,
+            type_coerce(
+                CardStateRow.last_review, BigInteger
+            ),  # raw milliseconds: no per-row datetime
+        ).where(CardStateRow.queue >= literal_column("0"))
         if decks is not None or topic is not None:
-            query = _filtered(
-                query.join(CardRow, CardRow.id == CardStateRow.card_id), decks, topic, joined=True
-            )
+            query = _filtered(query.join(CardRow, CardRow.id == CardStateRow.card_id), decks, topic)
         with self._read() as conn:
             rows = conn.execute(query).all()
-        return [r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows]
+        count = len(rows)
+        ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=count)
+        stability = np.fromiter(
+            (np.nan if r[1] is None else r[1] for r in rows), dtype=np.float64, count=count
+        )
+        last = np.fromiter(
+            (np.nan if r[2] is None else r[2] for r in rows), dtype=np.float64, count=count
+        )
+        return Memory(ids, stability, last)
 
     # ------------------------------------------------------------------ reviews
 
@@ -334,9 +351,7 @@ class Store:
         """
         with self._write() as conn:
             row = conn.execute(
-                _card_query()
-                .where(CardStateRow.card_id == card_id)
-                .with_for_update(of=CardStateRow)
+                _CARD_SELECT.where(CardStateRow.card_id == card_id).with_for_update(of=CardStateRow)
             ).one_or_none()
             if row is None:
                 raise StoreError(f"no card with id {card_id} in the database")
@@ -403,11 +418,14 @@ class Store:
                     .where(SessionRow.id == review.session_id)
                     .values(last_active_at=review.reviewed_at)
                 )
-            entry_row = conn.execute(_review_query().where(ReviewRow.id == review_id)).one()
-            after_row = conn.execute(_card_query().where(CardStateRow.card_id == card_id)).one()
-        return AppliedReview(
-            entry=_review_entry(entry_row), card=_stored_card(after_row), buried=buried
+        # Committed. Build the results from what was written rather than reading it back.
+        columns = {column.name: None for column in ReviewRow.__table__.columns}
+        written = SimpleNamespace(
+            **{**columns, **values, "id": review_id, "slug": card.deck, "key": card.key}
         )
+        if after is not None:
+            card = dataclasses.replace(card, state=after, buried_until=None)
+        return AppliedReview(entry=_review_entry(written), card=card, buried=buried)
 
     @_translated
     def undo_review(self, review_id: int) -> StoredCard:
@@ -457,7 +475,7 @@ class Store:
                 )
                 _unbury_group(conn, log.card_id, review_id, log.reviewed_at)
             conn.execute(delete(ReviewRow).where(ReviewRow.id == review_id))
-            row = conn.execute(_card_query().where(CardStateRow.card_id == log.card_id)).one()
+            row = conn.execute(_CARD_SELECT.where(CardStateRow.card_id == log.card_id)).one()
         return _stored_card(row)
 
     @_translated
@@ -617,6 +635,7 @@ def _now() -> datetime:
 
 
 def _card_query() -> Select[Any]:
+    """Every column a :class:`StoredCard` needs (build on it with ``.where``)."""
     return (
         select(
             CardStateRow.card_id,
@@ -727,6 +746,7 @@ def _review_entry(row: Any) -> ReviewEntry:
             difficulty=log.after_difficulty,
             due=log.after_due,
             last_review=log.reviewed_at,
+            lapses=(log.before_lapses or 0) + int(log.before_phase == 2 and log.rating == 1),
         )
     return ReviewEntry(
         id=log.id,
@@ -806,6 +826,48 @@ def _unbury_group(conn: Connection, card_id: int, review_id: int, reviewed_at: d
             .where(CardStateRow.card_id.in_(members), CardStateRow.queue == QUEUE_BURIED)
             .values(queue=requeue_expression(), buried_until=None)
         )
+
+
+_CARD_SELECT = _card_query()
+_DUE_ALL = (
+    _CARD_SELECT.where(_ACTIVE, CardStateRow.due <= bindparam("now", type_=UTCMillis()))
+    .order_by(CardStateRow.due)
+    .limit(bindparam("limit", type_=Integer()))
+)
+_DECKS = select(DeckRow.id, DeckRow.slug, DeckRow.name).order_by(DeckRow.id)
+_DUE_COUNTS = (
+    select(CardStateRow.deck_id, CardStateRow.queue, func.count())
+    .where(_ACTIVE, CardStateRow.due < bindparam("day_end", type_=UTCMillis()))
+    .group_by(CardStateRow.deck_id, CardStateRow.queue)
+)
+
+
+@functools.lru_cache(maxsize=16)
+def _per_deck_counts(decks: int, cap_new: bool, cap_due: bool) -> Any:
+    """One statement returning (deck slot, queue, count) for new, learning and review cards of
+    ``decks`` decks: a UNION ALL of scalar counts over short index range scans (the partial
+    indexes ``ix_card_state_new`` and ``ix_card_state_deck_queue_due``), each stopped by a
+    LIMIT when capped. Unlike one GROUP BY over all due cards, nothing is sorted. The same SQL
+    runs on SQLite and PostgreSQL; the partial-index conditions are repeated verbatim because
+    SQLite only uses a partial index when the query states its WHERE term literally."""
+    new_limit = " LIMIT :new_cap" if cap_new else ""
+    due_limit = " LIMIT :due_cap" if cap_due else ""
+    parts = []
+    for i in range(decks):
+        new = f"SELECT 1 FROM card_state WHERE queue = 0 AND deck_id = :d{i}{new_limit}"
+        parts.append(f"SELECT {i}, 0, (SELECT count(*) FROM ({new}) AS n{i})")
+        for queue in (QUEUE_LEARNING, QUEUE_REVIEW):
+            due = (
+                f"SELECT 1 FROM card_state WHERE queue > 0 AND deck_id = :d{i} "
+                f"AND queue = {queue} AND due < :day_end{due_limit}"
+            )
+            parts.append(f"SELECT {i}, {queue}, (SELECT count(*) FROM ({due}) AS q{queue}_{i})")
+    statement = text(" UNION ALL ".join(parts)).bindparams(bindparam("day_end", type_=UTCMillis()))
+    if cap_new:
+        statement = statement.bindparams(bindparam("new_cap", type_=Integer()))
+    if cap_due:
+        statement = statement.bindparams(bindparam("due_cap", type_=Integer()))
+    return statement
 
 
 __all__ = ["Store", "from_millis"]
