@@ -196,3 +196,21 @@ def test_preview_reads_or_points_at_the_error() -> None:
     bad = preview("sqrt(x")
     assert not bad.ok and bad.column == 0 and "^" in bad.caret
     assert preview("   ").ok
+
+
+def test_every_sign_pattern_is_sampled() -> None:
+    """log(a) must not pass for log(|a|) just because the draws of a happened to be positive."""
+    table = SymbolTable.build({"a": "real", "b": "real", "x": "real"})
+    for seed in range(12):
+        assert check("b + x - log(abs(a))", "b + x - log(a)", table, seed=seed).status is \
+            Status.INCORRECT
+
+
+def test_rounded_constant_inside_a_formula_is_named_an_approximation() -> None:
+    verdict = check("sqrt(2/pi)*x", "0.7978845608*x", REAL)
+    assert verdict.status is Status.INCORRECT
+    assert verdict.diagnosis is not None and verdict.diagnosis.kind == "approximation"
+
+
+def test_sign_function() -> None:
+    assert check("w/abs(w)", "sign(w)", SymbolTable.build({"w": "real"})).is_correct

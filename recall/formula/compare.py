@@ -27,7 +27,7 @@ from recall.formula.numeric import grade_constant
 from recall.formula.parser import parse
 from recall.formula.pointwise import Agreement, agree_at
 from recall.formula.printer import format_fraction
-from recall.formula.sampling import sample
+from recall.formula.sampling import sample, sign_plan
 from recall.formula.structural import structurally_equal
 from recall.formula.symbols import DEFAULT_TABLE, SymbolTable
 from recall.formula.tolerance import Tolerance
@@ -72,7 +72,10 @@ def compare_numerically(expected: Node, answer: Node, names: list[str], table: S
     attempts = 0
     while len(result.points) < WANTED_POINTS and attempts < MAX_ATTEMPTS:
         attempts += 1
-        point = {name: sample(table.domain(name), rng) for name in names}
+        point = {
+            name: sample(table.domain(name), rng, negative=sign_plan(attempts, position))
+            for position, name in enumerate(names)
+        }
         env = _float_env(point)
         e_value = eval_float(expected, env, unknown)
         a_value = eval_float(answer, env, unknown)
@@ -227,7 +230,9 @@ def _incorrect(reference: Expression, typed: Expression, table: SymbolTable,
     else:
         detail = (f"at {where} the reference is {_value_text(reference.tree, witness)} "
                   f"but your answer gives {_value_text(typed.tree, witness)}")
-    diagnosis = diagnose(reference, typed, table, seed=seed)
+    undefined = comparison.agreement in (Agreement.ONLY_EXPECTED_DEFINED,
+                                         Agreement.ONLY_ANSWER_DEFINED)
+    diagnosis = diagnose(reference, typed, table, seed=seed, undefined_mismatch=undefined)
     message = f"Not equivalent: {detail}."
     if diagnosis is not None:
         message = f"{diagnosis.message} ({detail})."

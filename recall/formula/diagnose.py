@@ -16,7 +16,7 @@ from fractions import Fraction
 from recall.formula.evaluate import UnknownFunctions, eval_float
 from recall.formula.nodes import BinOp, Expression, Node, Symbol
 from recall.formula.printer import format_fraction, to_text
-from recall.formula.sampling import sample
+from recall.formula.sampling import sample, sign_plan
 from recall.formula.symbols import SymbolTable
 from recall.formula.verdict import Diagnosis
 
@@ -58,10 +58,13 @@ class _Samples:
         self.points: list[dict[str, float]] = []
         self.e: list[float] = []
         self.a: list[float] = []
-        for _ in range(POINTS * 4):
+        for attempt in range(POINTS * 4):
             if len(self.points) >= POINTS:
                 break
-            point = {n: float(sample(table.domain(n), rng)) for n in self.names}
+            point = {
+                n: float(sample(table.domain(n), rng, negative=sign_plan(attempt, position)))
+                for position, n in enumerate(self.names)
+            }
             e_value = eval_float(reference.tree, point, self.unknown)
             a_value = eval_float(answer.tree, point, self.unknown)
             if e_value is None or a_value is None or math.isinf(e_value) or math.isinf(a_value):
@@ -101,15 +104,22 @@ def _nice_factor(ratio: float) -> tuple[str, str] | None:
 
 
 def diagnose(reference: Expression, answer: Expression, table: SymbolTable, *,
-             seed: int = 0) -> Diagnosis | None:
-    """The most likely mistake, or ``None`` when none of the catalogue fits."""
+             seed: int = 0, undefined_mismatch: bool = False) -> Diagnosis | None:
+    """The most likely mistake, or ``None`` when none of the catalogue fits.
+
+    ``undefined_mismatch`` says the numeric test found a point where only one side is defined.
+    """
     s = _Samples(reference, answer, table, seed)
     if len(s.points) < 3:
         return None
     if all(_close(a, e) for a, e in zip(s.a, s.e, strict=True)):
-        return Diagnosis("partial-domain", "Equal where both are defined, but one of them is "
-                         "undefined where the other is not: check the domain (a square root, "
-                         "a log, or a division)")
+        if undefined_mismatch:
+            return Diagnosis("partial-domain", "Equal where both are defined, but one of them "
+                             "is undefined where the other is not: check the domain (a square "
+                             "root, a log, or a division)")
+        return Diagnosis("approximation", "Equal to many digits but not exactly: a rounded "
+                         "decimal stands where an exact value belongs (type the exact "
+                         "constant, such as sqrt(2/pi), not its decimal value)")
     for check in _CHECKS:
         found = check(reference, answer, s)
         if found is not None:

@@ -160,6 +160,8 @@ def eval_exact(node: Node, env: Mapping[str, Fraction] | None = None) -> Fractio
             return abs(args[0])  # type: ignore[arg-type]
         if node.name in ("min", "max"):
             return (min if node.name == "min" else max)(args)  # type: ignore[type-var]
+        if node.name == "sign":
+            return Fraction((args[0] > 0) - (args[0] < 0))  # type: ignore[operator]
         if node.name == "relu":
             return max(Fraction(0), args[0])  # type: ignore[type-var]
         if node.name == "sqrt":

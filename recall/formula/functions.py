@@ -142,6 +142,8 @@ BUILTINS: dict[str, Builtin] = {
         _builtin("min", 2, 16, min, min, "minimum"),
         _builtin("max", 2, 16, max, max, "maximum"),
         _builtin("binom", 2, 2, _binom, _mp_binom, "binomial coefficient"),
+        _builtin("sign", 1, 1, lambda x: float((x > 0) - (x < 0)),
+                 lambda x: mpmath.sign(x), "sign (-1, 0 or 1)"),
     ]
 }
 

@@ -76,6 +76,8 @@ def _builtin(name: str, args: list, evaluate: bool):
         return sympy.sqrt(x, evaluate=evaluate)
     if name == "abs":
         return sympy.Abs(x, evaluate=evaluate)
+    if name == "sign":
+        return sympy.sign(x, evaluate=evaluate)
     if name in ("sin", "cos", "tan", "sinh", "cosh", "tanh", "erf"):
         return getattr(sympy, name)(x, evaluate=evaluate)
     if name == "min":
