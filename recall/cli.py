@@ -23,6 +23,7 @@ from recall.errors import RecallError
 COMMAND_MODULES: tuple[str, ...] = (
     "recall.commands.check",
     "recall.commands.config",
+    "recall.commands.decks",
     "recall.commands.stats",
     "recall.commands.drill",
 )

@@ -123,7 +123,7 @@ def _finite(value: object) -> bool:
 
 
 def _show(point: dict[object, object]) -> str:
-    return ", ".join(f"{k} = {v}" for k, v in point.items())
+    return ", ".join(f"{k} = {float(v):.6g}" for k, v in point.items())  # type: ignore[arg-type]
 
 
 def check_card_claims(card: Card) -> list[ClaimResult]:

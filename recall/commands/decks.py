@@ -1,0 +1,356 @@
+"""``recall decks …``: list, validate, create, show, import and export decks.
+
+* ``list``: every deck (built-in and custom) with its card count and file; failed files with
+  their errors.
+* ``validate [PATH ...]``: check deck files (default: all) and print each error as
+  ``file:line: card 'id': message (suggestion)``; exit 1 on any error, so it can guard a
+  learner's own deck repository in CI. ``--identities`` also proves each card's stated
+  identities with the engine.
+* ``new NAME``: write a commented template deck (one card of every kind) to the custom folder.
+* ``show DECK [--json]``: every card with its kind, prompt, reference answer and symbols.
+* ``import FILE``: an Anki text export, a Quizlet export or a CSV/TSV file → a new deck.
+* ``export DECK --format csv|json``: to stdout or ``--output``.
+
+Heavy imports (the engine, through the loader's checks) happen inside the handlers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from recall.cards.model import Deck
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    parser = subparsers.add_parser(
+        "decks",
+        help="list, validate, create, show, import and export decks",
+        description="Work with deck files: the built-in decks and your own (in the data "
+        "directory's decks/ folder, or --decks DIR / RECALL_DECKS).",
+    )
+    parser.set_defaults(func=_usage(parser))
+    actions = parser.add_subparsers(dest="decks_command", metavar="ACTION")
+
+    listing = actions.add_parser("list", help="list every deck and any deck that failed to load")
+    listing.add_argument("--json", action="store_true", help="machine-readable output")
+    listing.set_defaults(func=run_list)
+
+    validate = actions.add_parser(
+        "validate",
+        help="check deck files; exit 1 on any error",
+        description="Check deck files (default: every built-in and custom deck). Each error is "
+        "printed as file:line: card 'id': message (suggestion). Exit status 1 on any error.",
+    )
+    validate.add_argument("paths", nargs="*", metavar="PATH", help="deck files or folders")
+    validate.add_argument(
+        "--identities",
+        action="store_true",
+        help="also prove every identity the cards state (slower: uses SymPy)",
+    )
+    validate.add_argument(
+        "--structure-only",
+        action="store_true",
+        help="skip the formula-engine checks (keys, types and ids only)",
+    )
+    validate.set_defaults(func=run_validate)
+
+    new = actions.add_parser("new", help="write a commented template deck to fill in")
+    new.add_argument("name", help="the deck's name, e.g. 'My losses'")
+    new.add_argument("--id", dest="deck_id", help="deck id (default: made from the name)")
+    new.add_argument("--output", "-o", type=Path, help="file to write (default: custom folder)")
+    new.add_argument("--force", action="store_true", help="overwrite an existing file")
+    new.set_defaults(func=run_new)
+
+    show = actions.add_parser("show", help="print every card of a deck")
+    show.add_argument("deck", help="deck id, or a deck file")
+    show.add_argument("--json", action="store_true", help="machine-readable output")
+    show.set_defaults(func=run_show)
+
+    imp = actions.add_parser(
+        "import",
+        help="make a deck from an Anki text export, a Quizlet export or a CSV/TSV file",
+        description="Import flashcards into a new deck. Anki's 'Notes in Plain Text' headers "
+        "(#separator:, #html:, #columns:, #tags column:) are honoured; Quizlet exports are "
+        "term<TAB>definition (or comma) per line (or ';'). Cards whose back is a number become "
+        "fact cards, short names reverse cards, Anki clozes cloze cards, anything else explain "
+        "cards (self-rated); edit the deck to turn a card into a graded formula card.",
+    )
+    imp.add_argument("file", type=Path, help="the export file")
+    imp.add_argument("--name", help="deck name (default: from the file name)")
+    imp.add_argument("--id", dest="deck_id", help="deck id (default: made from the name)")
+    imp.add_argument("--format", dest="fmt", default="auto",
+                     choices=("auto", "anki", "quizlet", "csv"), help="input format")
+    imp.add_argument("--field-sep", help="between front and back: tab, comma, semicolon, or a character")
+    imp.add_argument("--card-sep", help="between cards (Quizlet): newline, semicolon, or a character")
+    imp.add_argument("--kind", default="auto", choices=("auto", "explain", "reverse"),
+                     help="card kind for every note (default: chosen per note)")
+    imp.add_argument("--output", "-o", type=Path, help="deck file to write (default: custom folder)")
+    imp.add_argument("--force", action="store_true", help="overwrite an existing file")
+    imp.set_defaults(func=run_import)
+
+    export = actions.add_parser("export", help="write a deck as CSV (Anki-readable) or JSON")
+    export.add_argument("deck", help="deck id, or a deck file")
+    export.add_argument("--format", dest="fmt", choices=("csv", "json"), default="csv")
+    export.add_argument("--output", "-o", type=Path, help="file to write (default: stdout)")
+    export.set_defaults(func=run_export)
+
+
+def _usage(parser: argparse.ArgumentParser):  # noqa: ANN202 - a run(args) callable
+    def run(args: argparse.Namespace) -> int:
+        parser.print_help()
+        return 2
+
+    return run
+
+
+def _short(path: str | os.PathLike[str]) -> str:
+    """``path`` relative to the working directory when it is under it (shorter errors)."""
+    try:
+        relative = os.path.relpath(path)
+    except ValueError:
+        return str(path)
+    return relative if not relative.startswith("..") else str(path)
+
+
+# ----- list ----------------------------------------------------------------------------------
+
+
+def run_list(args: argparse.Namespace) -> int:
+    from recall.cards.loader import load_decks
+
+    result = load_decks()
+    if args.json:
+        import json
+
+        payload = {
+            "decks": [
+                {"id": d.id, "name": d.name, "topic": d.topic, "cards": len(d.cards),
+                 "path": d.path, "builtin": d.builtin}
+                for d in result.decks
+            ],
+            "failures": [
+                {"path": f.path, "errors": [str(e) for e in f.errors]} for f in result.failures
+            ],
+        }
+        print(json.dumps(payload, indent=2, ensure_ascii=False))
+        return 0
+    if not result.decks and not result.failures:
+        print("no decks found")
+        return 0
+    rows = [(d.id, d.name, str(len(d.cards)), _short(d.path) + ("" if d.builtin else "  (custom)"))
+            for d in result.decks]
+    header = ("ID", "NAME", "CARDS", "FILE")
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(3)]
+    for row in [header, *rows]:
+        print(f"{row[0]:<{widths[0]}}  {row[1]:<{widths[1]}}  {row[2]:>{widths[2]}}  {row[3]}")
+    total = sum(len(d.cards) for d in result.decks)
+    print(f"\n{len(result.decks)} decks, {total} cards")
+    if result.failures:
+        print(f"\n{len(result.failures)} deck file(s) failed to load and were skipped:")
+        for failure in result.failures:
+            print(f"  {_short(failure.path)}")
+            for error in failure.errors:
+                print(f"    {_error_line(error)}")
+    return 0
+
+
+def _error_line(error: object) -> str:
+    from recall.errors import DeckError
+
+    if isinstance(error, DeckError) and error.path:
+        clone = DeckError(error.message, _short(error.path), error.line, error.card_id,
+                          error.suggestion)
+        return str(clone)
+    return str(error)
+
+
+# ----- validate ------------------------------------------------------------------------------
+
+
+def run_validate(args: argparse.Namespace) -> int:
+    from recall.cards.loader import deck_files, default_dirs, load_decks
+
+    targets = [Path(p) for p in args.paths] if args.paths else default_dirs()
+    missing = 0
+    for target in targets:
+        if args.paths and not deck_files(target):
+            print(f"{target}: no deck files here (a .toml file or a folder of them)", file=sys.stderr)
+            missing += 1
+    result = load_decks(targets, engine=not args.structure_only)
+    errors = 0
+    for failure in result.failures:
+        for error in failure.errors:
+            print(_error_line(error))
+            errors += 1
+    claims_failed = 0
+    if args.identities and not args.structure_only:
+        from recall.cards.claims import check_card_claims
+
+        for card in result.cards:
+            for outcome in check_card_claims(card):
+                if not outcome.ok:
+                    line = card.line or None
+                    where = f"{_short(card.path)}:{line}" if line else _short(card.path)
+                    print(f"{where}: card '{card.id}': identity #{outcome.index + 1} does not "
+                          f"hold: {outcome.message}")
+                    claims_failed += 1
+    files = len(result.decks) + len(result.failures)
+    cards = len(result.cards)
+    summary = (f"{files} deck file(s) checked: {len(result.decks)} ok ({cards} cards), "
+               f"{len(result.failures)} with errors ({errors} error(s))")
+    if args.identities and not args.structure_only:
+        summary += f"; {claims_failed} identity claim(s) failed"
+    print(summary, file=sys.stderr)
+    return 1 if (result.failures or claims_failed or missing) else 0
+
+
+# ----- new -----------------------------------------------------------------------------------
+
+
+def run_new(args: argparse.Namespace) -> int:
+    from recall.cards.importing import slug
+    from recall.cards.schema import DECK_ID
+    from recall.cards.template import new_deck_text
+    from recall.errors import DeckError
+    from recall.paths import custom_decks_dir
+
+    deck_id = args.deck_id or slug(args.name).replace(".", "-")
+    if not deck_id or not DECK_ID.match(deck_id):
+        raise DeckError(f"cannot make a deck id from '{args.name}'",
+                        suggestion="pass --id with lowercase letters, digits, '-' and '_'")
+    target = args.output or custom_decks_dir() / f"{deck_id}.toml"
+    _refuse_overwrite(target, args.force)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(new_deck_text(args.name, deck_id, path_hint=str(target)), encoding="utf-8")
+    print(f"wrote {target}")
+    print(f"edit it, then check it with: recall decks validate {target}")
+    return 0
+
+
+def _refuse_overwrite(target: Path, force: bool) -> None:
+    from recall.errors import DeckError
+
+    if target.exists() and not force:
+        raise DeckError(f"{target} already exists", suggestion="pick another name or pass --force")
+
+
+# ----- show / export -------------------------------------------------------------------------
+
+
+def find_deck(spec: str) -> Deck:
+    """A deck by id among the loaded decks, or by file path (validated either way)."""
+    from recall.cards.loader import load_deck, load_decks
+    from recall.errors import DeckError
+
+    path = Path(spec)
+    if path.suffix == ".toml" and path.is_file():
+        return load_deck(path)
+    result = load_decks()
+    try:
+        return result.deck(spec)
+    except KeyError:
+        pass
+    for failure in result.failures:
+        if Path(failure.path).stem == spec:
+            raise DeckError(f"deck '{spec}' failed to load:\n" + "\n".join(map(str, failure.errors)))
+    from recall.cards.problems import did_you_mean
+
+    ids = [d.id for d in result.decks]
+    raise DeckError(f"no deck '{spec}'",
+                    suggestion=did_you_mean(spec, ids) or "see `recall decks list`")
+
+
+def run_show(args: argparse.Namespace) -> int:
+    from recall.cards.exporting import back_text, front_text, to_json
+
+    deck = find_deck(args.deck)
+    if args.json:
+        sys.stdout.write(to_json(deck))
+        return 0
+    print(f"{deck.name} ({deck.id}) — {len(deck.cards)} cards — {_short(deck.path)}")
+    if deck.description:
+        print(deck.description)
+    for card in deck.cards:
+        print()
+        print(f"[{card.kind}] {card.id}  (line {card.line})")
+        for line in front_text(card).splitlines():
+            print(f"  {line}")
+        answer = back_text(card)
+        label = "model answer" if card.kind == "explain" else "answer"
+        lines = answer.splitlines() or [""]
+        print(f"  {label}: {lines[0]}")
+        for line in lines[1:]:
+            print(f"    {line}")
+        if card.params:
+            from recall.cards.writer import param_to_dict
+
+            for spec in card.params:
+                print(f"  param {spec.name}: {param_to_dict(spec)}")
+        for symbol in card.symbols:
+            meaning = f" — {symbol.meaning}" if symbol.meaning else ""
+            print(f"  {symbol.name}: {symbol.domain}{meaning}")
+        for function in card.functions:
+            meaning = f" — {function.meaning}" if function.meaning else ""
+            print(f"  {function.name}(): {function.means}{meaning}")
+    return 0
+
+
+def run_export(args: argparse.Namespace) -> int:
+    from recall.cards.exporting import to_csv, to_json
+
+    deck = find_deck(args.deck)
+    text = to_csv(deck) if args.fmt == "csv" else to_json(deck)
+    if args.output:
+        args.output.write_text(text, encoding="utf-8")
+        print(f"wrote {len(deck.cards)} cards to {args.output}", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+# ----- import --------------------------------------------------------------------------------
+
+
+def run_import(args: argparse.Namespace) -> int:
+    from collections import Counter
+
+    from recall.cards.importing import notes_to_deck, read_notes, slug
+    from recall.cards.loader import load_deck
+    from recall.cards.writer import deck_to_toml
+    from recall.errors import DeckError
+    from recall.paths import custom_decks_dir
+
+    source: Path = args.file
+    try:
+        text = source.read_text(encoding="utf-8-sig")
+    except OSError as error:
+        raise DeckError(f"cannot read {source}: {error.strerror or error}") from None
+    except UnicodeDecodeError:
+        raise DeckError(f"{source} is not UTF-8 text", suggestion="export it as UTF-8") from None
+    imported = read_notes(text, source=str(source), fmt=args.fmt,
+                          field_sep=args.field_sep, card_sep=args.card_sep)
+    name = args.name or source.stem.replace("_", " ").replace("-", " ").strip().capitalize()
+    deck_id = args.deck_id or slug(name).replace(".", "-") or "imported"
+    deck = notes_to_deck(imported.notes, deck_id=deck_id, name=name,
+                         description=f"Imported from {source.name}.", kind=args.kind,
+                         source=source.name)
+    target: Path = args.output or custom_decks_dir() / f"{deck_id}.toml"
+    _refuse_overwrite(target, args.force)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    comment = (f"Imported by `recall decks import` from {source.name} ({imported.format} format).\n"
+               "Numbers became fact cards, short names reverse cards, clozes cloze cards, and\n"
+               "everything else explain cards (self-rated). To have the engine grade a card,\n"
+               "make it kind = \"formula\" with an answer in typed syntax and its symbols declared.")
+    target.write_text(deck_to_toml(deck, comment=comment), encoding="utf-8")
+    load_deck(target)  # what we wrote must load: fail loudly here rather than at drill time
+    for warning in imported.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    kinds = Counter(str(card.kind) for card in deck.cards)
+    summary = ", ".join(f"{count} {kind}" for kind, count in sorted(kinds.items()))
+    print(f"imported {len(deck.cards)} cards ({summary}) into {target}")
+    return 0
