@@ -20,7 +20,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import numpy as np
@@ -33,7 +33,7 @@ from recall.scheduling import Rating, Scheduler, SchedulerSettings  # noqa: E402
 from recall.store import ReviewInput, open_store  # noqa: E402
 from recall.store.models import CardStateRow, ReviewRow, queue_for  # noqa: E402
 
-NOW = datetime(2025, 6, 1, 12, tzinfo=timezone.utc)
+NOW = datetime(2025, 6, 1, 12, tzinfo=UTC)
 DECKS = 50
 CARDS = 100_000
 LOG_ROWS = 100_000
@@ -224,7 +224,8 @@ def main() -> int:
         conn.close()
         size = path.stat().st_size
         print(
-            f"\ndatabase {size / 1e6:.1f} MB after VACUUM: {size / CARDS:.0f} bytes per card + log row (target ≤ 400)"
+            f"\ndatabase {size / 1e6:.1f} MB after VACUUM: "
+            f"{size / CARDS:.0f} bytes per card + log row (target ≤ 400)"
         )
         sizes = sqlite3.connect(path)
         try:
@@ -239,7 +240,8 @@ def main() -> int:
         with store._engine.connect() as conn:  # noqa: SLF001
             size = conn.exec_driver_sql("SELECT pg_database_size(current_database())").scalar()
         print(
-            f"\ndatabase {size / 1e6:.1f} MB: {size / CARDS:.0f} bytes per card + log row (incl. PostgreSQL's fixed catalog)"
+            f"\ndatabase {size / 1e6:.1f} MB: {size / CARDS:.0f} bytes per card + log row "
+            "(PostgreSQL's fixed catalog of ~7 MB included)"
         )
         store.close()
     tmp.cleanup()

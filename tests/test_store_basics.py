@@ -286,3 +286,29 @@ def test_params_are_stored_as_json(store: Store) -> None:
     store.sync_decks([make_deck("d", "a")], now=T0)
     entry = review(store, ids(store)["d/a"], params={"k": 3}).entry
     assert json.dumps(entry.params) == '{"k": 3}'
+
+
+def test_memory_arrays_give_the_same_retrievability_as_one_card_at_a_time(store: Store) -> None:
+    store.sync_decks([make_deck("d", "a", "b", "new")], now=T0)
+    keys = ids(store)
+    review(store, keys["d/a"], Rating.Good, at=T0)
+    review(store, keys["d/b"], Rating.Easy, at=T0 - timedelta(days=3))
+    now = T0 + timedelta(days=9, hours=5)
+    memory = store.memory()
+    vector = SCHED.retrievability_many(memory.stability, memory.elapsed_days(now))
+    by_id = dict(zip(memory.card_ids.tolist(), vector.tolist(), strict=True))
+    for key in ("d/a", "d/b", "d/new"):
+        card = store.card(keys[key])
+        assert by_id[card.id] == pytest.approx(SCHED.retrievability(card.state, now), rel=1e-12)
+    assert by_id[keys["d/new"]] == 0.0
+    assert len(store.memory(decks=["nope"]).card_ids) == 0
+
+
+def test_the_session_layer_never_loads_the_formula_engine_or_textual() -> None:
+    code = (
+        "import sys, recall.session, recall.store, recall.scheduling, recall.config; "
+        "heavy = ('sympy', 'textual', 'alembic', 'recall.formula'); "
+        "print(sorted(m for m in heavy if m in sys.modules))"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert run.stdout.strip() == "[]"

@@ -321,14 +321,13 @@ class Store:
             query = _filtered(query.join(CardRow, CardRow.id == CardStateRow.card_id), decks, topic)
         with self._read() as conn:
             rows = conn.execute(query).all()
-        count = len(rows)
-        ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=count)
-        stability = np.fromiter(
-            (np.nan if r[1] is None else r[1] for r in rows), dtype=np.float64, count=count
-        )
-        last = np.fromiter(
-            (np.nan if r[2] is None else r[2] for r in rows), dtype=np.float64, count=count
-        )
+        if not rows:
+            empty = np.zeros(0)
+            return Memory(empty.astype(np.int64), empty, empty)
+        id_col, stability_col, last_col = zip(*rows, strict=True)
+        ids = np.array(id_col, dtype=np.int64)
+        stability = np.array(stability_col, dtype=np.float64)  # None becomes NaN
+        last = np.array(last_col, dtype=np.float64)
         return Memory(ids, stability, last)
 
     # ------------------------------------------------------------------ reviews
