@@ -10,8 +10,8 @@ Checks, per card:
 * every expression (``answer``, identity sides, ``derivative_of``) parses and renders;
 * every variable an expression uses is declared (card or deck ``symbols``; for numeric cards,
   ``params``), with "did you mean" for near misses;
-* a numeric template gives a finite value at every corner of its parameter ranges and for a few
-  seeds.
+* a numeric template gives a finite value at every corner of its parameter ranges, for a few
+  seeds, and at every value when all its parameters are discrete and few.
 """
 
 from __future__ import annotations
@@ -200,7 +200,8 @@ def evaluate(expr: Expression) -> float:
 def check_template(card: Card, expr: Expression, at: Path, problems: Problems) -> None:
     """Evaluate a numeric template at its range corners and for :data:`CHECK_SEEDS`; report the
     first set of values where it fails or is not finite."""
-    cases = list(param_values.corner_cases(card.params))
+    cases = param_values.exhaustive_cases(card.params) or []
+    cases += list(param_values.corner_cases(card.params))
     cases += [param_values.draw(card.params, seed) for seed in CHECK_SEEDS]
     for values in cases:
         shown = ", ".join(f"{k} = {param_values.format_number(v)}" for k, v in values.items())

@@ -128,6 +128,35 @@ def corner_cases(params: Sequence[ParamSpec]) -> Iterator[dict[str, Number]]:
             yield {**highs, spec.name: value}
 
 
+def grid(spec: ParamSpec, limit: int = 64) -> list[Number] | None:
+    """Every value a discrete spec can take (choices, integers, steps), or ``None`` when it is
+    continuous or has more than ``limit`` values."""
+    if spec.choices:
+        return extremes(spec)
+    low, high = _bounds(spec)
+    if spec.integer and not spec.step and not spec.sigfigs and not spec.log:
+        count = math.floor(high) - math.ceil(low) + 1
+        if count <= limit:
+            return list(range(math.ceil(low), math.floor(high) + 1))
+    if spec.step and not spec.sigfigs and not spec.integer:
+        count = math.floor((high - low) / spec.step + 1e-9) + 1
+        if count <= limit:
+            return sorted({snap(spec, low + k * spec.step) for k in range(count)})
+    return None
+
+
+def exhaustive_cases(params: Sequence[ParamSpec], limit: int = 512) -> list[dict[str, Number]] | None:
+    """Every combination of values when all params are discrete and there are at most
+    ``limit`` combinations; else ``None``."""
+    grids = [grid(spec) for spec in params]
+    if any(g is None for g in grids) or math.prod(len(g) for g in grids if g) > limit:
+        return None
+    return [
+        {spec.name: value for spec, value in zip(params, combo, strict=True)}
+        for combo in itertools.product(*[g for g in grids if g is not None])
+    ]
+
+
 # ----- showing numbers -----------------------------------------------------------------------
 
 _SCALES = ((1e12, "trillion"), (1e9, "billion"), (1e6, "million"))
