@@ -589,7 +589,7 @@ class Store:
             values = conn.execute(
                 select(CardStateRow.due).where(_ACTIVE, CardStateRow.due < until)
             ).scalars()
-            return list(values)
+            return [value for value in values if value is not None]
 
     @_translated
     def review_times(self, since: datetime | None = None) -> list[datetime]:
@@ -633,7 +633,7 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
-def _card_query() -> Select[Any]:
+def _card_query() -> Select:
     """Every column a :class:`StoredCard` needs (build on it with ``.where``)."""
     return (
         select(
@@ -662,8 +662,8 @@ def _card_query() -> Select[Any]:
 
 
 def _filtered(
-    query: Select[Any], decks: Collection[str] | None, topic: str | None, *, joined: bool = True
-) -> Select[Any]:
+    query: Select, decks: Collection[str] | None, topic: str | None, *, joined: bool = True
+) -> Select:
     if decks is not None:
         deck_ids = select(DeckRow.id).where(DeckRow.slug.in_(list(decks))).scalar_subquery()
         query = query.where(CardStateRow.deck_id.in_(deck_ids))
@@ -716,7 +716,7 @@ def _state_columns(prefix: str, state: CardState, *, with_counters: bool = True)
     return values
 
 
-def _review_query() -> Select[Any]:
+def _review_query() -> Select:
     return (
         select(ReviewRow.__table__, DeckRow.slug, CardRow.key)
         .join(CardRow, CardRow.id == ReviewRow.card_id)
