@@ -126,9 +126,9 @@ def _table(card: Card):  # noqa: ANN202 - SymbolTable, imported at module level 
 
 def _grade_expression(card: Card, answer_text: str) -> Verdict:
     verdict = check(card.answer, answer_text, _table(card))
-    if not verdict.expected:
-        verdict = replace(verdict, expected=reference_answer(card))
-    return verdict
+    # The deck's own spelling (``sigma(x)`` where the card aliases the sigmoid), not the engine's
+    # canonical one: it is the form the prompt and hint use.
+    return replace(verdict, expected=card.answer)
 
 
 # ----- numeric -------------------------------------------------------------------------------
@@ -202,10 +202,10 @@ def _read_number(text: str, unit: str) -> Fraction | float | None:
 
 
 def _read_answer(text: str, unit: str) -> tuple[float, float] | float | None:
-    """A number or a ``low-high`` range typed for a fact card."""
-    single = _read_number(text, unit)
-    if single is not None:
-        return float(single)
+    """A number or a ``low-high`` range typed for a fact card.
+
+    A range is tried first: the number reader would take ``0.6-1.3`` for a subtraction.
+    """
     for match in _RANGE_SPLIT.finditer(text):
         left, right = text[: match.start()].strip(), text[match.end() :].strip()
         if right.endswith("%") and not left.endswith("%") and "%" not in unit:
@@ -213,7 +213,8 @@ def _read_answer(text: str, unit: str) -> tuple[float, float] | float | None:
         low, high = _read_number(left, unit), _read_number(right, unit)
         if low is not None and high is not None and float(low) <= float(high):
             return float(low), float(high)
-    return None
+    single = _read_number(text, unit)
+    return None if single is None else float(single)
 
 
 def _grade_fact(card: Card, answer_text: str) -> Verdict:
@@ -227,7 +228,7 @@ def _grade_fact(card: Card, answer_text: str) -> Verdict:
             "Type a number (3e-4, 7 billion, 40%) or a range (0.6-1.3, 0.6 to 1.3).",
             expected=expected,
         )
-    unit = f" {card.unit}" if card.unit else ""
+    unit = card.unit if card.unit == "%" else (f" {card.unit}" if card.unit else "")
     if isinstance(typed, tuple):
         interpreted = f"{param_values.format_number(typed[0])} to {param_values.format_number(typed[1])}"
         if card.value_range is None:
