@@ -312,3 +312,11 @@ def test_the_session_layer_never_loads_the_formula_engine_or_textual() -> None:
     )
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert run.stdout.strip() == "[]"
+
+
+def test_cards_by_key_finds_exactly_the_keys_asked_for(store: Store) -> None:
+    store.sync_decks([make_deck("a", "x", "y"), make_deck("b", "x")], now=T0)
+    found = store.cards_by_key(["a/x", "b/x", "b/y", "c/x"])
+    assert sorted(found) == ["a/x", "b/x"]
+    assert found["a/x"].id != found["b/x"].id
+    assert store.cards_by_key([]) == {}

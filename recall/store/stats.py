@@ -107,8 +107,8 @@ def due_counts(
     overdue cards included in each: what will be waiting."""
     today = study_date(now, rollover_hour, tz)
     ends = [day_start(today + timedelta(days=n), rollover_hour, tz) for n in (1, 2, 8)]
-    times = store.due_times(ends[-1])
-    return tuple(sum(1 for t in times if t < end) for end in ends)  # type: ignore[return-value]
+    today_count, tomorrow_count, week_count = (store.count_due(end) for end in ends)
+    return today_count, tomorrow_count, week_count
 
 
 def compute_stats(

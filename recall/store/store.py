@@ -140,14 +140,23 @@ class Store:
 
     @_translated
     def cards_by_key(self, keys: Collection[str] | None = None) -> dict[str, StoredCard]:
-        """Cards by ``deck/card`` key (all cards when ``keys`` is ``None``)."""
-        with self._read() as conn:
-            rows = conn.execute(_CARD_SELECT).all()
-        cards = (_stored_card(row) for row in rows)
+        """Cards by ``deck/card`` key (all cards when ``keys`` is ``None``; unknown keys are
+        left out)."""
         if keys is None:
-            return {c.card_key: c for c in cards}
-        wanted = set(keys)
-        return {c.card_key: c for c in cards if c.card_key in wanted}
+            with self._read() as conn:
+                return {c.card_key: c for c in map(_stored_card, conn.execute(_CARD_SELECT))}
+        by_deck: dict[str, list[str]] = {}
+        for key in keys:
+            deck, _slash, card = key.partition("/")
+            by_deck.setdefault(deck, []).append(card)
+        out: dict[str, StoredCard] = {}
+        with self._read() as conn:
+            for deck, cards in by_deck.items():
+                for start in range(0, len(cards), 500):  # stay under every driver's parameter cap
+                    chunk = cards[start : start + 500]
+                    query = _CARD_SELECT.where(DeckRow.slug == deck, CardRow.key.in_(chunk))
+                    out.update((c.card_key, c) for c in map(_stored_card, conn.execute(query)))
+        return out
 
     @_translated
     def due_cards(
@@ -582,6 +591,13 @@ class Store:
     # ------------------------------------------------------------------ stats inputs
 
     @_translated
+    def count_due(self, before: datetime) -> int:
+        """How many learning and review cards fall due before ``before`` (overdue included)."""
+        query = select(func.count()).where(_ACTIVE, CardStateRow.due < before)
+        with self._read() as conn:
+            return int(conn.execute(query).scalar_one())
+
+    @_translated
     def due_times(self, until: datetime) -> list[datetime]:
         """Due times of active learning and review cards due before ``until`` (overdue
         included): the input of the forecast."""
@@ -661,9 +677,7 @@ def _card_query() -> Select:
     )
 
 
-def _filtered(
-    query: Select, decks: Collection[str] | None, topic: str | None, *, joined: bool = True
-) -> Select:
+def _filtered(query: Select, decks: Collection[str] | None, topic: str | None) -> Select:
     if decks is not None:
         deck_ids = select(DeckRow.id).where(DeckRow.slug.in_(list(decks))).scalar_subquery()
         query = query.where(CardStateRow.deck_id.in_(deck_ids))
