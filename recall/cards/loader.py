@@ -23,6 +23,12 @@ from recall.errors import DeckError
 
 _TOML_LINE = re.compile(r"at line (\d+)(?:, column (\d+))?")
 
+#: Results of :func:`read_deck` by (path, size, mtime, flags): decks are immutable, and the TUI,
+#: the store sync and the CLI all load the same files, so each is validated once per process
+#: until it changes on disk.
+_CACHE: dict[tuple[str, int, int, bool, bool], tuple[Deck | None, tuple[DeckError, ...]]] = {}
+_CACHE_SIZE = 256
+
 
 @dataclass(frozen=True)
 class DeckFailure:
@@ -71,8 +77,29 @@ def read_deck(
     """Read and validate one deck file: ``(deck, [])`` or ``(None, errors)``.
 
     ``engine=False`` skips the formula-engine checks (structure only; no SymPy needed).
+    Results are cached per process until the file's size or modification time changes.
     """
     shown = str(path)
+    try:
+        stat = os.stat(path)
+    except OSError:
+        key = None
+    else:
+        key = (shown, stat.st_size, stat.st_mtime_ns, builtin, engine)
+        cached = _CACHE.get(key)
+        if cached is not None:
+            return cached[0], list(cached[1])
+    deck, errors = _read_deck(path, shown, builtin=builtin, engine=engine)
+    if key is not None:
+        if len(_CACHE) >= _CACHE_SIZE:
+            _CACHE.pop(next(iter(_CACHE)))
+        _CACHE[key] = (deck, tuple(errors))
+    return deck, errors
+
+
+def _read_deck(
+    path: str | os.PathLike[str], shown: str, *, builtin: bool, engine: bool
+) -> tuple[Deck | None, list[DeckError]]:
     try:
         raw = Path(path).read_bytes()
     except OSError as error:

@@ -1,0 +1,135 @@
+"""``recall decks …`` end to end, through :func:`recall.cli.main`."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from recall.cards.loader import load_deck
+from recall.cli import main
+
+FIXTURE = Path(__file__).parent / "fixtures" / "decks" / "sample" / "sample.toml"
+
+
+@pytest.fixture
+def custom(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An isolated data directory whose custom decks folder holds the sample deck."""
+    monkeypatch.setenv("RECALL_HOME", str(tmp_path / "home"))
+    decks = tmp_path / "decks"
+    decks.mkdir()
+    shutil.copy(FIXTURE, decks / "sample.toml")
+    monkeypatch.setenv("RECALL_DECKS", str(decks))
+    return decks
+
+
+def test_list_shows_builtin_and_custom_decks_and_failures(
+    custom: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (custom / "broken.toml").write_text('[deck]\nid = "b"\nname = "B"\n[[card]]\nid = "x"\n')
+    assert main(["decks", "list"]) == 0
+    out = capsys.readouterr().out
+    assert "sample" in out and "(custom)" in out
+    assert "failed to load" in out
+    assert "broken.toml:4: card 'x': card has no 'kind'" in out
+    assert main(["decks", "list", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    ids = {d["id"] for d in data["decks"]}
+    assert "sample" in ids
+    assert len(data["failures"]) == 1
+
+
+def test_validate_exit_status_and_error_lines(
+    custom: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["decks", "validate", str(custom / "sample.toml")]) == 0
+    assert "1 ok (9 cards)" in capsys.readouterr().err
+    bad = tmp_path / "bad.toml"
+    bad.write_text(
+        '[deck]\nid = "bad"\nname = "Bad"\n\n[[card]]\nid = "f"\nkind = "formula"\n'
+        'prompt = "p"\nanswer = "x + y"\n[card.symbols]\nx = "real"\n'
+    )
+    assert main(["decks", "validate", str(bad)]) == 1
+    out = capsys.readouterr().out.strip().splitlines()
+    assert out == [
+        f"{_rel(bad)}:9: card 'f': symbol 'y' is used in answer but not declared "
+        "(declare it under [card.symbols], e.g. y = \"real\" (or as a function under "
+        "[card.functions]))"
+    ]
+    assert main(["decks", "validate", str(tmp_path / "nothing-here")]) == 1
+
+
+def test_validate_identities_flag_catches_a_false_claim(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    claim = tmp_path / "claim.toml"
+    claim.write_text(
+        '[deck]\nid = "c"\nname = "C"\n\n[[card]]\nid = "wrong"\nkind = "formula"\n'
+        'prompt = "p"\nanswer = "x"\nidentities = [{ lhs = "log(x^2)", rhs = "2*log(x)" }]\n'
+        '[card.symbols]\nx = "real"\n'
+    )
+    assert main(["decks", "validate", str(claim)]) == 0
+    assert main(["decks", "validate", "--identities", str(claim)]) == 1
+    out = capsys.readouterr().out
+    assert "card 'wrong': identity #1 does not hold" in out
+
+
+def test_new_writes_a_valid_template(custom: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["decks", "new", "My Losses"]) == 0
+    path = custom / "my-losses.toml"
+    deck = load_deck(path)
+    assert deck.id == "my-losses" and deck.name == "My Losses"
+    assert {str(c.kind) for c in deck.cards} == {
+        "formula", "numeric", "fact", "reverse", "cloze", "explain"}
+    assert "#" in path.read_text().splitlines()[0]  # commented
+    capsys.readouterr()
+    assert main(["decks", "validate", "--identities", str(path)]) == 0
+    assert main(["decks", "new", "My Losses"]) == 2  # refuses to overwrite
+    assert "already exists" in capsys.readouterr().err
+
+
+def test_show_text_and_json(custom: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["decks", "show", "sample"]) == 0
+    out = capsys.readouterr().out
+    assert "[numeric] training-flops" in out
+    assert "answer: 6*N*D" in out
+    assert "x: real — any real number" in out
+    assert main(["decks", "show", "sample", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert len(data["cards"]) == 9
+    assert main(["decks", "show", "sampel"]) == 2
+    assert "did you mean 'sample'?" in capsys.readouterr().err
+
+
+def test_import_then_list_then_export(
+    custom: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = tmp_path / "quizlet_ml.txt"
+    source.write_text("Sigmoid range\t(0, 1)\nChinchilla ratio\t20\nWhy warmup?\tEarly Adam "
+                      "second-moment estimates are noisy, so big steps early can diverge.\n")
+    assert main(["decks", "import", str(source)]) == 0
+    out = capsys.readouterr().out
+    assert "imported 3 cards (1 explain, 1 fact, 1 reverse)" in out
+    written = custom / "quizlet-ml.toml"
+    assert load_deck(written).name == "Quizlet ml"
+    assert main(["decks", "import", str(source)]) == 2  # exists
+    assert main(["decks", "import", str(source), "--id", "ml2", "--name", "ML two",
+                 "--kind", "explain"]) == 0
+    assert {str(c.kind) for c in load_deck(custom / "ml2.toml").cards} == {"explain"}
+    capsys.readouterr()
+    assert main(["decks", "list"]) == 0
+    assert "quizlet-ml" in capsys.readouterr().out
+    target = tmp_path / "out.csv"
+    assert main(["decks", "export", "quizlet-ml", "--format", "csv", "--output", str(target)]) == 0
+    assert target.read_text().startswith("#separator:comma")
+    assert main(["decks", "export", "sample", "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["deck"]["id"] == "sample"
+
+
+def _rel(path: Path) -> str:
+    import os
+
+    relative = os.path.relpath(path)
+    return relative if not relative.startswith("..") else str(path)
