@@ -16,6 +16,7 @@ import argparse
 import random
 import sqlite3
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -147,6 +148,29 @@ def report(name: str, samples: list[float], target: str) -> None:
     print(f"{name:<44} p50 {p50:8.3f} ms   p99 {p99:8.3f} ms   (target {target}, n={len(samples)})")
 
 
+def cold_open(url: str, tries: int = 5) -> None:
+    """Import the store and open the (up-to-date) database in a fresh interpreter, best of
+    ``tries``, and say whether Alembic or SymPy got imported on the way (they must not)."""
+    code = (
+        "import sys, time; t = time.perf_counter(); from recall.store import open_store; "
+        f"open_store({url!r}).close(); "
+        "print(time.perf_counter() - t, 'alembic' in sys.modules, 'sympy' in sys.modules)"
+    )
+    root = str(Path(__file__).resolve().parent.parent)
+    runs = [
+        subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=root
+        )
+        for _ in range(tries)
+    ]
+    best = min(float(r.stdout.split()[0]) for r in runs)
+    alembic, sympy = runs[0].stdout.split()[1:]
+    print(
+        f"{'cold import + open_store, best of ' + str(tries):<44} {best * 1000:8.1f} ms   "
+        f"(alembic loaded: {alembic}, sympy loaded: {sympy})"
+    )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--url", help="an empty database URL (default: a temp SQLite file)")
@@ -168,8 +192,8 @@ def main() -> int:
         with store._engine.connect() as conn:  # noqa: SLF001
             conn.exec_driver_sql("ANALYZE")
     else:
-        with store._engine.connect() as conn:  # noqa: SLF001
-            conn.exec_driver_sql("COMMIT")
+        autocommit = store._engine.connect().execution_options(isolation_level="AUTOCOMMIT")  # noqa: SLF001
+        with autocommit as conn:
             conn.exec_driver_sql("VACUUM ANALYZE")
     due_now = store.due_cards(NOW, limit=100_000)
     print(f"cards due now: {len(due_now)}")
@@ -214,6 +238,8 @@ def main() -> int:
         sched.retrievability_many(fresh.stability, fresh.elapsed_days(NOW))
 
     report("retrievability incl. reading 100k rows", timed(query_and_compute, 20), "(informative)")
+
+    cold_open(url)
 
     if store.dialect == "sqlite":
         store.close()
