@@ -232,7 +232,9 @@ def dumps(settings: Settings) -> str:
         if value != getattr(defaults, f.name):
             lines.append(f"{f.name} = {_toml_value(value)}")
     if settings.keys:
-        lines += ["", "[keys]"]
+        if lines[-1]:
+            lines.append("")
+        lines.append("[keys]")
         lines += [f"{_toml_key(k)} = {_toml_string(v)}" for k, v in sorted(settings.keys.items())]
     return "\n".join(lines) + "\n"
 

@@ -5,7 +5,7 @@ The rest of recall holds these values freely (across threads, after the database
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -150,4 +150,3 @@ class SessionInfo:
     mode_count: int | None = None
     decks: tuple[str, ...] = ()
     topic: str | None = None
-    extra: dict[str, Any] = field(default_factory=dict, compare=False)

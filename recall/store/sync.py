@@ -17,7 +17,6 @@ from sqlalchemy import Connection, case, insert, select, update
 from recall.cards.model import Deck
 from recall.scheduling.queue import sibling_group
 from recall.store.models import (
-    QUEUE_BURIED,
     QUEUE_LEARNING,
     QUEUE_NEW,
     QUEUE_RETIRED,
@@ -170,4 +169,4 @@ def requeue_expression():  # type: ignore[no-untyped-def]
     )
 
 
-__all__ = ["QUEUE_BURIED", "requeue_expression", "sync_decks"]
+__all__ = ["requeue_expression", "sync_decks"]
