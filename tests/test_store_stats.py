@@ -15,7 +15,7 @@ from store_fixtures import T0, db_url, make_deck, store  # noqa: F401
 from recall.commands import stats as stats_command
 from recall.scheduling import Rating, Scheduler, SchedulerSettings
 from recall.store import ReviewInput, Store
-from recall.store.stats import compute_stats, streak
+from recall.store.stats import compute_stats, day_buckets, streak
 
 UTC = UTC
 SCHED = Scheduler(SchedulerSettings(enable_fuzzing=False))
@@ -109,3 +109,18 @@ def test_recall_stats_prints_text_and_json(
     assert figures["reviews"] == 0 and len(figures["heatmap"]) == 30
     with pytest.raises(SystemExit):
         parser.parse_args(["stats", "--days", "0"])
+
+
+def test_day_buckets_follow_daylight_saving() -> None:
+    berlin = ZoneInfo("Europe/Berlin")
+    # 2025-03-30 is 23 hours long in Berlin; days start at 04:00 local time.
+    times = [
+        datetime(2025, 3, 30, 1, 30, tzinfo=UTC),  # 03:30 CET: still the 29th's study day
+        datetime(2025, 3, 30, 2, 30, tzinfo=UTC),  # 04:30 CEST: the 30th
+        datetime(2025, 3, 31, 1, 30, tzinfo=UTC),  # 03:30 CEST: still the 30th
+        datetime(2025, 3, 31, 2, 30, tzinfo=UTC),  # 04:30 CEST: the 31st
+    ]
+    millis = [t.timestamp() * 1000 for t in times]
+    counts = day_buckets(millis, date(2025, 3, 29), 3, 4, berlin)
+    assert counts.tolist() == [1, 2, 1]
+    assert day_buckets(millis, date(2025, 4, 2), 2, 4, berlin).tolist() == [0, 0]

@@ -77,7 +77,12 @@ def streak(
 ) -> int:
     """Consecutive study days with at least one review, ending today (or yesterday, when
     nothing has been reviewed yet today: the streak is not broken until the day is over)."""
-    days = {study_date(t, rollover_hour, tz) for t in times}
+    return _streak_from_days(
+        {study_date(t, rollover_hour, tz) for t in times}, now, rollover_hour, tz
+    )
+
+
+def _streak_from_days(days: set[date], now: datetime, rollover_hour: int, tz: tzinfo | None) -> int:
     today = study_date(now, rollover_hour, tz)
     day = today if today in days else today - timedelta(days=1)
     count = 0
@@ -87,16 +92,41 @@ def streak(
     return count
 
 
+def day_buckets(
+    millis: Any, first: date, days: int, rollover_hour: int, tz: tzinfo | None = None
+) -> Any:
+    """How many of the epoch-millisecond times fall on each of ``days`` study days from
+    ``first`` (times before ``first`` or after the last day are not counted). The day
+    boundaries are computed one by one, so a daylight-saving change is a 23- or 25-hour day."""
+    import numpy as np
+
+    edges = np.array(
+        [
+            day_start(first + timedelta(days=i), rollover_hour, tz).timestamp() * 1000
+            for i in range(days + 1)
+        ]
+    )
+    index = np.searchsorted(edges, np.asarray(millis, dtype=np.float64), side="right") - 1
+    inside = (index >= 0) & (index < days)
+    return np.bincount(index[inside], minlength=days)[:days]
+
+
 def current_streak(
     store: Store, now: datetime, rollover_hour: int, tz: tzinfo | None = None
 ) -> int:
     """:func:`streak` from the log, reading only as far back as the streak could reach."""
+    import numpy as np
+
+    today = study_date(now, rollover_hour, tz)
     window = 64
     while True:
-        times = store.review_times(now - timedelta(days=window))
-        days = streak(times, now, rollover_hour, tz)
-        if days < window - 2 or window > 36500:
-            return days
+        first = today - timedelta(days=window - 1)
+        since = day_start(first, rollover_hour, tz)
+        counts = day_buckets(store.review_millis(since), first, window, rollover_hour, tz)
+        days = {first + timedelta(days=int(i)) for i in np.flatnonzero(counts)}
+        length = _streak_from_days(days, now, rollover_hour, tz)
+        if length < window - 2 or window > 36500:
+            return length
         window *= 4
 
 
@@ -152,13 +182,11 @@ def compute_stats(
         for i in range((today - first).days + 1)
     ]
     forecast_end = day_start(today + timedelta(days=forecast_days), rollover_hour, tz)
-    due_per_day: Counter[date] = Counter()
-    for due in store.due_times(forecast_end):
-        due_per_day[max(today, study_date(due, rollover_hour, tz))] += 1
-    forecast = [
-        (today + timedelta(days=i), due_per_day.get(today + timedelta(days=i), 0))
-        for i in range(forecast_days)
-    ]
+    due = store.due_millis(forecast_end)
+    due_per_day = day_buckets(due, today, forecast_days, rollover_hour, tz)
+    if forecast_days:
+        due_per_day[0] += int((due < day_start(today, rollover_hour, tz).timestamp() * 1000).sum())
+    forecast = [(today + timedelta(days=i), int(n)) for i, n in enumerate(due_per_day)]
     due_today, due_tomorrow, due_week = due_counts(store, now, rollover_hour, tz)
     return Stats(
         since=first,

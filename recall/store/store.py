@@ -598,23 +598,28 @@ class Store:
             return int(conn.execute(query).scalar_one())
 
     @_translated
-    def due_times(self, until: datetime) -> list[datetime]:
-        """Due times of active learning and review cards due before ``until`` (overdue
-        included): the input of the forecast."""
+    def due_millis(self, until: datetime) -> Any:
+        """Due times (epoch milliseconds, a sorted NumPy int64 array) of active learning and
+        review cards due before ``until``, overdue included: the input of the forecast."""
+        import numpy as np
+
+        raw = type_coerce(CardStateRow.due, BigInteger)
+        query = select(raw).where(_ACTIVE, CardStateRow.due < until).order_by(CardStateRow.due)
         with self._read() as conn:
-            values = conn.execute(
-                select(CardStateRow.due).where(_ACTIVE, CardStateRow.due < until)
-            ).scalars()
-            return [value for value in values if value is not None]
+            return np.array(conn.execute(query).scalars().all(), dtype=np.int64)
 
     @_translated
-    def review_times(self, since: datetime | None = None) -> list[datetime]:
-        """Times of every review since ``since`` (for heatmaps and streaks)."""
-        query = select(ReviewRow.reviewed_at)
+    def review_millis(self, since: datetime | None = None) -> Any:
+        """Times (epoch milliseconds, a sorted NumPy int64 array) of every review since
+        ``since``: the input of heatmaps and streaks."""
+        import numpy as np
+
+        query = select(type_coerce(ReviewRow.reviewed_at, BigInteger))
         if since is not None:
             query = query.where(ReviewRow.reviewed_at >= since)
         with self._read() as conn:
-            return list(conn.execute(query.order_by(ReviewRow.reviewed_at)).scalars())
+            values = conn.execute(query.order_by(ReviewRow.reviewed_at)).scalars().all()
+        return np.array(values, dtype=np.int64)
 
     @_translated
     def review_facts(
