@@ -57,7 +57,10 @@ __all__ = [
 #: The tolerance of a numeric or fact card that names none (docs/decks.md).
 DEFAULT_TOLERANCE = CardTolerance("relative", 0.01)
 
-_RANGE_SPLIT = re.compile(r"\s+to\s+|\s*(?:–|—|\.\.)\s*|(?<=[\d%a-zA-Z.])\s*-\s*(?=[\d.+])")
+# "0.6-1.3", "0.6 - 1.3", "0.6–1.3", "0.6 to 1.3", "0.6..1.3"; never the "-" of "1e-8".
+_RANGE_SPLIT = re.compile(
+    r"\s+to\s+|\s*(?:–|—|\.\.)\s*|(?<=[\d%a-zA-Z.])(?<![\d.][eE])\s*-\s*(?=[\d.+])"
+)
 
 
 def engine_tolerance(tolerance: CardTolerance | None) -> Tolerance:

@@ -67,3 +67,21 @@ def test_edit_distance_counts_swaps_as_one() -> None:
     assert edit_distance("abc", "abc") == 0
     assert edit_distance("kitten", "sitting") == 3
     assert edit_distance("a", "abcdefgh", limit=2) == 3
+
+
+def test_symbolic_answers_match_exactly_up_to_spelling() -> None:
+    accept = ["-inf", "−∞"]
+    assert match_name("-∞", accept).accepted
+    assert match_name("- inf", accept).accepted
+    assert not match_name("inf", accept).accepted
+    assert not match_name("+inf", accept).accepted
+    interval = ["(0, 1)", "0 to 1"]
+    assert match_name("(0,1)", interval).accepted
+    assert not match_name("[0, 1]", interval).accepted
+    assert match_name("0 to 1", interval).accepted
+
+
+def test_spelling_variants_and_genre_words() -> None:
+    assert match_name("layer normalisation", ["LayerNorm"]).accepted
+    assert match_name("KL", ["KL divergence"]).accepted
+    assert match_name("Jensen-Shannon", ["Jensen–Shannon divergence"]).accepted

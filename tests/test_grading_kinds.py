@@ -156,6 +156,9 @@ def test_fact_scientific_and_words() -> None:
     lr = Card(deck_id="d", id="lr", kind=CardKind.FACT, prompt="LR?", value=3e-4)
     for typed in ("3e-4", "0.0003", "3×10^-4", "3*10^-4"):
         assert grade(lr, typed).is_correct, typed
+    eps = Card(deck_id="d", id="eps", kind=CardKind.FACT, prompt="eps?", value=1e-8)
+    assert grade(eps, "1e-8").is_correct  # the exponent's minus is not a range
+    assert grade(eps, "1E-8").is_correct
     big = Card(deck_id="d", id="n", kind=CardKind.FACT, prompt="N?", value=7e9)
     assert grade(big, "7 billion").is_correct
     assert grade(big, "7B").is_correct

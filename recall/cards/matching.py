@@ -13,10 +13,17 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+#: Characters that carry meaning in a symbolic answer (``-inf``, ``(0, 1]``, ``p - y``).
+_SIGNIFICANT = frozenset("-+−–<>=()[]^/*∞≤≥|'")
+_SYMBOL_SPELLINGS = {"−": "-", "–": "-", "∞": "inf", "≤": "<=", "≥": ">=", "×": "*", "·": "*"}
+
 #: Words that name the genre rather than the thing ("Huber" and "Huber loss" are one answer).
 GENERIC_WORDS = frozenset(
-    {"loss", "function", "formula", "equation", "rule", "law", "score", "metric", "method"}
+    {"loss", "function", "formula", "equation", "rule", "law", "score", "metric", "method",
+     "divergence"}
 )
+#: Word spellings that mean the same thing (after British -isation became -ization).
+_WORD_SPELLINGS = {"normalization": "norm", "normalizing": "norm", "normalized": "norm"}
 _ARTICLES = ("the ", "a ", "an ")
 
 
@@ -52,9 +59,24 @@ def normalise(text: str) -> str:
     return words
 
 
+def is_symbolic(text: str) -> bool:
+    """A short answer whose punctuation is its meaning (``-inf``, ``(0, 1)``): matched exactly,
+    up to spacing, case and Unicode spellings, never by dropping symbols or forgiving typos."""
+    letters = sum(1 for char in text if char.isalnum())
+    return letters <= 4 and any(char in _SIGNIFICANT for char in text)
+
+
+def symbolic_form(text: str) -> str:
+    """``−∞`` → ``-inf``; ``( 0 , 1 )`` → ``(0,1)``."""
+    text = unicodedata.normalize("NFKC", text)
+    for char, spelling in _SYMBOL_SPELLINGS.items():
+        text = text.replace(char, spelling)
+    return "".join(text.split()).casefold()
+
+
 def forms(text: str) -> frozenset[str]:
     """Every spelling of ``text`` that counts as the same answer (all without spaces)."""
-    words = normalise(text).split()
+    words = [_spelling(word) for word in normalise(text).split()]
     if not words:
         return frozenset()
     out = {"".join(words)}
@@ -62,6 +84,12 @@ def forms(text: str) -> frozenset[str]:
     if core and core != words:
         out.add("".join(core))
     return frozenset(out)
+
+
+def _spelling(word: str) -> str:
+    word = word.replace("isation", "ization").replace("ising", "izing").replace("ised", "ized")
+    word = word.replace("iser", "izer")
+    return _WORD_SPELLINGS.get(word, word)
 
 
 def edit_distance(a: str, b: str, limit: int = 3) -> int:
@@ -97,8 +125,19 @@ def typo_allowance(form: str) -> int:
 def match_name(answer: str, accepted: Iterable[str], others: Iterable[str] = ()) -> NameMatch:
     """Whether ``answer`` names one of ``accepted``; ``others`` are the other terms a learner
     might confuse it with (the deck's other names), which a typo must not be closer to."""
+    accepted = list(accepted)
+    others = list(others)
+    typed_symbolic = symbolic_form(answer)
+    for term in accepted:
+        if is_symbolic(term) and typed_symbolic == symbolic_form(term):
+            return NameMatch(True, term, "exact")
+    for term in others:
+        if is_symbolic(term) and typed_symbolic == symbolic_form(term) and term not in accepted:
+            return NameMatch(False, clash=term)
+    accepted = [a for a in accepted if not is_symbolic(a)]
+    others = [o for o in others if not is_symbolic(o)]
     typed = forms(answer)
-    if not typed:
+    if not typed or is_symbolic(answer) and not accepted:
         return NameMatch(False)
     accepted = [a for a in accepted if forms(a)]
     for term in accepted:
