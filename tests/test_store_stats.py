@@ -8,6 +8,7 @@ import argparse
 import json
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import pytest
 from store_fixtures import T0, db_url, make_deck, store  # noqa: F401
