@@ -214,3 +214,17 @@ def test_rounded_constant_inside_a_formula_is_named_an_approximation() -> None:
 
 def test_sign_function() -> None:
     assert check("w/abs(w)", "sign(w)", SymbolTable.build({"w": "real"})).is_correct
+
+
+def test_defined_names_are_expanded_on_both_sides() -> None:
+    table = SymbolTable.build({"alpha_t": "(0, 1)", "x": "real"},
+                              definitions={"beta_t": "1 - alpha_t"})
+    assert check("beta_t*x", "(1 - alpha_t)*x", table).is_correct
+    assert check("(1 - alpha_t)*x", "beta_t*x", table).is_correct
+    assert check("beta_t*x", "alpha_t*x", table).status is Status.INCORRECT
+
+
+def test_a_self_referring_definition_is_a_grading_error() -> None:
+    table = SymbolTable.build({"a": "real"}, definitions={"b": "c + 1", "c": "b"})
+    with pytest.raises(GradingError):
+        check("b", "a", table)

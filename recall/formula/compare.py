@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 from recall.errors import FormulaError, GradingError, ParseError
+from recall.formula.definitions import expand_definitions
 from recall.formula.diagnose import diagnose
 from recall.formula.evaluate import UnknownFunctions, eval_float
 from recall.formula.nodes import Expression, Node
@@ -164,7 +165,7 @@ def check(
 
 
 def _lenient(table: SymbolTable) -> SymbolTable:
-    return SymbolTable(table.variables, table.functions, table.e_is_variable, False)
+    return table.with_strictness(False)
 
 
 def invalid_verdict(error: ParseError, reference: Expression | None = None) -> Verdict:
@@ -181,9 +182,13 @@ def invalid_verdict(error: ParseError, reference: Expression | None = None) -> V
 
 def compare_expressions(reference: Expression, typed: Expression, table: SymbolTable,
                         *, seed: int = 0) -> Verdict:
-    """Equivalence of two parsed expressions over ``table``'s domains."""
+    """Equivalence of two parsed expressions over ``table``'s domains (defined names are
+    expanded on both sides first)."""
     interpreted = typed.to_text()
     expected_text = reference.to_text()
+    if table.definitions:
+        reference = replace(reference, tree=expand_definitions(reference.tree, table), _cache={})
+        typed = replace(typed, tree=expand_definitions(typed.tree, table), _cache={})
     if typed.unknown_functions - reference.unknown_functions:
         extra = sorted(typed.unknown_functions - reference.unknown_functions)[0]
         return Verdict(Status.INCORRECT, "structural",
@@ -202,7 +207,7 @@ def compare_expressions(reference: Expression, typed: Expression, table: SymbolT
             interpreted=interpreted, expected=expected_text,
         )
     if comparison.outcome == "different":
-        return _incorrect(reference, typed, table, comparison, seed)
+        return _incorrect(reference, typed, table, comparison, seed, interpreted, expected_text)
     from recall.formula.prover import prove_equal
 
     proof = prove_equal(reference, typed)
@@ -220,7 +225,8 @@ def compare_expressions(reference: Expression, typed: Expression, table: SymbolT
 
 
 def _incorrect(reference: Expression, typed: Expression, table: SymbolTable,
-               comparison: NumericComparison, seed: int) -> Verdict:
+               comparison: NumericComparison, seed: int, interpreted: str,
+               expected_text: str) -> Verdict:
     witness = comparison.witness or {}
     where = _describe_point(witness) if witness else "a test point"
     if comparison.agreement is Agreement.ONLY_EXPECTED_DEFINED:
@@ -236,5 +242,5 @@ def _incorrect(reference: Expression, typed: Expression, table: SymbolTable,
     message = f"Not equivalent: {detail}."
     if diagnosis is not None:
         message = f"{diagnosis.message} ({detail})."
-    return Verdict(Status.INCORRECT, "numeric", message, interpreted=typed.to_text(),
-                   diagnosis=diagnosis, expected=reference.to_text())
+    return Verdict(Status.INCORRECT, "numeric", message, interpreted=interpreted,
+                   diagnosis=diagnosis, expected=expected_text)

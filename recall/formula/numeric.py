@@ -111,7 +111,7 @@ def _off_by(expected: float, answer: float, tolerance: Tolerance) -> Diagnosis:
 
 def _numbers_only(table: SymbolTable | None) -> SymbolTable:
     base = table or DEFAULT_TABLE
-    return SymbolTable(base.variables, base.functions, base.e_is_variable, True)
+    return base.with_strictness(True)
 
 
 def _grade_exact(reference: Expression, typed: Expression, interpreted: str,
@@ -204,7 +204,7 @@ def grade_number(
     table = table or DEFAULT_TABLE
     try:
         formula = expected if isinstance(expected, Expression) else parse(
-            expected, SymbolTable(table.variables, table.functions, table.e_is_variable, False))
+            expected, table.with_strictness(False))
     except FormulaError as error:
         raise GradingError(f"the reference formula does not parse: {error}") from error
     worked = ""

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 from recall.errors import FormulaError
@@ -116,6 +116,9 @@ class SymbolTable:
     functions: Mapping[str, FunctionInfo] = field(default_factory=dict)
     e_is_variable: bool = False
     strict: bool = False
+    #: Names that stand for an expression of other names (``beta_t = 1 - alpha_t``): an answer
+    #: may use either spelling, and both are compared after substituting the definition.
+    definitions: Mapping[str, str] = field(default_factory=dict)
 
     @classmethod
     def build(
@@ -124,10 +127,12 @@ class SymbolTable:
         functions: Mapping[str, str] | list[str] | tuple[str, ...] | None = None,
         *,
         strict: bool | None = None,
+        definitions: Mapping[str, str] | None = None,
     ) -> SymbolTable:
         """A table from plain data: ``variables`` maps names to domain specs; ``functions`` maps
-        names to ``"unknown"`` or a builtin they alias (a list means all unknown). Names may be
-        written in any accepted spelling (``σ`` or ``sigma``)."""
+        names to ``"unknown"`` or a builtin they alias (a list means all unknown);
+        ``definitions`` maps a name to the expression it stands for. Names may be written in
+        any accepted spelling (``σ`` or ``sigma``)."""
         vars_: dict[str, Domain] = {}
         for raw, spec in (variables or {}).items():
             name = canonical_name(str(raw))
@@ -155,11 +160,15 @@ class SymbolTable:
         clash = set(vars_) & set(funcs)
         if clash:
             raise FormulaError(f"'{sorted(clash)[0]}' is declared both a variable and a function")
+        defined = {canonical_name(str(k)): str(v) for k, v in (definitions or {}).items()}
+        for name in defined:
+            vars_.setdefault(name, REAL)
         return cls(
             variables=vars_,
             functions=funcs,
             e_is_variable="e" in vars_,
             strict=bool(vars_ or funcs) if strict is None else strict,
+            definitions=defined,
         )
 
     def domain(self, name: str) -> Domain:
@@ -188,7 +197,11 @@ class SymbolTable:
         merged = dict(self.variables)
         for name in names:
             merged.setdefault(name, REAL)
-        return SymbolTable(merged, self.functions, self.e_is_variable, True)
+        return replace(self, variables=merged, strict=True)
+
+    def with_strictness(self, strict: bool) -> SymbolTable:
+        """A copy that is (or is not) strict about undeclared names."""
+        return replace(self, strict=strict)
 
 
 DEFAULT_TABLE = SymbolTable()
