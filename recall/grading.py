@@ -124,7 +124,9 @@ def _table(card: Card):  # noqa: ANN202 - SymbolTable, imported at module level 
     try:
         return symbol_table(card)
     except FormulaError as error:
-        raise GradingError(f"card '{card.key}' declares a bad symbol or function: {error}") from None
+        raise GradingError(
+            f"card '{card.key}' declares a bad symbol or function: {error}"
+        ) from None
 
 
 def _grade_expression(card: Card, answer_text: str) -> Verdict:
@@ -144,7 +146,9 @@ def expected_value(card: Card, seed: int) -> tuple[Expression, dict[str, int | f
     try:
         template = parse(card.answer, _table(card))
     except ParseError as error:
-        raise GradingError(f"card '{card.key}' has an answer that does not parse: {error}") from None
+        raise GradingError(
+            f"card '{card.key}' has an answer that does not parse: {error}"
+        ) from None
     return substitute(template, values), values
 
 
@@ -233,7 +237,9 @@ def _grade_fact(card: Card, answer_text: str) -> Verdict:
         )
     unit = card.unit if card.unit == "%" else (f" {card.unit}" if card.unit else "")
     if isinstance(typed, tuple):
-        interpreted = f"{param_values.format_number(typed[0])} to {param_values.format_number(typed[1])}"
+        interpreted = (
+            f"{param_values.format_number(typed[0])} to {param_values.format_number(typed[1])}"
+        )
         if card.value_range is None:
             return Verdict(
                 Status.INCORRECT,
@@ -271,8 +277,13 @@ def _fact_verdict(
     diagnosis: Diagnosis | None = None,
 ) -> Verdict:
     if ok:
-        return Verdict(Status.CORRECT, "tolerance", f"Right: {expected}{unit}.",
-                       interpreted=interpreted, expected=expected)
+        return Verdict(
+            Status.CORRECT,
+            "tolerance",
+            f"Right: {expected}{unit}.",
+            interpreted=interpreted,
+            expected=expected,
+        )
     return Verdict(
         Status.INCORRECT,
         "tolerance",
@@ -304,15 +315,22 @@ def _grade_name(card: Card, answer_text: str, others: Iterable[str]) -> Verdict:
         message = f"Right: {result.matched}."
         if result.how == "typo":
             message = f"Right (spelled {result.matched})."
-        return Verdict(Status.CORRECT, "name", message, interpreted=answer_text.strip(),
-                       expected=expected)
+        return Verdict(
+            Status.CORRECT, "name", message, interpreted=answer_text.strip(), expected=expected
+        )
     message = f"Expected {expected}."
     diagnosis = None
     if result.clash:
         message = f"That is {result.clash}; expected {expected}."
         diagnosis = Diagnosis("confused", f"'{answer_text.strip()}' names {result.clash}.")
-    return Verdict(Status.INCORRECT, "name", message, interpreted=answer_text.strip(),
-                   diagnosis=diagnosis, expected=expected)
+    return Verdict(
+        Status.INCORRECT,
+        "name",
+        message,
+        interpreted=answer_text.strip(),
+        diagnosis=diagnosis,
+        expected=expected,
+    )
 
 
 # ----- shown answers -------------------------------------------------------------------------
@@ -320,7 +338,9 @@ def _grade_name(card: Card, answer_text: str, others: Iterable[str]) -> Verdict:
 
 def reference_answer(card: Card) -> str:
     """The card's reference answer as a learner would type it (what ``decks show`` prints)."""
-    if card.kind in (CardKind.FORMULA, CardKind.NUMERIC) or (card.kind is CardKind.CLOZE and card.answer):
+    if card.kind in (CardKind.FORMULA, CardKind.NUMERIC) or (
+        card.kind is CardKind.CLOZE and card.answer
+    ):
         return card.answer
     if card.kind is CardKind.FACT:
         if card.value_range is not None:

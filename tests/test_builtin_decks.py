@@ -249,7 +249,11 @@ def test_every_kind_is_used() -> None:
 
 @pytest.mark.parametrize(
     "card",
-    [c for c in all_cards() if c.kind is CardKind.FORMULA or (c.kind is CardKind.CLOZE and c.answer)],
+    [
+        c
+        for c in all_cards()
+        if c.kind is CardKind.FORMULA or (c.kind is CardKind.CLOZE and c.answer)
+    ],
     ids=_ids,
 )
 def test_reference_answer_grades_as_correct(card: Card) -> None:
@@ -276,7 +280,9 @@ def test_stated_identity_holds(card: Card, index: int) -> None:
     identity = card.identities[index]
     table = symbol_table(card)
     if identity.derivative_of is not None:
-        ok, message = check_derivative(identity.derivative_of, identity.wrt or "", identity.rhs, table)
+        ok, message = check_derivative(
+            identity.derivative_of, identity.wrt or "", identity.rhs, table
+        )
         assert ok, message
     else:
         verdict = check(identity.lhs, identity.rhs, table)
@@ -285,9 +291,8 @@ def test_stated_identity_holds(card: Card, index: int) -> None:
 
 @pytest.mark.parametrize("card", cards_of(CardKind.NUMERIC), ids=_ids)
 def test_numeric_template_is_finite_over_its_range_and_grades_itself(card: Card) -> None:
-    from recall.formula import evaluate_constant
     from recall.cards.tables import substitute
-    from recall.formula import parse
+    from recall.formula import evaluate_constant, parse
 
     template = parse(card.answer, symbol_table(card))
     cases = exhaustive_cases(card.params) or []
@@ -326,18 +331,30 @@ def test_sheet_fact_is_drilled(what: str, value: float | tuple[float, float]) ->
 
     facts = cards_of(CardKind.FACT)
     if isinstance(value, tuple):
-        found = [c for c in facts if c.value_range and all(
-            same(v, w) for v, w in zip(value, c.value_range, strict=True))]
+        found = [
+            c
+            for c in facts
+            if c.value_range and all(same(v, w) for v, w in zip(value, c.value_range, strict=True))
+        ]
     else:
         found = [c for c in facts if c.value is not None and same(value, c.value)]
-        found += [c for c in facts if c.value_range and (
-            c.value_range[0] <= value <= c.value_range[1]) and value in c.value_range]
+        found += [
+            c
+            for c in facts
+            if c.value_range
+            and (c.value_range[0] <= value <= c.value_range[1])
+            and value in c.value_range
+        ]
     assert found, f"no fact card drills {what} = {value}"
 
 
 @pytest.mark.parametrize(
     "card",
-    [c for c in all_cards() if c.kind is CardKind.REVERSE or (c.kind is CardKind.CLOZE and c.accept)],
+    [
+        c
+        for c in all_cards()
+        if c.kind is CardKind.REVERSE or (c.kind is CardKind.CLOZE and c.accept)
+    ],
     ids=_ids,
 )
 def test_every_accepted_name_is_accepted(card: Card) -> None:

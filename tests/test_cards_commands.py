@@ -55,7 +55,7 @@ def test_validate_exit_status_and_error_lines(
     out = capsys.readouterr().out.strip().splitlines()
     assert out == [
         f"{_rel(bad)}:9: card 'f': symbol 'y' is used in answer but not declared "
-        "(declare it under [card.symbols], e.g. y = \"real\" (or as a function under "
+        '(declare it under [card.symbols], e.g. y = "real" (or as a function under '
         "[card.functions]))"
     ]
     assert main(["decks", "validate", str(tmp_path / "nothing-here")]) == 1
@@ -82,7 +82,13 @@ def test_new_writes_a_valid_template(custom: Path, capsys: pytest.CaptureFixture
     deck = load_deck(path)
     assert deck.id == "my-losses" and deck.name == "My Losses"
     assert {str(c.kind) for c in deck.cards} == {
-        "formula", "numeric", "fact", "reverse", "cloze", "explain"}
+        "formula",
+        "numeric",
+        "fact",
+        "reverse",
+        "cloze",
+        "explain",
+    }
     assert "#" in path.read_text().splitlines()[0]  # commented
     capsys.readouterr()
     assert main(["decks", "validate", "--identities", str(path)]) == 0
@@ -107,16 +113,22 @@ def test_import_then_list_then_export(
     custom: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     source = tmp_path / "quizlet_ml.txt"
-    source.write_text("Sigmoid range\t(0, 1)\nChinchilla ratio\t20\nWhy warmup?\tEarly Adam "
-                      "second-moment estimates are noisy, so big steps early can diverge.\n")
+    source.write_text(
+        "Sigmoid range\t(0, 1)\nChinchilla ratio\t20\nWhy warmup?\tEarly Adam "
+        "second-moment estimates are noisy, so big steps early can diverge.\n"
+    )
     assert main(["decks", "import", str(source)]) == 0
     out = capsys.readouterr().out
     assert "imported 3 cards (1 explain, 1 fact, 1 reverse)" in out
     written = custom / "quizlet-ml.toml"
     assert load_deck(written).name == "Quizlet ml"
     assert main(["decks", "import", str(source)]) == 2  # exists
-    assert main(["decks", "import", str(source), "--id", "ml2", "--name", "ML two",
-                 "--kind", "explain"]) == 0
+    assert (
+        main(
+            ["decks", "import", str(source), "--id", "ml2", "--name", "ML two", "--kind", "explain"]
+        )
+        == 0
+    )
     assert {str(c.kind) for c in load_deck(custom / "ml2.toml").cards} == {"explain"}
     capsys.readouterr()
     assert main(["decks", "list"]) == 0

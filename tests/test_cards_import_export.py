@@ -28,10 +28,13 @@ ANKI_EXPORT = (
     "#notetype column:2\n"
     "#deck column:3\n"
     "#tags column:6\n"
-    "f<K!2z+Qs%\tBasic\tML::Formulas\tWhat does MSE stand for?\tmean squared error\tlosses regression\n"
-    'Bv]4,Ow1(y\tBasic\tML::Formulas\t"Adam memory per parameter<br>(mixed precision, bytes)"\t16\toptimizers\n'
+    "f<K!2z+Qs%\tBasic\tML::Formulas\tWhat does MSE stand for?\t"
+    "mean squared error\tlosses regression\n"
+    "Bv]4,Ow1(y\tBasic\tML::Formulas\t"
+    '"Adam memory per parameter<br>(mixed precision, bytes)"\t16\toptimizers\n'
     "c9#Lk?TnW!\tBasic\tML::Formulas\tWhy divide the logits by &radic;d<sub>k</sub>?\t"
-    '"<div>Keeps the logit variance near 1,</div><div>so the softmax does not saturate.</div>"\tattention\n'
+    '"<div>Keeps the logit variance near 1,</div>'
+    '<div>so the softmax does not saturate.</div>"\tattention\n'
     "Xy7&mQ2@pl\tCloze\tML::Formulas\tBatchNorm normalises over the {{c1::batch::which axis?}} "
     "dimension\t\tnormalization\n"
     "Qq0~aa1$zz\tBasic\tML::Formulas\tTypical CFG scale\t7.5\tdiffusion\n"
@@ -48,7 +51,10 @@ def test_anki_export_headers_columns_html_and_tags() -> None:
         "BatchNorm normalises over the {{c1::batch::which axis?}} dimension",
         "Typical CFG scale",
     ]
-    assert imported.notes[2].back == "Keeps the logit variance near 1,\nso the softmax does not saturate."
+    assert (
+        imported.notes[2].back
+        == "Keeps the logit variance near 1,\nso the softmax does not saturate."
+    )
     assert imported.notes[0].tags == ("losses", "regression")
     assert imported.notes[0].note_id == "f<K!2z+Qs%"
 
@@ -57,7 +63,13 @@ def test_anki_notes_become_the_right_kinds(tmp_path: Path) -> None:
     imported = read_notes(ANKI_EXPORT)
     deck = notes_to_deck(imported.notes, deck_id="ml", name="ML", source="ml.txt")
     kinds = [card.kind for card in deck.cards]
-    assert kinds == [CardKind.REVERSE, CardKind.FACT, CardKind.EXPLAIN, CardKind.CLOZE, CardKind.FACT]
+    assert kinds == [
+        CardKind.REVERSE,
+        CardKind.FACT,
+        CardKind.EXPLAIN,
+        CardKind.CLOZE,
+        CardKind.FACT,
+    ]
     mse, adam, why, cloze, cfg = deck.cards
     assert mse.shown == "What does MSE stand for?" and mse.accept == ("mean squared error",)
     assert adam.value == 16
@@ -80,14 +92,20 @@ def test_anki_comma_separator_with_columns_header() -> None:
     )
     notes = read_notes(text).notes
     assert (notes[0].front, notes[0].back, notes[0].tags) == (
-        "Softmax, shifted by c", "Unchanged", ("activations",))
+        "Softmax, shifted by c",
+        "Unchanged",
+        ("activations",),
+    )
     assert notes[1].back == "20"
 
 
 def test_anki_semicolon_separator() -> None:
     text = "#separator:semicolon\n#html:false\nfront one;back one\nfront two;back two\n"
     notes = read_notes(text).notes
-    assert [(n.front, n.back) for n in notes] == [("front one", "back one"), ("front two", "back two")]
+    assert [(n.front, n.back) for n in notes] == [
+        ("front one", "back one"),
+        ("front two", "back two"),
+    ]
 
 
 QUIZLET_TAB = (
@@ -175,7 +193,12 @@ def test_json_export_is_lossless() -> None:
     assert data["deck"]["id"] == "sample"
     cards = {c["id"]: c for c in data["cards"]}
     assert cards["training-flops"]["params"]["N"] == {
-        "low": 100000000, "high": 70000000000, "log": True, "sigfigs": 2, "meaning": "parameters"}
+        "low": 100000000,
+        "high": 70000000000,
+        "log": True,
+        "sigfigs": 2,
+        "meaning": "parameters",
+    }
     assert cards["english-entropy"]["range"] == [0.6, 1.3]
     assert cards["adam-bytes"]["tolerance"] == {"exact": True}
     assert cards["sigmoid-derivative"]["identities"][0]["derivative_of"] == "sigma(x)"
@@ -198,8 +221,16 @@ def test_toml_writer_round_trips_the_sample(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["plain", 'with "quotes"', "back\\slash \\frac{1}{2}", "it's \\x", "two\nlines\\ and \"\"\" end\"",
-     "tab\there", "ünïcödé σ", "\x01control"],
+    [
+        "plain",
+        'with "quotes"',
+        "back\\slash \\frac{1}{2}",
+        "it's \\x",
+        'two\nlines\\ and """ end"',
+        "tab\there",
+        "ünïcödé σ",
+        "\x01control",
+    ],
 )
 def test_toml_strings_round_trip(text: str) -> None:
     import tomllib

@@ -12,8 +12,18 @@ NEIGHBOURS = ["mean absolute error", "MAE", "L1 loss", "LayerNorm", "BatchNorm"]
 
 @pytest.mark.parametrize(
     "typed",
-    ["Mean Squared Error", "mean-squared-error", "  mean   squared error. ", "MSE", "mse",
-     "the mean squared error", "L2", "l2 loss", "Mean squared error loss", "meansquarederror"],
+    [
+        "Mean Squared Error",
+        "mean-squared-error",
+        "  mean   squared error. ",
+        "MSE",
+        "mse",
+        "the mean squared error",
+        "L2",
+        "l2 loss",
+        "Mean squared error loss",
+        "meansquarederror",
+    ],
 )
 def test_form_does_not_matter(typed: str) -> None:
     result = match_name(typed, MSE, NEIGHBOURS)

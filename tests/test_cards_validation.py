@@ -64,7 +64,10 @@ CASES = [
         answer = "x"
         hnit = "think"
         """,
-        "unknown key 'hnit'", 9, "a", "did you mean 'hint'?",
+        "unknown key 'hnit'",
+        9,
+        "a",
+        "did you mean 'hint'?",
         id="unknown-key-did-you-mean",
     ),
     pytest.param(
@@ -76,7 +79,10 @@ CASES = [
         answer = "x"
         unit = "m"
         """,
-        "key 'unit' is not used by formula cards", 9, "a", "numeric, fact",
+        "key 'unit' is not used by formula cards",
+        9,
+        "a",
+        "numeric, fact",
         id="key-of-another-kind",
     ),
     pytest.param(
@@ -86,7 +92,10 @@ CASES = [
         kind = "formula"
         prompt = "p"
         """,
-        "formula card is missing 'answer'", 4, "a", "typed syntax",
+        "formula card is missing 'answer'",
+        4,
+        "a",
+        "typed syntax",
         id="missing-key",
     ),
     pytest.param(
@@ -96,7 +105,10 @@ CASES = [
         prompt = "p"
         model_answer = "m"
         """,
-        "card #1 has no 'id'", 4, None, "unique",
+        "card #1 has no 'id'",
+        4,
+        None,
+        "unique",
         id="missing-id",
     ),
     pytest.param(
@@ -107,7 +119,10 @@ CASES = [
         prompt = 3
         model_answer = "m"
         """,
-        "'prompt' must be a string, not a number", 7, "a", 'quote it',
+        "'prompt' must be a string, not a number",
+        7,
+        "a",
+        "quote it",
         id="wrong-type",
     ),
     pytest.param(
@@ -119,7 +134,10 @@ CASES = [
         model_answer = "m"
         tags = "one"
         """,
-        "'tags' must be a list of strings", 9, "a", "wrap it in a list",
+        "'tags' must be a list of strings",
+        9,
+        "a",
+        "wrap it in a list",
         id="wrong-type-list",
     ),
     pytest.param(
@@ -130,7 +148,10 @@ CASES = [
         prompt = "p"
         model_answer = "m"
         """,
-        "card id 'Bad Id' is not valid", 5, "Bad Id", "'bad-id'",
+        "card id 'Bad Id' is not valid",
+        5,
+        "Bad Id",
+        "'bad-id'",
         id="bad-id-syntax",
     ),
     pytest.param(
@@ -141,7 +162,10 @@ CASES = [
         prompt = "p"
         answer = "x"
         """,
-        "unknown kind 'formulla'", 6, "a", "did you mean 'formula'?",
+        "unknown kind 'formulla'",
+        6,
+        "a",
+        "did you mean 'formula'?",
         id="unknown-kind",
     ),
     pytest.param(
@@ -152,7 +176,10 @@ CASES = [
         prompt = "p"
         answer = "x +* 2"
         """,
-        "does not parse", 8, "a", "docs/syntax.md",
+        "does not parse",
+        8,
+        "a",
+        "docs/syntax.md",
         id="answer-does-not-parse",
     ),
     pytest.param(
@@ -166,7 +193,10 @@ CASES = [
         sigma_1 = "positive"
         mu = "real"
         """,
-        None, None, None, None,
+        None,
+        None,
+        None,
+        None,
         id="declared-symbols-are-fine",
     ),
     pytest.param(
@@ -180,7 +210,10 @@ CASES = [
         sigma_1 = "positive"
         mu = "real"
         """,
-        "symbol 'sigma_2' is used in answer but not declared", 8, "a", "did you mean 'sigma_1'?",
+        "symbol 'sigma_2' is used in answer but not declared",
+        8,
+        "a",
+        "did you mean 'sigma_1'?",
         id="undeclared-symbol",
     ),
     pytest.param(
@@ -193,7 +226,10 @@ CASES = [
         [card.symbols]
         x = "postive"
         """,
-        "bad domain", 10, "a", "positive",
+        "bad domain",
+        10,
+        "a",
+        "positive",
         id="bad-domain",
     ),
     pytest.param(
@@ -208,7 +244,10 @@ CASES = [
         [card.functions]
         g = "sigmoidd"
         """,
-        "not a builtin", 12, "a", "unknown",
+        "not a builtin",
+        12,
+        "a",
+        "unknown",
         id="bad-function-alias",
     ),
     pytest.param(
@@ -221,7 +260,10 @@ CASES = [
         [card.params]
         N = { low = 1, high = 10 }
         """,
-        "prompt uses {M} but no parameter 'M' is declared", 7, "a", "[card.params]",
+        "prompt uses {M} but no parameter 'M' is declared",
+        7,
+        "a",
+        "[card.params]",
         id="placeholder-without-param",
     ),
     pytest.param(
@@ -234,7 +276,10 @@ CASES = [
         [card.params]
         N = { low = 1, high = 10 }
         """,
-        "'K' is used in the answer but is not a parameter", 8, "a", "[card.params]",
+        "'K' is used in the answer but is not a parameter",
+        8,
+        "a",
+        "[card.params]",
         id="numeric-answer-uses-non-parameter",
     ),
     pytest.param(
@@ -247,7 +292,10 @@ CASES = [
         [card.params]
         N = { low = 1, high = 10, integer = true }
         """,
-        "numeric template", 8, "a", "narrow the parameter ranges",
+        "numeric template",
+        8,
+        "a",
+        "narrow the parameter ranges",
         id="numeric-template-fails",
     ),
     pytest.param(
@@ -260,7 +308,10 @@ CASES = [
         [card.params]
         N = { low = -3, high = 10 }
         """,
-        "numeric template", 8, "a", "narrow",
+        "numeric template",
+        8,
+        "a",
+        "narrow",
         id="numeric-template-undefined-at-range-end",
     ),
     pytest.param(
@@ -273,7 +324,10 @@ CASES = [
         [card.params]
         N = { low = 10, high = 1 }
         """,
-        "low > high", 10, "a", "swap",
+        "low > high",
+        10,
+        "a",
+        "swap",
         id="param-range-reversed",
     ),
     pytest.param(
@@ -286,7 +340,10 @@ CASES = [
         [card.params]
         N = { low = 1, high = 10, sigfig = 2 }
         """,
-        "unknown key 'sigfig'", 10, "a", "did you mean 'sigfigs'?",
+        "unknown key 'sigfig'",
+        10,
+        "a",
+        "did you mean 'sigfigs'?",
         id="param-unknown-key",
     ),
     pytest.param(
@@ -299,7 +356,10 @@ CASES = [
         [card.params]
         N = { low = 1, high = 10 }
         """,
-        "parameter 'N' is never shown in the prompt", 10, "a", "{N}",
+        "parameter 'N' is never shown in the prompt",
+        10,
+        "a",
+        "{N}",
         id="param-not-in-prompt",
     ),
     pytest.param(
@@ -311,7 +371,10 @@ CASES = [
         value = 1
         range = [1, 2]
         """,
-        "exactly one of 'value' or 'range'", 4, "a", "range = [0.6, 1.3]",
+        "exactly one of 'value' or 'range'",
+        4,
+        "a",
+        "range = [0.6, 1.3]",
         id="fact-value-and-range",
     ),
     pytest.param(
@@ -322,7 +385,10 @@ CASES = [
         prompt = "p"
         range = [2, 1]
         """,
-        "'range' must be [low, high]", 8, "a", "range = [0.6, 1.3]",
+        "'range' must be [low, high]",
+        8,
+        "a",
+        "range = [0.6, 1.3]",
         id="fact-range-reversed",
     ),
     pytest.param(
@@ -334,7 +400,10 @@ CASES = [
         value = 1
         tolerance = { relative = 0.1, absolute = 2 }
         """,
-        "exactly one of relative, absolute, sigfigs, exact", 9, "a", "relative = 0.01",
+        "exactly one of relative, absolute, sigfigs, exact",
+        9,
+        "a",
+        "relative = 0.01",
         id="tolerance-two-kinds",
     ),
     pytest.param(
@@ -346,7 +415,10 @@ CASES = [
         value = 1
         tolerance = { relative = 5 }
         """,
-        "relative tolerance 5", 9, "a", "0.05 means 5%",
+        "relative tolerance 5",
+        9,
+        "a",
+        "0.05 means 5%",
         id="tolerance-percent-not-fraction",
     ),
     pytest.param(
@@ -357,7 +429,10 @@ CASES = [
         text = "no blank here"
         accept = ["x"]
         """,
-        "exactly one blank", 7, "a", "{{}}",
+        "exactly one blank",
+        7,
+        "a",
+        "{{}}",
         id="cloze-without-blank",
     ),
     pytest.param(
@@ -367,7 +442,10 @@ CASES = [
         kind = "cloze"
         text = "a {{}} b"
         """,
-        "exactly one of 'answer'", 4, "a", "accept",
+        "exactly one of 'answer'",
+        4,
+        "a",
+        "accept",
         id="cloze-without-answer",
     ),
     pytest.param(
@@ -379,7 +457,10 @@ CASES = [
         shown = "x^2"
         accept = []
         """,
-        "'accept' is empty", 9, "a", "at least one",
+        "'accept' is empty",
+        9,
+        "a",
+        "at least one",
         id="reverse-accept-empty",
     ),
     pytest.param(
@@ -396,7 +477,10 @@ CASES = [
         [card.symbols]
         x = "real"
         """,
-        "rhs '(x' does not parse", 11, "a", "docs/syntax.md",
+        "rhs '(x' does not parse",
+        11,
+        "a",
+        "docs/syntax.md",
         id="identity-does-not-parse-points-at-its-element",
     ),
     pytest.param(
@@ -410,7 +494,10 @@ CASES = [
         [card.symbols]
         x = "real"
         """,
-        "derivative identity has no 'wrt'", 9, "a", 'wrt = "x"',
+        "derivative identity has no 'wrt'",
+        9,
+        "a",
+        'wrt = "x"',
         id="identity-derivative-without-wrt",
     ),
     pytest.param(
@@ -424,7 +511,10 @@ CASES = [
         [card.symbols]
         x = "real"
         """,
-        "symbol 'y' is used in rhs but not declared", 9, "a", "declare it",
+        "symbol 'y' is used in rhs but not declared",
+        9,
+        "a",
+        "declare it",
         id="identity-undeclared-symbol",
     ),
 ]
@@ -432,7 +522,11 @@ CASES = [
 
 @pytest.mark.parametrize(("body", "message", "line", "card_id", "suggestion"), CASES)
 def test_each_validation_error_is_located(
-    tmp_path: Path, body: str, message: str | None, line: int | None, card_id: str | None,
+    tmp_path: Path,
+    body: str,
+    message: str | None,
+    line: int | None,
+    card_id: str | None,
     suggestion: str | None,
 ) -> None:
     path = write(tmp_path, body)

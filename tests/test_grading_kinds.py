@@ -36,8 +36,12 @@ def deck() -> Deck:
 
 def test_formula_accepts_equivalent_forms(deck: Deck) -> None:
     card = deck.card("sigmoid-derivative")
-    for typed in ("sigma(x)*(1 - sigma(x))", "sigma(x) - sigma(x)^2", "sigmoid(x)(1-sigmoid(x))",
-                  "exp(-x)/(1+exp(-x))^2"):
+    for typed in (
+        "sigma(x)*(1 - sigma(x))",
+        "sigma(x) - sigma(x)^2",
+        "sigmoid(x)(1-sigmoid(x))",
+        "exp(-x)/(1+exp(-x))^2",
+    ):
         verdict = grade(card, typed)
         assert verdict.status is Status.CORRECT, (typed, verdict)
 
@@ -123,8 +127,9 @@ def test_fact_value_with_exact_tolerance(deck: Deck) -> None:
     assert grade(card, "sixteen").status is Status.INVALID
 
 
-@pytest.mark.parametrize("typed", ["1", "0.6", "1.3", "0.6-1.3", "0.6 to 1.3", "0.6–1.3",
-                                   "0.6 - 1.3"])
+@pytest.mark.parametrize(
+    "typed", ["1", "0.6", "1.3", "0.6-1.3", "0.6 to 1.3", "0.6–1.3", "0.6 - 1.3"]
+)
 def test_fact_range_accepts_inside_values_and_the_range(deck: Deck, typed: str) -> None:
     assert grade(deck.card("english-entropy"), typed).is_correct
 
@@ -135,8 +140,14 @@ def test_fact_range_rejects_outside(deck: Deck, typed: str) -> None:
 
 
 def test_fact_percent_units_and_typed_percent() -> None:
-    mfu = Card(deck_id="d", id="mfu", kind=CardKind.FACT, prompt="Good MFU?",
-               value_range=(40, 50), unit="%")
+    mfu = Card(
+        deck_id="d",
+        id="mfu",
+        kind=CardKind.FACT,
+        prompt="Good MFU?",
+        value_range=(40, 50),
+        unit="%",
+    )
     assert grade(mfu, "45").is_correct
     assert grade(mfu, "45%").is_correct
     assert grade(mfu, "40-50%").is_correct

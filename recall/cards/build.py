@@ -163,7 +163,9 @@ class DeckBuilder:
             if isinstance(value, str):
                 specs.append(SymbolSpec(name=name, domain=value.strip() or "real"))
             elif isinstance(value, dict):
-                entry = self._check_table(value, schema.SYMBOL_KEYS, at, card_id, f"symbol '{name}'")
+                entry = self._check_table(
+                    value, schema.SYMBOL_KEYS, at, card_id, f"symbol '{name}'"
+                )
                 specs.append(
                     SymbolSpec(
                         name=name,
@@ -176,7 +178,8 @@ class DeckBuilder:
                     f"symbol '{name}' must be a domain string or a table",
                     at,
                     card_id=card_id,
-                    suggestion=f'{name} = "positive" or {name} = {{ domain = "real", meaning = "..." }}',
+                    suggestion=f'{name} = "positive" or '
+                    f'{name} = {{ domain = "real", meaning = "..." }}',
                 )
         return specs
 
@@ -226,7 +229,8 @@ class DeckBuilder:
                 self.problems.add(
                     f"unknown top-level table or key '{key}'",
                     (key,),
-                    suggestion=did_you_mean(key, top_allowed) or "a deck file has [deck] and [[card]] tables",
+                    suggestion=did_you_mean(key, top_allowed)
+                    or "a deck file has [deck] and [[card]] tables",
                 )
         raw_deck = data.get("deck")
         if not isinstance(raw_deck, dict):
@@ -291,7 +295,8 @@ class DeckBuilder:
                         f"duplicate card id '{card_id}'",
                         ("card", index, "id"),
                         card_id=card_id,
-                        suggestion=f"ids must be unique in a deck; the first is at line {first_line}",
+                        suggestion="ids must be unique in a deck; "
+                        f"the first is at line {first_line}",
                     )
                     continue
                 seen[card_id] = index
@@ -349,7 +354,8 @@ class DeckBuilder:
                 f"card id '{raw_id}' is not valid",
                 (*where, "id"),
                 card_id=raw_id,
-                suggestion=f"use lowercase letters, digits, '-', '_' and '.', e.g. '{_slug(raw_id) or 'card-1'}'",
+                suggestion="use lowercase letters, digits, '-', '_' and '.', "
+                f"e.g. '{_slug(raw_id) or 'card-1'}'",
             )
 
         raw_kind = raw.get("kind")
@@ -399,9 +405,12 @@ class DeckBuilder:
             elif isinstance(raw[key], str) and not raw[key].strip():
                 self.problems.add(f"'{key}' is empty", (*where, key), card_id=label)
 
-        symbols = _merge(deck_symbols, self._symbols(entry.get("symbols", {}), (*where, "symbols"), label))
+        symbols = _merge(
+            deck_symbols, self._symbols(entry.get("symbols", {}), (*where, "symbols"), label)
+        )
         functions = _merge(
-            deck_functions, self._functions(entry.get("functions", {}), (*where, "functions"), label)
+            deck_functions,
+            self._functions(entry.get("functions", {}), (*where, "functions"), label),
         )
         identities = self._identities(entry.get("identities", []), (*where, "identities"), label)
         fields: dict[str, Any] = {}
@@ -442,8 +451,12 @@ class DeckBuilder:
             at = (*where, i)
             entry = self._check_table(item, schema.IDENTITY_KEYS, at, card_id, "an identity")
             if "rhs" not in entry:
-                self.problems.add("identity has no 'rhs'", at, card_id=card_id,
-                                  suggestion='{ lhs = "...", rhs = "..." }')
+                self.problems.add(
+                    "identity has no 'rhs'",
+                    at,
+                    card_id=card_id,
+                    suggestion='{ lhs = "...", rhs = "..." }',
+                )
                 continue
             if "derivative_of" in entry:
                 if "lhs" in entry:
@@ -463,7 +476,12 @@ class DeckBuilder:
                     )
                     continue
                 out.append(
-                    Identity(lhs="", rhs=entry["rhs"], derivative_of=entry["derivative_of"], wrt=entry["wrt"])
+                    Identity(
+                        lhs="",
+                        rhs=entry["rhs"],
+                        derivative_of=entry["derivative_of"],
+                        wrt=entry["wrt"],
+                    )
                 )
             elif "lhs" in entry:
                 if "wrt" in entry:
@@ -500,8 +518,12 @@ class DeckBuilder:
         ((key, value),) = entry.items()
         if key == "exact":
             if value is not True:
-                self.problems.add("'exact' can only be true", at, card_id=card_id,
-                                  suggestion="drop the tolerance for the default 1% relative")
+                self.problems.add(
+                    "'exact' can only be true",
+                    at,
+                    card_id=card_id,
+                    suggestion="drop the tolerance for the default 1% relative",
+                )
                 return None
             return Tolerance(kind="exact", value=0.0)
         if key == "sigfigs" and value < 1:
@@ -522,26 +544,40 @@ class DeckBuilder:
 
     # ----- per kind ------------------------------------------------------------------------
 
-    def _kind_formula(self, entry: dict[str, Any], where: Path, card_id: str, fields: dict[str, Any]) -> None:
+    def _kind_formula(
+        self, entry: dict[str, Any], where: Path, card_id: str, fields: dict[str, Any]
+    ) -> None:
         """Formula cards need only their answer, checked by the engine later."""
 
-    def _kind_explain(self, entry: dict[str, Any], where: Path, card_id: str, fields: dict[str, Any]) -> None:
+    def _kind_explain(
+        self, entry: dict[str, Any], where: Path, card_id: str, fields: dict[str, Any]
+    ) -> None:
         """Explain cards are self-rated: nothing beyond the required keys to check."""
 
-    def _kind_reverse(self, entry: dict[str, Any], where: Path, card_id: str, fields: dict[str, Any]) -> None:
+    def _kind_reverse(
+        self, entry: dict[str, Any], where: Path, card_id: str, fields: dict[str, Any]
+    ) -> None:
         accept = entry.get("accept")
         if accept is not None:
             self._check_accept(accept, where, card_id)
 
     def _check_accept(self, accept: list[str], where: Path, card_id: str) -> None:
         if not accept:
-            self.problems.add("'accept' is empty", (*where, "accept"), card_id=card_id,
-                              suggestion="list at least one accepted answer")
+            self.problems.add(
+                "'accept' is empty",
+                (*where, "accept"),
+                card_id=card_id,
+                suggestion="list at least one accepted answer",
+            )
         for i, word in enumerate(accept):
             if not word.strip():
-                self.problems.add("an accepted answer is empty", (*where, "accept", i), card_id=card_id)
+                self.problems.add(
+                    "an accepted answer is empty", (*where, "accept", i), card_id=card_id
+                )
 
-    def _kind_cloze(self, entry: dict[str, Any], where: Path, card_id: str, fields: dict[str, Any]) -> None:
+    def _kind_cloze(
+        self, entry: dict[str, Any], where: Path, card_id: str, fields: dict[str, Any]
+    ) -> None:
         text = entry.get("text")
         if text is not None:
             blanks = text.count(schema.BLANK)
@@ -550,12 +586,14 @@ class DeckBuilder:
                     f"cloze text must have exactly one blank '{{{{}}}}', found {blanks}",
                     (*where, "text"),
                     card_id=card_id,
-                    suggestion="mark the part to recall with {{}} and put it in 'answer' or 'accept'",
+                    suggestion="mark the part to recall with {{}} "
+                    "and put it in 'answer' or 'accept'",
                 )
         has_answer, has_accept = "answer" in entry, "accept" in entry
         if has_answer == has_accept:
             self.problems.add(
-                "cloze card needs exactly one of 'answer' (a math blank) or 'accept' (a word blank)",
+                "cloze card needs exactly one of 'answer' (a math blank) "
+                "or 'accept' (a word blank)",
                 where,
                 card_id=card_id,
                 suggestion='answer = "1 - sigmoid(x)" or accept = ["batch"]',
@@ -563,7 +601,9 @@ class DeckBuilder:
         if has_accept:
             self._check_accept(entry["accept"], where, card_id)
 
-    def _kind_fact(self, entry: dict[str, Any], where: Path, card_id: str, fields: dict[str, Any]) -> None:
+    def _kind_fact(
+        self, entry: dict[str, Any], where: Path, card_id: str, fields: dict[str, Any]
+    ) -> None:
         has_value, has_range = "value" in entry, "range" in entry
         if has_value == has_range:
             self.problems.add(
@@ -579,7 +619,11 @@ class DeckBuilder:
             fields["value"] = float(value)
         if has_range:
             bounds = entry["range"]
-            if len(bounds) != 2 or not all(math.isfinite(b) for b in bounds) or bounds[0] > bounds[1]:
+            if (
+                len(bounds) != 2
+                or not all(math.isfinite(b) for b in bounds)
+                or bounds[0] > bounds[1]
+            ):
                 self.problems.add(
                     "'range' must be [low, high] with low <= high",
                     (*where, "range"),
@@ -590,13 +634,19 @@ class DeckBuilder:
                 fields["value_range"] = (float(bounds[0]), float(bounds[1]))
         fields["tolerance"] = self._tolerance(entry.get("tolerance"), where, card_id)
 
-    def _kind_numeric(self, entry: dict[str, Any], where: Path, card_id: str, fields: dict[str, Any]) -> None:
+    def _kind_numeric(
+        self, entry: dict[str, Any], where: Path, card_id: str, fields: dict[str, Any]
+    ) -> None:
         fields["tolerance"] = self._tolerance(entry.get("tolerance"), where, card_id)
         params = self._params(entry.get("params", {}), (*where, "params"), card_id)
         fields["params"] = tuple(params)
         if "params" in entry and not params and not entry["params"]:
-            self.problems.add("'params' is empty", (*where, "params"), card_id=card_id,
-                              suggestion="declare each {name} the prompt uses")
+            self.problems.add(
+                "'params' is empty",
+                (*where, "params"),
+                card_id=card_id,
+                suggestion="declare each {name} the prompt uses",
+            )
         prompt = entry.get("prompt", "")
         declared = set(entry.get("params", {}))
         shown = set(schema.PLACEHOLDER.findall(prompt))
@@ -628,7 +678,8 @@ class DeckBuilder:
                     f"parameter '{name}' must be a table",
                     at,
                     card_id=card_id,
-                    suggestion=f"{name} = {{ low = 1, high = 10 }} or {name} = {{ choices = [8, 16] }}",
+                    suggestion=f"{name} = {{ low = 1, high = 10 }} "
+                    f"or {name} = {{ choices = [8, 16] }}",
                 )
                 continue
             before = len(self.problems.errors)
@@ -672,8 +723,15 @@ class DeckBuilder:
             sigfigs = entry.get("sigfigs")
             if sigfigs is not None and sigfigs < 1:
                 self.problems.add(f"parameter '{name}' has sigfigs < 1", at, card_id=card_id)
-            if entry.get("integer") and low is not None and high is not None and math.ceil(low) > math.floor(high):
-                self.problems.add(f"parameter '{name}' has no integer in [{low}, {high}]", at, card_id=card_id)
+            if (
+                entry.get("integer")
+                and low is not None
+                and high is not None
+                and math.ceil(low) > math.floor(high)
+            ):
+                self.problems.add(
+                    f"parameter '{name}' has no integer in [{low}, {high}]", at, card_id=card_id
+                )
             if len(self.problems.errors) > before:
                 continue
             specs.append(

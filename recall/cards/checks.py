@@ -100,7 +100,9 @@ def check_card(item: BuiltCard, problems: Problems) -> None:
         return
     declared = set(table.variables)
 
-    if card.kind in (CardKind.FORMULA, CardKind.NUMERIC) or (card.kind is CardKind.CLOZE and card.answer):
+    if card.kind in (CardKind.FORMULA, CardKind.NUMERIC) or (
+        card.kind is CardKind.CLOZE and card.answer
+    ):
         allowed = declared
         if card.kind is CardKind.NUMERIC:
             allowed = {name for name in declared if name in _param_names(card)}
@@ -162,7 +164,10 @@ def _parse(
     for name in undeclared:
         if card.kind is CardKind.NUMERIC and what == "answer":
             message = f"'{name}' is used in the answer but is not a parameter"
-            hint = did_you_mean(name, allowed) or f"add {name} under [card.params] and show it as {{{name}}}"
+            hint = (
+                did_you_mean(name, allowed)
+                or f"add {name} under [card.params] and show it as {{{name}}}"
+            )
         else:
             message = f"symbol '{name}' is used in {what} but not declared"
             hint = _name_hint(name, allowed)

@@ -11,8 +11,7 @@ same way. Slow (SymPy), so it runs in the test suite and in ``recall decks valid
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from recall.cards.model import Card, Identity
 
@@ -50,7 +49,9 @@ def check_identity(card: Card, index: int) -> ClaimResult:
     try:
         table = symbol_table(card)
         if identity.derivative_of is not None:
-            ok, message = check_derivative(identity.derivative_of, identity.wrt or "", identity.rhs, table)
+            ok, message = check_derivative(
+                identity.derivative_of, identity.wrt or "", identity.rhs, table
+            )
             return ClaimResult(card, index, identity, ok, message)
         verdict = check(identity.lhs, identity.rhs, table)
     except RecallError as error:
@@ -109,7 +110,11 @@ def check_derivative(text: str, wrt: str, rhs: str, table: SymbolTable) -> tuple
         if abs(left - right) > scale * sympy.Float(10) ** (-(DERIVATIVE_DIGITS - 8)):
             if sympy.simplify(derivative - claimed) == 0:
                 return True, "symbolic"
-            return False, f"at {_show(point)} the derivative is {sympy.N(left, 6)}, the claim {sympy.N(right, 6)}"
+            return (
+                False,
+                f"at {_show(point)} the derivative is {sympy.N(left, 6)}, "
+                f"the claim {sympy.N(right, 6)}",
+            )
         compared += 1
         if compared >= DERIVATIVE_POINTS:
             break
@@ -118,8 +123,12 @@ def check_derivative(text: str, wrt: str, rhs: str, table: SymbolTable) -> tuple
     return True, "numeric"
 
 
-def _finite(value: object) -> bool:
-    return bool(getattr(value, "is_number", False)) and bool(value.is_finite) and value.is_real is not False  # type: ignore[attr-defined]
+def _finite(value: Any) -> bool:
+    return (
+        bool(getattr(value, "is_number", False))
+        and bool(value.is_finite)
+        and value.is_real is not False
+    )  # type: ignore[attr-defined]
 
 
 def _show(point: dict[object, object]) -> str:

@@ -29,6 +29,7 @@ import io
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from recall.cards.model import Card, CardKind, Deck
 from recall.cards.schema import CARD_ID, DECK_ID
@@ -98,8 +99,9 @@ def read_notes(
         rows = list(csv.reader(io.StringIO(text), delimiter=sep, quotechar='"'))
         notes = _rows_to_notes(rows, front=0, back=1, tags=2 if _has_third(rows) else None)
         return ImportedFile(notes, "csv", sep)
-    raise DeckError(f"unknown import format '{fmt}'", path=source,
-                    suggestion="use auto, anki, quizlet or csv")
+    raise DeckError(
+        f"unknown import format '{fmt}'", path=source, suggestion="use auto, anki, quizlet or csv"
+    )
 
 
 def _separator(spec: str) -> str:
@@ -110,8 +112,10 @@ def _separator(spec: str) -> str:
         return "\t"
     if len(spec) == 1:
         return spec
-    raise DeckError(f"unknown separator '{spec}'",
-                    suggestion="tab, comma, semicolon, space, pipe, colon, or one character")
+    raise DeckError(
+        f"unknown separator '{spec}'",
+        suggestion="tab, comma, semicolon, space, pipe, colon, or one character",
+    )
 
 
 def _has_third(rows: list[list[str]]) -> bool:
@@ -131,7 +135,11 @@ def _read_anki(text: str, source: str, field_sep: str | None) -> ImportedFile:
     sep = _separator(field_sep or headers.get("separator", "tab"))
     is_html = headers.get("html", "false").lower() == "true"
     body = "".join(lines[body_start:])
-    rows = [r for r in csv.reader(io.StringIO(body), delimiter=sep, quotechar='"') if any(c.strip() for c in r)]
+    rows = [
+        r
+        for r in csv.reader(io.StringIO(body), delimiter=sep, quotechar='"')
+        if any(c.strip() for c in r)
+    ]
 
     meta: dict[int, str] = {}
     for key in ("tags", "guid", "notetype", "deck"):
@@ -140,36 +148,46 @@ def _read_anki(text: str, source: str, field_sep: str | None) -> ImportedFile:
             try:
                 meta[int(value) - 1] = key
             except ValueError:
-                raise DeckError(f"'#{key} column:{value}' is not a column number", path=source) from None
-    names = [n.strip().lower() for n in headers["columns"].split(sep)] if "columns" in headers else []
+                raise DeckError(
+                    f"'#{key} column:{value}' is not a column number", path=source
+                ) from None
+    names = (
+        [n.strip().lower() for n in headers["columns"].split(sep)] if "columns" in headers else []
+    )
     for index, name in enumerate(names):
         if name in ("tags", "guid", "id") and index not in meta:
             meta[index] = "guid" if name in ("guid", "id") else "tags"
     content = [i for i in range(max((len(r) for r in rows), default=0)) if i not in meta]
     front, back = _pick_columns(names, content)
 
-    notes = []
-    for row in rows:
-        def cell(index: int | None) -> str:
-            if index is None or index >= len(row):
-                return ""
-            return _clean(row[index], is_html)
-
-        tags_index = next((i for i, k in meta.items() if k == "tags"), None)
-        guid_index = next((i for i, k in meta.items() if k == "guid"), None)
-        tags = tuple(cell(tags_index).split()) if tags_index is not None else ()
-        notes.append(Note(cell(front), cell(back), tags, cell(guid_index)))
-    warnings = [] if names or len(content) <= 2 else [
-        f"{len(content)} content columns and no #columns header: used the first two"
+    tags_index = next((i for i, k in meta.items() if k == "tags"), None)
+    guid_index = next((i for i, k in meta.items() if k == "guid"), None)
+    notes = [
+        Note(
+            _cell(row, front, is_html),
+            _cell(row, back, is_html),
+            tuple(_cell(row, tags_index, is_html).split()),
+            _cell(row, guid_index, is_html),
+        )
+        for row in rows
     ]
+    warnings = (
+        []
+        if names or len(content) <= 2
+        else [f"{len(content)} content columns and no #columns header: used the first two"]
+    )
     return ImportedFile([n for n in notes if n.front or n.back], "anki", sep, warnings)
 
 
 def _pick_columns(names: list[str], content: list[int]) -> tuple[int | None, int | None]:
     """Front and back columns: by name when ``#columns`` names them, else the first two."""
     by_name = {name: i for i, name in enumerate(names)}
-    for front_name, back_name in (("front", "back"), ("text", "extra"), ("term", "definition"),
-                                  ("question", "answer")):
+    for front_name, back_name in (
+        ("front", "back"),
+        ("text", "extra"),
+        ("term", "definition"),
+        ("question", "answer"),
+    ):
         if front_name in by_name:
             return by_name[front_name], by_name.get(back_name)
     front = content[0] if content else None
@@ -185,7 +203,9 @@ def _clean(text: str, is_html: bool) -> str:
     return "\n".join(line.strip() for line in text.strip().splitlines()).strip()
 
 
-def _read_quizlet(text: str, source: str, field_sep: str | None, card_sep: str | None) -> ImportedFile:
+def _read_quizlet(
+    text: str, source: str, field_sep: str | None, card_sep: str | None
+) -> ImportedFile:
     sep = _separator(field_sep) if field_sep else ("\t" if "\t" in text else ",")
     lines = [line for line in text.splitlines() if line.strip()]
     if card_sep:
@@ -205,19 +225,27 @@ def _read_quizlet(text: str, source: str, field_sep: str | None, card_sep: str |
         term, _, definition = record.partition(sep)
         notes.append(Note(term.strip(), definition.strip()))
     if not notes:
-        raise DeckError("no cards found", path=source,
-                        suggestion="is the separator right? try --field-sep and --card-sep")
+        raise DeckError(
+            "no cards found",
+            path=source,
+            suggestion="is the separator right? try --field-sep and --card-sep",
+        )
     return ImportedFile(notes, "quizlet", sep, warnings)
 
 
+def _cell(row: list[str], index: int | None, is_html: bool = False) -> str:
+    """A row's cell, cleaned; empty when the column is absent."""
+    if index is None or index >= len(row):
+        return ""
+    return _clean(row[index], is_html)
+
+
 def _rows_to_notes(rows: list[list[str]], *, front: int, back: int, tags: int | None) -> list[Note]:
-    notes = []
-    for row in rows:
-        if not any(cell.strip() for cell in row):
-            continue
-        get = lambda i: row[i].strip() if i is not None and i < len(row) else ""  # noqa: E731
-        notes.append(Note(get(front), get(back), tuple(get(tags).split()) if tags is not None else ()))
-    return notes
+    return [
+        Note(_cell(row, front), _cell(row, back), tuple(_cell(row, tags).split()))
+        for row in rows
+        if any(cell.strip() for cell in row)
+    ]
 
 
 # ----- building the deck ---------------------------------------------------------------------
@@ -254,8 +282,10 @@ def notes_to_deck(
 ) -> Deck:
     """Build a deck from notes (ids made from the fronts, unique in the deck)."""
     if not DECK_ID.match(deck_id):
-        raise DeckError(f"deck id '{deck_id}' is not valid",
-                        suggestion="lowercase letters, digits, '-' and '_'; pass --id")
+        raise DeckError(
+            f"deck id '{deck_id}' is not valid",
+            suggestion="lowercase letters, digits, '-' and '_'; pass --id",
+        )
     if kind not in KINDS:
         raise DeckError(f"unknown kind '{kind}'", suggestion="auto, explain or reverse")
     cards: list[Card] = []
@@ -274,7 +304,12 @@ def notes_to_deck(
 
 
 def _card(note: Note, kind: CardKind, deck_id: str, card_id: str, source: str) -> Card:
-    common = {"deck_id": deck_id, "id": card_id, "tags": note.tags, "source": source}
+    common: dict[str, Any] = {
+        "deck_id": deck_id,
+        "id": card_id,
+        "tags": note.tags,
+        "source": source,
+    }
     front = note.front or "(empty front)"
     back = note.back or "(empty back)"
     if kind is CardKind.CLOZE:
@@ -285,7 +320,9 @@ def _card(note: Note, kind: CardKind, deck_id: str, card_id: str, source: str) -
         text = _CLOZE.sub(lambda m: m.group(2), text)  # further clozes are shown revealed
         hint = (match.group(3) or "").strip()
         extra = f" {note.back}" if note.back else ""
-        return Card(kind=kind, prompt="", text=(text + extra).strip(), accept=(answer,), hint=hint, **common)
+        return Card(
+            kind=kind, prompt="", text=(text + extra).strip(), accept=(answer,), hint=hint, **common
+        )
     if kind is CardKind.FACT:
         value_text = back.replace(",", "").replace(" ", "")
         unit = "%" if value_text.endswith("%") else ""

@@ -109,8 +109,9 @@ def _read_deck(
     except UnicodeDecodeError as error:
         line = raw[: error.start].count(b"\n") + 1
         return None, [
-            DeckError("the file is not UTF-8 text", path=shown, line=line,
-                      suggestion="save it as UTF-8")
+            DeckError(
+                "the file is not UTF-8 text", path=shown, line=line, suggestion="save it as UTF-8"
+            )
         ]
     try:
         data = tomllib.loads(text)

@@ -19,8 +19,18 @@ _SYMBOL_SPELLINGS = {"−": "-", "–": "-", "∞": "inf", "≤": "<=", "≥": "
 
 #: Words that name the genre rather than the thing ("Huber" and "Huber loss" are one answer).
 GENERIC_WORDS = frozenset(
-    {"loss", "function", "formula", "equation", "rule", "law", "score", "metric", "method",
-     "divergence"}
+    {
+        "loss",
+        "function",
+        "formula",
+        "equation",
+        "rule",
+        "law",
+        "score",
+        "metric",
+        "method",
+        "divergence",
+    }
 )
 #: Word spellings that mean the same thing (after British -isation became -ization).
 _WORD_SPELLINGS = {"normalization": "norm", "normalizing": "norm", "normalized": "norm"}

@@ -145,7 +145,9 @@ def grid(spec: ParamSpec, limit: int = 64) -> list[Number] | None:
     return None
 
 
-def exhaustive_cases(params: Sequence[ParamSpec], limit: int = 512) -> list[dict[str, Number]] | None:
+def exhaustive_cases(
+    params: Sequence[ParamSpec], limit: int = 512
+) -> list[dict[str, Number]] | None:
     """Every combination of values when all params are discrete and there are at most
     ``limit`` combinations; else ``None``."""
     grids = [grid(spec) for spec in params]
@@ -229,4 +231,3 @@ def fill_prompt(prompt: str, values: dict[str, Number]) -> str:
         return match.group(0)
 
     return PLACEHOLDER.sub(replace, prompt)
-

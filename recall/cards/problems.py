@@ -62,7 +62,7 @@ class Problems:
 
     def sorted(self) -> list[DeckError]:
         """The errors in file order (those without a line first)."""
-        return sorted(self.errors, key=lambda e: (e.line or 0))
+        return sorted(self.errors, key=lambda e: e.line or 0)
 
 
 def did_you_mean(word: str, candidates: Iterable[str], *, cutoff: float = 0.6) -> str | None:

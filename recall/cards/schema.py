@@ -52,7 +52,12 @@ COMMON_KEYS: dict[str, str] = {
 KIND_KEYS: dict[CardKind, dict[str, str]] = {
     CardKind.FORMULA: {"answer": "str", "shown": "str"},
     CardKind.NUMERIC: {"answer": "str", "params": "table", "tolerance": "table", "unit": "str"},
-    CardKind.FACT: {"value": "number", "range": "list[number]", "tolerance": "table", "unit": "str"},
+    CardKind.FACT: {
+        "value": "number",
+        "range": "list[number]",
+        "tolerance": "table",
+        "unit": "str",
+    },
     CardKind.REVERSE: {"shown": "str", "accept": "list[str]"},
     CardKind.CLOZE: {"text": "str", "answer": "str", "accept": "list[str]"},
     CardKind.EXPLAIN: {"model_answer": "str", "numbers": "list[str]"},

@@ -19,7 +19,9 @@ if TYPE_CHECKING:
 def param_domain(spec: ParamSpec) -> str:
     """The engine domain a parameter's values live in (for parsing and numeric checks)."""
     values = list(spec.choices) or [v for v in (spec.low, spec.high) if v is not None]
-    integer = spec.integer or (bool(spec.choices) and all(float(c).is_integer() for c in spec.choices))
+    integer = spec.integer or (
+        bool(spec.choices) and all(float(c).is_integer() for c in spec.choices)
+    )
     if values and min(values) > 0:
         return "positive integer" if integer else "positive"
     if values and min(values) >= 0:

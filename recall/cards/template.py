@@ -35,7 +35,8 @@ identities = [{{ derivative_of = "sigma(x)", wrt = "x", rhs = "sigma(x)*(1 - sig
 [card.functions]
 sigma = {{ means = "sigmoid", meaning = "the logistic sigmoid" }}
 
-# numeric: values are drawn per review for each {{NAME}} in the prompt; the engine computes the answer.
+# numeric: values are drawn per review for each {{NAME}} in the prompt; the engine computes
+# the answer.
 [[card]]
 id = "training-flops"
 kind = "numeric"

@@ -192,13 +192,10 @@ def toml_string(text: str, *, multiline: bool = True) -> str:
     """A TOML string for ``text``: a literal string when it holds backslashes (LaTeX stays as
     written), a multi-line string when it has line breaks, else a basic string."""
     if "\n" in text and multiline:
-        body = (
-            text.replace("\\", "\\\\")
-            .replace('"""', '""\\"')
-            .replace("\r", "\\r")
+        body = text.replace("\\", "\\\\").replace('"""', '""\\"').replace("\r", "\\r")
+        body = "".join(
+            c if c in "\n\t" or ord(c) >= 32 and ord(c) != 127 else f"\\u{ord(c):04x}" for c in body
         )
-        body = "".join(c if c in "\n\t" or ord(c) >= 32 and ord(c) != 127 else f"\\u{ord(c):04x}"
-                       for c in body)
         if body.endswith('"'):
             body = body[:-1] + '\\"'
         return '"""\n' + body + '"""'

@@ -83,13 +83,28 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     imp.add_argument("file", type=Path, help="the export file")
     imp.add_argument("--name", help="deck name (default: from the file name)")
     imp.add_argument("--id", dest="deck_id", help="deck id (default: made from the name)")
-    imp.add_argument("--format", dest="fmt", default="auto",
-                     choices=("auto", "anki", "quizlet", "csv"), help="input format")
-    imp.add_argument("--field-sep", help="between front and back: tab, comma, semicolon, or a character")
-    imp.add_argument("--card-sep", help="between cards (Quizlet): newline, semicolon, or a character")
-    imp.add_argument("--kind", default="auto", choices=("auto", "explain", "reverse"),
-                     help="card kind for every note (default: chosen per note)")
-    imp.add_argument("--output", "-o", type=Path, help="deck file to write (default: custom folder)")
+    imp.add_argument(
+        "--format",
+        dest="fmt",
+        default="auto",
+        choices=("auto", "anki", "quizlet", "csv"),
+        help="input format",
+    )
+    imp.add_argument(
+        "--field-sep", help="between front and back: tab, comma, semicolon, or a character"
+    )
+    imp.add_argument(
+        "--card-sep", help="between cards (Quizlet): newline, semicolon, or a character"
+    )
+    imp.add_argument(
+        "--kind",
+        default="auto",
+        choices=("auto", "explain", "reverse"),
+        help="card kind for every note (default: chosen per note)",
+    )
+    imp.add_argument(
+        "--output", "-o", type=Path, help="deck file to write (default: custom folder)"
+    )
     imp.add_argument("--force", action="store_true", help="overwrite an existing file")
     imp.set_defaults(func=run_import)
 
@@ -129,8 +144,14 @@ def run_list(args: argparse.Namespace) -> int:
 
         payload = {
             "decks": [
-                {"id": d.id, "name": d.name, "topic": d.topic, "cards": len(d.cards),
-                 "path": d.path, "builtin": d.builtin}
+                {
+                    "id": d.id,
+                    "name": d.name,
+                    "topic": d.topic,
+                    "cards": len(d.cards),
+                    "path": d.path,
+                    "builtin": d.builtin,
+                }
                 for d in result.decks
             ],
             "failures": [
@@ -142,8 +163,10 @@ def run_list(args: argparse.Namespace) -> int:
     if not result.decks and not result.failures:
         print("no decks found")
         return 0
-    rows = [(d.id, d.name, str(len(d.cards)), _short(d.path) + ("" if d.builtin else "  (custom)"))
-            for d in result.decks]
+    rows = [
+        (d.id, d.name, str(len(d.cards)), _short(d.path) + ("" if d.builtin else "  (custom)"))
+        for d in result.decks
+    ]
     header = ("ID", "NAME", "CARDS", "FILE")
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(3)]
     for row in [header, *rows]:
@@ -163,8 +186,9 @@ def _error_line(error: object) -> str:
     from recall.errors import DeckError
 
     if isinstance(error, DeckError) and error.path:
-        clone = DeckError(error.message, _short(error.path), error.line, error.card_id,
-                          error.suggestion)
+        clone = DeckError(
+            error.message, _short(error.path), error.line, error.card_id, error.suggestion
+        )
         return str(clone)
     return str(error)
 
@@ -179,7 +203,9 @@ def run_validate(args: argparse.Namespace) -> int:
     missing = 0
     for target in targets:
         if args.paths and not deck_files(target):
-            print(f"{target}: no deck files here (a .toml file or a folder of them)", file=sys.stderr)
+            print(
+                f"{target}: no deck files here (a .toml file or a folder of them)", file=sys.stderr
+            )
             missing += 1
     result = load_decks(targets, engine=not args.structure_only)
     errors = 0
@@ -196,13 +222,17 @@ def run_validate(args: argparse.Namespace) -> int:
                 if not outcome.ok:
                     line = card.line or None
                     where = f"{_short(card.path)}:{line}" if line else _short(card.path)
-                    print(f"{where}: card '{card.id}': identity #{outcome.index + 1} does not "
-                          f"hold: {outcome.message}")
+                    print(
+                        f"{where}: card '{card.id}': identity #{outcome.index + 1} does not "
+                        f"hold: {outcome.message}"
+                    )
                     claims_failed += 1
     files = len(result.decks) + len(result.failures)
     cards = len(result.cards)
-    summary = (f"{files} deck file(s) checked: {len(result.decks)} ok ({cards} cards), "
-               f"{len(result.failures)} with errors ({errors} error(s))")
+    summary = (
+        f"{files} deck file(s) checked: {len(result.decks)} ok ({cards} cards), "
+        f"{len(result.failures)} with errors ({errors} error(s))"
+    )
     if args.identities and not args.structure_only:
         summary += f"; {claims_failed} identity claim(s) failed"
     print(summary, file=sys.stderr)
@@ -221,8 +251,10 @@ def run_new(args: argparse.Namespace) -> int:
 
     deck_id = args.deck_id or slug(args.name).replace(".", "-")
     if not deck_id or not DECK_ID.match(deck_id):
-        raise DeckError(f"cannot make a deck id from '{args.name}'",
-                        suggestion="pass --id with lowercase letters, digits, '-' and '_'")
+        raise DeckError(
+            f"cannot make a deck id from '{args.name}'",
+            suggestion="pass --id with lowercase letters, digits, '-' and '_'",
+        )
     target = args.output or custom_decks_dir() / f"{deck_id}.toml"
     _refuse_overwrite(target, args.force)
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -257,12 +289,15 @@ def find_deck(spec: str) -> Deck:
         pass
     for failure in result.failures:
         if Path(failure.path).stem == spec:
-            raise DeckError(f"deck '{spec}' failed to load:\n" + "\n".join(map(str, failure.errors)))
+            raise DeckError(
+                f"deck '{spec}' failed to load:\n" + "\n".join(map(str, failure.errors))
+            )
     from recall.cards.problems import did_you_mean
 
     ids = [d.id for d in result.decks]
-    raise DeckError(f"no deck '{spec}'",
-                    suggestion=did_you_mean(spec, ids) or "see `recall decks list`")
+    raise DeckError(
+        f"no deck '{spec}'", suggestion=did_you_mean(spec, ids) or "see `recall decks list`"
+    )
 
 
 def run_show(args: argparse.Namespace) -> int:
@@ -332,20 +367,28 @@ def run_import(args: argparse.Namespace) -> int:
         raise DeckError(f"cannot read {source}: {error.strerror or error}") from None
     except UnicodeDecodeError:
         raise DeckError(f"{source} is not UTF-8 text", suggestion="export it as UTF-8") from None
-    imported = read_notes(text, source=str(source), fmt=args.fmt,
-                          field_sep=args.field_sep, card_sep=args.card_sep)
+    imported = read_notes(
+        text, source=str(source), fmt=args.fmt, field_sep=args.field_sep, card_sep=args.card_sep
+    )
     name = args.name or source.stem.replace("_", " ").replace("-", " ").strip().capitalize()
     deck_id = args.deck_id or slug(name).replace(".", "-") or "imported"
-    deck = notes_to_deck(imported.notes, deck_id=deck_id, name=name,
-                         description=f"Imported from {source.name}.", kind=args.kind,
-                         source=source.name)
+    deck = notes_to_deck(
+        imported.notes,
+        deck_id=deck_id,
+        name=name,
+        description=f"Imported from {source.name}.",
+        kind=args.kind,
+        source=source.name,
+    )
     target: Path = args.output or custom_decks_dir() / f"{deck_id}.toml"
     _refuse_overwrite(target, args.force)
     target.parent.mkdir(parents=True, exist_ok=True)
-    comment = (f"Imported by `recall decks import` from {source.name} ({imported.format} format).\n"
-               "Numbers became fact cards, short names reverse cards, clozes cloze cards, and\n"
-               "everything else explain cards (self-rated). To have the engine grade a card,\n"
-               "make it kind = \"formula\" with an answer in typed syntax and its symbols declared.")
+    comment = (
+        f"Imported by `recall decks import` from {source.name} ({imported.format} format).\n"
+        "Numbers became fact cards, short names reverse cards, clozes cloze cards, and\n"
+        "everything else explain cards (self-rated). To have the engine grade a card,\n"
+        'make it kind = "formula" with an answer in typed syntax and its symbols declared.'
+    )
     target.write_text(deck_to_toml(deck, comment=comment), encoding="utf-8")
     load_deck(target)  # what we wrote must load: fail loudly here rather than at drill time
     for warning in imported.warnings:
