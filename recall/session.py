@@ -49,6 +49,10 @@ from recall.store.stats import current_streak, due_counts
 
 #: How far ahead a learning card may be shown when nothing else is left (Anki's default).
 LEARN_AHEAD = timedelta(minutes=20)
+#: Most cards one session queues up front (a learner with no daily limits set).
+MAX_QUEUE = 100_000
+#: Extra rows fetched with the due reviews for the learning cards mixed in with them.
+LEARNING_HEADROOM = 1_000
 #: An unfinished session idle for longer than this is not offered for resuming.
 RESUME_WINDOW = timedelta(hours=12)
 
@@ -293,14 +297,21 @@ class Session:
         introduced, reviewed = self.store.introduced_and_reviewed(start)
         new_left = remaining(self.settings.new_per_day, introduced)
         reviews_left = remaining(self.settings.reviews_per_day, reviewed)
+        # due_cards mixes learning cards (shown by next_card as they fall due) with reviews:
+        # ask for the reviews allowed plus room for the learning cards among them.
         due = self._loaded(
             self.store.due_cards(
-                end, limit=min(reviews_left, 100_000) + 1000, decks=self._decks, topic=self._topic
+                end,
+                limit=min(reviews_left, MAX_QUEUE) + LEARNING_HEADROOM,
+                decks=self._decks,
+                topic=self._topic,
             )
         )
         reviews = [c for c in due if c.state.phase is Phase.REVIEW][:reviews_left]
         new = self._loaded(
-            self.store.new_cards(limit=min(new_left, 100_000), decks=self._decks, topic=self._topic)
+            self.store.new_cards(
+                limit=min(new_left, MAX_QUEUE), decks=self._decks, topic=self._topic
+            )
         )
         queue = drop_siblings(build_queue([], reviews, new), _group_of)
         return [c.card_key for c in queue]
