@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import shlex
 import subprocess
+import time
 from enum import Enum
 from typing import ClassVar
 
@@ -32,6 +33,7 @@ from recall.tui.messages import Graded, PreviewReady, WorkerFailed
 from recall.tui.screens.base import RecallScreen
 from recall.tui.services import DrillRun
 from recall.tui.views import CardView, FeedbackView, Outcome, PreviewView, Rating, SessionPlan
+from recall.tui.widgets.answer_input import AnswerInput
 from recall.tui.widgets.countdown import Countdown
 from recall.tui.widgets.math_panels import FeedbackPanel, PreviewPanel
 
@@ -79,6 +81,9 @@ class DrillScreen(RecallScreen):
         self.feedback: FeedbackView | None = None
         self.hinted = False
         self._preview_serial = 0
+        self._submitted_at = 0.0
+        #: Seconds from Enter to the verdict painted, per graded answer (the verdict benchmark).
+        self.verdict_seconds: list[float] = []
 
     # ------------------------------------------------------------------ layout
 
@@ -94,7 +99,7 @@ class DrillScreen(RecallScreen):
             yield Static("", id="symbols")
             yield Static("", id="hint")
             with Horizontal(id="answer-row"):
-                yield Input(
+                yield AnswerInput(
                     placeholder="your answer",
                     id="answer",
                     max_length=MAX_ANSWER,
@@ -154,7 +159,8 @@ class DrillScreen(RecallScreen):
         self.query_one("#unit", Static).update(card.unit)
         feedback = self.query_one("#feedback", FeedbackPanel)
         feedback.display = False
-        answer = self.query_one("#answer", Input)
+        answer = self.query_one("#answer", AnswerInput)
+        answer.locked = False
         answer.value = ""
         preview = self.query_one("#preview", PreviewPanel)
         if card.self_rated:
@@ -168,7 +174,7 @@ class DrillScreen(RecallScreen):
         else:
             self.phase = Phase.ASKING
             self.query_one("#answer-row").display = True
-            answer.disabled = False
+            answer.locked = False
             preview.display = True
             preview.show(None)
             answer.focus()
@@ -218,6 +224,7 @@ class DrillScreen(RecallScreen):
             self.notify("Type an answer first (Ctrl-S skips the card).", timeout=3)
             return
         self.phase = Phase.CHECKING
+        self._submitted_at = time.perf_counter()
         self.query_one("#preview", PreviewPanel).update(Text("checking…", style="dim"))
         self.grade_answer(self.card, event.value, self.hinted)
 
@@ -250,14 +257,20 @@ class DrillScreen(RecallScreen):
             return
         self.feedback = feedback
         self.phase = Phase.FEEDBACK
-        self.query_one("#answer", Input).disabled = True
+        # Locked, not disabled and not unfocused: moving focus rebuilds the footer, which
+        # cost more than the grading itself (see benchmarks/bench_verdict.py).
+        self.query_one("#answer", AnswerInput).locked = True
         self.query_one("#preview", PreviewPanel).display = False
         panel = self.query_one("#feedback", FeedbackPanel)
         panel.show(feedback, self.hinted)
         panel.display = True
-        panel.focus()
         self.call_after_refresh(panel.scroll_visible, animate=False)
-        self.refresh_bindings()
+        self.call_after_refresh(self._verdict_painted)
+
+    def _verdict_painted(self) -> None:
+        self.verdict_seconds.append(time.perf_counter() - self._submitted_at)
+        del self.verdict_seconds[:-1000]
+        self.refresh_bindings()  # the footer catches up a frame after the verdict
 
     def on_worker_failed(self, message: WorkerFailed) -> None:
         """The grade worker died (already reported): let the learner try again."""

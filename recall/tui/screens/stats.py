@@ -61,7 +61,8 @@ class StatsScreen(RecallScreen):
     def show(self, stats: StatsView) -> None:
         heat = heatmap_text(stats.heatmap)
         heat.append(
-            f"\n{stats.total_reviews} reviews in this period · streak {stats.streak_days} days",
+            f"\n{_plural(stats.total_reviews, 'review')} in this period · "
+            f"streak {_plural(stats.streak_days, 'day')}",
             style="dim",
         )
         if stats.extra:
@@ -80,7 +81,10 @@ def retention_table(stats: StatsView) -> Table | Text:
         ("topic", *row) for row in stats.retention_by_topic
     ]
     if not rows:
-        return Text("No reviews yet: retention appears after your first session.", style="dim")
+        return Text(
+            "No retention yet: it counts reviews of cards that have graduated from learning.",
+            style="dim",
+        )
     table = Table(title="Retention (share of reviews recalled)", title_justify="left", expand=True)
     table.add_column("by")
     table.add_column("name", ratio=1, overflow="fold")
@@ -104,3 +108,7 @@ def mistakes_table(stats: StatsView) -> Table | Text:
     for kind, count in stats.mistakes:
         table.add_row(kind, str(count))
     return table
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}" + ("" if count == 1 else "s")

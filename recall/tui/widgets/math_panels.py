@@ -56,10 +56,10 @@ class FeedbackPanel(Static, can_focus=True):
         if feedback.diagnosis:
             parts.append(Text(feedback.diagnosis, style="italic"))
         if feedback.reference:
-            parts.append(Text("answer", style="dim"))
+            parts.append(Text("─ reference answer", style="dim"))
             parts.append(Text(feedback.reference))
         if feedback.worked:
-            parts.append(Text("worked", style="dim"))
+            parts.append(Text("─ worked", style="dim"))
             parts.append(Text(feedback.worked))
         parts.append(rating_line(feedback.suggested, hinted))
         self.set_class(feedback.outcome is Outcome.CORRECT, "-correct")
