@@ -711,3 +711,40 @@ def test_structure_only_loading_skips_the_engine(tmp_path: Path) -> None:
         """,
     )
     assert load_deck(path, engine=False).card("a").answer == "x +* 2"
+
+
+def test_a_symbol_defined_by_an_expression_is_graded_in_either_spelling(tmp_path) -> None:
+    from recall.cards.loader import read_deck
+    from recall.grading import grade
+
+    path = tmp_path / "eq.toml"
+    path.write_text(
+        '[deck]\nid = "eq"\nname = "Eq"\n\n[[card]]\nid = "beta-form"\nkind = "formula"\n'
+        'prompt = "Forward variance"\nanswer = "beta_t*x"\n[card.symbols]\n'
+        'alpha_t = "(0, 1)"\nbeta_t = { domain = "(0, 1)", equals = "1 - alpha_t" }\n'
+        'x = "real"\n\n[[card]]\nid = "bad-def"\nkind = "formula"\nprompt = "p"\nanswer = "b"\n'
+        '[card.symbols]\nb = { domain = "real", equals = "zz + 1" }\n'
+    )
+    deck, errors = read_deck(path)
+    assert len(errors) == 1
+    assert "'zz' is used in the definition of 'b'" in str(errors[0])
+    assert ":21:" in str(errors[0]) or "bad-def" in str(errors[0])
+    assert deck is None or deck.card("beta-form")
+
+
+def test_definitions_reach_the_grader(tmp_path) -> None:
+    from recall.cards.loader import read_deck
+    from recall.grading import grade
+
+    path = tmp_path / "eq.toml"
+    path.write_text(
+        '[deck]\nid = "eq"\nname = "Eq"\n\n[[card]]\nid = "beta-form"\nkind = "formula"\n'
+        'prompt = "Forward variance"\nanswer = "beta_t*x"\n[card.symbols]\n'
+        'alpha_t = "(0, 1)"\nbeta_t = { domain = "(0, 1)", equals = "1 - alpha_t" }\n'
+        'x = "real"\n'
+    )
+    deck, errors = read_deck(path)
+    assert errors == [] and deck is not None
+    card = deck.card("beta-form")
+    assert grade(card, "(1 - alpha_t)*x").is_correct
+    assert not grade(card, "alpha_t*x").is_correct

@@ -171,6 +171,7 @@ class DeckBuilder:
                         name=name,
                         domain=entry.get("domain", "real").strip() or "real",
                         meaning=entry.get("meaning", ""),
+                        equals=entry.get("equals", "").strip(),
                     )
                 )
             else:

@@ -92,13 +92,19 @@ def check_card(item: BuiltCard, problems: Problems) -> None:
         return
     try:
         # Not strict: an undeclared name must parse, so it can be reported with a suggestion.
-        table = SymbolTable.build(variables_of(card), functions_of(card), strict=False)
+        definitions = {s.name: s.equals for s in card.symbols if s.equals}
+        table = SymbolTable.build(variables_of(card), functions_of(card), strict=False,
+                                  definitions=definitions)
     except FormulaError as error:
         problems.add(str(error), (*where, "symbols"), card_id=card.id)
         return
     except Exception:  # a bad deck-level spec, already reported for the deck
         return
     declared = set(table.variables)
+    for symbol in own_symbols:
+        if symbol.equals:
+            _parse(symbol.equals, table, (*where, "symbols", symbol.name),
+                   f"the definition of '{symbol.name}'", card, problems, declared - {symbol.name})
 
     if card.kind in (CardKind.FORMULA, CardKind.NUMERIC) or (
         card.kind is CardKind.CLOZE and card.answer

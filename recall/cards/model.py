@@ -31,11 +31,13 @@ class CardKind(StrEnum):
 @dataclass(frozen=True)
 class SymbolSpec:
     """A variable a card uses: its domain (engine syntax, e.g. ``positive``, ``(0, 1)``) and
-    what it means, shown to the learner under the prompt."""
+    what it means, shown to the learner under the prompt. ``equals`` defines it as an
+    expression of other names (``beta_t = 1 - alpha_t``), so either spelling is graded right."""
 
     name: str
     domain: str = "real"
     meaning: str = ""
+    equals: str = ""
 
 
 @dataclass(frozen=True)
@@ -148,7 +150,7 @@ class Card:
             "text": self.text,
             "model_answer": self.model_answer,
             "numbers": self.numbers,
-            "symbols": [(s.name, s.domain, s.meaning) for s in self.symbols],
+            "symbols": [(s.name, s.domain, s.meaning, s.equals) for s in self.symbols],
             "functions": [(f.name, f.means, f.meaning) for f in self.functions],
             "params": [repr(p) for p in self.params],
             "tolerance": repr(self.tolerance),

@@ -73,7 +73,7 @@ KIND_REQUIRED: dict[CardKind, tuple[str, ...]] = {
     CardKind.EXPLAIN: ("prompt", "model_answer"),
 }
 
-SYMBOL_KEYS = {"domain": "str", "meaning": "str"}
+SYMBOL_KEYS = {"domain": "str", "meaning": "str", "equals": "str"}
 FUNCTION_KEYS = {"means": "str", "meaning": "str"}
 PARAM_KEYS = {
     "low": "number",

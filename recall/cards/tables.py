@@ -52,7 +52,10 @@ def symbol_table(card: Card, *, strict: bool = True) -> SymbolTable:
     """
     from recall.formula import SymbolTable
 
-    return SymbolTable.build(variables_of(card), functions_of(card), strict=strict)
+    definitions = {symbol.name: symbol.equals for symbol in card.symbols if symbol.equals}
+    return SymbolTable.build(
+        variables_of(card), functions_of(card), strict=strict, definitions=definitions
+    )
 
 
 def substitute(expr: Expression, values: Mapping[str, float | int]) -> Expression:
