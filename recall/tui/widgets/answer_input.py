@@ -1,0 +1,44 @@
+"""The answer box: an :class:`Input` that can be locked while the verdict is on screen.
+
+Locking instead of disabling keeps the focus where it is: moving focus makes Textual rebuild
+the footer and restyle the screen, which cost more than half of the time between Enter and the
+verdict on screen. A locked box takes no typing, no editing and no paste, and lets the keys
+through to the screen's bindings (1–4, Enter, ?).
+"""
+
+from __future__ import annotations
+
+from textual import events
+from textual.reactive import reactive
+from textual.widgets import Input
+
+
+class AnswerInput(Input):
+    """An :class:`Input` with a ``locked`` state that leaves every key to the screen."""
+
+    locked: reactive[bool] = reactive(False)
+    """While ``True`` the value cannot change and printable keys reach the bindings."""
+
+    def watch_locked(self, locked: bool) -> None:
+        self.set_class(locked, "-locked")
+
+    def check_consume_key(self, key: str, character: str | None) -> bool:
+        return not self.locked and super().check_consume_key(key, character)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if self.locked:
+            return False  # editing keys and Enter fall through to the screen
+        return super().check_action(action, parameters)
+
+    async def _on_key(self, event: events.Key) -> None:
+        if self.locked:
+            event.prevent_default()  # skip Input's handler: nothing is typed
+            return
+        await super()._on_key(event)
+
+    def _on_paste(self, event: events.Paste) -> None:
+        if self.locked:
+            event.stop()
+            event.prevent_default()
+            return
+        super()._on_paste(event)

@@ -1,0 +1,75 @@
+"""How each screen looks, at 80x24 and at a wide 140x40 (pytest-textual-snapshot).
+
+The app runs on the real layers over the small test deck, with a fake clock and a fresh
+database, so the pictures do not depend on the machine, the date or the built-in decks. Update
+the stored SVGs with ``pytest tests/test_tui_snapshots.py --snapshot-update`` after a deliberate
+change, and look at them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import Input
+
+from recall.tui.app import RecallApp
+from recall.tui.views import SessionPlan
+from tests.tui_fixtures import FakeClock, isolate, real_services, settle, type_text
+
+SIZES = {"small": (80, 24), "wide": (140, 40)}
+
+Steps = Callable[[Pilot], Awaitable[None]]
+
+
+async def _calm(pilot: Pilot) -> None:
+    """Wait for the workers and stop the cursor blinking, so the picture is stable."""
+    await settle(pilot.app, pilot)
+    for box in pilot.app.screen.query(Input):
+        box.cursor_blink = False
+    await pilot.pause()
+
+
+def steps(*keys: str, text: str = "") -> Steps:
+    async def run(pilot: Pilot) -> None:
+        await settle(pilot.app, pilot)
+        for key in keys:
+            if key == "TYPE":
+                await type_text(pilot, text)
+            else:
+                await pilot.press(key)
+            await settle(pilot.app, pilot)
+        await _calm(pilot)
+
+    return run
+
+
+SCREENS: dict[str, tuple[SessionPlan | None, Steps]] = {
+    "home": (None, steps()),
+    "drill": (SessionPlan(minutes=10), steps("TYPE", text="x^2/2")),
+    "drill_error": (SessionPlan(minutes=10), steps("TYPE", text="sqrt(x")),
+    "feedback": (SessionPlan(minutes=10), steps("TYPE", "enter", text="x^2/2")),
+    "summary": (SessionPlan(minutes=10), steps("TYPE", "enter", "1", "ctrl+l", text="x^2/2")),
+    "paused": (SessionPlan(minutes=10), steps("escape")),
+    "help": (None, steps("question_mark")),
+    "stats": (None, steps("t")),
+    "decks": (None, steps("b")),
+    "card_form": (None, steps("b", "a")),
+}
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("screen", SCREENS)
+def test_screen_looks_right(
+    screen: str,
+    size: str,
+    snap_compare: Callable[..., bool],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> None:
+    isolate(monkeypatch, tmp_path)
+    plan, run_before = SCREENS[screen]
+    app = RecallApp(real_services(tmp_path, FakeClock()), plan=plan)
+    assert snap_compare(app, terminal_size=SIZES[size], run_before=run_before)
