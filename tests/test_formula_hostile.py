@@ -17,6 +17,7 @@ from __future__ import annotations
 import builtins
 import json
 import os
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -27,6 +28,22 @@ from recall.errors import FormulaError
 from recall.formula import SymbolTable, check, parse, preview
 
 CASES_FILE = Path(__file__).parent / "data" / "hostile_inputs.jsonl"
+REPO = Path(__file__).resolve().parent.parent
+
+# Pairs whose grading once ran into C-level big-integer arithmetic that no in-process timeout
+# can interrupt (ANCHORS: keep a worker that can be killed from outside). They run in a child
+# process that is killed if it does not finish: the assertion is that grading terminates with
+# the right verdict, the limit is only a guard against a hung test run, not a speed target.
+TERMINATION_CASES = [
+    pytest.param(
+        "a^(b*c)",
+        "(a^b)^c",
+        {"a": "positive", "b": "real", "c": "real"},
+        "correct",
+        id="nested-power-exact-root",
+    ),
+]
+TERMINATION_GUARD_SECONDS = 120
 
 
 def load_cases() -> list[dict[str, Any]]:
@@ -105,3 +122,27 @@ def test_no_case_may_be_accepted() -> None:
     for case in CASES:
         assert case["verdicts"], case["id"]
         assert "correct" not in case["verdicts"], case["id"]
+
+
+@pytest.mark.parametrize(("expected", "answer", "variables", "verdict"), TERMINATION_CASES)
+def test_grading_terminates_in_a_killable_worker(
+    expected: str, answer: str, variables: dict[str, str], verdict: str
+) -> None:
+    program = (
+        "import json, sys\n"
+        "from recall.formula import SymbolTable, check\n"
+        "expected, answer, variables = json.loads(sys.argv[1])\n"
+        "print(check(expected, answer, SymbolTable.build(variables=variables)).status)\n"
+    )
+    try:
+        result = subprocess.run(
+            [sys.executable, "-c", program, json.dumps([expected, answer, variables])],
+            capture_output=True,
+            text=True,
+            cwd=REPO,
+            timeout=TERMINATION_GUARD_SECONDS,
+        )
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"grading {answer!r} against {expected!r} did not terminate (child killed)")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == verdict
