@@ -43,7 +43,7 @@ TERMINATION_CASES = [
         id="nested-power-exact-root",
     ),
 ]
-TERMINATION_GUARD_SECONDS = 120
+TERMINATION_GUARD_SECONDS = 30
 
 
 def load_cases() -> list[dict[str, Any]]:
