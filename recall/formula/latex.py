@@ -43,7 +43,9 @@ _GREEK.update(
 )
 
 # Commands that name a builtin function of the plain syntax.
-_FUNCTIONS = {name: name for name in "log ln exp sin cos tan tanh max min".split()}
+_FUNCTIONS = {name: name for name in "log ln exp sin cos tan sinh cosh tanh max min".split()}
+
+_BINOMIALS = {"binom", "dbinom", "tbinom"}
 
 _FRACTIONS = {"frac", "dfrac", "tfrac"}
 
@@ -59,6 +61,9 @@ _STYLES = set(
     "mathrm mathit mathbf mathsf mathtt mathnormal boldsymbol bm vec "
     "text textrm textit textbf textsf operatorname".split()
 )
+
+# Commands that can start a factor of a function's unparenthesised argument.
+_FACTOR_COMMANDS = {*_GREEK, *_FRACTIONS, *_BINOMIALS, *_ACCENTS, *_STYLES, "sqrt"}
 
 _SPACES = {",", ";", ":", "!", " ", "quad", "qquad", "enspace", "thinspace"}
 
@@ -87,6 +92,16 @@ _HINTS = {
 }
 
 _ABS_OPEN = "abs("
+
+# How an unclosed group is named in an error, by the closer it waits for.
+_OPENERS = {
+    "}": "'{'",
+    "]": "'['",
+    ")": "'('",
+    "|": "'|'",
+    "rvert": "\\lvert",
+    "right|": "\\left|",
+}
 
 
 def _touches(char: str) -> bool:
@@ -260,10 +275,16 @@ class _Emitter:
     # -- sequences and groups ------------------------------------------------------------
 
     def _sequence(self, depth: int, closer: str | None, opened_at: int) -> str:
-        """Translate tokens up to ``closer`` (``}`` or ``]``, consumed) or to the end."""
+        """Translate tokens up to ``closer`` (consumed) or to the end of the input.
+
+        ``closer`` is ``}`` or ``]`` (braces, a root index), ``)`` (a parenthesised argument,
+        nesting counted), ``|``, ``rvert`` or ``right|`` (an absolute value read as a function's
+        argument), or ``None`` for the whole input.
+        """
         self._check_depth(depth, opened_at)
         out = _Output()
         open_bars: list[int] = []
+        nested_parens = 0
         while True:
             before = self.pos
             token = self._skip_spaces()
@@ -271,20 +292,35 @@ class _Emitter:
                 out.gap()
             if token is None:
                 if closer is not None:
-                    raise self._error(f"this '{self.text[opened_at]}' is never closed", opened_at)
+                    raise self._error(f"this {_OPENERS[closer]} is never closed", opened_at)
                 break
-            if self._is_char(token, "}"):
-                if closer != "}":
-                    raise self._error("a '}' with no '{' before it", token.column)
-                self.pos += 1
-                break
-            if closer == "]" and self._is_char(token, "]"):
-                self.pos += 1
+            if self._is_char(token, "}") and closer != "}":
+                raise self._error("a '}' with no '{' before it", token.column)
+            if closer == ")" and self._is_char(token, "("):
+                nested_parens += 1
+            elif closer == ")" and self._is_char(token, ")") and nested_parens:
+                nested_parens -= 1
+            elif self._closes(token, closer):
                 break
             self._item(token, out, open_bars, depth)
         if open_bars:
             raise self._error("an absolute value bar '|' that is never closed", open_bars[-1])
         return out.text()
+
+    def _closes(self, token: _Token, closer: str | None) -> bool:
+        """Whether ``token`` ends a sequence opened with ``closer``; if so, it is consumed."""
+        if closer in ("}", "]", ")", "|") and self._is_char(token, closer):
+            self.pos += 1
+            return True
+        if closer == "rvert" and token.is_command and token.value == "rvert":
+            self.pos += 1
+            return True
+        if closer == "right|" and token.is_command and token.value == "right":
+            following = self.tokens[self.pos + 1] if self.pos + 1 < len(self.tokens) else None
+            if self._is_char(following, "|"):
+                self.pos += 2
+                return True
+        return False
 
     def _item(self, token: _Token, out: _Output, open_bars: list[int], depth: int) -> None:
         """Translate one thing in a sequence: an operator, a bar, a delimiter or an operand."""
@@ -451,6 +487,8 @@ class _Emitter:
             return _GREEK[name], "name"
         if name in _FUNCTIONS:
             return self._function(token, depth), "function"
+        if name in _BINOMIALS:
+            return self._binomial(token, depth), "value"
         if name in _FRACTIONS:
             top = self._argument(token, depth)
             bottom = self._argument(token, depth)
@@ -492,7 +530,12 @@ class _Emitter:
         )
 
     def _sqrt(self, token: _Token, depth: int) -> str:
-        """``\\sqrt{x}`` is ``sqrt(x)``; ``\\sqrt[n]{x}`` is ``(x)^(1/(n))``."""
+        """``\\sqrt{x}`` is ``sqrt(x)``; ``\\sqrt[n]{x}`` is ``(x)^(1/(n))``.
+
+        An odd whole-number index is the real odd root, defined for negative radicands too
+        (``\\sqrt[3]{-8}`` is ``-2``); the plain syntax has no such root, so it is written as
+        ``sign(x)*abs(x)^(1/3)``. That repeats the radicand, so its size is bounded.
+        """
         index = None
         bracket = self._skip_spaces()
         if self._is_char(bracket, "[") and bracket is not None:
@@ -503,7 +546,17 @@ class _Emitter:
         radicand = self._argument(token, depth)
         if index is None:
             return f"sqrt({radicand})"
+        if index.isdigit() and int(index) % 2 == 1:
+            if len(radicand) > MAX_LENGTH:
+                raise LimitError("odd roots nested too deeply", self.text, token.column)
+            return f"(sign({radicand})*abs({radicand})^(1/{index}))"
         return f"({radicand})^(1/({index}))"
+
+    def _binomial(self, token: _Token, depth: int) -> str:
+        """``\\binom{n}{k}`` is ``binom(n, k)``."""
+        top = self._argument(token, depth)
+        bottom = self._argument(token, depth)
+        return f"binom({top}, {bottom})"
 
     def _accent(self, token: _Token, depth: int) -> str:
         """``\\hat{m}`` is ``m_hat``; a subscript inside stays last, as in the plain syntax
@@ -519,21 +572,24 @@ class _Emitter:
         """A function command, its optional power and base, and its argument.
 
         With parentheses after it (``\\log(x)``, ``\\log\\left(x\\right)``) only the name is
-        written and the parentheses follow; otherwise the next operand is the argument
-        (``\\log x^2`` is ``log(x^2)``), the usual reading of written math.
+        written and the parentheses follow. Otherwise the argument is read as written math reads
+        it: an absolute value (``\\ln|x|``), or the run of juxtaposed factors up to the next
+        operator or function (``\\log 2\\pi e\\sigma^2`` is ``log(2 pi e sigma^2)``,
+        ``\\sin x \\cos x`` is ``sin(x) cos(x)``).
         """
         name = _FUNCTIONS[token.value]
         power = ""
         while (script := self._next_script()) is not None:
             if script.value == "^":
-                sup, _ = self._superscript(depth)
-                power = "^" + sup
+                power = self._function_power(token, script, depth)
             else:
                 name = self._log_base(token, script, depth)
         name += power
         after = self._skip_spaces()
         if after is None:
             return name
+        if self._opens_bar(after):
+            return f"{name}({self._bar_argument(depth)})"
         if self._is_char(after, "([") or (
             after.is_command and after.value in (_SIZERS | {"{", "lbrace"})
         ):
@@ -541,10 +597,72 @@ class _Emitter:
         if self._is_char(after, "{"):
             self.pos += 1
             return f"{name}({self._sequence(depth + 1, '}', after.column)})"
-        if after.is_command or after.value.isalnum() or after.value == ".":
-            piece, _ = self._operand(depth + 1)
-            return f"{name}({piece})"
-        return name
+        factors = self._factors(depth + 1)
+        return f"{name}({factors})" if factors else name
+
+    def _function_power(self, token: _Token, script: _Token, depth: int) -> str:
+        """``\\sin^2`` and ``\\sin^{2}``: a whole-number power of the function's value."""
+        sup, _ = self._superscript(depth)
+        digits = sup[1:-1] if sup.startswith("(") and sup.endswith(")") else sup
+        if not digits.isdigit():
+            raise self._error(
+                f"only a whole-number power can follow \\{token.value} "
+                f"(write (\\{token.value} x)^{{p}} for other powers)",
+                script.column,
+            )
+        return "^" + digits
+
+    def _opens_bar(self, token: _Token) -> bool:
+        if self._is_char(token, "|") or (token.is_command and token.value == "lvert"):
+            return True
+        if token.is_command and token.value == "left":
+            following = self.tokens[self.pos + 1] if self.pos + 1 < len(self.tokens) else None
+            return self._is_char(following, "|")
+        return False
+
+    def _bar_argument(self, depth: int) -> str:
+        """An absolute value taken whole as a function's argument: ``|x|``, ``\\lvert x
+        \\rvert`` or ``\\left| x \\right|``, written ``abs(x)``."""
+        opening = self._next()
+        if opening.is_command and opening.value == "left":
+            self.pos += 1
+            closer = "right|"
+        else:
+            closer = "rvert" if opening.is_command else "|"
+        return f"abs({self._sequence(depth + 1, closer, opening.column)})"
+
+    def _factors(self, depth: int) -> str:
+        """The juxtaposed factors after a function without parentheses.
+
+        Each factor is an operand with its scripts; a name followed at once by parentheses
+        keeps them (``\\log p(x)`` is ``log(p(x))``). A function command first is applied
+        in turn (``\\log\\log x``); the run stops at anything else: an operator, a bracket, a
+        bar, or a function command after a factor.
+        """
+        out = _Output()
+        while True:
+            index = self._past_spaces()
+            if index >= len(self.tokens):
+                break
+            token = self.tokens[index]
+            nested_function = token.is_command and token.value in _FUNCTIONS
+            if nested_function:
+                starts = not out.parts  # \log\log x is log(log(x)); \sin x \cos x is two
+            elif token.is_command:
+                starts = token.value in _FACTOR_COMMANDS
+            else:
+                starts = token.value.isalnum() or token.value in ".{"
+            if not starts:
+                break
+            self.pos = index
+            piece, kind = self._operand(depth)
+            if kind == "name" and self._is_char(self._peek(), "("):
+                opening = self._next()
+                piece += f"({self._sequence(depth + 1, ')', opening.column)})"
+            out.add(piece, kind, from_command=True)
+            if nested_function:
+                break
+        return out.text()
 
     def _log_base(self, token: _Token, script: _Token, depth: int) -> str:
         if token.value != "log":
