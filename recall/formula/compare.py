@@ -23,19 +23,21 @@ from recall.errors import FormulaError, GradingError, ParseError
 from recall.formula.definitions import expand_definitions
 from recall.formula.diagnose import diagnose
 from recall.formula.evaluate import UnknownFunctions, eval_float
+from recall.formula.magnitude import constant_profile
 from recall.formula.nodes import Expression, Node
 from recall.formula.numeric import grade_constant
 from recall.formula.parser import parse
 from recall.formula.pointwise import Agreement, agree_at
 from recall.formula.printer import format_fraction
-from recall.formula.sampling import sample, sign_plan
+from recall.formula.sampling import far_plans, far_scales, plan, sample
 from recall.formula.structural import structurally_equal
 from recall.formula.symbols import DEFAULT_TABLE, SymbolTable
 from recall.formula.tolerance import Tolerance
 from recall.formula.verdict import Status, Verdict
 
-WANTED_POINTS = 10
+WANTED_POINTS = 12
 MAX_ATTEMPTS = 60
+FAR_POINTS = 4
 MIN_POINTS = 4
 CONFIRM_POINTS = 2
 FLOAT_CLOSE = 1e-9
@@ -65,42 +67,62 @@ def _close(a: float, b: float) -> bool:
 
 
 def compare_numerically(expected: Node, answer: Node, names: list[str], table: SymbolTable,
-                        seed: int = 0) -> NumericComparison:
-    """Compare at random points; see the module docstring for how a point is decided."""
+                        seed: int = 0, *, constants: list[float] | None = None,
+                        extra_digits: int = 0) -> NumericComparison:
+    """Compare at planned random points; see the module docstring for how a point is decided.
+
+    ``constants`` are the numbers the expressions mention (far points go beyond the large
+    ones); ``extra_digits`` raises the working precision for tiny or huge constants."""
     rng = random.Random(seed)
     unknown = UnknownFunctions(seed)
     result = NumericComparison("inconclusive")
     attempts = 0
     while len(result.points) < WANTED_POINTS and attempts < MAX_ATTEMPTS:
-        attempts += 1
         point = {
-            name: sample(table.domain(name), rng, negative=sign_plan(attempts, position))
+            name: sample(table.domain(name), rng, plan(attempts, position))
             for position, name in enumerate(names)
         }
-        env = _float_env(point)
-        e_value = eval_float(expected, env, unknown)
-        a_value = eval_float(answer, env, unknown)
-        if e_value is None and a_value is None:
-            continue
-        if e_value is not None and a_value is not None and _close(e_value, a_value):
+        attempts += 1
+        verdict = _decide_point(expected, answer, point, unknown, extra_digits)
+        if verdict is Agreement.EQUAL:
             result.points.append(point)
-            continue
-        agreement = agree_at(expected, answer, point, unknown)
-        if agreement is Agreement.EQUAL:
-            result.points.append(point)
-        elif agreement is not Agreement.BOTH_UNDEFINED:
-            result.outcome, result.witness, result.agreement = "different", point, agreement
+        elif verdict is not Agreement.BOTH_UNDEFINED:
+            result.outcome, result.witness, result.agreement = "different", point, verdict
             return result
     if len(result.points) < MIN_POINTS:
         return result
+    # Far out: answers that only differ beyond the usual magnitudes. A side that overflows
+    # out there proves nothing, so only a difference between two values counts.
+    scales = far_scales(constants or [])
+    for index in range(max(FAR_POINTS, len(scales))):
+        plans = far_plans(index, len(names), scales)
+        point = {name: sample(table.domain(name), rng, plans[position])
+                 for position, name in enumerate(names)}
+        if _decide_point(expected, answer, point, unknown, extra_digits) is Agreement.DIFFERENT:
+            result.outcome, result.witness, result.agreement = "different", point, \
+                Agreement.DIFFERENT
+            return result
     # float64 agreed: make sure it was not rounding that agreed (exp(100) + 1 vs exp(100)).
     for point in _confirmation_points(result.points, expected, unknown):
-        agreement = agree_at(expected, answer, point, unknown)
+        agreement = agree_at(expected, answer, point, unknown, extra_digits=extra_digits)
         if agreement is not Agreement.EQUAL:
             result.outcome, result.witness, result.agreement = "different", point, agreement
             return result
     result.outcome = "equal"
     return result
+
+
+def _decide_point(expected: Node, answer: Node, point: dict[str, Fraction],
+                  unknown: UnknownFunctions, extra_digits: int) -> Agreement:
+    """Float64 first; anything but a clean agreement is re-decided in high precision."""
+    env = _float_env(point)
+    e_value = eval_float(expected, env, unknown)
+    a_value = eval_float(answer, env, unknown)
+    if e_value is None and a_value is None:
+        return Agreement.BOTH_UNDEFINED
+    if e_value is not None and a_value is not None and _close(e_value, a_value):
+        return Agreement.EQUAL
+    return agree_at(expected, answer, point, unknown, extra_digits=extra_digits)
 
 
 def _confirmation_points(points, expected, unknown):
@@ -198,7 +220,9 @@ def compare_expressions(reference: Expression, typed: Expression, table: SymbolT
         return Verdict(Status.CORRECT, "structural", "Correct: the same expression.",
                        interpreted=interpreted, expected=expected_text)
     names = sorted(reference.free_symbols | typed.free_symbols)
-    comparison = compare_numerically(reference.tree, typed.tree, names, table, seed)
+    constants, extra_digits = constant_profile(reference.tree, typed.tree)
+    comparison = compare_numerically(reference.tree, typed.tree, names, table, seed,
+                                     constants=constants, extra_digits=extra_digits)
     if comparison.outcome == "equal":
         return Verdict(
             Status.CORRECT, "numeric",

@@ -16,7 +16,7 @@ from fractions import Fraction
 from recall.formula.evaluate import UnknownFunctions, eval_float
 from recall.formula.nodes import BinOp, Expression, Node, Symbol
 from recall.formula.printer import format_fraction, to_text
-from recall.formula.sampling import sample, sign_plan
+from recall.formula.sampling import plan, sample
 from recall.formula.symbols import SymbolTable
 from recall.formula.verdict import Diagnosis
 
@@ -62,7 +62,7 @@ class _Samples:
             if len(self.points) >= POINTS:
                 break
             point = {
-                n: float(sample(table.domain(n), rng, negative=sign_plan(attempt, position)))
+                n: float(sample(table.domain(n), rng, plan(attempt, position)))
                 for position, n in enumerate(self.names)
             }
             e_value = eval_float(reference.tree, point, self.unknown)

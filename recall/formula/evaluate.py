@@ -21,7 +21,7 @@ from recall.formula.functions import BUILTINS
 from recall.formula.nodes import BinOp, Call, Constant, Negate, Node, Number, Symbol
 
 #: Powers whose result would need more bits than this are treated as overflow.
-MAX_POWER_BITS = 200_000
+MAX_POWER_BITS = 50_000
 
 
 class NotRational(Exception):
@@ -187,15 +187,24 @@ def _exact_power(base: Fraction, exponent: Fraction) -> Fraction | None:
         # Negative bases with fractional exponents are undefined over the reals here, as in
         # the float and mpmath evaluators (SymPy's principal branch would be complex).
         return None
+    if exponent.denominator > MAX_ROOT_DEGREE:
+        raise NotRational("root of too high a degree for exact arithmetic")
     root = _rational_root(base, exponent.denominator)
     if root is None:
         raise NotRational("irrational root")
     return _exact_power(root, Fraction(exponent.numerator))
 
 
+#: Roots of higher degree are left to mpmath: an exact root of degree 10^6 would need
+#: big-integer powers that cannot be interrupted.
+MAX_ROOT_DEGREE = 64
+
+
 def _integer_root(value: int, degree: int) -> int | None:
-    if value.bit_length() > 4096:
+    if value.bit_length() > 4096 or degree > MAX_ROOT_DEGREE:
         return None
+    if value in (0, 1):
+        return value
     guess = round(value ** (1.0 / degree)) if value < 2**1000 else int(mpmath.root(value, degree))
     for candidate in (guess - 1, guess, guess + 1):
         if candidate >= 0 and candidate**degree == value:

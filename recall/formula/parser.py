@@ -23,6 +23,7 @@ from fractions import Fraction
 from recall.errors import LimitError, ParseError
 from recall.formula.functions import BUILTINS
 from recall.formula.lexer import Token, tokenize
+from recall.formula.magnitude import log10_magnitude
 from recall.formula.nodes import BinOp, Call, Constant, Expression, Negate, Node, Number, Symbol
 from recall.formula.symbols import DEFAULT_TABLE, SymbolTable
 
@@ -309,55 +310,12 @@ def _split_into(name: str, known: set[str]) -> list[str] | None:
     return parts if parts and len(parts) > 1 else None
 
 
-def _log10_magnitude(node: Node) -> float | None:
-    """An upper estimate of log10|value| for a constant subtree, or ``None`` if it has
-    variables (those are bounded at evaluation time instead)."""
-    if isinstance(node, Number):
-        value = abs(node.value)
-        if value == 0:
-            return -math.inf
-        return math.log10(value.numerator) - math.log10(value.denominator)
-    if isinstance(node, Constant):
-        return 0.5
-    if isinstance(node, Negate):
-        return _log10_magnitude(node.operand)
-    if isinstance(node, BinOp):
-        left = _log10_magnitude(node.left)
-        right = _log10_magnitude(node.right)
-        if left is None or right is None:
-            return None
-        if node.op in "+-":
-            return max(left, right) + 0.31
-        if node.op == "*":
-            return left + right
-        if node.op == "/":
-            return left - right if right != -math.inf else left
-        if node.op == "^":
-            if right > 6:
-                return math.inf if left > 0 else -math.inf
-            exponent = 10**right
-            return left * exponent if left > 0 else 0.0
-    if isinstance(node, Call):
-        parts = [_log10_magnitude(a) for a in node.args]
-        if any(p is None for p in parts):
-            return None
-        biggest = max(parts)  # type: ignore[type-var]
-        if node.name == "exp":
-            return (10**biggest) / math.log(10) if biggest < 6 else math.inf  # type: ignore[operator]
-        if node.name in ("cosh", "sinh"):
-            return (10**biggest) / math.log(10) if biggest < 6 else math.inf  # type: ignore[operator]
-        if node.name == "binom":
-            return (10**biggest) * 0.31 if biggest < 6 else math.inf  # type: ignore[operator]
-        return biggest
-    return None
-
-
 def _check_power_size(node: BinOp, text: str, column: int) -> None:
-    exponent = _log10_magnitude(node.right)
+    exponent = log10_magnitude(node.right)
     if exponent is not None and exponent > MAX_EXPONENT_LOG10:
         raise LimitError(f"exponent too large: a power's exponent may be at most "
                          f"{10**MAX_EXPONENT_LOG10:,} in size", text, column)
-    magnitude = _log10_magnitude(node)
+    magnitude = log10_magnitude(node)
     if magnitude is not None and magnitude > MAX_LOG10:
         raise LimitError(
             f"number out of range: this power goes beyond 10^±{MAX_LOG10:,}", text, column

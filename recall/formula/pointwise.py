@@ -47,8 +47,12 @@ def _evaluate_pair(expected: Node, answer: Node, point: Mapping[str, Fraction],
 
 
 def agree_at(expected: Node, answer: Node, point: Mapping[str, Fraction],
-             unknown: UnknownFunctions, *, exact_first: bool = True) -> Agreement:
-    """Whether ``expected`` and ``answer`` take the same real value at ``point``."""
+             unknown: UnknownFunctions, *, exact_first: bool = True,
+             extra_digits: int = 0) -> Agreement:
+    """Whether ``expected`` and ``answer`` take the same real value at ``point``.
+
+    ``extra_digits`` raises the working precision for expressions that mention tiny or huge
+    constants (``x + exp(-1000)`` differs from ``x`` only in the 435th digit)."""
     if exact_first:
         try:
             e_exact = eval_exact(expected, point)
@@ -58,14 +62,15 @@ def agree_at(expected: Node, answer: Node, point: Mapping[str, Fraction],
         else:
             return _classify(e_exact is not None, a_exact is not None,
                              e_exact == a_exact if e_exact is not None and a_exact is not None else False)
-    e_value, a_value, diff, mag = _evaluate_pair(expected, answer, point, unknown, BASE_DIGITS)
+    base_digits = min(MAX_DIGITS, BASE_DIGITS + max(0, extra_digits))
+    e_value, a_value, diff, mag = _evaluate_pair(expected, answer, point, unknown, base_digits)
     if e_value is None or a_value is None:
         return _classify(e_value is not None, a_value is not None, False)
     # Large intermediates swallow small differences (exp(100) + 1): add a digit of working
     # precision for every digit of the largest intermediate value.
     scale_digits = int(mag * 0.30103) + 1
-    low_digits = min(MAX_DIGITS, BASE_DIGITS + max(0, scale_digits))
-    if low_digits != BASE_DIGITS:
+    low_digits = min(MAX_DIGITS, base_digits + max(0, scale_digits))
+    if low_digits != base_digits:
         e_value, a_value, diff, mag = _evaluate_pair(expected, answer, point, unknown, low_digits)
         if e_value is None or a_value is None:
             return _classify(e_value is not None, a_value is not None, False)

@@ -1,43 +1,84 @@
 """Test points drawn from each variable's declared domain.
 
 Points are exact decimals (six significant figures) so that the float, exact-rational and
-mpmath evaluators all see the same input. Magnitudes are moderate (mostly 0.05 to 5, sometimes
-up to 40) and both signs are drawn on the reals: that is where equal-on-part-of-the-domain
-answers (``sqrt(x^2)`` for ``x``) show themselves.
+mpmath evaluators all see the same input.
+
+Where the points fall is planned, not left to chance, because an unlucky draw is a false
+accept: with only positive draws of ``a``, ``log(a)`` passes for ``log(|a|)``; with only small
+draws of ``alpha``, ``relu(x) - alpha*relu(-x)`` passes for ``max(alpha*x, x)``. So each
+variable cycles through both signs and three bands of magnitude (about 0.05–0.7, 0.7–3 and
+3–40), and over twelve points every (sign, band) pair of every variable appears. *Far* points
+(hundreds to millions, and beyond the large constants the expressions mention) then catch
+answers that only differ far out: ``min(x, 10^6)`` for ``x``, ``|x - 1000|`` for ``1000 - x``.
 """
 
 from __future__ import annotations
 
 import math
 import random
+from dataclasses import dataclass
 from fractions import Fraction
 
 from recall.formula.symbols import Domain
+
+#: Magnitude bands for unbounded domains, (low, high), drawn log-uniformly.
+BANDS: tuple[tuple[float, float], ...] = ((0.05, 0.7), (0.7, 3.0), (3.0, 40.0))
+#: Shares of a bounded interval's width, one per band.
+SHARES: tuple[tuple[float, float], ...] = ((0.02, 0.35), (0.35, 0.65), (0.65, 0.98))
+#: Integer magnitudes per band.
+INTEGER_BANDS: tuple[tuple[int, int], ...] = ((0, 2), (3, 6), (7, 20))
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Where one variable's value should fall at one point: its sign and magnitude band, or a
+    far magnitude (``far`` set) for unbounded domains."""
+
+    negative: bool
+    band: int
+    far: float | None = None
+
+
+def plan(index: int, position: int) -> Plan:
+    """The plan for variable number ``position`` at point number ``index``.
+
+    Signs follow the bits of the index (over eight points every sign pattern of three variables
+    appears) and bands step every two points, so over twelve points each variable meets every
+    (sign, band) pair."""
+    negative = bool((index >> (position % 3)) & 1) ^ bool(position // 3 % 2)
+    band = (index // 2 + position) % len(BANDS)
+    return Plan(negative, band)
+
+
+def far_plans(index: int, positions: int, scales: list[float]) -> list[Plan]:
+    """Plans for one far point: every variable at ``scales[index % len(scales)]``, with the
+    usual sign pattern."""
+    scale = scales[index % len(scales)]
+    return [Plan(plan(index, p).negative, 2, far=scale) for p in range(positions)]
+
+
+def far_scales(constants: list[float]) -> list[float]:
+    """Magnitudes for far points: fixed decades, and twice and half each large constant."""
+    scales = [300.0, 2.0e4, 3.0e6]
+    for value in constants:
+        magnitude = abs(value)
+        if 40 < magnitude < 1e12:
+            scales.extend([2.0 * magnitude, 0.5 * magnitude])
+    return sorted(set(scales))
 
 
 def _decimal(value: float) -> Fraction:
     return Fraction(f"{value:.6g}")
 
 
-def _magnitude(rng: random.Random) -> float:
-    if rng.random() < 0.85:
-        return 10 ** rng.uniform(math.log10(0.05), math.log10(5.0))
-    return rng.uniform(5.0, 40.0)
+def _log_uniform(rng: random.Random, low: float, high: float) -> float:
+    return 10 ** rng.uniform(math.log10(low), math.log10(high))
 
 
-def sign_plan(index: int, position: int) -> bool:
-    """Whether variable number ``position`` takes a negative value at point number ``index``.
-
-    Signs follow the bits of the point index, so over eight points every pattern of signs of
-    three variables appears (a random draw can give ten positive values in a row, and then
-    ``log(a)`` passes for ``log(|a|)``)."""
-    return bool((index >> (position % 3)) & 1) ^ bool(position // 3 % 2)
-
-
-def sample(domain: Domain, rng: random.Random, *, negative: bool | None = None) -> Fraction:
-    """One point of ``domain``; ``negative`` picks the sign where the domain has both."""
+def sample(domain: Domain, rng: random.Random, where: Plan | None = None) -> Fraction:
+    """One point of ``domain``, following ``where`` as far as the domain allows."""
     for _ in range(50):
-        value = _draw(domain, rng, negative)
+        value = _draw(domain, rng, where)
         if domain.contains(float(value)):
             return value
     # A very narrow domain: fall back to its midpoint.
@@ -47,37 +88,48 @@ def sample(domain: Domain, rng: random.Random, *, negative: bool | None = None) 
     return Fraction(round(middle)) if domain.integer else middle
 
 
-def _draw(domain: Domain, rng: random.Random, negative: bool | None = None) -> Fraction:
+def _draw(domain: Domain, rng: random.Random, where: Plan | None) -> Fraction:
+    where = where or Plan(rng.random() < 0.5, rng.randrange(len(BANDS)))
     low, high = domain.low, domain.high
     if domain.integer:
-        if math.isfinite(low) and math.isfinite(high):
-            lo, hi = math.ceil(low), math.floor(high)
-        elif math.isfinite(low):
-            lo = math.ceil(low)
-            hi = lo + 12
-        elif math.isfinite(high):
-            hi = math.floor(high)
-            lo = hi - 12
-        else:
-            lo, hi = -8, 8
-        if negative is not None and lo < 0 < hi:
-            lo, hi = (lo, -1) if negative else (1, hi)
-        return Fraction(rng.randint(lo, max(lo, hi)))
+        return Fraction(_draw_integer(domain, rng, where))
     if math.isfinite(low) and math.isfinite(high):
-        width = high - low
-        if negative is not None and low < 0 < high:
-            share = -low / width
-            u = rng.uniform(0.02, share) if negative else rng.uniform(share, 0.98)
-            return _decimal(low + width * u)
-        return _decimal(low + width * rng.uniform(0.02, 0.98))
-    if math.isfinite(low) and (negative is None or low >= 0):
-        return _decimal(low + _magnitude(rng))
-    if math.isfinite(high) and (negative is None or high <= 0):
-        return _decimal(high - _magnitude(rng))
-    if math.isfinite(low):  # (low, inf) with low < 0: a sign was asked for
-        return _decimal(rng.uniform(low, 0) if negative else _magnitude(rng))
-    if math.isfinite(high):
-        return _decimal(-_magnitude(rng) if negative else rng.uniform(0, high))
-    if negative is None:
-        negative = rng.random() < 0.5
-    return _decimal((-1 if negative else 1) * _magnitude(rng))
+        share_low, share_high = SHARES[where.band]
+        if low < 0 < high:  # both signs: the band applies within the chosen side
+            zero = -low / (high - low)
+            if where.negative:
+                share_low, share_high = share_low * zero, share_high * zero
+            else:
+                share_low = zero + share_low * (1 - zero)
+                share_high = zero + share_high * (1 - zero)
+        return _decimal(low + (high - low) * rng.uniform(share_low, share_high))
+    if where.far is not None:
+        size = where.far * rng.uniform(1.0, 1.5)
+    else:
+        size = _log_uniform(rng, *BANDS[where.band])
+    if math.isfinite(low):  # (low, inf)
+        if low < 0 and where.negative:
+            return _decimal(low * rng.uniform(0.05, 0.95))
+        return _decimal(max(low, 0.0) + size)
+    if math.isfinite(high):  # (-inf, high)
+        if high > 0 and not where.negative:
+            return _decimal(high * rng.uniform(0.05, 0.95))
+        return _decimal(min(high, 0.0) - size)
+    return _decimal(-size if where.negative else size)
+
+
+def _draw_integer(domain: Domain, rng: random.Random, where: Plan) -> int:
+    low = math.ceil(domain.low) if math.isfinite(domain.low) else None
+    high = math.floor(domain.high) if math.isfinite(domain.high) else None
+    if where.far is not None:
+        size = int(where.far)
+    else:
+        size = rng.randint(*INTEGER_BANDS[where.band])
+    value = -size if where.negative else size
+    if low is not None and value < low:
+        value = low + size
+    if high is not None and value > high:
+        value = high - size
+    if low is not None and high is not None:
+        value = min(max(value, low), high)
+    return value
