@@ -228,3 +228,11 @@ def test_a_self_referring_definition_is_a_grading_error() -> None:
     table = SymbolTable.build({"a": "real"}, definitions={"b": "c + 1", "c": "b"})
     with pytest.raises(GradingError):
         check("b", "a", table)
+
+
+def test_a_builtin_name_cannot_be_declared_an_unknown_function() -> None:
+    """Otherwise ``Phi`` declared arbitrary would still be evaluated as the normal CDF."""
+    from recall.errors import FormulaError
+
+    with pytest.raises(FormulaError, match="builtin"):
+        SymbolTable.build({"x": "real"}, ["Phi"])

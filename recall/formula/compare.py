@@ -16,129 +16,195 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 from recall.errors import FormulaError, GradingError, ParseError
 from recall.formula.definitions import expand_definitions
 from recall.formula.diagnose import diagnose
-from recall.formula.evaluate import UnknownFunctions, eval_float
+from recall.formula.evaluate import NotRational, UnknownFunctions, eval_exact, eval_float
 from recall.formula.magnitude import constant_profile
 from recall.formula.nodes import Expression, Node
 from recall.formula.numeric import grade_constant
 from recall.formula.parser import parse
-from recall.formula.pointwise import Agreement, agree_at
+from recall.formula.pointwise import MAX_DIGITS, Agreement, agree_at
 from recall.formula.printer import format_fraction
-from recall.formula.sampling import far_plans, far_scales, plan, sample
+from recall.formula.sampling import edge_points, far_plans, far_scales, plan, sample
 from recall.formula.structural import structurally_equal
 from recall.formula.symbols import DEFAULT_TABLE, SymbolTable
 from recall.formula.tolerance import Tolerance
 from recall.formula.verdict import Status, Verdict
 
-WANTED_POINTS = 12
-MAX_ATTEMPTS = 60
-FAR_POINTS = 4
+WANTED_POINTS = 16
+MAX_ATTEMPTS = 64
 MIN_POINTS = 4
-CONFIRM_POINTS = 2
+MP_CONFIRMATIONS = 2
 FLOAT_CLOSE = 1e-9
+#: Precision cap at edge and far points, where an undecided point is simply skipped.
+EXTRA_POINT_DIGITS = 600
+#: Wall-clock budget of one numeric comparison; past it the pair is undecided (never accepted).
+TIME_BUDGET_S = 0.1
 
 
 @dataclass
 class NumericComparison:
-    """What the random-point test found."""
+    """What the random-point test found: ``outcome`` is ``equal``, ``different``,
+    ``inconclusive`` (too few points had both sides defined) or ``undecided`` (precision or
+    time ran out before a difference could be ruled out)."""
 
-    outcome: str  # "equal", "different", "inconclusive"
+    outcome: str
     points: list[dict[str, Fraction]] = field(default_factory=list)
     witness: dict[str, Fraction] | None = None
     agreement: Agreement | None = None
-    agreed: int = 0
-    disagreed: int = 0
 
 
 def _float_env(point: dict[str, Fraction]) -> dict[str, float]:
     return {k: float(v) for k, v in point.items()}
 
 
-def _close(a: float, b: float) -> bool:
-    if math.isinf(a) or math.isinf(b):
+def _close(a: float, b: float, summands: float = 0.0) -> bool:
+    """float64 agreement, relative to the values or to the largest summand met on the way
+    (after ``1 + cos(pi - 1e-9)`` only the rounding of the 1 is left). Only a pre-filter: the
+    agreements are confirmed exactly or in arbitrary precision afterwards."""
+    if math.isinf(a) or math.isinf(b) or math.isinf(summands):
         return False
-    scale = max(abs(a), abs(b))
+    scale = max(abs(a), abs(b), summands)
     return abs(a - b) <= FLOAT_CLOSE * scale or scale < 1e-300
+
+
+class _Search:
+    """One comparison: the two trees, the precision hint, the clock, and what was found."""
+
+    def __init__(self, expected: Node, answer: Node, table: SymbolTable, seed: int,
+                 extra_digits: int) -> None:
+        self.expected = expected
+        self.answer = answer
+        self.table = table
+        self.unknown = UnknownFunctions(seed)
+        self.extra_digits = extra_digits
+        self.deadline = time.perf_counter() + TIME_BUDGET_S
+        self.result = NumericComparison("inconclusive")
+
+    def out_of_time(self) -> bool:
+        return time.perf_counter() > self.deadline
+
+    def decide(self, point: dict[str, Fraction], max_digits: int = MAX_DIGITS) -> Agreement:
+        """Float64 first; anything but a clean agreement is re-decided in high precision."""
+        env = _float_env(point)
+        scale = [0.0]
+        e_value = eval_float(self.expected, env, self.unknown, scale)
+        a_value = eval_float(self.answer, env, self.unknown, scale)
+        if e_value is None and a_value is None:
+            return Agreement.BOTH_UNDEFINED
+        if e_value is not None and a_value is not None and _close(e_value, a_value, scale[0]):
+            return Agreement.EQUAL
+        return self.precisely(point, max_digits)
+
+    def precisely(self, point: dict[str, Fraction], max_digits: int = MAX_DIGITS) -> Agreement:
+        return agree_at(self.expected, self.answer, point, self.unknown,
+                        extra_digits=self.extra_digits, max_digits=max_digits)
+
+    def stop(self, outcome: str, point: dict[str, Fraction] | None = None,
+             agreement: Agreement | None = None) -> NumericComparison:
+        self.result.outcome = outcome
+        self.result.witness = point
+        self.result.agreement = agreement
+        return self.result
 
 
 def compare_numerically(expected: Node, answer: Node, names: list[str], table: SymbolTable,
                         seed: int = 0, *, constants: list[float] | None = None,
                         extra_digits: int = 0) -> NumericComparison:
-    """Compare at planned random points; see the module docstring for how a point is decided.
+    """Compare at planned points (:mod:`recall.formula.sampling`).
 
-    ``constants`` are the numbers the expressions mention (far points go beyond the large
-    ones); ``extra_digits`` raises the working precision for tiny or huge constants."""
+    Regular points: a point where only one side is defined is a mismatch. Edge points (zero,
+    closed endpoints, values next to open endpoints) and far points: only a difference between
+    two values counts, since a removable singularity or an overflow there proves nothing.
+    Finally every rational point is confirmed exactly and two others in arbitrary precision,
+    because float64 agreement alone never accepts."""
+    search = _Search(expected, answer, table, seed, extra_digits)
     rng = random.Random(seed)
-    unknown = UnknownFunctions(seed)
-    result = NumericComparison("inconclusive")
     attempts = 0
-    while len(result.points) < WANTED_POINTS and attempts < MAX_ATTEMPTS:
-        point = {
-            name: sample(table.domain(name), rng, plan(attempts, position))
-            for position, name in enumerate(names)
-        }
-        attempts += 1
-        verdict = _decide_point(expected, answer, point, unknown, extra_digits)
-        if verdict is Agreement.EQUAL:
-            result.points.append(point)
-        elif verdict is not Agreement.BOTH_UNDEFINED:
-            result.outcome, result.witness, result.agreement = "different", point, verdict
-            return result
-    if len(result.points) < MIN_POINTS:
-        return result
-    # Far out: answers that only differ beyond the usual magnitudes. A side that overflows
-    # out there proves nothing, so only a difference between two values counts.
-    scales = far_scales(constants or [])
-    for index in range(max(FAR_POINTS, len(scales))):
-        plans = far_plans(index, len(names), scales)
-        point = {name: sample(table.domain(name), rng, plans[position])
+    while len(search.result.points) < WANTED_POINTS and attempts < MAX_ATTEMPTS:
+        if search.out_of_time():
+            return search.stop("undecided")
+        point = {name: sample(table.domain(name), rng, plan(attempts, position))
                  for position, name in enumerate(names)}
-        if _decide_point(expected, answer, point, unknown, extra_digits) is Agreement.DIFFERENT:
-            result.outcome, result.witness, result.agreement = "different", point, \
-                Agreement.DIFFERENT
-            return result
-    # float64 agreed: make sure it was not rounding that agreed (exp(100) + 1 vs exp(100)).
-    for point in _confirmation_points(result.points, expected, unknown):
-        agreement = agree_at(expected, answer, point, unknown, extra_digits=extra_digits)
+        attempts += 1
+        agreement = search.decide(point)
+        if agreement is Agreement.EQUAL:
+            search.result.points.append(point)
+        elif agreement not in (Agreement.BOTH_UNDEFINED, Agreement.UNDECIDED):
+            # An undecided point (values past the precision cap) is passed over like one
+            # where neither side is defined: it proves nothing either way.
+            return search.stop("different", point, agreement)
+    domains = [table.domain(name) for name in names]
+    extra_points = [dict(zip(names, values, strict=True))
+                    for values in edge_points(domains, rng)]
+    scales = far_scales(constants or [])
+    for index in range(2 * len(scales)):
+        plans = far_plans(index, len(names), scales)
+        extra_points.append({name: sample(table.domain(name), rng, plans[position])
+                             for position, name in enumerate(names)})
+    for point in extra_points:
+        if search.out_of_time():
+            return search.stop("undecided")
+        agreement = search.decide(point, max_digits=EXTRA_POINT_DIGITS)
+        if agreement is Agreement.DIFFERENT:
+            return search.stop("different", point, Agreement.DIFFERENT)
+        if agreement is Agreement.EQUAL:
+            # Counts toward the evidence: a reference defined only far out (x > 40) is still
+            # compared somewhere.
+            search.result.points.append(point)
+    if len(search.result.points) < MIN_POINTS:
+        return search.result
+    # float64 agreed everywhere: confirm exactly where both sides are rational (cheap), and in
+    # arbitrary precision at a few other points, largest values first (exp(100) + 1 is not
+    # exp(100)). A point that cannot be decided there is passed over, but something must be
+    # confirmed.
+    confirmed = 0
+    mp_tries = 2 * MP_CONFIRMATIONS
+    mp_confirmed = 0
+    for point in _confirmation_order(search.result.points, expected, search.unknown):
+        if search.out_of_time():
+            return search.stop("undecided")
+        agreement = _rational_agreement(expected, answer, point)
+        if agreement is None:
+            if mp_confirmed >= MP_CONFIRMATIONS or mp_tries == 0:
+                continue
+            mp_tries -= 1
+            agreement = search.precisely(point)
+            if agreement is Agreement.EQUAL:
+                mp_confirmed += 1
+        if agreement is Agreement.UNDECIDED:
+            continue
         if agreement is not Agreement.EQUAL:
-            result.outcome, result.witness, result.agreement = "different", point, agreement
-            return result
-    result.outcome = "equal"
-    return result
+            return search.stop("different", point, agreement)
+        confirmed += 1
+    return search.stop("equal" if confirmed else "undecided")
 
 
-def _decide_point(expected: Node, answer: Node, point: dict[str, Fraction],
-                  unknown: UnknownFunctions, extra_digits: int) -> Agreement:
-    """Float64 first; anything but a clean agreement is re-decided in high precision."""
-    env = _float_env(point)
-    e_value = eval_float(expected, env, unknown)
-    a_value = eval_float(answer, env, unknown)
-    if e_value is None and a_value is None:
-        return Agreement.BOTH_UNDEFINED
-    if e_value is not None and a_value is not None and _close(e_value, a_value):
-        return Agreement.EQUAL
-    return agree_at(expected, answer, point, unknown, extra_digits=extra_digits)
+def _rational_agreement(expected: Node, answer: Node, point: dict[str, Fraction]) -> Agreement | None:
+    """The exact verdict at ``point`` when both sides are rational there, else ``None``."""
+    try:
+        e_exact = eval_exact(expected, point)
+        a_exact = eval_exact(answer, point)
+    except NotRational:
+        return None
+    if e_exact is None or a_exact is None:
+        return None  # undefined in exact arithmetic: left to the float and mpmath checks
+    return Agreement.EQUAL if e_exact == a_exact else Agreement.DIFFERENT
 
 
-def _confirmation_points(points, expected, unknown):
-    """The points where float64 is least trustworthy: the largest magnitudes, plus the first."""
+def _confirmation_order(points, expected, unknown):
+    """Largest magnitudes first (where float64 is least trustworthy), then the rest."""
 
     def size(point):
         value = eval_float(expected, _float_env(point), unknown)
         return abs(value) if value is not None and not math.isinf(value) else math.inf
 
-    ranked = sorted(points, key=size, reverse=True)
-    chosen = ranked[: CONFIRM_POINTS - 1] + [points[0]]
-    unique = []
-    for point in chosen:
-        if point not in unique:
-            unique.append(point)
-    return unique
+    return sorted(points, key=size, reverse=True)
 
 
 def _describe_point(point: dict[str, Fraction]) -> str:
@@ -211,11 +277,6 @@ def compare_expressions(reference: Expression, typed: Expression, table: SymbolT
     if table.definitions:
         reference = replace(reference, tree=expand_definitions(reference.tree, table), _cache={})
         typed = replace(typed, tree=expand_definitions(typed.tree, table), _cache={})
-    if typed.unknown_functions - reference.unknown_functions:
-        extra = sorted(typed.unknown_functions - reference.unknown_functions)[0]
-        return Verdict(Status.INCORRECT, "structural",
-                       f"the reference does not use the function '{extra}'",
-                       interpreted=interpreted, expected=expected_text)
     if structurally_equal(reference.tree, typed.tree):
         return Verdict(Status.CORRECT, "structural", "Correct: the same expression.",
                        interpreted=interpreted, expected=expected_text)
@@ -227,11 +288,15 @@ def compare_expressions(reference: Expression, typed: Expression, table: SymbolT
         return Verdict(
             Status.CORRECT, "numeric",
             f"Correct: equal to the reference at {len(comparison.points)} random points "
-            "(confirmed in high precision).",
+            "(confirmed exactly or in high precision).",
             interpreted=interpreted, expected=expected_text,
         )
     if comparison.outcome == "different":
         return _incorrect(reference, typed, table, comparison, seed, interpreted, expected_text)
+    if comparison.outcome == "undecided":
+        return Verdict(Status.INCORRECT, "undecided", "Not accepted: the two could not be "
+                       "confirmed equal within the precision and time allowed.",
+                       interpreted=interpreted, expected=expected_text)
     from recall.formula.prover import prove_equal
 
     proof = prove_equal(reference, typed)
@@ -262,7 +327,8 @@ def _incorrect(reference: Expression, typed: Expression, table: SymbolTable,
                   f"but your answer gives {_value_text(typed.tree, witness)}")
     undefined = comparison.agreement in (Agreement.ONLY_EXPECTED_DEFINED,
                                          Agreement.ONLY_ANSWER_DEFINED)
-    diagnosis = diagnose(reference, typed, table, seed=seed, undefined_mismatch=undefined)
+    diagnosis = diagnose(reference, typed, table, seed=seed, undefined_mismatch=undefined,
+                         witness=_float_env(witness) if witness else None)
     message = f"Not equivalent: {detail}."
     if diagnosis is not None:
         message = f"{diagnosis.message} ({detail})."

@@ -12,6 +12,7 @@ import math
 import random
 from collections.abc import Callable
 from fractions import Fraction
+from typing import Any
 
 from recall.formula.evaluate import UnknownFunctions, eval_float
 from recall.formula.nodes import BinOp, Expression, Node, Symbol
@@ -38,6 +39,8 @@ _NAMED_FACTORS: list[tuple[float, str, str]] = [
 
 
 def _close(a: float, b: float) -> bool:
+    if not (math.isfinite(a) and math.isfinite(b)):
+        return False
     return abs(a - b) <= _CLOSE * max(abs(a), abs(b)) + 1e-12
 
 
@@ -50,7 +53,8 @@ def _terms(node: Node, sign: int = 1) -> list[tuple[int, Node]]:
 class _Samples:
     """Float values of both sides (and helpers) at a fixed set of points."""
 
-    def __init__(self, reference: Expression, answer: Expression, table: SymbolTable, seed: int):
+    def __init__(self, reference: Expression, answer: Expression, table: SymbolTable, seed: int,
+                 witness: dict[str, float] | None = None):
         self.table = table
         self.unknown = UnknownFunctions(seed)
         rng = random.Random(seed + 7)
@@ -58,13 +62,15 @@ class _Samples:
         self.points: list[dict[str, float]] = []
         self.e: list[float] = []
         self.a: list[float] = []
-        for attempt in range(POINTS * 4):
+        candidates = [witness] if witness else []
+        candidates += [
+            {n: float(sample(table.domain(n), rng, plan(attempt, position)))
+             for position, n in enumerate(self.names)}
+            for attempt in range(POINTS * 4)
+        ]
+        for point in candidates:
             if len(self.points) >= POINTS:
                 break
-            point = {
-                n: float(sample(table.domain(n), rng, plan(attempt, position)))
-                for position, n in enumerate(self.names)
-            }
             e_value = eval_float(reference.tree, point, self.unknown)
             a_value = eval_float(answer.tree, point, self.unknown)
             if e_value is None or a_value is None or math.isinf(e_value) or math.isinf(a_value):
@@ -90,6 +96,8 @@ class _Samples:
 
 def _nice_factor(ratio: float) -> tuple[str, str] | None:
     """A readable name for a constant factor, and the diagnosis kind."""
+    if not math.isfinite(ratio) or ratio == 0:
+        return None
     for value, name, kind in _NAMED_FACTORS:
         if _close(ratio, value):
             return name, kind
@@ -104,12 +112,14 @@ def _nice_factor(ratio: float) -> tuple[str, str] | None:
 
 
 def diagnose(reference: Expression, answer: Expression, table: SymbolTable, *,
-             seed: int = 0, undefined_mismatch: bool = False) -> Diagnosis | None:
+             seed: int = 0, undefined_mismatch: bool = False,
+             witness: dict[str, float] | None = None) -> Diagnosis | None:
     """The most likely mistake, or ``None`` when none of the catalogue fits.
 
-    ``undefined_mismatch`` says the numeric test found a point where only one side is defined.
+    ``undefined_mismatch`` says the numeric test found a point where only one side is defined;
+    ``witness`` is the point where the two differed, which the diagnosis must explain too.
     """
-    s = _Samples(reference, answer, table, seed)
+    s = _Samples(reference, answer, table, seed, witness)
     if len(s.points) < 3:
         return None
     if all(_close(a, e) for a, e in zip(s.a, s.e, strict=True)):
@@ -117,9 +127,12 @@ def diagnose(reference: Expression, answer: Expression, table: SymbolTable, *,
             return Diagnosis("partial-domain", "Equal where both are defined, but one of them "
                              "is undefined where the other is not: check the domain (a square "
                              "root, a log, or a division)")
-        return Diagnosis("approximation", "Equal to many digits but not exactly: a rounded "
-                         "decimal stands where an exact value belongs (type the exact "
-                         "constant, such as sqrt(2/pi), not its decimal value)")
+        if witness is not None and s.points and s.points[0] is witness:
+            # Even where they differ, they agree to float precision: a rounded constant.
+            return Diagnosis("approximation", "Equal to many digits but not exactly: a "
+                             "rounded decimal stands where an exact value belongs (type the "
+                             "exact constant, such as sqrt(2/pi), not its decimal value)")
+        return None
     for check in _CHECKS:
         found = check(reference, answer, s)
         if found is not None:
@@ -201,8 +214,13 @@ def _substituted(reference: Expression, s: _Samples, mapping: Callable[[dict], d
     return s.values(reference.tree, moved)
 
 
+MAX_SWAP_VARIABLES = 8
+
+
 def _swapped(reference, answer, s) -> Diagnosis | None:
     names = sorted(reference.free_symbols)
+    if len(names) > MAX_SWAP_VARIABLES:  # pairs grow with the square of the count
+        return None
     for i, x in enumerate(names):
         for y in names[i + 1 :]:
             if s.table.domain(x) != s.table.domain(y):
@@ -282,11 +300,21 @@ _CHECKS = [
 ]
 
 
-def diagnose_numbers(expected: float, answer: float) -> Diagnosis | None:
-    """Near misses for a numeric answer: sign, powers of ten, small factors, percentages."""
-    if expected == 0 or answer == 0:
+def diagnose_numbers(expected: Any, answer: Any) -> Diagnosis | None:
+    """Near misses for a numeric answer: sign, powers of ten, small factors. Works on floats,
+    Fractions and mpmath numbers of any size."""
+    import mpmath
+
+    from recall.formula.tolerance import to_mp
+
+    expected, answer = to_mp(expected), to_mp(answer)
+    if not expected or not answer:
         return None
-    ratio = answer / expected
+    ratio = float(answer / expected)
+    if not math.isfinite(ratio):
+        exponent = int(mpmath.nint(mpmath.log10(abs(answer / expected))))
+        return Diagnosis("magnitude", f"Off by a factor of about 10^{exponent}: check units "
+                         "and powers of ten")
     if _close(ratio, -1.0):
         return Diagnosis("sign", "Off by a sign")
     named = _nice_factor(ratio)

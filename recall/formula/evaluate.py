@@ -56,8 +56,11 @@ class UnknownFunctions:
 
 
 # -- float64 ---------------------------------------------------------------------------------
-def eval_float(node: Node, env: Mapping[str, float], unknown: UnknownFunctions) -> float | None:
-    """float64 value of ``node``; ``None`` where undefined, ``±inf`` on overflow."""
+def eval_float(node: Node, env: Mapping[str, float], unknown: UnknownFunctions,
+               scale: list[float] | None = None) -> float | None:
+    """float64 value of ``node``; ``None`` where undefined, ``±inf`` on overflow. With
+    ``scale`` (a one-item list), the largest summand met is recorded in it: the size that
+    rounding error is relative to after a cancellation."""
     if isinstance(node, Number):
         try:
             return float(node.value)
@@ -68,20 +71,22 @@ def eval_float(node: Node, env: Mapping[str, float], unknown: UnknownFunctions) 
     if isinstance(node, Constant):
         return math.pi if node.name == "pi" else math.e
     if isinstance(node, Negate):
-        value = eval_float(node.operand, env, unknown)
+        value = eval_float(node.operand, env, unknown, scale)
         return None if value is None else -value
     if isinstance(node, BinOp):
-        left = eval_float(node.left, env, unknown)
+        left = eval_float(node.left, env, unknown, scale)
         if left is None:
             return None
-        right = eval_float(node.right, env, unknown)
+        right = eval_float(node.right, env, unknown, scale)
         if right is None:
             return None
+        if scale is not None and node.op in "+-":
+            scale[0] = max(scale[0], abs(left), abs(right))
         return _float_binop(node.op, left, right)
     if isinstance(node, Call):
         args = []
         for arg in node.args:
-            value = eval_float(arg, env, unknown)
+            value = eval_float(arg, env, unknown, scale)
             if value is None:
                 return None
             args.append(value)
@@ -222,31 +227,29 @@ def _rational_root(value: Fraction, degree: int) -> Fraction | None:
 
 # -- arbitrary precision -----------------------------------------------------------------------
 class MpEvaluator:
-    """mpmath evaluation at the current working precision, tracking the largest intermediate
-    magnitude so the caller can tell how many digits a comparison really has."""
+    """mpmath evaluation at the current working precision.
+
+    It also measures how much precision the expression needs, from its additions: ``absorbed``
+    is the most digits by which one summand was smaller than the other (``exp(100) + 1`` needs
+    44 digits before the ``1`` is even represented), ``cancelled`` the most digits a sum lost
+    to cancellation (``1 - Phi(16)``), and ``vanished`` whether a sum of nonzero terms came out
+    exactly zero (all its digits cancelled: the true value may be tinier than the precision).
+    """
 
     def __init__(self, env: Mapping[str, Any], unknown: UnknownFunctions) -> None:
         self.env = env
         self.unknown = unknown
-        self.max_log2 = 0
-
-    def _note(self, value: Any) -> Any:
-        if value is not None and value != 0:
-            try:
-                exponent = int(mpmath.mag(value))
-            except (ValueError, OverflowError):
-                return None
-            if exponent > self.max_log2:
-                self.max_log2 = exponent
-        return value
+        self.absorbed = 0.0
+        self.cancelled = 0.0
+        self.vanished = False
 
     def value_of(self, node: Node) -> Any:
         if isinstance(node, Number):
-            return self._note(mpmath.mpf(node.value.numerator) / node.value.denominator)
+            return mpmath.mpf(node.value.numerator) / node.value.denominator
         if isinstance(node, Symbol):
-            return self._note(self.env[node.name])
+            return self.env[node.name]
         if isinstance(node, Constant):
-            return mpmath.pi if node.name == "pi" else mpmath.e
+            return +mpmath.pi if node.name == "pi" else +mpmath.e
         if isinstance(node, Negate):
             value = self.value_of(node.operand)
             return None if value is None else -value
@@ -257,7 +260,11 @@ class MpEvaluator:
             right = self.value_of(node.right)
             if right is None:
                 return None
-            return self._note(self._binop(node.op, left, right))
+            if node.op in "+-":
+                if _cancels_itself(node):
+                    return left - right if node.op == "-" else left + right  # exactly zero
+                return self._sum(left, right if node.op == "+" else -right)
+            return self._binop(node.op, left, right)
         if isinstance(node, Call):
             args = []
             for arg in node.args:
@@ -267,18 +274,40 @@ class MpEvaluator:
                 args.append(value)
             builtin = BUILTINS.get(node.name)
             if builtin is None:
-                return self._note(self.unknown.mp(node.name, args))
-            if node.name in ("exp", "sinh", "cosh", "softplus", "sigmoid") and abs(args[0]) > 10**6:
-                return None if node.name != "sigmoid" else self._note(builtin.mp(*args))
-            return self._note(builtin.mp(*args))
+                return self.unknown.mp(node.name, args)
+            if node.name in ("exp", "sinh", "cosh", "softplus") and abs(args[0]) > MAX_EXP_ARGUMENT:
+                return None
+            value = builtin.mp(*args)
+            if node.name in _LOGARITHMS and value is not None:
+                self._logarithm(args[0], value)
+            return value
         raise TypeError(f"not an expression node: {node!r}")
+
+    def _sum(self, left: Any, right: Any) -> Any:
+        result = left + right
+        if not left or not right:
+            return result
+        big = max(mpmath.mag(left), mpmath.mag(right))
+        small = min(mpmath.mag(left), mpmath.mag(right))
+        self.absorbed = max(self.absorbed, (big - small) * _DIGITS_PER_BIT)
+        if result:
+            self.cancelled = max(self.cancelled, (big - mpmath.mag(result)) * _DIGITS_PER_BIT)
+        else:
+            self.vanished = True
+        return result
+
+    def _logarithm(self, argument: Any, value: Any) -> None:
+        """A log near 1 magnifies the argument's rounding: log(1 + 1e-36) needs 36 more digits
+        than the argument had to be more than noise."""
+        if argument == 1:
+            return
+        if not value:
+            self.vanished = True
+        elif mpmath.mag(value) < 0:
+            self.cancelled = max(self.cancelled, -mpmath.mag(value) * _DIGITS_PER_BIT)
 
     @staticmethod
     def _binop(op: str, left: Any, right: Any) -> Any:
-        if op == "+":
-            return left + right
-        if op == "-":
-            return left - right
         if op == "*":
             return left * right
         if op == "/":
@@ -288,7 +317,7 @@ class MpEvaluator:
         if left < 0 and not mpmath.isint(right):
             return None
         bits = abs(right) * abs(mpmath.log(abs(left), 2)) if abs(left) != 1 else 0
-        if bits > MAX_POWER_BITS * 50:
+        if bits > MAX_MP_POWER_BITS:
             return None
         result = mpmath.power(left, right)
         if isinstance(result, mpmath.mpc):
@@ -296,8 +325,24 @@ class MpEvaluator:
         return result
 
 
-def eval_mp(node: Node, env: Mapping[str, Any], unknown: UnknownFunctions) -> tuple[Any, int]:
-    """``(value, largest intermediate log2 magnitude)`` at the current mpmath precision."""
-    evaluator = MpEvaluator(env, unknown)
-    return evaluator.value_of(node), evaluator.max_log2
+_DIGITS_PER_BIT = 0.30103
+_LOGARITHMS = frozenset({"log", "log2", "log10"})
 
+def _cancels_itself(node: BinOp) -> bool:
+    """``a - a`` or ``a + (-a)``: both sides are computed identically, so the zero is exact,
+    not a rounded cancellation worth more precision."""
+    if node.op == "-":
+        return node.left == node.right
+    return node.right == Negate(node.left) or node.left == Negate(node.right)
+
+
+#: Past these sizes an mpmath value is treated as out of reach (``None``), not computed.
+MAX_EXP_ARGUMENT = 10**8
+MAX_MP_POWER_BITS = 10**9
+
+
+def eval_mp(node: Node, env: Mapping[str, Any], unknown: UnknownFunctions) -> tuple[Any, MpEvaluator]:
+    """``(value, evaluator)`` at the current mpmath precision; the evaluator carries the
+    precision figures (:class:`MpEvaluator`)."""
+    evaluator = MpEvaluator(env, unknown)
+    return evaluator.value_of(node), evaluator

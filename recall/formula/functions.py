@@ -34,7 +34,9 @@ def _safe(fn: Callable[..., float]) -> Callable[..., float | None]:
     def wrapped(*args: float) -> float | None:
         try:
             value = fn(*args)
-        except (ValueError, ZeroDivisionError, OverflowError):
+        except OverflowError:
+            return math.inf  # too big for float64, not undefined: mpmath decides
+        except (ValueError, ZeroDivisionError):
             return None
         if isinstance(value, complex) or value != value:  # NaN
             return None

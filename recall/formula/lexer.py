@@ -23,7 +23,8 @@ OPERATORS = {
 }
 OPEN = {"(": ")", "[": "]"}
 CLOSE = {")": "(", "]": "["}
-SUPERSCRIPTS = {"²": "2", "³": "3", "¹": "1", "⁴": "4"}
+SUPERSCRIPTS = {"⁰": "0", "¹": "1", "²": "2", "³": "3", "⁴": "4", "⁵": "5", "⁶": "6", "⁷": "7",
+                "⁸": "8", "⁹": "9"}
 SUFFIXES = {"k": 3, "K": 3, "M": 6, "B": 9, "G": 9, "T": 12}
 WORDS = {"thousand": 3, "million": 6, "billion": 9, "trillion": 12}
 
@@ -86,11 +87,14 @@ class Lexer:
                     self._add("op", OPERATORS[char], start, space)
                     self.pos += 1
             elif char in SUPERSCRIPTS:
+                # A run of superscript digits is one exponent: x²³ is x^23.
+                end = start
+                while end < n and text[end] in SUPERSCRIPTS:
+                    end += 1
+                digits = "".join(SUPERSCRIPTS[c] for c in text[start:end])
                 self._add("op", "^", start, space)
-                self.tokens.append(
-                    Token("num", SUPERSCRIPTS[char], start, False, Fraction(SUPERSCRIPTS[char]))
-                )
-                self.pos += 1
+                self.tokens.append(Token("num", digits, start, False, Fraction(int(digits))))
+                self.pos = end
             elif char in OPEN:
                 self._add("open", char, start, space)
                 self.pos += 1
@@ -138,6 +142,7 @@ class Lexer:
             while (
                 text.startswith(",", self.pos)
                 and len(whole.split(",")[0]) <= 3
+                and not whole.startswith("0")  # "0,001" is a decimal comma: refused below
                 and self._group_follows(self.pos + 1)
             ):
                 self.pos += 1

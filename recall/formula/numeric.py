@@ -2,64 +2,66 @@
 
 Without a tolerance the comparison is exact: decimals are exact rationals, so ``0.5`` is ``1/2``
 and ``0.33`` is not ``1/3``, and a decimal approximation of an exact constant is not the
-constant (the learner is told it is an approximation). With a tolerance the answer is compared
-in high precision and the verdict says how far off it was.
+constant (the learner is told it is an approximation). With a tolerance both values are
+computed in arbitrary precision (:func:`recall.formula.pointwise.precise_value`), so ``10^400``
+and ``exp(1000)`` are graded like any other number.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from fractions import Fraction
+from typing import Any
 
 import mpmath
 
 from recall.errors import EvaluationError, FormulaError, GradingError, ParseError
 from recall.formula.diagnose import diagnose_numbers
 from recall.formula.evaluate import UnknownFunctions
-from recall.formula.nodes import Expression, Node, Number
+from recall.formula.magnitude import constant_profile
+from recall.formula.nodes import BinOp, Call, Expression, Negate, Node, Number, Symbol
 from recall.formula.parser import parse
-from recall.formula.pointwise import Agreement, agree_at, exact_value
+from recall.formula.pointwise import Agreement, agree_at, exact_value, precise_value
 from recall.formula.printer import format_fraction, to_text
 from recall.formula.symbols import DEFAULT_TABLE, SymbolTable
 from recall.formula.tolerance import Tolerance
 from recall.formula.verdict import Diagnosis, Status, Verdict
 
-_DIGITS = 40
+
+def _value(expression: Expression | Node) -> Any:
+    node = expression.tree if isinstance(expression, Expression) else expression
+    exact = exact_value(node)
+    if exact is not None:
+        return mpmath.mpf(exact.numerator) / exact.denominator
+    try:
+        return precise_value(node)
+    except KeyError as missing:
+        raise EvaluationError(f"'{missing.args[0]}' has no value here") from None
 
 
 def evaluate_constant(expression: Expression | Node) -> float:
     """The value of an expression with no variables, as a float (``EvaluationError`` if it is
-    undefined or has variables)."""
-    node = expression.tree if isinstance(expression, Expression) else expression
-    exact = exact_value(node)
-    if exact is not None:
-        return float(exact)
-    value = _mp_value(node)
+    undefined, has variables, or is beyond float64)."""
+    value = _value(expression)
     if value is None:
         raise EvaluationError("the expression is undefined")
-    return float(value)
+    number = float(value)
+    if not math.isfinite(number):
+        raise EvaluationError("the value is too large for a float")
+    return number
 
 
-def _mp_value(node: Node):
-    from recall.formula.evaluate import eval_mp
-
-    with mpmath.workdps(_DIGITS):
-        try:
-            value, _ = eval_mp(node, {}, UnknownFunctions(0))
-        except KeyError as missing:
-            raise EvaluationError(f"'{missing.args[0]}' has no value here") from None
-    return value
-
-
-def format_number(value: float | Fraction) -> str:
-    """A readable number: integers with separators, else up to 6 significant figures."""
+def format_number(value: Any) -> str:
+    """A readable number: integers with separators, else up to 6 significant figures (any size,
+    in scientific notation past float64)."""
     if isinstance(value, Fraction) and value.denominator == 1 and abs(value) < 10**15:
         return f"{value.numerator:,}"
+    if isinstance(value, mpmath.mpf) and not (abs(value) < mpmath.mpf("1e300")):
+        return mpmath.nstr(value, 6)
     number = float(value)
     if number == int(number) and abs(number) < 1e15:
         return f"{int(number):,}"
-    if abs(number) >= 1e6 or (number != 0 and abs(number) < 1e-3):
-        return f"{number:.6g}"
     return f"{number:.6g}"
 
 
@@ -68,7 +70,7 @@ def grade_constant(reference: Expression, answer: str, tolerance: Tolerance | No
     """Grade a typed number (or constant expression) against a constant reference."""
     expected_text = reference.to_text()
     try:
-        typed = parse(answer, _numbers_only(table), numeric=True)
+        typed = parse(answer, (table or DEFAULT_TABLE).with_strictness(True), numeric=True)
     except ParseError as error:
         return Verdict(Status.INVALID, "parse", error.message, column=error.column,
                        caret=error.caret(), expected=expected_text, worked=worked)
@@ -81,20 +83,20 @@ def grade_constant(reference: Expression, answer: str, tolerance: Tolerance | No
     tolerance = tolerance or Tolerance.exact()
     if tolerance.kind == "exact":
         return _grade_exact(reference, typed, interpreted, expected_text, worked)
-    try:
-        expected_value = evaluate_constant(reference)
-        typed_value = evaluate_constant(typed)
-    except EvaluationError as error:
-        return Verdict(Status.INVALID, "tolerance", f"your answer cannot be evaluated: {error}",
-                       interpreted=interpreted, expected=expected_text, worked=worked)
-    except OverflowError:
-        return Verdict(Status.INVALID, "tolerance", "your answer is too large to compare",
-                       interpreted=interpreted, expected=expected_text, worked=worked)
+    expected_value = _value(reference)
+    if expected_value is None:
+        raise GradingError("the reference value is undefined")
+    typed_value = _value(typed)
+    if typed_value is None:
+        return Verdict(Status.INCORRECT, "tolerance", "Your answer is undefined (a division by "
+                       "zero, or a root or log of a negative number).", interpreted=interpreted,
+                       expected=expected_text, worked=worked)
     if tolerance.accepts(expected_value, typed_value):
         return Verdict(Status.CORRECT, "tolerance",
                        f"Correct ({tolerance.describe()} of {format_number(expected_value)}).",
                        interpreted=interpreted, expected=expected_text, worked=worked)
-    diagnosis = diagnose_numbers(expected_value, typed_value) or _off_by(expected_value, typed_value, tolerance)
+    diagnosis = diagnose_numbers(expected_value, typed_value) or _off_by(
+        expected_value, typed_value, tolerance)
     return Verdict(Status.INCORRECT, "tolerance",
                    f"{diagnosis.message}: expected {format_number(expected_value)} "
                    f"({tolerance.describe()}), you gave {format_number(typed_value)}.",
@@ -102,21 +104,19 @@ def grade_constant(reference: Expression, answer: str, tolerance: Tolerance | No
                    worked=worked)
 
 
-def _off_by(expected: float, answer: float, tolerance: Tolerance) -> Diagnosis:
-    if expected:
-        percent = abs(answer - expected) / abs(expected) * 100
-        return Diagnosis("tolerance", f"Off by {percent:.3g}%")
-    return Diagnosis("tolerance", f"Off by {abs(answer - expected):.3g}")
-
-
-def _numbers_only(table: SymbolTable | None) -> SymbolTable:
-    base = table or DEFAULT_TABLE
-    return base.with_strictness(True)
+def _off_by(expected: Any, answer: Any, tolerance: Tolerance) -> Diagnosis:
+    difference = abs(answer - expected)
+    if tolerance.kind == "absolute" or not expected:
+        return Diagnosis("tolerance", f"Off by {mpmath.nstr(difference, 4)}")
+    percent = difference / abs(expected) * 100
+    return Diagnosis("tolerance", f"Off by {mpmath.nstr(percent, 4)}%")
 
 
 def _grade_exact(reference: Expression, typed: Expression, interpreted: str,
                  expected_text: str, worked: str) -> Verdict:
-    agreement = agree_at(reference.tree, typed.tree, {}, UnknownFunctions(0))
+    _, extra_digits = constant_profile(reference.tree, typed.tree)
+    agreement = agree_at(reference.tree, typed.tree, {}, UnknownFunctions(0),
+                         extra_digits=extra_digits)
     if agreement is Agreement.EQUAL:
         return Verdict(Status.CORRECT, "exact", "Correct: exactly equal.",
                        interpreted=interpreted, expected=expected_text, worked=worked)
@@ -124,35 +124,31 @@ def _grade_exact(reference: Expression, typed: Expression, interpreted: str,
         return Verdict(Status.INCORRECT, "exact", "Your answer is undefined (a division by "
                        "zero, or a root or log of a negative number).", interpreted=interpreted,
                        expected=expected_text, worked=worked)
-    if agreement is not Agreement.DIFFERENT:
+    if agreement in (Agreement.ONLY_ANSWER_DEFINED, Agreement.BOTH_UNDEFINED):
         raise GradingError("the reference value is undefined")
-    expected_value = evaluate_constant(reference)
-    typed_value = evaluate_constant(typed)
-    ref_exact = exact_value(reference.tree)
-    typed_exact = exact_value(typed.tree)
-    if expected_value and abs(typed_value - expected_value) <= 1e-3 * abs(expected_value):
-        if ref_exact is None and typed_exact is not None:
-            diagnosis = Diagnosis("approximation", f"{interpreted} is a decimal approximation of "
-                                  f"{expected_text}; give the exact value")
+    if agreement is Agreement.UNDECIDED:
+        return Verdict(Status.INCORRECT, "undecided", "Not accepted: these numbers are too "
+                       "large or too close to tell apart within 1,500 digits.",
+                       interpreted=interpreted, expected=expected_text, worked=worked)
+    expected_value = _value(reference)
+    typed_value = _value(typed)
+    diagnosis = None
+    if expected_value and typed_value is not None:
+        relative = abs(typed_value - expected_value) / abs(expected_value)
+        if relative <= mpmath.mpf("1e-3"):
+            if exact_value(reference.tree) is None and exact_value(typed.tree) is not None:
+                diagnosis = Diagnosis("approximation", f"{interpreted} is a decimal "
+                                      f"approximation of {expected_text}; give the exact value")
+            else:
+                agreement = (f"about {max(1, int(-mpmath.log10(relative)))}" if relative
+                             else "more than 25")
+                diagnosis = Diagnosis("approximation", f"Close, but not exact: it agrees with "
+                                      f"the reference to {agreement} significant figures")
         else:
-            digits = _matching_digits(expected_value, typed_value)
-            diagnosis = Diagnosis("approximation", f"Close, but not exact: it agrees with the "
-                                  f"reference to about {digits} significant figures")
-        return Verdict(Status.INCORRECT, "exact", diagnosis.message + ".", interpreted=interpreted,
-                       diagnosis=diagnosis, expected=expected_text, worked=worked)
-    diagnosis = diagnose_numbers(expected_value, typed_value)
-    message = "Not equal to the reference."
-    if diagnosis is not None:
-        message = f"{diagnosis.message}."
+            diagnosis = diagnose_numbers(expected_value, typed_value)
+    message = f"{diagnosis.message}." if diagnosis is not None else "Not equal to the reference."
     return Verdict(Status.INCORRECT, "exact", message, interpreted=interpreted,
                    diagnosis=diagnosis, expected=expected_text, worked=worked)
-
-
-def _matching_digits(expected: float, answer: float) -> int:
-    import math
-
-    relative = abs(answer - expected) / abs(expected)
-    return max(1, int(-math.log10(relative))) if relative else 15
 
 
 def worked_computation(formula: Expression, values: Mapping[str, float | Fraction]) -> str:
@@ -160,27 +156,34 @@ def worked_computation(formula: Expression, values: Mapping[str, float | Fractio
     numeric question."""
     shown = {name: _plain(value) for name, value in values.items()}
     substituted = to_text(formula.tree, shown)
-    env_tree = _substitute(formula.tree, values)
-    result = evaluate_constant(env_tree)
+    result = _value(_substitute(formula.tree, values))
+    if result is None:
+        raise GradingError("the formula is undefined at these values")
     given = ", ".join(f"{name} = {shown[name]}" for name in sorted(shown))
     return f"{formula.to_text()}  with {given}\n= {substituted}\n= {format_number(result)}"
 
 
 def _plain(value: float | Fraction) -> str:
     if isinstance(value, Fraction):
-        return format_fraction(value) if value.denominator == 1 or len(format_fraction(value)) < 14 else f"{float(value):.6g}"
+        text = format_fraction(value)
+        return text if value.denominator == 1 or len(text) < 14 else f"{float(value):.6g}"
     if float(value).is_integer() and abs(value) < 1e15:
         return str(int(value))
     return f"{value:.6g}"
 
 
-def _substitute(node: Node, values: Mapping[str, float | Fraction]) -> Node:
-    from recall.formula.nodes import BinOp, Call, Negate, Symbol
+def _exact(value: float | Fraction) -> Fraction:
+    if isinstance(value, Fraction):
+        return value
+    if not math.isfinite(value):
+        raise GradingError(f"a parameter value is not a finite number ({value})")
+    return Fraction(str(value))
 
+
+def _substitute(node: Node, values: Mapping[str, float | Fraction]) -> Node:
     if isinstance(node, Symbol) and node.name in values:
         value = values[node.name]
-        exact = value if isinstance(value, Fraction) else Fraction(str(value))
-        return Number(exact, _plain(value))
+        return Number(_exact(value), _plain(value))
     if isinstance(node, Negate):
         return Negate(_substitute(node.operand, values))
     if isinstance(node, BinOp):

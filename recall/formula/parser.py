@@ -24,7 +24,17 @@ from recall.errors import LimitError, ParseError
 from recall.formula.functions import BUILTINS
 from recall.formula.lexer import Token, tokenize
 from recall.formula.magnitude import log10_magnitude
-from recall.formula.nodes import BinOp, Call, Constant, Expression, Negate, Node, Number, Symbol
+from recall.formula.nodes import (
+    BinOp,
+    Call,
+    Constant,
+    Expression,
+    Negate,
+    Node,
+    Number,
+    Symbol,
+    walk,
+)
 from recall.formula.symbols import DEFAULT_TABLE, SymbolTable
 
 MAX_DEPTH = 64
@@ -259,6 +269,7 @@ class Parser:
         node: Node = Call(resolved, tuple(args), token.text)
         if power is not None:
             node = BinOp("^", node, power)
+            _check_power_size(node, self.text, token.pos)
         return node
 
     def _check_arity(self, token: Token, resolved: str, count: int) -> None:
@@ -341,10 +352,25 @@ def parse(text: str, table: SymbolTable | None = None, *, numeric: bool = False)
                          source.index("\x00"))
     parser = Parser(source, table, numeric=numeric)
     tree = parser.parse()
+    _check_power_budget(tree, source)
     if _tree_depth(tree) > MAX_TREE_DEPTH:
         raise LimitError(f"expression too long: more than {MAX_TREE_DEPTH} operations deep",
                          source, None)
     return Expression(tree, text, table, numeric)
+
+
+#: Sum of the sizes of all constant exponents in one expression: each costs big-number work.
+MAX_TOTAL_EXPONENT = 20_000
+
+
+def _check_power_budget(tree: Node, text: str) -> None:
+    total = Fraction(0)
+    for node in walk(tree):
+        if isinstance(node, BinOp) and node.op == "^" and isinstance(node.right, Number):
+            total += abs(node.right.value)
+    if total > MAX_TOTAL_EXPONENT:
+        raise LimitError(f"too much power: the exponents add up to more than "
+                         f"{MAX_TOTAL_EXPONENT:,}", text, None)
 
 
 def _tree_depth(tree: Node) -> int:

@@ -1,10 +1,14 @@
 """Deciding whether two expressions agree at one point, beyond what float64 can tell.
 
 Exact rational arithmetic decides when both sides are rational there. Otherwise both sides are
-evaluated with mpmath at a working precision raised to cover the largest intermediate value
-(``exp(100) + 1`` needs more than 44 digits to see the ``+ 1``), and then again at twice that:
-a real difference stays put when the precision rises, rounding error shrinks. That is the
-ANCHORS rule "raise the precision and see whether the difference stays".
+evaluated with mpmath at a working precision chosen from what the expressions need: enough
+digits for the smallest summand to survive next to the largest (``exp(100) + 1``), plus the
+digits lost to cancellation (``1 - Phi(16)``); a sum that cancels to exactly zero raises the
+precision until it no longer does, or until the cap. Each side is then evaluated again twenty
+digits higher and must not move (a badly conditioned function of a rounded argument would), and
+the two sides are equal when their difference is below the rounding error left at that
+precision. That is ANCHORS' rule: raise the precision and see whether the difference stays.
+What cannot be decided under the cap is *undecided*, which is never an accept.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from enum import Enum
 from fractions import Fraction
+from typing import Any
 
 import mpmath
 
@@ -20,6 +25,9 @@ from recall.formula.nodes import Node
 
 BASE_DIGITS = 30
 MAX_DIGITS = 1500
+#: Digits of slack between the working precision and the comparison threshold.
+GUARD_DIGITS = 8
+RECHECK_DIGITS = 20
 
 
 class Agreement(Enum):
@@ -30,63 +38,30 @@ class Agreement(Enum):
     BOTH_UNDEFINED = "both-undefined"
     ONLY_EXPECTED_DEFINED = "only-expected-defined"
     ONLY_ANSWER_DEFINED = "only-answer-defined"
+    UNDECIDED = "undecided"
 
 
-def _mp_env(point: Mapping[str, Fraction]) -> dict[str, object]:
+def _mp_env(point: Mapping[str, Fraction]) -> dict[str, Any]:
     return {k: mpmath.mpf(v.numerator) / v.denominator for k, v in point.items()}
 
 
-def _evaluate_pair(expected: Node, answer: Node, point: Mapping[str, Fraction],
-                   unknown: UnknownFunctions, digits: int):
-    with mpmath.workdps(digits):
-        env = _mp_env(point)
-        e_value, e_mag = eval_mp(expected, env, unknown)
-        a_value, a_mag = eval_mp(answer, env, unknown)
-        diff = None if e_value is None or a_value is None else abs(e_value - a_value)
-        return e_value, a_value, diff, max(e_mag, a_mag)
+class _Pair:
+    """Both sides evaluated at one precision, with what that precision could and could not see."""
 
+    def __init__(self, expected: Node, answer: Node, point: Mapping[str, Fraction],
+                 unknown: UnknownFunctions, digits: int) -> None:
+        self.digits = digits
+        with mpmath.workdps(digits):
+            env = _mp_env(point)
+            self.e, e_eval = eval_mp(expected, env, unknown)
+            self.a, a_eval = eval_mp(answer, env, unknown)
+        self.needed = max(e_eval.absorbed, a_eval.absorbed, e_eval.cancelled, a_eval.cancelled)
+        self.cancelled = max(e_eval.cancelled, a_eval.cancelled)
+        self.vanished = e_eval.vanished or a_eval.vanished
 
-def agree_at(expected: Node, answer: Node, point: Mapping[str, Fraction],
-             unknown: UnknownFunctions, *, exact_first: bool = True,
-             extra_digits: int = 0) -> Agreement:
-    """Whether ``expected`` and ``answer`` take the same real value at ``point``.
-
-    ``extra_digits`` raises the working precision for expressions that mention tiny or huge
-    constants (``x + exp(-1000)`` differs from ``x`` only in the 435th digit)."""
-    if exact_first:
-        try:
-            e_exact = eval_exact(expected, point)
-            a_exact = eval_exact(answer, point)
-        except NotRational:
-            pass
-        else:
-            return _classify(e_exact is not None, a_exact is not None,
-                             e_exact == a_exact if e_exact is not None and a_exact is not None else False)
-    base_digits = min(MAX_DIGITS, BASE_DIGITS + max(0, extra_digits))
-    e_value, a_value, diff, mag = _evaluate_pair(expected, answer, point, unknown, base_digits)
-    if e_value is None or a_value is None:
-        return _classify(e_value is not None, a_value is not None, False)
-    # Large intermediates swallow small differences (exp(100) + 1): add a digit of working
-    # precision for every digit of the largest intermediate value.
-    scale_digits = int(mag * 0.30103) + 1
-    low_digits = min(MAX_DIGITS, base_digits + max(0, scale_digits))
-    if low_digits != base_digits:
-        e_value, a_value, diff, mag = _evaluate_pair(expected, answer, point, unknown, low_digits)
-        if e_value is None or a_value is None:
-            return _classify(e_value is not None, a_value is not None, False)
-    high_digits = min(MAX_DIGITS, 2 * low_digits)
-    e_hi, a_hi, diff_hi, mag_hi = _evaluate_pair(expected, answer, point, unknown, high_digits)
-    if e_hi is None or a_hi is None:
-        return _classify(e_hi is not None, a_hi is not None, False)
-    with mpmath.workdps(high_digits):
-        rounding = mpmath.mpf(10) ** (8 - high_digits) * mpmath.mpf(2) ** max(0, mag_hi)
-        if diff_hi <= rounding:
-            return Agreement.EQUAL
-        if diff and abs(diff_hi - diff) <= diff_hi / 1000:
-            return Agreement.DIFFERENT  # the difference stayed when the precision rose
-        if diff_hi <= diff * mpmath.mpf(10) ** (-(high_digits - low_digits) // 2):
-            return Agreement.EQUAL  # it shrank with the precision: rounding error
-        return Agreement.DIFFERENT  # undecided is never an accept
+    @property
+    def defined(self) -> bool:
+        return self.e is not None and self.a is not None
 
 
 def _classify(expected_defined: bool, answer_defined: bool, equal: bool) -> Agreement:
@@ -97,6 +72,102 @@ def _classify(expected_defined: bool, answer_defined: bool, equal: bool) -> Agre
     if answer_defined:
         return Agreement.ONLY_ANSWER_DEFINED
     return Agreement.BOTH_UNDEFINED
+
+
+def agree_at(expected: Node, answer: Node, point: Mapping[str, Fraction],
+             unknown: UnknownFunctions, *, exact_first: bool = True,
+             extra_digits: int = 0, max_digits: int = MAX_DIGITS) -> Agreement:
+    """Whether ``expected`` and ``answer`` take the same real value at ``point``.
+
+    ``extra_digits`` raises the starting precision for expressions that mention tiny or huge
+    constants; ``max_digits`` caps the working precision (past it: undecided)."""
+    if exact_first:
+        try:
+            e_exact = eval_exact(expected, point)
+            a_exact = eval_exact(answer, point)
+        except NotRational:
+            pass
+        else:
+            both = e_exact is not None and a_exact is not None
+            return _classify(e_exact is not None, a_exact is not None, both and e_exact == a_exact)
+    floor = BASE_DIGITS + max(0, extra_digits)
+    digits = min(max_digits, floor)
+    previous: tuple[int, float] | None = None
+    while True:
+        low = _Pair(expected, answer, point, unknown, digits)
+        if not low.defined:
+            return _classify(low.e is not None, low.a is not None, False)
+        wanted = int(floor + low.needed + GUARD_DIGITS)
+        if low.vanished:
+            # A sum of nonzero terms came out exactly zero: its true value may be anything
+            # below the precision, so more digits are needed before anything is compared.
+            wanted = max(wanted, 2 * digits)
+        if wanted > digits and not _chasing_noise(previous, digits, low):
+            if digits < max_digits:
+                if not low.vanished and low.needed > 0:
+                    previous = (digits, low.needed)
+                digits = min(max_digits, wanted)
+                continue
+            if not low.vanished or floor + low.needed + GUARD_DIGITS > digits:
+                return Agreement.UNDECIDED  # at the cap and still short of precision
+            # Sums that still cancel to exactly zero at the cap (1 + cos(pi)) are taken to be
+            # zero only when that makes the two sides identical; a side that is tiny but not
+            # zero (1/cosh(x)^2 against 1 - tanh(x)^2 far out) leaves the point undecided.
+            return Agreement.EQUAL if low.e == low.a else Agreement.UNDECIDED
+        high = _Pair(expected, answer, point, unknown, digits + RECHECK_DIGITS)
+        if not high.defined:
+            return _classify(high.e is not None, high.a is not None, False)
+        with mpmath.workdps(digits + RECHECK_DIGITS):
+            scale = max(abs(high.e), abs(high.a))
+            threshold = mpmath.mpf(10) ** (high.cancelled + GUARD_DIGITS - digits) * scale
+            difference_low = abs(low.e - low.a)
+            difference_high = abs(high.e - high.a)
+            stable = (abs(high.e - low.e) <= threshold and abs(high.a - low.a) <= threshold)
+            if stable:
+                return Agreement.EQUAL if difference_high <= threshold else Agreement.DIFFERENT
+            # A side moved with the precision. If their difference shrank with it, the
+            # difference was rounding (sin(pi) is 0, not 1e-31); if it held, it is real.
+            if difference_high <= difference_low * mpmath.mpf(10) ** (-RECHECK_DIGITS // 2):
+                return Agreement.EQUAL
+            if difference_low and abs(difference_high - difference_low) <= difference_high / 1000:
+                return Agreement.DIFFERENT
+            if digits >= max_digits:
+                return Agreement.UNDECIDED
+            digits = min(max_digits, 2 * digits)
+
+
+def _chasing_noise(previous: tuple[int, float] | None, digits: int, pair: _Pair) -> bool:
+    """Whether the extra digits asked for grow with the precision itself: the tiny summand is
+    then rounding noise (``sin(pi*n)`` at an integer ``n`` is 1e-30 at 30 digits, 1e-60 at 60),
+    not a value, and chasing it would never end."""
+    if previous is None or pair.vanished:
+        return False
+    earlier_digits, earlier_needed = previous
+    return pair.needed - earlier_needed >= 0.8 * (digits - earlier_digits)
+
+
+def precise_value(node: Node, env: Mapping[str, Fraction] | None = None,
+                  unknown: UnknownFunctions | None = None) -> Any:
+    """The value of ``node`` as an mpmath number good to about 30 significant digits, or
+    ``None`` where undefined or out of reach. The working precision is raised as
+    :func:`agree_at` raises it."""
+    unknown = unknown or UnknownFunctions(0)
+    point = env or {}
+    digits = BASE_DIGITS
+    while digits <= MAX_DIGITS:
+        with mpmath.workdps(digits):
+            value, evaluator = eval_mp(node, _mp_env(point), unknown)
+        if value is None:
+            return None
+        wanted = int(BASE_DIGITS + max(evaluator.absorbed, evaluator.cancelled) + GUARD_DIGITS)
+        if evaluator.vanished:
+            wanted = max(wanted, 2 * digits)
+        if wanted <= digits:
+            return value
+        if digits == MAX_DIGITS:
+            return value
+        digits = min(MAX_DIGITS, wanted)
+    return value
 
 
 def exact_value(node: Node) -> Fraction | None:

@@ -7,9 +7,11 @@ Where the points fall is planned, not left to chance, because an unlucky draw is
 accept: with only positive draws of ``a``, ``log(a)`` passes for ``log(|a|)``; with only small
 draws of ``alpha``, ``relu(x) - alpha*relu(-x)`` passes for ``max(alpha*x, x)``. So each
 variable cycles through both signs and three bands of magnitude (about 0.05–0.7, 0.7–3 and
-3–40), and over twelve points every (sign, band) pair of every variable appears. *Far* points
-(hundreds to millions, and beyond the large constants the expressions mention) then catch
-answers that only differ far out: ``min(x, 10^6)`` for ``x``, ``|x - 1000|`` for ``1000 - x``.
+3–40), with the signs of different variables balanced against each other. *Edge* points (zero,
+closed endpoints, values just inside open ones, tiny magnitudes) catch ``sign(x)`` for ``1``
+on ``[0, 1]`` and ``max(p, 0.01)`` for ``p``; *far* points (hundreds to millions, and beyond
+the large constants the expressions mention) catch ``min(x, 10^6)`` for ``x`` and
+``|x - 1000|`` for ``1000 - x``.
 """
 
 from __future__ import annotations
@@ -39,31 +41,41 @@ class Plan:
     far: float | None = None
 
 
+def _hadamard_sign(index: int, column: int) -> bool:
+    """Entry (index, column) of the 16x16 Sylvester-Hadamard matrix, as "negative?"."""
+    return bin(index & column).count("1") % 2 == 1
+
+
 def plan(index: int, position: int) -> Plan:
     """The plan for variable number ``position`` at point number ``index``.
 
-    Signs follow the bits of the index (over eight points every sign pattern of three variables
-    appears) and bands step every two points, so over twelve points each variable meets every
-    (sign, band) pair."""
-    negative = bool((index >> (position % 3)) & 1) ^ bool(position // 3 % 2)
-    band = (index // 2 + position) % len(BANDS)
+    Signs come from the columns of a 16x16 Hadamard matrix: over sixteen points every pair of
+    (up to fifteen) variables meets all four sign combinations equally often, so no two
+    variables are tied to the same or opposite signs. Bands step with the index, so each
+    variable also meets every (sign, band) pair."""
+    column = position % 15 + 1
+    negative = _hadamard_sign(index % 16, column)
+    band = (index + position) % len(BANDS)
     return Plan(negative, band)
 
 
+
+
 def far_plans(index: int, positions: int, scales: list[float]) -> list[Plan]:
-    """Plans for one far point: every variable at ``scales[index % len(scales)]``, with the
-    usual sign pattern."""
-    scale = scales[index % len(scales)]
-    return [Plan(plan(index, p).negative, 2, far=scale) for p in range(positions)]
+    """Plans for far point number ``index``: every variable at ``scales[index // 2]``; the two
+    points of a scale have opposite sign patterns."""
+    scale = scales[(index // 2) % len(scales)]
+    flip = index % 2 == 1
+    return [Plan(plan(index // 2, p).negative ^ flip, 2, far=scale) for p in range(positions)]
 
 
 def far_scales(constants: list[float]) -> list[float]:
-    """Magnitudes for far points: fixed decades, and twice and half each large constant."""
+    """Magnitudes for far points: fixed decades, and around each constant the expressions
+    mention (``log(x - 39.99)`` is defined only past 39.99; ``min(x, 10^6)`` differs only past
+    a million)."""
     scales = [300.0, 2.0e4, 3.0e6]
-    for value in constants:
-        magnitude = abs(value)
-        if 40 < magnitude < 1e12:
-            scales.extend([2.0 * magnitude, 0.5 * magnitude])
+    for value in sorted({abs(v) for v in constants if 3 < abs(v) < 1e12}, reverse=True)[:3]:
+        scales.extend([2.0 * value, 0.5 * value, value + 1.0])
     return sorted(set(scales))
 
 
@@ -93,7 +105,7 @@ def _draw(domain: Domain, rng: random.Random, where: Plan | None) -> Fraction:
     low, high = domain.low, domain.high
     if domain.integer:
         return Fraction(_draw_integer(domain, rng, where))
-    if math.isfinite(low) and math.isfinite(high):
+    if math.isfinite(low) and math.isfinite(high) and high - low <= 1e12:
         share_low, share_high = SHARES[where.band]
         if low < 0 < high:  # both signs: the band applies within the chosen side
             zero = -low / (high - low)
@@ -104,9 +116,12 @@ def _draw(domain: Domain, rng: random.Random, where: Plan | None) -> Fraction:
                 share_high = zero + share_high * (1 - zero)
         return _decimal(low + (high - low) * rng.uniform(share_low, share_high))
     if where.far is not None:
-        size = where.far * rng.uniform(1.0, 1.5)
+        size = where.far * rng.uniform(1.0, 1.1)
     else:
         size = _log_uniform(rng, *BANDS[where.band])
+    if math.isfinite(low) and math.isfinite(high):  # a huge interval: like the reals, clamped
+        value = -size if (where.negative and low < 0) or high <= 0 else size
+        return _decimal(min(max(value, low), high))
     if math.isfinite(low):  # (low, inf)
         if low < 0 and where.negative:
             return _decimal(low * rng.uniform(0.05, 0.95))
@@ -133,3 +148,45 @@ def _draw_integer(domain: Domain, rng: random.Random, where: Plan) -> int:
     if low is not None and high is not None:
         value = min(max(value, low), high)
     return value
+
+
+def special_values(domain: Domain) -> list[Fraction]:
+    """Values at the edges of ``domain``: zero, closed endpoints, points just inside open
+    endpoints, and tiny magnitudes of each sign the domain allows."""
+    values: list[Fraction] = []
+    low, high = domain.low, domain.high
+    if domain.integer:
+        candidates = [0, 1, -1]
+        if math.isfinite(low):
+            candidates.append(math.ceil(low))
+        if math.isfinite(high):
+            candidates.append(math.floor(high))
+        return [Fraction(c) for c in dict.fromkeys(candidates) if domain.contains(c)]
+    finite_width = high - low if math.isfinite(low) and math.isfinite(high) else 1.0
+    nudge = Fraction(1, 10**4) * Fraction(str(max(1.0, min(finite_width, 1e6))))
+    for edge, inward in ((low, 1), (high, -1)):
+        if not math.isfinite(edge):
+            continue
+        exact_edge = Fraction(str(edge))
+        if domain.contains(edge):
+            values.append(exact_edge)
+        values.append(exact_edge + inward * nudge)
+    for value in (Fraction(0), Fraction(1, 1000), Fraction(-1, 1000)):
+        values.append(value)
+    return [v for v in dict.fromkeys(values) if domain.contains(float(v))]
+
+
+def edge_points(domains: list[Domain], rng: random.Random, count: int = 4) -> list[list[Fraction]]:
+    """``count`` points built from each domain's :func:`special_values` (cycled, offset by the
+    variable's position so different edges meet); a domain without any takes a regular draw."""
+    specials = [special_values(domain) for domain in domains]
+    points = []
+    for index in range(count):
+        point = []
+        for position, (domain, values) in enumerate(zip(domains, specials, strict=True)):
+            if values:
+                point.append(values[(index + position) % len(values)])
+            else:
+                point.append(sample(domain, rng, plan(index, position)))
+        points.append(point)
+    return points

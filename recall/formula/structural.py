@@ -112,8 +112,9 @@ def _product(node: Node) -> Key:
     factors = tuple(sorted(((base, ("n", e)) for base, e in powers.items()), key=repr))
     if not factors:
         return ("n", coefficient)
-    if coefficient == 1 and len(factors) == 1 and factors[0][1] == _ONE:
-        return factors[0][0]
+    if coefficient == 1 and len(factors) == 1:
+        base, exponent = factors[0]
+        return base if exponent == _ONE else ("^", base, exponent)
     return ("*", coefficient, factors)
 
 

@@ -65,9 +65,12 @@ def _bound(text: str, spec: str) -> float:
     if lowered in ("-inf", "-oo", "-infinity"):
         return -INF
     try:
-        return float(Fraction(text))
+        value = float(Fraction(text))
     except (ValueError, ZeroDivisionError):
         raise FormulaError(f"bad interval bound '{text}' in domain '{spec}'") from None
+    except OverflowError:  # beyond float64: as good as infinite for drawing test points
+        value = -INF if text.strip().startswith("-") else INF
+    return value
 
 
 def parse_domain(spec: str | Domain) -> Domain:
@@ -147,6 +150,11 @@ class SymbolTable:
             name = canonical_name(str(raw))
             means_text = str(means).strip()
             if means_text in ("unknown", "function", ""):
+                if resolve_builtin(name) is not None:
+                    raise FormulaError(
+                        f"'{raw}' is a builtin function and cannot be declared unknown: "
+                        "give the unknown function another name (f, g, h, ...)"
+                    )
                 funcs[name] = FunctionInfo(name, None)
             else:
                 target = resolve_builtin(means_text)

@@ -1,10 +1,25 @@
-"""How close a numeric answer must be to count as right."""
+"""How close a numeric answer must be to count as right.
+
+Comparisons are made in mpmath, so references far outside float64 (``10^400``, ``exp(1000)``)
+are graded as well as ordinary ones.
+"""
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
+
+import mpmath
+
+Number = float | int | Fraction | Any  # Any: an mpmath mpf
+
+
+def to_mp(value: Number) -> Any:
+    """An mpmath number for a float, int, Fraction or mpf."""
+    if isinstance(value, Fraction):
+        return mpmath.mpf(value.numerator) / value.denominator
+    return mpmath.mpf(value)
 
 
 @dataclass(frozen=True)
@@ -32,24 +47,32 @@ class Tolerance:
     def sigfigs(cls, digits: int) -> Tolerance:
         return cls("sigfigs", float(int(digits)))
 
-    def bound(self, reference: float) -> float:
-        """The largest accepted absolute difference from ``reference``."""
-        if self.kind == "relative":
-            return self.value * abs(reference) if reference else self.value
-        if self.kind == "absolute":
-            return self.value
-        if self.kind == "sigfigs":
-            if reference == 0:
-                return 0.0
-            exponent = math.floor(math.log10(abs(reference))) - int(self.value) + 1
-            return 0.5 * 10.0**exponent * (1 + 1e-12)
-        return 0.0
+    def bound_mp(self, reference: Number) -> Any:
+        """The largest accepted absolute difference from ``reference``, as an mpmath number.
 
-    def accepts(self, reference: float | Fraction, answer: float | Fraction) -> bool:
+        A relative tolerance around a reference of zero accepts only zero: "within 1% of 0"
+        is not a licence for ±0.01."""
+        ref = abs(to_mp(reference))
+        if self.kind == "relative":
+            return self.value * ref
+        if self.kind == "absolute":
+            return mpmath.mpf(self.value)
+        if self.kind == "sigfigs":
+            if ref == 0:
+                return mpmath.mpf(0)
+            exponent = int(mpmath.floor(mpmath.log10(ref))) - int(self.value) + 1
+            return mpmath.mpf("0.5") * mpmath.mpf(10) ** exponent * (1 + mpmath.mpf("1e-12"))
+        return mpmath.mpf(0)
+
+    def bound(self, reference: float | Fraction) -> float:
+        """:meth:`bound_mp` as a float, for references in float64 range."""
+        return float(self.bound_mp(reference))
+
+    def accepts(self, reference: Number, answer: Number) -> bool:
         """Whether ``answer`` is within this tolerance of ``reference``."""
-        if self.kind == "exact":
+        if self.kind == "exact" and not isinstance(reference, mpmath.mpf):
             return reference == answer
-        return abs(float(answer) - float(reference)) <= self.bound(float(reference))
+        return abs(to_mp(answer) - to_mp(reference)) <= self.bound_mp(reference)
 
     def describe(self) -> str:
         """Words for the learner: ``within 1%``, ``within ±0.5``, ``to 3 significant figures``."""
