@@ -114,6 +114,8 @@ _FONT = re.compile(
     r"\\(mathcal|mathbb|mathrm|operatorname|text|mathbf|boldsymbol|textrm)\s*" + _GROUP
 )
 _ACCENT = re.compile(r"\\(hat|bar|tilde|dot|vec|widehat|overline)\s*" + _GROUP)
+_BARE_ACCENT = re.compile(r"\\(hat|bar|tilde|dot|vec)\s+([A-Za-z])")
+_SIZING = re.compile(r"\\(?:left|right|[bB]igg?[lr]?)(?![A-Za-z])")
 _COMMAND = re.compile(r"\\([A-Za-z]+|\|)")
 
 
@@ -129,13 +131,15 @@ def latex_to_unicode(text: str) -> str:
             break
     out = _FONT.sub(_font, out)
     out = _ACCENT.sub(_accent, out)
-    out = out.replace("\\left", "").replace("\\right", "").replace("\\,", " ").replace("\\;", " ")
+    out = _BARE_ACCENT.sub(lambda m: m.group(2) + _ACCENTS.get(m.group(1), ""), out)
+    out = _SIZING.sub("", out)
+    out = out.replace("\\,", " ").replace("\\;", " ").replace("\\ ", " ").replace("\\quad", "  ")
     out = out.replace("\\!", "").replace("\\{", "{").replace("\\}", "}")
     out = out.replace("^\\top", "ᵀ").replace("^{\\top}", "ᵀ")
     out = _COMMAND.sub(lambda m: _SYMBOLS.get(m.group(1), m.group(1)), out)
     out = re.sub(
         r"([_^])\{([^{}]*)\}",
-        lambda m: f"{m.group(1)}{m.group(2)}" if len(m.group(2)) == 1 else m.group(0),
+        lambda m: f"{m.group(1)}{m.group(2)}" if m.group(2).isalnum() else m.group(0),
         out,
     )
     return re.sub(r"\s{2,}", " ", out).strip()
@@ -152,6 +156,8 @@ def _font(match: re.Match[str]) -> str:
         return "".join(_SCRIPT.get(c, c) for c in body)
     if font == "mathbb":
         return "".join(_BLACKBOARD.get(c, c) for c in body)
+    if font == "operatorname":
+        return body + " "
     return body
 
 

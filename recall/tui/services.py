@@ -380,14 +380,17 @@ class DrillRun:
         else:
             budget = Budget.until_done()
         cards = list(services._cards.values())
-        if plan.card_keys:  # "drill the missed ones again": exactly these cards, off-schedule
-            wanted = set(plan.card_keys)
+        mode = plan.mode
+        if plan.card_keys:  # exactly these cards ("drill the missed ones again"), off-schedule:
+            wanted = set(plan.card_keys)  # the schedule decides its own cards, not a list
             cards = [card for card in cards if card.key in wanted]
+            if mode is SessionMode.REVIEW:
+                mode = SessionMode.CRAM
         self.session = Session.start(
             services.store,
             cards,
             budget=budget,
-            mode=_MODE_NAMES[plan.mode],
+            mode=_MODE_NAMES[mode],
             weakest_n=plan.cards or 20,
             decks=plan.deck_ids or None,
             topic=plan.topic,

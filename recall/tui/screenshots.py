@@ -1,0 +1,77 @@
+"""Render the README's screenshots (SVG, straight from Textual) on a throwaway database.
+
+``python -m recall.tui.screenshots docs/screenshots`` drills three built-in cards headless,
+answering one with a classic slip (a missing factor of 1/2), and saves ``drill.svg`` (the
+feedback on that slip) and ``summary.svg`` (the end of the session). Nothing touches the
+learner's own data: ``RECALL_HOME`` is pointed at a temporary folder first.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+#: (card, what is typed): right, the slip shown in drill.svg, right.
+SCRIPT = (
+    ("attention-transformers/sdpa-logit", "s/sqrt(d_k) + M"),
+    ("gaussians/kl-to-standard-normal", "mu^2 + sigma^2 - log(sigma^2) - 1"),
+    ("losses/mse-summand", "(y_hat - y)^2"),
+)
+SIZE = (100, 32)
+
+
+async def render(out: Path) -> None:
+    from textual.widgets import Input
+
+    from recall.tui.app import RecallApp
+    from recall.tui.screens.drill import DrillScreen
+    from recall.tui.services import Services
+    from recall.tui.views import SessionMode, SessionPlan
+
+    keys = tuple(key for key, _typed in SCRIPT)
+    plan = SessionPlan(minutes=10, mode=SessionMode.CRAM, card_keys=keys)
+    app = RecallApp(Services(), plan=plan)
+    typed = dict(SCRIPT)
+    async with app.run_test(size=SIZE) as pilot:
+        while not isinstance(app.screen, DrillScreen) or app.screen.card is None:
+            await pilot.pause(0.05)
+        screen = app.screen
+        while app.screen is screen and screen.card is not None:
+            key = screen.card.key
+            box = screen.query_one("#answer", Input)
+            # the slip is missed once, then (asked again, as cram does) answered right
+            box.value = typed.pop(key, None) or app.services.card(key).answer
+            box.cursor_blink = False
+            await pilot.pause()
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            await pilot.press("enter")
+            await app.workers.wait_for_complete()
+            await pilot.pause(0.1)
+            if key == SCRIPT[1][0] and not (out / "drill.svg").exists():
+                (out / "drill.svg").write_text(app.export_screenshot(title="recall: drill"))
+            await pilot.press("enter")
+            await pilot.pause(0.1)
+        await pilot.pause(0.2)
+        (out / "summary.svg").write_text(app.export_screenshot(title="recall: summary"))
+        await pilot.press("ctrl+q")
+
+
+def main() -> int:
+    out = Path(sys.argv[1] if len(sys.argv) > 1 else "docs/screenshots")
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "drill.svg").unlink(missing_ok=True)
+    with tempfile.TemporaryDirectory() as home:
+        os.environ["RECALL_HOME"] = home
+        os.environ.pop("RECALL_DB", None)
+        os.environ.pop("RECALL_DECKS", None)
+        asyncio.run(render(out))
+    print(f"wrote {out / 'drill.svg'} and {out / 'summary.svg'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
