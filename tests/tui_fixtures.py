@@ -305,3 +305,12 @@ async def type_text(pilot: object, text: str) -> None:
     """Press each character of ``text`` (spaces included)."""
     keys = ["space" if c == " " else c for c in text]
     await pilot.press(*keys)  # type: ignore[attr-defined]
+
+
+def static_text(widget: object, width: int = 100) -> str:
+    """The plain text of a ``Static``'s content (visible on screen or not)."""
+    from rich.console import Console
+
+    console = Console(width=width, record=True, color_system=None)
+    console.print(widget.content)  # type: ignore[attr-defined]
+    return console.export_text()
