@@ -26,7 +26,6 @@ from tests.tui_fixtures import (
     type_text,
 )
 
-
 #: A right answer for each card of the test deck.
 RIGHT = {"tiny/square": "x^2", "tiny/double": "2y", "tiny/answer": "42"}
 
