@@ -47,6 +47,8 @@ class RecallApp(App[int]):
     CSS_PATH = "recall.tcss"
     TITLE = "recall"
     ENABLE_COMMAND_PALETTE = True
+    #: Textual's system commands plus ours, every action by name (loaded when the palette opens).
+    COMMANDS = App.COMMANDS | {lambda: _commands_provider()}
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True),
@@ -68,9 +70,6 @@ class RecallApp(App[int]):
         warm_engine: bool = True,
     ) -> None:
         super().__init__()
-        from recall.tui.commands import RecallCommands
-
-        self.COMMANDS = {RecallCommands}
         self.services = services
         self.settings = settings or TuiSettings()
         self.initial_plan = plan
@@ -248,3 +247,9 @@ class RecallApp(App[int]):
     def _exit_on_signal(self) -> None:
         self.shutdown()
         self.exit(0)
+
+
+def _commands_provider() -> type:
+    from recall.tui.commands import RecallCommands
+
+    return RecallCommands

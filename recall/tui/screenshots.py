@@ -34,7 +34,7 @@ async def render(out: Path) -> None:
     keys = tuple(key for key, _typed in SCRIPT)
     plan = SessionPlan(minutes=10, mode=SessionMode.CRAM, card_keys=keys)
     app = RecallApp(Services(), plan=plan)
-    typed = dict(SCRIPT)
+    typed: dict[str, str] = dict(SCRIPT)
     async with app.run_test(size=SIZE) as pilot:
         while not isinstance(app.screen, DrillScreen) or app.screen.card is None:
             await pilot.pause(0.05)
@@ -43,7 +43,7 @@ async def render(out: Path) -> None:
             key = screen.card.key
             box = screen.query_one("#answer", Input)
             # the slip is missed once, then (asked again, as cram does) answered right
-            box.value = typed.pop(key, None) or app.services.card(key).answer
+            box.value = typed.pop(key, "") or app.services.card(key).answer
             box.cursor_blink = False
             await pilot.pause()
             await app.workers.wait_for_complete()

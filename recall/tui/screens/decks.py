@@ -27,7 +27,7 @@ from textual.widgets.option_list import Option
 
 from recall.tui.card_writer import FORM_KINDS, CardDraft
 from recall.tui.screens.base import RecallScreen
-from recall.tui.views import CardView, DeckFailure, DeckRow, PreviewView
+from recall.tui.views import CardView, DeckFailure, DeckRow, HomeData, PreviewView
 from recall.tui.widgets.math_panels import render_preview
 
 
@@ -257,7 +257,7 @@ class DecksScreen(RecallScreen):
 class DecksReloaded(Message):
     """The decks were reloaded after an edit."""
 
-    def __init__(self, data: object) -> None:
+    def __init__(self, data: HomeData) -> None:
         super().__init__()
         self.data = data
 
