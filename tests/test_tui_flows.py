@@ -269,3 +269,35 @@ def test_a_hostile_answer_is_refused_and_the_app_stays_responsive(
             assert screen.feedback is not None and screen.feedback.outcome is Outcome.CORRECT
 
     asyncio.run(flow())
+
+
+def test_a_session_left_open_is_offered_and_resumed(tmp_path: Path, clock: FakeClock) -> None:
+    first = RecallApp(real_services(tmp_path, clock), plan=SessionPlan(minutes=10))
+
+    async def leave_midway() -> None:
+        async with first.run_test(size=(80, 24)) as pilot:
+            await settle(first, pilot)
+            await answer(first, pilot, "x^2")
+            clock.advance(30)
+            await pilot.press("enter")
+            await settle(first, pilot)
+            await pilot.press("ctrl+q")  # closed mid-session: nothing asked, nothing lost
+            await pilot.pause()
+
+    asyncio.run(leave_midway())
+    services = real_services(tmp_path, clock)
+    second = RecallApp(services)
+
+    async def come_back() -> None:
+        async with second.run_test(size=(80, 24)) as pilot:
+            await settle(second, pilot)
+            assert "An unfinished session" in screen_text(second)
+            await pilot.press("u")
+            await settle(second, pilot)
+            screen = drill(second)
+            assert screen.run is not None and screen.run.reviewed() == 1
+            assert screen.card is not None and screen.card.key != "tiny/square"
+            assert screen.run.seconds_left() == pytest.approx(570)  # the 30 s already spent
+            assert "resumed" in screen_text(second)
+
+    asyncio.run(come_back())

@@ -195,6 +195,7 @@ class Services:
         today = compute_stats(
             self.store, days=1, now=now, rollover_hour=rollover, forecast_days=FORECAST_DAYS
         )
+        unfinished, done = self._unfinished(now)
         return HomeData(
             decks=tuple(rows),
             failures=tuple(failures),
@@ -202,7 +203,32 @@ class Services:
             reviewed_today=today.reviews,
             forecast=tuple(n for _day, n in today.forecast),
             database=self.db_url or "",
+            unfinished=unfinished,
+            unfinished_done=done,
         )
+
+    def _unfinished(self, now: datetime) -> tuple[SessionPlan | None, int]:
+        """A recent session that never ended and has reviews, as a plan that resumes it."""
+        from recall.session import Session
+
+        info = Session.unfinished(self.store, now)
+        if info is None:
+            return None, 0
+        done = len(self.store.reviews(session_id=info.id))
+        if not done:
+            return None, 0
+        modes = {name: mode for mode, name in _MODE_NAMES.items()}
+        plan = SessionPlan(
+            minutes=info.budget_value if info.budget_kind == "minutes" else None,
+            cards=int(info.budget_value)
+            if info.budget_kind == "cards" and info.budget_value
+            else None,
+            deck_ids=tuple(info.decks),
+            topic=info.topic,
+            mode=modes.get(info.mode, SessionMode.REVIEW),
+            resume_id=info.id,
+        )
+        return plan, done
 
     # ------------------------------------------------------------------ sessions
 
@@ -373,6 +399,22 @@ class DrillRun:
 
         self.services = services
         self.plan = plan
+        self._seeds: dict[str, int] = {}
+        self._summary: Any = None
+        if plan.resume_id is not None:
+            from recall.errors import StoreError
+
+            recovered = Session.recover(
+                services.store,
+                list(services._cards.values()),
+                session_id=plan.resume_id,
+                settings=services.settings,
+                clock=services.clock,
+            )
+            if recovered is None:
+                raise StoreError("that session has already ended; start a new one")
+            self.session = recovered
+            return
         if plan.minutes is not None:
             budget = Budget.minutes(plan.minutes)
         elif plan.cards is not None:
@@ -397,8 +439,6 @@ class DrillRun:
             settings=services.settings,
             clock=services.clock,
         )
-        self._seeds: dict[str, int] = {}
-        self._summary: Any = None
 
     @property
     def info(self) -> Any:

@@ -37,10 +37,11 @@ class SessionPlan:
     topic: str | None = None
     mode: SessionMode = SessionMode.REVIEW
     card_keys: tuple[str, ...] = ()
+    resume_id: int | None = None  # pick up this unfinished session instead of starting one
 
     def describe(self) -> str:
         """A short line for the drill header, e.g. ``10 min · cram · losses``."""
-        parts: list[str] = []
+        parts: list[str] = ["resumed"] if self.resume_id is not None else []
         if self.minutes is not None:
             parts.append(f"{self.minutes:g} min")
         elif self.cards is not None:
@@ -92,6 +93,8 @@ class HomeData:
     reviewed_today: int = 0
     forecast: tuple[int, ...] = ()  # reviews due on each of the next days, today first
     database: str = ""
+    unfinished: SessionPlan | None = None  # a session left open (crash, closed terminal)
+    unfinished_done: int = 0  # reviews it already has
 
     @property
     def topics(self) -> tuple[str, ...]:

@@ -33,6 +33,7 @@ class HomeScreen(RecallScreen):
         Binding("c", "cram", "Cram", id="home.cram"),
         Binding("w", "weakest", f"Weakest {WEAKEST_COUNT}", id="home.weakest", show=False),
         Binding("m", "missed", "Missed last time", id="home.missed", show=False),
+        Binding("u", "resume", "Resume unfinished", id="home.resume", show=False),
         Binding("t", "stats", "Stats", id="home.stats"),
         Binding("b", "decks", "Decks", id="home.decks"),
         Binding("r", "reload", "Reload decks", id="home.reload", show=False),
@@ -45,6 +46,7 @@ class HomeScreen(RecallScreen):
             with Horizontal(id="today"):
                 yield Static("Loading decks…", id="today-figures")
                 yield Sparkline([], id="forecast", summary_function=max)
+            yield Static("", id="home-resume")
             yield Static("", id="home-problems")
             yield DataTable(id="decks", cursor_type="row", zebra_stripes=False)
         yield Footer()
@@ -99,6 +101,16 @@ class HomeScreen(RecallScreen):
                 figures.append(" …")
         self.query_one("#today-figures", Static).update(figures)
         self.query_one("#forecast", Sparkline).data = list(data.forecast) or [0]
+        resume = self.query_one("#home-resume", Static)
+        if data.unfinished is not None:
+            resume.update(
+                Text.assemble(
+                    ("An unfinished session ", "bold"),
+                    f"({data.unfinished.describe()}, {data.unfinished_done} done) ",
+                    ("u resumes it", "dim"),
+                )
+            )
+        resume.display = data.unfinished is not None
         problems = self.query_one("#home-problems", Static)
         if data.failures:
             count = len(data.failures)
@@ -194,6 +206,15 @@ class HomeScreen(RecallScreen):
     def action_missed(self) -> None:
         if self._ready():
             self.recall.start_session(SessionPlan(minutes=None, mode=SessionMode.MISSED))
+
+    def action_resume(self) -> None:
+        data = self.recall.home_data
+        if not self._ready() or data is None:
+            return
+        if data.unfinished is None:
+            self.notify("There is no unfinished session to resume.", timeout=3)
+            return
+        self.recall.start_session(data.unfinished)
 
     def action_stats(self) -> None:
         from recall.tui.screens.stats import StatsScreen
