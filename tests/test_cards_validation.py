@@ -715,7 +715,6 @@ def test_structure_only_loading_skips_the_engine(tmp_path: Path) -> None:
 
 def test_a_symbol_defined_by_an_expression_is_graded_in_either_spelling(tmp_path) -> None:
     from recall.cards.loader import read_deck
-    from recall.grading import grade
 
     path = tmp_path / "eq.toml"
     path.write_text(

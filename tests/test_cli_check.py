@@ -62,7 +62,14 @@ def test_batch_answers_every_line_in_order() -> None:
     results = [json.loads(line) for line in out.getvalue().splitlines()]
     assert [r["id"] for r in results] == ["a", None, "c", "d", "e", "f", "g", "h"]
     assert [r["verdict"] for r in results] == [
-        "correct", "invalid", "correct", "correct", "incorrect", "invalid", "invalid", "invalid",
+        "correct",
+        "invalid",
+        "correct",
+        "correct",
+        "incorrect",
+        "invalid",
+        "invalid",
+        "invalid",
     ]
     assert all(set(r) == {"id", "verdict", "method", "message", "ms"} for r in results)
     assert "line 2" in results[1]["message"]
@@ -70,9 +77,17 @@ def test_batch_answers_every_line_in_order() -> None:
 
 def test_console_script_runs_in_a_fresh_process() -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "recall.cli", "check", "sigmoid(x)*(1-sigmoid(x))",
-         "sigmoid(x) - sigmoid(x)^2"],
-        capture_output=True, text=True, timeout=120,
+        [
+            sys.executable,
+            "-m",
+            "recall.cli",
+            "check",
+            "sigmoid(x)*(1-sigmoid(x))",
+            "sigmoid(x) - sigmoid(x)^2",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert done.returncode == 0, done.stderr
     assert "correct" in done.stdout

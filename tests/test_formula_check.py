@@ -166,8 +166,9 @@ def test_tolerances(tolerance, answer, status) -> None:
 
 
 def test_numeric_card_worked_computation() -> None:
-    verdict = grade_number("6*N*D", "4.2e21", Tolerance.relative(0.02),
-                           values={"N": 7e9, "D": 1e11})
+    verdict = grade_number(
+        "6*N*D", "4.2e21", Tolerance.relative(0.02), values={"N": 7e9, "D": 1e11}
+    )
     assert verdict.status is Status.CORRECT
     assert "6*N*D" in verdict.worked
     assert "N = 7000000000" in verdict.worked
@@ -175,8 +176,9 @@ def test_numeric_card_worked_computation() -> None:
 
 
 def test_numeric_power_of_ten_slip_is_diagnosed() -> None:
-    verdict = grade_number("6*N*D", "4.2e18", Tolerance.relative(0.02),
-                           values={"N": 7e9, "D": 1e11})
+    verdict = grade_number(
+        "6*N*D", "4.2e18", Tolerance.relative(0.02), values={"N": 7e9, "D": 1e11}
+    )
     assert verdict.status is Status.INCORRECT
     assert verdict.diagnosis is not None and verdict.diagnosis.kind == "magnitude"
 
@@ -202,8 +204,10 @@ def test_every_sign_pattern_is_sampled() -> None:
     """log(a) must not pass for log(|a|) just because the draws of a happened to be positive."""
     table = SymbolTable.build({"a": "real", "b": "real", "x": "real"})
     for seed in range(12):
-        assert check("b + x - log(abs(a))", "b + x - log(a)", table, seed=seed).status is \
-            Status.INCORRECT
+        assert (
+            check("b + x - log(abs(a))", "b + x - log(a)", table, seed=seed).status
+            is Status.INCORRECT
+        )
 
 
 def test_rounded_constant_inside_a_formula_is_named_an_approximation() -> None:
@@ -217,8 +221,9 @@ def test_sign_function() -> None:
 
 
 def test_defined_names_are_expanded_on_both_sides() -> None:
-    table = SymbolTable.build({"alpha_t": "(0, 1)", "x": "real"},
-                              definitions={"beta_t": "1 - alpha_t"})
+    table = SymbolTable.build(
+        {"alpha_t": "(0, 1)", "x": "real"}, definitions={"beta_t": "1 - alpha_t"}
+    )
     assert check("beta_t*x", "(1 - alpha_t)*x", table).is_correct
     assert check("(1 - alpha_t)*x", "beta_t*x", table).is_correct
     assert check("beta_t*x", "alpha_t*x", table).status is Status.INCORRECT

@@ -84,9 +84,11 @@ def test_forgiving_syntax(typed: str, read: str) -> None:
 
 
 def test_power_is_right_associative_and_binds_tighter_than_unary_minus() -> None:
-    assert parse("2^3^2").tree == BinOp("^", Number(Fraction(2), "2"),
-                                        BinOp("^", Number(Fraction(3), "3"),
-                                              Number(Fraction(2), "2")))
+    assert parse("2^3^2").tree == BinOp(
+        "^",
+        Number(Fraction(2), "2"),
+        BinOp("^", Number(Fraction(3), "3"), Number(Fraction(2), "2")),
+    )
     from recall.formula.numeric import evaluate_constant
 
     assert evaluate_constant(parse("-2^2")) == -4
@@ -232,8 +234,19 @@ def test_latex_input_is_detected() -> None:
 
 
 def test_to_text_round_trips() -> None:
-    for source in ["a - (b - c)", "a/(b*c)", "(-x)^2", "-(a*b)", "2^-x", "x^(1/2)",
-                   "a - -b", "(a/b)/c", "a/(b/c)", "f(x, y)", "-1/2*x"]:
+    for source in [
+        "a - (b - c)",
+        "a/(b*c)",
+        "(-x)^2",
+        "-(a*b)",
+        "2^-x",
+        "x^(1/2)",
+        "a - -b",
+        "(a/b)/c",
+        "a/(b/c)",
+        "f(x, y)",
+        "-1/2*x",
+    ]:
         table = SymbolTable.build(functions={"f": "unknown"}, strict=False)
         first = parse(source, table)
         again = parse(first.to_text(), table)

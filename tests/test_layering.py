@@ -23,8 +23,22 @@ CASES = {
     "recall.cards.model": HEAVY,
 }
 OPTIONAL = {
-    "recall.cards.loader": ["textual", "sqlalchemy", "alembic", "sympy", "recall.store", "recall.tui"],
-    "recall.scheduling": ["textual", "sqlalchemy", "alembic", "sympy", "recall.store", "recall.tui"],
+    "recall.cards.loader": [
+        "textual",
+        "sqlalchemy",
+        "alembic",
+        "sympy",
+        "recall.store",
+        "recall.tui",
+    ],
+    "recall.scheduling": [
+        "textual",
+        "sqlalchemy",
+        "alembic",
+        "sympy",
+        "recall.store",
+        "recall.tui",
+    ],
     "recall.store": ["textual", "sympy", "recall.tui"],
     "recall.session": ["textual", "sympy", "recall.tui"],
 }
@@ -36,8 +50,9 @@ def loaded_after_import(module: str) -> set[str]:
         f"importlib.import_module({module!r})\n"
         "print(json.dumps(sorted(sys.modules)))\n"
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          timeout=120, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
+    )
     return set(json.loads(done.stdout))
 
 

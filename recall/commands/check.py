@@ -24,16 +24,34 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("expected", nargs="?", help="the reference expression")
     parser.add_argument("answer", nargs="?", help="the answer to grade")
-    parser.add_argument("--var", action="append", default=[], metavar="NAME=DOMAIN",
-                        help="declare a variable's domain: real, positive, nonnegative, "
-                        "integer, 'positive integer', or an interval like '(0, 1)'")
-    parser.add_argument("--func", action="append", default=[], metavar="NAME", dest="funcs",
-                        help="declare NAME an unknown function (NAME=BUILTIN for an alias)")
-    parser.add_argument("--tolerance", type=float, metavar="R",
-                        help="relative tolerance for numeric answers (0 = exact, the default)")
+    parser.add_argument(
+        "--var",
+        action="append",
+        default=[],
+        metavar="NAME=DOMAIN",
+        help="declare a variable's domain: real, positive, nonnegative, "
+        "integer, 'positive integer', or an interval like '(0, 1)'",
+    )
+    parser.add_argument(
+        "--func",
+        action="append",
+        default=[],
+        metavar="NAME",
+        dest="funcs",
+        help="declare NAME an unknown function (NAME=BUILTIN for an alias)",
+    )
+    parser.add_argument(
+        "--tolerance",
+        type=float,
+        metavar="R",
+        help="relative tolerance for numeric answers (0 = exact, the default)",
+    )
     parser.add_argument("--json", action="store_true", help="print the verdict as JSON")
-    parser.add_argument("--batch", metavar="FILE",
-                        help="grade JSON lines from FILE ('-' for stdin), one verdict per line")
+    parser.add_argument(
+        "--batch",
+        metavar="FILE",
+        help="grade JSON lines from FILE ('-' for stdin), one verdict per line",
+    )
     parser.set_defaults(func=run)
 
 
@@ -63,8 +81,9 @@ def _parse_funcs(items: list[str]) -> dict[str, str]:
     return functions
 
 
-def grade_one(expected: str, answer: str, variables: dict[str, str], functions: Any,
-              tolerance: float | None) -> dict[str, Any]:
+def grade_one(
+    expected: str, answer: str, variables: dict[str, str], functions: Any, tolerance: float | None
+) -> dict[str, Any]:
     """Grade one pair and return the JSON-ready verdict plus timing."""
     from recall.formula import Tolerance, check
 
@@ -85,8 +104,9 @@ def run(args: argparse.Namespace) -> int:
     if args.expected is None or args.answer is None:
         print("recall check: give EXPECTED and ANSWER, or --batch FILE", file=sys.stderr)
         return 2
-    data = grade_one(args.expected, args.answer, _parse_vars(args.var),
-                     _parse_funcs(args.funcs), args.tolerance)
+    data = grade_one(
+        args.expected, args.answer, _parse_vars(args.var), _parse_funcs(args.funcs), args.tolerance
+    )
     status = data["status"]
     if args.json:
         data = {"verdict": data.pop("status"), **data}
@@ -144,13 +164,26 @@ def run_batch(stream: IO[str], out: IO[str]) -> int:
             functions = item.get("funcs") or []
             if not isinstance(variables, dict) or not isinstance(functions, (list, dict)):
                 raise ValueError("'vars' must be an object and 'funcs' a list")
-            data = grade_one(expected, answer, {str(k): str(v) for k, v in variables.items()},
-                             functions, tolerance)
-            record.update(verdict=data["status"], method=data["method"],
-                          message=data["message"], ms=data["ms"])
+            data = grade_one(
+                expected,
+                answer,
+                {str(k): str(v) for k, v in variables.items()},
+                functions,
+                tolerance,
+            )
+            record.update(
+                verdict=data["status"],
+                method=data["method"],
+                message=data["message"],
+                ms=data["ms"],
+            )
         except (ValueError, RecallError) as error:
-            record.update(verdict="invalid", method="input", message=f"line {number}: {error}",
-                          ms=round((time.perf_counter() - started) * 1000, 3))
+            record.update(
+                verdict="invalid",
+                method="input",
+                message=f"line {number}: {error}",
+                ms=round((time.perf_counter() - started) * 1000, 3),
+            )
         out.write(json.dumps(record, ensure_ascii=False) + "\n")
         out.flush()
     return 0

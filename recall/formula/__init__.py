@@ -17,15 +17,15 @@ Public API::
 Errors are :class:`recall.errors.ParseError` (with a column) and its children.
 """
 
-from recall.formula.symbols import Domain, SymbolTable, parse_domain
-from recall.formula.nodes import Expression
-from recall.formula.parser import parse
-from recall.formula.verdict import Diagnosis, Status, Verdict
-from recall.formula.tolerance import Tolerance
 from recall.formula.compare import check
-from recall.formula.numeric import grade_number, evaluate_constant
-from recall.formula.render import render
+from recall.formula.nodes import Expression
+from recall.formula.numeric import evaluate_constant, grade_number
+from recall.formula.parser import parse
 from recall.formula.preview import Preview, preview
+from recall.formula.render import render
+from recall.formula.symbols import Domain, SymbolTable, parse_domain
+from recall.formula.tolerance import Tolerance
+from recall.formula.verdict import Diagnosis, Status, Verdict
 
 __all__ = [
     "Diagnosis",

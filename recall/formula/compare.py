@@ -76,8 +76,9 @@ def _close(a: float, b: float, summands: float = 0.0) -> bool:
 class _Search:
     """One comparison: the two trees, the precision hint, the clock, and what was found."""
 
-    def __init__(self, expected: Node, answer: Node, table: SymbolTable, seed: int,
-                 extra_digits: int) -> None:
+    def __init__(
+        self, expected: Node, answer: Node, table: SymbolTable, seed: int, extra_digits: int
+    ) -> None:
         self.expected = expected
         self.answer = answer
         self.table = table
@@ -102,20 +103,37 @@ class _Search:
         return self.precisely(point, max_digits)
 
     def precisely(self, point: dict[str, Fraction], max_digits: int = MAX_DIGITS) -> Agreement:
-        return agree_at(self.expected, self.answer, point, self.unknown,
-                        extra_digits=self.extra_digits, max_digits=max_digits)
+        return agree_at(
+            self.expected,
+            self.answer,
+            point,
+            self.unknown,
+            extra_digits=self.extra_digits,
+            max_digits=max_digits,
+        )
 
-    def stop(self, outcome: str, point: dict[str, Fraction] | None = None,
-             agreement: Agreement | None = None) -> NumericComparison:
+    def stop(
+        self,
+        outcome: str,
+        point: dict[str, Fraction] | None = None,
+        agreement: Agreement | None = None,
+    ) -> NumericComparison:
         self.result.outcome = outcome
         self.result.witness = point
         self.result.agreement = agreement
         return self.result
 
 
-def compare_numerically(expected: Node, answer: Node, names: list[str], table: SymbolTable,
-                        seed: int = 0, *, constants: list[float] | None = None,
-                        extra_digits: int = 0) -> NumericComparison:
+def compare_numerically(
+    expected: Node,
+    answer: Node,
+    names: list[str],
+    table: SymbolTable,
+    seed: int = 0,
+    *,
+    constants: list[float] | None = None,
+    extra_digits: int = 0,
+) -> NumericComparison:
     """Compare at planned points (:mod:`recall.formula.sampling`).
 
     Regular points: a point where only one side is defined is a mismatch. Edge points (zero,
@@ -129,8 +147,10 @@ def compare_numerically(expected: Node, answer: Node, names: list[str], table: S
     while len(search.result.points) < WANTED_POINTS and attempts < MAX_ATTEMPTS:
         if search.out_of_time():
             return search.stop("undecided")
-        point = {name: sample(table.domain(name), rng, plan(attempts, position))
-                 for position, name in enumerate(names)}
+        point = {
+            name: sample(table.domain(name), rng, plan(attempts, position))
+            for position, name in enumerate(names)
+        }
         attempts += 1
         agreement = search.decide(point)
         if agreement is Agreement.EQUAL:
@@ -140,13 +160,16 @@ def compare_numerically(expected: Node, answer: Node, names: list[str], table: S
             # where neither side is defined: it proves nothing either way.
             return search.stop("different", point, agreement)
     domains = [table.domain(name) for name in names]
-    extra_points = [dict(zip(names, values, strict=True))
-                    for values in edge_points(domains, rng)]
+    extra_points = [dict(zip(names, values, strict=True)) for values in edge_points(domains, rng)]
     scales = far_scales(constants or [])
     for index in range(2 * len(scales)):
         plans = far_plans(index, len(names), scales)
-        extra_points.append({name: sample(table.domain(name), rng, plans[position])
-                             for position, name in enumerate(names)})
+        extra_points.append(
+            {
+                name: sample(table.domain(name), rng, plans[position])
+                for position, name in enumerate(names)
+            }
+        )
     for point in extra_points:
         if search.out_of_time():
             return search.stop("undecided")
@@ -169,8 +192,10 @@ def compare_numerically(expected: Node, answer: Node, names: list[str], table: S
     for point in _confirmation_order(search.result.points, expected, search.unknown):
         if search.out_of_time():
             return search.stop("undecided")
-        agreement = _rational_agreement(expected, answer, point)
-        if agreement is None:
+        exact = _rational_agreement(expected, answer, point)
+        if exact is not None:
+            agreement = exact
+        else:
             if mp_confirmed >= MP_CONFIRMATIONS or mp_tries == 0:
                 continue
             mp_tries -= 1
@@ -185,7 +210,9 @@ def compare_numerically(expected: Node, answer: Node, names: list[str], table: S
     return search.stop("equal" if confirmed else "undecided")
 
 
-def _rational_agreement(expected: Node, answer: Node, point: dict[str, Fraction]) -> Agreement | None:
+def _rational_agreement(
+    expected: Node, answer: Node, point: dict[str, Fraction]
+) -> Agreement | None:
     """The exact verdict at ``point`` when both sides are rational there, else ``None``."""
     try:
         e_exact = eval_exact(expected, point)
@@ -268,8 +295,9 @@ def invalid_verdict(error: ParseError, reference: Expression | None = None) -> V
     )
 
 
-def compare_expressions(reference: Expression, typed: Expression, table: SymbolTable,
-                        *, seed: int = 0) -> Verdict:
+def compare_expressions(
+    reference: Expression, typed: Expression, table: SymbolTable, *, seed: int = 0
+) -> Verdict:
     """Equivalence of two parsed expressions over ``table``'s domains (defined names are
     expanded on both sides first)."""
     interpreted = typed.to_text()
@@ -278,44 +306,81 @@ def compare_expressions(reference: Expression, typed: Expression, table: SymbolT
         reference = replace(reference, tree=expand_definitions(reference.tree, table), _cache={})
         typed = replace(typed, tree=expand_definitions(typed.tree, table), _cache={})
     if structurally_equal(reference.tree, typed.tree):
-        return Verdict(Status.CORRECT, "structural", "Correct: the same expression.",
-                       interpreted=interpreted, expected=expected_text)
+        return Verdict(
+            Status.CORRECT,
+            "structural",
+            "Correct: the same expression.",
+            interpreted=interpreted,
+            expected=expected_text,
+        )
     names = sorted(reference.free_symbols | typed.free_symbols)
     constants, extra_digits = constant_profile(reference.tree, typed.tree)
-    comparison = compare_numerically(reference.tree, typed.tree, names, table, seed,
-                                     constants=constants, extra_digits=extra_digits)
+    comparison = compare_numerically(
+        reference.tree,
+        typed.tree,
+        names,
+        table,
+        seed,
+        constants=constants,
+        extra_digits=extra_digits,
+    )
     if comparison.outcome == "equal":
         return Verdict(
-            Status.CORRECT, "numeric",
+            Status.CORRECT,
+            "numeric",
             f"Correct: equal to the reference at {len(comparison.points)} random points "
             "(confirmed exactly or in high precision).",
-            interpreted=interpreted, expected=expected_text,
+            interpreted=interpreted,
+            expected=expected_text,
         )
     if comparison.outcome == "different":
         return _incorrect(reference, typed, table, comparison, seed, interpreted, expected_text)
     if comparison.outcome == "undecided":
-        return Verdict(Status.INCORRECT, "undecided", "Not accepted: the two could not be "
-                       "confirmed equal within the precision and time allowed.",
-                       interpreted=interpreted, expected=expected_text)
+        return Verdict(
+            Status.INCORRECT,
+            "undecided",
+            "Not accepted: the two could not be "
+            "confirmed equal within the precision and time allowed.",
+            interpreted=interpreted,
+            expected=expected_text,
+        )
     from recall.formula.prover import prove_equal
 
     proof = prove_equal(reference, typed)
     if proof is True:
-        return Verdict(Status.CORRECT, "symbolic", "Correct: proved equal symbolically.",
-                       interpreted=interpreted, expected=expected_text)
-    message = ("Not accepted: the two could not be compared where both are defined, and no "
-               "proof was found.")
+        return Verdict(
+            Status.CORRECT,
+            "symbolic",
+            "Correct: proved equal symbolically.",
+            interpreted=interpreted,
+            expected=expected_text,
+        )
+    message = (
+        "Not accepted: the two could not be compared where both are defined, and no "
+        "proof was found."
+    )
     if proof is False:
-        return Verdict(Status.INCORRECT, "symbolic", "Not equal: their difference simplifies "
-                       "to a nonzero expression.", interpreted=interpreted,
-                       expected=expected_text)
-    return Verdict(Status.INCORRECT, "undecided", message, interpreted=interpreted,
-                   expected=expected_text)
+        return Verdict(
+            Status.INCORRECT,
+            "symbolic",
+            "Not equal: their difference simplifies to a nonzero expression.",
+            interpreted=interpreted,
+            expected=expected_text,
+        )
+    return Verdict(
+        Status.INCORRECT, "undecided", message, interpreted=interpreted, expected=expected_text
+    )
 
 
-def _incorrect(reference: Expression, typed: Expression, table: SymbolTable,
-               comparison: NumericComparison, seed: int, interpreted: str,
-               expected_text: str) -> Verdict:
+def _incorrect(
+    reference: Expression,
+    typed: Expression,
+    table: SymbolTable,
+    comparison: NumericComparison,
+    seed: int,
+    interpreted: str,
+    expected_text: str,
+) -> Verdict:
     witness = comparison.witness or {}
     where = _describe_point(witness) if witness else "a test point"
     if comparison.agreement is Agreement.ONLY_EXPECTED_DEFINED:
@@ -323,14 +388,30 @@ def _incorrect(reference: Expression, typed: Expression, table: SymbolTable,
     elif comparison.agreement is Agreement.ONLY_ANSWER_DEFINED:
         detail = f"at {where} the reference is undefined but your answer is not"
     else:
-        detail = (f"at {where} the reference is {_value_text(reference.tree, witness)} "
-                  f"but your answer gives {_value_text(typed.tree, witness)}")
-    undefined = comparison.agreement in (Agreement.ONLY_EXPECTED_DEFINED,
-                                         Agreement.ONLY_ANSWER_DEFINED)
-    diagnosis = diagnose(reference, typed, table, seed=seed, undefined_mismatch=undefined,
-                         witness=_float_env(witness) if witness else None)
+        detail = (
+            f"at {where} the reference is {_value_text(reference.tree, witness)} "
+            f"but your answer gives {_value_text(typed.tree, witness)}"
+        )
+    undefined = comparison.agreement in (
+        Agreement.ONLY_EXPECTED_DEFINED,
+        Agreement.ONLY_ANSWER_DEFINED,
+    )
+    diagnosis = diagnose(
+        reference,
+        typed,
+        table,
+        seed=seed,
+        undefined_mismatch=undefined,
+        witness=_float_env(witness) if witness else None,
+    )
     message = f"Not equivalent: {detail}."
     if diagnosis is not None:
         message = f"{diagnosis.message} ({detail})."
-    return Verdict(Status.INCORRECT, "numeric", message, interpreted=interpreted,
-                   diagnosis=diagnosis, expected=expected_text)
+    return Verdict(
+        Status.INCORRECT,
+        "numeric",
+        message,
+        interpreted=interpreted,
+        diagnosis=diagnosis,
+        expected=expected_text,
+    )

@@ -53,8 +53,14 @@ def _terms(node: Node, sign: int = 1) -> list[tuple[int, Node]]:
 class _Samples:
     """Float values of both sides (and helpers) at a fixed set of points."""
 
-    def __init__(self, reference: Expression, answer: Expression, table: SymbolTable, seed: int,
-                 witness: dict[str, float] | None = None):
+    def __init__(
+        self,
+        reference: Expression,
+        answer: Expression,
+        table: SymbolTable,
+        seed: int,
+        witness: dict[str, float] | None = None,
+    ):
         self.table = table
         self.unknown = UnknownFunctions(seed)
         rng = random.Random(seed + 7)
@@ -64,8 +70,10 @@ class _Samples:
         self.a: list[float] = []
         candidates = [witness] if witness else []
         candidates += [
-            {n: float(sample(table.domain(n), rng, plan(attempt, position)))
-             for position, n in enumerate(self.names)}
+            {
+                n: float(sample(table.domain(n), rng, plan(attempt, position)))
+                for position, n in enumerate(self.names)
+            }
             for attempt in range(POINTS * 4)
         ]
         for point in candidates:
@@ -79,7 +87,9 @@ class _Samples:
             self.e.append(e_value)
             self.a.append(a_value)
 
-    def values(self, node: Node, points: list[dict[str, float]] | None = None) -> list[float] | None:
+    def values(
+        self, node: Node, points: list[dict[str, float]] | None = None
+    ) -> list[float] | None:
         out = []
         for point in points or self.points:
             value = eval_float(node, point, self.unknown)
@@ -89,8 +99,10 @@ class _Samples:
         return out
 
     def answer_matches(self, candidate: list[float] | None) -> bool:
-        return candidate is not None and len(self.points) >= 3 and all(
-            _close(c, a) for c, a in zip(candidate, self.a, strict=True)
+        return (
+            candidate is not None
+            and len(self.points) >= 3
+            and all(_close(c, a) for c, a in zip(candidate, self.a, strict=True))
         )
 
 
@@ -111,9 +123,15 @@ def _nice_factor(ratio: float) -> tuple[str, str] | None:
     return None
 
 
-def diagnose(reference: Expression, answer: Expression, table: SymbolTable, *,
-             seed: int = 0, undefined_mismatch: bool = False,
-             witness: dict[str, float] | None = None) -> Diagnosis | None:
+def diagnose(
+    reference: Expression,
+    answer: Expression,
+    table: SymbolTable,
+    *,
+    seed: int = 0,
+    undefined_mismatch: bool = False,
+    witness: dict[str, float] | None = None,
+) -> Diagnosis | None:
     """The most likely mistake, or ``None`` when none of the catalogue fits.
 
     ``undefined_mismatch`` says the numeric test found a point where only one side is defined;
@@ -124,14 +142,20 @@ def diagnose(reference: Expression, answer: Expression, table: SymbolTable, *,
         return None
     if all(_close(a, e) for a, e in zip(s.a, s.e, strict=True)):
         if undefined_mismatch:
-            return Diagnosis("partial-domain", "Equal where both are defined, but one of them "
-                             "is undefined where the other is not: check the domain (a square "
-                             "root, a log, or a division)")
+            return Diagnosis(
+                "partial-domain",
+                "Equal where both are defined, but one of them "
+                "is undefined where the other is not: check the domain (a square "
+                "root, a log, or a division)",
+            )
         if witness is not None and s.points and s.points[0] is witness:
             # Even where they differ, they agree to float precision: a rounded constant.
-            return Diagnosis("approximation", "Equal to many digits but not exactly: a "
-                             "rounded decimal stands where an exact value belongs (type the "
-                             "exact constant, such as sqrt(2/pi), not its decimal value)")
+            return Diagnosis(
+                "approximation",
+                "Equal to many digits but not exactly: a "
+                "rounded decimal stands where an exact value belongs (type the "
+                "exact constant, such as sqrt(2/pi), not its decimal value)",
+            )
         return None
     for check in _CHECKS:
         found = check(reference, answer, s)
@@ -150,19 +174,29 @@ def _factor(reference, answer, s) -> Diagnosis | None:
     if any(v == 0 for v in s.e):
         return None
     ratios = [a / e for a, e in zip(s.a, s.e, strict=True)]
-    if (all(_close(r, ratios[0]) for r in ratios) and not _close(ratios[0], 1.0)
-            and abs(ratios[0]) > 1e-6):
+    if (
+        all(_close(r, ratios[0]) for r in ratios)
+        and not _close(ratios[0], 1.0)
+        and abs(ratios[0]) > 1e-6
+    ):
         named = _nice_factor(ratios[0])
         if named is None:
             return Diagnosis("factor", f"Off by a constant factor (about {ratios[0]:.4g})")
         name, kind = named
         if kind == "log-base":
-            return Diagnosis("log-base", f"Off by a factor of {name}: check the base of the "
-                             "logarithm (natural log, log2 or log10?)")
+            return Diagnosis(
+                "log-base",
+                f"Off by a factor of {name}: check the base of the "
+                "logarithm (natural log, log2 or log10?)",
+            )
         if kind == "magnitude":
-            return Diagnosis("magnitude", f"Off by a factor of {name}: check units and powers of ten")
-        return Diagnosis("factor", f"Off by a constant factor of {name}: your answer is "
-                         f"{name} times the reference")
+            return Diagnosis(
+                "magnitude", f"Off by a factor of {name}: check units and powers of ten"
+            )
+        return Diagnosis(
+            "factor",
+            f"Off by a constant factor of {name}: your answer is {name} times the reference",
+        )
     return None
 
 
@@ -170,9 +204,12 @@ def _additive(reference, answer, s) -> Diagnosis | None:
     offsets = [a - e for a, e in zip(s.a, s.e, strict=True)]
     if all(_close(o, offsets[0]) for o in offsets) and not _close(offsets[0], 0.0):
         approx = Fraction(offsets[0]).limit_denominator(64)
-        shown = format_fraction(approx) if _close(float(approx), offsets[0]) else f"{offsets[0]:.4g}"
-        return Diagnosis("additive", f"Off by an additive constant: your answer is the reference "
-                         f"plus {shown}")
+        shown = (
+            format_fraction(approx) if _close(float(approx), offsets[0]) else f"{offsets[0]:.4g}"
+        )
+        return Diagnosis(
+            "additive", f"Off by an additive constant: your answer is the reference plus {shown}"
+        )
     return None
 
 
@@ -180,8 +217,11 @@ def _reciprocal(reference, answer, s) -> Diagnosis | None:
     if any(v == 0 for v in s.e):
         return None
     if s.answer_matches([1 / v for v in s.e]):
-        return Diagnosis("reciprocal", "Upside down: your answer is the reciprocal of the "
-                         "reference (numerator and denominator swapped?)")
+        return Diagnosis(
+            "reciprocal",
+            "Upside down: your answer is the reciprocal of the "
+            "reference (numerator and denominator swapped?)",
+        )
     return None
 
 
@@ -209,7 +249,9 @@ def _signed(sign: int, term: Node) -> str:
     return ("-" if sign < 0 else "+") + " " + to_text(term)
 
 
-def _substituted(reference: Expression, s: _Samples, mapping: Callable[[dict], dict]) -> list[float] | None:
+def _substituted(
+    reference: Expression, s: _Samples, mapping: Callable[[dict], dict]
+) -> list[float] | None:
     moved = [mapping(dict(p)) for p in s.points]
     return s.values(reference.tree, moved)
 
@@ -246,7 +288,9 @@ def _complement(reference, answer, s) -> Diagnosis | None:
             return p
 
         if s.answer_matches(_substituted(reference, s, flip)):
-            return Diagnosis("complement", f"{name} where 1 - {name} belongs (or the other way round)")
+            return Diagnosis(
+                "complement", f"{name} where 1 - {name} belongs (or the other way round)"
+            )
     return None
 
 
@@ -264,11 +308,15 @@ def _exponent(reference, answer, s) -> Diagnosis | None:
 
 def _square_root(reference, answer, s) -> Diagnosis | None:
     if s.answer_matches([e * e for e in s.e]):
-        return Diagnosis("square-root", "Your answer is the square of the reference: a square "
-                         "root is missing")
+        return Diagnosis(
+            "square-root", "Your answer is the square of the reference: a square root is missing"
+        )
     if all(e >= 0 for e in s.e) and s.answer_matches([math.sqrt(e) for e in s.e]):
-        return Diagnosis("square-root", "Your answer is the square root of the reference: an "
-                         "extra square root, or a missing square")
+        return Diagnosis(
+            "square-root",
+            "Your answer is the square root of the reference: an "
+            "extra square root, or a missing square",
+        )
     return None
 
 
@@ -279,8 +327,11 @@ def _partial_domain(reference, answer, s) -> Diagnosis | None:
     for name in s.names:
         positive = [p[name] > 0 for p in s.points]
         if all(ok == pos for ok, pos in zip(agree, positive, strict=True)):
-            return Diagnosis("partial-domain", f"Right only when {name} > 0: the reference "
-                             f"holds for every {s.table.domain(name)} {name}")
+            return Diagnosis(
+                "partial-domain",
+                f"Right only when {name} > 0: the reference "
+                f"holds for every {s.table.domain(name)} {name}",
+            )
         if all(ok != pos for ok, pos in zip(agree, positive, strict=True)):
             return Diagnosis("partial-domain", f"Right only when {name} < 0")
     return Diagnosis("partial-domain", "Right for some values and wrong for others")
@@ -313,15 +364,18 @@ def diagnose_numbers(expected: Any, answer: Any) -> Diagnosis | None:
     ratio = float(answer / expected)
     if not math.isfinite(ratio):
         exponent = int(mpmath.nint(mpmath.log10(abs(answer / expected))))
-        return Diagnosis("magnitude", f"Off by a factor of about 10^{exponent}: check units "
-                         "and powers of ten")
+        return Diagnosis(
+            "magnitude", f"Off by a factor of about 10^{exponent}: check units and powers of ten"
+        )
     if _close(ratio, -1.0):
         return Diagnosis("sign", "Off by a sign")
     named = _nice_factor(ratio)
     if named is not None:
         name, kind = named
         if kind == "magnitude":
-            return Diagnosis("magnitude", f"Off by a factor of {name}: check units and powers of ten")
+            return Diagnosis(
+                "magnitude", f"Off by a factor of {name}: check units and powers of ten"
+            )
         if name in ("2", "1/2", "4", "1/4", "3", "1/3", "6", "1/6", "8", "1/8"):
             return Diagnosis("factor", f"Off by a factor of {name}")
     return None

@@ -52,12 +52,18 @@ class UnknownFunctions:
         c = [mpmath.mpf(x) for x in self.coefficients(name, len(args))]
         phase = c[2] + sum(c[4 + 2 * i] * a for i, a in enumerate(args))
         linear = sum(c[5 + 2 * i] * a for i, a in enumerate(args))
-        return c[0] * mpmath.sin(phase) + c[1] * mpmath.cos(c[3] * linear) + mpmath.mpf("0.3") * linear
+        return (
+            c[0] * mpmath.sin(phase) + c[1] * mpmath.cos(c[3] * linear) + mpmath.mpf("0.3") * linear
+        )
 
 
 # -- float64 ---------------------------------------------------------------------------------
-def eval_float(node: Node, env: Mapping[str, float], unknown: UnknownFunctions,
-               scale: list[float] | None = None) -> float | None:
+def eval_float(
+    node: Node,
+    env: Mapping[str, float],
+    unknown: UnknownFunctions,
+    scale: list[float] | None = None,
+) -> float | None:
     """float64 value of ``node``; ``None`` where undefined, ``±inf`` on overflow. With
     ``scale`` (a one-item list), the largest summand met is recorded in it: the size that
     rounding error is relative to after a cancellation."""
@@ -158,26 +164,36 @@ def eval_exact(node: Node, env: Mapping[str, Fraction] | None = None) -> Fractio
             return None if right == 0 else left / right
         return _exact_power(left, right)
     if isinstance(node, Call):
-        args = [eval_exact(a, env) for a in node.args]
-        if any(a is None for a in args):
-            return None
-        if node.name == "abs":
-            return abs(args[0])  # type: ignore[arg-type]
-        if node.name in ("min", "max"):
-            return (min if node.name == "min" else max)(args)  # type: ignore[type-var]
-        if node.name == "sign":
-            return Fraction((args[0] > 0) - (args[0] < 0))  # type: ignore[operator]
-        if node.name == "relu":
-            return max(Fraction(0), args[0])  # type: ignore[type-var]
-        if node.name == "sqrt":
-            return _exact_power(args[0], Fraction(1, 2))  # type: ignore[arg-type]
-        if node.name == "binom":
-            n, k = args
-            if n.denominator == 1 and k.denominator == 1 and 0 <= n <= 10_000:  # type: ignore[union-attr]
-                n_i, k_i = int(n), int(k)  # type: ignore[arg-type]
-                return Fraction(math.comb(n_i, k_i)) if 0 <= k_i <= n_i else Fraction(0)
-        raise NotRational(node.name)
+        values: list[Fraction] = []
+        for arg in node.args:
+            value = eval_exact(arg, env)
+            if value is None:
+                return None
+            values.append(value)
+        return _exact_call(node.name, values)
     raise TypeError(f"not an expression node: {node!r}")
+
+
+def _exact_call(name: str, args: list[Fraction]) -> Fraction | None:
+    """A builtin applied to rationals, when the result is rational too."""
+    if name == "abs":
+        return abs(args[0])
+    if name == "min":
+        return min(args)
+    if name == "max":
+        return max(args)
+    if name == "relu":
+        return max(Fraction(0), args[0])
+    if name == "sign":
+        return Fraction((args[0] > 0) - (args[0] < 0))
+    if name == "sqrt":
+        return _exact_power(args[0], Fraction(1, 2))
+    if name == "binom":
+        n, k = args
+        if n.denominator == 1 and k.denominator == 1 and 0 <= n <= 10_000:
+            n_i, k_i = int(n), int(k)
+            return Fraction(math.comb(n_i, k_i)) if 0 <= k_i <= n_i else Fraction(0)
+    raise NotRational(name)
 
 
 def _exact_power(base: Fraction, exponent: Fraction) -> Fraction | None:
@@ -187,7 +203,7 @@ def _exact_power(base: Fraction, exponent: Fraction) -> Fraction | None:
         bits = max(base.numerator.bit_length(), base.denominator.bit_length())
         if abs(exponent.numerator) * bits > MAX_POWER_BITS:
             raise NotRational("power too large for exact arithmetic")
-        return base ** exponent.numerator
+        return base**exponent.numerator
     if base < 0:
         # Negative bases with fractional exponents are undefined over the reals here, as in
         # the float and mpmath evaluators (SymPy's principal branch would be complex).
@@ -328,6 +344,7 @@ class MpEvaluator:
 _DIGITS_PER_BIT = 0.30103
 _LOGARITHMS = frozenset({"log", "log2", "log10"})
 
+
 def _cancels_itself(node: BinOp) -> bool:
     """``a - a`` or ``a + (-a)``: both sides are computed identically, so the zero is exact,
     not a rounded cancellation worth more precision."""
@@ -341,7 +358,9 @@ MAX_EXP_ARGUMENT = 10**8
 MAX_MP_POWER_BITS = 10**9
 
 
-def eval_mp(node: Node, env: Mapping[str, Any], unknown: UnknownFunctions) -> tuple[Any, MpEvaluator]:
+def eval_mp(
+    node: Node, env: Mapping[str, Any], unknown: UnknownFunctions
+) -> tuple[Any, MpEvaluator]:
     """``(value, evaluator)`` at the current mpmath precision; the evaluator carries the
     precision figures (:class:`MpEvaluator`)."""
     evaluator = MpEvaluator(env, unknown)

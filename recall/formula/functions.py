@@ -124,10 +124,22 @@ BUILTINS: dict[str, Builtin] = {
     for b in [
         _builtin("exp", 1, 1, math.exp, mpmath.exp, "exponential"),
         _builtin("log", 1, 1, _log, _mp_log, "natural logarithm"),
-        _builtin("log2", 1, 1, lambda x: math.log2(x) if x > 0 else None,
-                 lambda x: mpmath.log(x, 2) if x > 0 else None, "base-2 logarithm"),
-        _builtin("log10", 1, 1, lambda x: math.log10(x) if x > 0 else None,
-                 lambda x: mpmath.log10(x) if x > 0 else None, "base-10 logarithm"),
+        _builtin(
+            "log2",
+            1,
+            1,
+            lambda x: math.log2(x) if x > 0 else None,
+            lambda x: mpmath.log(x, 2) if x > 0 else None,
+            "base-2 logarithm",
+        ),
+        _builtin(
+            "log10",
+            1,
+            1,
+            lambda x: math.log10(x) if x > 0 else None,
+            lambda x: mpmath.log10(x) if x > 0 else None,
+            "base-10 logarithm",
+        ),
         _builtin("sqrt", 1, 1, _sqrt, _mp_sqrt, "square root"),
         _builtin("abs", 1, 1, abs, abs, "absolute value"),
         _builtin("sin", 1, 1, math.sin, mpmath.sin, "sine"),
@@ -144,8 +156,14 @@ BUILTINS: dict[str, Builtin] = {
         _builtin("min", 2, 16, min, min, "minimum"),
         _builtin("max", 2, 16, max, max, "maximum"),
         _builtin("binom", 2, 2, _binom, _mp_binom, "binomial coefficient"),
-        _builtin("sign", 1, 1, lambda x: float((x > 0) - (x < 0)),
-                 lambda x: mpmath.sign(x), "sign (-1, 0 or 1)"),
+        _builtin(
+            "sign",
+            1,
+            1,
+            lambda x: float((x > 0) - (x < 0)),
+            lambda x: mpmath.sign(x),
+            "sign (-1, 0 or 1)",
+        ),
     ]
 }
 

@@ -18,13 +18,33 @@ MAX_DIGITS = 40
 MAX_LITERAL_EXPONENT = 1000
 
 OPERATORS = {
-    "+": "+", "-": "-", "−": "-", "–": "-", "*": "*", "×": "*", "·": "*", "⋅": "*", "∗": "*",
-    "/": "/", "÷": "/", "^": "^",
+    "+": "+",
+    "-": "-",
+    "−": "-",
+    "–": "-",
+    "*": "*",
+    "×": "*",
+    "·": "*",
+    "⋅": "*",
+    "∗": "*",
+    "/": "/",
+    "÷": "/",
+    "^": "^",
 }
 OPEN = {"(": ")", "[": "]"}
 CLOSE = {")": "(", "]": "["}
-SUPERSCRIPTS = {"⁰": "0", "¹": "1", "²": "2", "³": "3", "⁴": "4", "⁵": "5", "⁶": "6", "⁷": "7",
-                "⁸": "8", "⁹": "9"}
+SUPERSCRIPTS = {
+    "⁰": "0",
+    "¹": "1",
+    "²": "2",
+    "³": "3",
+    "⁴": "4",
+    "⁵": "5",
+    "⁶": "6",
+    "⁷": "7",
+    "⁸": "8",
+    "⁹": "9",
+}
 SUFFIXES = {"k": 3, "K": 3, "M": 6, "B": 9, "G": 9, "T": 12}
 WORDS = {"thousand": 3, "million": 6, "billion": 9, "trillion": 12}
 
@@ -53,7 +73,8 @@ class Lexer:
         if len(text) > MAX_LENGTH:
             raise LimitError(
                 f"answer too long ({len(text):,} characters; the limit is {MAX_LENGTH:,})",
-                text[:80], None,
+                text[:80],
+                None,
             )
         self.text = text
         self.numeric = numeric
@@ -162,8 +183,10 @@ class Lexer:
                 exp_text = self._digits()
                 if len(exp_text) > 5 or int(exp_text) > MAX_LITERAL_EXPONENT:
                     raise LimitError(
-                        f"exponent too large in '{text[start:self.pos]}' (at most "
-                        f"{MAX_LITERAL_EXPONENT})", text, start,
+                        f"exponent too large in '{text[start : self.pos]}' (at most "
+                        f"{MAX_LITERAL_EXPONENT})",
+                        text,
+                        start,
                     )
                 exponent = sign * int(exp_text)
         digits = whole.replace(",", "") + frac
@@ -176,9 +199,7 @@ class Lexer:
 
     def _group_follows(self, index: int) -> bool:
         """Three digits and then no further digit: a thousands group."""
-        return (
-            all(self._digit_at(index + k) for k in range(3)) and not self._digit_at(index + 3)
-        )
+        return all(self._digit_at(index + k) for k in range(3)) and not self._digit_at(index + 3)
 
     def _inside_brackets(self) -> bool:
         depth = 0
@@ -263,9 +284,7 @@ class Lexer:
         if text[self.pos] in GREEK:
             self.pos += 1
         else:
-            while self.pos < n and (
-                _is_ascii_letter(text[self.pos]) or self._digit_at(self.pos)
-            ):
+            while self.pos < n and (_is_ascii_letter(text[self.pos]) or self._digit_at(self.pos)):
                 self.pos += 1
         # Subscript segments: _k, _hat, _1, _σ
         while self.pos + 1 < n and text[self.pos] == "_":

@@ -72,10 +72,13 @@ def constant_profile(*trees: Node) -> tuple[list[float], int]:
     for tree in trees:
         for node in walk(tree):
             if isinstance(node, Number) and node.value != 0:
-                numbers.append(float(node.value) if abs(node.value) < Fraction(10) ** 300 else math.inf)
+                numbers.append(
+                    float(node.value) if abs(node.value) < Fraction(10) ** 300 else math.inf
+                )
                 # A 39-digit decimal for pi differs from pi in the 39th digit: work past it.
-                literal_digits = max(literal_digits, len(str(node.value.numerator)),
-                                     len(str(node.value.denominator)))
+                literal_digits = max(
+                    literal_digits, len(str(node.value.numerator)), len(str(node.value.denominator))
+                )
         log10_magnitude(tree, seen)
     largest = max((abs(m) for m in seen if math.isfinite(m)), default=0.0)
     digits = 0 if largest < 12 else math.ceil(largest) + 10

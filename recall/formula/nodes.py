@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import TYPE_CHECKING, Union
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from recall.formula.symbols import SymbolTable
@@ -65,7 +65,7 @@ class Call:
     shown: str = ""
 
 
-Node = Union[Number, Constant, Symbol, Negate, BinOp, Call]
+Node = Number | Constant | Symbol | Negate | BinOp | Call
 
 
 def walk(node: Node):

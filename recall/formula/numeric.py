@@ -65,20 +65,38 @@ def format_number(value: Any) -> str:
     return f"{number:.6g}"
 
 
-def grade_constant(reference: Expression, answer: str, tolerance: Tolerance | None,
-                   table: SymbolTable | None = None, *, worked: str = "") -> Verdict:
+def grade_constant(
+    reference: Expression,
+    answer: str,
+    tolerance: Tolerance | None,
+    table: SymbolTable | None = None,
+    *,
+    worked: str = "",
+) -> Verdict:
     """Grade a typed number (or constant expression) against a constant reference."""
     expected_text = reference.to_text()
     try:
         typed = parse(answer, (table or DEFAULT_TABLE).with_strictness(True), numeric=True)
     except ParseError as error:
-        return Verdict(Status.INVALID, "parse", error.message, column=error.column,
-                       caret=error.caret(), expected=expected_text, worked=worked)
+        return Verdict(
+            Status.INVALID,
+            "parse",
+            error.message,
+            column=error.column,
+            caret=error.caret(),
+            expected=expected_text,
+            worked=worked,
+        )
     if not typed.is_constant:
         names = ", ".join(sorted(typed.free_symbols | typed.unknown_functions))
-        return Verdict(Status.INVALID, "parse", f"a number is expected here, not an expression "
-                       f"in {names}", interpreted=typed.to_text(), expected=expected_text,
-                       worked=worked)
+        return Verdict(
+            Status.INVALID,
+            "parse",
+            f"a number is expected here, not an expression in {names}",
+            interpreted=typed.to_text(),
+            expected=expected_text,
+            worked=worked,
+        )
     interpreted = typed.to_text()
     tolerance = tolerance or Tolerance.exact()
     if tolerance.kind == "exact":
@@ -88,20 +106,36 @@ def grade_constant(reference: Expression, answer: str, tolerance: Tolerance | No
         raise GradingError("the reference value is undefined")
     typed_value = _value(typed)
     if typed_value is None:
-        return Verdict(Status.INCORRECT, "tolerance", "Your answer is undefined (a division by "
-                       "zero, or a root or log of a negative number).", interpreted=interpreted,
-                       expected=expected_text, worked=worked)
+        return Verdict(
+            Status.INCORRECT,
+            "tolerance",
+            "Your answer is undefined (a division by zero, or a root or log of a negative number).",
+            interpreted=interpreted,
+            expected=expected_text,
+            worked=worked,
+        )
     if tolerance.accepts(expected_value, typed_value):
-        return Verdict(Status.CORRECT, "tolerance",
-                       f"Correct ({tolerance.describe()} of {format_number(expected_value)}).",
-                       interpreted=interpreted, expected=expected_text, worked=worked)
+        return Verdict(
+            Status.CORRECT,
+            "tolerance",
+            f"Correct ({tolerance.describe()} of {format_number(expected_value)}).",
+            interpreted=interpreted,
+            expected=expected_text,
+            worked=worked,
+        )
     diagnosis = diagnose_numbers(expected_value, typed_value) or _off_by(
-        expected_value, typed_value, tolerance)
-    return Verdict(Status.INCORRECT, "tolerance",
-                   f"{diagnosis.message}: expected {format_number(expected_value)} "
-                   f"({tolerance.describe()}), you gave {format_number(typed_value)}.",
-                   interpreted=interpreted, diagnosis=diagnosis, expected=expected_text,
-                   worked=worked)
+        expected_value, typed_value, tolerance
+    )
+    return Verdict(
+        Status.INCORRECT,
+        "tolerance",
+        f"{diagnosis.message}: expected {format_number(expected_value)} "
+        f"({tolerance.describe()}), you gave {format_number(typed_value)}.",
+        interpreted=interpreted,
+        diagnosis=diagnosis,
+        expected=expected_text,
+        worked=worked,
+    )
 
 
 def _off_by(expected: Any, answer: Any, tolerance: Tolerance) -> Diagnosis:
@@ -112,24 +146,43 @@ def _off_by(expected: Any, answer: Any, tolerance: Tolerance) -> Diagnosis:
     return Diagnosis("tolerance", f"Off by {mpmath.nstr(percent, 4)}%")
 
 
-def _grade_exact(reference: Expression, typed: Expression, interpreted: str,
-                 expected_text: str, worked: str) -> Verdict:
+def _grade_exact(
+    reference: Expression, typed: Expression, interpreted: str, expected_text: str, worked: str
+) -> Verdict:
     _, extra_digits = constant_profile(reference.tree, typed.tree)
-    agreement = agree_at(reference.tree, typed.tree, {}, UnknownFunctions(0),
-                         extra_digits=extra_digits)
+    agreement = agree_at(
+        reference.tree, typed.tree, {}, UnknownFunctions(0), extra_digits=extra_digits
+    )
     if agreement is Agreement.EQUAL:
-        return Verdict(Status.CORRECT, "exact", "Correct: exactly equal.",
-                       interpreted=interpreted, expected=expected_text, worked=worked)
+        return Verdict(
+            Status.CORRECT,
+            "exact",
+            "Correct: exactly equal.",
+            interpreted=interpreted,
+            expected=expected_text,
+            worked=worked,
+        )
     if agreement is Agreement.ONLY_EXPECTED_DEFINED:
-        return Verdict(Status.INCORRECT, "exact", "Your answer is undefined (a division by "
-                       "zero, or a root or log of a negative number).", interpreted=interpreted,
-                       expected=expected_text, worked=worked)
+        return Verdict(
+            Status.INCORRECT,
+            "exact",
+            "Your answer is undefined (a division by zero, or a root or log of a negative number).",
+            interpreted=interpreted,
+            expected=expected_text,
+            worked=worked,
+        )
     if agreement in (Agreement.ONLY_ANSWER_DEFINED, Agreement.BOTH_UNDEFINED):
         raise GradingError("the reference value is undefined")
     if agreement is Agreement.UNDECIDED:
-        return Verdict(Status.INCORRECT, "undecided", "Not accepted: these numbers are too "
-                       "large or too close to tell apart within 1,500 digits.",
-                       interpreted=interpreted, expected=expected_text, worked=worked)
+        return Verdict(
+            Status.INCORRECT,
+            "undecided",
+            "Not accepted: these numbers are too "
+            "large or too close to tell apart within 1,500 digits.",
+            interpreted=interpreted,
+            expected=expected_text,
+            worked=worked,
+        )
     expected_value = _value(reference)
     typed_value = _value(typed)
     diagnosis = None
@@ -137,18 +190,32 @@ def _grade_exact(reference: Expression, typed: Expression, interpreted: str,
         relative = abs(typed_value - expected_value) / abs(expected_value)
         if relative <= mpmath.mpf("1e-3"):
             if exact_value(reference.tree) is None and exact_value(typed.tree) is not None:
-                diagnosis = Diagnosis("approximation", f"{interpreted} is a decimal "
-                                      f"approximation of {expected_text}; give the exact value")
+                diagnosis = Diagnosis(
+                    "approximation",
+                    f"{interpreted} is a decimal "
+                    f"approximation of {expected_text}; give the exact value",
+                )
             else:
-                agreement = (f"about {max(1, int(-mpmath.log10(relative)))}" if relative
-                             else "more than 25")
-                diagnosis = Diagnosis("approximation", f"Close, but not exact: it agrees with "
-                                      f"the reference to {agreement} significant figures")
+                figures = (
+                    f"about {max(1, int(-mpmath.log10(relative)))}" if relative else "more than 25"
+                )
+                diagnosis = Diagnosis(
+                    "approximation",
+                    f"Close, but not exact: it agrees with "
+                    f"the reference to {figures} significant figures",
+                )
         else:
             diagnosis = diagnose_numbers(expected_value, typed_value)
     message = f"{diagnosis.message}." if diagnosis is not None else "Not equal to the reference."
-    return Verdict(Status.INCORRECT, "exact", message, interpreted=interpreted,
-                   diagnosis=diagnosis, expected=expected_text, worked=worked)
+    return Verdict(
+        Status.INCORRECT,
+        "exact",
+        message,
+        interpreted=interpreted,
+        diagnosis=diagnosis,
+        expected=expected_text,
+        worked=worked,
+    )
 
 
 def worked_computation(formula: Expression, values: Mapping[str, float | Fraction]) -> str:
@@ -206,8 +273,11 @@ def grade_number(
     verdict then carries the worked computation."""
     table = table or DEFAULT_TABLE
     try:
-        formula = expected if isinstance(expected, Expression) else parse(
-            expected, table.with_strictness(False))
+        formula = (
+            expected
+            if isinstance(expected, Expression)
+            else parse(expected, table.with_strictness(False))
+        )
     except FormulaError as error:
         raise GradingError(f"the reference formula does not parse: {error}") from error
     worked = ""

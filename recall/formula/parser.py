@@ -17,7 +17,6 @@ size of constant powers are bounded here, so nothing downstream sees a hostile t
 from __future__ import annotations
 
 import difflib
-import math
 from fractions import Fraction
 
 from recall.errors import LimitError, ParseError
@@ -78,8 +77,9 @@ class Parser:
     def enter(self) -> None:
         self.depth += 1
         if self.depth > MAX_DEPTH:
-            raise LimitError(f"nested too deeply (more than {MAX_DEPTH} levels)", self.text,
-                             self.token.pos)
+            raise LimitError(
+                f"nested too deeply (more than {MAX_DEPTH} levels)", self.text, self.token.pos
+            )
 
     # -- grammar -------------------------------------------------------------------------
     def parse(self) -> Node:
@@ -297,7 +297,9 @@ class Parser:
     def unknown_name(self, token: Token) -> ParseError:
         name = token.text
         known = sorted(self.table.variables)
-        split = _split_into(name, set(known) | {"pi"} | ({"e"} if not self.table.e_is_variable else set()))
+        split = _split_into(
+            name, set(known) | {"pi"} | ({"e"} if not self.table.e_is_variable else set())
+        )
         if split:
             return self.error(f"unknown name '{name}' (did you mean {'*'.join(split)}?)", token)
         close = difflib.get_close_matches(name, known + self._function_names(), n=1, cutoff=0.6)
@@ -324,8 +326,12 @@ def _split_into(name: str, known: set[str]) -> list[str] | None:
 def _check_power_size(node: BinOp, text: str, column: int) -> None:
     exponent = log10_magnitude(node.right)
     if exponent is not None and exponent > MAX_EXPONENT_LOG10:
-        raise LimitError(f"exponent too large: a power's exponent may be at most "
-                         f"{10**MAX_EXPONENT_LOG10:,} in size", text, column)
+        raise LimitError(
+            f"exponent too large: a power's exponent may be at most "
+            f"{10**MAX_EXPONENT_LOG10:,} in size",
+            text,
+            column,
+        )
     magnitude = log10_magnitude(node)
     if magnitude is not None and magnitude > MAX_LOG10:
         raise LimitError(
@@ -348,14 +354,16 @@ def parse(text: str, table: SymbolTable | None = None, *, numeric: bool = False)
 
         source = latex_to_plain(text)
     if "\x00" in source:
-        raise ParseError("the answer contains a NUL character", source.replace("\x00", " "),
-                         source.index("\x00"))
+        raise ParseError(
+            "the answer contains a NUL character", source.replace("\x00", " "), source.index("\x00")
+        )
     parser = Parser(source, table, numeric=numeric)
     tree = parser.parse()
     _check_power_budget(tree, source)
     if _tree_depth(tree) > MAX_TREE_DEPTH:
-        raise LimitError(f"expression too long: more than {MAX_TREE_DEPTH} operations deep",
-                         source, None)
+        raise LimitError(
+            f"expression too long: more than {MAX_TREE_DEPTH} operations deep", source, None
+        )
     return Expression(tree, text, table, numeric)
 
 
@@ -369,8 +377,9 @@ def _check_power_budget(tree: Node, text: str) -> None:
         if isinstance(node, BinOp) and node.op == "^" and isinstance(node.right, Number):
             total += abs(node.right.value)
     if total > MAX_TOTAL_EXPONENT:
-        raise LimitError(f"too much power: the exponents add up to more than "
-                         f"{MAX_TOTAL_EXPONENT:,}", text, None)
+        raise LimitError(
+            f"too much power: the exponents add up to more than {MAX_TOTAL_EXPONENT:,}", text, None
+        )
 
 
 def _tree_depth(tree: Node) -> int:

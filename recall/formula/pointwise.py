@@ -48,8 +48,14 @@ def _mp_env(point: Mapping[str, Fraction]) -> dict[str, Any]:
 class _Pair:
     """Both sides evaluated at one precision, with what that precision could and could not see."""
 
-    def __init__(self, expected: Node, answer: Node, point: Mapping[str, Fraction],
-                 unknown: UnknownFunctions, digits: int) -> None:
+    def __init__(
+        self,
+        expected: Node,
+        answer: Node,
+        point: Mapping[str, Fraction],
+        unknown: UnknownFunctions,
+        digits: int,
+    ) -> None:
         self.digits = digits
         with mpmath.workdps(digits):
             env = _mp_env(point)
@@ -74,9 +80,16 @@ def _classify(expected_defined: bool, answer_defined: bool, equal: bool) -> Agre
     return Agreement.BOTH_UNDEFINED
 
 
-def agree_at(expected: Node, answer: Node, point: Mapping[str, Fraction],
-             unknown: UnknownFunctions, *, exact_first: bool = True,
-             extra_digits: int = 0, max_digits: int = MAX_DIGITS) -> Agreement:
+def agree_at(
+    expected: Node,
+    answer: Node,
+    point: Mapping[str, Fraction],
+    unknown: UnknownFunctions,
+    *,
+    exact_first: bool = True,
+    extra_digits: int = 0,
+    max_digits: int = MAX_DIGITS,
+) -> Agreement:
     """Whether ``expected`` and ``answer`` take the same real value at ``point``.
 
     ``extra_digits`` raises the starting precision for expressions that mention tiny or huge
@@ -122,7 +135,7 @@ def agree_at(expected: Node, answer: Node, point: Mapping[str, Fraction],
             threshold = mpmath.mpf(10) ** (high.cancelled + GUARD_DIGITS - digits) * scale
             difference_low = abs(low.e - low.a)
             difference_high = abs(high.e - high.a)
-            stable = (abs(high.e - low.e) <= threshold and abs(high.a - low.a) <= threshold)
+            stable = abs(high.e - low.e) <= threshold and abs(high.a - low.a) <= threshold
             if stable:
                 return Agreement.EQUAL if difference_high <= threshold else Agreement.DIFFERENT
             # A side moved with the precision. If their difference shrank with it, the
@@ -146,8 +159,9 @@ def _chasing_noise(previous: tuple[int, float] | None, digits: int, pair: _Pair)
     return pair.needed - earlier_needed >= 0.8 * (digits - earlier_digits)
 
 
-def precise_value(node: Node, env: Mapping[str, Fraction] | None = None,
-                  unknown: UnknownFunctions | None = None) -> Any:
+def precise_value(
+    node: Node, env: Mapping[str, Fraction] | None = None, unknown: UnknownFunctions | None = None
+) -> Any:
     """The value of ``node`` as an mpmath number good to about 30 significant digits, or
     ``None`` where undefined or out of reach. The working precision is raised as
     :func:`agree_at` raises it."""

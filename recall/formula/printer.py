@@ -69,7 +69,11 @@ def to_text(node: Node, values: Mapping[str, str] | None = None) -> str:
     if isinstance(node, BinOp):
         op = node.op
         if op == "+":
-            return f"{wrap(node.left, 1)} + {wrap(node.right, 1) if not _negative(node.right) else '(' + to_text(node.right, values) + ')'}"
+            # a + (-b) keeps its parentheses: "a + -b" would read back as the same tree, but
+            # the learner typed the parentheses and the preview should show them.
+            right = to_text(node.right, values)
+            right = f"({right})" if _negative(node.right) else wrap(node.right, 1)
+            return f"{wrap(node.left, 1)} + {right}"
         if op == "-":
             return f"{wrap(node.left, 1)} - {wrap(node.right, 2)}"
         if op == "*":

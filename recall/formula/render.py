@@ -8,8 +8,9 @@ from recall.formula.nodes import Expression
 from recall.formula.symbols import SymbolTable
 
 
-def render(expression: Expression | str, table: SymbolTable | None = None, *,
-           width: int = 80) -> str:
+def render(
+    expression: Expression | str, table: SymbolTable | None = None, *, width: int = 80
+) -> str:
     """Multi-line Unicode math (SymPy's pretty printer over our tree, order kept as typed:
     ``b + a`` is not shown as ``a + b``). Text is parsed first; a parse error propagates."""
     if isinstance(expression, str):

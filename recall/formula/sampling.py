@@ -59,8 +59,6 @@ def plan(index: int, position: int) -> Plan:
     return Plan(negative, band)
 
 
-
-
 def far_plans(index: int, positions: int, scales: list[float]) -> list[Plan]:
     """Plans for far point number ``index``: every variable at ``scales[index // 2]``; the two
     points of a scale have opposite sign patterns."""

@@ -113,8 +113,8 @@ def _product(node: Node) -> Key:
     if not factors:
         return ("n", coefficient)
     if coefficient == 1 and len(factors) == 1:
-        base, exponent = factors[0]
-        return base if exponent == _ONE else ("^", base, exponent)
+        base, power = factors[0]
+        return base if power == _ONE else ("^", base, power)
     return ("*", coefficient, factors)
 
 

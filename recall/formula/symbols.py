@@ -96,8 +96,9 @@ def parse_domain(spec: str | Domain) -> Domain:
     low, high = _bound(low_text, str(spec)), _bound(high_text, str(spec))
     if not low < high:
         raise FormulaError(f"empty domain '{spec}': the lower bound must be below the upper one")
-    return Domain(low, high, open_low == "(" or low == -INF, close_high == ")" or high == INF,
-                  integer, text)
+    return Domain(
+        low, high, open_low == "(" or low == -INF, close_high == ")" or high == INF, integer, text
+    )
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ def display_name(name: str) -> str:
     SymPy's modifiers (``m_hat`` → ``mhat`` → m̂), subscripts stay subscripts."""
     parts = name.split("_")
     head = parts[0]
-    rest = []
+    rest: list[str] = []
     for part in parts[1:]:
         if part in ("hat", "bar", "tilde", "dot") and not rest:
             head += part
