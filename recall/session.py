@@ -370,8 +370,19 @@ class Session:
             return False
         if self.mode is not Mode.NORMAL:
             return True
-        _start, end = today_bounds(now, self.settings.day_rollover_hour, self.tz)
-        return stored.state.is_new or (stored.state.due is not None and stored.state.due < end)
+        start, end = today_bounds(now, self.settings.day_rollover_hour, self.tz)
+        state = stored.state
+        if state.is_new:
+            limit, spent = self.settings.new_per_day, 0
+        elif state.due is None or state.due >= end:
+            return False
+        elif state.phase is Phase.REVIEW:
+            limit, spent = self.settings.reviews_per_day, 1
+        else:
+            return True
+        # The queue was sized when the session began; another window or process may have
+        # spent today's allowance since, so the log decides, not the queue.
+        return remaining(limit, self.store.introduced_and_reviewed(start)[spent]) > 0
 
     def _learning_due(self, until: datetime) -> str | None:
         for card in self._loaded(

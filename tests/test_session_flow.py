@@ -299,3 +299,67 @@ def test_right_answer_for_each_kind() -> None:
         "MSE",
         "because",
     ]
+
+
+def test_two_sessions_open_at_once_share_one_daily_new_card_allowance(
+    store: Store, db_url: str
+) -> None:
+    """Two windows (or processes) each build their queue before either introduces a card;
+    the allowance is checked again when a new card is about to be shown."""
+    cards = load(store, make_deck("x", *[f"c{i}" for i in range(5)]), make_deck("y", "c0", "c1"))
+    clock = FakeClock()
+    settings = Settings(new_per_day=3)
+    first = start(store, cards, clock, settings=settings, budget=Budget.until_done())
+    other_store = open_store(db_url)
+    second = Session.start(
+        other_store,
+        cards,
+        settings=settings,
+        budget=Budget.until_done(),
+        decks=["y"],
+        clock=clock,
+        tz=UTC,
+        fuzz=False,
+    )
+    introduced = []
+    for session in (first, second):
+        while (card := session.next_card()) is not None:
+            clock.advance(5)
+            session.record(verdict="correct", rating=Rating.Easy, seconds=5)
+            introduced.append(card.key)
+    other_store.close()
+    assert introduced == ["x/c0", "x/c1", "x/c2"]
+    assert store.introduced_and_reviewed(T0) == (3, 0)
+
+
+def test_two_sessions_open_at_once_share_one_daily_review_allowance(
+    store: Store, db_url: str
+) -> None:
+    cards = load(store, make_deck("x", "c0", "c1", "c2"), make_deck("y", "c0", "c1"))
+    clock = FakeClock()
+    warm = start(store, cards, clock, budget=Budget.until_done())
+    while warm.next_card() is not None:
+        clock.advance(3)
+        warm.record(verdict="correct", rating=Rating.Easy, seconds=3)  # straight to review
+    clock.advance(timedelta(days=60).total_seconds())
+    settings = Settings(reviews_per_day=2)
+    first = start(store, cards, clock, settings=settings, budget=Budget.until_done())
+    other_store = open_store(db_url)
+    second = Session.start(
+        other_store,
+        cards,
+        settings=settings,
+        budget=Budget.until_done(),
+        decks=["y"],
+        clock=clock,
+        tz=UTC,
+        fuzz=False,
+    )
+    reviewed = 0
+    for session in (first, second):
+        while session.next_card() is not None:
+            clock.advance(3)
+            session.record(verdict="correct", rating=Rating.Good, seconds=3)
+            reviewed += 1
+    other_store.close()
+    assert reviewed == 2
