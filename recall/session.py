@@ -374,12 +374,12 @@ class Session:
         state = stored.state
         if state.is_new:
             limit, spent = self.settings.new_per_day, 0
-        elif state.due is None or state.due >= end:
-            return False
-        elif state.phase is Phase.REVIEW:
+        elif state.phase is Phase.REVIEW and state.due is not None and state.due < end:
             limit, spent = self.settings.reviews_per_day, 1
         else:
-            return True
+            # Learning and relearning cards come back through _learning_due when their step
+            # is due; from the queue they would be shown again before it.
+            return False
         # The queue was sized when the session began; another window or process may have
         # spent today's allowance since, so the log decides, not the queue.
         return remaining(limit, self.store.introduced_and_reviewed(start)[spent]) > 0
@@ -566,9 +566,12 @@ class Session:
         last = self._rt.done.pop()
         stored = self.store.undo_review(last.review_id)
         self._rt.used_seconds = max(0.0, self._rt.used_seconds - last.seconds)
-        if last.requeued and self._queue and self._queue[-1] == last.key:
-            self._queue.pop()
-        if self._current is not None:
+        if last.requeued:  # take back the extra try the miss queued
+            if self._current == last.key:  # the extra try is on screen
+                self._current = None
+            elif self._queue and self._queue[-1] == last.key:
+                self._queue.pop()
+        if self._current is not None and self._current != last.key:
             self._queue.appendleft(self._current)
         if last.key not in self._cards:
             self._current = None

@@ -363,3 +363,50 @@ def test_two_sessions_open_at_once_share_one_daily_review_allowance(
             reviewed += 1
     other_store.close()
     assert reviewed == 2
+
+
+def drain(session: Session, clock: FakeClock, limit: int = 20) -> list[str]:
+    """Answer Good to every card the session still shows; the ids in order."""
+    shown = []
+    while len(shown) < limit and (card := session.next_card()) is not None:
+        shown.append(card.id)
+        clock.advance(3)
+        session.record(verdict="correct", rating=Rating.Good, seconds=3)
+    return shown
+
+
+def test_undo_while_a_learning_card_is_on_screen_does_not_show_it_twice(store: Store) -> None:
+    cards = load(store, make_deck("d", "a", "b"))
+    clock = FakeClock()
+    session = start(store, cards, clock, budget=Budget.until_done())
+    answer(session, clock, Rating.Again, seconds=3)  # a: learning, due in a minute
+    answer(session, clock, Rating.Good, seconds=30)  # b
+    clock.advance(70)
+    assert session.next_card().id == "a"  # type: ignore[union-attr]  # a is due again
+    assert session.undo().id == "b"  # type: ignore[union-attr]  # take back b's review
+    clock.advance(3)
+    session.record(verdict="correct", rating=Rating.Good, seconds=3)  # b again
+    shown = drain(session, clock)
+    # a (its step is due), then b ahead of time at the end; never a twice in a row.
+    assert shown[:2] == ["a", "b"]
+
+
+def test_undoing_the_review_of_the_card_on_screen_shows_it_once(store: Store) -> None:
+    cards = load(store, make_deck("d", "a"))
+    clock = FakeClock()
+    session = start(store, cards, clock, budget=Budget.cards(3))
+    answer(session, clock, Rating.Again, seconds=3)
+    clock.advance(70)
+    assert session.next_card().id == "a"  # type: ignore[union-attr]
+    assert session.undo().id == "a"  # type: ignore[union-attr]  # back to new, on screen
+    assert session.queue_length == 0
+
+
+def test_undoing_a_cram_miss_whose_retry_is_on_screen_keeps_one_retry(store: Store) -> None:
+    cards = load(store, make_deck("d", "a"))
+    clock = FakeClock()
+    session = start(store, cards, clock, mode=Mode.CRAM, budget=Budget.until_done())
+    answer(session, clock, Rating.Again, seconds=3)  # requeued for another try
+    assert session.next_card().id == "a"  # type: ignore[union-attr]  # the retry, on screen
+    assert session.undo().id == "a"  # type: ignore[union-attr]
+    assert drain(session, clock) == ["a"]
