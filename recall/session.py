@@ -559,12 +559,17 @@ class Session:
 
     def undo(self) -> Card | None:
         """Take back the last review of this session: the log row goes, the card's previous
-        state comes back, and the card is shown again next. Returns it (``None`` if there is
-        nothing to undo)."""
-        if not self._rt.done:
+        state comes back, and the card is shown again next. Returns it, or ``None`` when there
+        is nothing to undo (the session has ended: its summary stands) or the card can no longer
+        be shown (removed from its deck or suspended since; the review is still taken back).
+
+        Raises :class:`recall.store.StoreError` when the card was reviewed again elsewhere
+        since; the review then stays, and still counts in this session."""
+        if not self._rt.done or self.info.ended_at is not None:
             return None
-        last = self._rt.done.pop()
+        last = self._rt.done[-1]
         stored = self.store.undo_review(last.review_id)
+        self._rt.done.pop()
         self._rt.used_seconds = max(0.0, self._rt.used_seconds - last.seconds)
         if last.requeued:  # take back the extra try the miss queued
             if self._current == last.key:  # the extra try is on screen
@@ -573,7 +578,7 @@ class Session:
                 self._queue.pop()
         if self._current is not None and self._current != last.key:
             self._queue.appendleft(self._current)
-        if last.key not in self._cards:
+        if last.key not in self._cards or stored.retired or stored.suspended:
             self._current = None
             return None
         self._stored[last.key] = stored

@@ -14,7 +14,7 @@ from recall.cards.model import Card, CardKind, Deck
 from recall.config import Settings
 from recall.scheduling import Phase, Rating
 from recall.session import Budget, Mode, Session, right_answer
-from recall.store import Store, open_store
+from recall.store import ReviewInput, Store, StoreError, open_store
 
 UTC = UTC
 
@@ -410,3 +410,46 @@ def test_undoing_a_cram_miss_whose_retry_is_on_screen_keeps_one_retry(store: Sto
     assert session.next_card().id == "a"  # type: ignore[union-attr]  # the retry, on screen
     assert session.undo().id == "a"  # type: ignore[union-attr]
     assert drain(session, clock) == ["a"]
+
+
+def test_a_refused_undo_keeps_the_review_in_the_session(store: Store, db_url: str) -> None:
+    cards = load(store, make_deck("d", "a", "b"))
+    clock = FakeClock()
+    session = start(store, cards, clock, budget=Budget.cards(2))
+    answer(session, clock, Rating.Again, seconds=3)
+    a_id = store.cards_by_key()["d/a"].id
+    other = open_store(db_url)  # another window reviews the same card meanwhile
+    scheduler = session.scheduler
+    at = clock.advance(60)
+    other.apply_review(
+        a_id,
+        ReviewInput(rating=3, reviewed_at=at, verdict="correct", seconds=2),
+        lambda s: scheduler.review(a_id, s, Rating.Good, at),
+    )
+    other.close()
+    with pytest.raises(StoreError, match="reviewed again"):
+        session.undo()
+    assert session.cards_done == 1 and store.review_count() == 2
+    answer(session, clock)
+    assert session.finished  # the card budget still counts the review that stayed
+
+
+def test_undo_after_the_card_left_its_deck_does_not_show_it(store: Store) -> None:
+    cards = load(store, make_deck("d", "a", "b"))
+    clock = FakeClock()
+    session = start(store, cards, clock, budget=Budget.until_done())
+    answer(session, clock)
+    store.sync_decks([make_deck("d", "b")], now=clock())  # "a" deleted from the deck file
+    assert session.undo() is None
+    assert store.review_count() == 0 and store.cards_by_key()["d/a"].retired
+    assert set(drain(session, clock)) == {"b"}
+
+
+def test_undo_after_the_session_ended_changes_nothing(store: Store) -> None:
+    cards = load(store, make_deck("d", "a"))
+    clock = FakeClock()
+    session = start(store, cards, clock)
+    answer(session, clock)
+    summary = session.end()
+    assert session.undo() is None
+    assert store.review_count() == summary.reviews == 1
