@@ -7,11 +7,18 @@ import os
 import subprocess
 import sys
 import textwrap
+import threading
+import time
+from datetime import timedelta
 from pathlib import Path
 
-from store_fixtures import T0, db_url, make_deck  # noqa: F401
+import pytest
+from sqlalchemy import create_engine, insert, select, text, update
+from store_fixtures import PG_SKIP_REASON, PG_URL, T0, db_url, make_deck, pg_worker_url  # noqa: F401
 
-from recall.store import open_store
+from recall.scheduling import Rating, Scheduler, SchedulerSettings
+from recall.store import ReviewInput, StoreError, open_store
+from recall.store.models import CardStateRow, ReviewRow
 
 WORKER = textwrap.dedent(
     """
@@ -74,4 +81,85 @@ def test_two_processes_reviewing_the_same_cards_lose_nothing(db_url: str) -> Non
         for earlier, later in zip(chain, chain[1:], strict=False):
             assert later.before is not None and earlier.after is not None
             assert later.before.stability == earlier.after.stability
+    store.close()
+
+
+@pytest.fixture
+def pg_url() -> str:
+    """PostgreSQL only: SQLite's BEGIN IMMEDIATE already serialises whole write transactions."""
+    if not PG_URL:
+        pytest.skip(PG_SKIP_REASON)
+    return pg_worker_url(os.environ.get("PYTEST_XDIST_WORKER", "main"))
+
+
+def test_undo_racing_a_review_from_another_process_loses_nothing(pg_url: str) -> None:
+    """Another process reviews the card between undo reading the log and locking the card:
+    undo must see that review and refuse, not restore the state over it."""
+    store = open_store(pg_url)
+    store.sync_decks([make_deck("d", "a")], now=T0)
+    card_id = store.cards_by_key()["d/a"].id
+    sched = Scheduler(SchedulerSettings(enable_fuzzing=False))
+    first = store.apply_review(
+        card_id,
+        ReviewInput(rating=3, reviewed_at=T0, verdict="correct", seconds=1),
+        lambda s: sched.review(card_id, s, Rating.Good, T0),
+    )
+    later = T0 + timedelta(minutes=10)
+    after_first = first.card.state
+    second_state = sched.review(card_id, after_first, Rating.Good, later)
+
+    other = create_engine(pg_url)
+    with other.connect() as conn:
+        lock = conn.begin()  # the other process, mid-review: it holds the card's row
+        conn.execute(
+            select(CardStateRow.card_id).where(CardStateRow.card_id == card_id).with_for_update()
+        )
+        outcome: list[BaseException | None] = []
+
+        def undo() -> None:
+            try:
+                store.undo_review(first.entry.id)
+                outcome.append(None)
+            except BaseException as error:  # noqa: BLE001 - reported to the main thread
+                outcome.append(error)
+
+        worker = threading.Thread(target=undo)
+        worker.start()
+        waiting = text("SELECT count(*) FROM pg_locks WHERE NOT granted")
+        for _ in range(3000):  # until undo waits on the row lock (or has finished)
+            if outcome or conn.execute(waiting).scalar():
+                break
+            time.sleep(0.01)
+        conn.execute(
+            insert(ReviewRow).values(
+                card_id=card_id,
+                reviewed_at=later,
+                kind=int(after_first.phase),
+                rating=3,
+                verdict="correct",
+                duration_ms=1000,
+                hint_used=False,
+                before_phase=int(after_first.phase),
+                before_lapses=0,
+                after_phase=int(second_state.phase),
+                after_stability=second_state.stability,
+            )
+        )
+        conn.execute(
+            update(CardStateRow)
+            .where(CardStateRow.card_id == card_id)
+            .values(
+                phase=int(second_state.phase),
+                stability=second_state.stability,
+                due=second_state.due,
+                reps=2,
+            )
+        )
+        lock.commit()
+        worker.join(timeout=60)
+    other.dispose()
+    assert len(outcome) == 1 and isinstance(outcome[0], StoreError), outcome
+    assert "reviewed again" in str(outcome[0])
+    assert store.review_count() == 2
+    assert store.card(card_id).state.reps == 2
     store.close()

@@ -442,12 +442,25 @@ class Store:
         Only a card's latest review can be undone (a later one was computed from it). Siblings
         the review buried come back unless another review of their group remains that day.
         """
+        gone = StoreError("that review is not in the log (already undone?)")
         with self._write() as conn:
+            card_id = conn.execute(
+                select(ReviewRow.card_id).where(ReviewRow.id == review_id)
+            ).scalar()
+            if card_id is None:
+                raise gone
+            # Lock the card first, then read the log: on PostgreSQL a review committed by
+            # another process while we waited for the lock is seen by the reads below.
+            current = conn.execute(
+                select(CardStateRow.__table__)
+                .where(CardStateRow.card_id == card_id)
+                .with_for_update()
+            ).one()
             log = conn.execute(
                 select(ReviewRow.__table__).where(ReviewRow.id == review_id)
             ).one_or_none()
             if log is None:
-                raise StoreError("that review is not in the log (already undone?)")
+                raise gone
             latest = conn.execute(
                 select(func.max(ReviewRow.id)).where(
                     ReviewRow.card_id == log.card_id, ReviewRow.kind != KIND_CRAM
@@ -458,11 +471,6 @@ class Store:
                     raise StoreError(
                         "the card was reviewed again after that review; undo the later one first"
                     )
-                current = conn.execute(
-                    select(CardStateRow.__table__)
-                    .where(CardStateRow.card_id == log.card_id)
-                    .with_for_update()
-                ).one()
                 assert log.before_phase is not None
                 conn.execute(
                     update(CardStateRow)
