@@ -125,3 +125,29 @@ def test_day_buckets_follow_daylight_saving() -> None:
     counts = day_buckets(millis, date(2025, 3, 29), 3, 4, berlin)
     assert counts.tolist() == [1, 2, 1]
     assert day_buckets(millis, date(2025, 4, 2), 2, 4, berlin).tolist() == [0, 0]
+
+
+def test_a_buried_card_is_due_again_from_the_next_study_day(store: Store) -> None:
+    """Reviewing a card buries its due sibling for the rest of the day: not due today, but
+    waiting tomorrow, in the counts and in the forecast alike."""
+    store.sync_decks([make_deck("att", "attn.formula", "attn.scale", "other")], now=T0)
+    ids = {c.key: c.id for c in store.cards_by_key().values()}
+    due = max(graduate(store, i, T0) for i in ids.values())
+    now = due + timedelta(hours=1)
+    day_end = datetime.combine(now.date() + timedelta(days=1), datetime.min.time(), UTC)
+    card_id = ids["attn.formula"]
+    data = ReviewInput(rating=3, reviewed_at=now, verdict="correct", seconds=3)
+    applied = store.apply_review(
+        card_id,
+        data,
+        lambda s: SCHED.review(card_id, s, Rating.Good, now),
+        bury_siblings_until=day_end,
+    )
+    assert applied.buried == 1
+    reviewed_due = applied.card.state.due
+    assert reviewed_due is not None and reviewed_due > day_end + timedelta(days=1)
+    stats = compute_stats(store, now=now, rollover_hour=0, tz=UTC, forecast_days=60)
+    assert stats.due_today == 1  # "other"; the buried sibling cannot be studied today
+    assert stats.due_tomorrow == 2  # ... but it is waiting tomorrow
+    assert [n for _d, n in stats.forecast[:2]] == [1, 1]
+    assert sum(n for _d, n in stats.forecast) == 3

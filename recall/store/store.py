@@ -20,6 +20,7 @@ from sqlalchemy import (
     Select,
     and_,
     bindparam,
+    case,
     delete,
     func,
     insert,
@@ -72,6 +73,13 @@ R = TypeVar("R")
 # verbatim, and a bound parameter (queue > ?) does not count.
 _ACTIVE = CardStateRow.queue > literal_column("0")
 _NEW = CardStateRow.queue == literal_column("0")
+_BURIED = CardStateRow.queue == literal_column(str(QUEUE_BURIED))
+#: When a buried learning or review card is due again: its due time or the end of its burial,
+#: whichever is later (NULL for a buried new card, which is never "due").
+_BACK_FROM_BURIAL = case(
+    (CardStateRow.buried_until > CardStateRow.due, CardStateRow.buried_until),
+    else_=CardStateRow.due,
+)
 
 
 def _translated(method: Callable[P, R]) -> Callable[P, R]:
@@ -600,21 +608,32 @@ class Store:
 
     @_translated
     def count_due(self, before: datetime) -> int:
-        """How many learning and review cards fall due before ``before`` (overdue included)."""
-        query = select(func.count()).where(_ACTIVE, CardStateRow.due < before)
+        """How many learning and review cards fall due before ``before`` (overdue included).
+
+        A buried card counts from the end of its burial: it is not due today, but it is waiting
+        tomorrow."""
+        active = select(func.count()).where(_ACTIVE, CardStateRow.due < before)
+        buried = select(func.count()).where(_BURIED, _BACK_FROM_BURIAL < before)
+        query = select(active.scalar_subquery() + buried.scalar_subquery())
         with self._read() as conn:
             return int(conn.execute(query).scalar_one())
 
     @_translated
     def due_millis(self, until: datetime) -> Any:
         """Due times (epoch milliseconds, a sorted NumPy int64 array) of active learning and
-        review cards due before ``until``, overdue included: the input of the forecast."""
+        review cards due before ``until``, overdue included: the input of the forecast.
+        A buried card is due when its burial ends, if that is later."""
         import numpy as np
 
-        raw = type_coerce(CardStateRow.due, BigInteger)
-        query = select(raw).where(_ACTIVE, CardStateRow.due < until).order_by(CardStateRow.due)
+        active = select(type_coerce(CardStateRow.due, BigInteger)).where(
+            _ACTIVE, CardStateRow.due < until
+        )
+        buried = select(type_coerce(_BACK_FROM_BURIAL, BigInteger)).where(
+            _BURIED, _BACK_FROM_BURIAL < until
+        )
         with self._read() as conn:
-            return np.array(conn.execute(query).scalars().all(), dtype=np.int64)
+            values = conn.execute(active.union_all(buried)).scalars().all()
+        return np.sort(np.array(values, dtype=np.int64))
 
     @_translated
     def review_millis(self, since: datetime | None = None) -> Any:
