@@ -320,3 +320,16 @@ def test_cards_by_key_finds_exactly_the_keys_asked_for(store: Store) -> None:
     assert sorted(found) == ["a/x", "b/x"]
     assert found["a/x"].id != found["b/x"].id
     assert store.cards_by_key([]) == {}
+
+
+def test_a_learning_card_can_be_buried_by_hand_and_comes_back_learning(store: Store) -> None:
+    store.sync_decks([make_deck("d", "a")], now=T0)
+    card_id = ids(store)["d/a"]
+    state = review(store, card_id, Rating.Again, at=T0).card.state  # learning, due in a minute
+    tomorrow = T0 + timedelta(hours=20)
+    assert store.bury([card_id], tomorrow) == 1
+    assert store.due_cards(T0 + timedelta(hours=1), learning_only=True) == []
+    assert store.release_buried(tomorrow) == 1
+    back = store.card(card_id)
+    assert back.buried_until is None and back.state == state
+    assert [c.id for c in store.due_cards(tomorrow, learning_only=True)] == [card_id]

@@ -288,9 +288,11 @@ class Store:
 
     @_translated
     def bury(self, card_ids: Collection[int], until: datetime) -> int:
-        """Hide new and review cards until ``until`` (the next study day); returns how many."""
+        """Hide cards until ``until`` (the next study day), at the learner's request; returns
+        how many. Learning cards too: the learner asked (sibling burying spares them, see
+        :meth:`apply_review`, because their short steps cannot wait a day unasked)."""
         with self._write() as conn:
-            return _bury(conn, card_ids, until)
+            return _bury(conn, card_ids, until, queues=(QUEUE_NEW, QUEUE_LEARNING, QUEUE_REVIEW))
 
     @_translated
     def release_buried(self, now: datetime) -> int:
@@ -830,14 +832,19 @@ def _session_info(row: Any) -> SessionInfo:
     )
 
 
-def _bury(conn: Connection, card_ids: Collection[int], until: datetime) -> int:
+def _bury(
+    conn: Connection,
+    card_ids: Collection[int],
+    until: datetime,
+    queues: tuple[int, ...] = (QUEUE_NEW, QUEUE_REVIEW),
+) -> int:
     if not card_ids:
         return 0
     result = conn.execute(
         update(CardStateRow)
         .where(
             CardStateRow.card_id.in_(list(card_ids)),
-            CardStateRow.queue.in_([QUEUE_NEW, QUEUE_REVIEW]),
+            CardStateRow.queue.in_(list(queues)),
         )
         .values(queue=QUEUE_BURIED, buried_until=until)
     )
