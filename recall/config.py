@@ -240,12 +240,22 @@ def dumps(settings: Settings) -> str:
 
 
 def save_settings(settings: Settings, path: Path | None = None) -> Path:
-    """Write ``settings`` atomically (temp file + rename): a crash never leaves half a file."""
+    """Write ``settings`` atomically (temp file + rename): a crash never leaves half a file.
+
+    Raises :class:`ConfigError` when the file cannot be written (full disk, no permission)."""
     path = path or config_file()
-    path.parent.mkdir(parents=True, exist_ok=True)
     temp = path.with_name(path.name + ".tmp")
-    temp.write_text(dumps(settings), encoding="utf-8")
-    os.replace(temp, path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temp.write_text(dumps(settings), encoding="utf-8")
+        os.replace(temp, path)
+    except OSError as error:
+        if temp.is_file():
+            temp.unlink(missing_ok=True)
+        reason = error.strerror or str(error)
+        raise ConfigError(
+            f"{path}: cannot write the settings file ({reason}); nothing was changed"
+        ) from error
     return path
 
 

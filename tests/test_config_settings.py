@@ -115,3 +115,12 @@ def test_cli_bad_value_exits_non_zero_with_a_message(
     assert main(["config", "day_rollover_hour", "25"]) != 0
     assert "between 0 and 23" in capsys.readouterr().err
     assert not (home / "config.toml").exists()
+
+
+def test_a_settings_file_that_cannot_be_written_is_a_clear_error(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (home / "config.toml.tmp").mkdir()  # stands in for a full disk or a read-only folder
+    assert main(["config", "new_per_day", "12"]) == 2
+    assert "cannot write the settings file" in capsys.readouterr().err
+    assert config.load_settings().new_per_day == 20
