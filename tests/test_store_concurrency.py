@@ -13,11 +13,11 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from sqlalchemy import create_engine, insert, select, text, update
+from sqlalchemy import create_engine, event, insert, select, text, update
 from store_fixtures import PG_SKIP_REASON, PG_URL, T0, db_url, make_deck, pg_worker_url  # noqa: F401
 
 from recall.scheduling import Rating, Scheduler, SchedulerSettings
-from recall.store import ReviewInput, StoreError, open_store
+from recall.store import ReviewInput, Store, StoreError, open_store
 from recall.store.models import CardStateRow, ReviewRow
 
 WORKER = textwrap.dedent(
@@ -163,3 +163,49 @@ def test_undo_racing_a_review_from_another_process_loses_nothing(pg_url: str) ->
     assert store.review_count() == 2
     assert store.card(card_id).state.reps == 2
     store.close()
+
+
+def test_two_processes_syncing_the_same_new_cards_at_once_both_succeed(pg_url: str) -> None:
+    """Two windows start together after a deck gained cards: both insert the same rows. The
+    second must wait for the first and then find them, not fail on the unique key."""
+    open_store(pg_url).close()
+    first, second = open_store(pg_url), open_store(pg_url)
+    deck = make_deck("d", "a", "b")
+    inserted, release = threading.Event(), threading.Event()
+
+    @event.listens_for(first._engine, "after_cursor_execute")  # noqa: SLF001
+    def _pause(_conn, _cursor, statement, *_args):  # type: ignore[no-untyped-def]  # noqa: ANN001, ANN202
+        if statement.startswith("INSERT INTO cards") and not inserted.is_set():
+            inserted.set()
+            release.wait(60)  # mid-transaction, the rows not yet committed
+
+    errors: list[BaseException] = []
+
+    def sync(store: Store) -> None:
+        try:
+            store.sync_decks([deck], now=T0)
+        except BaseException as error:  # noqa: BLE001 - reported to the main thread
+            errors.append(error)
+
+    one = threading.Thread(target=sync, args=(first,))
+    one.start()
+    assert inserted.wait(60)
+    two = threading.Thread(target=sync, args=(second,))
+    two.start()
+    watcher = create_engine(pg_url)
+    with watcher.connect() as conn:
+        for _ in range(3000):  # until the second sync waits on the first (or has finished)
+            if (
+                not two.is_alive()
+                or conn.execute(text("SELECT count(*) FROM pg_locks WHERE NOT granted")).scalar()
+            ):
+                break
+            time.sleep(0.01)
+    watcher.dispose()
+    release.set()
+    one.join(60)
+    two.join(60)
+    assert errors == []
+    assert sorted(second.cards_by_key()) == ["d/a", "d/b"]
+    first.close()
+    second.close()

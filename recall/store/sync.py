@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from sqlalchemy import Connection, case, insert, select, update
+from sqlalchemy import Connection, case, insert, select, text, update
 
 from recall.cards.model import Deck
 from recall.scheduling.queue import sibling_group
@@ -34,6 +34,7 @@ def sync_decks(conn: Connection, decks: Sequence[Deck], now: datetime) -> SyncRe
     slugs = [deck.id for deck in decks]
     if len(set(slugs)) != len(slugs):
         raise ValueError(f"deck ids must be unique, got {slugs}")
+    _serialise_syncs(conn)
     added: list[str] = []
     changed: list[str] = []
     retired: list[str] = []
@@ -128,6 +129,19 @@ def sync_decks(conn: Connection, decks: Sequence[Deck], now: datetime) -> SyncRe
                 .values(queue=QUEUE_RETIRED, buried_until=None)
             )
     return SyncReport(tuple(added), tuple(changed), tuple(retired), tuple(restored), unchanged)
+
+
+#: PostgreSQL advisory lock key held for the length of a sync transaction.
+SYNC_LOCK = 727275
+
+
+def _serialise_syncs(conn: Connection) -> None:
+    """One sync at a time. Two recall windows starting together read "no such card" and both
+    insert it; on PostgreSQL (read committed) the second then fails on the unique key. An
+    advisory lock makes it wait and read the first one's rows instead. SQLite needs nothing:
+    the write transaction began with BEGIN IMMEDIATE, which already serialises it."""
+    if conn.dialect.name == "postgresql":
+        conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": SYNC_LOCK})
 
 
 def _upsert_deck(conn: Connection, deck: Deck, now: datetime) -> int:
