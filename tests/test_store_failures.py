@@ -146,3 +146,29 @@ def test_default_location_is_created_under_recall_home(
     store.close()
     assert (home / "recall.sqlite3").is_file()
     assert integrity(home / "recall.sqlite3") == "ok"
+
+
+def test_another_programs_sqlite_database_keeps_its_journal_mode(tmp_path: Path) -> None:
+    """Refusing a database that is not ours must leave it byte for byte as it was; switching
+    it to WAL (a setting stored in the file) would change another program's data."""
+    path = tmp_path / "invoices.db"
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE TABLE invoices (id INTEGER PRIMARY KEY, total REAL)")
+    conn.execute("INSERT INTO invoices VALUES (1, 9.5)")
+    conn.commit()
+    conn.close()
+    before = digest(path)
+    with pytest.raises(StoreError, match="not a recall database"):
+        open_store(f"sqlite:///{path}")
+    assert digest(path) == before
+    conn = sqlite3.connect(path)
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
+    conn.close()
+
+
+def test_a_recall_database_is_in_wal_mode(tmp_path: Path) -> None:
+    path = tmp_path / "recall.sqlite3"
+    fresh_store(path)
+    conn = sqlite3.connect(path)
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    conn.close()

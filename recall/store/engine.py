@@ -3,9 +3,12 @@
 SQLite needs three things per connection that its defaults get wrong for us:
 
 * ``foreign_keys=ON`` (off by default, per connection);
-* WAL with ``synchronous=FULL``: readers do not block the writer, and a committed review
-  survives a power cut, not only a crash;
+* ``synchronous=FULL``: with WAL, a committed review survives a power cut, not only a crash;
 * ``busy_timeout``: a second recall process waits for the lock instead of failing at once.
+
+WAL itself (readers do not block the writer) is a property stored in the database file, not
+of a connection: :func:`use_wal` sets it once :mod:`.schema` knows the file is a recall
+database, so a file that is not ours is never rewritten by merely being opened.
 
 And the ``sqlite3`` driver must really begin transactions: on Python 3.11 it opens them lazily
 and only before DML, so we switch its own handling off (``isolation_level = None``) and emit
@@ -83,7 +86,6 @@ def _setup_sqlite(engine: Engine) -> None:
         try:
             cursor.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
             cursor.execute("PRAGMA foreign_keys = ON")
-            cursor.execute("PRAGMA journal_mode = WAL")
             cursor.execute("PRAGMA synchronous = FULL")
         finally:
             cursor.close()
@@ -92,6 +94,22 @@ def _setup_sqlite(engine: Engine) -> None:
     def _on_begin(connection: Any) -> None:
         immediate = connection.get_execution_options().get("recall_write")
         connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+
+
+def use_wal(engine: Engine) -> None:
+    """Put a SQLite database (known to be recall's) in WAL mode; a no-op once it is, and for
+    other backends. Runs outside any transaction, as SQLite requires."""
+    if engine.dialect.name != "sqlite":
+        return
+    raw = engine.raw_connection()
+    try:
+        cursor = raw.cursor()
+        try:
+            cursor.execute("PRAGMA journal_mode = WAL")
+        finally:
+            cursor.close()
+    finally:
+        raw.close()
 
 
 def store_error(error: BaseException, url: URL) -> StoreError:

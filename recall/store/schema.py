@@ -21,7 +21,7 @@ from sqlalchemy.engine import URL
 
 from recall import __version__
 from recall.errors import StoreError
-from recall.store.engine import WRITE, sqlite_path
+from recall.store.engine import WRITE, sqlite_path, use_wal
 from recall.store.models import Base
 
 #: Every schema revision this recall can read, oldest first; the last is the head.
@@ -34,6 +34,12 @@ APP_MARK = "recall"
 def prepare(engine: Engine, url: URL) -> str:
     """Make the database at ``engine`` ready for this recall; returns what was done
     (``"created"``, ``"current"`` or ``"upgraded from <rev>"``)."""
+    done = _create_or_check(engine, url)
+    use_wal(engine)  # only now: the file is known to be a recall database
+    return done
+
+
+def _create_or_check(engine: Engine, url: URL) -> str:
     with engine.connect().execution_options(**WRITE) as conn:
         with conn.begin():
             _lock_for_setup(conn)
