@@ -172,3 +172,47 @@ def test_a_recall_database_is_in_wal_mode(tmp_path: Path) -> None:
     conn = sqlite3.connect(path)
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     conn.close()
+
+
+def test_every_sqlite_connection_gets_recalls_setup(tmp_path: Path) -> None:
+    """Foreign keys, busy timeout and full sync on each pooled connection (a second thread
+    gets its own), and a write transaction holds the write lock from its BEGIN."""
+    import threading
+
+    from sqlalchemy.exc import IntegrityError
+
+    path = tmp_path / "recall.sqlite3"
+    fresh_store(path)
+    store = open_store(f"sqlite:///{path}")
+    engine = store._engine  # noqa: SLF001
+    seen: list[tuple[object, ...]] = []
+
+    def probe() -> None:
+        with engine.connect() as conn:
+            seen.append(
+                tuple(
+                    conn.exec_driver_sql(f"PRAGMA {name}").scalar()
+                    for name in ("foreign_keys", "busy_timeout", "synchronous", "journal_mode")
+                )
+            )
+
+    with engine.connect():  # hold one connection so the thread's probe opens another
+        worker = threading.Thread(target=probe)
+        worker.start()
+        worker.join()
+    probe()
+    assert seen == [(1, 15000, 2, "wal")] * 2
+    with pytest.raises(IntegrityError), engine.begin() as conn:
+        conn.exec_driver_sql(
+            "INSERT INTO review_log (card_id, reviewed_at, kind, rating, verdict, duration_ms,"
+            " hint_used) VALUES (999, 0, 0, 3, 'correct', 1, 0)"
+        )
+    with store._write() as conn:  # noqa: SLF001
+        other = sqlite3.connect(path, timeout=0)
+        try:
+            with pytest.raises(sqlite3.OperationalError, match="locked"):
+                other.execute("BEGIN IMMEDIATE")
+        finally:
+            other.close()
+        conn.exec_driver_sql("SELECT 1")
+    store.close()
