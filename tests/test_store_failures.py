@@ -216,3 +216,12 @@ def test_every_sqlite_connection_gets_recalls_setup(tmp_path: Path) -> None:
             other.close()
         conn.exec_driver_sql("SELECT 1")
     store.close()
+
+
+@pytest.mark.parametrize(
+    "url", ["sqlite://", "sqlite:///:memory:", "sqlite:///file:mem?mode=memory&uri=true"]
+)
+def test_an_in_memory_database_is_refused(url: str) -> None:
+    """It would forget every review at exit, and each thread would see its own empty one."""
+    with pytest.raises(StoreError, match="in memory.*database file"):
+        open_store(url)

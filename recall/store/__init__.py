@@ -38,8 +38,8 @@ def open_store(url: str | None = None) -> Store:
 
     ``None`` means :func:`recall.paths.default_database_url` (``RECALL_DB``, else
     ``recall.sqlite3`` in the data directory, which is created). Raises :class:`StoreError`
-    for a bad URL, a file that is not a recall database, a damaged or read-only file, or a
-    database written by a newer recall.
+    for a bad URL, an in-memory SQLite database (nothing would be kept), a file that is not a
+    recall database, a damaged or read-only file, or a database written by a newer recall.
     """
     if url is None:
         if not os.environ.get("RECALL_DB"):
@@ -47,6 +47,11 @@ def open_store(url: str | None = None) -> Store:
         url = default_database_url()
     parsed = parse_url(url)
     path = sqlite_path(parsed)
+    if path is None and parsed.get_backend_name() == "sqlite":
+        raise StoreError(
+            f"{url!r} is a SQLite database in memory: recall would forget every review when it "
+            "exits. Give --db a database file, e.g. sqlite:////path/to/recall.sqlite3"
+        )
     if path is not None:
         if not path.parent.is_dir():
             raise StoreError(f"cannot create {path}: the folder {path.parent} does not exist")
