@@ -200,6 +200,7 @@ class Session:
         self._rt = _Runtime()
         self._decks = info.decks or None
         self._topic = info.topic
+        self._skipped_learning: set[str] = set()  # learning cards skipped: shown after the others
 
     # ------------------------------------------------------------------ creating
 
@@ -384,13 +385,18 @@ class Session:
         # spent today's allowance since, so the log decides, not the queue.
         return remaining(limit, self.store.introduced_and_reviewed(start)[spent]) > 0
 
-    def _learning_due(self, until: datetime) -> str | None:
+    def _learning_due(self, until: datetime, skip: Collection[str] = ()) -> str | None:
         for card in self._loaded(
             self.store.due_cards(
-                until, limit=20, decks=self._decks, topic=self._topic, learning_only=True
+                until,
+                limit=20 + len(skip),
+                decks=self._decks,
+                topic=self._topic,
+                learning_only=True,
             )
         ):
-            return card.card_key
+            if card.card_key not in skip:
+                return card.card_key
         return None
 
     # ------------------------------------------------------------------ driving
@@ -442,14 +448,18 @@ class Session:
             return None
         now = self.clock()
         key: str | None = None
+        later = self._skipped_learning
         if self.mode is Mode.NORMAL:
-            key = self._learning_due(now)
+            key = self._learning_due(now, skip=later)
         while key is None and self._queue:
             candidate = self._queue.popleft()
             if self._still_due(candidate, now):
                 key = candidate
         if key is None and self.mode is Mode.NORMAL:
-            key = self._learning_due(now + LEARN_AHEAD)
+            # The queue is done: skipped learning cards due now, then steps coming up soon.
+            key = self._learning_due(now) or self._learning_due(now + LEARN_AHEAD)
+        if key is not None:
+            later.discard(key)
         if key is None:
             self._rt.exhausted = True
             return None
@@ -458,6 +468,33 @@ class Session:
         self._rt.paused_seconds = 0.0
         self._rt.paused_at = None
         return self._cards[key]
+
+    def set_aside(self, *, requeue: bool) -> bool:
+        """Take the card on screen away without a review: a skip (``requeue``: asked again
+        later in this session) or a bury or suspend the caller has just stored. Returns
+        ``False``, and keeps the card on screen, for a skip with nothing else left to ask."""
+        key = self._current
+        if key is None:
+            return False
+        state = self._stored[key].state
+        learning = self.mode is Mode.NORMAL and state.phase in (Phase.LEARNING, Phase.RELEARNING)
+        if requeue:
+            now = self.clock()
+            others = self._queue or (
+                self.mode is Mode.NORMAL
+                and self._learning_due(now + LEARN_AHEAD, skip={key, *self._skipped_learning})
+            )
+            if not others:
+                return False
+            if learning:  # learning cards return through _learning_due: hold it back there
+                self._skipped_learning.add(key)
+            else:
+                self._queue.append(key)
+        self._current = None
+        self._rt.shown_at = None
+        self._rt.paused_at = None
+        self._rt.paused_seconds = 0.0
+        return True
 
     def seconds_on_current(self) -> float:
         """Time the current card has been on screen, pauses excluded."""

@@ -453,3 +453,44 @@ def test_undo_after_the_session_ended_changes_nothing(store: Store) -> None:
     summary = session.end()
     assert session.undo() is None
     assert store.review_count() == summary.reviews == 1
+
+
+def test_a_skipped_card_is_asked_again_after_the_others(store: Store) -> None:
+    cards = load(store, make_deck("d", "a", "b", "c"))
+    clock = FakeClock()
+    session = start(store, cards, clock, budget=Budget.until_done())
+    answer(session, clock, Rating.Again, seconds=3)  # a: learning, due in a minute
+    clock.advance(70)
+    assert session.next_card().id == "a"  # type: ignore[union-attr]  # its step is due
+    assert session.set_aside(requeue=True)  # skip it: a learning card, due now
+    assert session.next_card().id == "b"  # type: ignore[union-attr]  # not a again at once
+    assert session.set_aside(requeue=True)  # skip a new card: it goes to the back
+    assert [session.next_card().id for _ in range(1)] == ["c"]  # type: ignore[union-attr]
+    clock.advance(3)
+    session.record(verdict="correct", rating=Rating.Good, seconds=3)
+    assert session.next_card().id == "b"  # type: ignore[union-attr]
+    clock.advance(3)
+    session.record(verdict="correct", rating=Rating.Good, seconds=3)
+    assert session.next_card().id == "a"  # type: ignore[union-attr]  # the queue is done
+    assert store.review_count() == 3
+
+
+def test_skipping_the_only_card_left_keeps_it_on_screen(store: Store) -> None:
+    cards = load(store, make_deck("d", "a"))
+    session = start(store, cards, FakeClock(), budget=Budget.until_done())
+    assert session.next_card() is not None
+    assert not session.set_aside(requeue=True)  # skipping it would only end the session
+    assert session.current is not None and session.current.id == "a"
+
+
+def test_set_aside_after_a_bury_drops_the_card(store: Store) -> None:
+    cards = load(store, make_deck("d", "a", "b"))
+    clock = FakeClock()
+    session = start(store, cards, clock, budget=Budget.until_done())
+    card = session.next_card()
+    assert card is not None and card.id == "a"
+    state = session.current_state
+    assert state is not None
+    store.bury([state.id], clock() + timedelta(days=1))
+    assert session.set_aside(requeue=False)
+    assert drain(session, clock)[0] == "b" and "a" not in drain(session, clock)
