@@ -13,6 +13,7 @@ only; after that first frame the load worker imports the heavy layers and fills 
 from __future__ import annotations
 
 import asyncio
+import gc
 import signal
 import sys
 import time
@@ -133,6 +134,11 @@ class RecallApp(App[int]):
         if self._warm_engine and not self._engine_warm:
             started = time.perf_counter()
             self.services.warm()
+            # SymPy, the decks and the store leave a few hundred thousand long-lived objects;
+            # moving them out of the collector's reach stops full collections (tens of ms
+            # each) from landing between Enter and the verdict.
+            gc.collect()
+            gc.freeze()
             self._engine_warm = True
             self.post_message(EngineWarm(time.perf_counter() - started))
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -495,10 +496,10 @@ class DrillRun:
                 headline="This card cannot be graded",
                 diagnosis=f"{error} (Ctrl-S skips it; Ctrl-E opens its file)",
             )
-        elapsed_ms = (time.perf_counter() - started) * 1000
         suggested = self.session.suggest(rating_verdict(verdict), used_hint=hinted)
         rating = None if suggested is None else _RATINGS[int(suggested)]
-        return feedback_view(original, text, verdict, rating, elapsed_ms)
+        view = feedback_view(original, text, verdict, rating)
+        return replace(view, grading_ms=(time.perf_counter() - started) * 1000)
 
     def _others(self, card: Card) -> tuple[str, ...]:
         """Names from the card's neighbours, so a typo is never forgiven toward one of them."""

@@ -169,7 +169,7 @@ class FeedbackView:
     method: str = ""  # which check decided (symbolic, numeric, ...)
     suggested: Rating | None = None
     error_column: int | None = None  # for invalid answers
-    grading_ms: float = 0.0
+    grading_ms: float = 0.0  # time in the worker: grading and rendering the reference
 
 
 @dataclass(frozen=True)
