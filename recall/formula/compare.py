@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import math
 import random
-import time
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
@@ -25,10 +24,10 @@ from recall.formula.definitions import expand_definitions
 from recall.formula.diagnose import diagnose
 from recall.formula.evaluate import NotRational, UnknownFunctions, eval_exact, eval_float
 from recall.formula.magnitude import constant_profile
-from recall.formula.nodes import Expression, Node
+from recall.formula.nodes import Expression, Node, walk
 from recall.formula.numeric import grade_constant
 from recall.formula.parser import parse
-from recall.formula.pointwise import MAX_DIGITS, Agreement, agree_at
+from recall.formula.pointwise import MAX_DIGITS, Agreement, Budget, agree_at
 from recall.formula.printer import format_fraction
 from recall.formula.sampling import edge_points, far_plans, far_scales, plan, sample
 from recall.formula.structural import structurally_equal
@@ -43,8 +42,10 @@ MP_CONFIRMATIONS = 2
 FLOAT_CLOSE = 1e-9
 #: Precision cap at edge and far points, where an undecided point is simply skipped.
 EXTRA_POINT_DIGITS = 600
-#: Wall-clock budget of one numeric comparison; past it the pair is undecided (never accepted).
-TIME_BUDGET_S = 0.1
+#: Work budget of one numeric comparison in digit-nodes (see pointwise.Budget); past it the
+#: pair is undecided, never accepted. It is counted, not timed, so a verdict does not depend on
+#: how busy the machine is.
+WORK_BUDGET = 1_000_000
 
 
 @dataclass
@@ -84,11 +85,12 @@ class _Search:
         self.table = table
         self.unknown = UnknownFunctions(seed)
         self.extra_digits = extra_digits
-        self.deadline = time.perf_counter() + TIME_BUDGET_S
+        self.budget = Budget(WORK_BUDGET)
+        self.budget.cost_per_digit = _size(expected) + _size(answer)
         self.result = NumericComparison("inconclusive")
 
     def out_of_time(self) -> bool:
-        return time.perf_counter() > self.deadline
+        return self.budget.exhausted
 
     def decide(self, point: dict[str, Fraction], max_digits: int = MAX_DIGITS) -> Agreement:
         """Float64 first; anything but a clean agreement is re-decided in high precision."""
@@ -110,6 +112,7 @@ class _Search:
             self.unknown,
             extra_digits=self.extra_digits,
             max_digits=max_digits,
+            budget=self.budget,
         )
 
     def stop(
@@ -208,6 +211,10 @@ def compare_numerically(
             return search.stop("different", point, agreement)
         confirmed += 1
     return search.stop("equal" if confirmed else "undecided")
+
+
+def _size(node: Node) -> int:
+    return sum(1 for _ in walk(node))
 
 
 def _rational_agreement(

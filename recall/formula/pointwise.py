@@ -45,6 +45,23 @@ def _mp_env(point: Mapping[str, Fraction]) -> dict[str, Any]:
     return {k: mpmath.mpf(v.numerator) / v.denominator for k, v in point.items()}
 
 
+class Budget:
+    """Work allowed for one comparison, in digit-nodes (a tree of 20 nodes evaluated at 60
+    digits costs 1,200). Counting work instead of seconds keeps verdicts the same on a busy
+    machine; the cap keeps the worst case within the grading time target."""
+
+    def __init__(self, units: float) -> None:
+        self.left = units
+        self.cost_per_digit = 1.0
+
+    def spend(self, digits: int) -> None:
+        self.left -= digits * self.cost_per_digit
+
+    @property
+    def exhausted(self) -> bool:
+        return self.left <= 0
+
+
 class _Pair:
     """Both sides evaluated at one precision, with what that precision could and could not see."""
 
@@ -55,7 +72,10 @@ class _Pair:
         point: Mapping[str, Fraction],
         unknown: UnknownFunctions,
         digits: int,
+        budget: Budget | None = None,
     ) -> None:
+        if budget is not None:
+            budget.spend(digits)
         self.digits = digits
         with mpmath.workdps(digits):
             env = _mp_env(point)
@@ -89,11 +109,13 @@ def agree_at(
     exact_first: bool = True,
     extra_digits: int = 0,
     max_digits: int = MAX_DIGITS,
+    budget: Budget | None = None,
 ) -> Agreement:
     """Whether ``expected`` and ``answer`` take the same real value at ``point``.
 
     ``extra_digits`` raises the starting precision for expressions that mention tiny or huge
-    constants; ``max_digits`` caps the working precision (past it: undecided)."""
+    constants; ``max_digits`` caps the working precision (past it: undecided); ``budget``
+    is charged for every evaluation (exhausted: undecided)."""
     if exact_first:
         try:
             e_exact = eval_exact(expected, point)
@@ -107,7 +129,9 @@ def agree_at(
     digits = min(max_digits, floor)
     previous: tuple[int, float] | None = None
     while True:
-        low = _Pair(expected, answer, point, unknown, digits)
+        if budget is not None and budget.exhausted:
+            return Agreement.UNDECIDED
+        low = _Pair(expected, answer, point, unknown, digits, budget)
         if not low.defined:
             return _classify(low.e is not None, low.a is not None, False)
         wanted = int(floor + low.needed + GUARD_DIGITS)
@@ -127,7 +151,7 @@ def agree_at(
             # zero only when that makes the two sides identical; a side that is tiny but not
             # zero (1/cosh(x)^2 against 1 - tanh(x)^2 far out) leaves the point undecided.
             return Agreement.EQUAL if low.e == low.a else Agreement.UNDECIDED
-        high = _Pair(expected, answer, point, unknown, digits + RECHECK_DIGITS)
+        high = _Pair(expected, answer, point, unknown, digits + RECHECK_DIGITS, budget)
         if not high.defined:
             return _classify(high.e is not None, high.a is not None, False)
         with mpmath.workdps(digits + RECHECK_DIGITS):
