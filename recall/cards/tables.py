@@ -65,23 +65,13 @@ def substitute(expr: Expression, values: Mapping[str, float | int]) -> Expressio
     the engine computes the answer from exactly the numbers shown to the learner.
     """
     from recall.formula.names import canonical_name
-    from recall.formula.nodes import BinOp, Call, Expression, Negate, Node, Number, Symbol
+    from recall.formula.nodes import Expression, Node, Number, replace_symbols
 
-    exact = {canonical_name(name): _exact(value) for name, value in values.items()}
-
-    def rebuild(node: Node) -> Node:
-        if isinstance(node, Symbol) and node.name in exact:
-            number = exact[node.name]
-            return Number(number, _number_text(number))
-        if isinstance(node, Negate):
-            return Negate(rebuild(node.operand))
-        if isinstance(node, BinOp):
-            return BinOp(node.op, rebuild(node.left), rebuild(node.right))
-        if isinstance(node, Call):
-            return Call(node.name, tuple(rebuild(arg) for arg in node.args), node.shown)
-        return node
-
-    return Expression(rebuild(expr.tree), expr.text, expr.table, expr.numeric)
+    numbers: dict[str, Node] = {}
+    for name, value in values.items():
+        number = _exact(value)
+        numbers[canonical_name(name)] = Number(number, _number_text(number))
+    return Expression(replace_symbols(expr.tree, numbers), expr.text, expr.table, expr.numeric)
 
 
 def _exact(value: float | int) -> Fraction:

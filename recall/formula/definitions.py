@@ -9,7 +9,7 @@ the same thing.
 from __future__ import annotations
 
 from recall.errors import FormulaError, GradingError
-from recall.formula.nodes import BinOp, Call, Negate, Node, Symbol
+from recall.formula.nodes import Node, Symbol, replace_symbols, walk
 from recall.formula.symbols import SymbolTable
 
 MAX_NESTING = 8
@@ -29,17 +29,9 @@ def expand_definitions(tree: Node, table: SymbolTable) -> Node:
         except FormulaError as error:
             raise GradingError(f"the definition of '{name}' does not parse: {error}") from error
 
-    def substitute(node: Node, depth: int) -> Node:
-        if isinstance(node, Symbol) and node.name in parsed:
-            if depth >= MAX_NESTING:
-                raise GradingError(f"the definition of '{node.name}' refers to itself")
-            return substitute(parsed[node.name], depth + 1)
-        if isinstance(node, Negate):
-            return Negate(substitute(node.operand, depth))
-        if isinstance(node, BinOp):
-            return BinOp(node.op, substitute(node.left, depth), substitute(node.right, depth))
-        if isinstance(node, Call):
-            return Call(node.name, tuple(substitute(a, depth) for a in node.args), node.shown)
-        return node
-
-    return substitute(tree, 0)
+    expanded = tree
+    for _ in range(MAX_NESTING):
+        if not any(isinstance(n, Symbol) and n.name in parsed for n in walk(expanded)):
+            return expanded
+        expanded = replace_symbols(expanded, parsed)
+    raise GradingError("a definition refers to itself: " + ", ".join(sorted(parsed)))

@@ -8,6 +8,7 @@ symbolic proofs (:mod:`recall.formula.to_sympy`).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING
@@ -81,6 +82,26 @@ def walk(node: Node):
             stack.append(current.left)
         elif isinstance(current, Call):
             stack.extend(reversed(current.args))
+
+
+def replace_symbols(node: Node, replacements: Mapping[str, Node]) -> Node:
+    """``node`` with every symbol named in ``replacements`` replaced by its tree (one pass: the
+    replacement trees are not searched again)."""
+    if isinstance(node, Symbol):
+        return replacements.get(node.name, node)
+    if isinstance(node, Negate):
+        return Negate(replace_symbols(node.operand, replacements))
+    if isinstance(node, BinOp):
+        return BinOp(
+            node.op,
+            replace_symbols(node.left, replacements),
+            replace_symbols(node.right, replacements),
+        )
+    if isinstance(node, Call):
+        return Call(
+            node.name, tuple(replace_symbols(a, replacements) for a in node.args), node.shown
+        )
+    return node
 
 
 @dataclass(frozen=True)

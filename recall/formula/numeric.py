@@ -20,7 +20,7 @@ from recall.errors import EvaluationError, FormulaError, GradingError, ParseErro
 from recall.formula.diagnose import diagnose_numbers
 from recall.formula.evaluate import UnknownFunctions
 from recall.formula.magnitude import constant_profile
-from recall.formula.nodes import BinOp, Call, Expression, Negate, Node, Number, Symbol
+from recall.formula.nodes import Expression, Node, Number, replace_symbols
 from recall.formula.parser import parse
 from recall.formula.pointwise import Agreement, agree_at, exact_value, precise_value
 from recall.formula.printer import format_fraction, to_text
@@ -248,16 +248,10 @@ def _exact(value: float | Fraction) -> Fraction:
 
 
 def _substitute(node: Node, values: Mapping[str, float | Fraction]) -> Node:
-    if isinstance(node, Symbol) and node.name in values:
-        value = values[node.name]
-        return Number(_exact(value), _plain(value))
-    if isinstance(node, Negate):
-        return Negate(_substitute(node.operand, values))
-    if isinstance(node, BinOp):
-        return BinOp(node.op, _substitute(node.left, values), _substitute(node.right, values))
-    if isinstance(node, Call):
-        return Call(node.name, tuple(_substitute(a, values) for a in node.args), node.shown)
-    return node
+    numbers: dict[str, Node] = {
+        name: Number(_exact(value), _plain(value)) for name, value in values.items()
+    }
+    return replace_symbols(node, numbers)
 
 
 def grade_number(
