@@ -21,6 +21,7 @@ from fractions import Fraction
 
 from recall.errors import LimitError, ParseError
 from recall.formula.functions import BUILTINS
+from recall.formula.latex import latex_to_plain, looks_like_latex
 from recall.formula.lexer import Token, tokenize
 from recall.formula.magnitude import log10_magnitude
 from recall.formula.nodes import (
@@ -348,17 +349,21 @@ def parse(text: str, table: SymbolTable | None = None, *, numeric: bool = False)
     if not isinstance(text, str):
         raise ParseError("an answer must be text", "", None)
     table = table or DEFAULT_TABLE
-    source = text
-    if "\\" in text or "_{" in text or "^{" in text:
-        from recall.formula.latex import latex_to_plain
-
-        source = latex_to_plain(text)
+    source = latex_to_plain(text) if looks_like_latex(text) else text
     if "\x00" in source:
         raise ParseError(
             "the answer contains a NUL character", source.replace("\x00", " "), source.index("\x00")
         )
-    parser = Parser(source, table, numeric=numeric)
-    tree = parser.parse()
+    try:
+        tree = Parser(source, table, numeric=numeric).parse()
+    except ParseError as error:
+        if source is text:
+            raise
+        # The column points into the plain reading of the LaTeX: say so, so the caret
+        # drawn under that reading makes sense.
+        raise type(error)(
+            f"{error.message} (in your LaTeX, read as {source})", source, error.column
+        ) from None
     _check_power_budget(tree, source)
     if _tree_depth(tree) > MAX_TREE_DEPTH:
         raise LimitError(
