@@ -300,3 +300,36 @@ def test_a_grading_worker_that_dies_is_reported_and_the_card_can_be_retried(home
             assert screen.phase is Phase.FEEDBACK
 
     asyncio.run(flow())
+
+
+def test_skipping_a_learning_card_shows_another_card_not_the_same_one(
+    home: Path, tmp_path: Path
+) -> None:
+    clock = FakeClock()
+    services = real_services(tmp_path, clock)
+    app = RecallApp(services, plan=SessionPlan(minutes=10))
+
+    async def flow() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(app, pilot)
+            screen = app.screen
+            assert isinstance(screen, DrillScreen) and screen.card is not None
+            await type_text(pilot, "x^3")  # wrong: square goes into learning, due in a minute
+            await pilot.press("enter")
+            await settle(app, pilot)
+            await pilot.press("enter")  # accept Again
+            await settle(app, pilot)
+            assert screen.card.key == "tiny/double"
+            clock.advance(120)
+            await type_text(pilot, "2y")
+            await pilot.press("enter")
+            await settle(app, pilot)
+            await pilot.press("enter")
+            await settle(app, pilot)
+            assert screen.card.key == "tiny/square"  # its learning step is due
+            await pilot.press("ctrl+s")
+            await settle(app, pilot)
+            assert screen.card.key == "tiny/answer"  # not the skipped card straight back
+            assert services.store.review_count() == 2
+
+    asyncio.run(flow())

@@ -544,7 +544,7 @@ class DrillRun:
     def skip(self, card: CardView) -> bool:
         """Ask this card later in the session (nothing is recorded); ``False`` when it is the
         only card left."""
-        return _set_aside(self.session, requeue=True)
+        return self.session.set_aside(requeue=True)
 
     def bury(self, card: CardView) -> None:
         """Hide the card until the next study day."""
@@ -556,7 +556,7 @@ class DrillRun:
         settings = self.services.settings
         _start, tomorrow = today_bounds(self.services.clock(), settings.day_rollover_hour)
         self.services.store.bury([stored.id], tomorrow)
-        _set_aside(self.session, requeue=False)
+        self.session.set_aside(requeue=False)
 
     def suspend(self, card: CardView) -> None:
         """Take the card out of every queue until it is unsuspended."""
@@ -564,7 +564,7 @@ class DrillRun:
         if stored is None:
             return
         self.services.store.set_suspended(stored.id, True)
-        _set_aside(self.session, requeue=False)
+        self.session.set_aside(requeue=False)
 
     def reload(self, card: CardView) -> CardView | None:
         """Re-read the card's deck file after an edit (the old card stays if the file broke)."""
@@ -654,25 +654,6 @@ def summary_view(summary: Any, services: Services) -> SummaryView:
         streak_days=summary.streak_days,
         mode=summary.mode,
     )
-
-
-def _set_aside(session: Any, *, requeue: bool) -> bool:
-    """Drop the card on screen without a review (skip, bury, suspend).
-
-    :class:`recall.session.Session` has no public way to do this yet (requested of the session
-    layer); until it has, this is the one place that reaches into its queue, so the change is
-    one function when the method lands.
-    """
-    key = session._current
-    if key is None or (requeue and not session._queue):
-        return False  # nothing else to ask: a skip would only end the session
-    session._current = None
-    session._rt.shown_at = None
-    session._rt.paused_at = None
-    session._rt.paused_seconds = 0.0
-    if requeue:
-        session._queue.append(key)
-    return True
 
 
 _MODE_NAMES = {
