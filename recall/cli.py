@@ -13,11 +13,13 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import re
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from recall import __version__
-from recall.errors import RecallError
+from recall.errors import ConfigError, RecallError
 
 #: Subcommand modules, in the order ``--help`` lists them.
 COMMAND_MODULES: tuple[str, ...] = (
@@ -80,10 +82,36 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _open_tui(args: argparse.Namespace) -> int:
-    """Open the TUI home screen (imported only now: Textual is heavy)."""
+    """Open the TUI home screen (imported only now: Textual is heavy).
+
+    A database URL that is wrong on its face is refused here, before the screen opens; the
+    store itself is opened (and any other problem reported) by the app, after the first frame.
+    """
+    precheck_database_url(os.environ.get("RECALL_DB"))
     from recall.tui.launch import run_app
 
     return run_app(args)
+
+
+_URL_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
+
+
+def precheck_database_url(url: str | None) -> None:
+    """Refuse a database URL that cannot work, without importing SQLAlchemy: not a URL at all,
+    or a SQLite file in a folder that does not exist. Raises :class:`ConfigError`."""
+    if not url:
+        return
+    if not _URL_SCHEME.match(url):
+        raise ConfigError(
+            f"'{url}' is not a database URL. Use e.g. sqlite:////path/to/recall.sqlite3 or "
+            "postgresql+psycopg://user@host/dbname"
+        )
+    if url.startswith("sqlite:///"):
+        path = url[len("sqlite:///") :].split("?", 1)[0]
+        if path and path != ":memory:":
+            folder = Path(path).expanduser().parent
+            if not folder.is_dir():
+                raise ConfigError(f"cannot create {path}: the folder {folder} does not exist")
 
 
 if __name__ == "__main__":  # pragma: no cover

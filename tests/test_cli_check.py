@@ -91,3 +91,23 @@ def test_console_script_runs_in_a_fresh_process() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert "correct" in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("url", "fragment"),
+    [
+        ("notaurl", "is not a database URL"),
+        ("sqlite:////nonexistent-folder-for-recall/x.db", "does not exist"),
+    ],
+)
+def test_a_wrong_database_url_is_refused_before_the_tui_opens(url, fragment, tmp_path) -> None:
+    """Bare ``recall`` with a bad --db says what is wrong and exits non-zero: no screen."""
+    import os
+
+    env = {**os.environ, "RECALL_HOME": str(tmp_path)}
+    done = subprocess.run(
+        [sys.executable, "-m", "recall.cli", "--db", url],
+        capture_output=True, text=True, timeout=120, env=env, stdin=subprocess.DEVNULL,
+    )
+    assert done.returncode == 2
+    assert fragment in done.stderr
