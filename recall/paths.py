@@ -60,10 +60,11 @@ def custom_decks_dir() -> Path:
 def builtin_decks_dir() -> Path:
     """The decks that ship with recall.
 
-    In a source checkout they are the top-level ``decks/`` folder; an installed wheel carries a
-    copy inside the package (``recall/_decks``).
+    In a source checkout they are the top-level ``decks/`` folder (``recall/_decks`` links to
+    it); an installed wheel carries a copy inside the package (``recall/_decks``).
     """
-    packaged = Path(__file__).resolve().parent / "_decks"
-    if packaged.is_dir():
-        return packaged
-    return Path(__file__).resolve().parent.parent / "decks"
+    package = Path(__file__).resolve().parent
+    checkout = package.parent / "decks"
+    if checkout.is_dir() and (package.parent / "pyproject.toml").is_file():
+        return checkout
+    return package / "_decks"
