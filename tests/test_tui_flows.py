@@ -301,3 +301,65 @@ def test_a_session_left_open_is_offered_and_resumed(tmp_path: Path, clock: FakeC
             assert "resumed" in screen_text(second)
 
     asyncio.run(come_back())
+
+
+def _deck_text(deck_id: str, count: int) -> str:
+    cards = "".join(
+        f'\n[[card]]\nid = "c{i}"\nkind = "fact"\nprompt = "{deck_id} {i}?"\nvalue = {i}\n'
+        f"tolerance = {{ exact = true }}\n"
+        for i in range(count)
+    )
+    return f'[deck]\nid = "{deck_id}"\nname = "{deck_id.title()}"\ntopic = "Testing"\n{cards}'
+
+
+def test_the_home_header_counts_the_new_cards_today_will_introduce(
+    tmp_path: Path, clock: FakeClock
+) -> None:
+    home = tmp_path / "home"
+    home.mkdir(parents=True, exist_ok=True)
+    (home / "config.toml").write_text("new_per_day = 5\n", encoding="utf-8")
+    decks = {f"{name}.toml": _deck_text(name, 3) for name in ("alpha", "beta", "gamma")}
+    services = real_services(tmp_path, clock, only=decks)
+    app = RecallApp(services)
+
+    async def flow() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(app, pilot)
+            data = app.home_data
+            assert data is not None
+            assert [deck.new for deck in data.decks] == [3, 3, 3]  # each deck: what it has
+            assert data.new_total == 5  # the day's allowance, not 3 + 3 + 3
+            assert "5 new" in screen_text(app)
+            app.start_session(SessionPlan(minutes=None, cards=2))
+            await settle(app, pilot)
+            for _ in range(2):
+                await answer(app, pilot, str(drill(app).card.card_id[1:]))  # type: ignore[union-attr]
+                await pilot.press("enter")
+                await settle(app, pilot)
+            assert isinstance(app.screen, SummaryScreen)
+            await pilot.press("escape")  # back home, recounted
+            await settle(app, pilot)
+            data = app.home_data
+            assert data is not None
+            assert [deck.new for deck in data.decks] == [1, 3, 3]
+            assert data.new_total == 3  # 5 a day, 2 introduced
+            assert "3 new" in screen_text(app)
+
+    asyncio.run(flow())
+
+
+def test_home_totals_respect_the_daily_allowances() -> None:
+    from recall.tui.views import DeckRow, HomeData
+
+    decks = tuple(
+        DeckRow(
+            id=f"d{i}", name=f"D{i}", topic="T", builtin=True, cards=40, new=20, due=15, learning=1
+        )
+        for i in range(17)
+    )
+    data = HomeData(decks=decks, new_allowance=20, review_allowance=200)
+    assert data.new_total == 20  # not 17 x 20 = 340
+    assert data.due_total == 17 + 200  # learning cards are not held back by the review limit
+    assert HomeData(decks=decks[:1], new_allowance=20).new_total == 20
+    assert HomeData(decks=decks, new_allowance=0).new_total == 0
+    assert HomeData(decks=decks).new_total == 340  # no allowance known: plain sum

@@ -155,15 +155,16 @@ class Services:
         return self._home_data()
 
     def _home_data(self) -> HomeData:
-        from recall.scheduling import today_bounds
+        from recall.scheduling import remaining, today_bounds
         from recall.store.stats import compute_stats
 
         assert self._loaded is not None
         now = self.clock()
         rollover = self.settings.day_rollover_hour
         start, end = today_bounds(now, rollover)
-        introduced, _reviewed = self.store.introduced_and_reviewed(start)
-        new_left = max(0, self.settings.new_per_day - introduced)
+        introduced, reviewed = self.store.introduced_and_reviewed(start)
+        new_left = remaining(self.settings.new_per_day, introduced)
+        reviews_left = remaining(self.settings.reviews_per_day, reviewed)
         counts = {c.deck: c for c in self.store.deck_counts(now, end, new_limit=new_left)}
         rows = []
         for deck in self._loaded.decks:
@@ -177,7 +178,7 @@ class Services:
                     cards=len(deck.cards),
                     new=count.new if count else 0,
                     learning=count.learning if count else 0,
-                    due=count.due if count else 0,
+                    due=min(count.due, reviews_left) if count else 0,
                     path=deck.path,
                     description=deck.description,
                 )
@@ -206,6 +207,8 @@ class Services:
             database=self.db_url or "",
             unfinished=unfinished,
             unfinished_done=done,
+            new_allowance=new_left,
+            review_allowance=reviews_left,
         )
 
     def _unfinished(self, now: datetime) -> tuple[SessionPlan | None, int]:

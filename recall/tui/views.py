@@ -95,6 +95,10 @@ class HomeData:
     database: str = ""
     unfinished: SessionPlan | None = None  # a session left open (crash, closed terminal)
     unfinished_done: int = 0  # reviews it already has
+    #: What is left of today's new-card and review allowances (``new_per_day`` and
+    #: ``reviews_per_day`` are limits over all decks together); ``None``: no limit.
+    new_allowance: int | None = None
+    review_allowance: int | None = None
 
     @property
     def topics(self) -> tuple[str, ...]:
@@ -103,11 +107,21 @@ class HomeData:
 
     @property
     def due_total(self) -> int:
-        return sum(deck.due + deck.learning for deck in self.decks)
+        """Learning cards due today, plus the reviews today's allowance still lets through.
+
+        Each deck's own count is capped by the allowance (it is what drilling that deck alone
+        would do); summed over decks they would overstate the day."""
+        reviews = sum(deck.due for deck in self.decks)
+        if self.review_allowance is not None:
+            reviews = min(reviews, self.review_allowance)
+        return sum(deck.learning for deck in self.decks) + reviews
 
     @property
     def new_total(self) -> int:
-        return sum(deck.new for deck in self.decks)
+        """New cards today's sessions will introduce: the decks' new cards, up to what is left
+        of the daily allowance (17 decks showing 20 each is still 20 for the day)."""
+        new = sum(deck.new for deck in self.decks)
+        return new if self.new_allowance is None else min(new, self.new_allowance)
 
 
 @dataclass(frozen=True)
