@@ -31,6 +31,7 @@ from typing import Any
 
 from recall.cards.model import Card, CardKind
 from recall.config import Settings
+from recall.errors import GradingError
 from recall.scheduling import (
     VERDICTS,
     Phase,
@@ -545,12 +546,18 @@ class Session:
         time taken (default: measured by the session's clock, pauses excluded). In normal mode
         the card's next state comes from FSRS and its siblings are buried until tomorrow; in
         the other modes the review is logged and the schedule is left alone.
+
+        Raises :class:`recall.errors.GradingError`, recording nothing and keeping the card on
+        screen, for Hard on an ``incorrect`` verdict (Hard is a passing grade) and for any
+        rating of an ``invalid`` one (an unreadable answer costs nothing: the learner tries
+        again).
         """
         if self._current is None:
             raise RuntimeError("no card is being shown: call next_card() first")
         if verdict not in VERDICTS:
             raise ValueError(f"unknown verdict {verdict!r}; expected one of {sorted(VERDICTS)}")
         rating = Rating(int(rating))
+        _check_rating(verdict, rating)
         key = self._current
         stored = self._stored[key]
         now = self.clock()
@@ -700,6 +707,19 @@ class Session:
             due_tomorrow=tomorrow,
             due_next_7_days=week,
             streak_days=current_streak(self.store, now, self.settings.day_rollover_hour, self.tz),
+        )
+
+
+def _check_rating(verdict: str, rating: Rating) -> None:
+    """Refuse the two ratings the grading rules forbid (see :mod:`recall.scheduling.rating`)."""
+    if verdict == "invalid":
+        raise GradingError(
+            "an answer that could not be read is not rated: it costs nothing, try again"
+        )
+    if verdict == "incorrect" and rating is Rating.Hard:
+        raise GradingError(
+            "a wrong answer cannot be rated Hard: Hard is a passing grade. "
+            "Rate it Again, or Good or Easy if the grader was wrong"
         )
 
 

@@ -12,6 +12,7 @@ from store_fixtures import T0, FakeClock, db_url, make_deck, store  # noqa: F401
 
 from recall.cards.model import Card, CardKind, Deck
 from recall.config import Settings
+from recall.errors import GradingError
 from recall.scheduling import Phase, Rating
 from recall.session import Budget, Mode, Session, right_answer
 from recall.store import ReviewInput, Store, StoreError, open_store
@@ -259,6 +260,26 @@ def test_record_rejects_nonsense(store: Store) -> None:
     with pytest.raises(ValueError):
         session.record(verdict="correct", rating=7)
     assert store.review_count() == 0
+
+
+def test_a_wrong_answer_is_never_rated_hard_and_an_invalid_one_is_never_recorded(
+    store: Store,
+) -> None:
+    cards = load(store, make_deck("d", "a"))
+    clock = FakeClock()
+    session = start(store, cards, clock)
+    card = session.next_card()
+    assert card is not None
+    before = store.cards_by_key([card.key])[card.key]
+    with pytest.raises(GradingError, match="Hard is a passing grade"):
+        session.record(verdict="incorrect", rating=Rating.Hard, suggested=Rating.Again)
+    with pytest.raises(GradingError, match="costs nothing"):
+        session.record(verdict="invalid", rating=Rating.Again)
+    assert store.review_count() == 0  # nothing written, nothing changed
+    assert store.cards_by_key([card.key])[card.key] == before
+    assert session.current is not None and session.current.key == card.key  # still on screen
+    recorded = session.record(verdict="incorrect", rating=Rating.Good)  # a grader overruled
+    assert recorded.entry.rating == Rating.Good and store.review_count() == 1
 
 
 def test_suggest_uses_the_current_cards_maturity(store: Store) -> None:

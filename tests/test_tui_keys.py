@@ -333,3 +333,40 @@ def test_skipping_a_learning_card_shows_another_card_not_the_same_one(
             assert services.store.review_count() == 2
 
     asyncio.run(flow())
+
+
+def test_a_wrong_answer_cannot_be_rated_hard(home: Path, tmp_path: Path) -> None:
+    from recall.tui.widgets.math_panels import FeedbackPanel
+
+    services = real_services(tmp_path, FakeClock())
+    app = RecallApp(services, plan=SessionPlan(minutes=10))
+
+    async def flow() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(app, pilot)
+            screen = app.screen
+            assert isinstance(screen, DrillScreen)
+            await type_text(pilot, "x^3")
+            await pilot.press("enter")
+            await settle(app, pilot)
+            assert screen.feedback is not None
+            assert screen.feedback.outcome is Outcome.INCORRECT
+            panel = screen.query_one("#feedback", FeedbackPanel)
+            bar = panel.content.renderables[-1]  # the rating bar: Hard struck through
+            hard = bar.plain.index("2 Hard")
+            assert any(
+                span.start <= hard < span.end and "strike" in str(span.style) for span in bar.spans
+            )
+            await pilot.press("2")
+            await settle(app, pilot)
+            assert screen.phase is Phase.FEEDBACK and screen.card is not None
+            assert screen.card.key == "tiny/square"  # still on the same card
+            assert services.store.review_count() == 0
+            notices = [str(n.message) for n in app._notifications]
+            assert any("never rated Hard" in n for n in notices)
+            assert not any("not saved" in n for n in notices)
+            await pilot.press("1")
+            await settle(app, pilot)
+            assert [(e.rating, e.verdict) for e in services.store.reviews()] == [(1, "incorrect")]
+
+    asyncio.run(flow())

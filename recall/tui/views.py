@@ -185,6 +185,12 @@ class FeedbackView:
     error_column: int | None = None  # for invalid answers
     grading_ms: float = 0.0  # time in the worker: grading and rendering the reference
 
+    @property
+    def unavailable(self) -> frozenset[Rating]:
+        """Ratings the learner may not give this answer: Hard for a wrong one (Hard is a
+        passing grade; the session refuses it too)."""
+        return frozenset({Rating.HARD}) if self.outcome is Outcome.INCORRECT else frozenset()
+
 
 @dataclass(frozen=True)
 class CardView:

@@ -286,8 +286,18 @@ class DrillScreen(RecallScreen):
             self._record(self.feedback.suggested)
 
     def action_rate(self, name: str) -> None:
-        if self.phase in (Phase.FEEDBACK, Phase.REVEALED):
-            self._record(Rating(name))
+        if self.phase not in (Phase.FEEDBACK, Phase.REVEALED):
+            return
+        rating = Rating(name)
+        if self.feedback is not None and rating in self.feedback.unavailable:
+            # Refused here, before the session would refuse it: nothing changes on screen.
+            self.notify(
+                "A wrong answer is never rated Hard (Hard means you remembered it): "
+                "1 Again, or 3 / 4 if the grader got it wrong.",
+                timeout=3,
+            )
+            return
+        self._record(rating)
 
     def _record(self, rating: Rating) -> None:
         """Commit the review, then (and only then) show the next card."""

@@ -61,7 +61,7 @@ class FeedbackPanel(Static, can_focus=True):
         if feedback.worked:
             parts.append(Text("─ worked", style="dim"))
             parts.append(Text(feedback.worked))
-        parts.append(rating_line(feedback.suggested, hinted))
+        parts.append(rating_line(feedback.suggested, hinted, feedback.unavailable))
         self.set_class(feedback.outcome is Outcome.CORRECT, "-correct")
         self.set_class(feedback.outcome is Outcome.INCORRECT, "-incorrect")
         self.update(Group(*parts))
@@ -78,13 +78,20 @@ class FeedbackPanel(Static, can_focus=True):
         self.update(Group(*parts))
 
 
-def rating_line(suggested: Rating | None, hinted: bool) -> Text:
-    """``1 Again  2 Hard  [3 Good]  4 Easy`` with the suggestion marked."""
+def rating_line(
+    suggested: Rating | None, hinted: bool, unavailable: frozenset[Rating] = frozenset()
+) -> Text:
+    """``1 Again  2 Hard  [3 Good]  4 Easy`` with the suggestion marked and the ratings this
+    answer may not get struck through."""
     text = Text()
     for rating in Rating:
         label = f"{rating.key} {RATING_LABELS[rating]}"
         if rating is suggested:
             text.append(f"[{label}]", style="bold reverse")
+        elif rating in unavailable:
+            text.append(" ")
+            text.append(label, style="dim strike")
+            text.append(" ")
         else:
             text.append(f" {label} ", style="dim")
         text.append(" ")
