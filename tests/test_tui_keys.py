@@ -370,3 +370,40 @@ def test_a_wrong_answer_cannot_be_rated_hard(home: Path, tmp_path: Path) -> None
             assert [(e.rating, e.verdict) for e in services.store.reviews()] == [(1, "incorrect")]
 
     asyncio.run(flow())
+
+
+def test_time_in_the_editor_does_not_count_against_the_budget(
+    home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import contextlib
+
+    from recall.tui.screens import drill as drill_module
+
+    clock = FakeClock()
+    services = real_services(tmp_path, clock)
+    app = RecallApp(services, plan=SessionPlan(minutes=10))
+    opened: list[list[str]] = []
+
+    def editor(command: list[str], check: bool) -> None:
+        opened.append(command)
+        clock.advance(300)  # five minutes fixing the card
+
+    monkeypatch.setattr(drill_module.subprocess, "run", editor)
+    monkeypatch.setattr(app, "suspend", contextlib.nullcontext)
+
+    async def flow() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(app, pilot)
+            screen = app.screen
+            assert isinstance(screen, DrillScreen) and screen.run is not None
+            clock.advance(20)
+            assert screen.run.seconds_left() == pytest.approx(580)
+            await pilot.press("ctrl+e")
+            await settle(app, pilot)
+            assert opened and opened[0][-1].endswith("tiny.toml")
+            assert screen.run.seconds_left() == pytest.approx(580)  # the editor cost nothing
+            assert not screen.run.session.paused  # and the clock runs again
+            clock.advance(10)
+            assert screen.run.seconds_left() == pytest.approx(570)
+
+    asyncio.run(flow())

@@ -385,17 +385,22 @@ class DrillScreen(RecallScreen):
         self._advance()
 
     def action_edit_card(self) -> None:
-        """Open the card's deck file in ``$EDITOR`` at its line, then reload the card."""
+        """Open the card's deck file in ``$EDITOR`` at its line (the session clock paused),
+        then reload the card."""
         if self.card is None or not self.card.path or self.run is None:
             self.notify("This card has no file to edit.", timeout=3)
             return
         command = editor_command(self.card.path, self.card.line)
+        # Fixing a card is not drilling it: the session clock stops while the editor is open.
+        self.run.pause()
         try:
             with self.app.suspend():
                 subprocess.run(command, check=False)
         except Exception as error:  # noqa: BLE001 - SuspendNotSupported, missing editor, ...
             self.notify(f"Could not open the editor: {error}", severity="error")
             return
+        finally:
+            self.run.resume()
         card = self.run.reload(self.card)
         self.recall.data_generation += 1
         if card is not None and self.phase in (Phase.ASKING, Phase.REVEAL):
