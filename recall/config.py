@@ -37,6 +37,7 @@ class Settings:
     leech_threshold: int = 8
     session_minutes: float = 10.0
     maximum_interval_days: int = 36500
+    theme: str = "dark"
     keys: dict[str, str] = field(default_factory=dict)
 
     def scheduler_settings(self, *, enable_fuzzing: bool = True) -> SchedulerSettings:
@@ -77,6 +78,21 @@ def _between(low: float, high: float) -> Callable[[Any], str | None]:
     return check
 
 
+#: The TUI's two looks; ``RECALL_THEME`` may name any Textual theme, the file only these.
+THEMES = ("dark", "light")
+
+
+def _word(text: str) -> str:
+    return text.strip().lower()
+
+
+def _one_of(*choices: str) -> Callable[[Any], str | None]:
+    def check(value: Any) -> str | None:
+        return None if value in choices else f"must be {' or '.join(choices)}"
+
+    return check
+
+
 def _positive_steps(value: tuple[float, ...]) -> str | None:
     if any(m <= 0 or m >= 1440 for m in value):
         return "each step must be more than 0 and less than 1440 minutes (a day)"
@@ -108,6 +124,11 @@ SPECS: dict[str, _Spec] = {
     "session_minutes": _Spec("default session length in minutes", _number, _between(1, 600)),
     "maximum_interval_days": _Spec(
         "longest interval FSRS may schedule, in days", int, _between(1, 36500)
+    ),
+    "theme": _Spec(
+        "the TUI's colours: dark or light (Ctrl-T switches and saves; RECALL_THEME overrides)",
+        _word,
+        _one_of(*THEMES),
     ),
 }
 
@@ -165,6 +186,10 @@ def _coerce(key: str, value: Any, where: str) -> Any:
             if not isinstance(value, list):
                 raise ValueError(value)
             parsed: Any = tuple(_number(str(v)) for v in value)
+        elif isinstance(default, str):
+            if not isinstance(value, str):
+                raise ValueError(value)
+            parsed = spec.parse(value)
         elif isinstance(value, bool) or not isinstance(value, (int, float)):
             raise ValueError(value)
         else:

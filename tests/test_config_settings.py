@@ -124,3 +124,27 @@ def test_a_settings_file_that_cannot_be_written_is_a_clear_error(
     assert main(["config", "new_per_day", "12"]) == 2
     assert "cannot write the settings file" in capsys.readouterr().err
     assert config.load_settings().new_per_day == 20
+
+
+def test_theme_is_dark_by_default_and_can_be_set_to_light(home: Path) -> None:
+    assert Settings().theme == "dark"
+    settings = config.set_value(Settings(), "theme", " Light ")
+    assert settings.theme == "light"
+    config.save_settings(settings)
+    assert 'theme = "light"' in (home / "config.toml").read_text()
+    assert config.load_settings().theme == "light"
+    with pytest.raises(ConfigError, match="dark or light"):
+        config.set_value(Settings(), "theme", "blue")
+    (home / "config.toml").write_text("theme = 3\n")
+    with pytest.raises(ConfigError, match="theme"):
+        config.load_settings()
+    (home / "config.toml").write_text('theme = "solarized"\n')
+    with pytest.raises(ConfigError, match="dark or light"):
+        config.load_settings()
+
+
+def test_cli_sets_and_shows_the_theme(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["config", "theme", "light"]) == 0
+    assert capsys.readouterr().out.strip() == "theme = light"
+    assert main(["config"]) == 0
+    assert "theme = light" in capsys.readouterr().out

@@ -407,3 +407,46 @@ def test_time_in_the_editor_does_not_count_against_the_budget(
             assert screen.run.seconds_left() == pytest.approx(570)
 
     asyncio.run(flow())
+
+
+def test_the_theme_comes_from_the_config_file_and_ctrl_t_saves_it(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from recall import config
+
+    assert load_settings().theme == "textual-dark"  # the default
+    app = RecallApp(FakeServices(), load_settings())
+
+    async def flow() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            assert app.theme == "textual-dark"
+            await pilot.press("ctrl+t")
+            await pilot.pause()
+            assert app.theme == "textual-light"
+
+    asyncio.run(flow())
+    assert config.load_settings().theme == "light"  # saved
+    assert load_settings().theme == "textual-light"  # and used at the next start
+    monkeypatch.setenv("RECALL_THEME", "dark")
+    assert load_settings().theme == "textual-dark"  # the environment still wins
+
+
+def test_toggling_the_theme_leaves_a_broken_config_file_alone(home: Path) -> None:
+    home.mkdir(parents=True, exist_ok=True)
+    (home / "config.toml").write_text("new_per_day = = 3\n", encoding="utf-8")
+    app = RecallApp(FakeServices(), load_settings())
+
+    async def flow() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await pilot.press("ctrl+t")
+            await pilot.pause()
+            assert app.theme == "textual-light"  # switched for this run
+            assert any(
+                n.title == "The theme was not saved" and "config.toml" in n.message
+                for n in app._notifications
+            )
+
+    asyncio.run(flow())
+    assert (home / "config.toml").read_text(encoding="utf-8") == "new_per_day = = 3\n"

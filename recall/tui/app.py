@@ -215,7 +215,13 @@ class RecallApp(App[int]):
         self.push_screen(HelpScreen(self.screen))
 
     def action_toggle_theme(self) -> None:
+        """Switch between the light and dark looks, and keep the choice for the next start."""
+        from recall.tui.settings import save_theme
+
         self.theme = "textual-light" if self.current_theme.dark else "textual-dark"
+        problem = save_theme(self.current_theme.dark)
+        if problem:
+            self.notify(problem, title="The theme was not saved", severity="warning", timeout=6)
 
     async def action_quit(self) -> None:
         """Leave: anything graded but not yet rated is recorded first, then the store closes."""

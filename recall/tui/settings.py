@@ -7,8 +7,9 @@ Key overrides live in the ``[keys]`` table of the shared config file, read by
     "drill.hint" = "f3"
     "home.start" = "enter,s"
 
-Binding ids are listed by the help screen (``?``). The theme comes from ``RECALL_THEME``
-(``dark``, ``light`` or any Textual theme name) and can be toggled with Ctrl-T.
+Binding ids are listed by the help screen (``?``). The theme is the ``theme`` setting
+(``dark`` or ``light``), which Ctrl-T toggles and saves; ``RECALL_THEME`` (``dark``, ``light`` or
+any Textual theme name) overrides it for one run.
 
 This runs before the first frame, so it costs one small TOML read; a broken file is reported,
 never fatal: the app starts with the defaults and says what was wrong.
@@ -40,12 +41,34 @@ def load_settings(path: Path | None = None) -> TuiSettings:
     """The TUI's settings from the config file and the environment."""
     from recall.config import load_settings as load_config
 
-    theme_name = os.environ.get("RECALL_THEME", "dark").strip() or "dark"
-    theme = THEME_ALIASES.get(theme_name, theme_name)
+    override = os.environ.get("RECALL_THEME", "").strip()
     try:
         config = load_config(path)
     except ConfigError as error:
-        return TuiSettings(theme=theme, problem=f"{error} Using the default keys.")
+        theme = _textual_theme(override or "dark")
+        return TuiSettings(theme=theme, problem=f"{error} Using the default keys and theme.")
     return TuiSettings(
-        theme=theme, keymap=dict(config.keys), session_minutes=config.session_minutes
+        theme=_textual_theme(override or config.theme),
+        keymap=dict(config.keys),
+        session_minutes=config.session_minutes,
     )
+
+
+def save_theme(dark: bool, path: Path | None = None) -> str:
+    """Store the look the learner switched to as the ``theme`` setting; returns the problem
+    (empty when saved). A config file that does not read is left exactly as it is."""
+    from dataclasses import replace
+
+    from recall.config import load_settings as load_config
+    from recall.config import save_settings
+
+    try:
+        config = load_config(path)
+        save_settings(replace(config, theme="dark" if dark else "light"), path)
+    except ConfigError as error:
+        return str(error)
+    return ""
+
+
+def _textual_theme(name: str) -> str:
+    return THEME_ALIASES.get(name, name)
