@@ -8,6 +8,7 @@ import json
 import subprocess
 import sys
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 from store_fixtures import T0, db_url, make_card, make_deck, store  # noqa: F401
@@ -96,6 +97,46 @@ def test_decks_not_passed_are_left_alone(store: Store) -> None:
     report = store.sync_decks([make_deck("losses", "mse")], now=T0)  # optim failed validation
     assert not report.retired
     assert not store.cards_by_key()["optim/adam"].retired
+
+
+def test_decks_whose_file_was_deleted_are_retired_and_come_back_with_it(
+    store: Store, tmp_path: Path
+) -> None:
+    folder, elsewhere = tmp_path / "decks", tmp_path / "other"
+    folder.mkdir()
+    elsewhere.mkdir()
+    files = {name: folder / f"{name}.toml" for name in ("losses", "optim", "broken")}
+    files["away"] = elsewhere / "away.toml"
+    for file in files.values():
+        file.write_text("# stands in for a deck file\n")
+    decks = [
+        dataclasses.replace(make_deck(name, "a", "b"), path=str(file))
+        for name, file in files.items()
+    ]
+    store.sync_decks(decks, now=T0)
+    card_id = ids(store)["losses/a"]
+    review(store, card_id, Rating.Again)
+    before = store.card(card_id)
+    assert store.count_due(T0 + timedelta(days=1)) == 1
+
+    files["losses"].unlink()  # deleted
+    files["away"].unlink()  # deleted, but from a folder that was not scanned
+    # "broken" failed validation: not loaded, but its file is still there
+    report = store.retire_vanished_decks([folder], keep={"optim"}, now=T0)
+    assert sorted(report.retired) == ["losses/a", "losses/b"]
+    cards = store.cards_by_key()
+    assert cards["losses/a"].retired and cards["losses/b"].retired
+    assert not any(cards[f"{deck}/a"].retired for deck in ("optim", "broken", "away"))
+    assert store.count_due(T0 + timedelta(days=1)) == 0  # no longer due forever
+    assert len(store.due_millis(T0 + timedelta(days=30))) == 0  # nor in the forecast
+    assert store.retire_vanished_decks([folder], keep={"optim"}, now=T0).retired == ()
+
+    files["losses"].write_text("# restored\n")
+    report = store.sync_decks([decks[0]], now=T0)
+    assert sorted(report.restored) == ["losses/a", "losses/b"]
+    back = store.card(card_id)
+    assert not back.retired and back.state == before.state
+    assert len(store.reviews(card_id=card_id)) == 1  # history kept
 
 
 def test_a_review_is_logged_with_everything_and_state_updates(store: Store) -> None:

@@ -7,6 +7,7 @@ with a fake clock, so the machine's own data and the wall clock never matter.
 from __future__ import annotations
 
 import asyncio
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -363,3 +364,41 @@ def test_home_totals_respect_the_daily_allowances() -> None:
     assert HomeData(decks=decks[:1], new_allowance=20).new_total == 20
     assert HomeData(decks=decks, new_allowance=0).new_total == 0
     assert HomeData(decks=decks).new_total == 340  # no allowance known: plain sum
+
+
+def test_a_deleted_deck_file_retires_its_cards_and_restoring_it_brings_them_back(
+    tmp_path: Path, clock: FakeClock
+) -> None:
+    from recall.tui.services import Services
+
+    decks = {"alpha.toml": _deck_text("alpha", 2), "beta.toml": _deck_text("beta", 2)}
+    first = real_services(tmp_path, clock, only=decks)
+    first.load()
+    run = first.begin(SessionPlan(minutes=None, cards=1, deck_ids=("alpha",)))
+    card = run.next_card()
+    assert card is not None and card.key == "alpha/c0"
+    run.session.record(verdict="correct", rating=3)
+    before = first.store.cards_by_key(["alpha/c0"])["alpha/c0"]
+    first.close()
+
+    folder = tmp_path / "decks"
+    saved = (folder / "alpha.toml").read_text(encoding="utf-8")
+    (folder / "alpha.toml").unlink()
+    (folder / "beta.toml").write_text("[deck]\nid = 'beta'\n[[card]]\nid = 'x'\n")  # now broken
+    second = Services(clock=clock, deck_dirs=[folder])
+    data = second.load()
+    assert [deck.id for deck in data.decks] == []
+    assert [Path(f.path).name for f in data.failures] == ["beta.toml"]
+    cards = second.store.cards_by_key()
+    assert cards["alpha/c0"].retired and cards["alpha/c1"].retired
+    assert not cards["beta/c0"].retired  # failed validation: its file is still there
+    assert second.store.count_due(clock() + timedelta(days=30)) == 0
+    second.close()
+
+    (folder / "alpha.toml").write_text(saved, encoding="utf-8")
+    third = Services(clock=clock, deck_dirs=[folder])
+    assert "alpha" in [deck.id for deck in third.load().decks]
+    back = third.store.cards_by_key(["alpha/c0"])["alpha/c0"]
+    assert not back.retired and back.state == before.state
+    assert len(third.store.reviews(card_id=back.id)) == 1
+    third.close()

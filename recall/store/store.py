@@ -6,7 +6,8 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
-from collections.abc import Callable, Collection, Iterator, Sequence
+import os
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from types import SimpleNamespace
@@ -63,7 +64,7 @@ from recall.store.records import (
     StoredCard,
     SyncReport,
 )
-from recall.store.sync import requeue_expression, sync_decks
+from recall.store.sync import requeue_expression, retire_decks, sync_decks, vanished_decks
 from recall.store.timeutil import UTCMillis, from_millis
 
 P = ParamSpec("P")
@@ -136,6 +137,23 @@ class Store:
         """Bring the cards of ``decks`` in line with their files (see :mod:`.sync`)."""
         with self._write() as conn:
             return sync_decks(conn, decks, now or _now())
+
+    @_translated
+    def retire_vanished_decks(
+        self,
+        folders: Iterable[str | os.PathLike[str]],
+        keep: Collection[str],
+        now: datetime | None = None,
+    ) -> SyncReport:
+        """Retire the cards of decks whose file lived in one of ``folders`` (just scanned) and
+        is gone, unless their id is in ``keep`` (see :func:`.sync.vanished_decks`). Nothing is
+        written, and no write lock taken, when no deck has vanished (the usual start)."""
+        folders = list(folders)
+        with self._read() as conn:
+            if not vanished_decks(conn, folders, keep):
+                return SyncReport()
+        with self._write() as conn:
+            return retire_decks(conn, vanished_decks(conn, folders, keep), now or _now())
 
     @_translated
     def card(self, card_id: int) -> StoredCard:

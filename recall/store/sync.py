@@ -4,13 +4,17 @@ A card is matched by ``(deck id, card id)``, never by content, so rewording a ca
 history; a changed content hash only updates the stored hash. A card missing from its deck file
 is *retired* (hidden from every queue, history kept) and comes back with its state if it
 reappears. Decks that are not passed in are not touched: the caller passes only decks that
-validated, so a broken deck file changes nothing.
+validated, so a broken deck file changes nothing. A deck whose file was *deleted* is retired
+whole (:func:`vanished_decks`, :func:`retire_decks`) after the loader's caller scans its
+folders.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import os
+from collections.abc import Collection, Iterable, Sequence
 from datetime import datetime
+from pathlib import Path
 
 from sqlalchemy import Connection, case, insert, select, text, update
 
@@ -120,15 +124,75 @@ def sync_decks(conn: Connection, decks: Sequence[Deck], now: datetime) -> SyncRe
         gone = [row for key, row in existing.items() if key not in keep and row.retired_at is None]
         for row in gone:
             retired.append(f"{deck.id}/{row.key}")
-        if gone:
-            gone_ids = [row.id for row in gone]
-            conn.execute(update(CardRow).where(CardRow.id.in_(gone_ids)).values(retired_at=now))
-            conn.execute(
-                update(CardStateRow)
-                .where(CardStateRow.card_id.in_(gone_ids))
-                .values(queue=QUEUE_RETIRED, buried_until=None)
-            )
+        _retire(conn, [row.id for row in gone], now)
     return SyncReport(tuple(added), tuple(changed), tuple(retired), tuple(restored), unchanged)
+
+
+def vanished_decks(
+    conn: Connection, folders: Iterable[str | os.PathLike[str]], keep: Collection[str]
+) -> list[tuple[int, str]]:
+    """(row id, deck id) of the decks whose file was deleted.
+
+    A deck has vanished when its stored file lived directly in one of ``folders`` (the folders
+    just scanned for deck files), its id is not in ``keep`` (the decks that loaded), and the file
+    is certainly gone. A deck that failed validation still has its file, so it is left alone;
+    so is a deck from a folder that was not scanned.
+    """
+    scanned = {_resolved(folder) for folder in folders}
+    return [
+        (deck_id, slug)
+        for deck_id, slug, path in conn.execute(select(DeckRow.id, DeckRow.slug, DeckRow.path))
+        if slug not in keep and path and _resolved(Path(path).parent) in scanned and _gone(path)
+    ]
+
+
+def retire_decks(conn: Connection, decks: Sequence[tuple[int, str]], now: datetime) -> SyncReport:
+    """Retire every card of ``decks`` (from :func:`vanished_decks`; in the caller's
+    transaction). Syncing a deck again when its file is back restores the cards with their
+    history (see :func:`sync_decks`)."""
+    _serialise_syncs(conn)
+    retired: list[str] = []
+    for deck_id, slug in decks:
+        rows = conn.execute(
+            select(CardRow.id, CardRow.key).where(
+                CardRow.deck_id == deck_id, CardRow.retired_at.is_(None)
+            )
+        ).all()
+        retired += [f"{slug}/{row.key}" for row in rows]
+        _retire(conn, [row.id for row in rows], now)
+    return SyncReport(retired=tuple(retired))
+
+
+def _resolved(path: str | os.PathLike[str]) -> Path:
+    try:
+        return Path(path).resolve()
+    except OSError:  # a symlink loop: compare it as written
+        return Path(path).absolute()
+
+
+def _gone(path: str) -> bool:
+    """True only when the file certainly does not exist (an unreadable folder is not proof)."""
+    try:
+        os.stat(path)
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
+    return False
+
+
+def _retire(conn: Connection, card_ids: list[int], now: datetime) -> None:
+    """Hide cards from every queue, keeping their state and history."""
+    if not card_ids:
+        return
+    for start in range(0, len(card_ids), 500):  # stay under every driver's parameter cap
+        chunk = card_ids[start : start + 500]
+        conn.execute(update(CardRow).where(CardRow.id.in_(chunk)).values(retired_at=now))
+        conn.execute(
+            update(CardStateRow)
+            .where(CardStateRow.card_id.in_(chunk))
+            .values(queue=QUEUE_RETIRED, buried_until=None)
+        )
 
 
 #: PostgreSQL advisory lock key held for the length of a sync transaction.
@@ -183,4 +247,4 @@ def requeue_expression():  # type: ignore[no-untyped-def]
     )
 
 
-__all__ = ["requeue_expression", "sync_decks"]
+__all__ = ["requeue_expression", "retire_decks", "sync_decks", "vanished_decks"]

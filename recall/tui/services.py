@@ -87,7 +87,14 @@ class Services:
                 self._settings = Settings()
             result = self._load_decks()
             store = self._open_store()
-            store.sync_decks(result.decks, self.clock())
+            now = self.clock()
+            store.sync_decks(result.decks, now)
+            # A deck file deleted since the last start: its cards leave the queues and stats
+            # (history kept; they come back with the file). A deck that failed to load still
+            # has its file and is left alone.
+            store.retire_vanished_decks(
+                self._deck_folders(), keep={deck.id for deck in result.decks}, now=now
+            )
             self._loaded = result
             self._cards = {card.key: card for card in result.cards}
             return self._home_data()
@@ -97,6 +104,14 @@ class Services:
         preview and grading do not pay for the import (called from a worker)."""
         _warm_engine()
 
+    def _deck_folders(self) -> list[Path]:
+        """Where decks are loaded from: the override, or the built-in and custom folders."""
+        from recall.paths import builtin_decks_dir, custom_decks_dir
+
+        if self.deck_dirs is not None:
+            return list(self.deck_dirs)
+        return [builtin_decks_dir(), custom_decks_dir()]
+
     def _load_decks(self) -> LoadResult:
         """Built-in decks are checked for structure only (the test suite verifies them with the
         engine, and that check costs a second at every start); custom decks get the full check,
@@ -105,12 +120,12 @@ class Services:
         from recall.cards.loader import DeckFailure as LoaderFailure
         from recall.cards.loader import LoadResult, load_decks
         from recall.errors import DeckError
-        from recall.paths import builtin_decks_dir, custom_decks_dir
 
         if self.deck_dirs is not None:
             return load_decks(self.deck_dirs)
-        builtin = load_decks([builtin_decks_dir()], engine=False)
-        custom = load_decks([custom_decks_dir()], engine=True)
+        builtin_dir, custom_dir = self._deck_folders()
+        builtin = load_decks([builtin_dir], engine=False)
+        custom = load_decks([custom_dir], engine=True)
         taken = {deck.id: deck.path for deck in builtin.decks}
         decks = list(builtin.decks)
         failures = list(builtin.failures) + list(custom.failures)
