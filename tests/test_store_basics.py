@@ -323,6 +323,27 @@ def test_sessions_are_recorded_and_found_when_unfinished(store: Store) -> None:
     assert store.session(info.id).ended_at == T0 + timedelta(minutes=10)
 
 
+def test_a_session_records_its_owner_who_can_hand_it_over_or_let_go(store: Store) -> None:
+    first = store.start_session(
+        T0, budget_kind="minutes", budget_value=10, mode="normal", owner=("laptop", 4242)
+    )
+    second = store.start_session(T0, budget_kind="cards", budget_value=5, mode="normal")
+    assert (first.owner_host, first.owner_pid) == ("laptop", 4242)
+    assert (second.owner_host, second.owner_pid) == (None, None)
+    assert [s.id for s in store.unfinished_sessions()] == [second.id, first.id]  # newest first
+    later = T0 + timedelta(minutes=40)
+    # Taken over only from the owner it was seen with: two windows cannot both take it.
+    assert store.claim_session(first.id, ("desktop", 7), later, expected=("laptop", 4242))
+    assert not store.claim_session(first.id, ("tablet", 9), later, expected=("laptop", 4242))
+    taken = store.session(first.id)
+    assert (taken.owner_host, taken.owner_pid, taken.last_active_at) == ("desktop", 7, later)
+    assert store.claim_session(second.id, ("desktop", 7), later, expected=(None, None))
+    store.release_session(first.id, ("laptop", 4242))  # no longer its owner: changes nothing
+    assert store.session(first.id).owner_pid == 7
+    store.release_session(first.id, ("desktop", 7))
+    assert (store.session(first.id).owner_host, store.session(first.id).owner_pid) == (None, None)
+
+
 def test_params_are_stored_as_json(store: Store) -> None:
     store.sync_decks([make_deck("d", "a")], now=T0)
     entry = review(store, ids(store)["d/a"], params={"k": 3}).entry

@@ -108,6 +108,26 @@ def test_an_old_database_is_upgraded_keeping_its_data(db_url: str, tmp_path: Pat
         engine.dispose()
 
 
+def test_sessions_left_open_before_owners_were_recorded_stay_resumable(db_url: str) -> None:
+    alembic_upgrade(db_url, "0003")
+    engine = create_engine(db_url)
+    with engine.begin() as conn:
+        conn.execute(text("INSERT INTO recall_meta (key, value) VALUES ('app', 'recall')"))
+        conn.execute(
+            text(
+                "INSERT INTO sessions (id, started_at, last_active_at, budget_kind, "
+                "budget_value, mode) VALUES (1, 1746435600000, 1746435660000, 'minutes', 10, "
+                "'normal')"
+            )
+        )
+    engine.dispose()
+    store = open_store(db_url)
+    info = store.unfinished_session()
+    assert info is not None and info.id == 1 and info.budget_value == 10
+    assert (info.owner_host, info.owner_pid) == (None, None)  # no owner: nobody is running it
+    store.close()
+
+
 def test_upgrading_imports_alembic_but_only_then(db_url: str) -> None:
     make_old_database(db_url)
     code = (

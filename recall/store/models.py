@@ -156,6 +156,9 @@ class CardStateRow(Base):
 
 
 class SessionRow(Base):
+    """A drill session. ``owner_host``/``owner_pid`` name the process drilling it (NULL once it
+    let go); ``last_active_at`` is its heartbeat, moved by each review."""
+
     __tablename__ = "sessions"
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     started_at: Mapped[datetime]
@@ -166,6 +169,8 @@ class SessionRow(Base):
     mode: Mapped[str] = mapped_column(String(12))
     mode_count: Mapped[int | None] = mapped_column(Integer)
     filter: Mapped[str | None] = mapped_column(Text)  # JSON: {"decks": [...], "topic": ...}
+    owner_host: Mapped[str | None] = mapped_column(String(255))
+    owner_pid: Mapped[int | None] = mapped_column(Integer)
 
 
 class ReviewRow(Base):

@@ -138,7 +138,8 @@ class AppliedReview:
 
 @dataclass(frozen=True)
 class SessionInfo:
-    """A drill session's row: what it was asked to do, and when it ran."""
+    """A drill session's row: what it was asked to do, when it ran, and who is running it
+    (``last_active_at`` is the owner's heartbeat: each review moves it)."""
 
     id: int
     started_at: datetime
@@ -150,3 +151,10 @@ class SessionInfo:
     mode_count: int | None = None
     decks: tuple[str, ...] = ()
     topic: str | None = None
+    owner_host: str | None = None  # the process drilling it (None: nobody holds it)
+    owner_pid: int | None = None
+
+    @property
+    def owner(self) -> tuple[str | None, int | None]:
+        """``(host, pid)`` of the process holding the session, ``(None, None)`` when none does."""
+        return self.owner_host, self.owner_pid

@@ -563,9 +563,11 @@ class Store:
         mode_count: int | None = None,
         decks: Sequence[str] = (),
         topic: str | None = None,
+        owner: tuple[str, int] | None = None,
     ) -> SessionInfo:
-        """Record the start of a drill session."""
+        """Record the start of a drill session, held by ``owner`` (``(host, pid)``) if given."""
         spec = json.dumps({"decks": list(decks), "topic": topic}) if decks or topic else None
+        host, pid = owner if owner is not None else (None, None)
         with self._write() as conn:
             session_id = conn.execute(
                 insert(SessionRow)
@@ -577,6 +579,8 @@ class Store:
                     mode=mode,
                     mode_count=mode_count,
                     filter=spec,
+                    owner_host=host,
+                    owner_pid=pid,
                 )
                 .returning(SessionRow.id)
             ).scalar_one()
@@ -604,12 +608,62 @@ class Store:
     @_translated
     def unfinished_session(self, newer_than: datetime | None = None) -> SessionInfo | None:
         """The latest session that never ended (a crash, a closed terminal), if any."""
+        found = self.unfinished_sessions(newer_than, limit=1)
+        return found[0] if found else None
+
+    @_translated
+    def unfinished_sessions(
+        self, newer_than: datetime | None = None, *, limit: int = 20
+    ) -> list[SessionInfo]:
+        """Sessions that never ended, active since ``newer_than``, newest first (running in
+        another window, or left by a crash or a closed terminal: the caller tells which)."""
         query = select(SessionRow.__table__).where(SessionRow.ended_at.is_(None))
         if newer_than is not None:
             query = query.where(SessionRow.last_active_at >= newer_than)
         with self._read() as conn:
-            row = conn.execute(query.order_by(SessionRow.id.desc()).limit(1)).one_or_none()
-            return None if row is None else _session_info(row)
+            rows = conn.execute(query.order_by(SessionRow.id.desc()).limit(limit))
+            return [_session_info(row) for row in rows]
+
+    @_translated
+    def claim_session(
+        self,
+        session_id: int,
+        owner: tuple[str, int],
+        now: datetime,
+        *,
+        expected: tuple[str | None, int | None],
+    ) -> bool:
+        """Make ``owner`` the holder of an unfinished session, if it is still held by
+        ``expected`` (the owner seen when deciding to resume it): of two windows resuming the
+        same session at once, one gets it. Returns whether this one did."""
+        host, pid = expected
+        with self._write() as conn:
+            result = conn.execute(
+                update(SessionRow)
+                .where(
+                    SessionRow.id == session_id,
+                    SessionRow.ended_at.is_(None),
+                    SessionRow.owner_host.is_not_distinct_from(host),
+                    SessionRow.owner_pid.is_not_distinct_from(pid),
+                )
+                .values(owner_host=owner[0], owner_pid=owner[1], last_active_at=now)
+            )
+            return bool(result.rowcount)
+
+    @_translated
+    def release_session(self, session_id: int, owner: tuple[str, int]) -> None:
+        """Let go of a session ``owner`` holds (leaving the app mid-session): another window
+        may resume it at once. A session someone else has taken over is left alone."""
+        with self._write() as conn:
+            conn.execute(
+                update(SessionRow)
+                .where(
+                    SessionRow.id == session_id,
+                    SessionRow.owner_host == owner[0],
+                    SessionRow.owner_pid == owner[1],
+                )
+                .values(owner_host=None, owner_pid=None)
+            )
 
     @_translated
     def last_finished_session(self, mode: str | None = "normal") -> SessionInfo | None:
@@ -847,6 +901,8 @@ def _session_info(row: Any) -> SessionInfo:
         mode_count=row.mode_count,
         decks=tuple(spec.get("decks") or ()),
         topic=spec.get("topic"),
+        owner_host=row.owner_host,
+        owner_pid=row.owner_pid,
     )
 
 
