@@ -13,6 +13,12 @@ commits the review (log row and next state, one transaction) before it returns, 
 happens next, an answered card is never lost; :meth:`Session.recover` picks up a session that
 never ended (a crash, a closed terminal) with its budget and history.
 
+A session belongs to the process drilling it (:class:`Owner`: host and process id, recorded in
+the store); each review is its heartbeat. :meth:`Session.unfinished` offers a session for
+resuming only when that owner is gone: on this machine, its process no longer runs; on another,
+it has been silent for :data:`SILENT_OWNER`. Leaving the app mid-session lets go of it
+(:meth:`Session.release`), so the next window offers it at once.
+
 Modes: ``normal`` follows the schedule (limits, ordering, sibling burying); ``cram`` (every
 card), ``weakest`` (the N cards least likely to be recalled now) and ``missed`` (the cards
 failed in the last session) drill off-schedule: reviews are logged, the schedule is untouched.
@@ -20,11 +26,14 @@ failed in the last session) drill off-schedule: reviews are logged, the schedule
 
 from __future__ import annotations
 
+import os
 import random
+import socket
 import statistics
+import sys
 from collections import Counter, deque
 from collections.abc import Callable, Collection, Iterable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime, timedelta, tzinfo
 from enum import StrEnum
 from typing import Any
@@ -56,6 +65,9 @@ MAX_QUEUE = 100_000
 LEARNING_HEADROOM = 1_000
 #: An unfinished session idle for longer than this is not offered for resuming.
 RESUME_WINDOW = timedelta(hours=12)
+#: A session held by a process on another machine is offered for resuming once that process
+#: has recorded no review for this long (its process cannot be looked up from here).
+SILENT_OWNER = timedelta(minutes=30)
 
 
 def utc_now() -> datetime:
@@ -95,6 +107,62 @@ class Budget:
             raise ValueError(f"unknown budget kind {self.kind!r}")
         if self.kind != "until_done" and (self.value is None or self.value <= 0):
             raise ValueError(f"a {self.kind} budget needs a positive value")
+
+
+@dataclass(frozen=True)
+class Owner:
+    """The process drilling a session: the machine's host name and the process id."""
+
+    host: str
+    pid: int
+
+    @classmethod
+    def this_process(cls) -> Owner:
+        return cls(socket.gethostname(), os.getpid())
+
+    def as_tuple(self) -> tuple[str, int]:
+        return (self.host, self.pid)
+
+
+def pid_alive(pid: int) -> bool | None:
+    """Whether a process with this id runs on this machine; ``None`` when it cannot be told
+    (on Windows ``os.kill`` would end the process rather than probe it)."""
+    if pid == os.getpid():
+        return True
+    if pid <= 0:
+        return False
+    if sys.platform == "win32":
+        return None
+    try:
+        os.kill(pid, 0)  # signal 0: nothing is sent, only whether the process exists
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # it exists, and belongs to another user
+    except OSError:
+        return None
+    return True
+
+
+def owner_gone(
+    info: SessionInfo,
+    now: datetime,
+    here: Owner,
+    alive: Callable[[int], bool | None] = pid_alive,
+) -> bool:
+    """Whether nobody is drilling an unfinished session any more, so it may be resumed: it has
+    no owner (let go of, or from before owners were recorded), its owner on this machine no
+    longer runs, or its owner elsewhere (or one whose process cannot be looked up) has been
+    silent for :data:`SILENT_OWNER`. A process id reused after a crash looks alive: that
+    session waits until :data:`RESUME_WINDOW` has passed."""
+    host, pid = info.owner
+    if host is None or pid is None:
+        return True
+    if host == here.host:
+        running = alive(pid)
+        if running is not None:
+            return not running
+    return now - info.last_active_at > SILENT_OWNER
 
 
 @dataclass(frozen=True)
@@ -185,9 +253,11 @@ class Session:
         clock: Callable[[], datetime] = utc_now,
         tz: tzinfo | None = None,
         fuzz: bool = True,
+        owner: Owner | None = None,
     ) -> None:
         self.store = store
         self.info = info
+        self.owner = owner or Owner.this_process()
         self.settings = settings or Settings()
         self.clock = clock
         self.tz = tz
@@ -220,11 +290,14 @@ class Session:
         clock: Callable[[], datetime] = utc_now,
         tz: tzinfo | None = None,
         fuzz: bool = True,
+        owner: Owner | None = None,
     ) -> Session:
-        """Begin a session (recorded in the store at once, so it can be recovered)."""
+        """Begin a session (recorded in the store at once, so it can be recovered), held by
+        ``owner`` (default: this process)."""
         settings = settings or Settings()
         budget = budget or Budget.minutes(settings.session_minutes)
         mode = Mode(mode)
+        owner = owner or Owner.this_process()
         info = store.start_session(
             clock(),
             budget_kind=budget.kind,
@@ -233,16 +306,31 @@ class Session:
             mode_count=weakest_n if mode is Mode.WEAKEST else None,
             decks=sorted(decks or ()),
             topic=topic,
+            owner=owner.as_tuple(),
         )
-        session = cls(store, cards, info, settings=settings, clock=clock, tz=tz, fuzz=fuzz)
+        session = cls(
+            store, cards, info, settings=settings, clock=clock, tz=tz, fuzz=fuzz, owner=owner
+        )
         session._build_queue(skip=set())
         return session
 
     @staticmethod
-    def unfinished(store: Store, now: datetime | None = None) -> SessionInfo | None:
-        """The session a crash left open, if it was active recently enough to resume."""
+    def unfinished(
+        store: Store,
+        now: datetime | None = None,
+        *,
+        here: Owner | None = None,
+        alive: Callable[[int], bool | None] = pid_alive,
+    ) -> SessionInfo | None:
+        """The latest session left open (a crash, a closed terminal) that nobody is drilling
+        (see :func:`owner_gone`), if it was active recently enough to resume. A session still
+        running in another window is not offered."""
         now = now or utc_now()
-        return store.unfinished_session(newer_than=now - RESUME_WINDOW)
+        here = here or Owner.this_process()
+        for info in store.unfinished_sessions(newer_than=now - RESUME_WINDOW):
+            if owner_gone(info, now, here, alive):
+                return info
+        return None
 
     @classmethod
     def recover(
@@ -255,15 +343,33 @@ class Session:
         clock: Callable[[], datetime] = utc_now,
         tz: tzinfo | None = None,
         fuzz: bool = True,
+        owner: Owner | None = None,
+        alive: Callable[[int], bool | None] = pid_alive,
     ) -> Session | None:
-        """Resume an unfinished session (the latest recent one, or ``session_id``): the time
-        and cards already spent count against its budget, and its reviews can be undone."""
-        info = (
-            store.session(session_id) if session_id is not None else cls.unfinished(store, clock())
-        )
-        if info is None or info.ended_at is not None:
+        """Resume an unfinished session (the latest recent one nobody is drilling, or
+        ``session_id``): the time and cards already spent count against its budget, and its
+        reviews can be undone. ``owner`` (default: this process) takes the session over.
+
+        ``None`` when there is none, it has ended, another process is still drilling it, or
+        another window took it over first."""
+        now = clock()
+        here = owner or Owner.this_process()
+        if session_id is not None:
+            info: SessionInfo | None = store.session(session_id)
+            if info is not None and (
+                info.ended_at is not None or not owner_gone(info, now, here, alive)
+            ):
+                info = None
+        else:
+            info = cls.unfinished(store, now, here=here, alive=alive)
+        if info is None:
             return None
-        session = cls(store, cards, info, settings=settings, clock=clock, tz=tz, fuzz=fuzz)
+        if not store.claim_session(info.id, here.as_tuple(), now, expected=info.owner):
+            return None  # another window resumed it between our look and our claim
+        info = replace(info, owner_host=here.host, owner_pid=here.pid, last_active_at=now)
+        session = cls(
+            store, cards, info, settings=settings, clock=clock, tz=tz, fuzz=fuzz, owner=here
+        )
         entries = store.reviews(session_id=info.id)
         session._rt.used_seconds = sum(e.seconds for e in entries)
         session._rt.done = [_Done(e.id, e.card_key, e.seconds) for e in entries]
@@ -647,6 +753,11 @@ class Session:
         if self._rt.paused_at is not None:
             self._rt.paused_seconds += (self.clock() - self._rt.paused_at).total_seconds()
             self._rt.paused_at = None
+
+    def release(self) -> None:
+        """Let go of the session without ending it (the app closes mid-session): it is
+        offered for resuming at once, by this window's next start or another one."""
+        self.store.release_session(self.id, self.owner.as_tuple())
 
     def end(self) -> SessionSummary:
         """Close the session (it will not be offered for resuming) and summarise it. A card

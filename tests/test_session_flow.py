@@ -5,6 +5,8 @@ modes that leave the schedule alone, recovery after a crash, and the summary."""
 from __future__ import annotations
 
 import dataclasses
+import subprocess
+import sys
 from datetime import UTC, timedelta
 
 import pytest
@@ -14,7 +16,7 @@ from recall.cards.model import Card, CardKind, Deck
 from recall.config import Settings
 from recall.errors import GradingError
 from recall.scheduling import Phase, Rating
-from recall.session import Budget, Mode, Session, right_answer
+from recall.session import Budget, Mode, Owner, Session, right_answer
 from recall.store import ReviewInput, Store, StoreError, open_store
 
 UTC = UTC
@@ -200,10 +202,18 @@ def test_off_schedule_modes_never_touch_the_schedule(store: Store, mode: Mode) -
     assert drill.summary().by_kind["off_schedule"] == len(set(shown))
 
 
+def dead_pid() -> int:
+    """The id of a process that has exited (and been reaped)."""
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child.wait()
+    return child.pid
+
+
 def test_a_crashed_session_is_recovered_with_its_budget(store: Store, db_url: str) -> None:
     cards = load(store, make_deck("d", *[f"c{i}" for i in range(10)]))
     clock = FakeClock()
-    session = start(store, cards, clock, budget=Budget.minutes(2))
+    crashed = Owner(Owner.this_process().host, dead_pid())  # the process that died
+    session = start(store, cards, clock, budget=Budget.minutes(2), owner=crashed)
     done = [answer(session, clock, seconds=30)[0].id for _ in range(2)]
     session.next_card()  # on screen when the process dies: not recorded, not counted
     fresh = open_store(db_url)
@@ -219,6 +229,75 @@ def test_a_crashed_session_is_recovered_with_its_budget(store: Store, db_url: st
     assert Session.unfinished(fresh, clock()) is None
     assert Session.recover(fresh, cards, clock=clock) is None
     fresh.close()
+
+
+def test_a_running_session_is_not_offered_for_resuming(store: Store) -> None:
+    cards = load(store, make_deck("d", "a", "b", "c"))
+    clock = FakeClock()
+    here = Owner("laptop", 100)
+    running: set[int] = {100, 200}
+
+    def alive(pid: int) -> bool:
+        return pid in running
+
+    def offered() -> int | None:
+        info = Session.unfinished(store, clock(), here=here, alive=alive)
+        return None if info is None else info.id
+
+    same_host = start(store, cards, clock, owner=Owner("laptop", 200))
+    answer(same_host, clock)
+    assert offered() is None  # another window on this machine is drilling it
+    running.discard(200)
+    assert offered() == same_host.id  # that window died
+    same_host.end()
+
+    elsewhere = start(store, cards, clock, owner=Owner("desktop", 200))
+    answer(elsewhere, clock)
+    clock.advance(minutes=29)
+    assert offered() is None  # another machine, heard from recently
+    answer(elsewhere, clock)  # each review is a heartbeat
+    clock.advance(minutes=29)
+    assert offered() is None
+    clock.advance(minutes=2)
+    assert offered() == elsewhere.id  # silent for more than half an hour
+
+    resumed = Session.recover(
+        store, cards, session_id=elsewhere.id, clock=clock, owner=here, alive=alive
+    )
+    assert resumed is not None and store.session(elsewhere.id).owner == ("laptop", 100)
+    assert offered() is None  # this window (alive) holds it now
+    again = Session.recover(
+        store, cards, session_id=elsewhere.id, clock=clock, owner=here, alive=alive
+    )
+    assert again is None  # not resumed twice
+    resumed.release()  # the window closes mid-session: at once offered to the next one
+    assert store.session(elsewhere.id).owner == (None, None)
+    assert offered() == elsewhere.id
+
+
+def test_two_windows_resuming_one_session_at_once_only_one_gets_it(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cards = load(store, make_deck("d", "a", "b"))
+    clock = FakeClock()
+    crashed = start(store, cards, clock, owner=Owner("laptop", 1))
+    answer(crashed, clock)
+    seen = store.session(crashed.id)  # both windows saw it ownerless (pid 1 is gone) ...
+
+    def alive(pid: int) -> bool:
+        return pid in (2, 3)
+
+    first = Session.recover(
+        store, cards, session_id=crashed.id, clock=clock, owner=Owner("laptop", 2), alive=alive
+    )
+    assert first is not None
+    monkeypatch.setattr(store, "session", lambda session_id: seen)  # ... the second still does
+    second = Session.recover(
+        store, cards, session_id=crashed.id, clock=clock, owner=Owner("laptop", 3), alive=alive
+    )
+    assert second is None
+    monkeypatch.undo()
+    assert store.session(crashed.id).owner == ("laptop", 2)
 
 
 def test_summary_figures(store: Store) -> None:

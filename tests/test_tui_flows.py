@@ -402,3 +402,27 @@ def test_a_deleted_deck_file_retires_its_cards_and_restoring_it_brings_them_back
     assert not back.retired and back.state == before.state
     assert len(third.store.reviews(card_id=back.id)) == 1
     third.close()
+
+
+def test_a_session_running_in_another_window_is_not_offered(
+    tmp_path: Path, clock: FakeClock
+) -> None:
+    first = RecallApp(real_services(tmp_path, clock), plan=SessionPlan(minutes=10))
+    second = real_services(tmp_path, clock)
+
+    async def both_open() -> None:
+        async with first.run_test(size=(80, 24)) as pilot:
+            await settle(first, pilot)
+            await answer(first, pilot, "x^2")
+            await pilot.press("enter")
+            await settle(first, pilot)
+            assert drill(first).run.reviewed() == 1  # type: ignore[union-attr]
+            clock.advance(3 * 3600)  # however long it has been quiet: this machine, still running
+            assert second.load().unfinished is None
+            await pilot.press("ctrl+q")  # the first window closes mid-session
+            await pilot.pause()
+
+    asyncio.run(both_open())
+    offered = second.home().unfinished
+    assert offered is not None and offered.resume_id is not None
+    second.close()

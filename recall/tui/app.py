@@ -231,15 +231,21 @@ class RecallApp(App[int]):
     # ------------------------------------------------------------------ shutdown
 
     def shutdown(self) -> None:
-        """Save what is pending and close the store; safe to call more than once."""
+        """Save what is pending, let go of an unfinished session (the next window offers to
+        resume it) and close the store; safe to call more than once."""
         if self._shutdown_done:
             return
         self._shutdown_done = True
+        from recall.errors import RecallError
         from recall.tui.screens.drill import DrillScreen
 
         for screen in self.screen_stack:
             if isinstance(screen, DrillScreen):
                 screen.save_pending()
+                try:
+                    screen.let_go()
+                except RecallError as error:  # the store went away; a dead owner is offered too
+                    self.log.error(f"could not let go of the session: {error}")
         self.services.close()
 
     def on_unmount(self) -> None:

@@ -431,7 +431,10 @@ class DrillRun:
                 clock=services.clock,
             )
             if recovered is None:
-                raise StoreError("that session has already ended; start a new one")
+                raise StoreError(
+                    "that session cannot be resumed: it has ended, or another window is "
+                    "drilling it. Start a new one"
+                )
             self.session = recovered
             return
         if plan.minutes is not None:
@@ -627,6 +630,12 @@ class DrillRun:
         return self.session.cards_done
 
     # ------------------------------------------------------------------ the end
+
+    def release(self) -> None:
+        """Let go of the session without ending it (the app is closing mid-session), so the
+        next window offers to resume it at once."""
+        if self._summary is None:
+            self.session.release()
 
     def finish(self) -> SummaryView:
         """End the session in the store and return its summary (from the log)."""

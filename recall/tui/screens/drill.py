@@ -321,6 +321,13 @@ class DrillScreen(RecallScreen):
         panel.focus()
         self.refresh_bindings()
 
+    def let_go(self) -> None:
+        """The app is closing mid-session (after :meth:`save_pending`): release the session
+        so the next window offers to resume it (a crash leaves it held by a dead process,
+        which is offered too)."""
+        if self.run is not None:
+            self.run.release()
+
     def save_pending(self) -> None:
         """Record a graded-but-unrated answer with its suggested rating (on leaving)."""
         if (
