@@ -118,7 +118,7 @@ class Owner:
 
     @classmethod
     def this_process(cls) -> Owner:
-        return cls(socket.gethostname(), os.getpid())
+        return cls(socket.gethostname()[:255], os.getpid())  # the column holds 255
 
     def as_tuple(self) -> tuple[str, int]:
         return (self.host, self.pid)
