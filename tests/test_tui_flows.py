@@ -426,3 +426,22 @@ def test_a_session_running_in_another_window_is_not_offered(
     offered = second.home().unfinished
     assert offered is not None and offered.resume_id is not None
     second.close()
+
+
+def test_a_database_that_cannot_be_opened_ends_the_app_with_a_reason(
+    tmp_path: Path, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A wrong --db must not look like success: the app leaves with status 2 and says why."""
+    monkeypatch.setenv("RECALL_DB", "postgresql+psycopg://nobody@127.0.0.1:1/none")
+    services = real_services(tmp_path, clock)
+    app = RecallApp(services)
+
+    async def flow() -> None:
+        async with app.run_test(size=(80, 24)):
+            for _ in range(400):  # the load worker fails, then the app exits
+                if app.return_code is not None:
+                    break
+                await asyncio.sleep(0.05)
+
+    asyncio.run(flow())
+    assert app.return_code == 2

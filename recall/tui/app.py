@@ -165,12 +165,9 @@ class RecallApp(App[int]):
             self._after_warm(self)
 
     def on_load_failed(self, message: LoadFailed) -> None:
-        from recall.tui.screens.home import HomeScreen
-
-        for screen in self.screen_stack:
-            if isinstance(screen, HomeScreen):
-                screen.show_failure(message.message)
-        self.notify(message.message, title="Could not open recall's data", severity="error")
+        """Without its database recall can do nothing useful: leave at once, saying why, with a
+        non-zero status (a wrong ``--db`` must not look like success)."""
+        self.exit(return_code=2, message=f"recall: {message.message}")
 
     # ------------------------------------------------------------------ the one error handler
 

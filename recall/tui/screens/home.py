@@ -126,9 +126,6 @@ class HomeScreen(RecallScreen):
         else:
             problems.display = False
 
-    def show_failure(self, message: str) -> None:
-        self.query_one("#today-figures", Static).update(Text(message, style="bold red"))
-
     # ------------------------------------------------------------------ helpers
 
     def selected_deck(self) -> DeckRow | None:
