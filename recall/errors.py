@@ -10,6 +10,7 @@ catch one type and show its message to a person instead of a traceback::
     │   ├── LimitError       input too long, too deep, numbers or exponents too large
     │   └── EvaluationError  an expression that cannot be evaluated where it was asked to be
     ├── GradingError         a card and an answer that cannot be graded together
+    │   └── RatingError      a rating the rules refuse (Hard for a wrong answer, any for invalid)
     ├── DeckError            a deck file that fails to load or validate (file, line, card id)
     └── StoreError           the database: unreachable, not a recall database, newer schema, ...
 
@@ -67,6 +68,11 @@ class EvaluationError(FormulaError):
 
 class GradingError(RecallError):
     """A card and an answer that cannot be graded together (a broken card, not a wrong answer)."""
+
+
+class RatingError(GradingError):
+    """A rating the scheduling rules refuse: Hard (a passing grade) for a wrong answer, or any
+    rating for an invalid answer, which costs nothing and is simply tried again."""
 
 
 class DeckError(RecallError):

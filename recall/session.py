@@ -40,7 +40,7 @@ from typing import Any
 
 from recall.cards.model import Card, CardKind
 from recall.config import Settings
-from recall.errors import GradingError
+from recall.errors import RatingError
 from recall.scheduling import (
     VERDICTS,
     Phase,
@@ -653,7 +653,7 @@ class Session:
         the card's next state comes from FSRS and its siblings are buried until tomorrow; in
         the other modes the review is logged and the schedule is left alone.
 
-        Raises :class:`recall.errors.GradingError`, recording nothing and keeping the card on
+        Raises :class:`recall.errors.RatingError`, recording nothing and keeping the card on
         screen, for Hard on an ``incorrect`` verdict (Hard is a passing grade) and for any
         rating of an ``invalid`` one (an unreadable answer costs nothing: the learner tries
         again).
@@ -824,11 +824,11 @@ class Session:
 def _check_rating(verdict: str, rating: Rating) -> None:
     """Refuse the two ratings the grading rules forbid (see :mod:`recall.scheduling.rating`)."""
     if verdict == "invalid":
-        raise GradingError(
+        raise RatingError(
             "an answer that could not be read is not rated: it costs nothing, try again"
         )
     if verdict == "incorrect" and rating is Rating.Hard:
-        raise GradingError(
+        raise RatingError(
             "a wrong answer cannot be rated Hard: Hard is a passing grade. "
             "Rate it Again, or Good or Easy if the grader was wrong"
         )

@@ -14,7 +14,7 @@ from store_fixtures import T0, FakeClock, db_url, make_deck, store  # noqa: F401
 
 from recall.cards.model import Card, CardKind, Deck
 from recall.config import Settings
-from recall.errors import GradingError
+from recall.errors import RatingError
 from recall.scheduling import Phase, Rating
 from recall.session import Budget, Mode, Owner, Session, right_answer
 from recall.store import ReviewInput, Store, StoreError, open_store
@@ -350,9 +350,9 @@ def test_a_wrong_answer_is_never_rated_hard_and_an_invalid_one_is_never_recorded
     card = session.next_card()
     assert card is not None
     before = store.cards_by_key([card.key])[card.key]
-    with pytest.raises(GradingError, match="Hard is a passing grade"):
+    with pytest.raises(RatingError, match="Hard is a passing grade"):
         session.record(verdict="incorrect", rating=Rating.Hard, suggested=Rating.Again)
-    with pytest.raises(GradingError, match="costs nothing"):
+    with pytest.raises(RatingError, match="costs nothing"):
         session.record(verdict="invalid", rating=Rating.Again)
     assert store.review_count() == 0  # nothing written, nothing changed
     assert store.cards_by_key([card.key])[card.key] == before
