@@ -499,7 +499,7 @@ class DrillRun:
     def grade(self, card: CardView, text: str, hinted: bool = False) -> FeedbackView:
         """Grade ``text`` in a worker thread: the engine only; the session is only read (the
         time on the card and its maturity, for the suggested rating)."""
-        from recall.errors import RatingError
+        from recall.errors import GradingError
         from recall.grading import grade, rating_verdict
         from recall.tui.presenting import feedback_view
         from recall.tui.views import Outcome
@@ -510,7 +510,7 @@ class DrillRun:
             verdict = grade(
                 original, text, seed=self._seeds.get(card.key), others=self._others(original)
             )
-        except RatingError as error:
+        except GradingError as error:
             return FeedbackView(
                 outcome=Outcome.INVALID,
                 answer=text,
