@@ -155,10 +155,6 @@ class Rating(StrEnum):
     def key(self) -> str:
         return str(list(Rating).index(self) + 1)
 
-    @classmethod
-    def from_key(cls, key: str) -> Rating:
-        return list(cls)[int(key) - 1]
-
 
 class Outcome(StrEnum):
     """The verdict, as far as the screen cares."""

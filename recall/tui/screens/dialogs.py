@@ -107,24 +107,3 @@ class SessionDialog(ModalScreen[SessionPlan | None]):
 
     def action_cancel(self) -> None:
         self.dismiss(None)
-
-
-class ConfirmDialog(ModalScreen[bool]):
-    """A yes/no question; ``y`` or Enter says yes, ``n`` or Esc says no."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y,enter", "answer(True)", "Yes", id="confirm.yes"),
-        Binding("n,escape", "answer(False)", "No", id="confirm.no"),
-    ]
-
-    def __init__(self, question: str) -> None:
-        super().__init__()
-        self.question = question
-
-    def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog"):
-            yield Static(self.question)
-            yield Static("y yes · n no", classes="dim")
-
-    def action_answer(self, yes: bool) -> None:
-        self.dismiss(yes)
