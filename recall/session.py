@@ -425,13 +425,8 @@ class Session:
         return [c.card_key for c in queue]
 
     def _cram_queue(self) -> list[str]:
-        cards = [
-            c
-            for c in self._loaded(self.store.cards_by_key(self._cards).values())
-            if self._matches(c)
-        ]
-        cards = [c for c in cards if not c.retired and not c.suspended]
-        keys = sorted(c.card_key for c in cards)
+        stored = self._loaded(self.store.cards_by_key(self._cards).values())
+        keys = sorted(c.card_key for c in stored if self._drillable(c))
         random.Random(self.info.id).shuffle(keys)
         return keys
 
@@ -459,14 +454,16 @@ class Session:
             if entry.rating == Rating.Again and entry.card_key not in keys:
                 keys.append(entry.card_key)
         stored = self._loaded(self.store.cards_by_key(keys).values())
-        usable = {
-            c.card_key for c in stored if self._matches(c) and not c.retired and not c.suspended
-        }
+        usable = {c.card_key for c in stored if self._drillable(c)}
         return [k for k in keys if k in usable]
 
-    def _matches(self, card: StoredCard) -> bool:
-        return (self._decks is None or card.deck in self._decks) and (
-            self._topic is None or card.topic == self._topic
+    def _drillable(self, card: StoredCard) -> bool:
+        """In the session's decks and topic, and neither retired nor suspended."""
+        return (
+            (self._decks is None or card.deck in self._decks)
+            and (self._topic is None or card.topic == self._topic)
+            and not card.retired
+            and not card.suspended
         )
 
     def _still_due(self, key: str, now: datetime) -> bool:
@@ -570,6 +567,10 @@ class Session:
         if key is None:
             self._rt.exhausted = True
             return None
+        return self._show(key, now)
+
+    def _show(self, key: str, now: datetime) -> Card:
+        """Put ``key`` on screen with a fresh, unpaused clock."""
         self._current = key
         self._rt.shown_at = now
         self._rt.paused_seconds = 0.0
@@ -732,12 +733,8 @@ class Session:
             self._current = None
             return None
         self._stored[last.key] = stored
-        self._current = last.key
-        self._rt.shown_at = self.clock()
-        self._rt.paused_seconds = 0.0
-        self._rt.paused_at = None
         self._rt.exhausted = False
-        return self._cards[last.key]
+        return self._show(last.key, self.clock())
 
     @property
     def paused(self) -> bool:
@@ -777,7 +774,7 @@ class Session:
         for entry in entries:
             first.setdefault(entry.card_key, entry)
         by_kind = Counter(_KIND_NAMES.get(e.kind, "other") for e in first.values())
-        missed_keys = list(dict.fromkeys(e.card_key for e in entries if e.rating == Rating.Again))
+        # Keys keep the order of each card's first miss; values end as its last miss.
         last_wrong = {e.card_key: e for e in entries if e.rating == Rating.Again}
         missed = tuple(
             MissedCard(
@@ -787,7 +784,7 @@ class Session:
                 typed=last_wrong[k].answer,
                 diagnosis=last_wrong[k].diagnosis,
             )
-            for k in missed_keys
+            for k in last_wrong
         )
         mistakes = Counter(e.diagnosis for e in entries if e.diagnosis and e.verdict == "incorrect")
         threshold = self.settings.leech_threshold
