@@ -38,7 +38,9 @@ from recall.tui.views import (
 if TYPE_CHECKING:
     from recall.cards.loader import LoadResult
     from recall.cards.model import Card
-    from recall.store import Store
+    from recall.config import Settings
+    from recall.session import SessionSummary
+    from recall.store import SessionInfo, Store
 
 Clock = Callable[[], datetime]
 
@@ -68,7 +70,7 @@ class Services:
         self._loaded: LoadResult | None = None
         self._cards: dict[str, Card] = {}
         self._lock = threading.Lock()
-        self._settings: Any = None
+        self._settings: Settings | None = None
         self.closed = False
 
     # ------------------------------------------------------------------ loading
@@ -155,7 +157,7 @@ class Services:
         return self._store
 
     @property
-    def settings(self) -> Any:
+    def settings(self) -> Settings:
         if self._settings is None:
             from recall.config import Settings
 
@@ -419,7 +421,7 @@ class DrillRun:
         self.services = services
         self.plan = plan
         self._seeds: dict[str, int] = {}
-        self._summary: Any = None
+        self._summary: SessionSummary | None = None
         if plan.resume_id is not None:
             from recall.errors import StoreError
 
@@ -463,7 +465,7 @@ class DrillRun:
         )
 
     @property
-    def info(self) -> Any:
+    def info(self) -> SessionInfo:
         return self.session.info
 
     def next_card(self) -> CardView | None:
@@ -645,7 +647,7 @@ class DrillRun:
         return summary_view(self._summary, self.services)
 
 
-def summary_view(summary: Any, services: Services) -> SummaryView:
+def summary_view(summary: SessionSummary, services: Services) -> SummaryView:
     """The session layer's summary as the summary screen shows it (answers rendered)."""
     from recall.tui.presenting import reference_rendered
     from recall.tui.views import MissedCard
