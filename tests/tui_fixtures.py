@@ -167,14 +167,14 @@ class FakeRun:
         self.recorded.append((card.key, rating))
         self._index += 1
 
-    def undo(self, current: CardView | None) -> CardView | None:
+    def undo(self) -> CardView | None:
         if not self.recorded:
             return None
         self.recorded.pop()
         self._index -= 1
         return self.cards[self._index].view
 
-    def skip(self, card: CardView) -> None:
+    def skip(self) -> None:
         self.cards.append(self.cards.pop(self._index))
 
     bury = suspend = skip

@@ -558,19 +558,19 @@ class DrillRun:
             seed=self._seeds.get(card.key),
         )
 
-    def undo(self, current: CardView | None) -> CardView | None:
+    def undo(self) -> CardView | None:
         """Undo this session's last review; that card is asked again (the one on screen goes
         back to the front of the queue)."""
         card = self.session.undo()
         return None if card is None else self._view(card)
 
-    def skip(self, card: CardView) -> bool:
-        """Ask this card later in the session (nothing is recorded); ``False`` when it is the
-        only card left."""
+    def skip(self) -> bool:
+        """Ask the card on screen later in the session (nothing is recorded); ``False`` when
+        it is the only card left."""
         return self.session.set_aside(requeue=True)
 
-    def bury(self, card: CardView) -> None:
-        """Hide the card until the next study day."""
+    def bury(self) -> None:
+        """Hide the card on screen until the next study day."""
         from recall.scheduling import today_bounds
 
         stored = self.session.current_state
@@ -581,8 +581,8 @@ class DrillRun:
         self.services.store.bury([stored.id], tomorrow)
         self.session.set_aside(requeue=False)
 
-    def suspend(self, card: CardView) -> None:
-        """Take the card out of every queue until it is unsuspended."""
+    def suspend(self) -> None:
+        """Take the card on screen out of every queue until it is unsuspended."""
         stored = self.session.current_state
         if stored is None:
             return

@@ -354,7 +354,7 @@ class DrillScreen(RecallScreen):
     def action_undo(self) -> None:
         if self.run is None or self.phase is Phase.CHECKING:
             return
-        card = self.run.undo(self.card if self.phase is not Phase.DONE else None)
+        card = self.run.undo()
         if card is None:
             self.notify("Nothing to undo in this session.", timeout=3)
             return
@@ -383,7 +383,7 @@ class DrillScreen(RecallScreen):
             )
         ):
             return
-        if getattr(self.run, how)(self.card) is False:
+        if getattr(self.run, how)() is False:
             self.notify("Nothing else to drill: answer this one, or end the session.", timeout=3)
             return
         if how != "skip":
