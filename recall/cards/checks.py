@@ -25,7 +25,7 @@ from recall.cards.build import BuiltCard, BuiltDeck
 from recall.cards.model import Card, CardKind, FunctionSpec, SymbolSpec
 from recall.cards.positions import Path
 from recall.cards.problems import Problems, did_you_mean
-from recall.cards.tables import functions_of, substitute, variables_of
+from recall.cards.tables import substitute, symbol_table
 
 if TYPE_CHECKING:
     from recall.formula import Expression, SymbolTable
@@ -82,7 +82,6 @@ def _check_specs(
 def check_card(item: BuiltCard, problems: Problems) -> None:
     """Engine checks for one card (its deck-level names were checked with the deck)."""
     from recall.errors import FormulaError
-    from recall.formula import SymbolTable
 
     card, index = item.card, item.index
     where: Path = ("card", index)
@@ -92,9 +91,7 @@ def check_card(item: BuiltCard, problems: Problems) -> None:
         return
     try:
         # Not strict: an undeclared name must parse, so it can be reported with a suggestion.
-        definitions = {s.name: s.equals for s in card.symbols if s.equals}
-        table = SymbolTable.build(variables_of(card), functions_of(card), strict=False,
-                                  definitions=definitions)
+        table = symbol_table(card, strict=False)
     except FormulaError as error:
         problems.add(str(error), (*where, "symbols"), card_id=card.id)
         return
@@ -103,8 +100,15 @@ def check_card(item: BuiltCard, problems: Problems) -> None:
     declared = set(table.variables)
     for symbol in own_symbols:
         if symbol.equals:
-            _parse(symbol.equals, table, (*where, "symbols", symbol.name),
-                   f"the definition of '{symbol.name}'", card, problems, declared - {symbol.name})
+            _parse(
+                symbol.equals,
+                table,
+                (*where, "symbols", symbol.name),
+                f"the definition of '{symbol.name}'",
+                card,
+                problems,
+                declared - {symbol.name},
+            )
 
     if card.kind in (CardKind.FORMULA, CardKind.NUMERIC) or (
         card.kind is CardKind.CLOZE and card.answer
