@@ -33,6 +33,7 @@ from recall.formula import (
     Expression,
     Preview,
     Status,
+    SymbolTable,
     Tolerance,
     Verdict,
     check,
@@ -120,7 +121,7 @@ def rating_verdict(verdict: Verdict) -> str:
 # ----- expressions ---------------------------------------------------------------------------
 
 
-def _table(card: Card):  # noqa: ANN202 - SymbolTable, imported at module level via the engine
+def _table(card: Card) -> SymbolTable:
     try:
         return symbol_table(card)
     except FormulaError as error:
@@ -142,6 +143,12 @@ def _grade_expression(card: Card, answer_text: str) -> Verdict:
 def expected_value(card: Card, seed: int) -> tuple[Expression, dict[str, int | float]]:
     """The card's answer with the seed's values substituted (a constant expression), and the
     values."""
+    _template, expected, values = _filled(card, seed)
+    return expected, values
+
+
+def _filled(card: Card, seed: int) -> tuple[Expression, Expression, dict[str, int | float]]:
+    """The card's answer as parsed, with the seed's values substituted, and the values."""
     values = param_values.draw(card.params, seed)
     try:
         template = parse(card.answer, _table(card))
@@ -149,19 +156,20 @@ def expected_value(card: Card, seed: int) -> tuple[Expression, dict[str, int | f
         raise GradingError(
             f"card '{card.key}' has an answer that does not parse: {error}"
         ) from None
-    return substitute(template, values), values
+    return template, substitute(template, values), values
 
 
 def _grade_numeric(card: Card, answer_text: str, seed: int) -> Verdict:
-    expected, values = expected_value(card, seed)
+    template, expected, values = _filled(card, seed)
     verdict = grade_number(expected, answer_text, engine_tolerance(card.tolerance))
-    return replace(verdict, worked=_worked(card, values, expected))
+    return replace(verdict, worked=_worked(card, template, values, expected))
 
 
-def _worked(card: Card, values: dict[str, int | float], expected: Expression) -> str:
+def _worked(
+    card: Card, template: Expression, values: dict[str, int | float], expected: Expression
+) -> str:
     """``6*N*D`` / ``N = 70 billion, D = 1.4 trillion`` / ``6*(70 billion)*(1.4 trillion)`` /
     ``= 5.88e23 FLOPs``."""
-    template = parse(card.answer, _table(card))
     shown = {}
     for name, value in values.items():
         text = param_values.format_number(value)
