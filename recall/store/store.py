@@ -40,6 +40,8 @@ from recall.scheduling.state import CardState, Phase
 from recall.store.engine import DATABASE_ERRORS, WRITE, store_error
 from recall.store.models import (
     KIND_CRAM,
+    KIND_NEW,
+    KIND_REVIEW,
     QUEUE_BURIED,
     QUEUE_LEARNING,
     QUEUE_NEW,
@@ -280,11 +282,11 @@ class Store:
         with self._read() as conn:
             rows = conn.execute(
                 select(ReviewRow.kind, func.count(func.distinct(ReviewRow.card_id)))
-                .where(ReviewRow.reviewed_at >= since, ReviewRow.kind.in_([0, 2]))
+                .where(ReviewRow.reviewed_at >= since, ReviewRow.kind.in_([KIND_NEW, KIND_REVIEW]))
                 .group_by(ReviewRow.kind)
             ).all()
         counts = dict(rows)
-        return int(counts.get(0, 0)), int(counts.get(2, 0))
+        return int(counts.get(KIND_NEW, 0)), int(counts.get(KIND_REVIEW, 0))
 
     # ------------------------------------------------------------------ flags
 
@@ -751,7 +753,6 @@ class Store:
 
 
 def _now() -> datetime:
-
     return datetime.now(UTC)
 
 
