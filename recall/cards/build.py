@@ -401,7 +401,7 @@ class DeckBuilder:
                     f"{kind} card is missing '{key}'",
                     where,
                     card_id=label,
-                    suggestion=_missing_hint(kind, key),
+                    suggestion=_MISSING_HINTS.get(key, f"add '{key}'"),
                 )
             elif isinstance(raw[key], str) and not raw[key].strip():
                 self.problems.add(f"'{key}' is empty", (*where, key), card_id=label)
@@ -763,17 +763,16 @@ def _merge(base: list[Any], own: list[Any]) -> list[Any]:
     return [*by_name.values(), *own]
 
 
-def _missing_hint(kind: CardKind, key: str) -> str:
-    hints = {
-        "prompt": 'add prompt = "..." (the question; say what the symbols are)',
-        "answer": 'add answer = "..." in typed syntax (docs/syntax.md)',
-        "params": "add a [card.params] table, e.g. N = { low = 1e8, high = 7e10, log = true }",
-        "shown": "add shown = '...' (the formula displayed, LaTeX or typed syntax)",
-        "accept": 'add accept = ["name", "synonym"]',
-        "text": 'add text = "... {{}} ..." with the blank marked',
-        "model_answer": 'add model_answer = """...""" in your own words',
-    }
-    return hints.get(key, f"add '{key}'")
+#: What to write for a required key a card lacks.
+_MISSING_HINTS = {
+    "prompt": 'add prompt = "..." (the question; say what the symbols are)',
+    "answer": 'add answer = "..." in typed syntax (docs/syntax.md)',
+    "params": "add a [card.params] table, e.g. N = { low = 1e8, high = 7e10, log = true }",
+    "shown": "add shown = '...' (the formula displayed, LaTeX or typed syntax)",
+    "accept": 'add accept = ["name", "synonym"]',
+    "text": 'add text = "... {{}} ..." with the blank marked',
+    "model_answer": 'add model_answer = """...""" in your own words',
+}
 
 
 def _type_fix(expected: str, value: Any) -> str | None:
