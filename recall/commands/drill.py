@@ -8,6 +8,10 @@ the schedule. Textual is imported only when the command runs, so ``recall --help
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from recall.tui.views import SessionPlan
 
 
 def _positive_float(text: str) -> float:
@@ -52,7 +56,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     parser.set_defaults(func=run)
 
 
-def plan_from_args(args: argparse.Namespace, default_minutes: float = 10.0) -> object:
+def plan_from_args(args: argparse.Namespace, default_minutes: float = 10.0) -> SessionPlan:
     """The :class:`recall.tui.views.SessionPlan` the arguments describe."""
     from recall.tui.views import SessionMode, SessionPlan
 
@@ -73,4 +77,4 @@ def run(args: argparse.Namespace) -> int:
     from recall.tui.settings import load_settings
 
     plan = plan_from_args(args, load_settings().session_minutes)
-    return run_app(args, plan=plan)  # type: ignore[arg-type]
+    return run_app(args, plan=plan)

@@ -7,11 +7,15 @@ load (see :mod:`recall.tui.app`).
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from recall.tui.views import SessionPlan
 
+if TYPE_CHECKING:
+    from recall.tui.app import RecallApp
 
-def build_app(plan: SessionPlan | None = None) -> object:
+
+def build_app(plan: SessionPlan | None = None) -> RecallApp:
     """The app on the learner's data, with their settings (imported lazily: Textual is heavy)."""
     from recall.tui.app import RecallApp
     from recall.tui.services import Services
@@ -27,10 +31,7 @@ def run_app(args: argparse.Namespace, plan: SessionPlan | None = None) -> int:
     ``KeyboardInterrupt`` that arrives before the app is up or after it is gone is also a clean
     exit.
     """
-    from recall.tui.app import RecallApp
-
     app = build_app(plan)
-    assert isinstance(app, RecallApp)
     try:
         result = app.run()
     except KeyboardInterrupt:
