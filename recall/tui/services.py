@@ -37,7 +37,7 @@ from recall.tui.views import (
 
 if TYPE_CHECKING:
     from recall.cards.loader import LoadResult
-    from recall.cards.model import Card
+    from recall.cards.model import Card, Deck
     from recall.config import Settings
     from recall.session import SessionSummary
     from recall.store import SessionInfo, Store
@@ -350,13 +350,18 @@ class Services:
             return [_error_line(e) for e in errors]
         return []
 
-    def _deck_path(self, deck_id: str) -> Path | None:
+    def _deck(self, deck_id: str) -> Deck | None:
+        """The loaded deck with that id, if any."""
         if self._loaded is None:
             return None
-        for deck in self._loaded.decks:
-            if deck.id == deck_id and not deck.builtin and deck.path:
-                return Path(deck.path)
-        return None
+        return next((deck for deck in self._loaded.decks if deck.id == deck_id), None)
+
+    def _deck_path(self, deck_id: str) -> Path | None:
+        """The file of a custom deck (a built-in deck is never written to)."""
+        deck = self._deck(deck_id)
+        if deck is None or deck.builtin or not deck.path:
+            return None
+        return Path(deck.path)
 
     # ------------------------------------------------------------------ stats
 
@@ -528,8 +533,7 @@ class DrillRun:
         """Names from the card's neighbours, so a typo is never forgiven toward one of them."""
         if not card.accept:
             return ()
-        loaded = self.services._loaded
-        deck = next((d for d in loaded.decks if d.id == card.deck_id), None) if loaded else None
+        deck = self.services._deck(card.deck_id)
         if deck is None:
             return ()
         return tuple(name for other in deck.cards if other.id != card.id for name in other.accept)
