@@ -1,8 +1,8 @@
 """Figures over a period: retention by deck and topic, forecast, heatmap, mistakes, streak.
 
 One function, :func:`compute_stats`, serves ``recall stats`` and the TUI's stats screen; the
-session summary reuses :func:`streak` and :func:`due_counts`. Day arithmetic follows the study
-day (rollover hour, local time) so a review at 1 am counts for the evening before.
+session summary reuses :func:`current_streak` and :func:`due_counts`. Day arithmetic follows the
+study day (rollover hour, local time) so a review at 1 am counts for the evening before.
 
 *Retention* is the true retention of FSRS/Anki: the share of review-phase reviews (cards that
 had graduated) rated anything but Again. Learning steps and off-schedule drills are left out:
