@@ -55,6 +55,7 @@ from recall.scheduling import (
     today_bounds,
 )
 from recall.store import ReviewEntry, ReviewInput, SessionInfo, Store, StoredCard
+from recall.store.models import KIND_CRAM, KIND_LEARNING, KIND_NEW, KIND_RELEARNING, KIND_REVIEW
 from recall.store.stats import current_streak, due_counts
 
 #: How far ahead a learning card may be shown when nothing else is left (Anki's default).
@@ -215,7 +216,13 @@ class SessionSummary:
         return out
 
 
-_KIND_NAMES = {0: "new", 1: "learning", 2: "review", 3: "relearn", 4: "off_schedule"}
+_KIND_NAMES = {
+    KIND_NEW: "new",
+    KIND_LEARNING: "learning",
+    KIND_REVIEW: "review",
+    KIND_RELEARNING: "relearn",
+    KIND_CRAM: "off_schedule",
+}
 
 
 @dataclass
