@@ -72,7 +72,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     func = getattr(args, "func", None)
     try:
         if func is None:
-            return _open_tui(args)
+            return _open_tui()
         return int(func(args) or 0)
     except RecallError as error:
         print(f"recall: {error}", file=sys.stderr)
@@ -81,7 +81,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
 
 
-def _open_tui(args: argparse.Namespace) -> int:
+def _open_tui() -> int:
     """Open the TUI home screen (imported only now: Textual is heavy).
 
     A database URL that is wrong on its face is refused here, before the screen opens; the
@@ -90,7 +90,7 @@ def _open_tui(args: argparse.Namespace) -> int:
     precheck_database_url(os.environ.get("RECALL_DB"))
     from recall.tui.launch import run_app
 
-    return run_app(args)
+    return run_app()
 
 
 _URL_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")

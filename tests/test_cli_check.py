@@ -107,7 +107,11 @@ def test_a_wrong_database_url_is_refused_before_the_tui_opens(url, fragment, tmp
     env = {**os.environ, "RECALL_HOME": str(tmp_path)}
     done = subprocess.run(
         [sys.executable, "-m", "recall.cli", "--db", url],
-        capture_output=True, text=True, timeout=120, env=env, stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+        stdin=subprocess.DEVNULL,
     )
     assert done.returncode == 2
     assert fragment in done.stderr

@@ -77,4 +77,4 @@ def run(args: argparse.Namespace) -> int:
     from recall.tui.settings import load_settings
 
     plan = plan_from_args(args, load_settings().session_minutes)
-    return run_app(args, plan=plan)
+    return run_app(plan=plan)

@@ -6,7 +6,6 @@ load (see :mod:`recall.tui.app`).
 
 from __future__ import annotations
 
-import argparse
 from typing import TYPE_CHECKING
 
 from recall.tui.views import SessionPlan
@@ -24,7 +23,7 @@ def build_app(plan: SessionPlan | None = None) -> RecallApp:
     return RecallApp(Services(), load_settings(), plan=plan)
 
 
-def run_app(args: argparse.Namespace, plan: SessionPlan | None = None) -> int:
+def run_app(plan: SessionPlan | None = None) -> int:
     """Run the app until the learner quits; returns the exit status.
 
     Ctrl-C inside the app quits it cleanly (reviews are committed as they happen); a
