@@ -8,6 +8,7 @@ keeps state.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from recall.cards.model import Card, CardKind
@@ -57,6 +58,16 @@ def render_quietly(text: str, card: Card | None = None, width: int = 76) -> str:
         return text
 
 
+_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_']*")
+
+
+def _mentioned_names(card: Card) -> set[str]:
+    """Names the card's own texts use. A deck declares its symbols once for all its cards; each
+    card lists only those it mentions, so the legend under the prompt is not a wall of names."""
+    texts = (card.answer, card.prompt, card.shown, card.text)
+    return {name for text in texts for name in _NAME.findall(text)}
+
+
 def card_view(card: Card, *, seed: int | None = None, new: bool = False) -> CardView:
     """The card as the drill screen asks it; a numeric card's parameters are drawn from ``seed``.
 
@@ -71,8 +82,11 @@ def card_view(card: Card, *, seed: int | None = None, new: bool = False) -> Card
     elif card.kind is CardKind.CLOZE:
         prompt = (card.prompt + "\n" if card.prompt else "") + card.text.replace("{{}}", "▢")
     shown = render_quietly(card.shown, card) if card.shown else ""
+    mentioned = _mentioned_names(card)
     symbols = tuple(
-        (symbol.name, _meaning(symbol.meaning, symbol.domain)) for symbol in card.symbols
+        (symbol.name, _meaning(symbol.meaning, symbol.domain))
+        for symbol in card.symbols
+        if symbol.name in mentioned
     ) + tuple(
         (param.name, param.meaning) for param in card.params if param.meaning and seed is None
     )
