@@ -66,7 +66,7 @@ def check(
         reference = expected
     else:
         try:
-            reference = parse(expected, _lenient(table))
+            reference = parse(expected, table.with_strictness(False))
         except FormulaError as error:
             raise GradingError(f"the reference answer does not parse: {error}") from error
     if reference.is_constant:
@@ -75,24 +75,8 @@ def check(
     try:
         typed = parse(answer, answer_table)
     except ParseError as error:
-        return invalid_verdict(error, reference)
+        return Verdict.unreadable(error, expected=reference.to_text())
     return compare_expressions(reference, typed, answer_table, seed=seed)
-
-
-def _lenient(table: SymbolTable) -> SymbolTable:
-    return table.with_strictness(False)
-
-
-def invalid_verdict(error: ParseError, reference: Expression | None = None) -> Verdict:
-    """The verdict for an answer that could not be read."""
-    return Verdict(
-        Status.INVALID,
-        "parse",
-        error.message,
-        column=error.column,
-        caret=error.caret(),
-        expected=reference.to_text() if reference is not None else "",
-    )
 
 
 def compare_expressions(

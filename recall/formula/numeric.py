@@ -78,15 +78,7 @@ def grade_constant(
     try:
         typed = parse(answer, (table or DEFAULT_TABLE).with_strictness(True), numeric=True)
     except ParseError as error:
-        return Verdict(
-            Status.INVALID,
-            "parse",
-            error.message,
-            column=error.column,
-            caret=error.caret(),
-            expected=expected_text,
-            worked=worked,
-        )
+        return Verdict.unreadable(error, expected=expected_text, worked=worked)
     if not typed.is_constant:
         names = ", ".join(sorted(typed.free_symbols | typed.unknown_functions))
         return Verdict(

@@ -6,6 +6,8 @@ from dataclasses import asdict, dataclass
 from enum import StrEnum
 from typing import Any
 
+from recall.errors import ParseError
+
 
 class Status(StrEnum):
     """``invalid`` means the answer could not be read: it costs the learner nothing."""
@@ -48,6 +50,19 @@ class Verdict:
     column: int | None = None
     caret: str = ""
     expected: str = ""
+
+    @classmethod
+    def unreadable(cls, error: ParseError, *, expected: str = "", worked: str = "") -> Verdict:
+        """The verdict for an answer that could not be read: *invalid*, pointing at the column."""
+        return cls(
+            Status.INVALID,
+            "parse",
+            error.message,
+            column=error.column,
+            caret=error.caret(),
+            expected=expected,
+            worked=worked,
+        )
 
     @property
     def is_correct(self) -> bool:
