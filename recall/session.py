@@ -34,11 +34,12 @@ import sys
 from collections import Counter, deque
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import asdict, dataclass, field, replace
-from datetime import UTC, datetime, timedelta, tzinfo
+from datetime import datetime, timedelta, tzinfo
 from enum import StrEnum
 from typing import Any
 
 from recall.cards.model import Card, CardKind
+from recall.clock import utc_now
 from recall.config import Settings
 from recall.errors import RatingError
 from recall.scheduling import (
@@ -69,11 +70,6 @@ RESUME_WINDOW = timedelta(hours=12)
 #: A session held by a process on another machine is offered for resuming once that process
 #: has recorded no review for this long (its process cannot be looked up from here).
 SILENT_OWNER = timedelta(minutes=30)
-
-
-def utc_now() -> datetime:
-    """The default clock."""
-    return datetime.now(UTC)
 
 
 class Mode(StrEnum):

@@ -9,7 +9,7 @@ import json
 import os
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from types import SimpleNamespace
 from typing import Any, ParamSpec, TypeVar
 
@@ -35,6 +35,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import URL
 
 from recall.cards.model import Deck
+from recall.clock import utc_now
 from recall.errors import StoreError
 from recall.scheduling.state import CardState, Phase
 from recall.store.engine import DATABASE_ERRORS, WRITE, store_error
@@ -138,7 +139,7 @@ class Store:
     def sync_decks(self, decks: Sequence[Deck], now: datetime | None = None) -> SyncReport:
         """Bring the cards of ``decks`` in line with their files (see :mod:`.sync`)."""
         with self._write() as conn:
-            return sync_decks(conn, decks, now or _now())
+            return sync_decks(conn, decks, now or utc_now())
 
     @_translated
     def retire_vanished_decks(
@@ -155,7 +156,7 @@ class Store:
             if not vanished_decks(conn, folders, keep):
                 return SyncReport()
         with self._write() as conn:
-            return retire_decks(conn, vanished_decks(conn, folders, keep), now or _now())
+            return retire_decks(conn, vanished_decks(conn, folders, keep), now or utc_now())
 
     @_translated
     def card(self, card_id: int) -> StoredCard:
@@ -750,10 +751,6 @@ class Store:
 
 
 # ---------------------------------------------------------------------- row ─▶ value helpers
-
-
-def _now() -> datetime:
-    return datetime.now(UTC)
 
 
 def _card_query() -> Select:

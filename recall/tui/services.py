@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from recall.clock import Clock, utc_now
 from recall.tui.card_writer import CardDraft, write_card
 from recall.tui.views import (
     CardView,
@@ -42,14 +43,9 @@ if TYPE_CHECKING:
     from recall.session import SessionSummary
     from recall.store import SessionInfo, Store
 
-Clock = Callable[[], datetime]
 
 #: Days shown by the forecast line on the home screen.
 FORECAST_DAYS = 14
-
-
-def utc_now() -> datetime:
-    return datetime.now(UTC)
 
 
 class Services:
