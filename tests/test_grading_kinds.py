@@ -14,6 +14,7 @@ from recall.cards.params import draw
 from recall.errors import GradingError
 from recall.formula import Status, Tolerance
 from recall.grading import (
+    check_deck,
     engine_tolerance,
     expected_value,
     grade,
@@ -28,7 +29,7 @@ FIXTURE = Path(__file__).parent / "fixtures" / "decks" / "sample" / "sample.toml
 
 @pytest.fixture(scope="module")
 def deck() -> Deck:
-    return load_deck(FIXTURE)
+    return load_deck(FIXTURE, check=check_deck)
 
 
 # ----- formula and math cloze ----------------------------------------------------------------

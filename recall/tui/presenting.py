@@ -42,7 +42,7 @@ def render_quietly(text: str, card: Card | None = None, width: int = 76) -> str:
 
     table = None
     if card is not None:
-        from recall.cards.tables import symbol_table
+        from recall.grading import symbol_table
 
         try:
             table = symbol_table(card)

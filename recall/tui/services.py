@@ -118,12 +118,13 @@ class Services:
         from recall.cards.loader import DeckFailure as LoaderFailure
         from recall.cards.loader import LoadResult, load_decks
         from recall.errors import DeckError
+        from recall.grading import check_deck
 
         if self.deck_dirs is not None:
-            return load_decks(self.deck_dirs)
+            return load_decks(self.deck_dirs, check=check_deck)
         builtin_dir, custom_dir = self._deck_folders()
-        builtin = load_decks([builtin_dir], engine=False)
-        custom = load_decks([custom_dir], engine=True)
+        builtin = load_decks([builtin_dir])
+        custom = load_decks([custom_dir], check=check_deck)
         taken = {deck.id: deck.path for deck in builtin.decks}
         decks = list(builtin.decks)
         failures = list(builtin.failures) + list(custom.failures)
@@ -329,6 +330,7 @@ class Services:
         list means saved.
         """
         from recall.cards.loader import read_deck
+        from recall.grading import check_deck
         from recall.paths import custom_decks_dir
 
         problems = _draft_problems(draft)
@@ -337,7 +339,7 @@ class Services:
         path = self._deck_path(draft.deck_id) or custom_decks_dir() / f"{draft.deck_id}.toml"
         existed = path.exists()
         old = write_card(path, draft, line)
-        deck, errors = read_deck(path)
+        deck, errors = read_deck(path, check=check_deck)
         if deck is None:
             if existed:
                 path.write_text(old, encoding="utf-8")
@@ -592,11 +594,12 @@ class DrillRun:
     def reload(self, card: CardView) -> CardView | None:
         """Re-read the card's deck file after an edit (the old card stays if the file broke)."""
         from recall.cards.loader import read_deck
+        from recall.grading import check_deck
 
         if not card.path:
             return None
         builtin = Path(card.path).resolve().is_relative_to(_builtin_dir().resolve())
-        deck, _errors = read_deck(card.path, builtin=builtin)
+        deck, _errors = read_deck(card.path, builtin=builtin, check=check_deck)
         if deck is None:
             return None
         for fresh in deck.cards:
