@@ -19,9 +19,9 @@ from recall.cards.loader import LoadResult, load_decks
 from recall.cards.model import Card, CardKind
 from recall.cards.params import corner_cases, draw, exhaustive_cases
 from recall.grading import (
+    Question,
     check_deck,
     check_derivative,
-    expected_value,
     grade,
     reference_answer,
     symbol_table,
@@ -308,9 +308,9 @@ def test_numeric_template_is_finite_over_its_range_and_grades_itself(card: Card)
         value = evaluate_constant(substitute(template, values))
         assert math.isfinite(value), values
     for seed in (0, 1, 2, 12345):
-        expected, _ = expected_value(card, seed)
-        value = evaluate_constant(expected)
-        verdict = grade(card, repr(value), seed=seed)
+        question = Question.draw(card, seed)
+        value = evaluate_constant(question.expected)
+        verdict = grade(question, repr(value))
         assert verdict.is_correct, (seed, verdict.message)
         assert verdict.worked
         for placeholder in [p.name for p in card.params]:

@@ -1,4 +1,4 @@
-"""Card + typed answer → :class:`~recall.formula.Verdict`: each kind graded the way it deserves.
+"""A question + typed answer → :class:`~recall.formula.Verdict`: each kind graded as it deserves.
 
 * ``formula`` and math ``cloze``: the engine decides equivalence (:mod:`.expressions`);
 * ``numeric``: the typed number against the formula at the question's values (:mod:`.numeric`);
@@ -13,28 +13,33 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from recall.cards import params as param_values
 from recall.cards.model import Card, CardKind
 from recall.errors import GradingError
-from recall.formula import Expression, Status, Verdict
+from recall.formula import Status, Verdict
 from recall.grading.expressions import grade_expression
 from recall.grading.facts import grade_fact
 from recall.grading.names import grade_name
-from recall.grading.numeric import answer_template, grade_numeric
-from recall.grading.tables import substitute
+from recall.grading.numeric import grade_numeric
+from recall.grading.question import Question
 
 
-def grade(
-    card: Card, answer_text: str, *, seed: int | None = None, others: Iterable[str] = ()
-) -> Verdict:
-    """Grade ``answer_text`` for ``card``.
+def grade(asked: Question | Card, answer_text: str, *, others: Iterable[str] = ()) -> Verdict:
+    """Grade ``answer_text`` for the question ``asked``.
 
-    ``seed`` is required for numeric cards (the one recorded when the question was shown).
-    ``others`` are names from the card's neighbours (for reverse and word-cloze cards): a typo is
-    never forgiven toward an answer that is closer to one of them. Raises
-    :class:`~recall.errors.GradingError` for a card that cannot be graded (a broken card, not a
-    wrong answer).
+    A card without parameters may be passed as it is; a numeric card must come as the
+    :class:`Question` that was shown (its values are never drawn here). ``others`` are names
+    from the card's neighbours (for reverse and word-cloze cards): a typo is never forgiven
+    toward an answer that is closer to one of them. Raises :class:`~recall.errors.GradingError`
+    for a card that cannot be graded (a broken card, not a wrong answer).
     """
+    if isinstance(asked, Card):
+        if asked.params:
+            raise GradingError(
+                f"card '{asked.key}' is numeric: grade the Question that was shown "
+                "(Question.draw), whose values the prompt used"
+            )
+        asked = Question.draw(asked)
+    card = asked.card
     kind = card.kind
     if kind is CardKind.EXPLAIN:
         return Verdict(
@@ -48,10 +53,7 @@ def grade(
     if kind is CardKind.FORMULA or (kind is CardKind.CLOZE and card.answer):
         return grade_expression(card, answer_text)
     if kind is CardKind.NUMERIC:
-        if seed is None:
-            raise GradingError(f"card '{card.key}' is numeric: grading needs the question's seed")
-        values = param_values.draw(card.params, seed)
-        return grade_numeric(card, answer_template(card), values, answer_text)
+        return grade_numeric(asked, answer_text)
     if kind is CardKind.FACT:
         return grade_fact(card, answer_text)
     if kind in (CardKind.REVERSE, CardKind.CLOZE):
@@ -63,10 +65,3 @@ def rating_verdict(verdict: Verdict) -> str:
     """The verdict as the scheduler's rating rules take it: ``self`` for self-rated cards, else the
     status (``correct``, ``incorrect``, ``invalid``)."""
     return "self" if verdict.method == "self" else str(verdict.status)
-
-
-def expected_value(card: Card, seed: int) -> tuple[Expression, dict[str, int | float]]:
-    """The card's answer with the seed's values substituted (a constant expression), and the
-    values."""
-    values = param_values.draw(card.params, seed)
-    return substitute(answer_template(card), values), values

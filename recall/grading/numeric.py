@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from recall.cards import params as param_values
 from recall.cards.model import Card
@@ -17,8 +18,10 @@ from recall.formula import Expression, Verdict, evaluate_constant, grade_number,
 from recall.formula.names import canonical_name
 from recall.formula.printer import to_text
 from recall.grading.expressions import card_table
-from recall.grading.tables import substitute
 from recall.grading.tolerances import engine_tolerance
+
+if TYPE_CHECKING:
+    from recall.grading.question import Question
 
 Values = Mapping[str, int | float]
 
@@ -33,17 +36,17 @@ def answer_template(card: Card) -> Expression:
         ) from None
 
 
-def grade_numeric(card: Card, template: Expression, values: Values, answer_text: str) -> Verdict:
-    """Grade a typed number against ``template`` computed at ``values``."""
-    expected = substitute(template, values)
-    verdict = grade_number(expected, answer_text, engine_tolerance(card.tolerance))
-    return replace(verdict, worked=worked_answer(card, template, values))
+def grade_numeric(question: Question, answer_text: str) -> Verdict:
+    """Grade a typed number against the question's expected value (its values, never drawn
+    again)."""
+    tolerance = engine_tolerance(question.card.tolerance)
+    verdict = grade_number(question.expected, answer_text, tolerance)
+    return replace(verdict, worked=question.worked)
 
 
-def worked_answer(card: Card, template: Expression, values: Values) -> str:
+def worked_answer(card: Card, template: Expression, values: Values, expected: Expression) -> str:
     """``6*N*D`` / ``N = 70 billion, D = 1.4 trillion`` / ``6*(70 billion)*(1.4 trillion)`` /
     ``= 5.88e23 FLOPs``."""
-    expected = substitute(template, values)
     shown = {}
     for name, value in values.items():
         text = param_values.format_number(value)
