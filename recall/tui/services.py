@@ -168,8 +168,8 @@ class Services:
         return self._home_data()
 
     def _home_data(self) -> HomeData:
+        from recall.analytics import compute_stats
         from recall.scheduling import remaining, today_bounds
-        from recall.store.stats import compute_stats
 
         assert self._loaded is not None
         now = self.clock()
@@ -363,7 +363,7 @@ class Services:
 
     def stats(self, days: int = 26 * 7) -> StatsView:
         """The stats screen's figures, from the review log (the store's own stats)."""
-        from recall.store.stats import compute_stats
+        from recall.analytics import compute_stats
 
         figures = compute_stats(
             self.store,
