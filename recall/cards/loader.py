@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from recall.cards import parse_cache
 from recall.cards.build import BuiltDeck, DeckBuilder
 from recall.cards.model import Card, Deck
 from recall.cards.positions import scan
@@ -122,6 +123,9 @@ def _read_deck(
                 "the file is not UTF-8 text", path=shown, line=line, suggestion="save it as UTF-8"
             )
         ]
+    cached = parse_cache.load(raw, shown, builtin=builtin, engine=engine)
+    if cached is not None:
+        return cached, []
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
@@ -133,6 +137,7 @@ def _read_deck(
         check(built, problems)
     if problems or built is None:
         return None, problems.sorted()
+    parse_cache.store(raw, built.deck, builtin=builtin, engine=engine)
     return built.deck, []
 
 
