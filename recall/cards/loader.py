@@ -123,6 +123,9 @@ def _read_deck(
                 "the file is not UTF-8 text", path=shown, line=line, suggestion="save it as UTF-8"
             )
         ]
+    # The on-disk cache fingerprints the formula engine and recall.grading for a checked load:
+    # the one check there is, recall.grading.check_deck, is theirs.
+    engine = check is not None
     cached = parse_cache.load(raw, shown, builtin=builtin, engine=engine)
     if cached is not None:
         return cached, []
