@@ -89,7 +89,7 @@ def test_a_second_start_does_not_parse_or_check_again(deck_file, monkeypatch) ->
 
 
 def test_an_edited_file_is_parsed_again(deck_file) -> None:
-    read_deck(deck_file)
+    read_deck(deck_file, check=check_deck)
     deck_file.write_text(DECK.replace('answer = "x^2"', 'answer = "x^^2"'), encoding="utf-8")
     loader._CACHE.clear()
     deck, errors = read_deck(deck_file, check=check_deck)
