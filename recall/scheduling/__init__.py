@@ -9,7 +9,7 @@ rating suggestions, study days) is ours.
 from recall.scheduling.day import day_start, study_date, today_bounds
 from recall.scheduling.fsrs_adapter import Scheduler, SchedulerSettings, as_utc
 from recall.scheduling.queue import build_queue, drop_siblings, interleave, remaining, sibling_group
-from recall.scheduling.rating import VERDICTS, Rating, suggest_rating
+from recall.scheduling.rating import VERDICTS, Rating, as_status, suggest_rating
 from recall.scheduling.state import (
     NEW_STATE,
     CardState,
@@ -28,6 +28,7 @@ __all__ = [
     "ReviewKind",
     "Scheduler",
     "SchedulerSettings",
+    "as_status",
     "as_utc",
     "became_leech",
     "build_queue",
