@@ -23,7 +23,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from recall.scheduling.fitting import fit_parameters, optimize  # noqa: E402
 from recall.scheduling.history import History  # noqa: E402
-from recall.scheduling.simulation import Pace, PlanInputs, PlannedCard, plan_workload  # noqa: E402
+from recall.scheduling.simulation import PlanInputs, PlannedCard, plan_workload  # noqa: E402
+from recall.scheduling.today import Pace  # noqa: E402
 from tests.simulated_learners import DEFAULTS, FORGETFUL, simulate_history  # noqa: E402
 
 #: (cards, days, new per day) giving about 1k, 10k and 100k reviews.
@@ -81,7 +82,9 @@ def collection(seed: int = 0) -> list[PlannedCard]:
 
 def bench_plan() -> None:
     cards = collection()
-    inputs = PlanInputs(DEFAULTS, cards, Pace.from_review_seconds(14), new_per_day=10, days=90)
+    inputs = PlanInputs(
+        DEFAULTS, cards, Pace(review_seconds=14.0, new_card_seconds=35.0), new_per_day=10, days=90
+    )
     seconds = best_of(5, lambda: plan_workload(inputs, current_retention=0.9))
     plan = plan_workload(inputs, current_retention=0.9)
     reviews = sum(p.reviews for p in plan.points)

@@ -84,12 +84,3 @@ def test_time_split_holds_out_the_latest_and_never_splits_a_tie() -> None:
     assert (len(train), len(test)) == (4, 0)
     with pytest.raises(ValueError):
         time_split(targets, 1.0)
-
-
-def test_median_seconds_per_review() -> None:
-    history = History.from_events(
-        [ev("a", T0, seconds=10), ev("a", T0 + timedelta(days=1), seconds=30), ev("b", T0)],
-        tz=UTC,
-    )
-    assert history.seconds_per_review() == 20.0
-    assert History.from_events([ev("a", T0)], tz=UTC).seconds_per_review() is None

@@ -10,12 +10,11 @@ from recall.scheduling.history import History, ReviewEvent
 from recall.scheduling.memory_report import (
     events_from_log,
     model_health,
-    pace_of,
     planned_card,
     rating_shares,
 )
 from recall.scheduling.rating import Rating
-from recall.scheduling.simulation import FIRST_RATINGS, PASS_RATINGS, Pace
+from recall.scheduling.simulation import FIRST_RATINGS, PASS_RATINGS
 from recall.scheduling.state import NEW_STATE, CardState, Phase
 from recall.store.records import ReviewEntry
 from tests.simulated_learners import DEFAULTS, simulate_history
@@ -86,17 +85,6 @@ def test_rating_shares_are_the_learners_own_once_there_are_enough() -> None:
     assert passing == pytest.approx((0.15, 0.7, 0.15), abs=0.05)
     few = History.from_events([ReviewEvent("a", NOW, Rating.Good)])
     assert rating_shares(few) == (FIRST_RATINGS, PASS_RATINGS)
-
-
-def test_pace_from_median_seconds() -> None:
-    history = History.from_events(
-        [
-            ReviewEvent("a", NOW, Rating.Good, seconds=10.0),
-            ReviewEvent("b", NOW, Rating.Good, seconds=14.0),
-        ]
-    )
-    assert pace_of(history) == Pace.from_review_seconds(12.0)
-    assert pace_of(History.from_events([]), Pace(1, 2, 3)) == Pace(1, 2, 3)
 
 
 def test_model_health_report_is_json_ready() -> None:

@@ -7,8 +7,8 @@ attributes every store record has rather than importing the store), card states 
 calibration bins, the verdict and retention per deck and topic into one report.
 
 The learner's own habits feed the planner too: :func:`rating_shares` counts how they grade a
-card the first time and when they recall it, and :class:`~recall.scheduling.simulation.Pace`
-comes from their median answer time.
+card the first time and when they recall it; their pace comes from
+:func:`recall.scheduling.today.pace_from_log`.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from recall.scheduling.day import study_date
 from recall.scheduling.evaluation import predict
 from recall.scheduling.history import History, ReviewEvent
 from recall.scheduling.rating import Rating
-from recall.scheduling.simulation import FIRST_RATINGS, PASS_RATINGS, Pace, PlannedCard
+from recall.scheduling.simulation import FIRST_RATINGS, PASS_RATINGS, PlannedCard
 from recall.scheduling.state import CardState
 
 #: Rating shares are the learner's own once they rest on this many ratings; before, the
@@ -122,14 +122,6 @@ def rating_shares(
         else PASS_RATINGS
     )
     return first_shares, pass_shares
-
-
-def pace_of(history: History, default: Pace | None = None) -> Pace:
-    """The learner's pace from their median answer time (``default`` when none is recorded)."""
-    seconds = history.seconds_per_review()
-    if seconds is None:
-        return default or Pace()
-    return Pace.from_review_seconds(seconds)
 
 
 @dataclass(frozen=True)
