@@ -99,3 +99,32 @@ def test_model_health_report_is_json_ready() -> None:
     assert {g["group"] for g in data["retention_by_topic"]} == {"topic0", "topic1", "topic2"}
     total = sum(b["reviews"] for b in data["calibration"])
     assert total == len(history.targets) == sum(g["reviews"] for g in data["retention_by_deck"])
+
+
+def test_export_import_round_trip_through_csv_and_dedupe() -> None:
+    import io
+
+    from recall.scheduling.memory_report import events_from_revlog, merged, revlog_rows
+    from recall.scheduling.revlog_csv import read_revlog, write_revlog
+
+    entries = [
+        entry("ml/a", NOW, 3, seconds=4.25),
+        entry("ml/a", NOW + timedelta(hours=1), 1, scheduled=False),
+        entry("=cmd/b", NOW + timedelta(days=1), 2),
+    ]
+    rows = revlog_rows(entries)
+    assert [(r.row, r.card_id, r.state, r.duration_ms) for r in rows] == [
+        (2, "ml/a", Phase.NEW, 4250),
+        (3, "=cmd/b", Phase.NEW, 9000),
+    ]
+    out = io.StringIO()
+    write_revlog(rows, out)
+    back = read_revlog(io.StringIO(out.getvalue()))
+    assert back.problems == () and back.rows == tuple(rows)
+    imported = events_from_revlog(back.rows, {"ml/a": "attention"})
+    assert [(e.card, e.deck, e.topic, e.seconds) for e in imported] == [
+        ("ml/a", "ml", "attention", 4.25),
+        ("=cmd/b", "=cmd", None, 9.0),
+    ]
+    own = events_from_log(entries)
+    assert merged(own, imported) == own  # the same reviews, counted once

@@ -33,6 +33,7 @@ from recall.scheduling.day import study_date
 from recall.scheduling.evaluation import predict
 from recall.scheduling.history import History, ReviewEvent
 from recall.scheduling.rating import Rating
+from recall.scheduling.revlog_csv import RevlogRow
 from recall.scheduling.simulation import FIRST_RATINGS, PASS_RATINGS, PlannedCard
 from recall.scheduling.state import CardState
 
@@ -156,3 +157,62 @@ def model_health(
         by_topic=tuple(group_retention(predictions, desired_retention, by_topic)),
         desired_retention=desired_retention,
     )
+
+
+class ExportEntry(LogEntry, Protocol):
+    """A log record as an export reads it: :class:`LogEntry` plus the state before."""
+
+    @property
+    def before(self) -> CardState | None: ...
+
+
+def revlog_rows(entries: Iterable[ExportEntry]) -> list[RevlogRow]:
+    """Scheduled reviews of the log as review-log CSV rows (state = the phase before, duration
+    in milliseconds); off-schedule reviews are not exported, as they are not fitted."""
+    rows = []
+    for number, entry in enumerate(
+        (e for e in entries if e.after is not None and e.rating in (1, 2, 3, 4)), start=2
+    ):
+        rows.append(
+            RevlogRow(
+                row=number,
+                card_id=entry.card_key,
+                reviewed_at=entry.reviewed_at,
+                rating=Rating(entry.rating),
+                state=None if entry.before is None else entry.before.phase,
+                duration_ms=max(0, round(entry.seconds * 1000)) if entry.seconds else None,
+            )
+        )
+    return rows
+
+
+def events_from_revlog(
+    rows: Iterable[RevlogRow], topic_of: Mapping[str, str] | None = None
+) -> list[ReviewEvent]:
+    """Imported rows (already matched to the learner's cards) as events for the fit."""
+    topics = topic_of or {}
+    return [
+        ReviewEvent(
+            card=row.card_id,
+            reviewed_at=row.reviewed_at,
+            rating=row.rating,
+            seconds=None if row.duration_ms is None else row.duration_ms / 1000.0,
+            deck=row.card_id.partition("/")[0] or None,
+            topic=topics.get(row.card_id),
+        )
+        for row in rows
+    ]
+
+
+def merged(*sources: Iterable[ReviewEvent]) -> list[ReviewEvent]:
+    """Events of several sources with duplicates dropped: the same card at the same moment
+    (an export of recall's own log imported back) counts once, first source first."""
+    seen: set[tuple[object, datetime]] = set()
+    out = []
+    for source in sources:
+        for event in source:
+            key = (event.card, event.reviewed_at)
+            if key not in seen:
+                seen.add(key)
+                out.append(event)
+    return out
