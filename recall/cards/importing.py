@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from recall.cards.model import Card, CardKind, Deck
-from recall.cards.schema import CARD_ID, DECK_ID
+from recall.cards.schema import CARD_ID, DECK_ID, MAX_ID
 from recall.errors import DeckError
 
 _SEPARATORS = {
@@ -358,4 +358,6 @@ def slug(text: str) -> str:
             out.append(ch)
         elif out and out[-1] != "-":
             out.append("-")
-    return "".join(out).strip("-._")
+    made = "".join(out).strip("-._")
+    # An id longer than the database holds would make a deck that cannot be stored.
+    return made[:MAX_ID].rstrip("-._")
