@@ -11,7 +11,6 @@ action ids and reads the overrides with :attr:`Settings.keys`.
 from __future__ import annotations
 
 import math
-import os
 import re
 import tomllib
 from collections.abc import Callable
@@ -21,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from recall.errors import ConfigError
-from recall.paths import config_file
+from recall.paths import config_file, write_atomically
 from recall.scheduling.fsrs_adapter import SchedulerSettings
 from recall.toml_limits import TomlLimitExceeded, TomlLimits, check_shape, read_bounded
 
@@ -344,14 +343,10 @@ def save_settings(settings: Settings, path: Path | None = None) -> Path:
 
     Raises :class:`ConfigError` when the file cannot be written (full disk, no permission)."""
     path = path or config_file()
-    temp = path.with_name(path.name + ".tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        temp.write_text(dumps(settings), encoding="utf-8")
-        os.replace(temp, path)
+        write_atomically(path, dumps(settings))
     except OSError as error:
-        if temp.is_file():
-            temp.unlink(missing_ok=True)
         reason = error.strerror or str(error)
         raise ConfigError(
             f"{path}: cannot write the settings file ({reason}); nothing was changed"

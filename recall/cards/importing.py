@@ -31,6 +31,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from recall.cards.exporting import from_spreadsheet_safe
 from recall.cards.model import Card, CardKind, Deck
 from recall.cards.schema import CARD_ID, DECK_ID, MAX_ID
 from recall.errors import DeckError
@@ -237,7 +238,7 @@ def _cell(row: list[str], index: int | None, is_html: bool = False) -> str:
     """A row's cell, cleaned; empty when the column is absent."""
     if index is None or index >= len(row):
         return ""
-    return _clean(row[index], is_html)
+    return _clean(from_spreadsheet_safe(row[index]), is_html)
 
 
 def _rows_to_notes(rows: list[list[str]], *, front: int, back: int, tags: int | None) -> list[Note]:
