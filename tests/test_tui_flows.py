@@ -400,7 +400,7 @@ def test_a_deleted_deck_file_retires_its_cards_and_restoring_it_brings_them_back
     assert "alpha" in [deck.id for deck in third.load().decks]
     back = third.store.cards_by_key(["alpha/c0"])["alpha/c0"]
     assert not back.retired and back.state == before.state
-    assert len(third.store.reviews(card_id=back.id)) == 1
+    assert len(third.store.reviews(card_db_id=back.db_id)) == 1
     third.close()
 
 

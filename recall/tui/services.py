@@ -584,7 +584,7 @@ class DrillRun:
             return
         settings = self.services.settings
         _start, tomorrow = today_bounds(self.services.clock(), settings.day_rollover_hour)
-        self.services.store.bury([stored.id], tomorrow)
+        self.services.store.bury([stored.db_id], tomorrow)
         self.session.set_aside(requeue=False)
 
     def suspend(self) -> None:
@@ -592,7 +592,7 @@ class DrillRun:
         stored = self.session.current_state
         if stored is None:
             return
-        self.services.store.set_suspended(stored.id, True)
+        self.services.store.set_suspended(stored.db_id, True)
         self.session.set_aside(requeue=False)
 
     def reload(self, card: CardView) -> CardView | None:
