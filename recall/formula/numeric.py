@@ -25,8 +25,9 @@ from recall.formula.nodes import Node, Number, replace_symbols
 from recall.formula.parser import parse
 from recall.formula.pointwise import Agreement, agree_at, exact_value, precise_value
 from recall.formula.printer import format_fraction, to_text
+from recall.formula.showing import distinct, figures
 from recall.formula.symbols import DEFAULT_TABLE, SymbolTable
-from recall.formula.tolerance import Tolerance
+from recall.formula.tolerance import Tolerance, to_mp
 from recall.formula.verdict import Diagnosis, Status, Verdict
 
 
@@ -39,6 +40,13 @@ def _value(expression: Expression | Node) -> Any:
         return precise_value(node)
     except KeyError as missing:
         raise EvaluationError(f"'{missing.args[0]}' has no value here") from None
+
+
+def _exact_or_precise(expression: Expression) -> Fraction | Any:
+    """The exact rational value when there is one (so a tolerance is decided exactly), else
+    the arbitrary-precision value; ``None`` where undefined."""
+    exact = exact_value(expression.tree)
+    return exact if exact is not None else _value(expression)
 
 
 def evaluate_constant(expression: Expression | Node) -> float:
@@ -58,6 +66,12 @@ def format_number(value: Any) -> str:
     in scientific notation past float64)."""
     if isinstance(value, Fraction) and value.denominator == 1 and abs(value) < 10**15:
         return f"{value.numerator:,}"
+    if (
+        isinstance(value, Fraction)
+        and value
+        and not (Fraction(1, 10**300) < abs(value) < Fraction(10**300))
+    ):
+        value = to_mp(value)
     if isinstance(value, mpmath.mpf) and not (abs(value) < mpmath.mpf("1e300")):
         return mpmath.nstr(value, 6)
     number = float(value)
@@ -94,10 +108,10 @@ def grade_constant(
     tolerance = tolerance or Tolerance.exact()
     if tolerance.kind == "exact":
         return _grade_exact(reference, typed, interpreted, expected_text, worked)
-    expected_value = _value(reference)
+    expected_value = _exact_or_precise(reference)
     if expected_value is None:
         raise GradingError("the reference value is undefined")
-    typed_value = _value(typed)
+    typed_value = _exact_or_precise(typed)
     if typed_value is None:
         return Verdict(
             Status.INCORRECT,
@@ -119,11 +133,14 @@ def grade_constant(
     diagnosis = diagnose_numbers(expected_value, typed_value) or _off_by(
         expected_value, typed_value, tolerance
     )
+    shown_expected, shown_typed, _ = distinct(expected_value, typed_value)
+    if isinstance(typed_value, Fraction) and len(format_fraction(typed_value)) <= 24:
+        shown_typed = format_fraction(typed_value)  # the learner's own number, every digit
     return Verdict(
         Status.INCORRECT,
         "tolerance",
-        f"{diagnosis.message}: expected {format_number(expected_value)} "
-        f"({tolerance.describe()}), you gave {format_number(typed_value)}.",
+        f"{diagnosis.message}: expected {shown_expected} "
+        f"({tolerance.describe()}), you gave {shown_typed}.",
         interpreted=interpreted,
         diagnosis=diagnosis,
         expected=expected_text,
@@ -132,11 +149,12 @@ def grade_constant(
 
 
 def _off_by(expected: Any, answer: Any, tolerance: Tolerance) -> Diagnosis:
+    expected, answer = to_mp(expected), to_mp(answer)
     difference = abs(answer - expected)
     if tolerance.kind == "absolute" or not expected:
-        return Diagnosis("tolerance", f"Off by {mpmath.nstr(difference, 4)}")
+        return Diagnosis("tolerance", f"Off by {figures(difference, 8)}")
     percent = difference / abs(expected) * 100
-    return Diagnosis("tolerance", f"Off by {mpmath.nstr(percent, 4)}%")
+    return Diagnosis("tolerance", f"Off by {figures(percent, 8)}%")
 
 
 def _grade_exact(
