@@ -70,3 +70,57 @@ def test_a_constant_reference_with_declared_variables_is_a_formula(
 ) -> None:
     table = SymbolTable.build(variables=variables)
     assert check(expected, answer, table).status is status
+
+
+@pytest.mark.parametrize(
+    ("expected", "answer", "variables"),
+    [
+        ("1", "tanh(50)", {}),
+        ("1", "sigmoid(1000)", {}),
+        ("1", "erf(100)", {}),
+        ("0", "softplus(-1000)", {}),
+        ("1", "Phi(40)", {}),
+        ("x", "x*tanh(10^6)", {"x": "real"}),
+        ("1", "tanh(100*x)", {"x": "(0.5, 3)"}),
+        ("1", "sigmoid(100*x)", {"x": "(0.5, 3)"}),
+        ("10^-20", "sin(10^-20)", {}),
+        ("1", "cos(10^-12)", {}),
+        ("1", "2^(10^-30)", {}),
+    ],
+)
+def test_a_saturated_function_is_not_its_limit(expected, answer, variables) -> None:
+    verdict = check(expected, answer, SymbolTable.build(variables=variables))
+    assert verdict.status is Status.INCORRECT, verdict.message
+
+
+@pytest.mark.parametrize(
+    ("expected", "answer", "variables"),
+    [
+        ("1 - 2/(exp(100) + 1)", "tanh(50)", {}),
+        ("1/(1 + exp(-30))", "sigmoid(30)", {}),
+        ("sigmoid(-x)", "1 - sigmoid(x)", {"x": "real"}),
+        ("2*sigmoid(2*x) - 1", "tanh(x)", {"x": "real"}),
+        ("softplus(x) - softplus(-x)", "x", {"x": "real"}),
+        ("log(sigmoid(x))", "-softplus(-x)", {"x": "real"}),
+    ],
+)
+def test_saturating_identities_still_hold(expected, answer, variables) -> None:
+    verdict = check(expected, answer, SymbolTable.build(variables=variables))
+    assert verdict.status is Status.CORRECT, verdict.message
+
+
+@pytest.mark.parametrize(
+    ("expected", "answer", "variables"),
+    [
+        ("x", "sin(10^9999)", {"x": "real"}),
+        ("1", "sin(10^10000)", {}),
+        ("x", "tan(10^9999)*x", {"x": "real"}),
+        ("x", "exp(-10^9999)", {"x": "real"}),
+        ("x", "sigmoid(-10^9999)", {"x": "real"}),
+        ("x", "binom(10^999, 2)", {"x": "real"}),
+    ],
+)
+def test_an_argument_out_of_reach_is_invalid_with_the_reason(expected, answer, variables):
+    verdict = check(expected, answer, SymbolTable.build(variables=variables))
+    assert verdict.status is Status.INVALID
+    assert "cannot be computed" in verdict.message

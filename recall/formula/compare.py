@@ -139,12 +139,25 @@ def compare_expressions(
         )
     if comparison.outcome == "different":
         return _incorrect(reference, typed, table, comparison, seed, interpreted, expected_text)
+    notes = comparison.notes
+    if comparison.outcome in ("undecided", "inconclusive") and notes.out_of_reach is not None:
+        return Verdict(
+            Status.INVALID,
+            "bounds",
+            f"This cannot be graded: {notes.out_of_reach}.",
+            interpreted=interpreted,
+            expected=expected_text,
+        )
     if comparison.outcome == "undecided":
+        reason = (
+            notes.saturated
+            if notes.saturated
+            else "the two could not be confirmed equal within the precision and time allowed"
+        )
         return Verdict(
             Status.INCORRECT,
             "undecided",
-            "Not accepted: the two could not be "
-            "confirmed equal within the precision and time allowed.",
+            f"Not accepted: {reason}.",
             interpreted=interpreted,
             expected=expected_text,
         )
