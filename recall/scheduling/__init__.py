@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from recall.scheduling.day import day_start, study_date, today_bounds
 from recall.scheduling.queue import build_queue, drop_siblings, interleave, remaining, sibling_group
-from recall.scheduling.rating import VERDICTS, Rating, suggest_rating
+from recall.scheduling.rating import VERDICTS, Rating, as_status, suggest_rating
 from recall.scheduling.state import (
     NEW_STATE,
     CardState,
@@ -51,6 +51,7 @@ __all__ = [
     "ReviewKind",
     "Scheduler",
     "SchedulerSettings",
+    "as_status",
     "as_utc",
     "became_leech",
     "build_queue",

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import date
-from enum import StrEnum
 
 from recall.scheduling.rating import Rating
 from recall.session.mode import Mode
+from recall.verdicts import Status
 
 
 @dataclass(frozen=True)
@@ -139,19 +139,11 @@ class PreviewView:
         return f"{line}\n{' ' * min(self.column, len(line))}^"
 
 
-class Outcome(StrEnum):
-    """The verdict, as far as the screen cares."""
-
-    CORRECT = "correct"
-    INCORRECT = "incorrect"
-    INVALID = "invalid"  # not a readable answer: costs nothing, try again
-
-
 @dataclass(frozen=True)
 class FeedbackView:
     """The result of grading one answer, ready to show."""
 
-    outcome: Outcome
+    outcome: Status  # invalid: not a readable answer, costs nothing, try again
     answer: str
     headline: str  # "Correct", "Not quite", "Can't read that"
     diagnosis: str = ""  # "off by a factor of 2"
@@ -168,7 +160,7 @@ class FeedbackView:
     def unavailable(self) -> frozenset[Rating]:
         """Ratings the learner may not give this answer: Hard for a wrong one (Hard is a
         passing grade; the session refuses it too)."""
-        return frozenset({Rating.Hard}) if self.outcome is Outcome.INCORRECT else frozenset()
+        return frozenset({Rating.Hard}) if self.outcome is Status.INCORRECT else frozenset()
 
 
 @dataclass(frozen=True)
