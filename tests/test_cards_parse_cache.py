@@ -122,6 +122,14 @@ def test_an_edited_file_is_parsed_again(deck_file) -> None:
     assert deck is None and errors  # the broken edit is reported, not the cached deck served
 
 
+def test_an_edit_the_engine_rejects_is_checked_again(deck_file) -> None:
+    read_deck(deck_file, check=check_deck)
+    deck_file.write_text(DECK.replace('answer = "x^2"', 'answer = "x^^2"'), encoding="utf-8")
+    loader._CACHE.clear()
+    deck, errors = read_deck(deck_file, check=check_deck)
+    assert deck is None and errors
+
+
 def test_the_same_bytes_elsewhere_get_their_own_path(deck_file, tmp_path) -> None:
     read_deck(deck_file)
     copy = tmp_path / "elsewhere.toml"
