@@ -18,9 +18,8 @@ from recall.scheduling.day import study_date, today_bounds
 from recall.scheduling.exam_plan import ExamCard
 from recall.scheduling.new_order import NewAllowance, NewCard, order_new_cards
 from recall.scheduling.queue import remaining
-from recall.scheduling.simulation import Pace
 from recall.scheduling.state import Phase
-from recall.scheduling.today import DueCard, TodayPlan, pace_from_log, plan_today
+from recall.scheduling.today import DueCard, Pace, TodayPlan, pace_from_log, plan_today
 
 if TYPE_CHECKING:
     from recall.store import Store, StoredCard
@@ -100,9 +99,9 @@ def ordered_new_cards(
     return order_new_cards(candidates, order, seed=seed, deck_order=deck_order(cards)), stored
 
 
-def learner_pace(store: Store, now: datetime) -> Pace | None:
-    """The learner's pace from the last :data:`PACE_DAYS` days of their log (``None`` while
-    it is too short to tell)."""
+def learner_pace(store: Store, now: datetime) -> Pace:
+    """The learner's pace from the last :data:`PACE_DAYS` days of their log (the defaults,
+    not ``measured``, while it is too short to tell)."""
     entries = store.reviews(since=now - timedelta(days=PACE_DAYS))
     return pace_from_log((str(e.kind), e.seconds) for e in entries)
 

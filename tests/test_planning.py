@@ -97,14 +97,14 @@ def test_per_deck_limits_and_a_raised_limit_for_today(store, cards):
 
 
 def test_the_learners_pace_comes_from_the_log(store, cards):
-    assert learner_pace(store, NOW) is None
+    assert not learner_pace(store, NOW).measured
     ordered, _ = ordered_new_cards(store, cards, order="deck", seed=0)
     for card in ordered[:MIN_PACE_SAMPLE]:
         _answer(store, card.key, NOW - timedelta(days=2), seconds=50.0)
     pace = learner_pace(store, NOW)
-    assert pace is not None and pace.new_card_seconds == pytest.approx(50.0)
+    assert pace.measured and pace.new_card_seconds == pytest.approx(50.0)
     plan = todays_plan(store, cards, Settings(), NOW, tz=UTC)
-    assert plan.pace_measured and plan.to_dict()["pace"]["source"] == "log"
+    assert plan.pace.measured and plan.to_dict()["pace"]["source"] == "log"
 
 
 def test_exam_cards_of_one_deck_seen_ones_with_their_memory(store, cards):

@@ -114,7 +114,7 @@ def test_no_daily_limit_is_reported_as_none() -> None:
 
 
 def test_minutes_come_from_the_pace() -> None:
-    pace = Pace(review_seconds=30.0, new_card_seconds=90.0)
+    pace = Pace(review_seconds=30.0, new_card_seconds=90.0, measured=True)
     plan = _plan(_due("a", 4) + _due("b", 2, learning=True), _new("c", 2), pace=pace)
     assert plan.minutes == pytest.approx((6 * 30 + 2 * 90) / 60, abs=0.05)
     default = _plan(_due("a", 4), _new("c", 2))
@@ -135,19 +135,8 @@ def test_json_shape() -> None:
 
 def test_pace_defaults_until_the_log_has_enough() -> None:
     few = [("review", 5.0)] * (MIN_PACE_SAMPLE - 1)
-    assert pace_from_log(few) is None
-    assert pace_from_log([]) is None
-    plan = _plan(_due("a", 1), [], pace=pace_from_log(few))
-    assert plan.pace == DEFAULT_PACE and not plan.pace_measured
-    assert plan.to_dict()["pace"]["source"] == "default"
-
-
-def test_a_measured_part_keeps_the_default_for_the_rest() -> None:
-    pace = pace_from_log([("review", 5.0)] * MIN_PACE_SAMPLE)
-    assert pace is not None
-    assert pace.review_seconds == pytest.approx(5.0)
-    assert pace.new_card_seconds == DEFAULT_PACE.new_card_seconds
-    assert _plan([], [], pace=pace).to_dict()["pace"]["source"] == "log"
+    assert pace_from_log(few) == DEFAULT_PACE
+    assert pace_from_log([]) == DEFAULT_PACE
 
 
 def test_pace_from_the_log_charges_steps_to_their_cards() -> None:
@@ -155,13 +144,12 @@ def test_pace_from_the_log_charges_steps_to_their_cards() -> None:
     log += [("review", 12.0), ("relearn", 6.0)] * MIN_PACE_SAMPLE
     log += [("off_schedule", 999.0)] * 5
     pace = pace_from_log(log)
-    assert pace is not None
+    assert pace.measured
     assert pace.new_card_seconds == pytest.approx(60.0)
-    assert pace.review_seconds == pytest.approx(12.0)
-    assert pace.lapse_seconds == pytest.approx(6.0)
+    assert pace.review_seconds == pytest.approx(18.0)
 
 
 def test_pace_caps_a_card_left_on_screen() -> None:
     log = [("review", 10.0)] * (MIN_PACE_SAMPLE - 1) + [("review", 10_000.0)]
     pace = pace_from_log(log)
-    assert pace is not None and pace.review_seconds < 50
+    assert pace.review_seconds < 50

@@ -9,7 +9,7 @@ This planner bends that schedule to a deadline, and says plainly when the deadli
 * new cards are introduced in the order given (the gathered new-card order), spread evenly over
   the days that leave room for their two reviews;
 * no day takes more than the learner's daily minutes (from their pace,
-  :class:`recall.scheduling.simulation.Pace`);
+  :class:`recall.scheduling.today.Pace`);
 * a review FSRS asks for before the exam is kept; a required review FSRS would put after it is
   pulled in, when there is room, once half the time to its deadline has passed (spaced, not
   crammed); the last days' spare time goes to the cards weakest on the exam day.
@@ -31,8 +31,7 @@ from typing import Any, Final
 
 from recall.scheduling.exam_plan import REQUIRED_REVIEWS, ExamCard, ExamDay, ExamPlan
 from recall.scheduling.exam_simulation import ExamModel, as_fsrs_card, best_plan, fits
-from recall.scheduling.simulation import Pace
-from recall.scheduling.today import DEFAULT_PACE
+from recall.scheduling.today import DEFAULT_PACE, Pace
 
 __all__ = ["ExamCard", "ExamDay", "ExamPlan", "plan_exam"]
 
@@ -50,14 +49,13 @@ def plan_exam(
     today: date,
     exam: date,
     daily_minutes: float,
-    pace: Pace | None = None,
+    pace: Pace = DEFAULT_PACE,
     parameters: Sequence[float] | None = None,
     desired_retention: float = 0.9,
 ) -> ExamPlan:
     """The exam plan for ``cards`` from study day ``today`` to the exam on ``exam``.
 
-    ``pace`` is the learner's (:func:`recall.scheduling.today.pace_from_log`; ``None``: the
-    defaults); ``parameters`` their FSRS parameters (default: FSRS's own). Raises
+    ``parameters`` are the learner's FSRS parameters (default: FSRS's own). Raises
     ``ValueError`` for more than :data:`MAX_CARDS` cards, an exam more than :data:`MAX_DAYS`
     days away, or a daily time that is not a positive number of minutes.
     """
@@ -70,14 +68,11 @@ def plan_exam(
             f"the exam is more than {MAX_DAYS} days away: the normal schedule prepares for it"
         )
     model = ExamModel(parameters, desired_retention)
-    used = pace or DEFAULT_PACE
-    plan = replace(
-        best_plan(cards, today, exam, daily_minutes, used, model), pace_measured=pace is not None
-    )
+    plan = best_plan(cards, today, exam, daily_minutes, pace, model)
     if plan.feasible:
         return plan
-    problems = _problems(plan, cards, today, exam, daily_minutes, used)
-    suggestions = _suggestions(cards, today, exam, daily_minutes, used, model)
+    problems = _problems(plan, cards, today, exam, daily_minutes, pace)
+    suggestions = _suggestions(cards, today, exam, daily_minutes, pace, model)
     return replace(plan, problems=problems, suggestions=suggestions)
 
 

@@ -9,9 +9,8 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any, Final
 
-from recall.scheduling.simulation import Pace
 from recall.scheduling.state import CardState
-from recall.scheduling.today import pace_dict
+from recall.scheduling.today import Pace
 
 REQUIRED_REVIEWS: Final = 2
 #: Days before the exam whose spare time goes to the weakest cards.
@@ -85,7 +84,6 @@ class ExamPlan:
     reviews_before: dict[str, int] = field(default_factory=dict)
     recall: dict[str, float] = field(default_factory=dict)
     decks: dict[str, str] = field(default_factory=dict)  # card key -> deck
-    pace_measured: bool = False  # the pace is the learner's own (else the defaults)
 
     @property
     def predicted_recall(self) -> float | None:
@@ -115,5 +113,5 @@ class ExamPlan:
             "predicted_recall": None if predicted is None else round(predicted, 4),
             "recall_by_deck": {d: round(r, 4) for d, r in self.recall_by_deck().items()},
             "days": [day.to_dict() for day in self.days],
-            "pace": pace_dict(self.pace, self.pace_measured),
+            "pace": self.pace.to_dict(),
         }

@@ -23,8 +23,8 @@ from recall.scheduling.exam_plan import (
     ExamDay,
     ExamPlan,
 )
-from recall.scheduling.simulation import Pace
 from recall.scheduling.state import CardState, Phase
+from recall.scheduling.today import Pace
 
 
 class ExamModel:

@@ -7,8 +7,7 @@ learning cards first (their short steps are the most urgent), then due reviews w
 cards spread among them (:func:`recall.scheduling.queue.interleave`), one card per sibling group.
 
 The time estimate uses the learner's own pace once the log has enough reviews to tell it
-(:func:`pace_from_log`), and :data:`DEFAULT_PACE` before that; the pace is the workload
-planner's :class:`recall.scheduling.simulation.Pace`, so both estimates speak the same units.
+(:func:`pace_from_log`), and :data:`DEFAULT_PACE` before that.
 """
 
 from __future__ import annotations
@@ -20,7 +19,6 @@ from typing import Any, Final, Literal
 
 from recall.scheduling.new_order import NewAllowance, NewCard, todays_new_cards
 from recall.scheduling.queue import build_queue, drop_siblings, remaining
-from recall.scheduling.simulation import Pace
 
 #: What a planned card is for the learner: never seen, between learning steps, or due.
 State = Literal["new", "learning", "review"]
@@ -35,50 +33,64 @@ MAX_SECONDS_PER_ANSWER: Final = 300.0
 PACE_WINDOW: Final = 500
 
 
-#: Before the log says otherwise: :class:`recall.scheduling.simulation.Pace`'s defaults (15 s a
-#: review, 40 s for a new card's first answer and its learning steps, 20 s more for a lapse),
-#: the same figures the workload planner assumes.
-DEFAULT_PACE: Final = Pace()
+@dataclass(frozen=True)
+class Pace:
+    """How long the learner takes: seconds per review of a seen card, and seconds for a new
+    card's whole first day (its first answer and the learning steps that follow it)."""
+
+    review_seconds: float
+    new_card_seconds: float
+    measured: bool = False  # from the learner's log (else the documented defaults)
+
+    def seconds(self, new: int, seen: int) -> float:
+        """Time for ``new`` new cards and ``seen`` reviews of cards already seen."""
+        return new * self.new_card_seconds + seen * self.review_seconds
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "review_seconds": round(self.review_seconds, 1),
+            "new_card_seconds": round(self.new_card_seconds, 1),
+            "source": "log" if self.measured else "default",
+        }
 
 
-def pace_dict(pace: Pace, measured: bool) -> dict[str, Any]:
-    """A pace as the JSON outputs show it."""
-    return {
-        "review_seconds": round(pace.review_seconds, 1),
-        "new_card_seconds": round(pace.new_card_seconds, 1),
-        "source": "log" if measured else "default",
-    }
+#: Before the log says otherwise: 20 s to answer a card already seen, and 60 s for a new card
+#: (about 30 s to read and answer it the first time, and two quicker answers on the default
+#: 1- and 10-minute learning steps).
+DEFAULT_PACE: Final = Pace(review_seconds=20.0, new_card_seconds=60.0)
 
 
-def pace_from_log(answers: Iterable[tuple[str, float]]) -> Pace | None:
+def pace_from_log(answers: Iterable[tuple[str, float]]) -> Pace:
     """The learner's pace from ``(kind, seconds)`` pairs of their most recent reviews, oldest
-    first, or ``None`` while the log is too short to tell (use :data:`DEFAULT_PACE`). ``kind``
-    is ``new``, ``learning``, ``review`` or ``relearn``/``relearning``; other kinds, such as
-    off-schedule cram answers, are not counted.
+    first; ``kind`` is ``new``, ``learning``, ``review`` or ``relearn``/``relearning`` (other
+    kinds, such as off-schedule cram answers, are not counted).
 
-    A new card costs its first answer and the learning steps after it; a lapse the relearning
-    steps after it. Each part falls back to :data:`DEFAULT_PACE` until it has
+    Learning steps are charged to the new cards that caused them and relearning steps to the
+    reviews; each part falls back to :data:`DEFAULT_PACE` until it has
     :data:`MIN_PACE_SAMPLE` answers.
     """
     recent = list(answers)[-PACE_WINDOW:]
-    time = {"new": 0.0, "learning": 0.0, "review": 0.0, "relearn": 0.0}
-    count = dict.fromkeys(time, 0)
+    new_time = review_time = 0.0
+    new_count = review_count = 0
     for kind, seconds in recent:
-        kind = "relearn" if kind == "relearning" else kind
-        if kind in time:
-            time[kind] += min(max(float(seconds), 0.0), MAX_SECONDS_PER_ANSWER)
-            count[kind] += 1
-    measured = False
-    values = {}
-    if count["review"] >= MIN_PACE_SAMPLE:
-        values["review_seconds"] = time["review"] / count["review"]
-        measured = True
-    if count["new"] >= MIN_PACE_SAMPLE:
-        values["new_card_seconds"] = (time["new"] + time["learning"]) / count["new"]
-        measured = True
-    if count["relearn"] >= MIN_PACE_SAMPLE:
-        values["lapse_seconds"] = time["relearn"] / count["relearn"]
-    return Pace(**values) if measured else None
+        spent = min(max(float(seconds), 0.0), MAX_SECONDS_PER_ANSWER)
+        if kind == "new":
+            new_count += 1
+            new_time += spent
+        elif kind == "learning":
+            new_time += spent
+        elif kind == "review":
+            review_count += 1
+            review_time += spent
+        elif kind in ("relearn", "relearning"):
+            review_time += spent
+    review = review_time / review_count if review_count >= MIN_PACE_SAMPLE else None
+    new = new_time / new_count if new_count >= MIN_PACE_SAMPLE else None
+    return Pace(
+        review_seconds=DEFAULT_PACE.review_seconds if review is None else review,
+        new_card_seconds=DEFAULT_PACE.new_card_seconds if new is None else new,
+        measured=review is not None or new is not None,
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,7 +180,6 @@ class TodayPlan:
     review_limit: Limit
     minutes: float
     pace: Pace
-    pace_measured: bool = False
     new_waiting: int = 0
     by_deck: dict[str, Counts] = field(default_factory=dict)
     by_topic: dict[str, Counts] = field(default_factory=dict)
@@ -190,7 +201,7 @@ class TodayPlan:
             "limits": {"new": self.new_limit.to_dict(), "review": self.review_limit.to_dict()},
             "new_waiting": self.new_waiting,
             "minutes": self.minutes,
-            "pace": pace_dict(self.pace, self.pace_measured),
+            "pace": self.pace.to_dict(),
         }
 
 
@@ -204,7 +215,7 @@ def plan_today(
     new_spent: int,
     review_limit: int,
     review_spent: int,
-    pace: Pace | None = None,
+    pace: Pace = DEFAULT_PACE,
     groups_seen_today: Collection[tuple[str, str]] = (),
 ) -> TodayPlan:
     """Today's plan.
@@ -213,8 +224,7 @@ def plan_today(
     every new card in introduction order (:func:`recall.scheduling.new_order.order_new_cards`);
     ``allowance`` what is left of today's new limits; ``new_limit``/``review_limit`` the daily
     limits and ``*_spent`` what today has already used of them; ``groups_seen_today`` the
-    sibling groups reviewed today (their other cards are buried); ``pace`` the learner's
-    (:func:`pace_from_log`; ``None``: :data:`DEFAULT_PACE`).
+    sibling groups reviewed today (their other cards are buried).
     """
     learning = sorted((c for c in due if c.learning), key=lambda c: c.due)
     reviews_left = remaining(review_limit, review_spent)
@@ -228,24 +238,17 @@ def plan_today(
     planned = [_planned(card) for card in order]
     queue = tuple(drop_siblings(planned, lambda p: groups[f"{p.deck}/{p.card}"]))
     counts = _count(queue)
-    used = pace or DEFAULT_PACE
     return TodayPlan(
         day=day,
         queue=queue,
         new_limit=Limit.of(new_limit, new_spent, counts.new),
         review_limit=Limit.of(review_limit, review_spent, counts.review),
-        minutes=round(_seconds(used, counts.new, counts.learning + counts.review) / 60.0, 1),
-        pace=used,
-        pace_measured=pace is not None,
+        minutes=round(pace.seconds(counts.new, counts.learning + counts.review) / 60.0, 1),
+        pace=pace,
         new_waiting=len(new_in_order) - counts.new,
         by_deck=_count_by(queue, lambda p: p.deck),
         by_topic=_count_by(queue, lambda p: p.topic),
     )
-
-
-def _seconds(pace: Pace, new: int, seen: int) -> float:
-    """Time for ``new`` new cards and ``seen`` answers of cards already seen."""
-    return new * pace.new_card_seconds + seen * pace.review_seconds
 
 
 def _mixed(cards: Sequence[DueCard | NewCard]) -> list[DueCard | NewCard]:
