@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from recall.scheduling.day import day_start, study_date
 from recall.scheduling.state import ReviewKind
+from recall.verdicts import Status
 
 if TYPE_CHECKING:
     from recall.store import Store
@@ -171,7 +172,7 @@ def compute_stats(
     for at, kind, rating, verdict, diagnosis, deck, topic in facts:
         day = study_date(at, rollover_hour, tz)
         per_day[day] += 1
-        if verdict == "incorrect" and diagnosis:
+        if verdict == Status.INCORRECT and diagnosis:
             mistakes[diagnosis] += 1
         if kind is not ReviewKind.REVIEW:
             continue

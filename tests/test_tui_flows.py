@@ -13,11 +13,13 @@ from pathlib import Path
 import pytest
 from textual.widgets import Input
 
+from recall.session import Mode
 from recall.tui.app import RecallApp
 from recall.tui.screens.drill import DrillScreen, Phase
 from recall.tui.screens.home import HomeScreen
 from recall.tui.screens.summary import SummaryScreen
-from recall.tui.views import Outcome, SessionMode, SessionPlan
+from recall.tui.views import SessionPlan
+from recall.verdicts import Status
 from tests.tui_fixtures import (
     FakeClock,
     isolate,
@@ -72,7 +74,7 @@ def test_timed_session_right_wrong_invalid_and_the_budget_running_out(
             # right: suggested Good, Enter accepts, committed before the next card shows
             await answer(app, pilot, "x^2")
             assert screen.phase is Phase.FEEDBACK
-            assert screen.feedback is not None and screen.feedback.outcome is Outcome.CORRECT
+            assert screen.feedback is not None and screen.feedback.outcome is Status.CORRECT
             clock.advance(20)
             await pilot.press("enter")
             await settle(app, pilot)
@@ -87,7 +89,7 @@ def test_timed_session_right_wrong_invalid_and_the_budget_running_out(
 
             # wrong: suggested Again; 1 overrides nothing here but is the explicit key
             await answer(app, pilot, "3y")
-            assert screen.feedback is not None and screen.feedback.outcome is Outcome.INCORRECT
+            assert screen.feedback is not None and screen.feedback.outcome is Status.INCORRECT
             assert screen.feedback.suggested is not None and screen.feedback.suggested.key == "1"
             clock.advance(20)
             await pilot.press("1")
@@ -160,7 +162,7 @@ def test_undo_restores_the_card_and_removes_the_review(tmp_path: Path, clock: Fa
 
 def test_cram_leaves_the_schedule_untouched(tmp_path: Path, clock: FakeClock) -> None:
     services = real_services(tmp_path, clock)
-    app = RecallApp(services, plan=SessionPlan(minutes=10, mode=SessionMode.CRAM))
+    app = RecallApp(services, plan=SessionPlan(minutes=10, mode=Mode.CRAM))
 
     async def flow() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
@@ -258,7 +260,7 @@ def test_a_hostile_answer_is_refused_and_the_app_stays_responsive(
             await settle(app, pilot)
             await pilot.press("enter")
             await settle(app, pilot)
-            assert screen.feedback is None or screen.feedback.outcome is not Outcome.CORRECT
+            assert screen.feedback is None or screen.feedback.outcome is not Status.CORRECT
             assert services.store.review_count() == 0 or screen.phase is Phase.FEEDBACK
             if screen.phase is Phase.FEEDBACK:  # graded wrong: rate it and go on
                 await pilot.press("1")
@@ -267,7 +269,7 @@ def test_a_hostile_answer_is_refused_and_the_app_stays_responsive(
             card = screen.card
             assert card is not None and screen.phase is Phase.ASKING
             await answer(app, pilot, RIGHT[card.key])
-            assert screen.feedback is not None and screen.feedback.outcome is Outcome.CORRECT
+            assert screen.feedback is not None and screen.feedback.outcome is Status.CORRECT
 
     asyncio.run(flow())
 

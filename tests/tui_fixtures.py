@@ -19,13 +19,13 @@ from recall.tui.views import (
     DeckRow,
     FeedbackView,
     HomeData,
-    Outcome,
     PreviewView,
     Rating,
     SessionPlan,
     StatsView,
     SummaryView,
 )
+from recall.verdicts import Status
 
 #: A fixed moment every test clock starts from (a Tuesday, in UTC).
 EPOCH = datetime(2025, 3, 4, 9, 0, tzinfo=UTC)
@@ -150,15 +150,15 @@ class FakeRun:
         expected = next(c.answer for c in self.cards if c.view.key == card.key)
         if "(" in text and ")" not in text:
             return FeedbackView(
-                Outcome.INVALID, text, "Can't read that", "missing ')'", error_column=len(text)
+                Status.INVALID, text, "Can't read that", "missing ')'", error_column=len(text)
             )
         ok = text.replace(" ", "") == expected
         return FeedbackView(
-            Outcome.CORRECT if ok else Outcome.INCORRECT,
+            Status.CORRECT if ok else Status.INCORRECT,
             text,
             "Correct" if ok else "Not quite",
             reference=expected,
-            suggested=(Rating.HARD if hinted else Rating.GOOD) if ok else Rating.AGAIN,
+            suggested=(Rating.Hard if hinted else Rating.Good) if ok else Rating.Again,
         )
 
     def record(
@@ -201,7 +201,7 @@ class FakeRun:
         return len(self.recorded)
 
     def finish(self) -> SummaryView:
-        right = sum(1 for _, r in self.recorded if r is not Rating.AGAIN)
+        right = sum(1 for _, r in self.recorded if r is not Rating.Again)
         return SummaryView(
             reviews=len(self.recorded), first_try_correct=right, first_try_total=len(self.recorded)
         )
