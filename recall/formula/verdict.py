@@ -1,22 +1,20 @@
-"""What grading returns: a status, the method that decided, and words for the learner."""
+"""What grading returns: a status, the method that decided, and words for the learner.
+
+The status is :class:`recall.verdicts.Status`, the one verdict kind the scheduler, the session,
+the review log and the screens share (re-exported here as the engine's own).
+"""
 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from enum import StrEnum
 from typing import Any
 
 from recall.errors import ParseError
+from recall.verdicts import Status
 
 Path = tuple[int, ...]
 
-
-class Status(StrEnum):
-    """``invalid`` means the answer could not be read: it costs the learner nothing."""
-
-    CORRECT = "correct"
-    INCORRECT = "incorrect"
-    INVALID = "invalid"
+__all__ = ["Diagnosis", "Part", "Path", "Status", "Verdict"]
 
 
 @dataclass(frozen=True)
@@ -25,8 +23,9 @@ class Diagnosis:
 
     ``kind`` is a stable key for statistics (``sign``, ``factor``, ``additive``, ``reciprocal``,
     ``missing-term``, ``extra-term``, ``swapped``, ``complement``, ``exponent``, ``log-base``,
-    ``square-root``, ``partial-domain``, ``approximation``, ``tolerance``, ``magnitude``);
-    ``message`` is for the learner.
+    ``square-root``, ``partial-domain``, ``approximation``, ``tolerance``, ``magnitude``, and
+    the part kinds of :class:`Part` when a differing part explains it best); ``message`` is for
+    the learner.
     """
 
     kind: str
