@@ -261,8 +261,8 @@ def _located(reference: Expression, typed: Expression, table: SymbolTable, seed:
     "read as" text."""
     try:
         part = locate(reference.tree, typed.tree, table, seed=seed)
-    except (ArithmeticError, ValueError, RecursionError):
-        return None  # naming the part is a courtesy: it must never cost the verdict
+    except Exception:  # noqa: BLE001 - naming the part is a courtesy: it must never cost the verdict
+        return None
     if part is None:
         return None
     return replace(part, answer_span=span_of(typed.tree, part.answer_path))

@@ -41,6 +41,8 @@ POINTS = 6
 _CLOSE = 1e-9
 #: Deepest the search goes into nested parts (bounded like every walk over typed trees).
 MAX_DEPTH = 12
+#: Sums and products with more parts than this are not lined up (the matching is quadratic).
+MAX_PARTS = 48
 
 _ORDINALS = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth"]
 
@@ -201,6 +203,8 @@ class _Locator:
         if depth > MAX_DEPTH:
             return None
         r_terms, a_terms = _terms(reference, r_path), _terms(answer, a_path)
+        if max(len(r_terms), len(a_terms)) > MAX_PARTS:
+            return None
         if len(r_terms) > 1 or len(a_terms) > 1:
             return self._sums(r_terms, a_terms, depth)
         r_term, a_term = r_terms[0], a_terms[0]
@@ -293,6 +297,8 @@ class _Locator:
         a_numbers: list[tuple] = []
         r_coefficient = _factors(reference, r_path, Fraction(1), r_factors, r_numbers)
         a_coefficient = _factors(answer, a_path, Fraction(1), a_factors, a_numbers)
+        if max(len(r_factors), len(a_factors)) > MAX_PARTS:
+            return None
         r_left = list(range(len(r_factors)))
         a_left: list[int] = []
         for index, factor in enumerate(a_factors):
