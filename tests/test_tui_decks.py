@@ -118,7 +118,7 @@ def test_the_missed_cards_can_be_drilled_again(tmp_path: Path) -> None:
             assert isinstance(screen, DrillScreen)
             assert screen.plan.mode is SessionMode.MISSED
             assert screen.card is not None and screen.card.key == "tiny/square"
-            before = services.store.cards_by_key(["tiny/square"])["tiny/square"].state
+            before = services.workspace.store.cards_by_key(["tiny/square"])["tiny/square"].state
             await type_text(pilot, "x^2")
             await pilot.press("enter")
             await settle(app, pilot)
@@ -126,7 +126,7 @@ def test_the_missed_cards_can_be_drilled_again(tmp_path: Path) -> None:
             await settle(app, pilot)
             assert isinstance(app.screen, SummaryScreen)  # only the missed card was asked
             assert app.screen.summary.reviews == 1 and not app.screen.summary.missed
-            after = services.store.cards_by_key(["tiny/square"])["tiny/square"].state
+            after = services.workspace.store.cards_by_key(["tiny/square"])["tiny/square"].state
             assert after == before  # drilling the missed ones again is off-schedule
 
     asyncio.run(flow())

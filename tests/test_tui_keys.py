@@ -17,7 +17,7 @@ from recall.tui.screens.help import HelpScreen, binding_sections, bindings_of, k
 from recall.tui.screens.home import HomeScreen
 from recall.tui.screens.stats import StatsScreen
 from recall.tui.screens.summary import SummaryScreen
-from recall.tui.settings import load_settings
+from recall.tui.settings import read_settings, theme_name
 from recall.tui.views import Outcome, Rating, SessionPlan
 from tests.tui_fixtures import (
     EXPLAIN_DECK,
@@ -56,9 +56,9 @@ def test_every_binding_has_an_id_and_the_help_lists_every_one(home: Path) -> Non
 def test_keys_are_remapped_from_the_config_file(home: Path, tmp_path: Path) -> None:
     home.mkdir(parents=True, exist_ok=True)
     (home / "config.toml").write_text('[keys]\n"drill.hint" = "f3"\n', encoding="utf-8")
-    settings = load_settings()
-    assert settings.keymap == {"drill.hint": "f3"}
-    assert "F3" in table_text(settings.keymap)
+    settings, _problem = read_settings()
+    assert settings.keys == {"drill.hint": "f3"}
+    assert "F3" in table_text(settings.keys)
     services = real_services(tmp_path, FakeClock())
     app = RecallApp(services, settings, plan=SessionPlan(minutes=10))
 
@@ -80,9 +80,9 @@ def test_keys_are_remapped_from_the_config_file(home: Path, tmp_path: Path) -> N
 def test_a_broken_config_file_is_reported_and_the_defaults_used(home: Path) -> None:
     home.mkdir(parents=True, exist_ok=True)
     (home / "config.toml").write_text("[keys\n", encoding="utf-8")
-    settings = load_settings()
-    assert settings.keymap == {}
-    assert "config.toml" in settings.problem
+    settings, problem = read_settings()
+    assert settings.keys == {}
+    assert "config.toml" in problem
 
 
 def test_the_command_palette_reaches_every_action_of_the_screen(home: Path) -> None:
@@ -135,7 +135,8 @@ def test_help_opens_with_question_mark_and_with_f1_while_typing(home: Path) -> N
 
 def test_light_and_dark_themes(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("RECALL_THEME", "light")
-    app = RecallApp(FakeServices(), load_settings())
+    settings, problem = read_settings()
+    app = RecallApp(FakeServices(), settings, settings_problem=problem)
 
     async def flow() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
@@ -197,7 +198,7 @@ def test_a_hinted_right_answer_is_suggested_hard(home: Path, tmp_path: Path) -> 
             assert screen.feedback.suggested is Rating.HARD
             await pilot.press("enter")
             await settle(app, pilot)
-            entry = services.store.reviews()[-1]
+            entry = services.workspace.store.reviews()[-1]
             assert entry.hint_used and entry.rating == 2
 
     asyncio.run(flow())
@@ -221,7 +222,7 @@ def test_explain_cards_reveal_with_space_and_are_self_rated(home: Path, tmp_path
             assert "negative log-likelihood" in screen_text(app)
             await pilot.press("4")
             await settle(app, pilot)
-            entry = services.store.reviews()[-1]
+            entry = services.workspace.store.reviews()[-1]
             assert entry.verdict == "self" and entry.rating == 4 and entry.suggested is None
 
     asyncio.run(flow())
@@ -246,10 +247,10 @@ def test_skip_bury_and_suspend(home: Path, tmp_path: Path) -> None:
             await pilot.press("ctrl+n")
             await settle(app, pilot)
             assert screen.card.key == "tiny/square"  # the skipped card comes back
-            cards = services.store.cards_by_key()
+            cards = services.workspace.store.cards_by_key()
             assert cards["tiny/double"].buried_until is not None
             assert cards["tiny/answer"].suspended
-            assert services.store.review_count() == 0
+            assert services.workspace.store.review_count() == 0
 
     asyncio.run(flow())
 
@@ -330,7 +331,7 @@ def test_skipping_a_learning_card_shows_another_card_not_the_same_one(
             await pilot.press("ctrl+s")
             await settle(app, pilot)
             assert screen.card.key == "tiny/answer"  # not the skipped card straight back
-            assert services.store.review_count() == 2
+            assert services.workspace.store.review_count() == 2
 
     asyncio.run(flow())
 
@@ -361,13 +362,15 @@ def test_a_wrong_answer_cannot_be_rated_hard(home: Path, tmp_path: Path) -> None
             await settle(app, pilot)
             assert screen.phase is Phase.FEEDBACK and screen.card is not None
             assert screen.card.key == "tiny/square"  # still on the same card
-            assert services.store.review_count() == 0
+            assert services.workspace.store.review_count() == 0
             notices = [str(n.message) for n in app._notifications]
             assert any("never rated Hard" in n for n in notices)
             assert not any("not saved" in n for n in notices)
             await pilot.press("1")
             await settle(app, pilot)
-            assert [(e.rating, e.verdict) for e in services.store.reviews()] == [(1, "incorrect")]
+            assert [(e.rating, e.verdict) for e in services.workspace.store.reviews()] == [
+                (1, "incorrect")
+            ]
 
     asyncio.run(flow())
 
@@ -414,8 +417,8 @@ def test_the_theme_comes_from_the_config_file_and_ctrl_t_saves_it(
 ) -> None:
     from recall import config
 
-    assert load_settings().theme == "textual-dark"  # the default
-    app = RecallApp(FakeServices(), load_settings())
+    assert theme_name(read_settings()[0]) == "textual-dark"  # the default
+    app = RecallApp(FakeServices(), read_settings()[0])
 
     async def flow() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
@@ -427,15 +430,16 @@ def test_the_theme_comes_from_the_config_file_and_ctrl_t_saves_it(
 
     asyncio.run(flow())
     assert config.load_settings().theme == "light"  # saved
-    assert load_settings().theme == "textual-light"  # and used at the next start
+    assert theme_name(read_settings()[0]) == "textual-light"  # and used at the next start
     monkeypatch.setenv("RECALL_THEME", "dark")
-    assert load_settings().theme == "textual-dark"  # the environment still wins
+    assert theme_name(read_settings()[0]) == "textual-dark"  # the environment still wins
 
 
 def test_toggling_the_theme_leaves_a_broken_config_file_alone(home: Path) -> None:
     home.mkdir(parents=True, exist_ok=True)
     (home / "config.toml").write_text("new_per_day = = 3\n", encoding="utf-8")
-    app = RecallApp(FakeServices(), load_settings())
+    settings, problem = read_settings()
+    app = RecallApp(FakeServices(), settings, settings_problem=problem)
 
     async def flow() -> None:
         async with app.run_test(size=(80, 24)) as pilot:

@@ -18,7 +18,7 @@ import signal
 import sys
 import time
 from collections.abc import Callable
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import work
 from textual.app import App
@@ -26,9 +26,11 @@ from textual.binding import Binding, BindingType
 from textual.worker import Worker, WorkerState
 
 from recall.tui.messages import EngineWarm, HomeLoaded, LoadFailed, WorkerFailed
-from recall.tui.services import Services
-from recall.tui.settings import TuiSettings
 from recall.tui.views import HomeData, SessionPlan
+
+if TYPE_CHECKING:
+    from recall.config import Settings
+    from recall.tui.services import Services
 
 #: Modules whose import is deferred until after the first frame (asserted by a test).
 HEAVY_MODULES = ("sympy", "numpy", "sqlalchemy")
@@ -38,7 +40,9 @@ class RecallApp(App[int]):
     """Drill formulas with spaced repetition, from the keyboard.
 
     ``services`` is the facade over the lower layers (tests pass one built on a temporary data
-    directory and a fake clock); ``plan`` opens a drill session straight away (``recall drill``);
+    directory and a fake clock); ``settings`` are the learner's, read once at start (default:
+    every default), and ``settings_problem`` says why the file did not read, if it did not;
+    ``plan`` opens a drill session straight away (``recall drill``);
     ``after_first_paint`` is called once the home screen has been drawn, ``after_load`` once
     the load worker's data is on it, ``after_warm`` once the engine is imported (the start-up
     benchmark and the import-laziness test hook in there); ``warm_engine=False`` skips the
@@ -63,8 +67,10 @@ class RecallApp(App[int]):
     def __init__(
         self,
         services: Services,
-        settings: TuiSettings | None = None,
+        settings: Settings | None = None,
         plan: SessionPlan | None = None,
+        *,
+        settings_problem: str = "",
         after_first_paint: Callable[[RecallApp], None] | None = None,
         after_load: Callable[[RecallApp], None] | None = None,
         after_warm: Callable[[RecallApp], None] | None = None,
@@ -72,7 +78,12 @@ class RecallApp(App[int]):
     ) -> None:
         super().__init__()
         self.services = services
-        self.settings = settings or TuiSettings()
+        if settings is None:
+            from recall.config import Settings
+
+            settings = Settings()
+        self.settings = settings
+        self.settings_problem = settings_problem
         self.initial_plan = plan
         self.home_data: HomeData | None = None
         #: Bumped whenever reviews or deck edits change what the home screen counts.
@@ -87,21 +98,19 @@ class RecallApp(App[int]):
         self._warm_engine = warm_engine
         self._engine_warm = False
         self._shutdown_done = False
-        if self.settings.keymap:
-            self.set_keymap(self.settings.keymap)
+        if self.settings.keys:
+            self.set_keymap(dict(self.settings.keys))
 
     # ------------------------------------------------------------------ start-up
 
     def on_mount(self) -> None:
         from recall.tui.screens.home import HomeScreen
+        from recall.tui.settings import theme_name
 
-        self.theme = (
-            self.settings.theme
-            if self.settings.theme in self.available_themes
-            else ("textual-dark")
-        )
-        if self.settings.problem:
-            self.notify(self.settings.problem, severity="warning", timeout=8)
+        theme = theme_name(self.settings)
+        self.theme = theme if theme in self.available_themes else "textual-dark"
+        if self.settings_problem:
+            self.notify(self.settings_problem, severity="warning", timeout=8)
         self.push_screen(HomeScreen())
         self._install_hangup_handler()
 

@@ -12,6 +12,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from recall.cards.model import Card
 
 #: Kinds the form can make (numeric cards need a parameter table: use the editor for those).
 FORM_KINDS = ("formula", "fact", "reverse", "explain")
@@ -104,3 +108,67 @@ def write_card(path: Path, draft: CardDraft, line: int | None, deck_name: str = 
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(with_card(base, draft, line), encoding="utf-8")
     return old
+
+
+def draft_from_card(card: Card) -> CardDraft | None:
+    """The form's draft of a loaded card (``None`` for kinds the form does not edit)."""
+    kind = str(card.kind)
+    if kind not in FORM_KINDS:
+        return None
+    answer = card.answer
+    if kind == "fact":
+        answer = "" if card.value is None else f"{card.value:g}"
+    return CardDraft(
+        deck_id=card.deck_id,
+        id=card.id,
+        kind=kind,
+        prompt=card.prompt,
+        answer=answer,
+        accept=card.accept,
+        shown=card.shown,
+        model_answer=card.model_answer,
+        hint=card.hint,
+        symbols={s.name: s.domain for s in card.symbols},
+    )
+
+
+def draft_problems(draft: CardDraft) -> list[str]:
+    """What the loader would not explain well for a form (empty fields)."""
+    problems = []
+    if not draft.deck_id:
+        problems.append("deck id: required")
+    if not draft.id:
+        problems.append("card id: required")
+    if not draft.prompt:
+        problems.append("prompt: required")
+    if draft.kind in ("formula", "fact") and not draft.answer:
+        problems.append("answer: required")
+    if draft.kind == "reverse" and not draft.accept:
+        problems.append("answer: give at least one accepted name")
+    if draft.kind == "explain" and not draft.model_answer:
+        problems.append("answer: the model answer is required")
+    return problems
+
+
+def save_draft(path: Path, draft: CardDraft, line: int | None) -> list[str]:
+    """Write the card into ``path`` and validate the deck with the real loader.
+
+    Returns the errors (and restores the file) when the deck would no longer load; an empty
+    list means saved.
+    """
+    from recall.cards.loader import read_deck
+    from recall.tui.presenting import deck_error_line
+
+    problems = draft_problems(draft)
+    if problems:
+        return problems
+    existed = path.exists()
+    old = write_card(path, draft, line)
+    deck, errors = read_deck(path)
+    if deck is None:
+        if existed:
+            path.write_text(old, encoding="utf-8")
+        else:
+            path.unlink()
+        return [deck_error_line(e) for e in errors]
+    return []

@@ -22,7 +22,7 @@ def main() -> int:
     started = float(args[0]) if args else time.time()
     from recall.tui.app import HEAVY_MODULES, RecallApp
     from recall.tui.services import Services
-    from recall.tui.settings import load_settings
+    from recall.tui.settings import read_settings
 
     report: dict[str, object] = {}
 
@@ -42,9 +42,11 @@ def main() -> int:
         report["heavy_after_warm"] = [m for m in HEAVY_MODULES if m in sys.modules]
         app.exit(0)
 
+    settings, problem = read_settings()
     app = RecallApp(
-        Services(),
-        load_settings(),
+        Services(settings),
+        settings,
+        settings_problem=problem,
         after_first_paint=painted,
         after_load=loaded if wait_for_load else None,
         after_warm=warmed if wait_for_load else None,

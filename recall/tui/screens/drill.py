@@ -29,9 +29,9 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Footer, Input, Static
 
 from recall.errors import RecallError
+from recall.tui.drill_run import DrillRun
 from recall.tui.messages import Graded, PreviewReady, WorkerFailed
 from recall.tui.screens.base import RecallScreen
-from recall.tui.services import DrillRun
 from recall.tui.views import CardView, FeedbackView, Outcome, PreviewView, Rating, SessionPlan
 from recall.tui.widgets.answer_input import AnswerInput
 from recall.tui.widgets.countdown import Countdown
