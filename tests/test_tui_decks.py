@@ -13,8 +13,9 @@ from recall.cli import build_parser
 from recall.commands.drill import plan_from_args
 from recall.tui.app import RecallApp
 from recall.tui.card_writer import CardDraft, with_card
+from recall.tui.editor import editor_command
 from recall.tui.screens.decks import CardForm, DecksScreen, parse_symbols
-from recall.tui.screens.drill import DrillScreen, editor_command
+from recall.tui.screens.drill import DrillScreen
 from recall.tui.screens.summary import SummaryScreen
 from recall.tui.views import SessionMode, SessionPlan
 from tests.tui_fixtures import FakeClock, isolate, real_services, settle, static_text, type_text

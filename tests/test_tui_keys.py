@@ -11,9 +11,10 @@ from rich.console import Console
 from recall.store import open_store
 from recall.tui.app import RecallApp
 from recall.tui.commands import RecallCommands
+from recall.tui.keys import binding_sections, bindings_of, keys_table
 from recall.tui.screens.dialogs import PauseDialog
 from recall.tui.screens.drill import DrillScreen, Phase
-from recall.tui.screens.help import HelpScreen, binding_sections, bindings_of, keys_table
+from recall.tui.screens.help import HelpScreen
 from recall.tui.screens.home import HomeScreen
 from recall.tui.screens.stats import StatsScreen
 from recall.tui.screens.summary import SummaryScreen
@@ -38,14 +39,14 @@ def home(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
 
 def table_text(keymap: dict[str, str]) -> str:
     console = Console(width=200, record=True, color_system=None)
-    console.print(keys_table(keymap))
+    console.print(keys_table(keymap, RecallApp))
     return console.export_text()
 
 
 def test_every_binding_has_an_id_and_the_help_lists_every_one(home: Path) -> None:
     text = table_text({})
     ids = []
-    for _title, owner in binding_sections():
+    for _title, owner in binding_sections(RecallApp):
         for binding in bindings_of(owner):
             assert binding.id, f"{owner.__name__} binds {binding.key} without an id"
             ids.append(binding.id)
@@ -380,7 +381,7 @@ def test_time_in_the_editor_does_not_count_against_the_budget(
 ) -> None:
     import contextlib
 
-    from recall.tui.screens import drill as drill_module
+    from recall.tui import editor as editor_module
 
     clock = FakeClock()
     services = real_services(tmp_path, clock)
@@ -391,7 +392,7 @@ def test_time_in_the_editor_does_not_count_against_the_budget(
         opened.append(command)
         clock.advance(300)  # five minutes fixing the card
 
-    monkeypatch.setattr(drill_module.subprocess, "run", editor)
+    monkeypatch.setattr(editor_module.subprocess, "run", editor)
     monkeypatch.setattr(app, "suspend", contextlib.nullcontext)
 
     async def flow() -> None:

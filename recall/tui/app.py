@@ -25,7 +25,7 @@ from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.worker import Worker, WorkerState
 
-from recall.tui.messages import EngineWarm, HomeLoaded, LoadFailed, WorkerFailed
+from recall.tui.messages import DataChanged, EngineWarm, HomeLoaded, LoadFailed, WorkerFailed
 from recall.tui.views import HomeData, SessionPlan
 
 if TYPE_CHECKING:
@@ -86,8 +86,6 @@ class RecallApp(App[int]):
         self.settings_problem = settings_problem
         self.initial_plan = plan
         self.home_data: HomeData | None = None
-        #: Bumped whenever reviews or deck edits change what the home screen counts.
-        self.data_generation = 0
         self.first_paint_at: float | None = None
         self.heavy_at_first_paint: tuple[str, ...] = ()
         self._after_first_paint = after_first_paint
@@ -168,6 +166,15 @@ class RecallApp(App[int]):
             plan, self.initial_plan = self.initial_plan, None
             self.start_session(plan)
 
+    def on_data_changed(self, message: DataChanged) -> None:
+        """A screen changed what the home screen counts: it recounts when shown again."""
+        from recall.tui.screens.home import HomeScreen
+
+        self.log.debug(f"data changed: {message.what}")
+        for screen in self.screen_stack:
+            if isinstance(screen, HomeScreen):
+                screen.mark_stale()
+
     def on_engine_warm(self, message: EngineWarm) -> None:
         self.engine_warm_seconds = message.seconds
         if self._after_warm is not None:
@@ -206,19 +213,25 @@ class RecallApp(App[int]):
 
     # ------------------------------------------------------------------ navigation
 
-    def start_session(self, plan: SessionPlan) -> None:
-        """Open a drill session for ``plan`` (the session itself is built by the drill screen)."""
+    def start_session(self, plan: SessionPlan, *, replace: bool = False) -> None:
+        """Open a drill session for ``plan`` (the session itself is built by the drill screen),
+        over the screen in front (``replace``: instead of it, as "drill the missed ones again"
+        does from the summary)."""
         from recall.tui.screens.drill import DrillScreen
 
-        self.push_screen(DrillScreen(plan))
+        if replace:
+            self.switch_screen(DrillScreen(plan))
+        else:
+            self.push_screen(DrillScreen(plan))
 
     def action_help(self) -> None:
+        from recall.tui.keys import keys_table
         from recall.tui.screens.help import HelpScreen
 
         if isinstance(self.screen, HelpScreen):
             self.screen.dismiss()
             return
-        self.push_screen(HelpScreen(self.screen))
+        self.push_screen(HelpScreen(keys_table(self.settings.keys, type(self)), self.screen))
 
     def action_toggle_theme(self) -> None:
         """Switch between the light and dark looks, and keep the choice for the next start."""
@@ -277,3 +290,10 @@ def _commands_provider() -> type:
     from recall.tui.commands import RecallCommands
 
     return RecallCommands
+
+
+if TYPE_CHECKING:
+    from recall.tui.screens.base import RecallAppApi
+
+    def _gives_the_screens_what_they_use(app: RecallApp) -> RecallAppApi:
+        return app  # checked by mypy: the screens reach the app only through this protocol
