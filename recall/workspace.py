@@ -40,12 +40,12 @@ from typing import TYPE_CHECKING
 from recall.clock import Clock, utc_now
 
 if TYPE_CHECKING:
+    from recall.analytics import Stats
     from recall.cards.loader import DeckFailure, LoadResult
     from recall.cards.model import Card, Deck
     from recall.config import Settings
     from recall.session import Budget, Session
     from recall.store import DeckCounts, SessionInfo, Store, SyncReport
-    from recall.store.stats import Stats
 
 
 @dataclass(frozen=True)
@@ -260,8 +260,8 @@ class Workspace:
     def today(self, forecast_days: int = FORECAST_DAYS) -> Today:
         """The study day's counts per deck, what is left of its allowances, the streak, and the
         forecast of reviews."""
+        from recall.analytics import compute_stats
         from recall.scheduling import remaining, today_bounds
-        from recall.store.stats import compute_stats
 
         now = self.clock()
         rollover = self.settings.day_rollover_hour
@@ -285,7 +285,7 @@ class Workspace:
     def stats(self, days: int = 30, forecast_days: int = 30) -> Stats:
         """Review figures over the last ``days`` study days (``recall stats``, the stats
         screen)."""
-        from recall.store.stats import compute_stats
+        from recall.analytics import compute_stats
 
         return compute_stats(
             self.store,

@@ -64,8 +64,9 @@ def substitute(expr: Expression, values: Mapping[str, float | int]) -> Expressio
     Values become exact rationals (``0.1`` is ``1/10``, as the engine reads a typed decimal), so
     the engine computes the answer from exactly the numbers shown to the learner.
     """
+    from recall.formula.expression import Expression
     from recall.formula.names import canonical_name
-    from recall.formula.nodes import Expression, Node, Number, replace_symbols
+    from recall.formula.nodes import Node, Number, replace_symbols
 
     numbers: dict[str, Node] = {}
     for name, value in values.items():

@@ -3,7 +3,7 @@
 Retention by deck and topic, first-try accuracy, the most common mistakes, the streak, what
 is due, a forecast of reviews per day, and a heatmap of reviews per study day, over the decks as
 they are now (the workspace syncs them first). ``--json``
-prints the same figures for scripts (:meth:`recall.store.stats.Stats.to_dict`).
+prints the same figures for scripts (:meth:`recall.analytics.Stats.to_dict`).
 """
 
 from __future__ import annotations
