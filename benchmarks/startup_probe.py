@@ -1,6 +1,7 @@
 """Measure the app's start: run it headless, stop at the first painted home screen, print JSON.
 
-``python -m recall.tui.startup_probe [SPAWN_TIME] [--wait-load]`` prints one JSON line,
+``python -m benchmarks.startup_probe [SPAWN_TIME] [--wait-load]`` (from the checkout's root)
+prints one JSON line,
 ``{"first_paint": seconds, "heavy_at_first_paint": [...], "modules": n}``. The start-up
 benchmark runs it many times and the import-laziness test runs it once; both need a fresh
 process, since a test process has usually imported SymPy long before. Times are measured from
