@@ -196,9 +196,10 @@ class Workspace:
         """Re-read one deck file after an edit and sync it; ``None`` (the old cards stay) when
         the file no longer loads."""
         from recall.cards.loader import read_deck
+        from recall.grading import check_deck
 
         builtin = Path(path).resolve().is_relative_to(self._builtin_folder().resolve())
-        deck, _errors = read_deck(path, builtin=builtin)
+        deck, _errors = read_deck(path, builtin=builtin, check=check_deck)
         if deck is None:
             return None
         with self._lock:
@@ -220,13 +221,14 @@ class Workspace:
     def _load_decks(self) -> None:
         from recall.cards.loader import DeckFailure, LoadResult, load_decks
         from recall.errors import DeckError
+        from recall.grading import check_deck
 
         if self._deck_dirs is not None:
-            result = load_decks(self._deck_dirs)
+            result = load_decks(self._deck_dirs, check=check_deck)
         else:
             builtin_dir, custom_dir = self.folders()
-            builtin = load_decks([builtin_dir], engine=False)
-            custom = load_decks([custom_dir], engine=True)
+            builtin = load_decks([builtin_dir])
+            custom = load_decks([custom_dir], check=check_deck)
             taken = {deck.id: deck.path for deck in builtin.decks}
             decks = list(builtin.decks)
             failures = list(builtin.failures) + list(custom.failures)

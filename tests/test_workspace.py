@@ -95,7 +95,7 @@ def test_a_custom_deck_may_not_take_a_builtin_decks_id(home: Path, tmp_path: Pat
     from recall.cards.loader import load_decks
     from recall.paths import builtin_decks_dir
 
-    taken = load_decks([builtin_decks_dir()], engine=False).decks[0]
+    taken = load_decks([builtin_decks_dir()]).decks[0]
     folder = tmp_path / "custom"
     folder.mkdir()
     (folder / "copy.toml").write_text(DECK.replace('"mine"', f'"{taken.id}"'), encoding="utf-8")

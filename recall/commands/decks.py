@@ -197,7 +197,7 @@ def _error_line(error: object) -> str:
 
 
 def run_validate(args: argparse.Namespace) -> int:
-    from recall.cards.loader import deck_files, load_decks
+    from recall.cards.loader import DeckCheck, deck_files, load_decks
     from recall.commands import custom_folder
     from recall.paths import builtin_decks_dir
 
@@ -211,7 +211,12 @@ def run_validate(args: argparse.Namespace) -> int:
                 f"{target}: no deck files here (a .toml file or a folder of them)", file=sys.stderr
             )
             missing += 1
-    result = load_decks(targets, engine=not args.structure_only)
+    check: DeckCheck | None = None
+    if not args.structure_only:
+        from recall.grading import check_deck
+
+        check = check_deck
+    result = load_decks(targets, check=check)
     errors = 0
     for failure in result.failures:
         for error in failure.errors:
@@ -219,7 +224,7 @@ def run_validate(args: argparse.Namespace) -> int:
             errors += 1
     claims_failed = 0
     if args.identities and not args.structure_only:
-        from recall.cards.claims import check_card_claims
+        from recall.grading import check_card_claims
 
         for card in result.cards:
             for outcome in check_card_claims(card):
@@ -283,10 +288,11 @@ def find_deck(spec: str, args: argparse.Namespace | None = None) -> Deck:
     from recall.cards.loader import load_deck
     from recall.commands import open_workspace
     from recall.errors import DeckError
+    from recall.grading import check_deck
 
     path = Path(spec)
     if path.suffix == ".toml" and path.is_file():
-        return load_deck(path)
+        return load_deck(path, check=check_deck)
     workspace = open_workspace(args or argparse.Namespace(), sync=False)
     found = workspace.deck(spec)
     if found is not None:
@@ -363,6 +369,7 @@ def run_import(args: argparse.Namespace) -> int:
     from recall.cards.writer import deck_to_toml
     from recall.commands import custom_folder
     from recall.errors import DeckError
+    from recall.grading import check_deck
 
     source: Path = args.file
     try:
@@ -394,7 +401,9 @@ def run_import(args: argparse.Namespace) -> int:
         'make it kind = "formula" with an answer in typed syntax and its symbols declared.'
     )
     target.write_text(deck_to_toml(deck, comment=comment), encoding="utf-8")
-    load_deck(target)  # what we wrote must load: fail loudly here rather than at drill time
+    load_deck(
+        target, check=check_deck
+    )  # what we wrote must load: fail loudly here rather than at drill time
     for warning in imported.warnings:
         print(f"warning: {warning}", file=sys.stderr)
     kinds = Counter(str(card.kind) for card in deck.cards)

@@ -157,6 +157,7 @@ def save_draft(path: Path, draft: CardDraft, line: int | None) -> list[str]:
     list means saved.
     """
     from recall.cards.loader import read_deck
+    from recall.grading import check_deck
     from recall.tui.presenting import deck_error_line
 
     problems = draft_problems(draft)
@@ -164,7 +165,7 @@ def save_draft(path: Path, draft: CardDraft, line: int | None) -> list[str]:
         return problems
     existed = path.exists()
     old = write_card(path, draft, line)
-    deck, errors = read_deck(path)
+    deck, errors = read_deck(path, check=check_deck)
     if deck is None:
         if existed:
             path.write_text(old, encoding="utf-8")

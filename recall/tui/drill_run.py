@@ -2,9 +2,9 @@
 :class:`recall.session.Session` that the workspace starts.
 
 The session owns the queue, the budget on its clock, committing each review before it returns,
-undo, and the summary; this adapter adds what the screen needs around it: cards as views
-(numeric parameters drawn from a recorded seed), previews and grading through the engine, the
-rating suggestion, and the leech a review has just made.
+undo, and the summary; this adapter adds what the screen needs around it: cards as views (a
+numeric card's :class:`recall.grading.Question` drawn once per review), previews and grading
+through the engine, the rating suggestion, and the leech a review has just made.
 
 Threads: :meth:`DrillRun.preview` and :meth:`DrillRun.grade` run in the screen's workers (pure
 engine work; the session is only read); everything else runs on the event loop.
@@ -29,6 +29,7 @@ from recall.tui.views import (
 
 if TYPE_CHECKING:
     from recall.cards.model import Card
+    from recall.grading import Question
     from recall.session import SessionSummary
     from recall.store import SessionInfo
     from recall.workspace import Workspace
@@ -52,7 +53,7 @@ class DrillRun:
 
         self.workspace = workspace
         self.plan = plan
-        self._seeds: dict[str, int] = {}
+        self._questions: dict[str, Question] = {}  # the card on screen, as asked this time
         self._summary: SessionSummary | None = None
         if plan.resume_id is not None:
             from recall.errors import StoreError
@@ -96,16 +97,18 @@ class DrillRun:
             return None
         return self._view(card)
 
-    def _view(self, card: Card) -> CardView:
-        import random
-
+    def _view(self, card: Card, question: Question | None = None) -> CardView:
+        """The card as asked now: its question is drawn here, once per review (a given one is
+        kept), and the prompt, grading and the recorded review all use it."""
+        from recall.grading import Question
         from recall.tui.presenting import card_view
 
-        if card.params and card.key not in self._seeds:
-            self._seeds[card.key] = random.SystemRandom().randrange(2**31)
+        original = self.workspace.card(card.key)
+        asked = question or Question.draw(original)
+        self._questions[card.key] = asked
         state = self.session.current_state
         new = bool(state is not None and state.state.is_new)
-        return card_view(self.workspace.card(card.key), seed=self._seeds.get(card.key), new=new)
+        return card_view(original, question=asked, new=new)
 
     # ------------------------------------------------------------------ engine work (threads)
 
@@ -130,9 +133,8 @@ class DrillRun:
         original = self.workspace.card(card.key)
         started = time.perf_counter()
         try:
-            verdict = grade(
-                original, text, seed=self._seeds.get(card.key), others=self._others(original)
-            )
+            asked = self._questions.get(card.key, original)
+            verdict = grade(asked, text, others=self._others(original))
         except GradingError as error:
             return FeedbackView(
                 outcome=Outcome.INVALID,
@@ -168,6 +170,7 @@ class DrillRun:
         Returns the :class:`Leech` when this very review made the card one (its lapses reached
         the ``leech_threshold`` setting), so the screen can say so at once."""
         verdict = "self" if feedback is None else str(feedback.outcome)
+        asked = self._questions.get(card.key)
         suggested = None
         if feedback is not None and feedback.suggested is not None:
             suggested = _RATING_NUMBERS[feedback.suggested]
@@ -178,7 +181,8 @@ class DrillRun:
             diagnosis=(feedback.diagnosis_kind or None) if feedback else None,
             answer=feedback.answer if feedback else None,
             hint_used=hinted,
-            seed=self._seeds.get(card.key),
+            seed=asked.seed if asked else None,
+            params=asked.params if asked else None,
         )
         if not recorded.became_leech:
             return None
@@ -217,7 +221,11 @@ class DrillRun:
             return None
         if card.key not in self.workspace.cards:
             return None
-        return self._view(self.workspace.card(card.key))
+        from recall.grading import Question
+
+        fresh = self.workspace.card(card.key)
+        old = self._questions.get(card.key)  # the same values, if the parameters still fit
+        return self._view(fresh, Question.draw(fresh, old.seed if old else None))
 
     # ------------------------------------------------------------------ the budget
 
