@@ -163,3 +163,23 @@ def test_the_package_is_typed() -> None:
     import recall
 
     assert (Path(recall.__file__).parent / "py.typed").is_file()
+
+
+def test_the_architecture_map_names_only_modules_that_exist() -> None:
+    """docs/architecture.md is the first page a newcomer reads: every module it names (``x.py``
+    or ``folder/x.py``, relative to any folder) must exist, so a move that forgets the map fails
+    here."""
+    import re
+
+    text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    named = set(re.findall(r"`([\w/]+\.py)`", text))
+    assert len(named) > 30
+    files = [
+        path.relative_to(ROOT).as_posix()
+        for folder in ("recall", "benchmarks", "tests")
+        for path in (ROOT / folder).rglob("*.py")
+    ]
+    missing = sorted(
+        name for name in named if not any(f == name or f.endswith("/" + name) for f in files)
+    )
+    assert missing == []
