@@ -91,6 +91,26 @@ def test_editing_a_card_replaces_only_its_block() -> None:
     assert out["card"][1] == {"id": "b", "kind": "fact", "prompt": "B", "value": 2}
 
 
+def test_a_form_card_with_awkward_text_reads_back_exactly() -> None:
+    """Backslashes (LaTeX), quotes, line breaks and odd symbol names survive the deck file."""
+    from recall.tui.card_writer import card_block, empty_deck_text
+
+    draft = CardDraft(
+        deck_id="d",
+        id="odd",
+        kind="formula",
+        prompt='Say "\\alpha" twice,\nthen stop.\tDone',
+        answer="alpha^2",
+        hint="it's \\frac{1}{2}",
+        symbols={"alpha": "real", "odd key": "positive"},
+    )
+    out = tomllib.loads(empty_deck_text("d", 'D "quoted"') + "\n" + card_block(draft))
+    assert out["deck"] == {"id": "d", "name": 'D "quoted"'}
+    card = out["card"][0]
+    assert card["prompt"] == draft.prompt and card["hint"] == draft.hint
+    assert card["symbols"] == draft.symbols
+
+
 def test_symbols_field_keeps_intervals_whole() -> None:
     assert parse_symbols("sigma: positive, p: (0, 1), n") == {
         "sigma": "positive",

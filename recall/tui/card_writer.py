@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from recall.cards.writer import toml_string
+
 if TYPE_CHECKING:
     from recall.cards.model import Card
 
@@ -40,42 +42,40 @@ class CardDraft:
     symbols: dict[str, str] = field(default_factory=dict)  # name -> domain
 
 
-def toml_string(text: str) -> str:
-    """A basic TOML string, escaped (multi-line text uses ``\\n``)."""
-    out = text.replace("\\", "\\\\").replace('"', '\\"')
-    out = out.replace("\n", "\\n").replace("\t", "\\t").replace("\r", "\\r")
-    out = "".join(c if c >= " " or c in "\\" else f"\\u{ord(c):04x}" for c in out)
-    return f'"{out}"'
+def _string(text: str) -> str:
+    """A one-line TOML string (the deck writer's escaper: one escaper for every deck file)."""
+    return toml_string(text, multiline=False)
 
 
-def toml_key(key: str) -> str:
-    return key if _BARE_KEY.match(key) else toml_string(key)
+def _key(key: str) -> str:
+    return key if _BARE_KEY.match(key) else _string(key)
 
 
 def card_block(draft: CardDraft) -> str:
     """The ``[[card]]`` block for ``draft`` (ends with a newline)."""
-    lines = ["[[card]]", f"id = {toml_string(draft.id)}", f"kind = {toml_string(draft.kind)}"]
-    lines.append(f"prompt = {toml_string(draft.prompt)}")
+    lines = ["[[card]]", f"id = {_string(draft.id)}", f"kind = {_string(draft.kind)}"]
+    lines.append(f"prompt = {_string(draft.prompt)}")
     if draft.kind == "formula":
-        lines.append(f"answer = {toml_string(draft.answer)}")
+        lines.append(f"answer = {_string(draft.answer)}")
     elif draft.kind == "fact":
         lines.append(f"value = {draft.answer.strip() or '0'}")
     elif draft.kind == "reverse":
-        lines.append(f"shown = {toml_string(draft.shown)}")
-        lines.append("accept = [" + ", ".join(toml_string(a) for a in draft.accept) + "]")
+        lines.append(f"shown = {_string(draft.shown)}")
+        lines.append("accept = [" + ", ".join(_string(a) for a in draft.accept) + "]")
     elif draft.kind == "explain":
-        lines.append(f"model_answer = {toml_string(draft.model_answer)}")
+        lines.append(f"model_answer = {_string(draft.model_answer)}")
     if draft.hint:
-        lines.append(f"hint = {toml_string(draft.hint)}")
+        lines.append(f"hint = {_string(draft.hint)}")
     if draft.symbols:
-        inner = ", ".join(f"{toml_key(k)} = {toml_string(v)}" for k, v in draft.symbols.items())
+        inner = ", ".join(f"{_key(k)} = {_string(v)}" for k, v in draft.symbols.items())
         lines.append(f"symbols = {{ {inner} }}")
     return "\n".join(lines) + "\n"
 
 
-def new_deck_text(deck_id: str, name: str) -> str:
-    """A fresh custom deck file's header."""
-    return f"[deck]\nid = {toml_string(deck_id)}\nname = {toml_string(name)}\n"
+def empty_deck_text(deck_id: str, name: str) -> str:
+    """The header of a new custom deck file the form writes its first card into (the commented
+    template of ``recall decks new`` is :func:`recall.cards.template.new_deck_text`)."""
+    return f"[deck]\nid = {_string(deck_id)}\nname = {_string(name)}\n"
 
 
 def with_card(text: str, draft: CardDraft, line: int | None) -> str:
@@ -104,7 +104,7 @@ def write_card(path: Path, draft: CardDraft, line: int | None, deck_name: str = 
     """Write the card into ``path`` (creating the deck file if needed); returns the old text
     (empty for a new file) so the caller can restore it if the deck no longer loads."""
     old = path.read_text(encoding="utf-8") if path.exists() else ""
-    base = old or new_deck_text(draft.deck_id, deck_name or draft.deck_id)
+    base = old or empty_deck_text(draft.deck_id, deck_name or draft.deck_id)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(with_card(base, draft, line), encoding="utf-8")
     return old
