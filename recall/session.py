@@ -32,7 +32,7 @@ import socket
 import statistics
 import sys
 from collections import Counter, deque
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime, timedelta, tzinfo
 from enum import StrEnum
@@ -243,6 +243,9 @@ class _Runtime:
 class Session:
     """One drill session over ``cards`` (the loaded deck content) and a store.
 
+    ``cards`` given as a mapping by key is kept as it is, not copied: the workspace hands in its
+    one card cache, so a card re-read after an edit is the card the session asks and sums up.
+
     Create with :meth:`start` or :meth:`recover`. Not thread-safe: drive it from one thread
     (the TUI's drill screen), or hand it between threads without overlapping calls.
     """
@@ -250,7 +253,7 @@ class Session:
     def __init__(
         self,
         store: Store,
-        cards: Iterable[Card],
+        cards: Iterable[Card] | Mapping[str, Card],
         info: SessionInfo,
         *,
         settings: Settings | None = None,
@@ -268,7 +271,9 @@ class Session:
         self.scheduler = Scheduler(self.settings.scheduler_settings(enable_fuzzing=fuzz))
         self.mode = Mode(info.mode)
         self.budget = Budget(info.budget_kind, info.budget_value)
-        self._cards = {card.key: card for card in cards}
+        self._cards: Mapping[str, Card] = (
+            cards if isinstance(cards, Mapping) else {card.key: card for card in cards}
+        )
         self._stored: dict[str, StoredCard] = {}
         self._queue: deque[str] = deque()
         self._current: str | None = None
@@ -283,7 +288,7 @@ class Session:
     def start(
         cls,
         store: Store,
-        cards: Iterable[Card],
+        cards: Iterable[Card] | Mapping[str, Card],
         *,
         budget: Budget | None = None,
         mode: str | Mode = Mode.NORMAL,
@@ -340,7 +345,7 @@ class Session:
     def recover(
         cls,
         store: Store,
-        cards: Iterable[Card],
+        cards: Iterable[Card] | Mapping[str, Card],
         *,
         session_id: int | None = None,
         settings: Settings | None = None,

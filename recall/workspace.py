@@ -31,7 +31,7 @@ so two reloads never interleave.
 from __future__ import annotations
 
 import threading
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -245,7 +245,8 @@ class Workspace:
             result = LoadResult(tuple(decks), tuple(failures))
         self._loaded = result
         fresh = {card.key: card for card in result.cards}
-        self._cards.clear()
+        for key in [key for key in self._cards if key not in fresh]:
+            del self._cards[key]  # in place, never empty meanwhile: sessions hold this mapping
         self._cards.update(fresh)
 
     # ------------------------------------------------------------------ the store
@@ -333,13 +334,12 @@ class Workspace:
         """Begin a drill session over the workspace's cards (``only``: just these keys)."""
         from recall.session import Session
 
-        cards = self._cards
+        cards: Mapping[str, Card] = self._cards
         if only is not None:
-            wanted = set(only)
-            cards = {key: card for key, card in cards.items() if key in wanted}
+            cards = _Only(self._cards, frozenset(only))
         return Session.start(
             self.store,
-            cards.values(),
+            cards,
             budget=budget,
             mode=mode,
             weakest_n=weakest_n,
@@ -356,7 +356,7 @@ class Workspace:
 
         return Session.recover(
             self.store,
-            self._cards.values(),
+            self._cards,
             session_id=session_id,
             settings=self.settings,
             clock=self.clock,
@@ -369,3 +369,23 @@ class Workspace:
         if self._store is not None:
             self._store.close()
             self._store = None
+
+
+class _Only(Mapping[str, "Card"]):
+    """The cards of ``cache`` whose key is in ``keys``, read through (not a copy), so a session
+    over a few chosen cards still sees a card re-read after an edit."""
+
+    def __init__(self, cache: Mapping[str, Card], keys: frozenset[str]) -> None:
+        self._cache = cache
+        self._keys = keys
+
+    def __getitem__(self, key: str) -> Card:
+        if key not in self._keys:
+            raise KeyError(key)
+        return self._cache[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return (key for key in self._cache if key in self._keys)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)

@@ -146,3 +146,35 @@ def test_the_settings_file_is_read_once_per_start(
     app = started[0]
     assert app.settings.session_minutes == 7  # type: ignore[attr-defined]
     assert app.services.workspace.settings is app.settings  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("only", [False, True], ids=["every card", "chosen cards"])
+def test_a_card_edited_mid_session_is_the_card_the_session_asks_and_sums_up(
+    home: Path, tmp_path: Path, only: bool
+) -> None:
+    """One card cache: the workspace re-reads an edited deck file, and the running session (which
+    holds the same mapping, not a copy) asks and summarises the edited card."""
+    from recall.session import Budget
+
+    folder = tmp_path / "decks"
+    folder.mkdir()
+    (folder / "mine.toml").write_text(DECK, encoding="utf-8")
+    workspace = Workspace.open(deck_dirs=[folder])
+    session = workspace.start_session(
+        budget=Budget.until_done(), mode="cram", only=["mine/one"] if only else None
+    )
+    card = session.next_card()
+    assert card is not None and card.prompt in ("x squared", "twice x")
+    assert card.key == "mine/one" or not only
+    rewritten = {"mine/one": "x times x", "mine/two": "x plus x"}
+
+    edited = DECK.replace('"x squared"', '"x times x"').replace('"twice x"', '"x plus x"')
+    (folder / "mine.toml").write_text(edited, encoding="utf-8")
+    assert workspace.reload_deck(folder / "mine.toml") is not None
+    assert session.current is workspace.card(card.key)
+    assert session.current.prompt == rewritten[card.key]
+
+    session.record(verdict="incorrect", rating=1)
+    [missed] = session.end().missed
+    assert missed.key == card.key and missed.prompt == rewritten[card.key]
+    workspace.close()
