@@ -178,3 +178,17 @@ def test_a_card_edited_mid_session_is_the_card_the_session_asks_and_sums_up(
     [missed] = session.end().missed
     assert missed.key == card.key and missed.prompt == rewritten[card.key]
     workspace.close()
+
+
+def test_the_deck_folder_given_with_decks_is_the_one_used(
+    home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "elsewhere"
+    folder.mkdir()
+    (folder / "mine.toml").write_text(DECK, encoding="utf-8")
+    assert main(["--decks", str(folder), "decks", "list"]) == 0
+    assert "Mine" in capsys.readouterr().out
+    assert main(["--decks", str(folder), "decks", "new", "Fresh ideas"]) == 0
+    assert (folder / "fresh-ideas.toml").is_file()
+    assert not (home / "decks").exists()
+    assert "RECALL_DECKS" not in os.environ

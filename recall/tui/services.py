@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from recall.clock import Clock, utc_now
+from recall.paths import redact_url
 from recall.tui.card_writer import CardDraft, draft_from_card, save_draft
 from recall.tui.drill_run import MODE_NAMES, DrillRun
 from recall.tui.views import (
@@ -145,7 +146,7 @@ class Services:
             streak_days=today.streak_days,
             reviewed_today=today.reviewed_today,
             forecast=today.forecast,
-            database=self.db_url or "",
+            database=redact_url(self.db_url) if self.db_url else "",
             unfinished=unfinished,
             unfinished_done=done,
             new_allowance=today.new_left,
