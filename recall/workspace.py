@@ -44,7 +44,7 @@ if TYPE_CHECKING:
     from recall.cards.loader import DeckFailure, LoadResult
     from recall.cards.model import Card, Deck
     from recall.config import Settings
-    from recall.session import Budget, Session
+    from recall.session import Budget, Mode, Session
     from recall.store import DeckCounts, SessionInfo, Store, SyncReport
 
 
@@ -325,7 +325,7 @@ class Workspace:
         self,
         *,
         budget: Budget,
-        mode: str,
+        mode: Mode | str,
         weakest_n: int = 20,
         decks: Collection[str] | None = None,
         topic: str | None = None,

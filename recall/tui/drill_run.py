@@ -16,13 +16,13 @@ import time
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from recall.session.mode import Mode
 from recall.tui.views import (
     CardView,
     FeedbackView,
     Leech,
     PreviewView,
     Rating,
-    SessionMode,
     SessionPlan,
     SummaryView,
 )
@@ -33,16 +33,6 @@ if TYPE_CHECKING:
     from recall.session import SessionSummary
     from recall.store import SessionInfo
     from recall.workspace import Workspace
-
-#: The TUI's session modes, as the session layer names them.
-MODE_NAMES = {
-    SessionMode.REVIEW: "normal",
-    SessionMode.CRAM: "cram",
-    SessionMode.WEAKEST: "weakest",
-    SessionMode.MISSED: "missed",
-}
-_RATINGS = {1: Rating.AGAIN, 2: Rating.HARD, 3: Rating.GOOD, 4: Rating.EASY}
-_RATING_NUMBERS = {rating: number for number, rating in _RATINGS.items()}
 
 
 class DrillRun:
@@ -75,11 +65,11 @@ class DrillRun:
         mode = plan.mode
         # "Drill the missed ones again": exactly these cards, off-schedule (the schedule
         # decides its own cards, not a list).
-        if plan.card_keys and mode is SessionMode.REVIEW:
-            mode = SessionMode.CRAM
+        if plan.card_keys and mode is Mode.NORMAL:
+            mode = Mode.CRAM
         self.session = workspace.start_session(
             budget=budget,
-            mode=MODE_NAMES[mode],
+            mode=mode,
             weakest_n=plan.cards or 20,
             decks=plan.deck_ids or None,
             topic=plan.topic,
@@ -143,7 +133,7 @@ class DrillRun:
                 diagnosis=f"{error} (Ctrl-S skips it; Ctrl-E opens its file)",
             )
         suggested = self.session.suggest(verdict.status, used_hint=hinted)
-        rating = None if suggested is None else _RATINGS[int(suggested)]
+        rating = None if suggested is None else Rating(int(suggested))
         view = feedback_view(original, text, verdict, rating)
         return replace(view, grading_ms=(time.perf_counter() - started) * 1000)
 
@@ -175,10 +165,10 @@ class DrillRun:
         asked = self._questions.get(card.key)
         suggested = None
         if feedback is not None and feedback.suggested is not None:
-            suggested = _RATING_NUMBERS[feedback.suggested]
+            suggested = feedback.suggested
         recorded = self.session.record(
             verdict=verdict,
-            rating=_RATING_NUMBERS[rating],
+            rating=rating,
             suggested=suggested,
             diagnosis=(feedback.diagnosis_kind or None) if feedback else None,
             answer=feedback.answer if feedback else None,

@@ -18,15 +18,15 @@ from typing import TYPE_CHECKING, Any
 
 from recall.clock import Clock, utc_now
 from recall.paths import redact_url
+from recall.session.mode import Mode
 from recall.tui.card_writer import CardDraft, draft_from_card, save_draft
-from recall.tui.drill_run import MODE_NAMES, DrillRun
+from recall.tui.drill_run import DrillRun
 from recall.tui.views import (
     CardView,
     DeckFailure,
     DeckRow,
     HomeData,
     PreviewView,
-    SessionMode,
     SessionPlan,
     StatsView,
 )
@@ -159,7 +159,7 @@ class Services:
         if found is None:
             return None, 0
         info = found.info
-        modes = {name: mode for mode, name in MODE_NAMES.items()}
+        modes = {str(mode): mode for mode in Mode}
         plan = SessionPlan(
             minutes=info.budget_value if info.budget_kind == "minutes" else None,
             cards=int(info.budget_value)
@@ -167,7 +167,7 @@ class Services:
             else None,
             deck_ids=tuple(info.decks),
             topic=info.topic,
-            mode=modes.get(info.mode, SessionMode.REVIEW),
+            mode=modes.get(info.mode, Mode.NORMAL),
             resume_id=info.id,
         )
         return plan, found.reviews
