@@ -26,6 +26,7 @@ from recall.cards import params as param_values
 from recall.cards.matching import match_name
 from recall.cards.model import Card, CardKind
 from recall.cards.model import Tolerance as CardTolerance
+from recall.cards.rules import breach
 from recall.cards.tables import substitute, symbol_table
 from recall.errors import FormulaError, GradingError, ParseError
 from recall.formula import (
@@ -131,10 +132,29 @@ def _table(card: Card) -> SymbolTable:
 
 
 def _grade_expression(card: Card, answer_text: str) -> Verdict:
+    broken = _form_rule_breach(card, answer_text)
+    if broken is not None:
+        return broken
     verdict = check(card.answer, answer_text, _table(card))
     # The deck's own spelling (``sigma(x)`` where the card aliases the sigmoid), not the engine's
     # canonical one: it is the form the prompt and hint use.
     return replace(verdict, expected=card.answer)
+
+
+def _form_rule_breach(card: Card, answer_text: str) -> Verdict | None:
+    """An answer in a form the card rules out (``require``/``forbid``) is invalid with the reason,
+    whatever its value: ``sigmoid(x)`` is not "the definition with exp"."""
+    rule = card.form_rule
+    if not rule:
+        return None
+    try:
+        used = parse(answer_text, _table(card)).names
+    except ParseError:
+        return None  # the check that follows says what cannot be read
+    reason = breach(rule, used)
+    if reason is None:
+        return None
+    return Verdict(Status.INVALID, "form", reason, interpreted=answer_text.strip())
 
 
 # ----- numeric -------------------------------------------------------------------------------

@@ -14,7 +14,10 @@ import hashlib
 import json
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from recall.cards.rules import FormRule
 
 
 class CardKind(StrEnum):
@@ -119,6 +122,9 @@ class Card:
     tolerance: Tolerance | None = None
     unit: str = ""
     identities: tuple[Identity, ...] = ()
+    # formula / math cloze: names the answer must use and must not use (recall.cards.rules).
+    require: tuple[str, ...] = ()
+    forbid: tuple[str, ...] = ()
     hint: str = ""
     source: str = ""
     note: str = ""  # where the sheet differs, and what this card says instead
@@ -127,6 +133,13 @@ class Card:
     line: int = 0  # 1-based line of the card's ``[[card]]`` header in its file
     path: str = ""  # the deck file it came from
     extra: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+
+    @property
+    def form_rule(self) -> FormRule:
+        """The card's ``require``/``forbid`` with its function aliases resolved."""
+        from recall.cards.rules import resolve
+
+        return resolve(self.require, self.forbid, {f.name: f.means for f in self.functions})
 
     @property
     def key(self) -> str:
@@ -158,6 +171,9 @@ class Card:
             "hint": self.hint,
             "note": self.note,
         }
+        # Added only when declared, so cards without a rule keep the hash they always had.
+        if self.require or self.forbid:
+            payload["require"], payload["forbid"] = self.require, self.forbid
         blob = json.dumps(payload, sort_keys=True, default=str).encode()
         return hashlib.sha256(blob).hexdigest()[:16]
 

@@ -135,6 +135,17 @@ class Expression:
         return self._cache["funcs"]
 
     @property
+    def names(self) -> frozenset[str]:
+        """Every name the expression mentions: variables, the functions it applies (builtins by
+        their canonical name, so ``ln`` and ``σ``-aliases read as ``log`` and ``sigmoid``) and
+        the constants ``pi`` and ``e``. A card's form rule is checked against these."""
+        if "names" not in self._cache:
+            self._cache["names"] = frozenset(
+                n.name for n in walk(self.tree) if isinstance(n, Symbol | Call | Constant)
+            )
+        return self._cache["names"]
+
+    @property
     def is_constant(self) -> bool:
         """True when the expression has no variables and no unknown functions."""
         return not self.free_symbols and not self.unknown_functions
