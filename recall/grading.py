@@ -28,6 +28,7 @@ from recall.cards.model import Card, CardKind
 from recall.cards.model import Tolerance as CardTolerance
 from recall.cards.rules import breach
 from recall.cards.tables import substitute, symbol_table
+from recall.cards.units import Quantity, UnitMismatch, fraction_hint, read_quantity, with_unit
 from recall.errors import FormulaError, GradingError, ParseError
 from recall.formula import (
     Diagnosis,
@@ -181,8 +182,34 @@ def _filled(card: Card, seed: int) -> tuple[Expression, Expression, dict[str, in
 
 def _grade_numeric(card: Card, answer_text: str, seed: int) -> Verdict:
     template, expected, values = _filled(card, seed)
-    verdict = grade_number(expected, answer_text, engine_tolerance(card.tolerance))
-    return replace(verdict, worked=_worked(card, template, values, expected))
+    worked = _worked(card, template, values, expected)
+    quantity = _in_card_unit(card, answer_text)
+    if isinstance(quantity, Verdict):
+        return replace(quantity, worked=worked)
+    typed = _read_number(quantity.number, "")
+    hint = fraction_hint(quantity, typed, card.unit, _values(expected)) if typed else None
+    if hint is not None:
+        return Verdict(Status.INVALID, "unit", hint, interpreted=quantity.number, worked=worked)
+    verdict = grade_number(expected, quantity.engine_text(), engine_tolerance(card.tolerance))
+    if quantity.unit and verdict.interpreted:
+        verdict = replace(verdict, interpreted=f"{quantity.number} {quantity.unit}")
+    return replace(verdict, worked=worked)
+
+
+def _values(expected: Expression) -> list[float]:
+    try:
+        return [evaluate_constant(expected)]
+    except FormulaError:
+        return []
+
+
+def _in_card_unit(card: Card, answer_text: str) -> Quantity | Verdict:
+    """The typed number with its unit read against the card's (``17600 MB`` on a GB card is
+    17.6 GB), or an *invalid* verdict for a unit of another kind, with the reason."""
+    quantity = read_quantity(answer_text, card.unit)
+    if isinstance(quantity, UnitMismatch):
+        return Verdict(Status.INVALID, "unit", quantity.message, column=quantity.column)
+    return quantity
 
 
 def _worked(
@@ -199,12 +226,11 @@ def _worked(
         result = param_values.format_number(float(evaluate_constant(expected)))
     except FormulaError as error:
         result = f"undefined ({error})"
-    unit = f" {card.unit}" if card.unit else ""
     lines = [
         template.to_text(),
         ", ".join(f"{name} = {param_values.format_number(v)}" for name, v in values.items()),
         "= " + to_text(template.tree, canonical),
-        f"= {result}{unit}",
+        f"= {with_unit(result, card.unit)}",
     ]
     return "\n".join(lines)
 
@@ -219,12 +245,13 @@ def _canonical(name: str) -> str:
 
 
 def _read_number(text: str, unit: str) -> Fraction | float | None:
-    """A typed number (``3e-4``, ``3×10^-4``, ``7 billion``, ``40%``), or ``None``."""
-    text = text.strip()
-    if "%" in unit and text.endswith("%"):
-        text = text[:-1]  # the unit is already percent: "45%" means 45 here
+    """A typed number (``3e-4``, ``3×10^-4``, ``7 billion``, ``40%``, ``17600 MB``) in the unit
+    ``unit``, or ``None`` (a unit of another kind is ``None`` too: the caller reports it)."""
+    quantity = read_quantity(text, unit)
+    if isinstance(quantity, UnitMismatch):
+        return None
     try:
-        expr = parse(text, numeric=True)
+        expr = parse(quantity.engine_text(), numeric=True)
     except ParseError:
         return None
     if not expr.is_constant:
@@ -243,8 +270,13 @@ def _read_answer(text: str, unit: str) -> tuple[float, float] | float | None:
     """
     for match in _RANGE_SPLIT.finditer(text):
         left, right = text[: match.start()].strip(), text[match.end() :].strip()
-        if right.endswith("%") and not left.endswith("%") and "%" not in unit:
-            left += "%"
+        typed = read_quantity(right, unit)
+        if (
+            isinstance(typed, Quantity)
+            and typed.unit
+            and read_quantity(left, unit) == Quantity(left)
+        ):
+            left = f"{left} {typed.unit}"  # "15-25 steps", "40-50%": the unit is written once
         low, high = _read_number(left, unit), _read_number(right, unit)
         if low is not None and high is not None and float(low) <= float(high):
             return float(low), float(high)
@@ -254,8 +286,16 @@ def _read_answer(text: str, unit: str) -> tuple[float, float] | float | None:
 
 def _grade_fact(card: Card, answer_text: str) -> Verdict:
     tolerance = engine_tolerance(card.tolerance)
-    typed = _read_answer(answer_text, card.unit)
     expected = reference_answer(card)
+    quantity = _in_card_unit(card, answer_text)
+    if isinstance(quantity, Verdict):
+        return replace(quantity, expected=expected)
+    typed = _read_answer(answer_text, card.unit)
+    accepted = [v for v in (card.value, *(card.value_range or ())) if v is not None]
+    single = typed if isinstance(typed, float) else None
+    hint = fraction_hint(quantity, single, card.unit, accepted)
+    if hint is not None:
+        return Verdict(Status.INVALID, "unit", hint, interpreted=quantity.number, expected=expected)
     if typed is None:
         return Verdict(
             Status.INVALID,
@@ -263,7 +303,7 @@ def _grade_fact(card: Card, answer_text: str) -> Verdict:
             "Type a number (3e-4, 7 billion, 40%) or a range (0.6-1.3, 0.6 to 1.3).",
             expected=expected,
         )
-    unit = card.unit if card.unit == "%" else (f" {card.unit}" if card.unit else "")
+    unit = with_unit("", card.unit)
     if isinstance(typed, tuple):
         interpreted = (
             f"{param_values.format_number(typed[0])} to {param_values.format_number(typed[1])}"
@@ -384,5 +424,23 @@ def preview(card: Card, text: str) -> Preview:
     """How ``text`` is read for ``card``, cheap enough for every keystroke (the TUI's live
     "interpreted as"). Numeric and fact answers are read as numbers."""
     if card.kind in (CardKind.NUMERIC, CardKind.FACT):
-        return engine_preview(text, None, numeric=True)
+        return _quantity_preview(text, card.unit)
     return engine_preview(text, _table(card))
+
+
+def _quantity_preview(text: str, unit: str) -> Preview:
+    """``17.6 GB`` previews as the number and its unit, not as the product ``17.6⋅GB``; a unit
+    of another kind previews as the reason, with a caret under it."""
+    quantity = read_quantity(text, unit)
+    if isinstance(quantity, UnitMismatch):
+        line = text.replace("\n", " ")
+        caret = f"{line}\n{' ' * quantity.column}^"
+        return Preview(False, message=quantity.message, column=quantity.column, caret=caret)
+    shown = engine_preview(quantity.number, None, numeric=True)
+    if not quantity.unit or not shown.ok:
+        return shown
+    lines = shown.rendered.split("\n")
+    lines[-1] = f"{lines[-1].rstrip()} {quantity.unit}"
+    return replace(
+        shown, rendered="\n".join(lines), interpreted=f"{shown.interpreted} {quantity.unit}"
+    )

@@ -140,7 +140,9 @@ def reference_rendered(card: Card) -> str:
     ):
         return render_quietly(typed, card)
     if card.unit and typed:
-        return f"{typed} {card.unit}"
+        from recall.cards.units import with_unit
+
+        return with_unit(typed, card.unit)
     return typed
 
 
