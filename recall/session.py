@@ -38,6 +38,7 @@ from datetime import datetime, timedelta, tzinfo
 from enum import StrEnum
 from typing import Any
 
+from recall.analytics import current_streak, due_counts
 from recall.cards.model import Card, CardKind
 from recall.clock import utc_now
 from recall.config import Settings
@@ -57,7 +58,6 @@ from recall.scheduling import (
 )
 from recall.store import ReviewEntry, ReviewInput, SessionInfo, Store, StoredCard
 from recall.store.models import KIND_CRAM, KIND_LEARNING, KIND_NEW, KIND_RELEARNING, KIND_REVIEW
-from recall.store.stats import current_streak, due_counts
 
 #: How far ahead a learning card may be shown when nothing else is left (Anki's default).
 LEARN_AHEAD = timedelta(minutes=20)

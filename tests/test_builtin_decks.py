@@ -15,11 +15,17 @@ from functools import lru_cache
 
 import pytest
 
-from recall.cards.claims import check_derivative
 from recall.cards.loader import LoadResult, load_decks
 from recall.cards.model import Card, CardKind
 from recall.cards.params import corner_cases, draw, exhaustive_cases
-from recall.grading import expected_value, grade, reference_answer, symbol_table
+from recall.grading import (
+    Question,
+    check_deck,
+    check_derivative,
+    grade,
+    reference_answer,
+    symbol_table,
+)
 from recall.paths import builtin_decks_dir
 
 SHEETS = {"sheet:cheatsheet", "sheet:formula-sheet"}
@@ -169,7 +175,7 @@ SHEET_FACTS: list[tuple[str, float | tuple[float, float]]] = [
 
 @lru_cache(maxsize=1)
 def builtin() -> LoadResult:
-    return load_decks([builtin_decks_dir()])
+    return load_decks([builtin_decks_dir()], check=check_deck)
 
 
 def all_cards() -> list[Card]:
@@ -291,8 +297,8 @@ def test_stated_identity_holds(card: Card, index: int) -> None:
 
 @pytest.mark.parametrize("card", cards_of(CardKind.NUMERIC), ids=_ids)
 def test_numeric_template_is_finite_over_its_range_and_grades_itself(card: Card) -> None:
-    from recall.cards.tables import substitute
     from recall.formula import evaluate_constant, parse
+    from recall.grading import substitute
 
     template = parse(card.answer, symbol_table(card))
     cases = exhaustive_cases(card.params) or []
@@ -302,9 +308,9 @@ def test_numeric_template_is_finite_over_its_range_and_grades_itself(card: Card)
         value = evaluate_constant(substitute(template, values))
         assert math.isfinite(value), values
     for seed in (0, 1, 2, 12345):
-        expected, _ = expected_value(card, seed)
-        value = evaluate_constant(expected)
-        verdict = grade(card, repr(value), seed=seed)
+        question = Question.draw(card, seed)
+        value = evaluate_constant(question.expected)
+        verdict = grade(question, repr(value))
         assert verdict.is_correct, (seed, verdict.message)
         assert verdict.worked
         for placeholder in [p.name for p in card.params]:

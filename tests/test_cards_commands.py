@@ -10,6 +10,7 @@ import pytest
 
 from recall.cards.loader import load_deck
 from recall.cli import main
+from recall.grading import check_deck
 
 FIXTURE = Path(__file__).parent / "fixtures" / "decks" / "sample" / "sample.toml"
 
@@ -79,7 +80,7 @@ def test_validate_identities_flag_catches_a_false_claim(
 def test_new_writes_a_valid_template(custom: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["decks", "new", "My Losses"]) == 0
     path = custom / "my-losses.toml"
-    deck = load_deck(path)
+    deck = load_deck(path, check=check_deck)
     assert deck.id == "my-losses" and deck.name == "My Losses"
     assert {str(c.kind) for c in deck.cards} == {
         "formula",
@@ -121,7 +122,7 @@ def test_import_then_list_then_export(
     out = capsys.readouterr().out
     assert "imported 3 cards (1 explain, 1 fact, 1 reverse)" in out
     written = custom / "quizlet-ml.toml"
-    assert load_deck(written).name == "Quizlet ml"
+    assert load_deck(written, check=check_deck).name == "Quizlet ml"
     assert main(["decks", "import", str(source)]) == 2  # exists
     assert (
         main(
@@ -129,7 +130,8 @@ def test_import_then_list_then_export(
         )
         == 0
     )
-    assert {str(c.kind) for c in load_deck(custom / "ml2.toml").cards} == {"explain"}
+    kinds = {str(c.kind) for c in load_deck(custom / "ml2.toml", check=check_deck).cards}
+    assert kinds == {"explain"}
     capsys.readouterr()
     assert main(["decks", "list"]) == 0
     assert "quizlet-ml" in capsys.readouterr().out

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from recall.cards.claims import check_card_claims
 from recall.cards.loader import load_deck
 from recall.cards.model import CardKind
+from recall.grading import check_card_claims, check_deck
 
 DOC = Path(__file__).parent.parent / "docs" / "decks.md"
 BLOCKS = re.findall(r"```toml\n(.*?)```", DOC.read_text(encoding="utf-8"), re.DOTALL)
@@ -27,7 +27,7 @@ def test_each_toml_example_loads_and_its_identities_hold(tmp_path: Path, block: 
     source = block if block.lstrip().startswith("[deck]") else HEADER + block
     path = tmp_path / "example.toml"
     path.write_text(source, encoding="utf-8")
-    deck = load_deck(path)
+    deck = load_deck(path, check=check_deck)
     assert deck.cards
     for card in deck.cards:
         for outcome in check_card_claims(card):

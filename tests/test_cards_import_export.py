@@ -16,6 +16,7 @@ from recall.cards.loader import load_deck
 from recall.cards.model import Card, CardKind
 from recall.cards.writer import deck_to_toml, toml_string
 from recall.errors import DeckError
+from recall.grading import check_deck
 
 FIXTURE = Path(__file__).parent / "fixtures" / "decks" / "sample" / "sample.toml"
 
@@ -81,7 +82,7 @@ def test_anki_notes_become_the_right_kinds(tmp_path: Path) -> None:
     # what import writes is a valid deck, with the engine checks on
     path = tmp_path / "ml.toml"
     path.write_text(deck_to_toml(deck), encoding="utf-8")
-    assert [c.id for c in load_deck(path).cards] == [c.id for c in deck.cards]
+    assert [c.id for c in load_deck(path, check=check_deck).cards] == [c.id for c in deck.cards]
 
 
 def test_anki_comma_separator_with_columns_header() -> None:
@@ -171,7 +172,7 @@ def test_kind_choice_is_conservative(back: str, kind: CardKind) -> None:
 
 
 def test_csv_export_is_anki_readable_and_imports_back() -> None:
-    deck = load_deck(FIXTURE)
+    deck = load_deck(FIXTURE, check=check_deck)
     text = to_csv(deck)
     assert text.startswith("#separator:comma\n#html:false\n#columns:id,front,back,tags,kind\n")
     body = [line for line in text.splitlines(keepends=True) if not line.startswith("#")]
@@ -187,7 +188,7 @@ def test_csv_export_is_anki_readable_and_imports_back() -> None:
 
 
 def test_json_export_is_lossless() -> None:
-    deck = load_deck(FIXTURE)
+    deck = load_deck(FIXTURE, check=check_deck)
     data = json.loads(to_json(deck))
     assert data["format"] == 1
     assert data["deck"]["id"] == "sample"
@@ -207,10 +208,10 @@ def test_json_export_is_lossless() -> None:
 
 
 def test_toml_writer_round_trips_the_sample(tmp_path: Path) -> None:
-    deck = load_deck(FIXTURE)
+    deck = load_deck(FIXTURE, check=check_deck)
     path = tmp_path / "copy.toml"
     path.write_text(deck_to_toml(deck, comment="a copy"), encoding="utf-8")
-    copy = load_deck(path)
+    copy = load_deck(path, check=check_deck)
 
     def content(card: Card) -> Card:
         return dataclasses.replace(card, line=0, path="")

@@ -65,14 +65,13 @@ def test_unknown_paths_fall_back_to_the_nearest_ancestor() -> None:
 
 
 def test_card_modules_import_without_sympy() -> None:
-    # recall.cards and the grading bridge's helpers load the engine only inside functions.
+    # recall.cards never loads the engine; the decks command loads it only inside its handlers.
     code = (
         "import sys\n"
-        "import recall.cards.loader, recall.cards.checks, recall.cards.claims, "
-        "recall.cards.tables, recall.cards.importing, recall.cards.exporting, "
+        "import recall.cards.loader, recall.cards.importing, recall.cards.exporting, "
         "recall.cards.matching, recall.cards.params, recall.commands.decks\n"
         "from recall.cards.loader import load_decks\n"
-        "load_decks(engine=False)\n"
+        "load_decks()\n"
         "heavy = [m for m in ('sympy', 'numpy', 'mpmath', 'recall.formula', 'textual', "
         "'sqlalchemy') if m in sys.modules]\n"
         "print(','.join(heavy))\n"

@@ -18,13 +18,13 @@ from recall.cards.loader import LoadResult, load_decks, read_deck
 from recall.cards.model import Card, CardKind
 from recall.cards.rules import FormRule, breach, problems, resolve
 from recall.formula import Status, parse
-from recall.grading import grade, symbol_table
+from recall.grading import check_deck, grade, symbol_table
 from recall.paths import builtin_decks_dir
 
 
 @lru_cache(maxsize=1)
 def builtin() -> LoadResult:
-    result = load_decks([builtin_decks_dir()])
+    result = load_decks([builtin_decks_dir()], check=check_deck)
     assert result.ok, result.errors
     return result
 
@@ -94,7 +94,7 @@ def test_a_rule_is_read_onto_the_card(tmp_path: Path) -> None:
         sigma = "sigmoid"
         """,
     )
-    deck, errors = read_deck(path)
+    deck, errors = read_deck(path, check=check_deck)
     assert not errors, [str(e) for e in errors]
     assert deck is not None
     loaded = deck.card("s")
@@ -127,7 +127,7 @@ def test_a_bad_rule_is_a_deck_error(tmp_path: Path, rule: str, message: str) -> 
         x = "real"
         """,
     )
-    deck, errors = read_deck(path)
+    deck, errors = read_deck(path, check=check_deck)
     assert deck is None
     assert any(message in str(error) for error in errors), [str(e) for e in errors]
 
@@ -144,7 +144,7 @@ def test_a_word_blank_cannot_have_a_rule(tmp_path: Path) -> None:
         forbid = ["x"]
         """,
     )
-    deck, errors = read_deck(path, engine=False)
+    deck, errors = read_deck(path)
     assert deck is None
     assert any("needs a math blank" in str(error) for error in errors)
 
@@ -161,7 +161,7 @@ def test_a_rule_belongs_to_formula_and_cloze_cards_only(tmp_path: Path) -> None:
         forbid = ["x"]
         """,
     )
-    deck, errors = read_deck(path, engine=False)
+    deck, errors = read_deck(path)
     assert deck is None
     assert any("'forbid' is not used by fact cards" in str(error) for error in errors)
 

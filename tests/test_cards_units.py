@@ -24,7 +24,7 @@ from recall.cards.units import (
     with_unit,
 )
 from recall.formula import Status, evaluate_constant
-from recall.grading import expected_value, grade, preview, reference_answer
+from recall.grading import Question, check_deck, grade, preview, reference_answer
 from recall.paths import builtin_decks_dir
 from recall.tui.presenting import reference_rendered
 
@@ -33,7 +33,7 @@ SEED = 7
 
 @lru_cache(maxsize=1)
 def builtin() -> LoadResult:
-    result = load_decks([builtin_decks_dir()])
+    result = load_decks([builtin_decks_dir()], check=check_deck)
     assert result.ok, result.errors
     return result
 
@@ -143,15 +143,16 @@ def unit_cards() -> list[Card]:
     return [c for c in builtin().cards if c.unit and c.kind in (CardKind.NUMERIC, CardKind.FACT)]
 
 
-def reference_value(item: Card) -> tuple[str, float, int | None]:
-    """The card's reference as typed (a number or a range) and one accepted value."""
+def reference_value(item: Card) -> tuple[str, float, Question]:
+    """The card's reference as typed (a number or a range), one accepted value, and the
+    question asked (a numeric card's values drawn from :data:`SEED`)."""
+    question = Question.draw(item, SEED)
     if item.kind is CardKind.NUMERIC:
-        expected, _values = expected_value(item, SEED)
-        value = evaluate_constant(expected)
-        return f"{value:.10g}", value, SEED
+        value = evaluate_constant(question.expected)
+        return f"{value:.10g}", value, question
     text = reference_answer(item)
     value = item.value if item.value is not None else sum(item.value_range or (0, 0)) / 2
-    return text, value, None
+    return text, value, question
 
 
 def test_every_builtin_unit_is_understood() -> None:
@@ -173,18 +174,18 @@ def test_every_builtin_unit_is_understood() -> None:
 
 @pytest.mark.parametrize("item", unit_cards(), ids=lambda c: c.key)
 def test_the_reference_is_right_bare_and_with_its_unit(item: Card) -> None:
-    text, _value, seed = reference_value(item)
-    assert grade(item, text, seed=seed).is_correct, text
+    text, _value, asked = reference_value(item)
+    assert grade(asked, text).is_correct, text
     shown = with_unit(text, item.unit)
-    verdict = grade(item, shown, seed=seed)
+    verdict = grade(asked, shown)
     assert verdict.is_correct, (shown, verdict.message)
 
 
 @pytest.mark.parametrize("item", unit_cards(), ids=lambda c: c.key)
 def test_a_unit_of_another_kind_is_invalid_with_a_reason(item: Card) -> None:
-    text, value, seed = reference_value(item)
+    text, value, asked = reference_value(item)
     other = _OTHER_KIND[card_unit(item.unit).unit.kind]
-    verdict = grade(item, f"{value:.6g} {other}", seed=seed)
+    verdict = grade(asked, f"{value:.6g} {other}")
     assert verdict.status is Status.INVALID
     assert verdict.method == "unit"
     assert item.unit in verdict.message
@@ -217,15 +218,15 @@ _COMPATIBLE = {
     "item", [c for c in unit_cards() if c.unit in _COMPATIBLE], ids=lambda c: c.key
 )
 def test_a_compatible_unit_is_converted(item: Card) -> None:
-    _text, value, seed = reference_value(item)
+    _text, value, asked = reference_value(item)
     typed = _COMPATIBLE[item.unit](value)
-    verdict = grade(item, typed, seed=seed)
+    verdict = grade(asked, typed)
     assert verdict.is_correct, (typed, verdict.message)
 
 
 @pytest.mark.parametrize("item", unit_cards(), ids=lambda c: c.key)
 def test_the_preview_reads_a_quantity(item: Card) -> None:
-    _text, value, _seed = reference_value(item)
+    _text, value, _asked = reference_value(item)
     shown = preview(item, with_unit(f"{value:.6g}", item.unit))
     assert shown.ok, shown.message
     assert "⋅" not in shown.rendered and "*" not in shown.interpreted
@@ -245,7 +246,7 @@ def test_the_reference_is_shown_with_its_unit_once(item: Card) -> None:
     "item", [c for c in unit_cards() if c.kind is CardKind.NUMERIC], ids=lambda c: c.key
 )
 def test_the_worked_answer_ends_in_the_unit_once(item: Card) -> None:
-    worked = grade(item, "1", seed=SEED).worked
+    worked = grade(Question.draw(item, SEED), "1").worked
     last = worked.splitlines()[-1]
     assert last.endswith(item.unit) and last.count(item.unit) == 1, last
 

@@ -11,6 +11,7 @@ from recall.cards.loader import DeckFailure, load_deck, load_decks, read_deck
 from recall.cards.model import CardKind
 from recall.cards.problems import DeckFileError
 from recall.errors import DeckError
+from recall.grading import check_deck
 
 FIXTURES = Path(__file__).parent / "fixtures" / "decks"
 
@@ -28,7 +29,7 @@ def write(tmp_path: Path, body: str, name: str = "deck.toml", header: str = HEAD
 
 
 def errors_of(path: Path, *, engine: bool = True) -> list[DeckError]:
-    deck, errors = read_deck(path, engine=engine)
+    deck, errors = read_deck(path, check=check_deck if engine else None)
     assert deck is None, "expected the deck to fail"
     return errors
 
@@ -40,7 +41,7 @@ def only_error(path: Path, *, engine: bool = True) -> DeckError:
 
 
 def test_the_sample_fixture_loads_with_every_kind() -> None:
-    deck = load_deck(FIXTURES / "sample" / "sample.toml")
+    deck = load_deck(FIXTURES / "sample" / "sample.toml", check=check_deck)
     assert deck.id == "sample"
     assert {card.kind for card in deck.cards} == set(CardKind)
     flops = deck.card("training-flops")
@@ -531,7 +532,7 @@ def test_each_validation_error_is_located(
 ) -> None:
     path = write(tmp_path, body)
     if message is None:
-        assert load_deck(path).cards
+        assert load_deck(path, check=check_deck).cards
         return
     error = only_error(path)
     assert message in error.message
@@ -662,7 +663,7 @@ def test_one_broken_deck_never_stops_the_others(tmp_path: Path) -> None:
     good = (FIXTURES / "sample" / "sample.toml").read_text(encoding="utf-8")
     (tmp_path / "a-good.toml").write_text(good, encoding="utf-8")
     write(tmp_path, '\n[[card]]\nid = "x"\nkind = "nope"\n', name="b-broken.toml")
-    result = load_decks([tmp_path])
+    result = load_decks([tmp_path], check=check_deck)
     assert [deck.id for deck in result.decks] == ["sample"]
     assert len(result.failures) == 1
     failure = result.failures[0]
@@ -678,7 +679,7 @@ def test_deck_ids_must_be_unique_across_folders(tmp_path: Path) -> None:
     sample = (FIXTURES / "sample" / "sample.toml").read_text(encoding="utf-8")
     (first / "sample.toml").write_text(sample, encoding="utf-8")
     (second / "copy.toml").write_text(sample, encoding="utf-8")
-    result = load_decks([first, second])
+    result = load_decks([first, second], check=check_deck)
     assert len(result.decks) == 1
     (clash,) = result.errors
     assert "deck id 'sample' is already used by" in clash.message
@@ -687,14 +688,14 @@ def test_deck_ids_must_be_unique_across_folders(tmp_path: Path) -> None:
 
 
 def test_missing_folders_are_skipped_quietly(tmp_path: Path) -> None:
-    result = load_decks([tmp_path / "nowhere"])
+    result = load_decks([tmp_path / "nowhere"], check=check_deck)
     assert result.decks == () and result.failures == ()
 
 
 def test_load_deck_raises_with_every_error(tmp_path: Path) -> None:
     path = write(tmp_path, '\n[[card]]\nid = "a"\nkind = "formula"\n')
     with pytest.raises(DeckFileError) as info:
-        load_deck(path)
+        load_deck(path, check=check_deck)
     assert len(info.value.errors) == 2  # no prompt, no answer
     assert "missing 'prompt'" in str(info.value) and "missing 'answer'" in str(info.value)
 
@@ -710,7 +711,9 @@ def test_structure_only_loading_skips_the_engine(tmp_path: Path) -> None:
         answer = "x +* 2"
         """,
     )
-    assert load_deck(path, engine=False).card("a").answer == "x +* 2"
+    assert load_deck(path).card("a").answer == "x +* 2"
+    deck, errors = read_deck(path, check=check_deck)  # the engine check is what rejects it
+    assert deck is None and "does not parse" in errors[0].message
 
 
 def test_a_symbol_defined_by_an_expression_is_graded_in_either_spelling(tmp_path) -> None:
@@ -724,7 +727,7 @@ def test_a_symbol_defined_by_an_expression_is_graded_in_either_spelling(tmp_path
         'x = "real"\n\n[[card]]\nid = "bad-def"\nkind = "formula"\nprompt = "p"\nanswer = "b"\n'
         '[card.symbols]\nb = { domain = "real", equals = "zz + 1" }\n'
     )
-    deck, errors = read_deck(path)
+    deck, errors = read_deck(path, check=check_deck)
     assert len(errors) == 1
     assert "'zz' is used in the definition of 'b'" in str(errors[0])
     assert ":21:" in str(errors[0]) or "bad-def" in str(errors[0])
@@ -742,7 +745,7 @@ def test_definitions_reach_the_grader(tmp_path) -> None:
         'alpha_t = "(0, 1)"\nbeta_t = { domain = "(0, 1)", equals = "1 - alpha_t" }\n'
         'x = "real"\n'
     )
-    deck, errors = read_deck(path)
+    deck, errors = read_deck(path, check=check_deck)
     assert errors == [] and deck is not None
     card = deck.card("beta-form")
     assert grade(card, "(1 - alpha_t)*x").is_correct

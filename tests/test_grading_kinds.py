@@ -14,8 +14,9 @@ from recall.cards.params import draw
 from recall.errors import GradingError
 from recall.formula import Status, Tolerance
 from recall.grading import (
+    Question,
+    check_deck,
     engine_tolerance,
-    expected_value,
     grade,
     preview,
     rating_verdict,
@@ -28,7 +29,7 @@ FIXTURE = Path(__file__).parent / "fixtures" / "decks" / "sample" / "sample.toml
 
 @pytest.fixture(scope="module")
 def deck() -> Deck:
-    return load_deck(FIXTURE)
+    return load_deck(FIXTURE, check=check_deck)
 
 
 # ----- formula and math cloze ----------------------------------------------------------------
@@ -78,27 +79,28 @@ def test_numeric_is_graded_from_the_recorded_seed(deck: Deck) -> None:
     card = deck.card("training-flops")
     values = draw(card.params, 7)
     right = 6 * values["N"] * values["D"]
-    verdict = grade(card, f"{right:.4e}", seed=7)
+    verdict = grade(Question.draw(card, 7), f"{right:.4e}")
     assert verdict.is_correct
-    assert grade(card, f"{right * 1.05:.4e}", seed=7).status is Status.INCORRECT
+    assert grade(Question.draw(card, 7), f"{right * 1.05:.4e}").status is Status.INCORRECT
     # the same answer for another seed's question is wrong (different values)
     other = draw(card.params, 8)
     assert other != values
-    assert grade(card, f"{right:.4e}", seed=8).status is Status.INCORRECT
+    assert grade(Question.draw(card, 8), f"{right:.4e}").status is Status.INCORRECT
 
 
 def test_numeric_worked_computation_shows_formula_values_and_result(deck: Deck) -> None:
     card = deck.card("training-flops")
     values = draw(card.params, 3)
-    verdict = grade(card, "1", seed=3)
+    question = Question.draw(card, 3)
+    verdict = grade(question, "1")
     lines = verdict.worked.splitlines()
     assert lines[0] == "6*N*D"
     assert lines[1].startswith("N = ") and ", D = " in lines[1]
     assert lines[2].startswith("= 6*")
     assert lines[3].endswith(" FLOPs")
-    expected, used = expected_value(card, 3)
-    assert used == values
-    assert expected.is_constant
+    assert question.values == values
+    assert question.expected.is_constant
+    assert question.worked == verdict.worked
 
 
 def test_numeric_needs_a_seed(deck: Deck) -> None:
@@ -110,8 +112,8 @@ def test_numeric_accepts_words_and_suffixes(deck: Deck) -> None:
     card = replace(deck.card("training-flops"), tolerance=CardTolerance("relative", 0.02))
     values = draw(card.params, 11)
     right = 6 * values["N"] * values["D"]
-    assert grade(card, f"{right / 1e21:.3f}e21", seed=11).is_correct
-    assert grade(card, "a lot", seed=11).status is Status.INVALID
+    assert grade(Question.draw(card, 11), f"{right / 1e21:.3f}e21").is_correct
+    assert grade(Question.draw(card, 11), "a lot").status is Status.INVALID
 
 
 # ----- fact ----------------------------------------------------------------------------------

@@ -13,10 +13,10 @@ from zoneinfo import ZoneInfo
 import pytest
 from store_fixtures import T0, db_url, make_deck, store  # noqa: F401
 
+from recall.analytics import compute_stats, day_buckets, streak
 from recall.commands import stats as stats_command
 from recall.scheduling import Rating, Scheduler, SchedulerSettings
 from recall.store import ReviewInput, Store
-from recall.store.stats import compute_stats, day_buckets, streak
 
 UTC = UTC
 SCHED = Scheduler(SchedulerSettings(enable_fuzzing=False))

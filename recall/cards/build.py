@@ -2,7 +2,8 @@
 
 This is the stdlib half of validation: keys, types, required fields, id syntax and uniqueness,
 and the rules of each card kind. It needs no formula engine, so it is fast and always runs.
-Whether expressions parse and templates evaluate is :mod:`recall.cards.checks`' job.
+Whether expressions parse and templates evaluate is the engine's job
+(:func:`recall.grading.check_deck`).
 
 Every problem is recorded in a :class:`~recall.cards.problems.Problems` with its line; a card
 with structural errors is left out of the result, and the caller treats any error as a failed

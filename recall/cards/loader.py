@@ -1,9 +1,11 @@
 """Reading deck files: one file → a validated :class:`Deck`, many folders → a :class:`LoadResult`.
 
-A deck file is read with stdlib :mod:`tomllib`, checked for structure (:mod:`recall.cards.build`)
-and, unless asked not to, with the formula engine (:mod:`recall.cards.checks`). Every problem of a
-file is collected; a file with any problem is a *failure*, reported with all of its errors and
-skipped, and never stops the other decks from loading.
+A deck file is read with stdlib :mod:`tomllib` and checked for structure
+(:mod:`recall.cards.build`); a caller that wants more passes a ``check`` callable that adds its
+problems to the same list (the formula-engine checks are :func:`recall.grading.check_deck`: this
+package never imports the engine). Every problem of a file is collected; a file with any problem
+is a *failure*, reported with all of its errors and skipped, and never stops the other decks from
+loading.
 """
 
 from __future__ import annotations
@@ -11,10 +13,11 @@ from __future__ import annotations
 import os
 import re
 import tomllib
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from recall.cards import parse_cache
 from recall.cards.build import BuiltDeck, DeckBuilder
 from recall.cards.model import Card, Deck
 from recall.cards.positions import scan
@@ -23,10 +26,16 @@ from recall.errors import DeckError
 
 _TOML_LINE = re.compile(r"at line (\d+)(?:, column (\d+))?")
 
-#: Results of :func:`read_deck` by (path, size, mtime, flags): decks are immutable, and the TUI,
-#: the store sync and the CLI all load the same files, so each is validated once per process
-#: until it changes on disk.
-_CACHE: dict[tuple[str, int, int, bool, bool], tuple[Deck | None, tuple[DeckError, ...]]] = {}
+#: A check run after the structural one, adding its findings to the file's problems (e.g.
+#: :func:`recall.grading.check_deck`, which asks the formula engine).
+DeckCheck = Callable[[BuiltDeck, Problems], None]
+
+#: Results of :func:`read_deck` by (path, size, mtime, builtin, check): decks are immutable, and
+#: the TUI, the store sync and the CLI all load the same files, so each is validated once per
+#: process until it changes on disk.
+_CACHE: dict[
+    tuple[str, int, int, bool, DeckCheck | None], tuple[Deck | None, tuple[DeckError, ...]]
+] = {}
 _CACHE_SIZE = 256
 
 
@@ -72,12 +81,13 @@ class LoadResult:
 
 
 def read_deck(
-    path: str | os.PathLike[str], *, builtin: bool = False, engine: bool = True
+    path: str | os.PathLike[str], *, builtin: bool = False, check: DeckCheck | None = None
 ) -> tuple[Deck | None, list[DeckError]]:
     """Read and validate one deck file: ``(deck, [])`` or ``(None, errors)``.
 
-    ``engine=False`` skips the formula-engine checks (structure only; no SymPy needed).
-    Results are cached per process until the file's size or modification time changes.
+    Structure only, unless ``check`` is given (run on a structurally built deck; pass
+    :func:`recall.grading.check_deck` for the formula-engine checks). Results are cached per
+    process until the file's size or modification time changes.
     """
     shown = str(path)
     try:
@@ -85,11 +95,11 @@ def read_deck(
     except OSError:
         key = None
     else:
-        key = (shown, stat.st_size, stat.st_mtime_ns, builtin, engine)
+        key = (shown, stat.st_size, stat.st_mtime_ns, builtin, check)
         cached = _CACHE.get(key)
         if cached is not None:
             return cached[0], list(cached[1])
-    deck, errors = _read_deck(path, shown, builtin=builtin, engine=engine)
+    deck, errors = _read_deck(path, shown, builtin=builtin, check=check)
     if key is not None:
         if len(_CACHE) >= _CACHE_SIZE:
             _CACHE.pop(next(iter(_CACHE)))
@@ -98,7 +108,7 @@ def read_deck(
 
 
 def _read_deck(
-    path: str | os.PathLike[str], shown: str, *, builtin: bool, engine: bool
+    path: str | os.PathLike[str], shown: str, *, builtin: bool, check: DeckCheck | None
 ) -> tuple[Deck | None, list[DeckError]]:
     try:
         raw = Path(path).read_bytes()
@@ -113,6 +123,9 @@ def _read_deck(
                 "the file is not UTF-8 text", path=shown, line=line, suggestion="save it as UTF-8"
             )
         ]
+    cached = parse_cache.load(raw, shown, builtin=builtin, engine=check is not None)
+    if cached is not None:
+        return cached, []
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
@@ -120,17 +133,12 @@ def _read_deck(
 
     problems = Problems(shown, scan(text))
     built = DeckBuilder(problems, builtin=builtin).build(data, shown)
-    if built is not None and engine:
-        _engine_checks(built, problems)
+    if built is not None and check is not None:
+        check(built, problems)
     if problems or built is None:
         return None, problems.sorted()
+    parse_cache.store(raw, built.deck, builtin=builtin, engine=check is not None)
     return built.deck, []
-
-
-def _engine_checks(built: BuiltDeck, problems: Problems) -> None:
-    from recall.cards.checks import check_deck
-
-    check_deck(built, problems)
 
 
 def _toml_error(error: tomllib.TOMLDecodeError, path: str) -> DeckError:
@@ -146,9 +154,12 @@ def _toml_error(error: tomllib.TOMLDecodeError, path: str) -> DeckError:
     )
 
 
-def load_deck(path: str | os.PathLike[str], *, builtin: bool = False, engine: bool = True) -> Deck:
-    """One deck file, validated; raises :class:`DeckFileError` carrying every error."""
-    deck, errors = read_deck(path, builtin=builtin, engine=engine)
+def load_deck(
+    path: str | os.PathLike[str], *, builtin: bool = False, check: DeckCheck | None = None
+) -> Deck:
+    """One deck file, validated (``check`` as for :func:`read_deck`); raises
+    :class:`DeckFileError` carrying every error."""
+    deck, errors = read_deck(path, builtin=builtin, check=check)
     if deck is None:
         raise DeckFileError(str(path), errors)
     return deck
@@ -184,9 +195,10 @@ def _is_builtin(path: Path) -> bool:
 
 
 def load_decks(
-    dirs: Iterable[str | os.PathLike[str]] | None = None, *, engine: bool = True
+    dirs: Iterable[str | os.PathLike[str]] | None = None, *, check: DeckCheck | None = None
 ) -> LoadResult:
-    """Load every deck under ``dirs`` (default: built-in, then custom).
+    """Load every deck under ``dirs`` (default: built-in, then custom); ``check`` as for
+    :func:`read_deck`.
 
     Folders that do not exist are skipped quietly (a learner may have no custom decks). Deck ids
     must be unique across everything loaded: a later deck reusing an id is a failure.
@@ -202,7 +214,7 @@ def load_decks(
             if key in seen_files:
                 continue
             seen_files.add(key)
-            deck, errors = read_deck(file, builtin=_is_builtin(file), engine=engine)
+            deck, errors = read_deck(file, builtin=_is_builtin(file), check=check)
             if deck is None:
                 failures.append(DeckFailure(str(file), tuple(errors)))
                 continue

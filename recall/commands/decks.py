@@ -137,8 +137,9 @@ def _short(path: str | os.PathLike[str]) -> str:
 
 def run_list(args: argparse.Namespace) -> int:
     from recall.cards.loader import load_decks
+    from recall.grading import check_deck
 
-    result = load_decks()
+    result = load_decks(check=check_deck)
     if args.json:
         import json
 
@@ -197,7 +198,7 @@ def _error_line(error: object) -> str:
 
 
 def run_validate(args: argparse.Namespace) -> int:
-    from recall.cards.loader import deck_files, default_dirs, load_decks
+    from recall.cards.loader import DeckCheck, deck_files, default_dirs, load_decks
 
     targets = [Path(p) for p in args.paths] if args.paths else default_dirs()
     missing = 0
@@ -207,7 +208,12 @@ def run_validate(args: argparse.Namespace) -> int:
                 f"{target}: no deck files here (a .toml file or a folder of them)", file=sys.stderr
             )
             missing += 1
-    result = load_decks(targets, engine=not args.structure_only)
+    check: DeckCheck | None = None
+    if not args.structure_only:
+        from recall.grading import check_deck
+
+        check = check_deck
+    result = load_decks(targets, check=check)
     errors = 0
     for failure in result.failures:
         for error in failure.errors:
@@ -215,7 +221,7 @@ def run_validate(args: argparse.Namespace) -> int:
             errors += 1
     claims_failed = 0
     if args.identities and not args.structure_only:
-        from recall.cards.claims import check_card_claims
+        from recall.grading import check_card_claims
 
         for card in result.cards:
             for outcome in check_card_claims(card):
@@ -278,11 +284,12 @@ def find_deck(spec: str) -> Deck:
     """A deck by id among the loaded decks, or by file path (validated either way)."""
     from recall.cards.loader import load_deck, load_decks
     from recall.errors import DeckError
+    from recall.grading import check_deck
 
     path = Path(spec)
     if path.suffix == ".toml" and path.is_file():
-        return load_deck(path)
-    result = load_decks()
+        return load_deck(path, check=check_deck)
+    result = load_decks(check=check_deck)
     try:
         return result.deck(spec)
     except KeyError:
@@ -358,6 +365,7 @@ def run_import(args: argparse.Namespace) -> int:
     from recall.cards.loader import load_deck
     from recall.cards.writer import deck_to_toml
     from recall.errors import DeckError
+    from recall.grading import check_deck
     from recall.paths import custom_decks_dir
 
     source: Path = args.file
@@ -390,7 +398,9 @@ def run_import(args: argparse.Namespace) -> int:
         'make it kind = "formula" with an answer in typed syntax and its symbols declared.'
     )
     target.write_text(deck_to_toml(deck, comment=comment), encoding="utf-8")
-    load_deck(target)  # what we wrote must load: fail loudly here rather than at drill time
+    load_deck(
+        target, check=check_deck
+    )  # what we wrote must load: fail loudly here rather than at drill time
     for warning in imported.warnings:
         print(f"warning: {warning}", file=sys.stderr)
     kinds = Counter(str(card.kind) for card in deck.cards)

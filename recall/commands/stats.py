@@ -2,7 +2,7 @@
 
 Retention by deck and topic, first-try accuracy, the most common mistakes, the streak, what
 is due, a forecast of reviews per day, and a heatmap of reviews per study day. ``--json``
-prints the same figures for scripts (:meth:`recall.store.stats.Stats.to_dict`).
+prints the same figures for scripts (:meth:`recall.analytics.Stats.to_dict`).
 """
 
 from __future__ import annotations
@@ -39,9 +39,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 
 def run(args: argparse.Namespace) -> int:
+    from recall.analytics import compute_stats
     from recall.config import load_settings
     from recall.store import open_store
-    from recall.store.stats import compute_stats
 
     settings = load_settings()
     store = open_store()

@@ -18,7 +18,7 @@ Errors are :class:`recall.errors.ParseError` (with a column) and its children.
 """
 
 from recall.formula.compare import check
-from recall.formula.nodes import Expression
+from recall.formula.expression import Expression
 from recall.formula.numeric import evaluate_constant, grade_number
 from recall.formula.parser import parse
 from recall.formula.preview import Preview, preview

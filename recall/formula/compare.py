@@ -21,8 +21,9 @@ from recall.errors import FormulaError, GradingError, ParseError
 from recall.formula.definitions import expand_definitions
 from recall.formula.diagnose import diagnose
 from recall.formula.evaluate import UnknownFunctions, eval_float
+from recall.formula.expression import Expression
 from recall.formula.magnitude import constant_profile
-from recall.formula.nodes import Expression, Node
+from recall.formula.nodes import Node
 from recall.formula.numeric import grade_constant
 from recall.formula.parser import parse
 from recall.formula.pointwise import Agreement

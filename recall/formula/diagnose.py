@@ -15,7 +15,8 @@ from fractions import Fraction
 from typing import Any
 
 from recall.formula.evaluate import UnknownFunctions, eval_float
-from recall.formula.nodes import BinOp, Expression, Node, Symbol
+from recall.formula.expression import Expression
+from recall.formula.nodes import BinOp, Node, Symbol
 from recall.formula.printer import format_fraction, to_text
 from recall.formula.sampling import plan, sample
 from recall.formula.symbols import SymbolTable

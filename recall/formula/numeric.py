@@ -19,8 +19,9 @@ import mpmath
 from recall.errors import EvaluationError, FormulaError, GradingError, ParseError
 from recall.formula.diagnose import diagnose_numbers
 from recall.formula.evaluate import UnknownFunctions
+from recall.formula.expression import Expression
 from recall.formula.magnitude import constant_profile
-from recall.formula.nodes import Expression, Node, Number, replace_symbols
+from recall.formula.nodes import Node, Number, replace_symbols
 from recall.formula.parser import parse
 from recall.formula.pointwise import Agreement, agree_at, exact_value, precise_value
 from recall.formula.printer import format_fraction, to_text

@@ -20,6 +20,7 @@ import difflib
 from fractions import Fraction
 
 from recall.errors import LimitError, ParseError
+from recall.formula.expression import Expression
 from recall.formula.functions import BUILTINS
 from recall.formula.latex import latex_to_plain, looks_like_latex
 from recall.formula.lexer import Token, tokenize
@@ -28,7 +29,6 @@ from recall.formula.nodes import (
     BinOp,
     Call,
     Constant,
-    Expression,
     Negate,
     Node,
     Number,

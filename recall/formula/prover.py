@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import threading
 
-from recall.formula.nodes import BinOp, Expression, Number, walk
+from recall.formula.expression import Expression
+from recall.formula.nodes import BinOp, Number, walk
 
 MAX_NODES = 80
 MAX_INTEGER_POWER = 12

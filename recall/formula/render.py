@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sympy
 
-from recall.formula.nodes import Expression
+from recall.formula.expression import Expression
 from recall.formula.symbols import SymbolTable
 
 

@@ -12,7 +12,9 @@ from functools import lru_cache
 
 import sympy
 
+from recall.formula.functions import BUILTINS
 from recall.formula.nodes import BinOp, Call, Constant, Negate, Node, Number, Symbol
+from recall.formula.printer import to_text
 from recall.formula.symbols import Domain, SymbolTable
 
 
@@ -107,8 +109,6 @@ def _display_negation(node: Negate, go):
     if isinstance(operand, Number):
         return _number_symbol("-" + (operand.text or str(operand.value)))
     if isinstance(operand, Negate):
-        from recall.formula.printer import to_text
-
         return sympy.Mul(-1, _number_symbol(f"({to_text(operand)})"), evaluate=False)
     return sympy.Mul(-1, go(operand), evaluate=False)
 
@@ -143,8 +143,6 @@ def to_sympy(node: Node, table: SymbolTable, *, evaluate: bool = True):
             return sympy.Pow(left, right, evaluate=evaluate)
         if isinstance(n, Call):
             args = [go(a) for a in n.args]
-            from recall.formula.functions import BUILTINS
-
             if n.name in BUILTINS:
                 return _builtin(n.name, args, evaluate)
             return _function(n.name)(*args)

@@ -1,35 +1,29 @@
-"""The :class:`Store`: every read and write recall makes, as methods taking and returning
-plain values. Each write is one transaction, committed before the method returns."""
+"""The :class:`Store` facade: every read and write recall makes, as methods taking and
+returning plain values.
+
+Each method opens one transaction (a write is committed before the method returns), runs the
+statements of :mod:`recall.store.queries` in it, and converts the rows with
+:mod:`recall.store.rows`. Database errors become :class:`recall.errors.StoreError` here.
+"""
 
 from __future__ import annotations
 
 import dataclasses
 import functools
-import json
 import os
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from datetime import datetime, timedelta
+from datetime import datetime
 from types import SimpleNamespace
 from typing import Any, ParamSpec, TypeVar
 
 from sqlalchemy import (
-    BigInteger,
     Connection,
     Engine,
-    Integer,
-    Select,
-    and_,
-    bindparam,
-    case,
     delete,
     func,
     insert,
-    literal_column,
-    or_,
     select,
-    text,
-    type_coerce,
     update,
 )
 from sqlalchemy.engine import URL
@@ -37,13 +31,13 @@ from sqlalchemy.engine import URL
 from recall.cards.model import Deck
 from recall.clock import utc_now
 from recall.errors import StoreError
-from recall.scheduling.state import CardState, Phase
+from recall.scheduling.state import CardState
+from recall.store import queries as q
 from recall.store.engine import DATABASE_ERRORS, WRITE, store_error
 from recall.store.models import (
     KIND_CRAM,
     KIND_NEW,
     KIND_REVIEW,
-    QUEUE_BURIED,
     QUEUE_LEARNING,
     QUEUE_NEW,
     QUEUE_RETIRED,
@@ -54,7 +48,6 @@ from recall.store.models import (
     DeckRow,
     ReviewRow,
     SessionRow,
-    queue_for,
 )
 from recall.store.records import (
     AppliedReview,
@@ -67,23 +60,18 @@ from recall.store.records import (
     StoredCard,
     SyncReport,
 )
-from recall.store.sync import requeue_expression, retire_decks, sync_decks, vanished_decks
-from recall.store.timeutil import UTCMillis, from_millis
+from recall.store.rows import (
+    review_entry,
+    review_values,
+    session_info,
+    session_values,
+    stored_card,
+)
+from recall.store.sync import retire_decks, sync_decks, vanished_decks
+from recall.store.timeutil import from_millis
 
 P = ParamSpec("P")
 R = TypeVar("R")
-
-# Literal zero: SQLite uses a partial index only when the query repeats its WHERE term
-# verbatim, and a bound parameter (queue > ?) does not count.
-_ACTIVE = CardStateRow.queue > literal_column("0")
-_NEW = CardStateRow.queue == literal_column("0")
-_BURIED = CardStateRow.queue == literal_column(str(QUEUE_BURIED))
-#: When a buried learning or review card is due again: its due time or the end of its burial,
-#: whichever is later (NULL for a buried new card, which is never "due").
-_BACK_FROM_BURIAL = case(
-    (CardStateRow.buried_until > CardStateRow.due, CardStateRow.buried_until),
-    else_=CardStateRow.due,
-)
 
 
 def _translated(method: Callable[P, R]) -> Callable[P, R]:
@@ -162,10 +150,10 @@ class Store:
     def card(self, card_id: int) -> StoredCard:
         """One card by its database id."""
         with self._read() as conn:
-            row = conn.execute(_CARD_SELECT.where(CardStateRow.card_id == card_id)).one_or_none()
+            row = conn.execute(q.CARD_SELECT.where(CardStateRow.card_id == card_id)).one_or_none()
         if row is None:
             raise StoreError(f"no card with id {card_id} in the database")
-        return _stored_card(row)
+        return stored_card(row)
 
     @_translated
     def cards_by_key(self, keys: Collection[str] | None = None) -> dict[str, StoredCard]:
@@ -173,7 +161,7 @@ class Store:
         left out)."""
         if keys is None:
             with self._read() as conn:
-                return {c.card_key: c for c in map(_stored_card, conn.execute(_CARD_SELECT))}
+                return {c.card_key: c for c in map(stored_card, conn.execute(q.CARD_SELECT))}
         by_deck: dict[str, list[str]] = {}
         for key in keys:
             deck, _slash, card = key.partition("/")
@@ -183,8 +171,8 @@ class Store:
             for deck, cards in by_deck.items():
                 for start in range(0, len(cards), 500):  # stay under every driver's parameter cap
                     chunk = cards[start : start + 500]
-                    query = _CARD_SELECT.where(DeckRow.slug == deck, CardRow.key.in_(chunk))
-                    out.update((c.card_key, c) for c in map(_stored_card, conn.execute(query)))
+                    query = q.CARD_SELECT.where(DeckRow.slug == deck, CardRow.key.in_(chunk))
+                    out.update((c.card_key, c) for c in map(stored_card, conn.execute(query)))
         return out
 
     @_translated
@@ -200,14 +188,14 @@ class Store:
         """Learning and review cards due at ``now``, most overdue first."""
         if decks is None and topic is None and not learning_only:
             with self._read() as conn:
-                rows = conn.execute(_DUE_ALL, {"now": now, "limit": limit})
-                return [_stored_card(row) for row in rows]
-        query = _CARD_SELECT.where(_ACTIVE, CardStateRow.due <= now)
+                rows = conn.execute(q.DUE_ALL, {"now": now, "limit": limit})
+                return [stored_card(row) for row in rows]
+        query = q.CARD_SELECT.where(q.ACTIVE, CardStateRow.due <= now)
         if learning_only:
             query = query.where(CardStateRow.queue == QUEUE_LEARNING)
-        query = _filtered(query, decks, topic).order_by(CardStateRow.due).limit(limit)
+        query = q.filtered(query, decks, topic).order_by(CardStateRow.due).limit(limit)
         with self._read() as conn:
-            return [_stored_card(row) for row in conn.execute(query)]
+            return [stored_card(row) for row in conn.execute(query)]
 
     @_translated
     def new_cards(
@@ -216,10 +204,10 @@ class Store:
         """New cards in deck-file order (decks in the order they were first synced)."""
         if limit <= 0:
             return []
-        query = _filtered(_CARD_SELECT.where(_NEW), decks, topic)
+        query = q.filtered(q.CARD_SELECT.where(q.NEW), decks, topic)
         query = query.order_by(CardStateRow.deck_id, CardStateRow.card_id).limit(limit)
         with self._read() as conn:
-            return [_stored_card(row) for row in conn.execute(query)]
+            return [stored_card(row) for row in conn.execute(query)]
 
     @_translated
     def deck_counts(
@@ -239,12 +227,12 @@ class Store:
         """
         self.release_buried(now)
         with self._read() as conn:
-            decks = conn.execute(_DECKS).all()
+            decks = conn.execute(q.DECKS).all()
             if not decks:
                 return []
             params: dict[str, Any] = {f"d{i}": deck_id for i, (deck_id, _s, _n) in enumerate(decks)}
             params.update(day_end=day_end, new_cap=new_limit, due_cap=due_limit)
-            statement = _per_deck_counts(len(decks), new_limit is not None, due_limit is not None)
+            statement = q.per_deck_counts(len(decks), new_limit is not None, due_limit is not None)
             counts = {(slot, queue): n for slot, queue, n in conn.execute(statement, params)}
         return [
             DeckCounts(
@@ -262,16 +250,12 @@ class Store:
         """Cards per deck: active, suspended and retired (counts every card: not for every
         frame, for the deck list)."""
         with self._read() as conn:
-            decks = conn.execute(_DECKS).all()
-            rows = conn.execute(
-                select(CardStateRow.deck_id, CardStateRow.queue, func.count()).group_by(
-                    CardStateRow.deck_id, CardStateRow.queue
-                )
-            ).all()
-        by = {(d, q): n for d, q, n in rows}
+            decks = conn.execute(q.DECKS).all()
+            rows = conn.execute(q.CARDS_PER_QUEUE).all()
+        by = {(deck, queue): n for deck, queue, n in rows}
         out = []
         for deck_id, slug, name in decks:
-            counts = {q: n for (d, q), n in by.items() if d == deck_id}
+            counts = {queue: n for (deck, queue), n in by.items() if deck == deck_id}
             retired = counts.pop(QUEUE_RETIRED, 0)
             suspended = counts.get(QUEUE_SUSPENDED, 0)
             out.append(DeckSize(slug, name, sum(counts.values()), suspended, retired))
@@ -281,11 +265,7 @@ class Store:
     def introduced_and_reviewed(self, since: datetime) -> tuple[int, int]:
         """(new cards first seen, review-phase reviews) since ``since``: today's limits spent."""
         with self._read() as conn:
-            rows = conn.execute(
-                select(ReviewRow.kind, func.count(func.distinct(ReviewRow.card_id)))
-                .where(ReviewRow.reviewed_at >= since, ReviewRow.kind.in_([KIND_NEW, KIND_REVIEW]))
-                .group_by(ReviewRow.kind)
-            ).all()
+            rows = conn.execute(q.limits_spent_query(since)).all()
         counts = dict(rows)
         return int(counts.get(KIND_NEW, 0)), int(counts.get(KIND_REVIEW, 0))
 
@@ -295,16 +275,7 @@ class Store:
     def set_suspended(self, card_id: int, suspended: bool) -> StoredCard:
         """Suspend a card (it leaves every queue, state kept) or bring it back."""
         with self._write() as conn:
-            conn.execute(
-                update(CardStateRow)
-                .where(CardStateRow.card_id == card_id, CardStateRow.queue != QUEUE_RETIRED)
-                .values(suspended=suspended, buried_until=None)
-            )
-            conn.execute(
-                update(CardStateRow)
-                .where(CardStateRow.card_id == card_id, CardStateRow.queue != QUEUE_RETIRED)
-                .values(queue=requeue_expression())
-            )
+            q.set_suspended(conn, card_id, suspended)
         return self.card(card_id)
 
     @_translated
@@ -313,36 +284,27 @@ class Store:
         how many. Learning cards too: the learner asked (sibling burying spares them, see
         :meth:`apply_review`, because their short steps cannot wait a day unasked)."""
         with self._write() as conn:
-            return _bury(conn, card_ids, until, queues=(QUEUE_NEW, QUEUE_LEARNING, QUEUE_REVIEW))
+            return q.bury(conn, card_ids, until, queues=(QUEUE_NEW, QUEUE_LEARNING, QUEUE_REVIEW))
 
     @_translated
     def release_buried(self, now: datetime) -> int:
         """Return cards whose burial has ended to their queues; returns how many."""
-        expired = and_(
-            CardStateRow.queue == literal_column(str(QUEUE_BURIED)),
-            CardStateRow.buried_until <= now,
-        )
         with self._read() as conn:
-            if conn.execute(select(CardStateRow.card_id).where(expired).limit(1)).first() is None:
+            if not q.any_burial_over(conn, now):
                 return 0
         with self._write() as conn:
-            result = conn.execute(
-                update(CardStateRow)
-                .where(expired)
-                .values(queue=requeue_expression(), buried_until=None)
-            )
-            return int(result.rowcount or 0)
+            return q.release_buried(conn, now)
 
     @_translated
     def leeches(self, threshold: int) -> list[StoredCard]:
         """Cards with at least ``threshold`` lapses (not retired), most lapses first."""
         if threshold <= 0:
             return []
-        query = _CARD_SELECT.where(
+        query = q.CARD_SELECT.where(
             CardStateRow.lapses >= threshold, CardStateRow.queue != QUEUE_RETIRED
         ).order_by(CardStateRow.lapses.desc(), CardStateRow.card_id)
         with self._read() as conn:
-            return [_stored_card(row) for row in conn.execute(query)]
+            return [stored_card(row) for row in conn.execute(query)]
 
     @_translated
     def memory(self, decks: Collection[str] | None = None, topic: str | None = None) -> Memory:
@@ -350,17 +312,8 @@ class Store:
         NumPy arrays: the inputs of retrievability for "weakest N" and stats."""
         import numpy as np
 
-        query = select(
-            CardStateRow.card_id,
-            CardStateRow.stability,
-            type_coerce(
-                CardStateRow.last_review, BigInteger
-            ),  # raw milliseconds: no per-row datetime
-        ).where(CardStateRow.queue >= literal_column("0"))
-        if decks is not None or topic is not None:
-            query = _filtered(query.join(CardRow, CardRow.id == CardStateRow.card_id), decks, topic)
         with self._read() as conn:
-            rows = conn.execute(query).all()
+            rows = conn.execute(q.memory_query(decks, topic)).all()
         if not rows:
             empty = np.zeros(0)
             return Memory(empty.astype(np.int64), empty, empty)
@@ -390,11 +343,13 @@ class Store:
         """
         with self._write() as conn:
             row = conn.execute(
-                _CARD_SELECT.where(CardStateRow.card_id == card_id).with_for_update(of=CardStateRow)
+                q.CARD_SELECT.where(CardStateRow.card_id == card_id).with_for_update(
+                    of=CardStateRow
+                )
             ).one_or_none()
             if row is None:
                 raise StoreError(f"no card with id {card_id} in the database")
-            card = _stored_card(row)
+            card = stored_card(row)
             if card.retired:
                 raise StoreError(
                     f"card {card.card_key} was removed from its deck and cannot be reviewed"
@@ -402,61 +357,18 @@ class Store:
             before = card.state
             after = schedule(before) if schedule is not None else None
             kind = KIND_CRAM if after is None else int(before.phase)
-            values: dict[str, Any] = {
-                "card_id": card_id,
-                "session_id": review.session_id,
-                "reviewed_at": review.reviewed_at,
-                "kind": kind,
-                "rating": int(review.rating),
-                "suggested": None if review.suggested is None else int(review.suggested),
-                "verdict": review.verdict,
-                "diagnosis": review.diagnosis,
-                "answer": review.answer,
-                "duration_ms": max(0, round(review.seconds * 1000)),
-                "hint_used": review.hint_used,
-                "seed": review.seed,
-                "params": json.dumps(review.params, sort_keys=True) if review.params else None,
-            }
-            if after is not None:
-                values.update(_state_columns("before_", before), **_state_columns("after_", after))
-                values["before_lapses"] = before.lapses
-                values["before_last_review"] = before.last_review
-                del values["after_last_review"], values["after_lapses"]
+            values = review_values(card_id, review, kind, before, after)
             review_id = conn.execute(
                 insert(ReviewRow).values(**values).returning(ReviewRow.id)
             ).scalar_one()
             buried = 0
             if after is not None:
-                conn.execute(
-                    update(CardStateRow)
-                    .where(CardStateRow.card_id == card_id)
-                    .values(
-                        queue=queue_for(after.phase, suspended=card.suspended),
-                        buried_until=None,
-                        reps=after.reps,
-                        lapses=after.lapses,
-                        **_state_columns("", after, with_counters=False),
-                    )
-                )
+                q.store_next_state(conn, card_id, after, suspended=card.suspended)
                 if bury_siblings_until is not None and card.sibling_group is not None:
-                    siblings = (
-                        conn.execute(
-                            select(CardRow.id).where(
-                                CardRow.sibling_group == card.sibling_group,
-                                CardRow.deck_id == row.deck_pk,
-                                CardRow.id != card_id,
-                            )
-                        )
-                        .scalars()
-                        .all()
-                    )
-                    buried = _bury(conn, siblings, bury_siblings_until)
+                    siblings = q.sibling_ids(conn, card.sibling_group, row.deck_pk, card_id)
+                    buried = q.bury(conn, siblings, bury_siblings_until)
             if review.session_id is not None:
-                conn.execute(
-                    update(SessionRow)
-                    .where(SessionRow.id == review.session_id)
-                    .values(last_active_at=review.reviewed_at)
-                )
+                q.touch_session(conn, review.session_id, review.reviewed_at)
         # Committed. Build the results from what was written rather than reading it back.
         columns = {column.name: None for column in ReviewRow.__table__.columns}
         written = SimpleNamespace(
@@ -464,7 +376,7 @@ class Store:
         )
         if after is not None:
             card = dataclasses.replace(card, state=after, buried_until=None)
-        return AppliedReview(entry=_review_entry(written), card=card, buried=buried)
+        return AppliedReview(entry=review_entry(written), card=card, buried=buried)
 
     @_translated
     def undo_review(self, review_id: int) -> StoredCard:
@@ -492,38 +404,17 @@ class Store:
             ).one_or_none()
             if log is None:
                 raise gone
-            latest = conn.execute(
-                select(func.max(ReviewRow.id)).where(
-                    ReviewRow.card_id == log.card_id, ReviewRow.kind != KIND_CRAM
-                )
-            ).scalar()
             if log.kind != KIND_CRAM:
-                if latest != review_id:
+                if q.latest_scheduled_review(conn, log.card_id) != review_id:
                     raise StoreError(
                         "the card was reviewed again after that review; undo the later one first"
                     )
                 assert log.before_phase is not None
-                conn.execute(
-                    update(CardStateRow)
-                    .where(CardStateRow.card_id == log.card_id)
-                    .values(
-                        phase=log.before_phase,
-                        step=log.before_step,
-                        stability=log.before_stability,
-                        difficulty=log.before_difficulty,
-                        due=log.before_due,
-                        last_review=log.before_last_review,
-                        lapses=log.before_lapses,
-                        reps=max(0, current.reps - 1),
-                        queue=current.queue
-                        if current.queue in (QUEUE_RETIRED, QUEUE_SUSPENDED)
-                        else queue_for(log.before_phase),
-                    )
-                )
-                _unbury_group(conn, log.card_id, review_id, log.reviewed_at)
+                q.restore_before(conn, log, current)
+                q.unbury_group(conn, log.card_id, review_id, log.reviewed_at)
             conn.execute(delete(ReviewRow).where(ReviewRow.id == review_id))
-            row = conn.execute(_CARD_SELECT.where(CardStateRow.card_id == log.card_id)).one()
-        return _stored_card(row)
+            row = conn.execute(q.CARD_SELECT.where(CardStateRow.card_id == log.card_id)).one()
+        return stored_card(row)
 
     @_translated
     def reviews(
@@ -535,7 +426,7 @@ class Store:
         card_id: int | None = None,
     ) -> list[ReviewEntry]:
         """Log entries, oldest first, filtered by session, time range and card."""
-        query = _review_query()
+        query = q.review_query()
         if session_id is not None:
             query = query.where(ReviewRow.session_id == session_id)
         if since is not None:
@@ -545,7 +436,7 @@ class Store:
         if card_id is not None:
             query = query.where(ReviewRow.card_id == card_id)
         with self._read() as conn:
-            return [_review_entry(row) for row in conn.execute(query.order_by(ReviewRow.id))]
+            return [review_entry(row) for row in conn.execute(query.order_by(ReviewRow.id))]
 
     @_translated
     def review_count(self) -> int:
@@ -569,23 +460,19 @@ class Store:
         owner: tuple[str, int] | None = None,
     ) -> SessionInfo:
         """Record the start of a drill session, held by ``owner`` (``(host, pid)``) if given."""
-        spec = json.dumps({"decks": list(decks), "topic": topic}) if decks or topic else None
-        host, pid = owner if owner is not None else (None, None)
+        values = session_values(
+            started_at,
+            budget_kind=budget_kind,
+            budget_value=budget_value,
+            mode=mode,
+            mode_count=mode_count,
+            decks=decks,
+            topic=topic,
+            owner=owner,
+        )
         with self._write() as conn:
             session_id = conn.execute(
-                insert(SessionRow)
-                .values(
-                    started_at=started_at,
-                    last_active_at=started_at,
-                    budget_kind=budget_kind,
-                    budget_value=budget_value,
-                    mode=mode,
-                    mode_count=mode_count,
-                    filter=spec,
-                    owner_host=host,
-                    owner_pid=pid,
-                )
-                .returning(SessionRow.id)
+                insert(SessionRow).values(**values).returning(SessionRow.id)
             ).scalar_one()
         return self.session(int(session_id))
 
@@ -598,7 +485,7 @@ class Store:
             ).one_or_none()
             if row is None:
                 raise StoreError(f"no session with id {session_id}")
-            return _session_info(row)
+            return session_info(row)
 
     @_translated
     def end_session(self, session_id: int, ended_at: datetime) -> None:
@@ -625,7 +512,7 @@ class Store:
             query = query.where(SessionRow.last_active_at >= newer_than)
         with self._read() as conn:
             rows = conn.execute(query.order_by(SessionRow.id.desc()).limit(limit))
-            return [_session_info(row) for row in rows]
+            return [session_info(row) for row in rows]
 
     @_translated
     def claim_session(
@@ -639,47 +526,23 @@ class Store:
         """Make ``owner`` the holder of an unfinished session, if it is still held by
         ``expected`` (the owner seen when deciding to resume it): of two windows resuming the
         same session at once, one gets it. Returns whether this one did."""
-        host, pid = expected
         with self._write() as conn:
-            result = conn.execute(
-                update(SessionRow)
-                .where(
-                    SessionRow.id == session_id,
-                    SessionRow.ended_at.is_(None),
-                    SessionRow.owner_host.is_not_distinct_from(host),
-                    SessionRow.owner_pid.is_not_distinct_from(pid),
-                )
-                .values(owner_host=owner[0], owner_pid=owner[1], last_active_at=now)
-            )
-            return bool(result.rowcount)
+            return q.claim_session(conn, session_id, owner, now, expected)
 
     @_translated
     def release_session(self, session_id: int, owner: tuple[str, int]) -> None:
         """Let go of a session ``owner`` holds (leaving the app mid-session): another window
         may resume it at once. A session someone else has taken over is left alone."""
         with self._write() as conn:
-            conn.execute(
-                update(SessionRow)
-                .where(
-                    SessionRow.id == session_id,
-                    SessionRow.owner_host == owner[0],
-                    SessionRow.owner_pid == owner[1],
-                )
-                .values(owner_host=None, owner_pid=None)
-            )
+            q.release_session(conn, session_id, owner)
 
     @_translated
     def last_finished_session(self, mode: str | None = "normal") -> SessionInfo | None:
         """The latest ended session (of ``mode``, when given) that has reviews."""
-        query = select(SessionRow.__table__).where(
-            SessionRow.ended_at.is_not(None),
-            select(ReviewRow.id).where(ReviewRow.session_id == SessionRow.id).exists(),
-        )
-        if mode is not None:
-            query = query.where(SessionRow.mode == mode)
+        query = q.finished_sessions_query(mode)
         with self._read() as conn:
             row = conn.execute(query.order_by(SessionRow.id.desc()).limit(1)).one_or_none()
-            return None if row is None else _session_info(row)
+            return None if row is None else session_info(row)
 
     # ------------------------------------------------------------------ stats inputs
 
@@ -689,11 +552,8 @@ class Store:
 
         A buried card counts from the end of its burial: it is not due today, but it is waiting
         tomorrow."""
-        active = select(func.count()).where(_ACTIVE, CardStateRow.due < before)
-        buried = select(func.count()).where(_BURIED, _BACK_FROM_BURIAL < before)
-        query = select(active.scalar_subquery() + buried.scalar_subquery())
         with self._read() as conn:
-            return int(conn.execute(query).scalar_one())
+            return int(conn.execute(q.count_due_query(before)).scalar_one())
 
     @_translated
     def due_millis(self, until: datetime) -> Any:
@@ -702,14 +562,8 @@ class Store:
         A buried card is due when its burial ends, if that is later."""
         import numpy as np
 
-        active = select(type_coerce(CardStateRow.due, BigInteger)).where(
-            _ACTIVE, CardStateRow.due < until
-        )
-        buried = select(type_coerce(_BACK_FROM_BURIAL, BigInteger)).where(
-            _BURIED, _BACK_FROM_BURIAL < until
-        )
         with self._read() as conn:
-            values = conn.execute(active.union_all(buried)).scalars().all()
+            values = conn.execute(q.due_millis_query(until)).scalars().all()
         return np.sort(np.array(values, dtype=np.int64))
 
     @_translated
@@ -718,11 +572,8 @@ class Store:
         ``since``: the input of heatmaps and streaks."""
         import numpy as np
 
-        query = select(type_coerce(ReviewRow.reviewed_at, BigInteger))
-        if since is not None:
-            query = query.where(ReviewRow.reviewed_at >= since)
         with self._read() as conn:
-            values = conn.execute(query.order_by(ReviewRow.reviewed_at)).scalars().all()
+            values = conn.execute(q.review_millis_query(since)).scalars().all()
         return np.array(values, dtype=np.int64)
 
     @_translated
@@ -730,268 +581,8 @@ class Store:
         self, since: datetime, until: datetime
     ) -> list[tuple[datetime, int, int, str, str | None, str, str]]:
         """(time, kind, rating, verdict, diagnosis, deck, topic) of each review in a period."""
-        topic = func.coalesce(CardRow.topic, DeckRow.topic)
-        query = (
-            select(
-                ReviewRow.reviewed_at,
-                ReviewRow.kind,
-                ReviewRow.rating,
-                ReviewRow.verdict,
-                ReviewRow.diagnosis,
-                DeckRow.slug,
-                topic,
-            )
-            .join(CardRow, CardRow.id == ReviewRow.card_id)
-            .join(DeckRow, DeckRow.id == CardRow.deck_id)
-            .where(ReviewRow.reviewed_at >= since, ReviewRow.reviewed_at < until)
-            .order_by(ReviewRow.id)
-        )
         with self._read() as conn:
-            return [tuple(row) for row in conn.execute(query)]  # type: ignore[misc]
-
-
-# ---------------------------------------------------------------------- row ─▶ value helpers
-
-
-def _card_query() -> Select:
-    """Every column a :class:`StoredCard` needs (build on it with ``.where``)."""
-    return (
-        select(
-            CardStateRow.card_id,
-            DeckRow.slug,
-            CardRow.key,
-            CardRow.kind,
-            func.coalesce(CardRow.topic, DeckRow.topic).label("topic"),
-            CardRow.sibling_group,
-            CardStateRow.queue,
-            CardStateRow.phase,
-            CardStateRow.step,
-            CardStateRow.stability,
-            CardStateRow.difficulty,
-            CardStateRow.due,
-            CardStateRow.last_review,
-            CardStateRow.reps,
-            CardStateRow.lapses,
-            CardStateRow.suspended,
-            CardStateRow.buried_until,
-            CardStateRow.deck_id.label("deck_pk"),
-        )
-        .join(CardRow, CardRow.id == CardStateRow.card_id)
-        .join(DeckRow, DeckRow.id == CardStateRow.deck_id)
-    )
-
-
-def _filtered(query: Select, decks: Collection[str] | None, topic: str | None) -> Select:
-    if decks is not None:
-        deck_ids = select(DeckRow.id).where(DeckRow.slug.in_(list(decks))).scalar_subquery()
-        query = query.where(CardStateRow.deck_id.in_(deck_ids))
-    if topic is not None:
-        topic_decks = select(DeckRow.id).where(DeckRow.topic == topic).scalar_subquery()
-        query = query.where(
-            or_(
-                CardRow.topic == topic,
-                and_(CardRow.topic.is_(None), CardStateRow.deck_id.in_(topic_decks)),
-            )
-        )
-    return query
-
-
-def _stored_card(row: Any) -> StoredCard:
-    return StoredCard(
-        id=row.card_id,
-        deck=row.slug,
-        key=row.key,
-        kind=row.kind,
-        topic=row.topic,
-        sibling_group=row.sibling_group,
-        state=CardState(
-            phase=Phase(row.phase),
-            step=row.step,
-            stability=row.stability,
-            difficulty=row.difficulty,
-            due=row.due,
-            last_review=row.last_review,
-            reps=row.reps,
-            lapses=row.lapses,
-        ),
-        suspended=bool(row.suspended),
-        buried_until=row.buried_until if row.queue == QUEUE_BURIED else None,
-        retired=row.queue == QUEUE_RETIRED,
-    )
-
-
-def _state_columns(prefix: str, state: CardState, *, with_counters: bool = True) -> dict[str, Any]:
-    values = {
-        f"{prefix}phase": int(state.phase),
-        f"{prefix}step": state.step,
-        f"{prefix}stability": state.stability,
-        f"{prefix}difficulty": state.difficulty,
-        f"{prefix}due": state.due,
-        f"{prefix}last_review": state.last_review,
-    }
-    if with_counters:
-        values[f"{prefix}lapses"] = state.lapses
-    return values
-
-
-def _review_query() -> Select:
-    return (
-        select(ReviewRow.__table__, DeckRow.slug, CardRow.key)
-        .join(CardRow, CardRow.id == ReviewRow.card_id)
-        .join(DeckRow, DeckRow.id == CardRow.deck_id)
-    )
-
-
-def _review_entry(row: Any) -> ReviewEntry:
-    log = row
-    before = after = None
-    if log.before_phase is not None:
-        before = CardState(
-            phase=Phase(log.before_phase),
-            step=log.before_step,
-            stability=log.before_stability,
-            difficulty=log.before_difficulty,
-            due=log.before_due,
-            last_review=log.before_last_review,
-            lapses=log.before_lapses or 0,
-        )
-    if log.after_phase is not None:
-        after = CardState(
-            phase=Phase(log.after_phase),
-            step=log.after_step,
-            stability=log.after_stability,
-            difficulty=log.after_difficulty,
-            due=log.after_due,
-            last_review=log.reviewed_at,
-            lapses=(log.before_lapses or 0) + int(log.before_phase == 2 and log.rating == 1),
-        )
-    return ReviewEntry(
-        id=log.id,
-        card_id=log.card_id,
-        card_key=f"{row.slug}/{row.key}",
-        session_id=log.session_id,
-        reviewed_at=log.reviewed_at,
-        kind=log.kind,
-        rating=log.rating,
-        suggested=log.suggested,
-        verdict=log.verdict,
-        diagnosis=log.diagnosis,
-        answer=log.answer,
-        seconds=log.duration_ms / 1000,
-        hint_used=bool(log.hint_used),
-        seed=log.seed,
-        params=json.loads(log.params) if log.params else None,
-        before=before,
-        after=after,
-    )
-
-
-def _session_info(row: Any) -> SessionInfo:
-    spec = json.loads(row.filter) if row.filter else {}
-    return SessionInfo(
-        id=row.id,
-        started_at=row.started_at,
-        last_active_at=row.last_active_at,
-        ended_at=row.ended_at,
-        budget_kind=row.budget_kind,
-        budget_value=row.budget_value,
-        mode=row.mode,
-        mode_count=row.mode_count,
-        decks=tuple(spec.get("decks") or ()),
-        topic=spec.get("topic"),
-        owner_host=row.owner_host,
-        owner_pid=row.owner_pid,
-    )
-
-
-def _bury(
-    conn: Connection,
-    card_ids: Collection[int],
-    until: datetime,
-    queues: tuple[int, ...] = (QUEUE_NEW, QUEUE_REVIEW),
-) -> int:
-    if not card_ids:
-        return 0
-    result = conn.execute(
-        update(CardStateRow)
-        .where(
-            CardStateRow.card_id.in_(list(card_ids)),
-            CardStateRow.queue.in_(list(queues)),
-        )
-        .values(queue=QUEUE_BURIED, buried_until=until)
-    )
-    return int(result.rowcount or 0)
-
-
-def _unbury_group(conn: Connection, card_id: int, review_id: int, reviewed_at: datetime) -> None:
-    """After undoing a review, release the siblings it buried, unless another review of the
-    group within the day before still justifies the burial."""
-    group = conn.execute(
-        select(CardRow.sibling_group, CardRow.deck_id).where(CardRow.id == card_id)
-    ).one()
-    if group.sibling_group is None:
-        return
-    members = select(CardRow.id).where(
-        CardRow.sibling_group == group.sibling_group, CardRow.deck_id == group.deck_id
-    )
-    other = conn.execute(
-        select(ReviewRow.id)
-        .where(
-            ReviewRow.card_id.in_(members),
-            ReviewRow.id != review_id,
-            ReviewRow.kind != KIND_CRAM,
-            ReviewRow.reviewed_at >= reviewed_at - timedelta(days=1),
-        )
-        .limit(1)
-    ).first()
-    if other is None:
-        conn.execute(
-            update(CardStateRow)
-            .where(CardStateRow.card_id.in_(members), CardStateRow.queue == QUEUE_BURIED)
-            .values(queue=requeue_expression(), buried_until=None)
-        )
-
-
-_CARD_SELECT = _card_query()
-_DUE_ALL = (
-    _CARD_SELECT.where(_ACTIVE, CardStateRow.due <= bindparam("now", type_=UTCMillis()))
-    .order_by(CardStateRow.due)
-    .limit(bindparam("limit", type_=Integer()))
-)
-_DECKS = select(DeckRow.id, DeckRow.slug, DeckRow.name).order_by(DeckRow.id)
-_DUE_COUNTS = (
-    select(CardStateRow.deck_id, CardStateRow.queue, func.count())
-    .where(_ACTIVE, CardStateRow.due < bindparam("day_end", type_=UTCMillis()))
-    .group_by(CardStateRow.deck_id, CardStateRow.queue)
-)
-
-
-@functools.lru_cache(maxsize=16)
-def _per_deck_counts(decks: int, cap_new: bool, cap_due: bool) -> Any:
-    """One statement returning (deck slot, queue, count) for new, learning and review cards of
-    ``decks`` decks: a UNION ALL of scalar counts over short index range scans (the partial
-    indexes ``ix_card_state_new`` and ``ix_card_state_deck_queue_due``), each stopped by a
-    LIMIT when capped. Unlike one GROUP BY over all due cards, nothing is sorted. The same SQL
-    runs on SQLite and PostgreSQL; the partial-index conditions are repeated verbatim because
-    SQLite only uses a partial index when the query states its WHERE term literally."""
-    new_limit = " LIMIT :new_cap" if cap_new else ""
-    due_limit = " LIMIT :due_cap" if cap_due else ""
-    parts = []
-    for i in range(decks):
-        new = f"SELECT 1 FROM card_state WHERE queue = 0 AND deck_id = :d{i}{new_limit}"
-        parts.append(f"SELECT {i}, 0, (SELECT count(*) FROM ({new}) AS n{i})")
-        for queue in (QUEUE_LEARNING, QUEUE_REVIEW):
-            due = (
-                f"SELECT 1 FROM card_state WHERE queue > 0 AND deck_id = :d{i} "
-                f"AND queue = {queue} AND due < :day_end{due_limit}"
-            )
-            parts.append(f"SELECT {i}, {queue}, (SELECT count(*) FROM ({due}) AS q{queue}_{i})")
-    statement = text(" UNION ALL ".join(parts)).bindparams(bindparam("day_end", type_=UTCMillis()))
-    if cap_new:
-        statement = statement.bindparams(bindparam("new_cap", type_=Integer()))
-    if cap_due:
-        statement = statement.bindparams(bindparam("due_cap", type_=Integer()))
-    return statement
+            return [tuple(row) for row in conn.execute(q.review_facts_query(since, until))]  # type: ignore[misc]
 
 
 __all__ = ["Store", "from_millis"]

@@ -16,8 +16,10 @@ import asyncio
 import gc
 import signal
 import sys
+import threading
 import time
 from collections.abc import Callable
+from types import FrameType
 from typing import ClassVar
 
 from textual import work
@@ -258,6 +260,32 @@ class RecallApp(App[int]):
                 loop.add_signal_handler(sig, self._exit_on_signal)
         except (NotImplementedError, RuntimeError, ValueError):
             pass  # not the main thread (tests run the app inside pytest's loop)
+        self._resume_only_after_suspend()
+
+    def _resume_only_after_suspend(self) -> None:
+        """Textual's driver restarts the terminal on *every* SIGCONT, even one after no Ctrl-Z:
+        a closing terminal sends SIGCONT with SIGHUP, and a restart once quitting has begun
+        starts a second input thread that nobody stops, so the process never ends (spinning on
+        the dead terminal). Pass SIGCONT on only after a suspension, and never once shut down."""
+        on_suspend, on_resume = signal.getsignal(signal.SIGTSTP), signal.getsignal(signal.SIGCONT)
+        if not (callable(on_suspend) and callable(on_resume)):
+            return  # a headless driver (tests) installs none
+        suspended = threading.Event()
+
+        def suspend(signum: int, frame: FrameType | None) -> None:
+            suspended.set()
+            on_suspend(signum, frame)
+
+        def resume(signum: int, frame: FrameType | None) -> None:
+            if suspended.is_set() and not self._shutdown_done:
+                suspended.clear()
+                on_resume(signum, frame)
+
+        try:
+            signal.signal(signal.SIGTSTP, suspend)
+            signal.signal(signal.SIGCONT, resume)
+        except ValueError:
+            pass  # not the main thread
 
     def _exit_on_signal(self) -> None:
         self.shutdown()

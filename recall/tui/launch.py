@@ -6,6 +6,8 @@ load (see :mod:`recall.tui.app`).
 
 from __future__ import annotations
 
+import asyncio
+import sys
 from typing import TYPE_CHECKING
 
 from recall.tui.views import SessionPlan
@@ -24,17 +26,70 @@ def build_app(plan: SessionPlan | None = None) -> RecallApp:
 
 
 def run_app(plan: SessionPlan | None = None) -> int:
-    """Run the app until the learner quits; returns the exit status.
+    """Run the app until the learner quits; returns the exit status (the app's own
+    ``return_code``: 2 when the database could not be opened, 1 after a crash, else 0).
 
     Ctrl-C inside the app quits it cleanly (reviews are committed as they happen); a
     ``KeyboardInterrupt`` that arrives before the app is up or after it is gone is also a clean
-    exit.
+    exit (130). Quitting never waits for a worker thread: once the store is closed the process
+    ends even if a grade is stuck in C code (see :func:`_leave_without_waiting`).
     """
     app = build_app(plan)
+    status = 0
     try:
-        result = app.run()
+        with asyncio.Runner(loop_factory=_AbandoningLoop) as runner:
+            runner.run(app.run_async())
+        status = app.return_code or 0
     except KeyboardInterrupt:
-        result = 130
+        status = 130
     finally:
         app.shutdown()
-    return int(result or 0)
+        _restore_stop_signals()
+    _leave_without_waiting(status)
+    return status
+
+
+class _AbandoningLoop(asyncio.SelectorEventLoop):
+    """The event loop the app runs on, which does not wait for its worker threads at the end.
+
+    ``asyncio.run`` (what Textual's ``App.run`` uses) joins the default thread pool before it
+    returns, so a worker that never returns (a grade stuck in SymPy's C code, a load blocked on
+    a silent database) would hold the process after the terminal is restored, deaf to Ctrl-C.
+    Threads cannot be interrupted; the process instead leaves without them.
+    """
+
+    async def shutdown_default_executor(self, timeout: float | None = None) -> None:
+        """Leave the pool to :meth:`close`, which shuts it down without waiting."""
+
+
+def _restore_stop_signals() -> None:
+    """Give SIGTSTP and SIGCONT back to the system: Textual's driver handlers restart the
+    terminal on SIGCONT (which a closing terminal sends with SIGHUP), and must not outlive the
+    app."""
+    import signal
+
+    if sys.platform == "win32":
+        return
+    for sig in (signal.SIGTSTP, signal.SIGCONT):
+        signal.signal(sig, signal.SIG_DFL)
+
+
+def _leave_without_waiting(status: int) -> None:
+    """End the process now if a worker thread is still running: the store is closed and every
+    review committed by the time this runs, so nothing is lost, while waiting could be forever
+    (Python joins non-daemon threads at exit and a thread in C code cannot be stopped)."""
+    import os
+    import threading
+
+    lingering = [
+        thread
+        for thread in threading.enumerate()
+        if thread is not threading.main_thread() and not thread.daemon and thread.is_alive()
+    ]
+    if lingering:
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError):
+                pass  # the terminal is gone
+        os._exit(status)

@@ -16,6 +16,7 @@ from recall.tui.views import CardView, FeedbackView, Outcome, PreviewView, Ratin
 
 if TYPE_CHECKING:
     from recall.formula import Preview, Verdict
+    from recall.grading import Question
 
 #: Kinds whose answer box takes math (numbers included) rather than words.
 _MATH_KINDS = (CardKind.FORMULA, CardKind.NUMERIC, CardKind.FACT)
@@ -42,7 +43,7 @@ def render_quietly(text: str, card: Card | None = None, width: int = 76) -> str:
 
     table = None
     if card is not None:
-        from recall.cards.tables import symbol_table
+        from recall.grading import symbol_table
 
         try:
             table = symbol_table(card)
@@ -68,28 +69,24 @@ def _mentioned_names(card: Card) -> set[str]:
     return {name for text in texts for name in _NAME.findall(text)}
 
 
-def card_view(card: Card, *, seed: int | None = None, new: bool = False) -> CardView:
-    """The card as the drill screen asks it; a numeric card's parameters are drawn from ``seed``.
+def card_view(card: Card, *, question: Question | None = None, new: bool = False) -> CardView:
+    """The card as the drill screen asks it: ``question`` is the one drawn for this review (its
+    prompt shows a numeric card's values); without one, the card as a deck listing shows it.
 
     Rendering the ``shown`` formula needs the engine, so call this off the event loop when the
     engine may not be imported yet.
     """
-    prompt = card.prompt
-    if card.kind is CardKind.NUMERIC and seed is not None:
-        from recall.cards.params import draw, fill_prompt
+    from recall.grading.question import asked_prompt
 
-        prompt = fill_prompt(card.prompt, draw(card.params, seed))
-    elif card.kind is CardKind.CLOZE:
-        prompt = (card.prompt + "\n" if card.prompt else "") + card.text.replace("{{}}", "▢")
+    prompt = question.prompt if question is not None else asked_prompt(card)
+    drawn = question is not None and bool(question.values)
     shown = render_quietly(card.shown, card) if card.shown else ""
     mentioned = _mentioned_names(card)
     symbols = tuple(
         (symbol.name, _meaning(symbol.meaning, symbol.domain))
         for symbol in card.symbols
         if symbol.name in mentioned
-    ) + tuple(
-        (param.name, param.meaning) for param in card.params if param.meaning and seed is None
-    )
+    ) + tuple((param.name, param.meaning) for param in card.params if param.meaning and not drawn)
     return CardView(
         key=card.key,
         deck_id=card.deck_id,

@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from recall.cards.loader import LoadResult
     from recall.cards.model import Card, Deck
     from recall.config import Settings
+    from recall.grading import Question
     from recall.session import SessionSummary
     from recall.store import SessionInfo, Store
 
@@ -118,12 +119,13 @@ class Services:
         from recall.cards.loader import DeckFailure as LoaderFailure
         from recall.cards.loader import LoadResult, load_decks
         from recall.errors import DeckError
+        from recall.grading import check_deck
 
         if self.deck_dirs is not None:
-            return load_decks(self.deck_dirs)
+            return load_decks(self.deck_dirs, check=check_deck)
         builtin_dir, custom_dir = self._deck_folders()
-        builtin = load_decks([builtin_dir], engine=False)
-        custom = load_decks([custom_dir], engine=True)
+        builtin = load_decks([builtin_dir])
+        custom = load_decks([custom_dir], check=check_deck)
         taken = {deck.id: deck.path for deck in builtin.decks}
         decks = list(builtin.decks)
         failures = list(builtin.failures) + list(custom.failures)
@@ -168,8 +170,8 @@ class Services:
         return self._home_data()
 
     def _home_data(self) -> HomeData:
+        from recall.analytics import compute_stats
         from recall.scheduling import remaining, today_bounds
-        from recall.store.stats import compute_stats
 
         assert self._loaded is not None
         now = self.clock()
@@ -329,6 +331,7 @@ class Services:
         list means saved.
         """
         from recall.cards.loader import read_deck
+        from recall.grading import check_deck
         from recall.paths import custom_decks_dir
 
         problems = _draft_problems(draft)
@@ -337,7 +340,7 @@ class Services:
         path = self._deck_path(draft.deck_id) or custom_decks_dir() / f"{draft.deck_id}.toml"
         existed = path.exists()
         old = write_card(path, draft, line)
-        deck, errors = read_deck(path)
+        deck, errors = read_deck(path, check=check_deck)
         if deck is None:
             if existed:
                 path.write_text(old, encoding="utf-8")
@@ -363,7 +366,7 @@ class Services:
 
     def stats(self, days: int = 26 * 7) -> StatsView:
         """The stats screen's figures, from the review log (the store's own stats)."""
-        from recall.store.stats import compute_stats
+        from recall.analytics import compute_stats
 
         figures = compute_stats(
             self.store,
@@ -421,7 +424,7 @@ class DrillRun:
 
         self.services = services
         self.plan = plan
-        self._seeds: dict[str, int] = {}
+        self._questions: dict[str, Question] = {}  # the card on screen, as asked this time
         self._summary: SessionSummary | None = None
         if plan.resume_id is not None:
             from recall.errors import StoreError
@@ -476,16 +479,18 @@ class DrillRun:
             return None
         return self._view(card)
 
-    def _view(self, card: Card) -> CardView:
-        import random
-
+    def _view(self, card: Card, question: Question | None = None) -> CardView:
+        """The card as asked now: its question is drawn here, once per review (a given one is
+        kept), and the prompt, grading and the recorded review all use it."""
+        from recall.grading import Question
         from recall.tui.presenting import card_view
 
-        if card.params and card.key not in self._seeds:
-            self._seeds[card.key] = random.SystemRandom().randrange(2**31)
+        original = self.services.card(card.key)
+        asked = question or Question.draw(original)
+        self._questions[card.key] = asked
         state = self.session.current_state
         new = bool(state is not None and state.state.is_new)
-        return card_view(self.services.card(card.key), seed=self._seeds.get(card.key), new=new)
+        return card_view(original, question=asked, new=new)
 
     # ------------------------------------------------------------------ engine work (threads)
 
@@ -510,9 +515,8 @@ class DrillRun:
         original = self.services.card(card.key)
         started = time.perf_counter()
         try:
-            verdict = grade(
-                original, text, seed=self._seeds.get(card.key), others=self._others(original)
-            )
+            asked = self._questions.get(card.key, original)
+            verdict = grade(asked, text, others=self._others(original))
         except GradingError as error:
             return FeedbackView(
                 outcome=Outcome.INVALID,
@@ -545,6 +549,7 @@ class DrillRun:
     ) -> None:
         """Rate the current card; the session commits the review before this returns."""
         verdict = "self" if feedback is None else str(feedback.outcome)
+        asked = self._questions.get(card.key)
         suggested = None
         if feedback is not None and feedback.suggested is not None:
             suggested = _RATING_NUMBERS[feedback.suggested]
@@ -555,7 +560,8 @@ class DrillRun:
             diagnosis=(feedback.diagnosis_kind or None) if feedback else None,
             answer=feedback.answer if feedback else None,
             hint_used=hinted,
-            seed=self._seeds.get(card.key),
+            seed=asked.seed if asked else None,
+            params=asked.params if asked else None,
         )
 
     def undo(self) -> CardView | None:
@@ -592,11 +598,12 @@ class DrillRun:
     def reload(self, card: CardView) -> CardView | None:
         """Re-read the card's deck file after an edit (the old card stays if the file broke)."""
         from recall.cards.loader import read_deck
+        from recall.grading import check_deck
 
         if not card.path:
             return None
         builtin = Path(card.path).resolve().is_relative_to(_builtin_dir().resolve())
-        deck, _errors = read_deck(card.path, builtin=builtin)
+        deck, _errors = read_deck(card.path, builtin=builtin, check=check_deck)
         if deck is None:
             return None
         for fresh in deck.cards:
@@ -604,7 +611,11 @@ class DrillRun:
         self.services.store.sync_decks([deck], self.services.clock())
         if card.key not in self.services._cards:
             return None
-        return self._view(self.services.card(card.key))
+        from recall.grading import Question
+
+        fresh = self.services.card(card.key)
+        old = self._questions.get(card.key)  # the same values, if the parameters still fit
+        return self._view(fresh, Question.draw(fresh, old.seed if old else None))
 
     # ------------------------------------------------------------------ the budget
 

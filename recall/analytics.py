@@ -1,6 +1,9 @@
-"""Figures over a period: retention by deck and topic, forecast, heatmap, mistakes, streak.
+"""Analytics over the store's API: retention by deck and topic, forecast, heatmap, mistakes,
+streak.
 
-One function, :func:`compute_stats`, serves ``recall stats`` and the TUI's stats screen; the
+This is arithmetic on what :class:`recall.store.Store` returns (review facts, due times as
+epoch milliseconds), not SQL, so it lives above the store, which keeps only the queries. One
+function, :func:`compute_stats`, serves ``recall stats`` and the TUI's stats screen; the
 session summary reuses :func:`current_streak` and :func:`due_counts`. Day arithmetic follows the
 study day (rollover hour, local time) so a review at 1 am counts for the evening before.
 
@@ -15,11 +18,13 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, date, datetime, timedelta, tzinfo
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from recall.scheduling.day import day_start, study_date
 from recall.store.models import KIND_REVIEW
-from recall.store.store import Store
+
+if TYPE_CHECKING:
+    from recall.store import Store
 
 
 @dataclass(frozen=True)

@@ -10,13 +10,18 @@ same way. Slow (SymPy), so it runs in the test suite and in ``recall decks valid
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
+
+import sympy
 
 from recall.cards.model import Card, Identity
-
-if TYPE_CHECKING:
-    from recall.formula import SymbolTable
+from recall.errors import RecallError
+from recall.formula import SymbolTable, check, parse
+from recall.formula.names import canonical_name
+from recall.formula.sampling import sample
+from recall.grading.tables import symbol_table
 
 
 @dataclass(frozen=True)
@@ -41,10 +46,6 @@ class ClaimResult:
 
 def check_identity(card: Card, index: int) -> ClaimResult:
     """Verify ``card.identities[index]`` with the engine."""
-    from recall.cards.tables import symbol_table
-    from recall.errors import RecallError
-    from recall.formula import check
-
     identity = card.identities[index]
     try:
         table = symbol_table(card)
@@ -74,14 +75,6 @@ def check_derivative(text: str, wrt: str, rhs: str, table: SymbolTable) -> tuple
     the engine's own sampler) to :data:`DERIVATIVE_DIGITS` digits, with a symbolic
     simplification as a last word when the points disagree only through rounding.
     """
-    import random
-
-    import sympy
-
-    from recall.formula import parse
-    from recall.formula.names import canonical_name
-    from recall.formula.sampling import sample
-
     parsed, claim = parse(text, table), parse(rhs, table)
     function, claimed = parsed.to_sympy(), claim.to_sympy()
     # The converter names SymPy symbols for display; map them back through recall's own names.

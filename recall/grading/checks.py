@@ -1,8 +1,9 @@
 """Validation with the formula engine: expressions parse, names are declared, templates compute.
 
 The structural checks (:mod:`recall.cards.build`) cannot tell whether ``answer = "6*N*D"`` means
-anything; this module asks the engine. It imports :mod:`recall.formula` inside its functions so
-``recall.cards`` never loads SymPy at import time.
+anything; this module asks the engine. It lives here, not in :mod:`recall.cards`, because the deck
+format is stdlib-only: the loader takes :func:`check_deck` as its optional ``check`` callable
+(``load_decks(dirs, check=check_deck)``) and never imports the engine itself.
 
 Checks, per card:
 
@@ -18,17 +19,16 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
 
 from recall.cards import params as param_values
 from recall.cards.build import BuiltCard, BuiltDeck
 from recall.cards.model import Card, CardKind, FunctionSpec, SymbolSpec
 from recall.cards.positions import Path
 from recall.cards.problems import Problems, did_you_mean
-from recall.cards.tables import substitute, symbol_table
-
-if TYPE_CHECKING:
-    from recall.formula import Expression, SymbolTable
+from recall.errors import FormulaError, ParseError
+from recall.formula import Expression, SymbolTable, evaluate_constant, parse, parse_domain, render
+from recall.formula.names import canonical_name
+from recall.grading.tables import substitute, symbol_table
 
 #: Seeds drawn, besides the range corners, to check a numeric template.
 CHECK_SEEDS = tuple(range(8))
@@ -49,9 +49,6 @@ def _check_specs(
     problems: Problems,
 ) -> bool:
     """Report domains and function aliases the engine rejects; ``True`` if all are fine."""
-    from recall.errors import FormulaError
-    from recall.formula import SymbolTable, parse_domain
-
     ok = True
     for symbol in symbols:
         try:
@@ -81,8 +78,6 @@ def _check_specs(
 
 def check_card(item: BuiltCard, problems: Problems) -> None:
     """Engine checks for one card (its deck-level names were checked with the deck)."""
-    from recall.errors import FormulaError
-
     card, index = item.card, item.index
     where: Path = ("card", index)
     own_symbols = [s for s in card.symbols if s.name in item.own_symbols]
@@ -127,8 +122,6 @@ def check_card(item: BuiltCard, problems: Problems) -> None:
         at = (*where, "identities", number)
         if identity.derivative_of is not None:
             _parse(identity.derivative_of, table, at, "derivative_of", card, problems, declared)
-            from recall.formula.names import canonical_name
-
             wrt = canonical_name(identity.wrt or "")
             if wrt not in declared:
                 problems.add(
@@ -168,8 +161,6 @@ def _check_form_rule(
 
 
 def _param_names(card: Card) -> set[str]:
-    from recall.formula.names import canonical_name
-
     return {canonical_name(spec.name) for spec in card.params}
 
 
@@ -183,9 +174,6 @@ def _parse(
     allowed: set[str],
 ) -> Expression | None:
     """Parse ``text``; report a parse error or an undeclared name; the expression if it is fine."""
-    from recall.errors import ParseError
-    from recall.formula import parse
-
     try:
         expr = parse(text, table)
     except ParseError as error:
@@ -219,8 +207,6 @@ def _name_hint(name: str, declared: Iterable[str]) -> str:
 
 
 def _check_renders(expr: Expression, at: Path, card: Card, problems: Problems) -> None:
-    from recall.formula import render
-
     try:
         text = render(expr)
     except Exception as error:  # noqa: BLE001 - any renderer failure is a deck problem to report
@@ -233,8 +219,6 @@ def _check_renders(expr: Expression, at: Path, card: Card, problems: Problems) -
 def evaluate(expr: Expression) -> float:
     """The float value of a constant expression (raises :class:`~recall.errors.FormulaError` when
     it is undefined)."""
-    from recall.formula import evaluate_constant
-
     return float(evaluate_constant(expr))
 
 

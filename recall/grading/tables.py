@@ -1,19 +1,19 @@
 """A card's names as the formula engine sees them, and numeric templates filled with values.
 
-The engine is imported inside the functions, never at module level: ``recall.cards`` must stay
-importable without SymPy (the store and scheduler load cards too).
+This is where a card's ``symbols``, ``functions`` and ``params`` become the engine's
+:class:`~recall.formula.SymbolTable`: the deck checks, the claims, grading and the TUI's
+rendering all build their table here, so a name means the same thing everywhere.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from fractions import Fraction
-from typing import TYPE_CHECKING
 
 from recall.cards.model import Card, CardKind, ParamSpec
-
-if TYPE_CHECKING:
-    from recall.formula import Expression, SymbolTable
+from recall.formula import Expression, SymbolTable
+from recall.formula.names import canonical_name
+from recall.formula.nodes import Node, Number, replace_symbols
 
 
 def param_domain(spec: ParamSpec) -> str:
@@ -50,8 +50,6 @@ def symbol_table(card: Card, *, strict: bool = True) -> SymbolTable:
     answer with a suggestion, not a silently different variable. Raises
     :class:`~recall.errors.FormulaError` for a bad domain or function alias.
     """
-    from recall.formula import SymbolTable
-
     definitions = {symbol.name: symbol.equals for symbol in card.symbols if symbol.equals}
     return SymbolTable.build(
         variables_of(card), functions_of(card), strict=strict, definitions=definitions
@@ -64,9 +62,6 @@ def substitute(expr: Expression, values: Mapping[str, float | int]) -> Expressio
     Values become exact rationals (``0.1`` is ``1/10``, as the engine reads a typed decimal), so
     the engine computes the answer from exactly the numbers shown to the learner.
     """
-    from recall.formula.names import canonical_name
-    from recall.formula.nodes import Expression, Node, Number, replace_symbols
-
     numbers: dict[str, Node] = {}
     for name, value in values.items():
         number = _exact(value)

@@ -1,0 +1,337 @@
+"""A cache of parsed, validated decks in the data directory, keyed by file content.
+
+Reading the built-in decks (TOML, structure, positions) costs a few hundred milliseconds at
+every start, and a custom deck's formula checks cost seconds; the files rarely change. So each
+deck that loads cleanly is written here as JSON, under a key made of
+
+* the SHA-256 of the file's bytes (an edit, however small, is a new key; a copy elsewhere with
+  the same bytes is the same deck),
+* recall's version and a digest of the code that decides what a file parses to (the deck
+  package, and with the engine checks, the formula engine and grading), so a newer recall, or an
+  edited validator in a checkout, never trusts what an older one accepted,
+* the load flags (built-in or not, engine checks or not).
+
+Nothing read back is trusted blindly: the entry must name the key it was looked up by, its
+payload must match the digest stored with it, and every field is rebuilt with its declared type
+(no ``pickle``: a tampered entry can only fail to load). Any problem, a missing, corrupt, stale
+or unreadable entry, or a folder that cannot be written, simply means the file is parsed again.
+A deck is only written when it reads back equal to what was parsed (cards' content hashes
+included), so a model the codec does not know is never cached wrongly. Failed files are never
+cached: their errors are always found afresh.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import types
+import typing
+from collections.abc import Callable
+from dataclasses import MISSING, fields, is_dataclass
+from enum import Enum
+from functools import cache
+from pathlib import Path
+from typing import Any, Final
+
+from recall.cards.model import Card, Deck
+
+#: Bumped when the layout of an entry changes.
+FORMAT: Final = 1
+#: Entries kept; the least recently used beyond this are removed when one is written.
+MAX_ENTRIES: Final = 256
+#: Largest entry read back (bytes); a deck file is far smaller (see the loader's limits).
+MAX_ENTRY_BYTES: Final = 32 * 1024 * 1024
+#: Setting this environment variable to ``1`` turns the cache off (a first-start benchmark).
+DISABLE_VARIABLE: Final = "RECALL_NO_DECK_CACHE"
+
+_PACKAGE = Path(__file__).resolve().parent.parent
+
+
+class _Invalid(Exception):
+    """An entry that does not decode to what its fields declare."""
+
+
+def cache_dir() -> Path:
+    """Where entries live: ``cache/decks`` in the data directory."""
+    from recall.paths import data_dir
+
+    return data_dir() / "cache" / "decks"
+
+
+def load(raw: bytes, path: str, *, builtin: bool, engine: bool) -> Deck | None:
+    """The deck cached for a file with these bytes, given ``path`` (where it is now), or
+    ``None`` when there is no trustworthy entry."""
+    if _disabled():
+        return None
+    key = entry_key(raw, builtin=builtin, engine=engine)
+    file = cache_dir() / f"{key}.json"
+    try:
+        if file.stat().st_size > MAX_ENTRY_BYTES:
+            return None
+        entry = json.loads(file.read_bytes())
+        if not isinstance(entry, dict) or entry.get("key") != key:
+            return None
+        payload = entry.get("deck")
+        if not isinstance(payload, str) or _digest(payload) != entry.get("digest"):
+            return None
+        deck = _decode_deck(json.loads(payload), path)
+    except (OSError, ValueError, TypeError, KeyError, RecursionError, _Invalid):
+        return None
+    with contextlib.suppress(OSError):  # a read-only data directory still serves its entries
+        os.utime(file)  # recently used: kept when older entries are pruned
+    return deck
+
+
+def store(raw: bytes, deck: Deck, *, builtin: bool, engine: bool) -> bool:
+    """Cache ``deck`` as what a file with these bytes parses to; ``False`` when it was not
+    written (the cache is off, the folder cannot be written, or the deck does not read back
+    equal to itself)."""
+    if _disabled():
+        return False
+    try:
+        payload = json.dumps(_encode(deck), ensure_ascii=False, sort_keys=True)
+        again = _decode_deck(json.loads(payload), deck.path)
+    except (TypeError, ValueError, RecursionError, _Invalid):
+        return False
+    if again != deck or any(
+        a.content_hash() != b.content_hash() for a, b in zip(again.cards, deck.cards, strict=True)
+    ):
+        return False
+    key = entry_key(raw, builtin=builtin, engine=engine)
+    entry = json.dumps({"key": key, "digest": _digest(payload), "deck": payload})
+    folder = cache_dir()
+    temp = folder / f".{key}.{os.getpid()}.tmp"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        temp.write_text(entry, encoding="utf-8")
+        os.replace(temp, folder / f"{key}.json")
+    except OSError:
+        with contextlib.suppress(OSError):
+            temp.unlink(missing_ok=True)
+        return False
+    _prune(folder)
+    return True
+
+
+def entry_key(raw: bytes, *, builtin: bool, engine: bool) -> str:
+    """The key of a file's entry: its bytes, this recall's code, the load flags."""
+    digest = hashlib.sha256()
+    digest.update(_code_fingerprint(engine).encode())
+    digest.update(b"builtin" if builtin else b"custom")
+    digest.update(b"\0")
+    digest.update(raw)
+    return digest.hexdigest()
+
+
+@cache
+def _code_fingerprint(engine: bool) -> str:
+    """recall's version and a digest of the sources that decide what a deck file parses to
+    (read once per process)."""
+    from recall import __version__
+
+    digest = hashlib.sha256(f"recall {__version__} format {FORMAT}".encode())
+    folders = ["cards", "formula", "grading"] if engine else ["cards"]
+    sources: list[Path] = []
+    for name in folders:
+        folder = _PACKAGE / name
+        sources += sorted(folder.rglob("*.py")) if folder.is_dir() else []
+    sources += [_PACKAGE / "grading.py"] if engine and (_PACKAGE / "grading.py").is_file() else []
+    for source in sources:
+        digest.update(str(source.relative_to(_PACKAGE)).encode())
+        try:
+            digest.update(source.read_bytes())
+        except OSError:
+            digest.update(b"unreadable")
+    return digest.hexdigest()
+
+
+def _disabled() -> bool:
+    return os.environ.get(DISABLE_VARIABLE, "") == "1"
+
+
+def _digest(payload: str) -> str:
+    return hashlib.sha256(payload.encode("utf-8")).hexdigest()
+
+
+def _prune(folder: Path) -> None:
+    """Remove the least recently used entries beyond :data:`MAX_ENTRIES`."""
+    try:
+        entries = [(p.stat().st_mtime, p) for p in folder.glob("*.json")]
+        if len(entries) <= MAX_ENTRIES:
+            return
+        entries.sort()
+        for _mtime, stale in entries[: len(entries) - MAX_ENTRIES]:
+            stale.unlink(missing_ok=True)
+    except OSError:
+        return
+
+
+# --------------------------------------------------------------------------- the codec
+
+
+def _encode(value: Any) -> Any:
+    """Plain JSON values for a deck: dataclasses as objects of the fields that differ from
+    their defaults, enums by value, tuples as lists. The deck's and cards' paths are left out
+    (an entry is about content, not place)."""
+    if is_dataclass(value) and not isinstance(value, type):
+        out = {}
+        for f in fields(value):
+            if f.name == "path" and isinstance(value, (Card, Deck)):
+                continue
+            item = getattr(value, f.name)
+            if f.default is not MISSING and _same(item, f.default):
+                continue
+            if f.default_factory is not MISSING and _same(item, f.default_factory()):
+                continue
+            out[f.name] = _encode(item)
+        return out
+    if isinstance(value, Enum):
+        return _encode(value.value)
+    if isinstance(value, (tuple, list)):
+        return [_encode(v) for v in value]
+    if isinstance(value, dict):
+        if not all(isinstance(k, str) for k in value):
+            raise TypeError("only string keys can be cached")
+        return {k: _encode(v) for k, v in value.items()}
+    if value is None or isinstance(value, (str, bool, int, float)):
+        return value
+    raise TypeError(f"cannot cache a {type(value).__name__}")
+
+
+def _same(value: Any, default: Any) -> bool:
+    """Equal and of the same type (``1`` is not ``1.0`` here: cards repr some numbers)."""
+    return type(value) is type(default) and value == default
+
+
+def _decode_deck(data: Any, path: str) -> Deck:
+    deck = _decoder(Deck)(data, path)
+    if not isinstance(deck, Deck):
+        raise _Invalid("not a deck")
+    return deck
+
+
+Decoder = Callable[[Any, str], Any]
+
+
+@cache
+def _decoder(kind: Any) -> Decoder:
+    """A function rebuilding JSON data as a value of type ``kind`` (given the deck's path),
+    raising :class:`_Invalid` when it is not one; made once per type, so decoding a deck is a
+    walk over its data, not over type annotations."""
+    origin = typing.get_origin(kind)
+    args = typing.get_args(kind)
+    if kind is Any:
+        return lambda data, path: data
+    if origin in (typing.Union, types.UnionType):
+        return _union([_decoder(option) for option in args])
+    if kind is type(None):
+        return _null
+    if origin is tuple:
+        if len(args) == 2 and args[1] is Ellipsis:
+            return _sequence(_decoder(args[0]))
+        return _fixed_tuple([_decoder(a) for a in args])
+    if origin is dict:
+        return _mapping(_decoder(args[0]), _decoder(args[1]))
+    if isinstance(kind, type) and is_dataclass(kind):
+        return _dataclass(kind)
+    if isinstance(kind, type) and issubclass(kind, Enum):
+        return _enum(kind)
+    if kind is float:
+        return _number
+    if kind in (bool, int, str):
+        return _exact(kind)
+    raise _Invalid(f"cannot decode a {kind!r}")
+
+
+def _union(options: list[Decoder]) -> Decoder:
+    def decode(data: Any, path: str) -> Any:
+        for option in options:
+            try:
+                return option(data, path)
+            except _Invalid:
+                continue
+        raise _Invalid(f"{data!r} fits no declared type")
+
+    return decode
+
+
+def _null(data: Any, path: str) -> None:
+    if data is not None:
+        raise _Invalid("expected null")
+
+
+def _sequence(item: Decoder) -> Decoder:
+    def decode(data: Any, path: str) -> tuple[Any, ...]:
+        if type(data) is not list:
+            raise _Invalid("expected a list")
+        return tuple(item(value, path) for value in data)
+
+    return decode
+
+
+def _fixed_tuple(items: list[Decoder]) -> Decoder:
+    def decode(data: Any, path: str) -> tuple[Any, ...]:
+        if type(data) is not list or len(data) != len(items):
+            raise _Invalid("expected a list of fixed length")
+        return tuple(item(value, path) for item, value in zip(items, data, strict=True))
+
+    return decode
+
+
+def _mapping(key: Decoder, value: Decoder) -> Decoder:
+    def decode(data: Any, path: str) -> dict[Any, Any]:
+        if type(data) is not dict:
+            raise _Invalid("expected an object")
+        return {key(k, path): value(v, path) for k, v in data.items()}
+
+    return decode
+
+
+def _enum(kind: type[Enum]) -> Decoder:
+    def decode(data: Any, path: str) -> Enum:
+        try:
+            return kind(data)
+        except ValueError:
+            raise _Invalid(f"{data!r} is not a {kind.__name__}") from None
+
+    return decode
+
+
+def _number(data: Any, path: str) -> Any:
+    # An int stays an int: cards repr some numbers, and 1 and 1.0 read differently.
+    if type(data) not in (int, float):
+        raise _Invalid("expected a number")
+    return data
+
+
+def _exact(kind: type) -> Decoder:
+    def decode(data: Any, path: str) -> Any:
+        if type(data) is not kind:
+            raise _Invalid(f"expected {kind.__name__}")
+        return data
+
+    return decode
+
+
+def _dataclass(kind: type) -> Decoder:
+    hints = typing.get_type_hints(kind)
+    decoders = {f.name: _decoder(hints[f.name]) for f in fields(kind) if f.init}
+    located = kind in (Card, Deck)
+
+    def decode(data: Any, path: str) -> Any:
+        if type(data) is not dict:
+            raise _Invalid(f"expected a {kind.__name__}")
+        try:
+            values = {name: decoders[name](value, path) for name, value in data.items()}
+        except KeyError:
+            raise _Invalid(f"unknown fields in a {kind.__name__}") from None
+        if located:
+            values["path"] = path
+        try:
+            return kind(**values)
+        except TypeError as error:
+            raise _Invalid(str(error)) from None
+
+    return decode

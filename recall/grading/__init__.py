@@ -1,0 +1,91 @@
+"""The only bridge between cards and the formula engine.
+
+:mod:`recall.cards` reads and validates deck files with the standard library alone; everything
+that needs the engine to understand a card lives here:
+
+* :mod:`.question`: :class:`Question`, a card as asked once (seed, drawn values, prompt), and
+  its replay from the review log;
+* :mod:`.dispatch`, :mod:`.expressions`, :mod:`.numeric`, :mod:`.facts`, :mod:`.names`:
+  grading a typed answer, by card kind;
+* :mod:`.reference`: the reference answer and the live preview;
+* :mod:`.tables`: a card's symbols, functions and parameters as the engine's symbol table;
+* :mod:`.checks`: the deck checks the loader runs when given ``check=check_deck``;
+* :mod:`.claims`: proving the identities a card states;
+* :mod:`.tolerances`: a card's tolerance as the engine's.
+
+Importing the package is cheap: :class:`Question` is loaded at once (a session may hold one
+before SymPy is imported); every other name imports the engine on first use.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
+from recall.grading.question import LoggedQuestion, Question, asked_prompt, fresh_seed
+
+if TYPE_CHECKING:
+    from recall.grading.checks import check_card, check_deck
+    from recall.grading.claims import (
+        ClaimResult,
+        check_card_claims,
+        check_derivative,
+        check_identity,
+    )
+    from recall.grading.dispatch import grade, rating_verdict
+    from recall.grading.reference import preview, reference_answer
+    from recall.grading.tables import substitute, symbol_table
+    from recall.grading.tolerances import DEFAULT_TOLERANCE, engine_tolerance
+
+#: Name → the submodule that defines it, imported on first use (each imports the engine).
+_ENGINE_NAMES = {
+    "check_card": "checks",
+    "check_deck": "checks",
+    "ClaimResult": "claims",
+    "check_card_claims": "claims",
+    "check_derivative": "claims",
+    "check_identity": "claims",
+    "grade": "dispatch",
+    "rating_verdict": "dispatch",
+    "preview": "reference",
+    "reference_answer": "reference",
+    "substitute": "tables",
+    "symbol_table": "tables",
+    "DEFAULT_TOLERANCE": "tolerances",
+    "engine_tolerance": "tolerances",
+}
+
+__all__ = [
+    "DEFAULT_TOLERANCE",
+    "ClaimResult",
+    "LoggedQuestion",
+    "Question",
+    "asked_prompt",
+    "check_card",
+    "check_card_claims",
+    "check_deck",
+    "check_derivative",
+    "check_identity",
+    "engine_tolerance",
+    "fresh_seed",
+    "grade",
+    "preview",
+    "rating_verdict",
+    "reference_answer",
+    "substitute",
+    "symbol_table",
+]
+
+
+def __getattr__(name: str) -> object:
+    """Load an engine-backed name from its submodule the first time it is asked for."""
+    module = _ENGINE_NAMES.get(name)
+    if module is None:
+        raise AttributeError(f"module 'recall.grading' has no attribute '{name}'")
+    value = getattr(importlib.import_module(f"recall.grading.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -1,0 +1,67 @@
+"""A question + typed answer → :class:`~recall.formula.Verdict`: each kind graded as it deserves.
+
+* ``formula`` and math ``cloze``: the engine decides equivalence (:mod:`.expressions`);
+* ``numeric``: the typed number against the formula at the question's values (:mod:`.numeric`);
+* ``fact``: a number or a range against the card's value or range (:mod:`.facts`);
+* ``reverse`` and word ``cloze``: forgiving name matching (:mod:`.names`);
+* ``explain``: self-rated; the verdict says so (``method == "self"``) and suggests nothing.
+
+Use :func:`rating_verdict` to turn a verdict into the string the scheduler's rating rules take.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from recall.cards.model import Card, CardKind
+from recall.errors import GradingError
+from recall.formula import Status, Verdict
+from recall.grading.expressions import grade_expression
+from recall.grading.facts import grade_fact
+from recall.grading.names import grade_name
+from recall.grading.numeric import grade_numeric
+from recall.grading.question import Question
+
+
+def grade(asked: Question | Card, answer_text: str, *, others: Iterable[str] = ()) -> Verdict:
+    """Grade ``answer_text`` for the question ``asked``.
+
+    A card without parameters may be passed as it is; a numeric card must come as the
+    :class:`Question` that was shown (its values are never drawn here). ``others`` are names
+    from the card's neighbours (for reverse and word-cloze cards): a typo is never forgiven
+    toward an answer that is closer to one of them. Raises :class:`~recall.errors.GradingError`
+    for a card that cannot be graded (a broken card, not a wrong answer).
+    """
+    if isinstance(asked, Card):
+        if asked.params:
+            raise GradingError(
+                f"card '{asked.key}' is numeric: grade the Question that was shown "
+                "(Question.draw), whose values the prompt used"
+            )
+        asked = Question.draw(asked)
+    card = asked.card
+    kind = card.kind
+    if kind is CardKind.EXPLAIN:
+        return Verdict(
+            status=Status.INVALID,
+            method="self",
+            message="Self-rated: compare what you said with the model answer, then rate yourself.",
+            expected=card.model_answer,
+        )
+    if not answer_text.strip():
+        return Verdict(Status.INVALID, "parse", "Type an answer first.")
+    if kind is CardKind.FORMULA or (kind is CardKind.CLOZE and card.answer):
+        return grade_expression(card, answer_text)
+    if kind is CardKind.NUMERIC:
+        return grade_numeric(asked, answer_text)
+    if kind is CardKind.FACT:
+        return grade_fact(card, answer_text)
+    if kind in (CardKind.REVERSE, CardKind.CLOZE):
+        return grade_name(card, answer_text, others)
+    raise GradingError(f"card '{card.key}' has an unknown kind '{kind}'")
+
+
+def rating_verdict(verdict: Verdict) -> str:
+    """The verdict as the scheduler's rating rules take it: ``self`` for self-rated cards, else the
+    status (``correct``, ``incorrect``, ``invalid``)."""
+    return "self" if verdict.method == "self" else str(verdict.status)

@@ -1,0 +1,138 @@
+"""Fact cards: a number, or a range (``0.6-1.3``, ``0.6 to 1.3``), against the value or range.
+
+A typed number is read with the engine's numeric reader (``3e-4``, ``3×10^-4``, ``7 billion``,
+``40%``); a wrong value that is the right one times a power of ten is diagnosed as a slipped
+exponent or unit.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import replace
+from fractions import Fraction
+
+from recall.cards import params as param_values
+from recall.cards.model import Card
+from recall.cards.units import Quantity, fraction_hint, read_quantity, with_unit
+from recall.errors import GradingError
+from recall.formula import Diagnosis, Status, Tolerance, Verdict
+from recall.grading.quantities import in_card_unit, read_number
+from recall.grading.reference import reference_answer
+from recall.grading.tolerances import engine_tolerance
+
+# "0.6-1.3", "0.6 - 1.3", "0.6–1.3", "0.6 to 1.3", "0.6..1.3"; never the "-" of "1e-8".
+_RANGE_SPLIT = re.compile(
+    r"\s+to\s+|\s*(?:–|—|\.\.)\s*|(?<=[\d%a-zA-Z.])(?<![\d.][eE])\s*-\s*(?=[\d.+])"
+)
+
+
+def _read_answer(text: str, unit: str) -> tuple[float, float] | float | None:
+    """A number or a ``low-high`` range typed for a fact card.
+
+    A range is tried first: the number reader would take ``0.6-1.3`` for a subtraction.
+    """
+    for match in _RANGE_SPLIT.finditer(text):
+        left, right = text[: match.start()].strip(), text[match.end() :].strip()
+        typed = read_quantity(right, unit)
+        if (
+            isinstance(typed, Quantity)
+            and typed.unit
+            and read_quantity(left, unit) == Quantity(left)
+        ):
+            left = f"{left} {typed.unit}"  # "15-25 steps", "40-50%": the unit is written once
+        low, high = read_number(left, unit), read_number(right, unit)
+        if low is not None and high is not None and float(low) <= float(high):
+            return float(low), float(high)
+    single = read_number(text, unit)
+    return None if single is None else float(single)
+
+
+def grade_fact(card: Card, answer_text: str) -> Verdict:
+    """Grade a typed number or range against the fact card's value or range."""
+    tolerance = engine_tolerance(card.tolerance)
+    expected = reference_answer(card)
+    quantity = in_card_unit(card, answer_text)
+    if isinstance(quantity, Verdict):
+        return replace(quantity, expected=expected)
+    typed = _read_answer(answer_text, card.unit)
+    accepted = [v for v in (card.value, *(card.value_range or ())) if v is not None]
+    single = typed if isinstance(typed, float) else None
+    hint = fraction_hint(quantity, single, card.unit, accepted)
+    if hint is not None:
+        return Verdict(Status.INVALID, "unit", hint, interpreted=quantity.number, expected=expected)
+    if typed is None:
+        return Verdict(
+            Status.INVALID,
+            "parse",
+            "Type a number (3e-4, 7 billion, 40%) or a range (0.6-1.3, 0.6 to 1.3).",
+            expected=expected,
+        )
+    unit = with_unit("", card.unit)
+    if isinstance(typed, tuple):
+        interpreted = (
+            f"{param_values.format_number(typed[0])} to {param_values.format_number(typed[1])}"
+        )
+        if card.value_range is None:
+            return Verdict(
+                Status.INCORRECT,
+                "tolerance",
+                f"The sheet gives one value here: {expected}{unit}.",
+                interpreted=interpreted,
+                diagnosis=Diagnosis("tolerance", "A range was typed where one value is expected."),
+                expected=expected,
+            )
+        low, high = card.value_range
+        ok = tolerance.accepts(low, typed[0]) and tolerance.accepts(high, typed[1])
+        return _fact_verdict(ok, interpreted, expected, unit, tolerance)
+    interpreted = param_values.format_number(typed)
+    if card.value_range is not None:
+        low, high = card.value_range
+        ok = low - tolerance.bound(low) <= typed <= high + tolerance.bound(high)
+        middle = (low + high) / 2
+        return _fact_verdict(ok, interpreted, expected, unit, tolerance, _magnitude(typed, middle))
+    if card.value is None:
+        raise GradingError(f"fact card '{card.key}' has neither a value nor a range")
+    ok = tolerance.accepts(_exact(card.value), _exact(typed))
+    return _fact_verdict(ok, interpreted, expected, unit, tolerance, _magnitude(typed, card.value))
+
+
+def _exact(value: float) -> Fraction:
+    return Fraction(repr(float(value)))
+
+
+def _fact_verdict(
+    ok: bool,
+    interpreted: str,
+    expected: str,
+    unit: str,
+    tolerance: Tolerance,
+    diagnosis: Diagnosis | None = None,
+) -> Verdict:
+    if ok:
+        return Verdict(
+            Status.CORRECT,
+            "tolerance",
+            f"Right: {expected}{unit}.",
+            interpreted=interpreted,
+            expected=expected,
+        )
+    return Verdict(
+        Status.INCORRECT,
+        "tolerance",
+        f"The sheet says {expected}{unit} (accepted {tolerance.describe()}).",
+        interpreted=interpreted,
+        diagnosis=diagnosis,
+        expected=expected,
+    )
+
+
+def _magnitude(typed: float, reference: float) -> Diagnosis | None:
+    """A wrong value that is the right one times a power of ten (a slipped exponent or unit)."""
+    if typed == 0 or reference == 0 or (typed < 0) != (reference < 0):
+        return None
+    exponent = math.log10(abs(typed) / abs(reference))
+    power = round(exponent)
+    if power == 0 or abs(exponent - power) > 0.02:
+        return None
+    return Diagnosis("magnitude", f"Off by a factor of 10^{power}: check the exponent or the unit.")

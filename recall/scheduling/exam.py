@@ -1,0 +1,212 @@
+"""Exam mode: a day-by-day plan that has every card of the chosen decks ready by a date.
+
+FSRS schedules for the long run: a card first answered right comes back in two days, then in
+eleven, then in seven weeks, so a learner with an exam in three weeks would see most cards once.
+This planner bends that schedule to a deadline, and says plainly when the deadline cannot be met:
+
+* every card is reviewed at least twice, on different days, before the exam day (a new card is
+  first *introduced*, on an earlier day still, so it needs three study days);
+* new cards are introduced in the order given (the gathered new-card order), spread evenly over
+  the days that leave room for their two reviews;
+* no day takes more than the learner's daily minutes (from their pace,
+  :class:`recall.scheduling.today.Pace`);
+* a review FSRS asks for before the exam is kept; a required review FSRS would put after it is
+  pulled in, when there is room, once half the time to its deadline has passed (spaced, not
+  crammed); the last days' spare time goes to the cards weakest on the exam day.
+
+The plan is simulated with FSRS itself (``fsrs``, the learner's parameters when given) on whole
+days, as if every review were answered right; the predicted recall on the exam day is the FSRS
+forgetting curve at that day for each card, averaged. A plan that cannot meet every rule is
+reported infeasible with the reason and what would make it feasible (more minutes a day, a later
+date, fewer cards).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import replace
+from datetime import date, timedelta
+from typing import Any, Final
+
+from recall.scheduling.exam_plan import REQUIRED_REVIEWS, ExamCard, ExamDay, ExamPlan
+from recall.scheduling.exam_simulation import ExamModel, as_fsrs_card, best_plan, fits
+from recall.scheduling.today import DEFAULT_PACE, Pace
+
+__all__ = ["ExamCard", "ExamDay", "ExamPlan", "plan_exam"]
+
+#: Furthest exam the planner takes (beyond a year the normal schedule prepares for it).
+MAX_DAYS: Final = 366
+#: Most cards one plan takes.
+MAX_CARDS: Final = 20_000
+#: Longest daily time a suggestion may name (minutes).
+MAX_MINUTES: Final = 24 * 60
+
+
+def plan_exam(
+    cards: Sequence[ExamCard],
+    *,
+    today: date,
+    exam: date,
+    daily_minutes: float,
+    pace: Pace = DEFAULT_PACE,
+    parameters: Sequence[float] | None = None,
+    desired_retention: float = 0.9,
+) -> ExamPlan:
+    """The exam plan for ``cards`` from study day ``today`` to the exam on ``exam``.
+
+    ``parameters`` are the learner's FSRS parameters (default: FSRS's own). Raises
+    ``ValueError`` for more than :data:`MAX_CARDS` cards, an exam more than :data:`MAX_DAYS`
+    days away, or a daily time that is not a positive number of minutes.
+    """
+    if not (math.isfinite(daily_minutes) and 0 < daily_minutes <= MAX_MINUTES):
+        raise ValueError(f"daily minutes must be more than 0 and at most {MAX_MINUTES}")
+    if len(cards) > MAX_CARDS:
+        raise ValueError(f"an exam plan takes at most {MAX_CARDS} cards, not {len(cards)}")
+    if (exam - today).days > MAX_DAYS:
+        raise ValueError(
+            f"the exam is more than {MAX_DAYS} days away: the normal schedule prepares for it"
+        )
+    model = ExamModel(parameters, desired_retention)
+    plan = best_plan(cards, today, exam, daily_minutes, pace, model)
+    if plan.feasible:
+        return plan
+    problems = _problems(plan, cards, today, exam, daily_minutes, pace)
+    suggestions = _suggestions(cards, today, exam, daily_minutes, pace, model)
+    return replace(plan, problems=problems, suggestions=suggestions)
+
+
+# --------------------------------------------------------------------------- explaining
+
+
+def _problems(
+    plan: ExamPlan,
+    cards: Sequence[ExamCard],
+    today: date,
+    exam: date,
+    daily_minutes: float,
+    pace: Pace,
+) -> tuple[str, ...]:
+    """Why ``plan`` does not meet the rules, in words a learner can act on."""
+    days = (exam - today).days
+    new = sum(1 for c in cards if as_fsrs_card(c.state) is None)
+    seen = len(cards) - new
+    out: list[str] = []
+    if days <= 0:
+        return (f"the exam ({exam.isoformat()}) is not after today: there is no day left to study",)
+    if new and days < REQUIRED_REVIEWS + 1:
+        out.append(
+            f"{_cards(new)} new: each needs {REQUIRED_REVIEWS + 1} study days before the exam "
+            f"(one to learn it, {REQUIRED_REVIEWS} to review it), and the exam is in {_days(days)}"
+        )
+    if seen and days < REQUIRED_REVIEWS:
+        out.append(
+            f"each card needs {REQUIRED_REVIEWS} reviews on different days before the exam, "
+            f"and the exam is in {_days(days)}"
+        )
+    needed = new * pace.new_card_seconds + REQUIRED_REVIEWS * len(cards) * pace.review_seconds
+    available = days * daily_minutes * 60.0
+    if needed > available:
+        out.append(
+            f"{_cards(len(cards))} ({new} new) need at least {needed / 60:.0f} minutes in all "
+            f"(about {pace.new_card_seconds:.0f} s to learn a card, {pace.review_seconds:.0f} s "
+            f"a review, {REQUIRED_REVIEWS} reviews each), and {_days(days)} at "
+            f"{daily_minutes:g} minutes give {available / 60:.0f}"
+        )
+    short = sum(1 for n in plan.reviews_before.values() if n < REQUIRED_REVIEWS)
+    if short and not out:
+        out.append(
+            f"at {daily_minutes:g} minutes a day, {_cards(short)} of {len(cards)} would not get "
+            f"{REQUIRED_REVIEWS} reviews before the exam"
+        )
+    busy = [d for d in plan.days if d.minutes > daily_minutes]
+    if busy and not out:
+        worst = max(busy, key=lambda d: d.minutes)
+        out.append(
+            f"{worst.day.isoformat()} would need {worst.minutes:g} minutes, more than the "
+            f"{daily_minutes:g} minutes a day"
+        )
+    return tuple(out)
+
+
+def _suggestions(
+    cards: Sequence[ExamCard],
+    today: date,
+    exam: date,
+    daily_minutes: float,
+    pace: Pace,
+    model: ExamModel,
+) -> tuple[str, ...]:
+    """What would make the plan feasible: more minutes a day, a later exam, fewer new cards
+    (each found by a bisection over the planner itself, so each one is a plan that works)."""
+    out: list[str] = []
+    days = (exam - today).days
+    minutes = _least(
+        int(math.ceil(daily_minutes)) + 1,
+        MAX_MINUTES,
+        lambda m: fits(cards, today, exam, float(m), pace, model),
+    )
+    if minutes is not None:
+        out.append(f"study {minutes} minutes a day instead of {daily_minutes:g}")
+    later = _least(
+        max(days + 1, 1),
+        MAX_DAYS,
+        lambda d: fits(cards, today, today + timedelta(days=d), daily_minutes, pace, model),
+    )
+    if later is not None:
+        out.append(
+            f"move the exam to {(today + timedelta(days=later)).isoformat()} or later "
+            f"at {daily_minutes:g} minutes a day"
+        )
+    seen = [c for c in cards if as_fsrs_card(c.state) is not None]
+    new = [c for c in cards if as_fsrs_card(c.state) is None]
+    if new:
+        fit = _most(
+            0,
+            len(new) - 1,
+            lambda k: fits([*seen, *new[:k]], today, exam, daily_minutes, pace, model),
+        )
+        if fit:
+            out.append(
+                f"prepare fewer cards: {fit} of the {len(new)} new ones fit "
+                "(choose decks or a topic with --deck or --topic)"
+            )
+    if not out:
+        out.append("choose fewer decks (--deck) or one topic (--topic)")
+    return tuple(out)
+
+
+def _least(low: int, high: int, works: Any) -> int | None:
+    """The least value in ``low..high`` for which ``works`` holds (assumed monotone), or
+    ``None``."""
+    if low > high or not works(high):
+        return None
+    while low < high:
+        middle = (low + high) // 2
+        if works(middle):
+            high = middle
+        else:
+            low = middle + 1
+    return low
+
+
+def _most(low: int, high: int, works: Any) -> int | None:
+    """The greatest value in ``low..high`` for which ``works`` holds (assumed monotone
+    decreasing), or ``None``."""
+    if low > high or not works(low):
+        return None
+    while low < high:
+        middle = (low + high + 1) // 2
+        if works(middle):
+            low = middle
+        else:
+            high = middle - 1
+    return low
+
+
+def _cards(n: int) -> str:
+    return f"{n} card" if n == 1 else f"{n} cards"
+
+
+def _days(n: int) -> str:
+    return f"{n} day" if n == 1 else f"{n} days"

@@ -1,0 +1,296 @@
+"""The exam planner's day-by-day simulation: FSRS on whole days, every answer right.
+
+:func:`simulate` runs the rules of :mod:`recall.scheduling.exam` over the days up to the exam
+and returns the :class:`~recall.scheduling.exam_plan.ExamPlan` they give, feasible or not;
+:func:`best_plan` tries an even spread of new cards first and an early one second.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, time, timedelta
+from typing import Any
+
+import fsrs
+
+from recall.scheduling.exam_plan import (
+    EXAM_DAY_TARGET,
+    FINAL_DAYS,
+    REQUIRED_REVIEWS,
+    ExamCard,
+    ExamDay,
+    ExamPlan,
+)
+from recall.scheduling.state import CardState, Phase
+from recall.scheduling.today import Pace
+
+
+class ExamModel:
+    """FSRS on whole days, every review answered right (Good), no fuzz."""
+
+    def __init__(self, parameters: Sequence[float] | None, desired_retention: float) -> None:
+        kwargs: dict[str, Any] = {}
+        if parameters is not None:
+            kwargs["parameters"] = tuple(parameters)
+        self.scheduler = fsrs.Scheduler(
+            desired_retention=desired_retention,
+            learning_steps=(),
+            relearning_steps=(),
+            enable_fuzzing=False,
+            **kwargs,
+        )
+        self._cache: dict[tuple[float | None, float | None, int | None], fsrs.Card] = {}
+
+    def review(self, card: fsrs.Card | None, moment: datetime) -> fsrs.Card:
+        """The card after a right answer at ``moment`` (``None``: a new card's first)."""
+        elapsed = (
+            None if card is None or card.last_review is None else (moment - card.last_review).days
+        )
+        key = (None, None, None) if card is None else (card.stability, card.difficulty, elapsed)
+        cached = self._cache.get(key)
+        if cached is None:
+            start = card or fsrs.Card(card_id=1, state=fsrs.State.Learning, step=0, due=moment)
+            cached, _log = self.scheduler.review_card(start, fsrs.Rating.Good, moment)
+            self._cache[key] = cached
+        # Same memory, this card's dates (the cache is keyed on elapsed days only).
+        return fsrs.Card(
+            card_id=1,
+            state=cached.state,
+            step=cached.step,
+            stability=cached.stability,
+            difficulty=cached.difficulty,
+            due=moment + (cached.due - cached.last_review) if cached.last_review else moment,
+            last_review=moment,
+        )
+
+    def recall(self, card: fsrs.Card | None, moment: datetime) -> float:
+        if card is None or card.last_review is None:
+            return 0.0
+        return float(self.scheduler.get_card_retrievability(card, moment))
+
+
+def _moment(day: date) -> datetime:
+    """The instant a plan day stands for: noon UTC (the plan is kept in whole days)."""
+    return datetime.combine(day, time(12), tzinfo=UTC)
+
+
+def as_fsrs_card(state: CardState) -> fsrs.Card | None:
+    """A seen card's memory as an ``fsrs`` review card (``None`` for a new one)."""
+    if state.phase is Phase.NEW or state.stability is None or state.last_review is None:
+        return None
+    due = state.due or state.last_review
+    return fsrs.Card(
+        card_id=1,
+        state=fsrs.State.Review,
+        stability=state.stability,
+        difficulty=state.difficulty,
+        due=due.astimezone(UTC),
+        last_review=state.last_review.astimezone(UTC),
+    )
+
+
+# --------------------------------------------------------------------------- simulation
+
+
+@dataclass
+class _Track:
+    """One card in the simulation."""
+
+    key: str
+    deck: str
+    memory: fsrs.Card | None
+    introduced_on: int | None  # day index; None: not yet (or seen before the plan)
+    reviews: int = 0
+    last_day: int | None = None  # day index of its last answer in the plan
+
+    def due_day(self, today: date) -> int | None:
+        if self.memory is None:
+            return None
+        return (self.memory.due.date() - today).days
+
+    def last_index(self, today: date) -> int:
+        """Day index of its last answer (negative: before the plan began)."""
+        if self.last_day is not None:
+            return self.last_day
+        assert self.memory is not None and self.memory.last_review is not None
+        return (self.memory.last_review.date() - today).days
+
+    def required_left(self) -> int:
+        return max(0, REQUIRED_REVIEWS - self.reviews)
+
+    def deadline(self, days: int) -> int:
+        """The last day index its next required review may take."""
+        return days - self.required_left()
+
+
+def simulate(
+    cards: Sequence[ExamCard],
+    today: date,
+    exam: date,
+    daily_minutes: float,
+    pace: Pace,
+    model: ExamModel,
+    *,
+    front_load: bool = False,
+) -> ExamPlan:
+    """Run the plan day by day (see the module docstring for the rules, in order)."""
+    run = _Run(cards, today, exam, daily_minutes * 60.0, pace, model, front_load)
+    plan_days = tuple(run.day(index) for index in range(run.days))
+    exam_moment = _moment(exam)
+    recall = {t.key: model.recall(t.memory, exam_moment) for t in run.tracks}
+    reviews_before = {t.key: t.reviews for t in run.tracks}
+    feasible = all(n >= REQUIRED_REVIEWS for n in reviews_before.values()) and all(
+        d.minutes * 60.0 <= run.capacity + 1e-6 for d in plan_days
+    )
+    return ExamPlan(
+        today=today,
+        exam=exam,
+        daily_minutes=daily_minutes,
+        pace=pace,
+        days=plan_days,
+        feasible=feasible,
+        reviews_before=reviews_before,
+        recall=recall,
+        decks={t.key: t.deck for t in run.tracks},
+    )
+
+
+class _Run:
+    """The state of one simulation: every card's track, and the new cards still waiting."""
+
+    def __init__(
+        self,
+        cards: Sequence[ExamCard],
+        today: date,
+        exam: date,
+        capacity: float,
+        pace: Pace,
+        model: ExamModel,
+        front_load: bool,
+    ) -> None:
+        self.today = today
+        self.exam_moment = _moment(exam)
+        self.days = max(0, (exam - today).days)
+        self.capacity = capacity
+        self.pace = pace
+        self.model = model
+        self.front_load = front_load
+        self.tracks = [_Track(c.key, c.deck, as_fsrs_card(c.state), None) for c in cards]
+        # A card seen but with no memory to go on (no stability) is learned again.
+        self.waiting = [t for t in self.tracks if t.memory is None]
+        #: New cards are introduced on day indices 0 .. intro_days - 1.
+        self.intro_days = self.days - REQUIRED_REVIEWS
+        self._index = 0
+        self._moment = _moment(today)
+        self._spent = 0.0
+
+    def day(self, index: int) -> ExamDay:
+        self._index = index
+        self._moment = _moment(self.today + timedelta(days=index))
+        self._spent = 0.0
+        reviews: list[str] = []
+        new: list[str] = []
+        weakest: list[str] = []
+        active = [t for t in self.tracks if t.memory is not None]
+        # 1. Required reviews whose deadline is today, whatever the time they take.
+        for track in active:
+            if track.required_left() and track.deadline(self.days) <= index:
+                self._answer(track, reviews)
+        # 2. New cards that must start today to leave room for their two reviews.
+        if index == self.intro_days - 1:
+            self._introduce(self.waiting, new)
+        # 3. Reviews FSRS asks for by today, the most urgent first.
+        due = [t for t in active if self._free(t) and (t.due_day(self.today) or 0) <= index]
+        self._answer_while_room(sorted(due, key=self._urgency), reviews)
+        # 4. An even share of the new cards left over the days left to introduce them.
+        if self.waiting and index < self.intro_days:
+            share = len(self.waiting)
+            if not self.front_load:
+                share = math.ceil(share / (self.intro_days - index))
+            room = int(max(0.0, self.capacity - self._spent) // self.pace.new_card_seconds)
+            self._introduce(self.waiting[: min(share, room)], new)
+        # 5. Spare time: required reviews pulled in once half the wait to their deadline has
+        #    passed; on the last days, the cards weakest on the exam day.
+        ready = [t for t in active if self._free(t) and t.required_left() and self._ripe(t)]
+        self._answer_while_room(sorted(ready, key=self._urgency), reviews)
+        if index >= self.days - FINAL_DAYS:
+            weak = [t for t in active if self._free(t) and self._exam_recall(t) < EXAM_DAY_TARGET]
+            self._answer_while_room(sorted(weak, key=self._exam_recall), weakest)
+        return ExamDay(
+            day=self.today + timedelta(days=index),
+            new=tuple(new),
+            reviews=tuple(reviews),
+            weakest=tuple(weakest),
+            minutes=round(self._spent / 60.0, 1),
+        )
+
+    def _free(self, track: _Track) -> bool:
+        """Not answered today yet (a card is answered at most once a day in the plan)."""
+        return track.last_day != self._index
+
+    def _ripe(self, track: _Track) -> bool:
+        """Half the time from its last answer to its deadline has passed."""
+        waited = self._index - track.last_index(self.today)
+        return waited >= max(1, (track.deadline(self.days) - self._index) // 2)
+
+    def _urgency(self, track: _Track) -> tuple[int, float]:
+        deadline = track.deadline(self.days) if track.required_left() else self.days
+        return deadline, self.model.recall(track.memory, self._moment)
+
+    def _exam_recall(self, track: _Track) -> float:
+        return self.model.recall(track.memory, self.exam_moment)
+
+    def _answer(self, track: _Track, into: list[str]) -> None:
+        track.memory = self.model.review(track.memory, self._moment)
+        track.reviews += 1
+        track.last_day = self._index
+        self._spent += self.pace.review_seconds
+        into.append(track.key)
+
+    def _answer_while_room(self, tracks: Sequence[_Track], into: list[str]) -> None:
+        for track in tracks:
+            if self._spent + self.pace.review_seconds > self.capacity:
+                return
+            if self._free(track):
+                self._answer(track, into)
+
+    def _introduce(self, tracks: Sequence[_Track], into: list[str]) -> None:
+        for track in tracks:
+            track.memory = self.model.review(None, self._moment)
+            track.introduced_on = self._index
+            track.last_day = self._index
+            self._spent += self.pace.new_card_seconds
+            into.append(track.key)
+        chosen = {id(t) for t in tracks}
+        self.waiting = [t for t in self.waiting if id(t) not in chosen]
+
+
+def best_plan(
+    cards: Sequence[ExamCard],
+    today: date,
+    exam: date,
+    daily_minutes: float,
+    pace: Pace,
+    model: ExamModel,
+) -> ExamPlan:
+    """The evenly spread plan, or when that does not fit, the one that introduces new cards as
+    early as the minutes allow (more room for their reviews later); the even one if neither
+    fits (its figures explain best what is missing)."""
+    even = simulate(cards, today, exam, daily_minutes, pace, model)
+    if even.feasible:
+        return even
+    early = simulate(cards, today, exam, daily_minutes, pace, model, front_load=True)
+    return early if early.feasible else even
+
+
+def fits(
+    cards: Sequence[ExamCard],
+    today: date,
+    exam: date,
+    daily_minutes: float,
+    pace: Pace,
+    model: ExamModel,
+) -> bool:
+    return best_plan(cards, today, exam, daily_minutes, pace, model).feasible

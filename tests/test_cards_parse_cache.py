@@ -1,0 +1,204 @@
+"""The parsed-deck cache (recall.cards.parse_cache): a second start does not re-parse unchanged
+deck files, and nothing it reads back is trusted blindly."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from recall.cards import loader, parse_cache
+from recall.cards.loader import load_decks, read_deck
+from recall.paths import builtin_decks_dir
+
+DECK = """\
+[deck]
+id = "mini"
+name = "Mini"
+topic = "Tests"
+
+[[card]]
+id = "square"
+kind = "formula"
+prompt = "x squared"
+answer = "x^2"
+tags = ["a", "b"]
+[card.symbols]
+x = { domain = "real", meaning = "a number" }
+
+[[card]]
+id = "half"
+kind = "fact"
+prompt = "One half"
+value = 0.5
+unit = "s"
+"""
+
+
+@pytest.fixture(autouse=True)
+def _fresh_process_cache():
+    loader._CACHE.clear()
+    yield
+    loader._CACHE.clear()
+
+
+@pytest.fixture
+def deck_file(tmp_path: Path) -> Path:
+    path = tmp_path / "decks" / "mini.toml"
+    path.parent.mkdir()
+    path.write_text(DECK, encoding="utf-8")
+    return path
+
+
+def _entries() -> list[Path]:
+    folder = parse_cache.cache_dir()
+    return sorted(folder.glob("*.json")) if folder.is_dir() else []
+
+
+def _no_parsing(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(_text: str) -> None:
+        raise AssertionError("the deck file was parsed again")
+
+    monkeypatch.setattr(loader.tomllib, "loads", refuse)
+
+
+def test_every_builtin_deck_reads_back_equal() -> None:
+    result = load_decks([builtin_decks_dir()], engine=False)
+    assert result.ok and len(result.decks) >= 17
+    assert len(_entries()) == len(result.decks)
+    loader._CACHE.clear()
+    for deck in result.decks:
+        raw = Path(deck.path).read_bytes()
+        again = parse_cache.load(raw, deck.path, builtin=deck.builtin, engine=False)
+        assert again == deck
+        assert [c.content_hash() for c in again.cards] == [c.content_hash() for c in deck.cards]
+        assert [(c.path, c.line) for c in again.cards] == [(c.path, c.line) for c in deck.cards]
+
+
+def test_a_second_start_does_not_parse_or_check_again(deck_file, monkeypatch) -> None:
+    first, errors = read_deck(deck_file)
+    assert first is not None and not errors
+    loader._CACHE.clear()
+    _no_parsing(monkeypatch)
+    monkeypatch.setattr(loader, "_engine_checks", lambda *a: pytest.fail("checked again"))
+    second, errors = read_deck(deck_file)
+    assert second == first and not errors
+    assert isinstance(second.cards[1].value, float) and second.cards[0].tags == ("a", "b")
+
+
+def test_an_edited_file_is_parsed_again(deck_file) -> None:
+    read_deck(deck_file, engine=False)
+    deck_file.write_text(DECK.replace('answer = "x^2"', 'answer = "x^^2"'), encoding="utf-8")
+    loader._CACHE.clear()
+    deck, errors = read_deck(deck_file)
+    assert deck is None and errors  # the broken edit is reported, not the cached deck served
+
+
+def test_the_same_bytes_elsewhere_get_their_own_path(deck_file, tmp_path) -> None:
+    read_deck(deck_file, engine=False)
+    copy = tmp_path / "elsewhere.toml"
+    shutil.copy(deck_file, copy)
+    deck, _ = read_deck(copy, engine=False)
+    assert deck is not None
+    assert deck.path == str(copy) and {c.path for c in deck.cards} == {str(copy)}
+    assert len(_entries()) == 1  # one entry for one content
+
+
+def test_flags_are_part_of_the_key(deck_file) -> None:
+    read_deck(deck_file, engine=False)
+    read_deck(deck_file, engine=True)
+    assert len(_entries()) == 2
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda text: text[: len(text) // 2],  # truncated
+        lambda text: "not json at all",
+        lambda text: json.dumps({**json.loads(text), "digest": "0" * 64}),  # digest mismatch
+        lambda text: json.dumps({**json.loads(text), "key": "someone-else"}),  # renamed entry
+        lambda text: "[]",
+    ],
+    ids=["truncated", "garbage", "digest", "key", "not-an-object"],
+)
+def test_a_corrupt_entry_is_ignored(deck_file, monkeypatch, damage) -> None:
+    fresh, _ = read_deck(deck_file, engine=False)
+    (entry,) = _entries()
+    entry.write_text(damage(entry.read_text(encoding="utf-8")), encoding="utf-8")
+    loader._CACHE.clear()
+    raw = deck_file.read_bytes()
+    assert parse_cache.load(raw, str(deck_file), builtin=False, engine=False) is None
+    again, errors = read_deck(deck_file, engine=False)
+    assert again == fresh and not errors
+
+
+@pytest.mark.parametrize(
+    "tamper",
+    [
+        lambda deck: deck["cards"][0].update(kind="spell"),  # not a card kind
+        lambda deck: deck["cards"][0].update(prompt=42),  # not text
+        lambda deck: deck["cards"][0].update(tags="a"),  # not a list
+        lambda deck: deck["cards"][0].update(unknown_field=1),
+        lambda deck: deck["cards"][1].update(value=True),  # a bool is not a number
+        lambda deck: deck.update(cards=[{"id": "no-kind"}]),  # required fields missing
+        lambda deck: deck["cards"][0].update(symbols=[{"name": ["x"]}]),
+    ],
+    ids=["enum", "str", "tuple", "field", "bool", "missing", "nested"],
+)
+def test_a_well_formed_entry_with_wrong_types_is_ignored(deck_file, tamper) -> None:
+    fresh, _ = read_deck(deck_file, engine=False)
+    (entry_file,) = _entries()
+    entry = json.loads(entry_file.read_text(encoding="utf-8"))
+    deck = json.loads(entry["deck"])
+    tamper(deck)
+    payload = json.dumps(deck)
+    entry.update(deck=payload, digest=parse_cache._digest(payload))  # a consistent forgery
+    entry_file.write_text(json.dumps(entry), encoding="utf-8")
+    raw = deck_file.read_bytes()
+    assert parse_cache.load(raw, str(deck_file), builtin=False, engine=False) is None
+    loader._CACHE.clear()
+    assert read_deck(deck_file, engine=False)[0] == fresh
+
+
+def test_an_entry_from_other_code_is_stale(deck_file, monkeypatch) -> None:
+    read_deck(deck_file, engine=False)
+    raw = deck_file.read_bytes()
+    assert parse_cache.load(raw, str(deck_file), builtin=False, engine=False) is not None
+    monkeypatch.setattr(parse_cache, "_code_fingerprint", lambda engine: "another recall")
+    assert parse_cache.load(raw, str(deck_file), builtin=False, engine=False) is None
+
+
+def test_the_fingerprint_covers_the_engine_only_when_checked() -> None:
+    assert parse_cache._code_fingerprint(True) != parse_cache._code_fingerprint(False)
+
+
+def test_a_failed_file_is_never_cached(deck_file) -> None:
+    deck_file.write_text(DECK.replace('kind = "fact"', 'kind = "nonsense"'), encoding="utf-8")
+    deck, errors = read_deck(deck_file, engine=False)
+    assert deck is None and errors
+    assert _entries() == []
+
+
+def test_an_unwritable_cache_folder_only_means_no_cache(deck_file, monkeypatch, tmp_path) -> None:
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("", encoding="utf-8")
+    monkeypatch.setattr(parse_cache, "cache_dir", lambda: blocker / "decks")
+    deck, errors = read_deck(deck_file, engine=False)
+    assert deck is not None and not errors
+
+
+def test_the_cache_can_be_turned_off(deck_file, monkeypatch) -> None:
+    monkeypatch.setenv(parse_cache.DISABLE_VARIABLE, "1")
+    assert read_deck(deck_file, engine=False)[0] is not None
+    assert _entries() == []
+
+
+def test_least_recently_used_entries_are_pruned(tmp_path, monkeypatch) -> None:
+    monkeypatch.setattr(parse_cache, "MAX_ENTRIES", 3)
+    for i in range(5):
+        path = tmp_path / f"d{i}.toml"
+        path.write_text(DECK.replace('id = "mini"', f'id = "mini{i}"'), encoding="utf-8")
+        assert read_deck(path, engine=False)[0] is not None
+    assert len(_entries()) == 3
