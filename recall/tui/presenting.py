@@ -109,6 +109,8 @@ def card_view(card: Card, *, question: Question | None = None, new: bool = False
 
 
 def _meaning(meaning: str, domain: str) -> str:
+    if domain[:1] in ("(", "["):  # an interval: "(0, 1)" in parentheses reads "((0, 1))"
+        return f"{meaning}, in {domain}" if meaning else f"in {domain}"
     if domain and domain != "real":
         return f"{meaning} ({domain})" if meaning else domain
     return meaning or "a real number"
