@@ -398,9 +398,8 @@ def run_import(args: argparse.Namespace) -> int:
         'make it kind = "formula" with an answer in typed syntax and its symbols declared.'
     )
     target.write_text(deck_to_toml(deck, comment=comment), encoding="utf-8")
-    load_deck(
-        target, check=check_deck
-    )  # what we wrote must load: fail loudly here rather than at drill time
+    # What we wrote must load: fail loudly here rather than at drill time.
+    load_deck(target, check=check_deck)
     for warning in imported.warnings:
         print(f"warning: {warning}", file=sys.stderr)
     kinds = Counter(str(card.kind) for card in deck.cards)

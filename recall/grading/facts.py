@@ -16,10 +16,11 @@ from recall.cards import params as param_values
 from recall.cards.model import Card
 from recall.cards.units import Quantity, fraction_hint, read_quantity, with_unit
 from recall.errors import GradingError
-from recall.formula import Diagnosis, Status, Tolerance, Verdict
+from recall.formula import Diagnosis, Tolerance, Verdict
 from recall.grading.quantities import in_card_unit, read_number
 from recall.grading.reference import reference_answer
 from recall.grading.tolerances import engine_tolerance
+from recall.verdicts import Status
 
 # "0.6-1.3", "0.6 - 1.3", "0.6–1.3", "0.6 to 1.3", "0.6..1.3"; never the "-" of "1e-8".
 _RANGE_SPLIT = re.compile(
