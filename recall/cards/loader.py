@@ -22,6 +22,7 @@ from recall.cards.build import BuiltDeck, DeckBuilder
 from recall.cards.model import Card, Deck
 from recall.cards.positions import scan
 from recall.cards.problems import DeckFileError, Problems
+from recall.cards.siblings import with_sibling_groups
 from recall.errors import DeckError
 
 _TOML_LINE = re.compile(r"at line (\d+)(?:, column (\d+))?")
@@ -137,8 +138,9 @@ def _read_deck(
         check(built, problems)
     if problems or built is None:
         return None, problems.sorted()
-    parse_cache.store(raw, built.deck, builtin=builtin, engine=check is not None)
-    return built.deck, []
+    deck = with_sibling_groups(built.deck)  # cards that give each other's answers away
+    parse_cache.store(raw, deck, builtin=builtin, engine=check is not None)
+    return deck, []
 
 
 def _toml_error(error: tomllib.TOMLDecodeError, path: str) -> DeckError:

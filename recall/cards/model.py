@@ -131,6 +131,9 @@ class Card:
     tags: tuple[str, ...] = ()
     topic: str = ""
     line: int = 0  # 1-based line of the card's ``[[card]]`` header in its file
+    # Set by the loader: the cards of the deck that give this one's answer away, or that it gives
+    # away, share a group (recall.cards.siblings); "" when it has none. Not content: not hashed.
+    sibling_group: str = ""
     path: str = ""  # the deck file it came from
     extra: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
