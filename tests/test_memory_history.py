@@ -86,10 +86,13 @@ def test_time_split_holds_out_the_latest_and_never_splits_a_tie() -> None:
         time_split(targets, 1.0)
 
 
-def test_median_seconds_per_review() -> None:
+def test_a_plain_integer_rating_counts_the_same_as_the_enum() -> None:
     history = History.from_events(
-        [ev("a", T0, seconds=10), ev("a", T0 + timedelta(days=1), seconds=30), ev("b", T0)],
+        [
+            ReviewEvent("a", T0, 3),  # type: ignore[arg-type]
+            ReviewEvent("a", T0 + timedelta(days=2), 1),  # type: ignore[arg-type]
+        ],
         tz=UTC,
     )
-    assert history.seconds_per_review() == 20.0
-    assert History.from_events([ev("a", T0)], tz=UTC).seconds_per_review() is None
+    (target,) = history.targets
+    assert target.recalled is False

@@ -17,6 +17,7 @@ MODULES = [
     "recall.scheduling.simulation",
     "recall.scheduling.charts",
     "recall.scheduling.revlog_csv",
+    "recall.scheduling.memory_report",
 ]
 
 

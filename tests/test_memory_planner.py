@@ -8,11 +8,11 @@ import pytest
 
 from recall.scheduling.simulation import (
     RETENTIONS,
-    Pace,
     PlanInputs,
     PlannedCard,
     plan_workload,
 )
+from recall.scheduling.today import Pace
 from tests.simulated_learners import DEFAULTS, FORGETFUL
 
 
@@ -33,7 +33,7 @@ def collection(reviewed: int, new: int, seed: int = 0) -> list[PlannedCard]:
 @pytest.fixture(scope="module")
 def inputs() -> PlanInputs:
     return PlanInputs(
-        DEFAULTS, collection(120, 80), Pace.from_review_seconds(12), new_per_day=5, days=45, seed=7
+        DEFAULTS, collection(120, 80), Pace(12.0, 30.0), new_per_day=5, days=45, seed=7
     )
 
 
@@ -90,9 +90,14 @@ def test_the_learners_own_parameters_and_collection_matter() -> None:
 
 def test_pace_scales_minutes() -> None:
     cards = collection(50, 20)
-    slow = plan_workload(PlanInputs(DEFAULTS, cards, Pace(30, 80, 40), days=20), retentions=[0.9])
-    fast = plan_workload(PlanInputs(DEFAULTS, cards, Pace(15, 40, 20), days=20), retentions=[0.9])
+    slow = plan_workload(PlanInputs(DEFAULTS, cards, Pace(30, 80), days=20), retentions=[0.9])
+    fast = plan_workload(PlanInputs(DEFAULTS, cards, Pace(15, 40), days=20), retentions=[0.9])
     assert slow.points[0].minutes_per_day == pytest.approx(2 * fast.points[0].minutes_per_day)
+    # A costlier relearning step costs more only through the lapses.
+    pricey = PlanInputs(DEFAULTS, cards, Pace(15, 40), lapse_seconds=60, days=20)
+    cheap = PlanInputs(DEFAULTS, cards, Pace(15, 40), lapse_seconds=0, days=20)
+    a, b = (plan_workload(x, retentions=[0.9]).points[0] for x in (pricey, cheap))
+    assert a.reviews == b.reviews and a.minutes_per_day > b.minutes_per_day
 
 
 def test_bad_inputs_are_refused() -> None:

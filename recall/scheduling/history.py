@@ -36,8 +36,8 @@ if TYPE_CHECKING:
 class ReviewEvent:
     """One scheduled review: which card, when (aware UTC), and the rating (1..4).
 
-    ``deck`` and ``topic`` are carried along for calibration per group; ``seconds`` (how long the
-    answer took) for the learner's pace in the workload planner.
+    ``deck`` and ``topic`` are carried along for calibration per group; ``seconds`` is how long
+    the answer took (kept so an export can write it as the review's duration).
     """
 
     card: Hashable
@@ -86,7 +86,7 @@ class CardHistory:
                     index=index,
                     reviewed_at=event.reviewed_at,
                     elapsed_days=self.delta_days[index],
-                    recalled=event.rating is not Rating.Again,
+                    recalled=int(event.rating) != Rating.Again,
                     deck=event.deck,
                     topic=event.topic,
                 )
@@ -156,21 +156,6 @@ class History:
         """One ``FSRSItem`` per target: the card's reviews up to and including the target."""
         cards = self.by_card()
         return [cards[t.card].fsrs_item(t.index + 1) for t in targets]
-
-    def seconds_per_review(self) -> float | None:
-        """The learner's median answer time over reviews that recorded one, or ``None``."""
-        times = sorted(
-            e.seconds
-            for c in self.cards
-            for e in c.events
-            if e.seconds is not None and e.seconds > 0
-        )
-        if not times:
-            return None
-        middle = len(times) // 2
-        if len(times) % 2:
-            return float(times[middle])
-        return (times[middle - 1] + times[middle]) / 2.0
 
 
 def time_split(targets: Sequence[Target], test_share: float) -> tuple[list[Target], list[Target]]:

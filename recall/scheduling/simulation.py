@@ -12,7 +12,10 @@ It simulates *this* learner, not an average one:
   :meth:`recall.scheduling.fsrs_adapter.Scheduler.retrievability_many`);
 * their collection: every card with its current stability, difficulty and due day, and the new
   cards still to learn, introduced at their daily new-card limit;
-* their pace (:class:`Pace`: seconds per review, per new card, per lapse).
+* their pace (:class:`recall.scheduling.today.Pace`, measured from their log by
+  :func:`recall.scheduling.today.pace_from_log`: seconds per review and per new card's first
+  day), plus a relearning step's time for each lapse (:attr:`PlanInputs.lapse_seconds`, one
+  review's time unless told).
 
 fsrs-rs-python's own ``simulate`` starts from an empty collection (its Python binding takes no
 existing cards), so the day loop is ours; it is small because the model's arithmetic is not.
@@ -30,18 +33,20 @@ interval, which eats into what the longer intervals save. The planner shows that
 smoothing it away.
 
 Simplifications, stated so nobody reads more into the numbers: a day's reviews are all done that
-day (no review cap, no skipped days); same-day learning steps cost time (in
-:attr:`Pace.new_card_seconds` and :attr:`Pace.lapse_seconds`) but do not change the memory
-state; intervals are not fuzzed.
+day (no review cap, no skipped days); same-day learning steps cost time (in the
+new-card and lapse seconds) but do not change the memory state; intervals are not fuzzed. A
+measured review pace already averages in some relearning, so with frequent lapses the absolute
+minutes run a little high; the comparison between retentions is what the planner is for.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from recall.scheduling.rating import Rating
+from recall.scheduling.today import DEFAULT_PACE, Pace
 
 #: The desired retentions the planner compares (the learner's own setting is added if absent).
 RETENTIONS: tuple[float, ...] = (0.70, 0.73, 0.76, 0.79, 0.82, 0.85, 0.88, 0.91, 0.94, 0.97)
@@ -69,28 +74,13 @@ class PlannedCard:
 
 
 @dataclass(frozen=True)
-class Pace:
-    """How long the learner takes. A new card is seen several times on its first day (its
-    learning steps) and a lapse needs relearning: both cost more than a plain review."""
-
-    review_seconds: float = 15.0
-    new_card_seconds: float = 40.0
-    lapse_seconds: float = 20.0
-
-    @classmethod
-    def from_review_seconds(cls, seconds: float) -> Pace:
-        """A pace from the learner's median seconds per review: a new card costs its showings
-        on the first day (about 2.5 reviews), a lapse a relearning step on top of the review."""
-        return cls(review_seconds=seconds, new_card_seconds=2.5 * seconds, lapse_seconds=seconds)
-
-
-@dataclass(frozen=True)
 class PlanInputs:
     """Everything a plan depends on (so a plan can be recomputed and compared)."""
 
     parameters: Sequence[float]
     cards: Sequence[PlannedCard]
-    pace: Pace = field(default_factory=Pace)
+    pace: Pace = DEFAULT_PACE
+    lapse_seconds: float | None = None  # a lapse's relearning step; None: one review's time
     new_per_day: int = 10
     days: int = DEFAULT_DAYS
     maximum_interval_days: int = 36500
@@ -224,6 +214,8 @@ def _simulate(inputs: PlanInputs, retention: float, draws: _Draws, *, current: b
     seconds = 0.0
     reviews = introduced = 0
     max_ivl = max(1, inputs.maximum_interval_days)
+    review_cost = inputs.pace.review_seconds
+    lapse_cost = review_cost if inputs.lapse_seconds is None else inputs.lapse_seconds
 
     def schedule(i: int, state: Any, rating: Rating, day: int) -> None:
         item = (state.again, state.hard, state.good, state.easy)[int(rating) - 1]
@@ -246,10 +238,10 @@ def _simulate(inputs: PlanInputs, retention: float, draws: _Draws, *, current: b
             ):
                 if ok:
                     rating = _grade_from(u, inputs.pass_ratings, pass_grades)
-                    seconds += inputs.pace.review_seconds
+                    seconds += review_cost
                 else:
                     rating = Rating.Again
-                    seconds += inputs.pace.review_seconds + inputs.pace.lapse_seconds
+                    seconds += review_cost + lapse_cost
                 memory = fsrs_rs_python.MemoryState(float(stability[i]), float(difficulty[i]))
                 schedule(i, model.next_states(memory, retention, int(gap)), rating, day)
             reviews += int(today.size)

@@ -1,0 +1,218 @@
+"""Everything the stats screen and ``recall stats --json`` show about the memory model, at once.
+
+This is where the pure pieces meet the shapes the rest of recall holds: review-log entries become
+:class:`~recall.scheduling.history.ReviewEvent` (through :func:`events_from_log`, which reads the
+attributes every store record has rather than importing the store), card states become
+:class:`~recall.scheduling.simulation.PlannedCard`, and :func:`model_health` bundles the
+calibration bins, the verdict and retention per deck and topic into one report.
+
+The learner's own habits feed the planner too: :func:`rating_shares` counts how they grade a
+card the first time and when they recall it; their pace comes from
+:func:`recall.scheduling.today.pace_from_log`.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime, tzinfo
+from typing import Any, Protocol
+
+from recall.scheduling.calibration import (
+    CalibrationBin,
+    GroupRetention,
+    Verdict,
+    by_deck,
+    by_topic,
+    calibration_bins,
+    group_retention,
+    verdict,
+)
+from recall.scheduling.day import study_date
+from recall.scheduling.evaluation import predict
+from recall.scheduling.history import History, ReviewEvent
+from recall.scheduling.rating import Rating
+from recall.scheduling.revlog_csv import RevlogRow
+from recall.scheduling.simulation import FIRST_RATINGS, PASS_RATINGS, PlannedCard
+from recall.scheduling.state import CardState
+
+#: Rating shares are the learner's own once they rest on this many ratings; before, the
+#: simulator's defaults (from many Anki users) stand in.
+MIN_RATINGS_FOR_SHARES = 50
+
+
+class LogEntry(Protocol):
+    """What :func:`events_from_log` reads from a review-log record (the store's ``ReviewEntry``
+    has these)."""
+
+    @property
+    def card_key(self) -> str: ...
+    @property
+    def reviewed_at(self) -> datetime: ...
+    @property
+    def rating(self) -> int: ...
+    @property
+    def seconds(self) -> float: ...
+    @property
+    def after(self) -> CardState | None: ...
+
+
+def events_from_log(
+    entries: Iterable[LogEntry], topic_of: Mapping[str, str] | None = None
+) -> list[ReviewEvent]:
+    """Scheduled reviews of the log as events. Off-schedule reviews (no state after them:
+    cramming) are left out, as are ratings outside 1..4. The deck is the part of the card key
+    before ``/``; the topic comes from ``topic_of`` (card key ─▶ topic) when given."""
+    topics = topic_of or {}
+    out = []
+    for entry in entries:
+        if entry.after is None or entry.rating not in (1, 2, 3, 4):
+            continue
+        deck, _slash, _card = entry.card_key.partition("/")
+        out.append(
+            ReviewEvent(
+                card=entry.card_key,
+                reviewed_at=entry.reviewed_at,
+                rating=Rating(entry.rating),
+                seconds=entry.seconds if entry.seconds > 0 else None,
+                deck=deck or None,
+                topic=topics.get(entry.card_key),
+            )
+        )
+    return out
+
+
+def planned_card(
+    state: CardState, now: datetime, rollover_hour: int = 4, tz: tzinfo | None = None
+) -> PlannedCard:
+    """A card's state as the planner needs it, in study days from ``now``'s study day."""
+    if state.is_new or state.stability is None or state.last_review is None:
+        return PlannedCard()
+    today = study_date(now, rollover_hour, tz)
+    since = (today - study_date(state.last_review, rollover_hour, tz)).days
+    due = 0 if state.due is None else (study_date(state.due, rollover_hour, tz) - today).days
+    return PlannedCard(
+        stability=state.stability,
+        difficulty=state.difficulty,
+        days_since_review=max(0, since),
+        due_in_days=due,
+    )
+
+
+def rating_shares(
+    history: History, minimum: int = MIN_RATINGS_FOR_SHARES
+) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """(first ratings Again..Easy, passing ratings Hard..Easy) as shares, the learner's own when
+    each rests on ``minimum`` ratings, else the simulator defaults."""
+    first: Counter[Rating] = Counter()
+    passing: Counter[Rating] = Counter()
+    for card in history.cards:
+        first[Rating(card.events[0].rating)] += 1
+        for target in card.targets():
+            rating = Rating(card.events[target.index].rating)
+            if rating is not Rating.Again:
+                passing[rating] += 1
+    first_total, pass_total = sum(first.values()), sum(passing.values())
+    first_shares = (
+        tuple(first[r] / first_total for r in Rating) if first_total >= minimum else FIRST_RATINGS
+    )
+    pass_shares = (
+        tuple(passing[r] / pass_total for r in (Rating.Hard, Rating.Good, Rating.Easy))
+        if pass_total >= minimum
+        else PASS_RATINGS
+    )
+    return first_shares, pass_shares
+
+
+@dataclass(frozen=True)
+class ModelHealth:
+    """The model's health for the stats screen and ``stats --json``."""
+
+    verdict: Verdict
+    bins: tuple[CalibrationBin, ...]
+    by_deck: tuple[GroupRetention, ...]
+    by_topic: tuple[GroupRetention, ...]
+    desired_retention: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "verdict": self.verdict.to_dict(),
+            "calibration": [b.to_dict() for b in self.bins],
+            "desired_retention": self.desired_retention,
+            "retention_by_deck": [g.to_dict() for g in self.by_deck],
+            "retention_by_topic": [g.to_dict() for g in self.by_topic],
+        }
+
+
+def model_health(
+    history: History, parameters: Sequence[float], desired_retention: float
+) -> ModelHealth:
+    """Predict every scored review with ``parameters`` and read the result."""
+    predictions = predict(parameters, history)
+    return ModelHealth(
+        verdict=verdict(predictions),
+        bins=tuple(calibration_bins(predictions)),
+        by_deck=tuple(group_retention(predictions, desired_retention, by_deck)),
+        by_topic=tuple(group_retention(predictions, desired_retention, by_topic)),
+        desired_retention=desired_retention,
+    )
+
+
+class ExportEntry(LogEntry, Protocol):
+    """A log record as an export reads it: :class:`LogEntry` plus the state before."""
+
+    @property
+    def before(self) -> CardState | None: ...
+
+
+def revlog_rows(entries: Iterable[ExportEntry]) -> list[RevlogRow]:
+    """Scheduled reviews of the log as review-log CSV rows (state = the phase before, duration
+    in milliseconds); off-schedule reviews are not exported, as they are not fitted."""
+    rows = []
+    for number, entry in enumerate(
+        (e for e in entries if e.after is not None and e.rating in (1, 2, 3, 4)), start=2
+    ):
+        rows.append(
+            RevlogRow(
+                row=number,
+                card_id=entry.card_key,
+                reviewed_at=entry.reviewed_at,
+                rating=Rating(entry.rating),
+                state=None if entry.before is None else entry.before.phase,
+                duration_ms=max(0, round(entry.seconds * 1000)) if entry.seconds else None,
+            )
+        )
+    return rows
+
+
+def events_from_revlog(
+    rows: Iterable[RevlogRow], topic_of: Mapping[str, str] | None = None
+) -> list[ReviewEvent]:
+    """Imported rows (already matched to the learner's cards) as events for the fit."""
+    topics = topic_of or {}
+    return [
+        ReviewEvent(
+            card=row.card_id,
+            reviewed_at=row.reviewed_at,
+            rating=row.rating,
+            seconds=None if row.duration_ms is None else row.duration_ms / 1000.0,
+            deck=row.card_id.partition("/")[0] or None,
+            topic=topics.get(row.card_id),
+        )
+        for row in rows
+    ]
+
+
+def merged(*sources: Iterable[ReviewEvent]) -> list[ReviewEvent]:
+    """Events of several sources with duplicates dropped: the same card at the same moment
+    (an export of recall's own log imported back) counts once, first source first."""
+    seen: set[tuple[object, datetime]] = set()
+    out = []
+    for source in sources:
+        for event in source:
+            key = (event.card, event.reviewed_at)
+            if key not in seen:
+                seen.add(key)
+                out.append(event)
+    return out
