@@ -173,6 +173,7 @@ class DeckBuilder:
                         domain=entry.get("domain", "real").strip() or "real",
                         meaning=entry.get("meaning", ""),
                         equals=entry.get("equals", "").strip(),
+                        identities_only=entry.get("identities_only", False),
                     )
                 )
             else:

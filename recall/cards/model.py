@@ -41,6 +41,9 @@ class SymbolSpec:
     domain: str = "real"
     meaning: str = ""
     equals: str = ""
+    # Declared only so the card's identities can be checked (a one-feature w and x behind a
+    # vector formula): never part of what the learner may type, nor of the legend.
+    identities_only: bool = False
 
 
 @dataclass(frozen=True)
@@ -166,7 +169,10 @@ class Card:
             "text": self.text,
             "model_answer": self.model_answer,
             "numbers": self.numbers,
-            "symbols": [(s.name, s.domain, s.meaning, s.equals) for s in self.symbols],
+            "symbols": [
+                (s.name, s.domain, s.meaning, s.equals, *(("identities",) * s.identities_only))
+                for s in self.symbols
+            ],
             "functions": [(f.name, f.means, f.meaning) for f in self.functions],
             "params": [repr(p) for p in self.params],
             "tolerance": repr(self.tolerance),

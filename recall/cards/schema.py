@@ -90,7 +90,7 @@ KIND_REQUIRED: dict[CardKind, tuple[str, ...]] = {
     CardKind.EXPLAIN: ("prompt", "model_answer"),
 }
 
-SYMBOL_KEYS = {"domain": "str", "meaning": "str", "equals": "str"}
+SYMBOL_KEYS = {"domain": "str", "meaning": "str", "equals": "str", "identities_only": "bool"}
 FUNCTION_KEYS = {"means": "str", "meaning": "str"}
 PARAM_KEYS = {
     "low": "number",

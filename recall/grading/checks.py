@@ -86,13 +86,14 @@ def check_card(item: BuiltCard, problems: Problems) -> None:
         return
     try:
         # Not strict: an undeclared name must parse, so it can be reported with a suggestion.
-        table = symbol_table(card, strict=False)
+        table = symbol_table(card, strict=False, identities=True)
     except FormulaError as error:
         problems.add(str(error), (*where, "symbols"), card_id=card.id)
         return
     except Exception:  # a bad deck-level spec, already reported for the deck
         return
     declared = set(table.variables)
+    hidden = {canonical_name(s.name) for s in card.symbols if s.identities_only}
     for symbol in own_symbols:
         if symbol.equals:
             _parse(
@@ -102,13 +103,13 @@ def check_card(item: BuiltCard, problems: Problems) -> None:
                 f"the definition of '{symbol.name}'",
                 card,
                 problems,
-                declared - {symbol.name},
+                declared - {symbol.name} - (set() if symbol.identities_only else hidden),
             )
 
     if card.kind in (CardKind.FORMULA, CardKind.NUMERIC) or (
         card.kind is CardKind.CLOZE and card.answer
     ):
-        allowed = declared
+        allowed = declared - hidden
         if card.kind is CardKind.NUMERIC:
             allowed = {name for name in declared if name in _param_names(card)}
         expr = _parse(card.answer, table, (*where, "answer"), "answer", card, problems, allowed)
