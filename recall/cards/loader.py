@@ -138,7 +138,7 @@ def _read_deck(
                 "the file is not UTF-8 text", path=shown, line=line, suggestion="save it as UTF-8"
             )
         ]
-    cached = parse_cache.load(raw, shown, builtin=builtin, engine=check is not None)
+    cached = parse_cache.load(raw, shown, builtin=builtin, check=check)
     if cached is not None:
         return cached, []
     try:
@@ -157,7 +157,7 @@ def _read_deck(
     if problems or built is None:
         return None, problems.sorted()
     deck = with_sibling_groups(built.deck)  # cards that give each other's answers away
-    parse_cache.store(raw, deck, builtin=builtin, engine=check is not None)
+    parse_cache.store(raw, deck, builtin=builtin, check=check)
     return deck, []
 
 

@@ -344,11 +344,12 @@ def run_show(args: argparse.Namespace) -> int:
 
 def run_export(args: argparse.Namespace) -> int:
     from recall.cards.exporting import to_csv, to_json
+    from recall.paths import write_atomically
 
     deck = find_deck(args.deck)
     text = to_csv(deck) if args.fmt == "csv" else to_json(deck)
     if args.output:
-        args.output.write_text(text, encoding="utf-8")
+        write_atomically(args.output, text)
         print(f"wrote {len(deck.cards)} cards to {args.output}", file=sys.stderr)
     else:
         sys.stdout.write(text)
@@ -366,7 +367,7 @@ def run_import(args: argparse.Namespace) -> int:
     from recall.cards.writer import deck_to_toml
     from recall.errors import DeckError
     from recall.grading import check_deck
-    from recall.paths import custom_decks_dir
+    from recall.paths import custom_decks_dir, write_atomically
 
     source: Path = args.file
     try:
@@ -397,7 +398,7 @@ def run_import(args: argparse.Namespace) -> int:
         "everything else explain cards (self-rated). To have the engine grade a card,\n"
         'make it kind = "formula" with an answer in typed syntax and its symbols declared.'
     )
-    target.write_text(deck_to_toml(deck, comment=comment), encoding="utf-8")
+    write_atomically(target, deck_to_toml(deck, comment=comment))
     # What we wrote must load: fail loudly here rather than at drill time.
     load_deck(target, check=check_deck)
     for warning in imported.warnings:

@@ -13,6 +13,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from recall.paths import write_atomically
+
 #: Kinds the form can make (numeric cards need a parameter table: use the editor for those).
 FORM_KINDS = ("formula", "fact", "reverse", "explain")
 
@@ -102,5 +104,5 @@ def write_card(path: Path, draft: CardDraft, line: int | None, deck_name: str = 
     old = path.read_text(encoding="utf-8") if path.exists() else ""
     base = old or new_deck_text(draft.deck_id, deck_name or draft.deck_id)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(with_card(base, draft, line), encoding="utf-8")
+    write_atomically(path, with_card(base, draft, line))  # a full disk never truncates a deck
     return old
