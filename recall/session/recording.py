@@ -46,6 +46,7 @@ class Done:
     key: str  # ``deck/card``
     seconds: float
     requeued: bool = False  # an off-schedule miss queued another try of the card
+    hint_used: bool = False  # undone, the card keeps its hint penalty
 
 
 def check_verdict(verdict: str) -> None:
