@@ -209,3 +209,8 @@ class ReviewRow(Base):
     after_stability: Mapped[float | None] = mapped_column(Float)
     after_difficulty: Mapped[float | None] = mapped_column(Float)
     after_due: Mapped[datetime | None]
+
+
+# The memory model's tables live in their own module; importing it here puts them in
+# Base.metadata wherever the models are used (a new database, the migration check).
+from recall.store import memory_tables as _memory_tables  # noqa: E402, F401
