@@ -28,6 +28,9 @@ COMMAND_MODULES: tuple[str, ...] = (
     "recall.commands.decks",
     "recall.commands.stats",
     "recall.commands.drill",
+    "recall.commands.optimize",
+    "recall.commands.plan",
+    "recall.commands.reviews",
 )
 
 

@@ -84,3 +84,15 @@ def test_time_split_holds_out_the_latest_and_never_splits_a_tie() -> None:
     assert (len(train), len(test)) == (4, 0)
     with pytest.raises(ValueError):
         time_split(targets, 1.0)
+
+
+def test_a_plain_integer_rating_counts_the_same_as_the_enum() -> None:
+    history = History.from_events(
+        [
+            ReviewEvent("a", T0, 3),  # type: ignore[arg-type]
+            ReviewEvent("a", T0 + timedelta(days=2), 1),  # type: ignore[arg-type]
+        ],
+        tz=UTC,
+    )
+    (target,) = history.targets
+    assert target.recalled is False

@@ -86,7 +86,7 @@ class CardHistory:
                     index=index,
                     reviewed_at=event.reviewed_at,
                     elapsed_days=self.delta_days[index],
-                    recalled=event.rating is not Rating.Again,
+                    recalled=int(event.rating) != Rating.Again,
                     deck=event.deck,
                     topic=event.topic,
                 )

@@ -108,9 +108,9 @@ def rating_shares(
     first: Counter[Rating] = Counter()
     passing: Counter[Rating] = Counter()
     for card in history.cards:
-        first[card.events[0].rating] += 1
+        first[Rating(card.events[0].rating)] += 1
         for target in card.targets():
-            rating = card.events[target.index].rating
+            rating = Rating(card.events[target.index].rating)
             if rating is not Rating.Again:
                 passing[rating] += 1
     first_total, pass_total = sum(first.values()), sum(passing.values())

@@ -157,8 +157,8 @@ def read_revlog(stream: Iterable[str], max_rows: int = MAX_ROWS) -> RevlogRead:
     reader = csv.reader(stream)
     try:
         header = next(reader, None)
-    except csv.Error as error:
-        return RevlogRead((), (RowProblem(1, f"not a CSV file: {error}"),))
+    except (csv.Error, UnicodeDecodeError) as error:
+        return RevlogRead((), (RowProblem(1, f"not a CSV text file: {error}"),))
     if header is None:
         return RevlogRead((), (RowProblem(1, "the file is empty: expected a header row"),))
     # Spreadsheets often start a UTF-8 file with a byte-order mark.
@@ -186,6 +186,11 @@ def read_revlog(stream: Iterable[str], max_rows: int = MAX_ROWS) -> RevlogRead:
             number += 1
             problems.append(RowProblem(number, f"unreadable CSV: {error}"))
             continue
+        except UnicodeDecodeError:
+            problems.append(
+                RowProblem(number + 1, "not UTF-8 text from here on: the rest was not read")
+            )
+            break
         number += 1
         if not any(cell.strip() for cell in record):
             continue
