@@ -32,10 +32,10 @@ from recall.scheduling.memory_report import (
     rating_shares,
     revlog_rows,
 )
+from recall.scheduling.rating import Rating
 from recall.scheduling.revlog_csv import RevlogRow, RowProblem, match_cards, read_revlog
 from recall.scheduling.revlog_csv import write_revlog as write_csv
 from recall.scheduling.simulation import Plan, PlanInputs, plan_workload
-from recall.scheduling.rating import Rating
 from recall.scheduling.state import Phase
 from recall.scheduling.today import pace_from_log
 from recall.store import Store
