@@ -213,3 +213,22 @@ def import_reviews(
 def export_reviews(store: Store, stream: IO[str]) -> int:
     """Write the scheduled reviews of the log as a review-log CSV; returns the row count."""
     return write_csv(revlog_rows(store.reviews()), stream)
+
+
+def health_lines(report: ModelHealth) -> list[str]:
+    """The health report as text for ``recall stats``: the verdict, the calibration chart and
+    true retention against the desired one per deck."""
+    from recall.scheduling.charts import calibration_chart
+
+    lines = ["memory model", f"  {report.verdict.message}"]
+    if report.verdict.reviews:
+        lines += ["", *("  " + line for line in calibration_chart(report.bins).splitlines())]
+    if report.by_deck:
+        lines += ["", f"true retention by deck (you asked for {report.desired_retention:.0%})"]
+        width = max(len(g.group) for g in report.by_deck)
+        for group in report.by_deck:
+            lines.append(
+                f"  {group.group:<{width}}  {group.observed:>4.0%}  predicted "
+                f"{group.mean_predicted:.0%}  ({group.reviews} reviews)"
+            )
+    return lines

@@ -157,3 +157,19 @@ def test_export_writes_the_scheduled_log(
 def test_import_refuses_a_missing_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["reviews", "import", str(tmp_path / "nope.csv")]) == 2
     assert "cannot read it" in capsys.readouterr().err
+
+
+def test_stats_show_the_models_health(learner: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    main(["reviews", "import", str(learner)])
+    capsys.readouterr()
+    assert main(["stats", "--json"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    memory = figures["memory_model"]
+    # The defaults overestimate this forgetful learner: the verdict says so and asks for a fit.
+    assert memory["verdict"]["health"] == "overestimates_long_intervals"
+    assert len(memory["calibration"]) == 10
+    assert [g["group"] for g in memory["retention_by_deck"]] == ["deck"]
+    assert memory["retention_by_deck"][0]["observed"] < memory["desired_retention"]
+    assert main(["stats"]) == 0
+    text = capsys.readouterr().out
+    assert "memory model" in text and "fit again" in text and "true retention by deck" in text

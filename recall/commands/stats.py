@@ -39,6 +39,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 
 def run(args: argparse.Namespace) -> int:
+    from recall import learner_model
     from recall.analytics import compute_stats
     from recall.config import load_settings
     from recall.store import open_store
@@ -47,12 +48,15 @@ def run(args: argparse.Namespace) -> int:
     store = open_store()
     try:
         stats = compute_stats(store, days=args.days, rollover_hour=settings.day_rollover_hour)
+        health = learner_model.health(store, settings)
     finally:
         store.close()
+    figures = {**stats.to_dict(), "memory_model": health.to_dict()}
     if args.json:
-        print(json.dumps(stats.to_dict(), indent=2))
+        print(json.dumps(figures, indent=2))
     else:
         print(render(stats.to_dict()))
+        print("\n" + "\n".join(learner_model.health_lines(health)))
     return 0
 
 
