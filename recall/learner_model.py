@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import datetime, tzinfo
-from typing import IO
+from typing import IO, Any
 
 from recall.clock import utc_now
 from recall.config import Settings
@@ -135,11 +135,31 @@ def refit_suggested(store: Store, history: History) -> bool:
     return should_refit(last, len(history.targets))
 
 
-def health(store: Store, settings: Settings, tz: tzinfo | None = None) -> ModelHealth:
+@dataclass(frozen=True)
+class ModelStatus:
+    """The health report plus what the stats screen says around it: which parameters are in
+    use and whether a new fit is due (the history grew by half since the last one)."""
+
+    health: ModelHealth
+    fitted: ParameterSet | None
+    refit_suggested: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            **self.health.to_dict(),
+            "parameters": "defaults" if self.fitted is None else "fitted",
+            "fitted_at": None if self.fitted is None else self.fitted.created_at.isoformat(),
+            "refit_suggested": self.refit_suggested,
+        }
+
+
+def health(store: Store, settings: Settings, tz: tzinfo | None = None) -> ModelStatus:
     """Calibration, retention per deck and topic, and the verdict, for the parameters in use."""
-    return model_health(
-        load_history(store, settings, tz), parameters_in_use(store), settings.desired_retention
-    )
+    history = load_history(store, settings, tz)
+    fitted = MemoryModelStore(store).in_use()
+    parameters = default_parameters() if fitted is None else fitted.parameters
+    report = model_health(history, parameters, settings.desired_retention)
+    return ModelStatus(report, fitted, refit_suggested(store, history))
 
 
 def plan(
@@ -215,12 +235,20 @@ def export_reviews(store: Store, stream: IO[str]) -> int:
     return write_csv(revlog_rows(store.reviews()), stream)
 
 
-def health_lines(report: ModelHealth) -> list[str]:
+def health_lines(status: ModelStatus) -> list[str]:
     """The health report as text for ``recall stats``: the verdict, the calibration chart and
     true retention against the desired one per deck."""
     from recall.scheduling.charts import calibration_chart
 
-    lines = ["memory model", f"  {report.verdict.message}"]
+    report = status.health
+    source = (
+        "FSRS defaults"
+        if status.fitted is None
+        else f"fitted to your reviews on {status.fitted.created_at:%Y-%m-%d}"
+    )
+    lines = [f"memory model ({source})", f"  {report.verdict.message}"]
+    if status.refit_suggested:
+        lines.append("  Your history has grown by half since the last fit: run `recall optimize`.")
     if report.verdict.reviews:
         lines += ["", *("  " + line for line in calibration_chart(report.bins).splitlines())]
     if report.by_deck:

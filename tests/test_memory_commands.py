@@ -173,3 +173,20 @@ def test_stats_show_the_models_health(learner: Path, capsys: pytest.CaptureFixtu
     assert main(["stats"]) == 0
     text = capsys.readouterr().out
     assert "memory model" in text and "fit again" in text and "true retention by deck" in text
+
+
+def test_stats_suggest_a_fit_once_history_grew_by_half(
+    learner: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    main(["reviews", "import", str(learner)])
+    capsys.readouterr()
+    assert main(["stats", "--json"]) == 0
+    memory = json.loads(capsys.readouterr().out)["memory_model"]
+    assert memory["refit_suggested"] is True and memory["parameters"] == "defaults"
+    assert main(["optimize"]) == 0
+    capsys.readouterr()
+    assert main(["stats", "--json"]) == 0
+    memory = json.loads(capsys.readouterr().out)["memory_model"]
+    assert memory["refit_suggested"] is False and memory["parameters"] == "fitted"
+    assert main(["stats"]) == 0
+    assert "fitted to your reviews on" in capsys.readouterr().out
