@@ -4,8 +4,9 @@
     python benchmarks/bench_memory.py --quick    # 1k and 10k only
 
 For each history size (a simulated forgetful learner, seeded) it prints the time of one
-fsrs-rs-python fit on every review (``optimize``) and of the whole ``fit_parameters`` (time
-split, candidate fit, both scorings, paired predictions, refit on all), best of N. Then the plan:
+fsrs-rs-python fit on every review (``optimize``), of the whole ``fit_parameters`` (time
+split, candidate fit, both scorings, paired predictions, refit on all) and of the health report
+``recall stats`` computes (every review predicted, binned, grouped), best of N. Then the plan:
 17 decks of about 40 cards (670 cards, two thirds reviewed), 90 days, the ten default desired
 retentions plus the learner's 0.90. Target from the issue: the plan in ≤ 2 s.
 """
@@ -23,6 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from recall.scheduling.fitting import fit_parameters, optimize  # noqa: E402
 from recall.scheduling.history import History  # noqa: E402
+from recall.scheduling.memory_report import model_health  # noqa: E402
 from recall.scheduling.simulation import PlanInputs, PlannedCard, plan_workload  # noqa: E402
 from recall.scheduling.today import Pace  # noqa: E402
 from tests.simulated_learners import DEFAULTS, FORGETFUL, simulate_history  # noqa: E402
@@ -45,7 +47,10 @@ def best_of(runs: int, action: Callable[[], object]) -> float:
 
 
 def bench_fits(names: list[str]) -> None:
-    print(f"{'history':>8} {'reviews':>8} {'scored':>8} {'optimize':>10} {'fit_parameters':>15}")
+    print(
+        f"{'history':>8} {'reviews':>8} {'scored':>8} {'optimize':>10} {'fit_parameters':>15} "
+        f"{'health':>8}"
+    )
     for name in names:
         cards, days, new = SIZES[name]
         history = History.from_events(
@@ -54,10 +59,11 @@ def bench_fits(names: list[str]) -> None:
         runs = 3 if name != "100k" else 1
         fit_time = best_of(runs, lambda h=history: optimize(h))
         whole = best_of(runs, lambda h=history: fit_parameters(h, DEFAULTS))
+        health = best_of(runs, lambda h=history: model_health(h, DEFAULTS, 0.9))
         result = fit_parameters(history, DEFAULTS)
         print(
             f"{name:>8} {len(history):>8} {len(history.targets):>8} {fit_time:>9.2f}s "
-            f"{whole:>14.2f}s  ({result.status})"
+            f"{whole:>14.2f}s {health:>7.2f}s  ({result.status})"
         )
 
 
