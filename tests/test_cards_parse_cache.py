@@ -11,6 +11,7 @@ import pytest
 
 from recall.cards import loader, parse_cache
 from recall.cards.loader import load_decks, read_deck
+from recall.grading import check_deck
 from recall.paths import builtin_decks_dir
 
 DECK = """\
@@ -65,7 +66,7 @@ def _no_parsing(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_every_builtin_deck_reads_back_equal() -> None:
-    result = load_decks([builtin_decks_dir()], engine=False)
+    result = load_decks([builtin_decks_dir()])
     assert result.ok and len(result.decks) >= 17
     assert len(_entries()) == len(result.decks)
     loader._CACHE.clear()
@@ -78,37 +79,36 @@ def test_every_builtin_deck_reads_back_equal() -> None:
 
 
 def test_a_second_start_does_not_parse_or_check_again(deck_file, monkeypatch) -> None:
-    first, errors = read_deck(deck_file)
+    first, errors = read_deck(deck_file, check=check_deck)
     assert first is not None and not errors
     loader._CACHE.clear()
     _no_parsing(monkeypatch)
-    monkeypatch.setattr(loader, "_engine_checks", lambda *a: pytest.fail("checked again"))
-    second, errors = read_deck(deck_file)
+    second, errors = read_deck(deck_file, check=lambda *a: pytest.fail("checked again"))
     assert second == first and not errors
     assert isinstance(second.cards[1].value, float) and second.cards[0].tags == ("a", "b")
 
 
 def test_an_edited_file_is_parsed_again(deck_file) -> None:
-    read_deck(deck_file, engine=False)
+    read_deck(deck_file, check=check_deck)
     deck_file.write_text(DECK.replace('answer = "x^2"', 'answer = "x^^2"'), encoding="utf-8")
     loader._CACHE.clear()
-    deck, errors = read_deck(deck_file)
+    deck, errors = read_deck(deck_file, check=check_deck)
     assert deck is None and errors  # the broken edit is reported, not the cached deck served
 
 
 def test_the_same_bytes_elsewhere_get_their_own_path(deck_file, tmp_path) -> None:
-    read_deck(deck_file, engine=False)
+    read_deck(deck_file)
     copy = tmp_path / "elsewhere.toml"
     shutil.copy(deck_file, copy)
-    deck, _ = read_deck(copy, engine=False)
+    deck, _ = read_deck(copy)
     assert deck is not None
     assert deck.path == str(copy) and {c.path for c in deck.cards} == {str(copy)}
     assert len(_entries()) == 1  # one entry for one content
 
 
 def test_flags_are_part_of_the_key(deck_file) -> None:
-    read_deck(deck_file, engine=False)
-    read_deck(deck_file, engine=True)
+    read_deck(deck_file)
+    read_deck(deck_file, check=check_deck)
     assert len(_entries()) == 2
 
 
@@ -124,13 +124,13 @@ def test_flags_are_part_of_the_key(deck_file) -> None:
     ids=["truncated", "garbage", "digest", "key", "not-an-object"],
 )
 def test_a_corrupt_entry_is_ignored(deck_file, monkeypatch, damage) -> None:
-    fresh, _ = read_deck(deck_file, engine=False)
+    fresh, _ = read_deck(deck_file)
     (entry,) = _entries()
     entry.write_text(damage(entry.read_text(encoding="utf-8")), encoding="utf-8")
     loader._CACHE.clear()
     raw = deck_file.read_bytes()
     assert parse_cache.load(raw, str(deck_file), builtin=False, engine=False) is None
-    again, errors = read_deck(deck_file, engine=False)
+    again, errors = read_deck(deck_file)
     assert again == fresh and not errors
 
 
@@ -148,7 +148,7 @@ def test_a_corrupt_entry_is_ignored(deck_file, monkeypatch, damage) -> None:
     ids=["enum", "str", "tuple", "field", "bool", "missing", "nested"],
 )
 def test_a_well_formed_entry_with_wrong_types_is_ignored(deck_file, tamper) -> None:
-    fresh, _ = read_deck(deck_file, engine=False)
+    fresh, _ = read_deck(deck_file)
     (entry_file,) = _entries()
     entry = json.loads(entry_file.read_text(encoding="utf-8"))
     deck = json.loads(entry["deck"])
@@ -159,11 +159,11 @@ def test_a_well_formed_entry_with_wrong_types_is_ignored(deck_file, tamper) -> N
     raw = deck_file.read_bytes()
     assert parse_cache.load(raw, str(deck_file), builtin=False, engine=False) is None
     loader._CACHE.clear()
-    assert read_deck(deck_file, engine=False)[0] == fresh
+    assert read_deck(deck_file)[0] == fresh
 
 
 def test_an_entry_from_other_code_is_stale(deck_file, monkeypatch) -> None:
-    read_deck(deck_file, engine=False)
+    read_deck(deck_file)
     raw = deck_file.read_bytes()
     assert parse_cache.load(raw, str(deck_file), builtin=False, engine=False) is not None
     monkeypatch.setattr(parse_cache, "_code_fingerprint", lambda engine: "another recall")
@@ -176,7 +176,7 @@ def test_the_fingerprint_covers_the_engine_only_when_checked() -> None:
 
 def test_a_failed_file_is_never_cached(deck_file) -> None:
     deck_file.write_text(DECK.replace('kind = "fact"', 'kind = "nonsense"'), encoding="utf-8")
-    deck, errors = read_deck(deck_file, engine=False)
+    deck, errors = read_deck(deck_file)
     assert deck is None and errors
     assert _entries() == []
 
@@ -185,13 +185,13 @@ def test_an_unwritable_cache_folder_only_means_no_cache(deck_file, monkeypatch, 
     blocker = tmp_path / "not-a-folder"
     blocker.write_text("", encoding="utf-8")
     monkeypatch.setattr(parse_cache, "cache_dir", lambda: blocker / "decks")
-    deck, errors = read_deck(deck_file, engine=False)
+    deck, errors = read_deck(deck_file)
     assert deck is not None and not errors
 
 
 def test_the_cache_can_be_turned_off(deck_file, monkeypatch) -> None:
     monkeypatch.setenv(parse_cache.DISABLE_VARIABLE, "1")
-    assert read_deck(deck_file, engine=False)[0] is not None
+    assert read_deck(deck_file)[0] is not None
     assert _entries() == []
 
 
@@ -200,5 +200,5 @@ def test_least_recently_used_entries_are_pruned(tmp_path, monkeypatch) -> None:
     for i in range(5):
         path = tmp_path / f"d{i}.toml"
         path.write_text(DECK.replace('id = "mini"', f'id = "mini{i}"'), encoding="utf-8")
-        assert read_deck(path, engine=False)[0] is not None
+        assert read_deck(path)[0] is not None
     assert len(_entries()) == 3

@@ -22,7 +22,7 @@ from recall.scheduling.new_order import (
 
 @pytest.fixture(scope="module")
 def builtin_cards() -> tuple[list[NewCard], list[str]]:
-    result = load_decks([builtin_decks_dir()], engine=False)
+    result = load_decks([builtin_decks_dir()])
     assert result.ok
     cards = [
         NewCard(

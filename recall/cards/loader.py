@@ -123,7 +123,7 @@ def _read_deck(
                 "the file is not UTF-8 text", path=shown, line=line, suggestion="save it as UTF-8"
             )
         ]
-    cached = parse_cache.load(raw, shown, builtin=builtin, engine=engine)
+    cached = parse_cache.load(raw, shown, builtin=builtin, engine=check is not None)
     if cached is not None:
         return cached, []
     try:
@@ -137,7 +137,7 @@ def _read_deck(
         check(built, problems)
     if problems or built is None:
         return None, problems.sorted()
-    parse_cache.store(raw, built.deck, builtin=builtin, engine=engine)
+    parse_cache.store(raw, built.deck, builtin=builtin, engine=check is not None)
     return built.deck, []
 
 
