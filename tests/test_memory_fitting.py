@@ -123,3 +123,17 @@ def test_paired_gain_is_the_mean_log_loss_difference() -> None:
     assert paired_gain(a, a).mean == 0.0
     with pytest.raises(ValueError):
         paired_gain(a, b[:-1])
+
+
+def test_without_refit_the_kept_parameters_are_the_tested_candidate(forgetful: History) -> None:
+    import json
+
+    result = fit_parameters(forgetful, DEFAULTS, refit_on_all=False)
+    assert result.kept and result.parameters == result.candidate
+    refitted = fit_parameters(forgetful, DEFAULTS)
+    assert refitted.parameters != refitted.candidate  # the refit saw the held-out quarter too
+    data = json.loads(json.dumps(result.to_dict()))
+    assert data["status"] == "kept" and data["comparison"]["candidate_better"] is True
+    assert data["comparison"]["train_reviews"] + data["comparison"]["test_reviews"] == len(
+        forgetful.targets
+    )
