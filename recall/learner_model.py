@@ -143,6 +143,7 @@ class ModelStatus:
     health: ModelHealth
     fitted: ParameterSet | None
     refit_suggested: bool
+    ever_fitted: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -156,10 +157,12 @@ class ModelStatus:
 def health(store: Store, settings: Settings, tz: tzinfo | None = None) -> ModelStatus:
     """Calibration, retention per deck and topic, and the verdict, for the parameters in use."""
     history = load_history(store, settings, tz)
-    fitted = MemoryModelStore(store).in_use()
+    model_store = MemoryModelStore(store)
+    fitted = model_store.in_use()
     parameters = default_parameters() if fitted is None else fitted.parameters
     report = model_health(history, parameters, settings.desired_retention)
-    return ModelStatus(report, fitted, refit_suggested(store, history))
+    ever = bool(model_store.fits())
+    return ModelStatus(report, fitted, refit_suggested(store, history), ever)
 
 
 def plan(
@@ -248,7 +251,11 @@ def health_lines(status: ModelStatus) -> list[str]:
     )
     lines = [f"memory model ({source})", f"  {report.verdict.message}"]
     if status.refit_suggested:
-        lines.append("  Your history has grown by half since the last fit: run `recall optimize`.")
+        lines.append(
+            "  Your history has grown by half since the last fit: run `recall optimize`."
+            if status.ever_fitted
+            else "  There is enough history to fit the model to you: run `recall optimize`."
+        )
     if report.verdict.reviews:
         lines += ["", *("  " + line for line in calibration_chart(report.bins).splitlines())]
     if report.by_deck:

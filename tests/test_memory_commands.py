@@ -183,6 +183,8 @@ def test_stats_suggest_a_fit_once_history_grew_by_half(
     assert main(["stats", "--json"]) == 0
     memory = json.loads(capsys.readouterr().out)["memory_model"]
     assert memory["refit_suggested"] is True and memory["parameters"] == "defaults"
+    assert main(["stats"]) == 0
+    assert "enough history to fit the model to you" in capsys.readouterr().out
     assert main(["optimize"]) == 0
     capsys.readouterr()
     assert main(["stats", "--json"]) == 0
