@@ -63,7 +63,7 @@ def build_decks() -> list[Deck]:
 def populate(store, rng: random.Random) -> None:  # type: ignore[no-untyped-def]  # noqa: ANN001
     """60% of cards reviewed (spread over the last 90 days), 40% new; 100k log rows."""
     engine = store._engine  # noqa: SLF001 - the benchmark fills rows in bulk, not via reviews
-    cards = sorted(c.id for c in store.cards_by_key().values())
+    cards = sorted(c.db_id for c in store.cards_by_key().values())
     reviewed = cards[: int(len(cards) * 0.6)]
     updates, logs = [], []
     for card_id in reviewed:
@@ -209,7 +209,7 @@ def main() -> int:
     )
 
     sched = Scheduler(SchedulerSettings())
-    targets = iter(rng.sample([c.id for c in due_now], min(len(due_now), 300)))
+    targets = iter(rng.sample([c.db_id for c in due_now], min(len(due_now), 300)))
 
     def write() -> None:
         card_id = next(targets)
@@ -228,7 +228,7 @@ def main() -> int:
     memory = store.memory()
     stability, elapsed = memory.stability, memory.elapsed_days(NOW)
     report(
-        f"retrievability, all {len(memory.card_ids)} cards (NumPy)",
+        f"retrievability, all {len(memory.card_db_ids)} cards (NumPy)",
         timed(lambda: sched.retrievability_many(stability, elapsed), 200),
         "≤ 10 ms",
     )

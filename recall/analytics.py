@@ -21,7 +21,8 @@ from datetime import UTC, date, datetime, timedelta, tzinfo
 from typing import TYPE_CHECKING, Any
 
 from recall.scheduling.day import day_start, study_date
-from recall.store.models import KIND_REVIEW
+from recall.scheduling.state import ReviewKind
+from recall.verdicts import Status
 
 if TYPE_CHECKING:
     from recall.store import Store
@@ -171,9 +172,9 @@ def compute_stats(
     for at, kind, rating, verdict, diagnosis, deck, topic in facts:
         day = study_date(at, rollover_hour, tz)
         per_day[day] += 1
-        if verdict == "incorrect" and diagnosis:
+        if verdict == Status.INCORRECT and diagnosis:
             mistakes[diagnosis] += 1
-        if kind != KIND_REVIEW:
+        if kind is not ReviewKind.REVIEW:
             continue
         ok = int(rating > 1)
         passed_all += ok
@@ -216,5 +217,5 @@ def _first_try_accuracy(store: Store, since: datetime, until: datetime) -> float
     """Share of (card, study session) pairs whose first answer in the period passed."""
     seen: dict[tuple[int, int | None], bool] = {}
     for entry in store.reviews(since=since, until=until):
-        seen.setdefault((entry.card_id, entry.session_id), entry.rating > 1)
+        seen.setdefault((entry.card_db_id, entry.session_id), entry.rating > 1)
     return sum(seen.values()) / len(seen) if seen else None

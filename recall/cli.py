@@ -20,6 +20,7 @@ from pathlib import Path
 
 from recall import __version__
 from recall.errors import ConfigError, RecallError
+from recall.paths import redact_url
 
 #: Subcommand modules, in the order ``--help`` lists them.
 COMMAND_MODULES: tuple[str, ...] = (
@@ -74,14 +75,28 @@ def main(argv: Sequence[str] | None = None) -> int:
     apply_global_options(args)
     func = getattr(args, "func", None)
     try:
-        if func is None:
-            return _open_tui()
-        return int(func(args) or 0)
+        status = _open_tui() if func is None else int(func(args) or 0)
+        sys.stdout.flush()  # a closed pipe is found here, not after main has returned
+        return status
     except RecallError as error:
         print(f"recall: {error}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        return _output_closed()
+    except OSError as error:  # a file recall could not read or write: one line, not a traceback
+        where = f"{error.filename}: " if error.filename else ""
+        print(f"recall: {where}{error.strerror or error}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         return 130
+
+
+def _output_closed() -> int:
+    """The reader of our output went away (``recall decks list | head -1``): stop quietly, the
+    way command-line tools do, with the status of a process ended by SIGPIPE."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())  # so the final flush at exit has nowhere to fail
+    return 128 + 13
 
 
 def _open_tui() -> int:
@@ -106,8 +121,8 @@ def precheck_database_url(url: str | None) -> None:
         return
     if not _URL_SCHEME.match(url):
         raise ConfigError(
-            f"'{url}' is not a database URL. Use e.g. sqlite:////path/to/recall.sqlite3 or "
-            "postgresql+psycopg://user@host/dbname"
+            f"'{redact_url(url)}' is not a database URL. Use e.g. "
+            "sqlite:////path/to/recall.sqlite3 or postgresql+psycopg://user@host/dbname"
         )
     if url.startswith("sqlite:///"):
         path = url[len("sqlite:///") :].split("?", 1)[0]

@@ -11,7 +11,7 @@ action ids and reads the overrides with :attr:`Settings.keys`.
 from __future__ import annotations
 
 import math
-import os
+import re
 import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields, replace
@@ -20,8 +20,9 @@ from pathlib import Path
 from typing import Any
 
 from recall.errors import ConfigError
-from recall.paths import config_file
+from recall.paths import config_file, write_atomically
 from recall.scheduling.fsrs_adapter import SchedulerSettings
+from recall.toml_limits import TomlLimitExceeded, TomlLimits, check_shape, read_bounded
 
 
 @dataclass(frozen=True)
@@ -147,35 +148,105 @@ def load_settings(path: Path | None = None) -> Settings:
     file and the key.
     """
     path = path or config_file()
+    fix = "Fix it or delete it to use defaults."
     try:
-        raw = path.read_bytes()
+        raw = read_bounded(path, CONFIG_LIMITS)
     except FileNotFoundError:
         return Settings()
+    except TomlLimitExceeded as error:
+        raise ConfigError(f"{path}: {error.message}. {fix}") from None
     except OSError as error:
         raise ConfigError(f"{path}: cannot read the settings file ({error.strerror})") from error
     try:
-        data = tomllib.loads(raw.decode("utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
-        raise ConfigError(
-            f"{path}: not valid TOML: {error}. Fix it or delete it to use defaults."
-        ) from error
-    return _from_mapping(data, str(path))
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = raw[: error.start].count(b"\n") + 1
+        raise ConfigError(f"{path}:{line}: not UTF-8 text. {fix}") from None
+    try:
+        check_shape(text, CONFIG_LIMITS)
+        data = tomllib.loads(text)
+    except TomlLimitExceeded as error:
+        raise ConfigError(f"{path}:{error.line}: {error.message}. {fix}") from None
+    except (tomllib.TOMLDecodeError, ValueError) as error:
+        raise ConfigError(f"{path}: not valid TOML: {error}. {fix}") from None
+    return _from_mapping(data, str(path), text)
 
 
-def _from_mapping(data: dict[str, Any], where: str) -> Settings:
+#: What ``config.toml`` may hold: a few hundred bytes in practice (``docs/decks.md``, "Limits").
+CONFIG_LIMITS = TomlLimits("a config file", max_bytes=64 << 10, max_depth=4, max_key_parts=4)
+
+
+def _from_mapping(data: dict[str, Any], where: str, text: str = "") -> Settings:
     values: dict[str, Any] = {}
     for key, value in data.items():
+        at = _located(where, text, key)
         if key == "keys":
             if not isinstance(value, dict) or not all(
                 isinstance(k, str) and isinstance(v, str) for k, v in value.items()
             ):
-                raise ConfigError(f"{where}: [keys] must map action names to key strings")
+                raise ConfigError(f"{at}: [keys] must map action names to key strings")
+            for action, keys in value.items():
+                problem = binding_problem(action, keys)
+                if problem:
+                    raise ConfigError(f"{_located(where, text, action)}: {problem}")
             values["keys"] = dict(value)
             continue
         if key not in SPECS:
-            raise ConfigError(f"{where}: unknown setting {key!r}; known: {', '.join(SPECS)}")
-        values[key] = _coerce(key, value, where)
+            raise ConfigError(f"{at}: unknown setting {key!r}; known: {', '.join(SPECS)}")
+        values[key] = _coerce(key, value, at)
     return Settings(**values)
+
+
+def _located(where: str, text: str, key: str) -> str:
+    """``file:line`` of the line that sets ``key`` (just ``file`` when it cannot be found)."""
+    pattern = re.compile(
+        rf"^[ \t]*(?:{re.escape(key)}|\"{re.escape(key)}\"|'{re.escape(key)}')"
+        rf"[ \t]*(?:=|\.|$)|^[ \t]*\[[ \t]*{re.escape(key)}[ \t]*\]",
+        re.M,
+    )
+    match = pattern.search(text)
+    if match is None:
+        return where
+    line = text.count("\n", 0, match.start()) + 1
+    return f"{where}:{line}"
+
+
+#: Modifier names Textual understands in a key binding (``ctrl+shift+a``).
+_MODIFIERS = frozenset({"ctrl", "shift", "alt", "meta", "super", "hyper"})
+#: A named key (``f3``, ``pageup``, ``question_mark``).
+_KEY_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
+
+
+def binding_problem(action: str, keys: str) -> str | None:
+    """Why ``keys`` cannot be the binding of ``action`` (``None`` when it can).
+
+    ``keys`` is one key or several separated by commas, each a named key or one printable
+    character, with ``+``-joined modifiers: ``f3``, ``ctrl+s``, ``enter,s``. Control bytes and
+    spaces are refused: written to the file they would make it unreadable (and lock the learner
+    out of every command), and no key sends them as a name."""
+    if not action or len(action) > 64 or not action.isprintable():
+        return (
+            f"'{_printable(action)}' is not an action id (printable, at most 64 characters, "
+            "e.g. drill.hint; `?` in the app lists them)"
+        )
+    if not keys or len(keys) > 100:
+        return f"the binding for {action} must be 1 to 100 characters"
+    for key in keys.split(","):
+        *modifiers, name = key.strip().split("+") if key.strip() != "+" else ["+"]
+        unknown = [m for m in modifiers if m not in _MODIFIERS]
+        if unknown or not name:
+            return f"'{_printable(key)}' in the binding for {action} is not a key"
+        if not (_KEY_NAME.match(name) or (len(name) == 1 and name.isprintable() and name != " ")):
+            return (
+                f"'{_printable(key)}' in the binding for {action} is not a key "
+                "(a name like f3 or enter, or one printable character, with ctrl+, alt+, ...)"
+            )
+    return None
+
+
+def _printable(text: str) -> str:
+    """``text`` with control characters shown as escapes, for an error message."""
+    return "".join(c if c.isprintable() else f"\\x{ord(c):02x}" for c in text)
 
 
 def _coerce(key: str, value: Any, where: str) -> Any:
@@ -224,6 +295,9 @@ def set_value(settings: Settings, key: str, text: str) -> Settings:
             raise ConfigError(
                 "a key binding needs an action name and a key, e.g. keys.submit ctrl+s"
             )
+        problem = binding_problem(action, text.strip())
+        if problem:
+            raise ConfigError(f"{problem}; nothing was changed")
         return replace(settings, keys={**settings.keys, action: text.strip()})
     if key not in SPECS:
         raise ConfigError(f"unknown setting {key!r}; known: {', '.join(SPECS)}, keys.ACTION")
@@ -269,14 +343,10 @@ def save_settings(settings: Settings, path: Path | None = None) -> Path:
 
     Raises :class:`ConfigError` when the file cannot be written (full disk, no permission)."""
     path = path or config_file()
-    temp = path.with_name(path.name + ".tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        temp.write_text(dumps(settings), encoding="utf-8")
-        os.replace(temp, path)
+        write_atomically(path, dumps(settings))
     except OSError as error:
-        if temp.is_file():
-            temp.unlink(missing_ok=True)
         reason = error.strerror or str(error)
         raise ConfigError(
             f"{path}: cannot write the settings file ({reason}); nothing was changed"
@@ -296,7 +366,8 @@ def _toml_value(value: Any) -> str:
 
 def _toml_string(text: str) -> str:
     escaped = text.replace("\\", "\\\\").replace('"', '\\"')
-    escaped = "".join(c if c >= " " else f"\\u{ord(c):04x}" for c in escaped)
+    # TOML forbids raw control characters (DEL included): a file holding one does not read.
+    escaped = "".join(c if c >= " " and c != "\x7f" else f"\\u{ord(c):04x}" for c in escaped)
     return f'"{escaped}"'
 
 

@@ -9,6 +9,7 @@ override the database URL and the custom deck folder alone.
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 APP_NAME = "recall"
@@ -68,3 +69,38 @@ def builtin_decks_dir() -> Path:
     if checkout.is_dir() and (package.parent / "pyproject.toml").is_file():
         return checkout
     return package / "_decks"
+
+
+#: A password in a URL's user part (``user:secret@``) and in its query (``password=secret``).
+_URL_SECRETS = (
+    re.compile(r"([A-Za-z][A-Za-z0-9+.-]*:/*[^:/@\s]*:)[^@/\s]+(@)"),
+    re.compile(r"(?i)((?:^|[?&;\s])(?:password|passwd|pwd|sslpassword|sslkey_password)=)[^&;\s]*"),
+)
+
+
+def redact_url(text: str) -> str:
+    """``text`` (a database URL, or a message quoting one) with every password shown as
+    ``***``: errors are printed, logged and pasted into bug reports. Plain text in, so it works
+    on a URL too broken to parse (and without importing SQLAlchemy)."""
+    for pattern in _URL_SECRETS:
+        text = pattern.sub(r"\1***\2" if pattern.groups == 2 else r"\1***", text)
+    return text
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` whole or not at all: into a temporary file beside it, flushed
+    to disk, then renamed over it. A full disk or a crash mid-write leaves the old file (or no
+    file), never a truncated one; ``OSError`` is raised after the temporary file is removed."""
+    temp = path.with_name(path.name + ".tmp")
+    try:
+        with open(temp, "w", encoding="utf-8") as file:
+            file.write(text)
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(temp, path)
+    except OSError as error:
+        temp.unlink(missing_ok=True)
+        raise OSError(error.errno, error.strerror, str(path)) from error
+    except BaseException:
+        temp.unlink(missing_ok=True)
+        raise

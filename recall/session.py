@@ -47,6 +47,7 @@ from recall.scheduling import (
     VERDICTS,
     Phase,
     Rating,
+    ReviewKind,
     Scheduler,
     became_leech,
     build_queue,
@@ -57,7 +58,6 @@ from recall.scheduling import (
     today_bounds,
 )
 from recall.store import ReviewEntry, ReviewInput, SessionInfo, Store, StoredCard
-from recall.store.models import KIND_CRAM, KIND_LEARNING, KIND_NEW, KIND_RELEARNING, KIND_REVIEW
 
 #: How far ahead a learning card may be shown when nothing else is left (Anki's default).
 LEARN_AHEAD = timedelta(minutes=20)
@@ -212,12 +212,13 @@ class SessionSummary:
         return out
 
 
+#: The summary's name for each kind of review (its ``by_kind`` keys).
 _KIND_NAMES = {
-    KIND_NEW: "new",
-    KIND_LEARNING: "learning",
-    KIND_REVIEW: "review",
-    KIND_RELEARNING: "relearn",
-    KIND_CRAM: "off_schedule",
+    ReviewKind.NEW: "new",
+    ReviewKind.LEARNING: "learning",
+    ReviewKind.REVIEW: "review",
+    ReviewKind.RELEARNING: "relearn",
+    ReviewKind.OFF_SCHEDULE: "off_schedule",
 }
 
 
@@ -398,8 +399,8 @@ class Session:
     def _loaded(self, cards: Iterable[StoredCard]) -> list[StoredCard]:
         out = []
         for card in cards:
-            if card.card_key in self._cards:
-                self._stored[card.card_key] = card
+            if card.key in self._cards:
+                self._stored[card.key] = card
                 out.append(card)
         return out
 
@@ -425,11 +426,11 @@ class Session:
             )
         )
         queue = drop_siblings(build_queue([], reviews, new), _group_of)
-        return [c.card_key for c in queue]
+        return [c.key for c in queue]
 
     def _cram_queue(self) -> list[str]:
         stored = self._loaded(self.store.cards_by_key(self._cards).values())
-        keys = sorted(c.card_key for c in stored if self._drillable(c))
+        keys = sorted(c.key for c in stored if self._drillable(c))
         random.Random(self.info.id).shuffle(keys)
         return keys
 
@@ -440,13 +441,13 @@ class Session:
 
         memory = self.store.memory(decks=self._decks, topic=self._topic)
         reviewed = ~np.isnan(memory.stability)
-        ids = memory.card_ids[reviewed]
+        ids = memory.card_db_ids[reviewed]
         r = self.scheduler.retrievability_many(
             memory.stability[reviewed], memory.elapsed_days(now)[reviewed]
         )
-        by_id = {c.id: c for c in self._loaded(self.store.cards_by_key(self._cards).values())}
+        by_id = {c.db_id: c for c in self._loaded(self.store.cards_by_key(self._cards).values())}
         order = [int(ids[i]) for i in np.argsort(r, kind="stable") if int(ids[i]) in by_id]
-        return [by_id[i].card_key for i in order][:count]
+        return [by_id[i].key for i in order][:count]
 
     def _missed_queue(self) -> list[str]:
         last = self.store.last_finished_session(mode=None)
@@ -457,7 +458,7 @@ class Session:
             if entry.rating == Rating.Again and entry.card_key not in keys:
                 keys.append(entry.card_key)
         stored = self._loaded(self.store.cards_by_key(keys).values())
-        usable = {c.card_key for c in stored if self._drillable(c)}
+        usable = {c.key for c in stored if self._drillable(c)}
         return [k for k in keys if k in usable]
 
     def _drillable(self, card: StoredCard) -> bool:
@@ -472,7 +473,7 @@ class Session:
     def _still_due(self, key: str, now: datetime) -> bool:
         """A queued card may have changed since the queue was built (buried by a sibling,
         reviewed from another window, suspended): check before showing it."""
-        stored = self.store.card(self._stored[key].id)
+        stored = self.store.card(self._stored[key].db_id)
         self._stored[key] = stored
         if stored.retired or stored.suspended or stored.buried_until is not None:
             return False
@@ -502,8 +503,8 @@ class Session:
                 learning_only=True,
             )
         ):
-            if card.card_key not in skip:
-                return card.card_key
+            if card.key not in skip:
+                return card.key
         return None
 
     # ------------------------------------------------------------------ driving
@@ -673,11 +674,11 @@ class Session:
         now = self.clock()
         taken = self.seconds_on_current() if seconds is None else max(0.0, float(seconds))
         data = ReviewInput(
-            rating=int(rating),
+            rating=rating,
             reviewed_at=now,
             verdict=verdict,
             seconds=taken,
-            suggested=None if suggested is None else int(suggested),
+            suggested=None if suggested is None else Rating(int(suggested)),
             diagnosis=diagnosis,
             answer=answer,
             hint_used=hint_used,
@@ -688,10 +689,12 @@ class Session:
         bury_until = None
         schedule = None
         if self.mode is Mode.NORMAL:
-            card_id = stored.id
+            card_id = stored.db_id
             schedule = lambda state: self.scheduler.review(card_id, state, rating, now)  # noqa: E731
             bury_until = today_bounds(now, self.settings.day_rollover_hour, self.tz)[1]
-        applied = self.store.apply_review(stored.id, data, schedule, bury_siblings_until=bury_until)
+        applied = self.store.apply_review(
+            stored.db_id, data, schedule, bury_siblings_until=bury_until
+        )
         # Committed: from here on, nothing can lose this review.
         self._stored[key] = applied.card
         requeue = self.mode is not Mode.NORMAL and rating is Rating.Again
@@ -776,7 +779,7 @@ class Session:
         first: dict[str, ReviewEntry] = {}
         for entry in entries:
             first.setdefault(entry.card_key, entry)
-        by_kind = Counter(_KIND_NAMES.get(e.kind, "other") for e in first.values())
+        by_kind = Counter(_KIND_NAMES[e.kind] for e in first.values())
         # Keys keep the order of each card's first miss; values end as its last miss.
         last_wrong = {e.card_key: e for e in entries if e.rating == Rating.Again}
         missed = tuple(

@@ -19,7 +19,6 @@ from recall.grading import (
     engine_tolerance,
     grade,
     preview,
-    rating_verdict,
     reference_answer,
     symbol_table,
 )
@@ -206,9 +205,9 @@ def test_blank_answer_is_invalid(deck: Deck) -> None:
 def test_explain_is_self_rated(deck: Deck) -> None:
     verdict = grade(deck.card("why-ce"), "because likelihood")
     assert verdict.method == "self"
-    assert rating_verdict(verdict) == "self"
+    assert verdict.status is Status.SELF
     assert "maximum" in verdict.expected
-    assert rating_verdict(grade(deck.card("adam-bytes"), "16")) == "correct"
+    assert grade(deck.card("adam-bytes"), "16").status == "correct"  # as the review log reads
 
 
 # ----- helpers -------------------------------------------------------------------------------

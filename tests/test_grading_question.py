@@ -17,7 +17,7 @@ from recall.cards.model import Card, Deck
 from recall.config import Settings
 from recall.errors import GradingError
 from recall.formula import evaluate_constant
-from recall.grading import Question, check_deck, grade, rating_verdict
+from recall.grading import Question, check_deck, grade
 from recall.scheduling import Rating
 from recall.session import Session
 from recall.store import Store, open_store
@@ -142,7 +142,7 @@ def test_a_numeric_review_is_stored_and_replayed_exactly(
     verdict = grade(question, right_answer(question))
     clock.advance(12)
     session.record(
-        verdict=rating_verdict(verdict),
+        verdict=verdict.status,
         rating=Rating.Good,
         answer=right_answer(question),
         seed=question.seed,

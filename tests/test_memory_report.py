@@ -15,7 +15,7 @@ from recall.scheduling.memory_report import (
 )
 from recall.scheduling.rating import Rating
 from recall.scheduling.simulation import FIRST_RATINGS, PASS_RATINGS
-from recall.scheduling.state import NEW_STATE, CardState, Phase
+from recall.scheduling.state import NEW_STATE, CardState, Phase, ReviewKind
 from recall.store.records import ReviewEntry
 from tests.simulated_learners import DEFAULTS, simulate_history
 
@@ -26,12 +26,12 @@ def entry(key: str, at: datetime, rating: int, *, scheduled: bool = True, second
     state = CardState(Phase.REVIEW, None, 3.0, 5.0, at + timedelta(days=3), at, 1, 0)
     return ReviewEntry(
         id=1,
-        card_id=1,
+        card_db_id=1,
         card_key=key,
         session_id=None,
         reviewed_at=at,
-        kind=2,
-        rating=rating,
+        kind=ReviewKind.NEW if scheduled else ReviewKind.OFF_SCHEDULE,
+        rating=Rating(rating),
         suggested=None,
         verdict="correct",
         diagnosis=None,

@@ -517,7 +517,7 @@ def test_a_refused_undo_keeps_the_review_in_the_session(store: Store, db_url: st
     clock = FakeClock()
     session = start(store, cards, clock, budget=Budget.cards(2))
     answer(session, clock, Rating.Again, seconds=3)
-    a_id = store.cards_by_key()["d/a"].id
+    a_id = store.cards_by_key()["d/a"].db_id
     other = open_store(db_url)  # another window reviews the same card meanwhile
     scheduler = session.scheduler
     at = clock.advance(60)
@@ -591,6 +591,6 @@ def test_set_aside_after_a_bury_drops_the_card(store: Store) -> None:
     assert card is not None and card.id == "a"
     state = session.current_state
     assert state is not None
-    store.bury([state.id], clock() + timedelta(days=1))
+    store.bury([state.db_id], clock() + timedelta(days=1))
     assert session.set_aside(requeue=False)
     assert drain(session, clock)[0] == "b" and "a" not in drain(session, clock)

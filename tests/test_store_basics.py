@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from store_fixtures import T0, db_url, make_card, make_deck, store  # noqa: F401
 
-from recall.scheduling import NEW_STATE, Phase, Rating, Scheduler, SchedulerSettings
+from recall.scheduling import NEW_STATE, Phase, Rating, ReviewKind, Scheduler, SchedulerSettings
 from recall.store import ReviewInput, Store, StoreError, open_store
 
 SCHED = Scheduler(SchedulerSettings(enable_fuzzing=False))
@@ -25,7 +25,7 @@ def review(store: Store, card_id: int, rating: Rating = Rating.Good, at=T0, **ex
 
 
 def ids(store: Store) -> dict[str, int]:
-    return {key: c.id for key, c in store.cards_by_key().items()}
+    return {key: c.db_id for key, c in store.cards_by_key().items()}
 
 
 def test_a_new_database_is_created_empty_and_reopens(db_url: str) -> None:
@@ -55,7 +55,7 @@ def test_sync_adds_new_cards_as_new(store: Store) -> None:
     assert set(report.added) == {"losses/mse", "losses/ce", "optim/adam"}
     cards = store.cards_by_key()
     assert all(c.state == NEW_STATE and not c.retired for c in cards.values())
-    assert [c.key for c in store.new_cards(limit=10)] == ["mse", "ce", "adam"]
+    assert [c.id for c in store.new_cards(limit=10)] == ["mse", "ce", "adam"]
 
 
 def test_sync_keeps_state_when_a_card_is_edited(store: Store) -> None:
@@ -69,8 +69,8 @@ def test_sync_keeps_state_when_a_card_is_edited(store: Store) -> None:
     report = store.sync_decks([edited], now=T0)
     assert report.changed == ("losses/mse",) and not report.added
     after = store.card(card_id)
-    assert after.state == before.state and after.id == card_id
-    assert len(store.reviews(card_id=card_id)) == 1
+    assert after.state == before.state and after.db_id == card_id
+    assert len(store.reviews(card_db_id=card_id)) == 1
     assert store.sync_decks([edited], now=T0).unchanged == 1
 
 
@@ -82,8 +82,8 @@ def test_removed_cards_are_retired_not_deleted_and_come_back(store: Store) -> No
     assert report.retired == ("losses/ce",)
     gone = store.card(card_id)
     assert gone.retired and gone.state.reps == 1
-    assert len(store.reviews(card_id=card_id)) == 1  # history kept
-    assert all(c.id != card_id for c in store.due_cards(T0 + timedelta(days=400)))
+    assert len(store.reviews(card_db_id=card_id)) == 1  # history kept
+    assert all(c.db_id != card_id for c in store.due_cards(T0 + timedelta(days=400)))
     with pytest.raises(StoreError, match="removed from its deck"):
         review(store, card_id)
     report = store.sync_decks([make_deck("losses", "mse", "ce")], now=T0)
@@ -136,7 +136,7 @@ def test_decks_whose_file_was_deleted_are_retired_and_come_back_with_it(
     assert sorted(report.restored) == ["losses/a", "losses/b"]
     back = store.card(card_id)
     assert not back.retired and back.state == before.state
-    assert len(store.reviews(card_id=card_id)) == 1  # history kept
+    assert len(store.reviews(card_db_id=card_id)) == 1  # history kept
 
 
 def test_a_review_is_logged_with_everything_and_state_updates(store: Store) -> None:
@@ -174,7 +174,7 @@ def test_undo_restores_the_exact_previous_state_and_removes_the_row(store: Store
         store.undo_review(first.entry.id)
     restored = store.undo_review(second.entry.id)
     assert restored.state == state_after_first
-    assert [e.id for e in store.reviews(card_id=card_id)] == [first.entry.id]
+    assert [e.id for e in store.reviews(card_db_id=card_id)] == [first.entry.id]
     assert store.undo_review(first.entry.id).state == NEW_STATE
     assert store.review_count() == 0
     with pytest.raises(StoreError, match="not in the log"):
@@ -201,11 +201,11 @@ def test_due_cards_come_most_overdue_first_and_respect_filters(store: Store) -> 
     review(store, keys["a/x"], at=T0 + timedelta(minutes=1))
     review(store, keys["b/z"], at=T0 + timedelta(minutes=2))
     later = T0 + timedelta(hours=1)
-    assert [c.key for c in store.due_cards(later)] == ["y", "x", "z"]
-    assert [c.key for c in store.due_cards(later, decks=["b"])] == ["z"]
-    assert [c.key for c in store.due_cards(later, topic="losses")] == ["y", "x"]
+    assert [c.id for c in store.due_cards(later)] == ["y", "x", "z"]
+    assert [c.id for c in store.due_cards(later, decks=["b"])] == ["z"]
+    assert [c.id for c in store.due_cards(later, topic="losses")] == ["y", "x"]
     assert store.due_cards(T0 + timedelta(minutes=5)) == []
-    assert [c.key for c in store.due_cards(later, limit=1)] == ["y"]
+    assert [c.id for c in store.due_cards(later, limit=1)] == ["y"]
 
 
 def test_deck_counts_split_new_learning_and_due_and_cap_new(store: Store) -> None:
@@ -237,7 +237,7 @@ def test_suspend_removes_a_card_from_every_queue_and_keeps_its_state(store: Stor
     assert store.deck_sizes()[0].suspended == 2
     back = store.set_suspended(keys["d/a"], False)
     assert back.state == state and not back.suspended
-    assert [c.key for c in store.due_cards(later)] == ["a"]
+    assert [c.id for c in store.due_cards(later)] == ["a"]
 
 
 def test_reviewing_a_card_buries_its_siblings_until_the_next_day(store: Store) -> None:
@@ -253,11 +253,11 @@ def test_reviewing_a_card_buries_its_siblings_until_the_next_day(store: Store) -
         bury_siblings_until=tomorrow,
     )
     assert applied.buried == 2
-    assert [c.key for c in store.new_cards(limit=10)] == ["other"]
+    assert [c.id for c in store.new_cards(limit=10)] == ["other"]
     assert store.card(keys["att/attn.scale"]).buried_until == tomorrow
     assert store.release_buried(T0 + timedelta(hours=1)) == 0
     assert store.release_buried(tomorrow) == 2
-    assert {c.key for c in store.new_cards(limit=10)} == {"attn.scale", "attn.name", "other"}
+    assert {c.id for c in store.new_cards(limit=10)} == {"attn.scale", "attn.name", "other"}
 
 
 def test_undo_unburies_the_siblings_it_buried(store: Store) -> None:
@@ -272,7 +272,7 @@ def test_undo_unburies_the_siblings_it_buried(store: Store) -> None:
         bury_siblings_until=T0 + timedelta(hours=20),
     )
     store.undo_review(applied.entry.id)
-    assert {c.key for c in store.new_cards(limit=10)} == {"attn.formula", "attn.scale"}
+    assert {c.id for c in store.new_cards(limit=10)} == {"attn.formula", "attn.scale"}
 
 
 def test_off_schedule_reviews_are_logged_without_touching_state(store: Store) -> None:
@@ -284,7 +284,8 @@ def test_off_schedule_reviews_are_logged_without_touching_state(store: Store) ->
         rating=1, reviewed_at=T0 + timedelta(hours=1), verdict="incorrect", seconds=9
     )
     cram = store.apply_review(card_id, data, None)
-    assert cram.entry.kind == 4 and cram.entry.before is None and cram.entry.after is None
+    assert cram.entry.kind is ReviewKind.OFF_SCHEDULE
+    assert cram.entry.before is None and cram.entry.after is None
     assert store.card(card_id).state == state
     store.undo_review(cram.entry.id)
     assert store.card(card_id).state == state and store.review_count() == 1
@@ -298,7 +299,7 @@ def test_leeches_are_cards_past_the_lapse_threshold(store: Store) -> None:
     for rating in [Rating.Good, Rating.Good] + [Rating.Again, Rating.Good] * 3:
         at = review(store, card_id, rating, at=at).card.state.due  # type: ignore[assignment]
     assert store.card(card_id).state.lapses == 3
-    assert [c.key for c in store.leeches(3)] == ["hard"]
+    assert [c.id for c in store.leeches(3)] == ["hard"]
     assert store.leeches(4) == [] and store.leeches(0) == []
 
 
@@ -358,12 +359,12 @@ def test_memory_arrays_give_the_same_retrievability_as_one_card_at_a_time(store:
     now = T0 + timedelta(days=9, hours=5)
     memory = store.memory()
     vector = SCHED.retrievability_many(memory.stability, memory.elapsed_days(now))
-    by_id = dict(zip(memory.card_ids.tolist(), vector.tolist(), strict=True))
+    by_id = dict(zip(memory.card_db_ids.tolist(), vector.tolist(), strict=True))
     for key in ("d/a", "d/b", "d/new"):
         card = store.card(keys[key])
-        assert by_id[card.id] == pytest.approx(SCHED.retrievability(card.state, now), rel=1e-12)
+        assert by_id[card.db_id] == pytest.approx(SCHED.retrievability(card.state, now), rel=1e-12)
     assert by_id[keys["d/new"]] == 0.0
-    assert len(store.memory(decks=["nope"]).card_ids) == 0
+    assert len(store.memory(decks=["nope"]).card_db_ids) == 0
 
 
 def test_the_session_layer_never_loads_the_formula_engine_or_textual() -> None:
@@ -380,7 +381,7 @@ def test_cards_by_key_finds_exactly_the_keys_asked_for(store: Store) -> None:
     store.sync_decks([make_deck("a", "x", "y"), make_deck("b", "x")], now=T0)
     found = store.cards_by_key(["a/x", "b/x", "b/y", "c/x"])
     assert sorted(found) == ["a/x", "b/x"]
-    assert found["a/x"].id != found["b/x"].id
+    assert found["a/x"].db_id != found["b/x"].db_id
     assert store.cards_by_key([]) == {}
 
 
@@ -394,4 +395,19 @@ def test_a_learning_card_can_be_buried_by_hand_and_comes_back_learning(store: St
     assert store.release_buried(tomorrow) == 1
     back = store.card(card_id)
     assert back.buried_until is None and back.state == state
-    assert [c.id for c in store.due_cards(tomorrow, learning_only=True)] == [card_id]
+    assert [c.db_id for c in store.due_cards(tomorrow, learning_only=True)] == [card_id]
+
+
+def test_review_kinds_are_stored_as_the_schema_integers() -> None:
+    """The records speak ReviewKind; the column keeps the integers old databases hold."""
+    from recall.store.rows import KIND_CODES, review_kind
+
+    assert {kind.value: code for kind, code in KIND_CODES.items()} == {
+        "new": 0,
+        "learning": 1,
+        "review": 2,
+        "relearning": 3,
+        "off_schedule": 4,
+    }
+    assert [review_kind(code) for code in range(5)] == list(ReviewKind)
+    assert [ReviewKind.of(phase) for phase in Phase] == list(ReviewKind)[:4]

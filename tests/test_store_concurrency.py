@@ -31,7 +31,7 @@ WORKER = textwrap.dedent(
     url, name, rounds = sys.argv[1], sys.argv[2], int(sys.argv[3])
     sched = Scheduler(SchedulerSettings(enable_fuzzing=False))
     store = open_store(url)
-    cards = sorted(c.id for c in store.cards_by_key().values())
+    cards = sorted(c.db_id for c in store.cards_by_key().values())
     for i in range(rounds):
         card_id = cards[i % len(cards)]  # both processes review the same cards
         at = T0 + timedelta(seconds=i)
@@ -77,7 +77,7 @@ def test_two_processes_reviewing_the_same_cards_lose_nothing(db_url: str) -> Non
     # Each review was applied to the state the previous one left: reps add up exactly.
     assert sum(c.state.reps for c in cards) == 2 * rounds
     for card in cards:
-        chain = [e for e in entries if e.card_id == card.id]
+        chain = [e for e in entries if e.card_db_id == card.db_id]
         for earlier, later in zip(chain, chain[1:], strict=False):
             assert later.before is not None and earlier.after is not None
             assert later.before.stability == earlier.after.stability
@@ -97,7 +97,7 @@ def test_undo_racing_a_review_from_another_process_loses_nothing(pg_url: str) ->
     undo must see that review and refuse, not restore the state over it."""
     store = open_store(pg_url)
     store.sync_decks([make_deck("d", "a")], now=T0)
-    card_id = store.cards_by_key()["d/a"].id
+    card_id = store.cards_by_key()["d/a"].db_id
     sched = Scheduler(SchedulerSettings(enable_fuzzing=False))
     first = store.apply_review(
         card_id,

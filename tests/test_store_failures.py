@@ -107,9 +107,9 @@ def test_a_full_disk_loses_the_write_not_the_database(tmp_path: Path) -> None:
 
     data = ReviewInput(rating=3, reviewed_at=T0, verdict="correct", seconds=2, answer="x" * 200_000)
     with pytest.raises(StoreError, match="full"):
-        store.apply_review(card.id, data, lambda s: SCHED.review(card.id, s, Rating.Good, T0))
+        store.apply_review(card.db_id, data, lambda s: SCHED.review(card.db_id, s, Rating.Good, T0))
     assert store.review_count() == 0
-    assert store.card(card.id).state == card.state
+    assert store.card(card.db_id).state == card.state
     store.close()
     assert integrity(path) == "ok"
 

@@ -41,7 +41,7 @@ def test_retention_counts_only_reviews_of_learnt_cards_by_deck_and_topic(store: 
     store.sync_decks(
         [make_deck("a", "x", "y", topic="losses"), make_deck("b", "z", topic="optim")], now=T0
     )
-    ids = {k: c.id for k, c in store.cards_by_key().items()}
+    ids = {k: c.db_id for k, c in store.cards_by_key().items()}
     due = {k: graduate(store, i, T0) for k, i in ids.items()}
     review(store, ids["a/x"], Rating.Good, due["a/x"])
     review(store, ids["a/y"], Rating.Again, due["a/y"], diagnosis="sign")
@@ -58,7 +58,7 @@ def test_retention_counts_only_reviews_of_learnt_cards_by_deck_and_topic(store: 
 
 def test_heatmap_counts_reviews_per_study_day_with_the_rollover(store: Store) -> None:
     store.sync_decks([make_deck("d", "a", "b")], now=T0)
-    ids = [c.id for c in store.cards_by_key().values()]
+    ids = [c.db_id for c in store.cards_by_key().values()]
     day = datetime(2025, 5, 5, 12, tzinfo=UTC)
     review(store, ids[0], Rating.Good, day)
     review(store, ids[1], Rating.Good, day + timedelta(hours=14))  # 02:00 next morning
@@ -71,7 +71,7 @@ def test_heatmap_counts_reviews_per_study_day_with_the_rollover(store: Store) ->
 
 def test_forecast_puts_overdue_cards_on_today(store: Store) -> None:
     store.sync_decks([make_deck("d", "a", "b", "c")], now=T0)
-    ids = [c.id for c in store.cards_by_key().values()]
+    ids = [c.db_id for c in store.cards_by_key().values()]
     dues = sorted(graduate(store, i, T0) for i in ids)
     now = dues[0] + timedelta(days=1)  # the first is overdue by a day
     stats = compute_stats(store, now=now, rollover_hour=0, tz=UTC, forecast_days=10)
@@ -131,7 +131,7 @@ def test_a_buried_card_is_due_again_from_the_next_study_day(store: Store) -> Non
     """Reviewing a card buries its due sibling for the rest of the day: not due today, but
     waiting tomorrow, in the counts and in the forecast alike."""
     store.sync_decks([make_deck("att", "attn.formula", "attn.scale", "other")], now=T0)
-    ids = {c.key: c.id for c in store.cards_by_key().values()}
+    ids = {c.id: c.db_id for c in store.cards_by_key().values()}
     due = max(graduate(store, i, T0) for i in ids.values())
     now = due + timedelta(hours=1)
     day_end = datetime.combine(now.date() + timedelta(days=1), datetime.min.time(), UTC)

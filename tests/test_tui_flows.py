@@ -17,7 +17,8 @@ from recall.tui.app import RecallApp
 from recall.tui.screens.drill import DrillScreen, Phase
 from recall.tui.screens.home import HomeScreen
 from recall.tui.screens.summary import SummaryScreen
-from recall.tui.views import Outcome, SessionMode, SessionPlan
+from recall.tui.views import SessionMode, SessionPlan
+from recall.verdicts import Status
 from tests.tui_fixtures import (
     FakeClock,
     isolate,
@@ -72,7 +73,7 @@ def test_timed_session_right_wrong_invalid_and_the_budget_running_out(
             # right: suggested Good, Enter accepts, committed before the next card shows
             await answer(app, pilot, "x^2")
             assert screen.phase is Phase.FEEDBACK
-            assert screen.feedback is not None and screen.feedback.outcome is Outcome.CORRECT
+            assert screen.feedback is not None and screen.feedback.outcome is Status.CORRECT
             clock.advance(20)
             await pilot.press("enter")
             await settle(app, pilot)
@@ -87,7 +88,7 @@ def test_timed_session_right_wrong_invalid_and_the_budget_running_out(
 
             # wrong: suggested Again; 1 overrides nothing here but is the explicit key
             await answer(app, pilot, "3y")
-            assert screen.feedback is not None and screen.feedback.outcome is Outcome.INCORRECT
+            assert screen.feedback is not None and screen.feedback.outcome is Status.INCORRECT
             assert screen.feedback.suggested is not None and screen.feedback.suggested.key == "1"
             clock.advance(20)
             await pilot.press("1")
@@ -258,7 +259,7 @@ def test_a_hostile_answer_is_refused_and_the_app_stays_responsive(
             await settle(app, pilot)
             await pilot.press("enter")
             await settle(app, pilot)
-            assert screen.feedback is None or screen.feedback.outcome is not Outcome.CORRECT
+            assert screen.feedback is None or screen.feedback.outcome is not Status.CORRECT
             assert services.store.review_count() == 0 or screen.phase is Phase.FEEDBACK
             if screen.phase is Phase.FEEDBACK:  # graded wrong: rate it and go on
                 await pilot.press("1")
@@ -267,7 +268,7 @@ def test_a_hostile_answer_is_refused_and_the_app_stays_responsive(
             card = screen.card
             assert card is not None and screen.phase is Phase.ASKING
             await answer(app, pilot, RIGHT[card.key])
-            assert screen.feedback is not None and screen.feedback.outcome is Outcome.CORRECT
+            assert screen.feedback is not None and screen.feedback.outcome is Status.CORRECT
 
     asyncio.run(flow())
 
@@ -400,7 +401,7 @@ def test_a_deleted_deck_file_retires_its_cards_and_restoring_it_brings_them_back
     assert "alpha" in [deck.id for deck in third.load().decks]
     back = third.store.cards_by_key(["alpha/c0"])["alpha/c0"]
     assert not back.retired and back.state == before.state
-    assert len(third.store.reviews(card_id=back.id)) == 1
+    assert len(third.store.reviews(card_db_id=back.db_id)) == 1
     third.close()
 
 

@@ -18,7 +18,8 @@ from recall.tui.screens.home import HomeScreen
 from recall.tui.screens.stats import StatsScreen
 from recall.tui.screens.summary import SummaryScreen
 from recall.tui.settings import load_settings
-from recall.tui.views import Outcome, Rating, SessionPlan
+from recall.tui.views import Rating, SessionPlan
+from recall.verdicts import Status
 from tests.tui_fixtures import (
     EXPLAIN_DECK,
     FakeClock,
@@ -193,7 +194,7 @@ def test_a_hinted_right_answer_is_suggested_hard(home: Path, tmp_path: Path) -> 
             await pilot.press("enter")
             await settle(app, pilot)
             assert screen.feedback is not None
-            assert screen.feedback.outcome is Outcome.CORRECT
+            assert screen.feedback.outcome is Status.CORRECT
             assert screen.feedback.suggested is Rating.HARD
             await pilot.press("enter")
             await settle(app, pilot)
@@ -350,7 +351,7 @@ def test_a_wrong_answer_cannot_be_rated_hard(home: Path, tmp_path: Path) -> None
             await pilot.press("enter")
             await settle(app, pilot)
             assert screen.feedback is not None
-            assert screen.feedback.outcome is Outcome.INCORRECT
+            assert screen.feedback.outcome is Status.INCORRECT
             panel = screen.query_one("#feedback", FeedbackPanel)
             bar = panel.content.renderables[-1]  # the rating bar: Hard struck through
             hard = bar.plain.index("2 Hard")

@@ -19,13 +19,13 @@ from recall.tui.views import (
     DeckRow,
     FeedbackView,
     HomeData,
-    Outcome,
     PreviewView,
     Rating,
     SessionPlan,
     StatsView,
     SummaryView,
 )
+from recall.verdicts import Status
 
 #: A fixed moment every test clock starts from (a Tuesday, in UTC).
 EPOCH = datetime(2025, 3, 4, 9, 0, tzinfo=UTC)
@@ -150,11 +150,11 @@ class FakeRun:
         expected = next(c.answer for c in self.cards if c.view.key == card.key)
         if "(" in text and ")" not in text:
             return FeedbackView(
-                Outcome.INVALID, text, "Can't read that", "missing ')'", error_column=len(text)
+                Status.INVALID, text, "Can't read that", "missing ')'", error_column=len(text)
             )
         ok = text.replace(" ", "") == expected
         return FeedbackView(
-            Outcome.CORRECT if ok else Outcome.INCORRECT,
+            Status.CORRECT if ok else Status.INCORRECT,
             text,
             "Correct" if ok else "Not quite",
             reference=expected,

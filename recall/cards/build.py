@@ -251,7 +251,13 @@ class DeckBuilder:
                     suggestion=f'add {key} = "..."',
                 )
         deck_id = header.get("id", "")
-        if "id" in header and not schema.DECK_ID.match(deck_id):
+        if isinstance(deck_id, str) and len(deck_id) > schema.MAX_ID:
+            self.problems.add(
+                f"deck id is {len(deck_id)} characters long; the most is {schema.MAX_ID}",
+                ("deck", "id"),
+                suggestion="shorten it (the database stores at most that many)",
+            )
+        elif "id" in header and not schema.DECK_ID.match(deck_id):
             self.problems.add(
                 f"deck id '{deck_id}' is not valid",
                 ("deck", "id"),
@@ -263,9 +269,23 @@ class DeckBuilder:
         name = header.get("name", deck_id)
         topic = header.get("topic", "") or name
         deck_tags = tuple(header.get("tags", ()))
+        for key, text in (("name", name), ("topic", topic)):
+            if isinstance(text, str) and len(text) > schema.MAX_NAME:
+                self.problems.add(
+                    f"the deck {key} is {len(text)} characters long; the most is {schema.MAX_NAME}",
+                    ("deck", key if key in header else "name"),
+                    suggestion="shorten it (the database stores at most that many)",
+                )
 
         raw_cards = data.get("card", [])
         if not isinstance(raw_cards, list):
+            raw_cards = []
+        if len(raw_cards) > schema.MAX_CARDS:
+            self.problems.add(
+                f"the deck has {len(raw_cards)} cards; the most in one file is {schema.MAX_CARDS}",
+                ("deck",),
+                suggestion="split it into several decks",
+            )
             raw_cards = []
         if not raw_cards:
             self.problems.add(
@@ -351,6 +371,13 @@ class DeckBuilder:
             )
         elif not isinstance(raw_id, str):
             self.problems.add("'id' must be a string", (*where, "id"), card_id=label)
+        elif len(raw_id) > schema.MAX_ID:
+            self.problems.add(
+                f"card id is {len(raw_id)} characters long; the most is {schema.MAX_ID}",
+                (*where, "id"),
+                card_id=raw_id[:40] + "…",
+                suggestion="shorten it (the database stores at most that many)",
+            )
         elif not schema.CARD_ID.match(raw_id):
             self.problems.add(
                 f"card id '{raw_id}' is not valid",
@@ -686,6 +713,15 @@ class DeckBuilder:
                 continue
             before = len(self.problems.errors)
             entry = self._check_table(value, schema.PARAM_KEYS, at, card_id, f"parameter '{name}'")
+            wild = _wild_number(entry)
+            if wild is not None:
+                self.problems.add(
+                    f"parameter '{name}' has {wild[0]} = {_shown(wild[1])}: numbers must be "
+                    f"finite and at most {schema.MAX_MAGNITUDE:g} in size",
+                    at,
+                    card_id=card_id,
+                )
+                continue
             choices = entry.get("choices")
             low, high = entry.get("low"), entry.get("high")
             if choices is not None:
@@ -720,11 +756,26 @@ class DeckBuilder:
                     suggestion="a log-scale range must be positive",
                 )
             step = entry.get("step")
-            if step is not None and step <= 0:
+            if step is not None and not step > 0:
                 self.problems.add(f"parameter '{name}' has step <= 0", at, card_id=card_id)
+            elif step is not None and low is not None and high is not None:
+                grid = (high - low) / step
+                if not (math.isfinite(grid) and grid <= schema.MAX_STEPS):
+                    self.problems.add(
+                        f"parameter '{name}' has a step of {step:g} over [{low:g}, {high:g}]: "
+                        f"more than {schema.MAX_STEPS:g} values",
+                        at,
+                        card_id=card_id,
+                        suggestion="use a larger step, or sigfigs instead",
+                    )
             sigfigs = entry.get("sigfigs")
-            if sigfigs is not None and sigfigs < 1:
-                self.problems.add(f"parameter '{name}' has sigfigs < 1", at, card_id=card_id)
+            if sigfigs is not None and not 1 <= sigfigs <= schema.MAX_SIGFIGS:
+                self.problems.add(
+                    f"parameter '{name}' has sigfigs = {sigfigs}: it must be from 1 to "
+                    f"{schema.MAX_SIGFIGS}",
+                    at,
+                    card_id=card_id,
+                )
             if (
                 entry.get("integer")
                 and low is not None
@@ -750,6 +801,33 @@ class DeckBuilder:
                 )
             )
         return specs
+
+
+def _wild_number(entry: dict[str, Any]) -> tuple[str, Any] | None:
+    """The first number of a parameter spec that no float arithmetic survives (an integer of
+    400 digits, ``inf``, ``nan``, ``1e308`` whose range overflows), as ``(key, value)``."""
+    for key in ("low", "high", "step"):
+        if not _tame(entry.get(key, 0)):
+            return key, entry[key]
+    for choice in entry.get("choices") or ():
+        if not _tame(choice):
+            return "choices", choice
+    return None
+
+
+def _shown(number: int | float) -> str:
+    """A number for a message, never hundreds of digits long."""
+    text = repr(number)
+    return text if len(text) <= 24 else f"{text[:12]}… ({len(text)} digits)"
+
+
+def _tame(value: Any) -> bool:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return True  # not a number: the type check reports it
+    try:
+        return math.isfinite(value) and abs(value) <= schema.MAX_MAGNITUDE
+    except OverflowError:
+        return False
 
 
 def _names(table: Any) -> list[str]:

@@ -50,8 +50,26 @@ def back_text(card: Card) -> str:
     return card.model_answer
 
 
+#: First characters that make a spreadsheet treat a cell as a formula (``=cmd|...``, ``@SUM``,
+#: ``-2+3``): such cells are exported with a leading ``'``, which spreadsheets show as text and
+#: ``recall decks import`` removes again.
+FORMULA_TRIGGERS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_safe(cell: str) -> str:
+    """``cell`` as a spreadsheet will read it as text, never as a formula to run."""
+    return "'" + cell if cell.startswith(FORMULA_TRIGGERS) else cell
+
+
+def from_spreadsheet_safe(cell: str) -> str:
+    """The cell :func:`spreadsheet_safe` was given (other text unchanged)."""
+    if cell.startswith("'") and cell[1:].startswith(FORMULA_TRIGGERS):
+        return cell[1:]
+    return cell
+
+
 def to_csv(deck: Deck) -> str:
-    """The deck as an Anki-readable CSV with a header block."""
+    """The deck as an Anki-readable CSV with a header block; every cell spreadsheet-safe."""
     buffer = io.StringIO()
     buffer.write("#separator:comma\n#html:false\n")
     buffer.write("#columns:" + ",".join(CSV_COLUMNS) + "\n")
@@ -59,7 +77,8 @@ def to_csv(deck: Deck) -> str:
     writer = csv.writer(buffer, lineterminator="\n", quoting=csv.QUOTE_MINIMAL)
     for card in deck.cards:
         tags = " ".join(t.replace(" ", "_") for t in card.tags)
-        writer.writerow([card.id, front_text(card), back_text(card), tags, str(card.kind)])
+        cells = [card.id, front_text(card), back_text(card), tags, str(card.kind)]
+        writer.writerow([spreadsheet_safe(cell) for cell in cells])
     return buffer.getvalue()
 
 

@@ -31,8 +31,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from recall.cards.exporting import from_spreadsheet_safe
 from recall.cards.model import Card, CardKind, Deck
-from recall.cards.schema import CARD_ID, DECK_ID
+from recall.cards.schema import CARD_ID, DECK_ID, MAX_ID
 from recall.errors import DeckError
 
 _SEPARATORS = {
@@ -237,7 +238,7 @@ def _cell(row: list[str], index: int | None, is_html: bool = False) -> str:
     """A row's cell, cleaned; empty when the column is absent."""
     if index is None or index >= len(row):
         return ""
-    return _clean(row[index], is_html)
+    return _clean(from_spreadsheet_safe(row[index]), is_html)
 
 
 def _rows_to_notes(rows: list[list[str]], *, front: int, back: int, tags: int | None) -> list[Note]:
@@ -358,4 +359,6 @@ def slug(text: str) -> str:
             out.append(ch)
         elif out and out[-1] != "-":
             out.append("-")
-    return "".join(out).strip("-._")
+    made = "".join(out).strip("-._")
+    # An id longer than the database holds would make a deck that cannot be stored.
+    return made[:MAX_ID].rstrip("-._")

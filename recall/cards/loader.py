@@ -5,7 +5,11 @@ A deck file is read with stdlib :mod:`tomllib` and checked for structure
 problems to the same list (the formula-engine checks are :func:`recall.grading.check_deck`: this
 package never imports the engine). Every problem of a file is collected; a file with any problem
 is a *failure*, reported with all of its errors and skipped, and never stops the other decks from
-loading.
+loading: whatever goes wrong while one file is read (a limit, a ``RecursionError``, a
+``MemoryError``, a bug) is that file's error.
+
+Files are bounded before ``tomllib`` sees them (:data:`DECK_LIMITS`, :mod:`recall.toml_limits`):
+a hostile file costs milliseconds, not minutes and gigabytes.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from recall.cards.model import Card, Deck
 from recall.cards.positions import scan
 from recall.cards.problems import DeckFileError, Problems
 from recall.errors import DeckError
+from recall.toml_limits import TomlLimitExceeded, TomlLimits, check_shape, read_bounded
 
 _TOML_LINE = re.compile(r"at line (\d+)(?:, column (\d+))?")
 
@@ -37,6 +42,10 @@ _CACHE: dict[
     tuple[str, int, int, bool, DeckCheck | None], tuple[Deck | None, tuple[DeckError, ...]]
 ] = {}
 _CACHE_SIZE = 256
+
+#: What one deck file may hold (``docs/decks.md``, "Limits"); the built-in decks use a few
+#: percent of each. Cards per deck: :data:`recall.cards.schema.MAX_CARDS`.
+DECK_LIMITS = TomlLimits("a deck file", max_bytes=1 << 20, max_depth=16, max_key_parts=8)
 
 
 @dataclass(frozen=True)
@@ -99,7 +108,10 @@ def read_deck(
         cached = _CACHE.get(key)
         if cached is not None:
             return cached[0], list(cached[1])
-    deck, errors = _read_deck(path, shown, builtin=builtin, check=check)
+    try:
+        deck, errors = _read_deck(path, shown, builtin=builtin, check=check)
+    except Exception as error:  # one file's failure, whatever it is, never stops the others
+        deck, errors = None, [_unexpected(error, shown)]
     if key is not None:
         if len(_CACHE) >= _CACHE_SIZE:
             _CACHE.pop(next(iter(_CACHE)))
@@ -111,7 +123,9 @@ def _read_deck(
     path: str | os.PathLike[str], shown: str, *, builtin: bool, check: DeckCheck | None
 ) -> tuple[Deck | None, list[DeckError]]:
     try:
-        raw = Path(path).read_bytes()
+        raw = read_bounded(path, DECK_LIMITS)
+    except TomlLimitExceeded as error:
+        return None, [DeckError(error.message, path=shown, suggestion="split it into decks")]
     except OSError as error:
         return None, [DeckError(f"cannot read the file: {error.strerror or error}", path=shown)]
     try:
@@ -127,6 +141,10 @@ def _read_deck(
     if cached is not None:
         return cached, []
     try:
+        check_shape(text, DECK_LIMITS)
+    except TomlLimitExceeded as error:
+        return None, [DeckError(error.message, path=shown, line=error.line)]
+    try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         return None, [_toml_error(error, shown)]
@@ -139,6 +157,19 @@ def _read_deck(
         return None, problems.sorted()
     parse_cache.store(raw, built.deck, builtin=builtin, engine=check is not None)
     return built.deck, []
+
+
+def _unexpected(error: Exception, path: str) -> DeckError:
+    """An error nothing above foresaw, as this file's problem (with its line if it has one)."""
+    line = getattr(error, "line", None)
+    kind = type(error).__name__
+    detail = str(error)[:200]
+    return DeckError(
+        f"the file could not be read ({kind}{': ' + detail if detail else ''})",
+        path=path,
+        line=line if isinstance(line, int) else None,
+        suggestion="simplify the part it names, or report this as a bug",
+    )
 
 
 def _toml_error(error: tomllib.TOMLDecodeError, path: str) -> DeckError:

@@ -10,10 +10,24 @@ import re
 
 from recall.cards.model import CardKind
 
+#: Longest deck and card ids, deck names and topics: exactly what the database columns hold
+#: (``recall.store.models``: ``String(100)``, ``String(200)``; a test keeps the two equal), so
+#: a deck that validates can be stored on every backend (PostgreSQL refuses longer values).
+MAX_ID = 100
+MAX_NAME = 200
+#: Most cards in one deck file (``docs/decks.md``, "Limits").
+MAX_CARDS = 2000
+#: Most grid values a numeric parameter's ``step`` may give over its range.
+MAX_STEPS = 1e9
+#: Largest magnitude of a number in a parameter spec (the range's width must stay finite).
+MAX_MAGNITUDE = 1e300
+#: Most significant figures a parameter may keep (a float holds about 16).
+MAX_SIGFIGS = 15
+
 #: Deck ids: lowercase letters, digits, ``-`` and ``_``, starting with a letter or digit.
-DECK_ID = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
+DECK_ID = re.compile(rf"^[a-z0-9][a-z0-9_-]{{0,{MAX_ID - 1}}}$")
 #: Card ids may also use ``.`` (``adam.bias-correction``).
-CARD_ID = re.compile(r"^[a-z0-9][a-z0-9_.-]*$")
+CARD_ID = re.compile(rf"^[a-z0-9][a-z0-9_.-]{{0,{MAX_ID - 1}}}$")
 #: A variable or function name in typed syntax: letters (any script) and digits, ``_``-joined
 #: parts, optional trailing primes (``f'``).
 NAME = re.compile(r"^[^\W\d_][^\W_]*(?:_[^\W_]+)*'*$")

@@ -87,7 +87,22 @@ numbers = ["H(p, q) = H(p) + KL(p || q)"]
 
 
 def new_deck_text(name: str, deck_id: str, *, path_hint: str = "FILE") -> str:
-    """The template deck, with ``name`` and ``deck_id`` filled in."""
+    """The template deck, with ``name`` and ``deck_id`` filled in; raises :class:`DeckError` for
+    a name or id the deck could not be stored with (so no unusable deck is ever written)."""
+    from recall.cards.schema import DECK_ID, MAX_ID, MAX_NAME
+    from recall.errors import DeckError
+
+    if len(name) > MAX_NAME:
+        raise DeckError(
+            f"the deck name is {len(name)} characters long; the most is {MAX_NAME}",
+            suggestion="pick a shorter name",
+        )
+    if len(deck_id) > MAX_ID or not DECK_ID.match(deck_id):
+        raise DeckError(
+            f"'{deck_id[:MAX_ID]}' is not a usable deck id (at most {MAX_ID} lowercase letters, "
+            "digits, '-' and '_')",
+            suggestion="pass --id with a shorter one",
+        )
     return _TEMPLATE.format(
         deck_id=toml_string(deck_id, multiline=False),
         name=toml_string(name, multiline=False),

@@ -8,9 +8,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import time
+from collections.abc import Iterator
 from typing import IO, Any
+
+from recall.errors import ConfigError, RecallError
 
 EXIT = {"correct": 0, "incorrect": 1, "invalid": 2}
 
@@ -42,7 +46,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--tolerance",
-        type=float,
+        type=_tolerance_argument,
         metavar="R",
         help="relative tolerance for numeric answers (0 = exact, the default)",
     )
@@ -98,9 +102,21 @@ def grade_one(
 
 def run(args: argparse.Namespace) -> int:
     if args.batch:
-        stream = sys.stdin if args.batch == "-" else open(args.batch, encoding="utf-8")  # noqa: SIM115
+        if args.batch == "-":
+            return run_batch(sys.stdin.buffer, sys.stdout)
+        try:
+            stream = open(args.batch, "rb")  # noqa: SIM115
+        except OSError as error:
+            raise ConfigError(
+                f"cannot read the batch file {args.batch}: {error.strerror or error}"
+            ) from None
         with stream:
-            return run_batch(stream, sys.stdout)
+            try:
+                return run_batch(stream, sys.stdout)
+            except OSError as error:  # e.g. a directory: open() succeeds, reading does not
+                raise ConfigError(
+                    f"cannot read the batch file {args.batch}: {error.strerror or error}"
+                ) from None
     if args.expected is None or args.answer is None:
         print("recall check: give EXPECTED and ANSWER, or --batch FILE", file=sys.stderr)
         return 2
@@ -140,43 +156,22 @@ def _render(text: str) -> str:
         return ""
 
 
-def run_batch(stream: IO[str], out: IO[str]) -> int:
-    """Grade every JSON line of ``stream``; a bad line gets an ``invalid`` verdict."""
-    from recall.errors import RecallError
+#: Longest batch line read (bytes or characters); a longer one is answered with an error.
+MAX_BATCH_LINE = 1 << 20
 
-    for number, line in enumerate(stream, start=1):
-        if not line.strip():
-            continue
+
+def run_batch(stream: IO[str] | IO[bytes], out: IO[str]) -> int:
+    """Grade every JSON line of ``stream``: each line, blank or broken included, gets exactly
+    one output line, in order. A line that is not a usable request gets an ``invalid`` verdict
+    with the reason; one that cannot even be read (not UTF-8, nested too deep, too long) or
+    whose grading fails unexpectedly gets ``{"id": ..., "error": "line N: ..."}``."""
+    for number, line in enumerate(_bounded_lines(stream), start=1):
         started = time.perf_counter()
         record: dict[str, Any] = {"id": None}
         try:
-            item = json.loads(line)
-            if not isinstance(item, dict):
-                raise ValueError("each line must be a JSON object")
-            record["id"] = item.get("id")
-            expected, answer = item.get("expected"), item.get("answer")
-            if not isinstance(expected, str) or not isinstance(answer, str):
-                raise ValueError("'expected' and 'answer' must be strings")
-            tolerance = item.get("tolerance")
-            if tolerance is not None and not isinstance(tolerance, (int, float)):
-                raise ValueError("'tolerance' must be a number")
-            variables = item.get("vars") or {}
-            functions = item.get("funcs") or []
-            if not isinstance(variables, dict) or not isinstance(functions, (list, dict)):
-                raise ValueError("'vars' must be an object and 'funcs' a list")
-            data = grade_one(
-                expected,
-                answer,
-                {str(k): str(v) for k, v in variables.items()},
-                functions,
-                tolerance,
-            )
-            record.update(
-                verdict=data["status"],
-                method=data["method"],
-                message=data["message"],
-                ms=data["ms"],
-            )
+            _grade_line(line, number, record)
+        except _Unreadable as error:
+            record = {"id": record["id"], "error": f"line {number}: {error}"}
         except (ValueError, RecallError) as error:
             record.update(
                 verdict="invalid",
@@ -184,6 +179,109 @@ def run_batch(stream: IO[str], out: IO[str]) -> int:
                 message=f"line {number}: {error}",
                 ms=round((time.perf_counter() - started) * 1000, 3),
             )
-        out.write(json.dumps(record, ensure_ascii=False) + "\n")
+        except Exception as error:  # one line never ends the batch, whatever happens
+            record = {"id": record["id"], "error": f"line {number}: {type(error).__name__}"}
+        out.write(_json_line(record))
         out.flush()
     return 0
+
+
+class _Unreadable(Exception):
+    """A batch line that cannot be read as a request at all."""
+
+
+def _bounded_lines(stream: IO[str] | IO[bytes]) -> Iterator[str | bytes | None]:
+    """The lines of ``stream`` without their newline, ``None`` for one over
+    :data:`MAX_BATCH_LINE` (its rest is skipped unread into memory)."""
+    while True:
+        line = stream.readline(MAX_BATCH_LINE + 1)
+        if not line:
+            return
+        newline = "\n" if isinstance(line, str) else b"\n"
+        if len(line) > MAX_BATCH_LINE and not line.endswith(newline):  # type: ignore[arg-type]
+            rest = line
+            while rest and not rest.endswith(newline):  # type: ignore[arg-type]
+                rest = stream.readline(MAX_BATCH_LINE)
+            yield None
+            continue
+        yield line.rstrip(newline)  # type: ignore[arg-type]
+
+
+def _grade_line(line: str | bytes | None, number: int, record: dict[str, Any]) -> None:
+    """Fill ``record`` with the verdict for one batch line (raises for a bad line)."""
+    if line is None:
+        raise _Unreadable(f"longer than {MAX_BATCH_LINE} bytes")
+    if isinstance(line, bytes):
+        try:
+            line = line.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise _Unreadable(f"not UTF-8 text (byte {error.start + 1})") from None
+    if not line.strip():
+        raise _Unreadable("empty line")
+    try:
+        item = json.loads(line)
+    except RecursionError:
+        raise _Unreadable("JSON nested too deep") from None
+    if not isinstance(item, dict):
+        raise ValueError("each line must be a JSON object")
+    record["id"] = item.get("id")
+    expected, answer = item.get("expected"), item.get("answer")
+    if not isinstance(expected, str) or not isinstance(answer, str):
+        raise ValueError("'expected' and 'answer' must be strings")
+    tolerance = checked_tolerance(item.get("tolerance"))
+    variables = item.get("vars") or {}
+    functions = item.get("funcs") or []
+    if not isinstance(variables, dict) or not isinstance(functions, (list, dict)):
+        raise ValueError("'vars' must be an object and 'funcs' a list")
+    data = grade_one(
+        expected,
+        answer,
+        {str(k): str(v) for k, v in variables.items()},
+        functions,
+        tolerance,
+    )
+    record.update(
+        verdict=data["status"], method=data["method"], message=data["message"], ms=data["ms"]
+    )
+
+
+def checked_tolerance(value: object) -> float | None:
+    """A batch line's relative tolerance (``None``: exact), or ``ValueError`` saying why not."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValueError("'tolerance' must be a number")
+    return _in_range(value)
+
+
+def _in_range(tolerance: float) -> float:
+    """A relative tolerance must be a finite number from 0 (exact) to 1 (100%): a negative or
+    NaN one would silently make every comparison fail or pass."""
+    if not (math.isfinite(tolerance) and 0 <= tolerance <= 1):
+        raise ValueError(
+            f"a tolerance must be a finite number from 0 (exact) to 1 (100%), not {tolerance!r}"
+        )
+    return float(tolerance)
+
+
+def _tolerance_argument(text: str) -> float:
+    """``--tolerance R``, refused by argparse (exit 2, with the reason) unless it is usable."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    try:
+        return _in_range(value)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def _json_line(record: dict[str, Any]) -> str:
+    """One JSON line; text that cannot be UTF-8 (a lone surrogate from ``\\ud800`` in the
+    input) is written as JSON escapes instead of ending the batch at the write."""
+    text = json.dumps(record, ensure_ascii=False)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = json.dumps(record)
+    return text + "\n"

@@ -253,7 +253,7 @@ def run_new(args: argparse.Namespace) -> int:
     from recall.cards.schema import DECK_ID
     from recall.cards.template import new_deck_text
     from recall.errors import DeckError
-    from recall.paths import custom_decks_dir
+    from recall.paths import custom_decks_dir, write_atomically
 
     deck_id = args.deck_id or slug(args.name).replace(".", "-")
     if not deck_id or not DECK_ID.match(deck_id):
@@ -264,7 +264,7 @@ def run_new(args: argparse.Namespace) -> int:
     target = args.output or custom_decks_dir() / f"{deck_id}.toml"
     _refuse_overwrite(target, args.force)
     target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(new_deck_text(args.name, deck_id, path_hint=str(target)), encoding="utf-8")
+    write_atomically(target, new_deck_text(args.name, deck_id, path_hint=str(target)))
     print(f"wrote {target}")
     print(f"edit it, then check it with: recall decks validate {target}")
     return 0
@@ -398,9 +398,8 @@ def run_import(args: argparse.Namespace) -> int:
         'make it kind = "formula" with an answer in typed syntax and its symbols declared.'
     )
     target.write_text(deck_to_toml(deck, comment=comment), encoding="utf-8")
-    load_deck(
-        target, check=check_deck
-    )  # what we wrote must load: fail loudly here rather than at drill time
+    # What we wrote must load: fail loudly here rather than at drill time.
+    load_deck(target, check=check_deck)
     for warning in imported.warnings:
         print(f"warning: {warning}", file=sys.stderr)
     kinds = Counter(str(card.kind) for card in deck.cards)

@@ -71,6 +71,9 @@ def check(
         except FormulaError as error:
             raise GradingError(f"the reference answer does not parse: {error}") from error
     if reference.is_constant:
+        formula = _formula_answer(answer, table)
+        if formula is not None:
+            return compare_expressions(reference, formula, table, seed=seed)
         return grade_constant(reference, answer, tolerance, table)
     answer_table = table.with_variables(reference.free_symbols)
     try:
@@ -78,6 +81,22 @@ def check(
     except ParseError as error:
         return Verdict.unreadable(error, expected=reference.to_text())
     return compare_expressions(reference, typed, answer_table, seed=seed)
+
+
+def _formula_answer(answer: str, table: SymbolTable) -> Expression | None:
+    """The answer as a formula when it uses the table's declared variables or functions.
+
+    A constant reference is still a formula when the card declares variables: ``sin(x)^2 +
+    cos(x)^2`` for ``1`` is compared as an identity over x's domain, not refused as "not a
+    number". Anything else (a plain number, an undeclared name, a typo) is left to
+    :func:`~recall.formula.numeric.grade_constant`, which reads numbers and explains errors."""
+    if not table.variables and not table.functions:
+        return None
+    try:
+        typed = parse(answer, table.with_strictness(True))
+    except ParseError:
+        return None
+    return None if typed.is_constant else typed
 
 
 def compare_expressions(
@@ -120,12 +139,25 @@ def compare_expressions(
         )
     if comparison.outcome == "different":
         return _incorrect(reference, typed, table, comparison, seed, interpreted, expected_text)
+    notes = comparison.notes
+    if comparison.outcome in ("undecided", "inconclusive") and notes.out_of_reach is not None:
+        return Verdict(
+            Status.INVALID,
+            "bounds",
+            f"This cannot be graded: {notes.out_of_reach}.",
+            interpreted=interpreted,
+            expected=expected_text,
+        )
     if comparison.outcome == "undecided":
+        reason = (
+            notes.saturated
+            if notes.saturated
+            else "the two could not be confirmed equal within the precision and time allowed"
+        )
         return Verdict(
             Status.INCORRECT,
             "undecided",
-            "Not accepted: the two could not be "
-            "confirmed equal within the precision and time allowed.",
+            f"Not accepted: {reason}.",
             interpreted=interpreted,
             expected=expected_text,
         )

@@ -19,9 +19,13 @@ import mpmath
 
 from recall.formula.functions import BUILTINS
 from recall.formula.nodes import BinOp, Call, Constant, Negate, Node, Number, Symbol
+from recall.formula.reach import SHORTCUT_DIGITS, OutOfReach, magnitude_text, power_hidden
 
 #: Powers whose result would need more bits than this are treated as overflow.
 MAX_POWER_BITS = 50_000
+
+
+__all__ = ["NotRational", "OutOfReach", "UnknownFunctions", "eval_exact", "eval_float", "eval_mp"]
 
 
 class NotRational(Exception):
@@ -248,8 +252,13 @@ class MpEvaluator:
     It also measures how much precision the expression needs, from its additions: ``absorbed``
     is the most digits by which one summand was smaller than the other (``exp(100) + 1`` needs
     44 digits before the ``1`` is even represented), ``cancelled`` the most digits a sum lost
-    to cancellation (``1 - Phi(16)``), and ``vanished`` whether a sum of nonzero terms came out
-    exactly zero (all its digits cancelled: the true value may be tinier than the precision).
+    to cancellation (``1 - Phi(16)``), ``vanished`` whether a sum of nonzero terms came out
+    exactly zero (all its digits cancelled: the true value may be tinier than the precision),
+    and ``hidden`` the most digits a function value hides behind its limit (``tanh(50)`` is
+    ``1 - 7.4e-44``; :mod:`recall.formula.reach`), with ``hidden_at`` the call that hides them.
+
+    Every builtin's arguments pass its guard first: past it, :class:`OutOfReach` is raised
+    before anything slow is computed.
     """
 
     def __init__(self, env: Mapping[str, Any], unknown: UnknownFunctions) -> None:
@@ -258,6 +267,8 @@ class MpEvaluator:
         self.absorbed = 0.0
         self.cancelled = 0.0
         self.vanished = False
+        self.hidden = 0.0
+        self.hidden_at: Node | None = None
 
     def value_of(self, node: Node) -> Any:
         if isinstance(node, Number):
@@ -280,6 +291,10 @@ class MpEvaluator:
                 if _cancels_itself(node):
                     return left - right if node.op == "-" else left + right  # exactly zero
                 return self._sum(left, right if node.op == "+" else -right)
+            if node.op == "^":
+                hidden = power_hidden(left, right)
+                if hidden > self.hidden:
+                    self.hidden, self.hidden_at = hidden, node
             return self._binop(node.op, left, right)
         if isinstance(node, Call):
             args = []
@@ -291,8 +306,16 @@ class MpEvaluator:
             builtin = BUILTINS.get(node.name)
             if builtin is None:
                 return self.unknown.mp(node.name, args)
-            if node.name in ("exp", "sinh", "cosh", "softplus") and abs(args[0]) > MAX_EXP_ARGUMENT:
-                return None
+            reason = builtin.reach(*args)
+            if reason is not None:
+                raise OutOfReach(reason)
+            hidden = builtin.hidden(*args)
+            if hidden > self.hidden:
+                self.hidden, self.hidden_at = hidden, node
+            if hidden > SHORTCUT_DIGITS and builtin.saturated is not None:
+                limit = builtin.saturated(*args)
+                if limit is not None:
+                    return limit  # equal to the value to more digits than any comparison uses
             value = builtin.mp(*args)
             if node.name in _LOGARITHMS and value is not None:
                 self._logarithm(args[0], value)
@@ -332,9 +355,12 @@ class MpEvaluator:
             return None if right < 0 else (mpmath.mpf(1) if right == 0 else mpmath.mpf(0))
         if left < 0 and not mpmath.isint(right):
             return None
-        bits = abs(right) * abs(mpmath.log(abs(left), 2)) if abs(left) != 1 else 0
+        with mpmath.workdps(15):  # a size estimate: low precision is plenty, and cheap
+            bits = abs(right) * abs(mpmath.log(abs(left), 2)) if abs(left) != 1 else 0
         if bits > MAX_MP_POWER_BITS:
-            return None
+            raise OutOfReach(
+                f"a power of about 2^{magnitude_text(bits)} cannot be computed in the time allowed"
+            )
         result = mpmath.power(left, right)
         if isinstance(result, mpmath.mpc):
             return None
@@ -353,8 +379,7 @@ def _cancels_itself(node: BinOp) -> bool:
     return node.right == Negate(node.left) or node.left == Negate(node.right)
 
 
-#: Past these sizes an mpmath value is treated as out of reach (``None``), not computed.
-MAX_EXP_ARGUMENT = 10**8
+#: A power needing more bits than this is out of reach (:class:`OutOfReach`), not computed.
 MAX_MP_POWER_BITS = 10**9
 
 

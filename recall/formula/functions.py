@@ -10,17 +10,26 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import mpmath
+
+from recall.formula.reach import GUARDS
 
 Undefined = None
 
 
 @dataclass(frozen=True)
 class Builtin:
-    """A builtin function: arity bounds and evaluators (each returns ``None`` where undefined)."""
+    """A builtin function: arity bounds and evaluators (each returns ``None`` where undefined).
+
+    ``reach`` is the guard every builtin has (:mod:`recall.formula.reach`): it looks at the
+    arguments before anything is computed and says why they are out of reach (an argument so
+    large that computing the value would take unbounded time), or ``None``. ``hidden`` says how
+    many leading digits of the value hide its difference from a simple number: ``tanh(50)`` is
+    ``1 - 7.4e-44``, so it needs 44 digits before it can be told from 1.
+    """
 
     name: str
     min_args: int
@@ -28,6 +37,9 @@ class Builtin:
     real: Callable[..., float | None]
     mp: Callable[..., Any]
     summary: str
+    reach: Callable[..., str | None] = field(default=lambda *args: None)
+    hidden: Callable[..., float] = field(default=lambda *args: 0.0)
+    saturated: Callable[..., Any] | None = None
 
 
 def _safe(fn: Callable[..., float]) -> Callable[..., float | None]:
@@ -76,7 +88,7 @@ def _binom(n, k):
         if n < 0 or k < 0 or k > n:
             return 0.0 if n >= 0 else None
         if n > 10_000:
-            return None
+            raise OverflowError("left to arbitrary precision")
         return float(math.comb(n, k))
     if n - k + 1 <= 0 and float(n - k + 1).is_integer():
         return None
@@ -95,9 +107,22 @@ def _mp_binom(n, k):
     if mpmath.isint(n) and mpmath.isint(k):
         if n < 0 or k < 0 or k > n:
             return mpmath.mpf(0) if n >= 0 else None
-        if n > 10_000:
-            return None
     return mpmath.binomial(n, k)
+
+
+def _mp_sigmoid(x):
+    """Accurate on both tails: ``1/(1 + e^-x)`` for x >= 0, ``e^x/(1 + e^x)`` below."""
+    if x >= 0:
+        return 1 / (1 + mpmath.exp(-x))
+    z = mpmath.exp(x)
+    return z / (1 + z)
+
+
+def _mp_softplus(x):
+    """``log(1 + e^x)`` without losing the tail: ``log1p(e^x)``, or ``x + log1p(e^-x)``."""
+    if x > 0:
+        return x + mpmath.log1p(mpmath.exp(-x))
+    return mpmath.log1p(mpmath.exp(x))
 
 
 def _mp_safe(fn):
@@ -116,7 +141,20 @@ def _mp_safe(fn):
 
 
 def _builtin(name, lo, hi, real, mp, summary):
-    return Builtin(name, lo, hi, _safe(real), _mp_safe(mp), summary)
+    guard = GUARDS.get(name)
+    if guard is None:
+        return Builtin(name, lo, hi, _safe(real), _mp_safe(mp), summary)
+    return Builtin(
+        name,
+        lo,
+        hi,
+        _safe(real),
+        _mp_safe(mp),
+        summary,
+        reach=guard.reach,
+        hidden=guard.hidden,
+        saturated=guard.saturated,
+    )
 
 
 BUILTINS: dict[str, Builtin] = {
@@ -148,8 +186,8 @@ BUILTINS: dict[str, Builtin] = {
         _builtin("sinh", 1, 1, math.sinh, mpmath.sinh, "hyperbolic sine"),
         _builtin("cosh", 1, 1, math.cosh, mpmath.cosh, "hyperbolic cosine"),
         _builtin("tanh", 1, 1, math.tanh, mpmath.tanh, "hyperbolic tangent"),
-        _builtin("sigmoid", 1, 1, _sigmoid, lambda x: 1 / (1 + mpmath.exp(-x)), "logistic sigmoid"),
-        _builtin("softplus", 1, 1, _softplus, lambda x: mpmath.log(1 + mpmath.exp(x)), "softplus"),
+        _builtin("sigmoid", 1, 1, _sigmoid, _mp_sigmoid, "logistic sigmoid"),
+        _builtin("softplus", 1, 1, _softplus, _mp_softplus, "softplus"),
         _builtin("erf", 1, 1, math.erf, mpmath.erf, "error function"),
         _builtin("Phi", 1, 1, _phi, mpmath.ncdf, "standard normal CDF"),
         _builtin("relu", 1, 1, lambda x: max(0.0, x), lambda x: max(mpmath.mpf(0), x), "rectifier"),

@@ -46,10 +46,11 @@ def _magnitude(node: Node, seen: list[float] | None) -> float | None:
             return left + right
         if node.op == "/":
             return left - right if right != -math.inf else left
+        sign = -1.0 if _negative_constant(node.right) else 1.0
         if right > 6:
-            return math.inf if left > 0 else -math.inf
+            return sign * (math.inf if left > 0 else -math.inf) if left else 0.0
         exponent = 10**right
-        return left * exponent if left > 0 else (left * exponent if left < 0 else 0.0)
+        return sign * left * exponent if left else 0.0
     if isinstance(node, Call):
         parts = [log10_magnitude(a, seen) for a in node.args]
         if any(p is None for p in parts):
@@ -61,6 +62,20 @@ def _magnitude(node: Node, seen: list[float] | None) -> float | None:
             return (10**biggest) * 0.31 if biggest < 6 else math.inf  # type: ignore[operator]
         return biggest
     return None
+
+
+def _negative_constant(node: Node) -> bool:
+    """Whether ``node`` is plainly a negative constant (``-30``, ``-(1/2)``, ``-3*10``): a power
+    with such an exponent shrinks a base above 1 (``10^-30`` is tiny, not huge)."""
+    negative = False
+    while isinstance(node, Negate):
+        negative = not negative
+        node = node.operand
+    if isinstance(node, Number):
+        return negative != (node.value < 0)
+    if isinstance(node, BinOp) and node.op in "*/" and log10_magnitude(node) is not None:
+        return negative != (_negative_constant(node.left) != _negative_constant(node.right))
+    return False
 
 
 def constant_profile(*trees: Node) -> tuple[list[float], int]:

@@ -23,14 +23,19 @@ from recall.formula.expression import Expression
 from recall.formula.magnitude import constant_profile
 from recall.formula.nodes import Node, Number, replace_symbols
 from recall.formula.parser import parse
-from recall.formula.pointwise import Agreement, agree_at, exact_value, precise_value
+from recall.formula.pointwise import Agreement, Notes, agree_at, exact_value, precise_value
 from recall.formula.printer import format_fraction, to_text
+from recall.formula.reach import OutOfReach
+from recall.formula.showing import distinct, figures
+from recall.formula.structural import structurally_equal
 from recall.formula.symbols import DEFAULT_TABLE, SymbolTable
-from recall.formula.tolerance import Tolerance
+from recall.formula.tolerance import Tolerance, to_mp
 from recall.formula.verdict import Diagnosis, Status, Verdict
 
 
 def _value(expression: Expression | Node) -> Any:
+    """The value in arbitrary precision (``None`` where undefined); raises
+    :class:`~recall.formula.reach.OutOfReach` for an argument out of reach."""
     node = expression.tree if isinstance(expression, Expression) else expression
     exact = exact_value(node)
     if exact is not None:
@@ -41,10 +46,20 @@ def _value(expression: Expression | Node) -> Any:
         raise EvaluationError(f"'{missing.args[0]}' has no value here") from None
 
 
+def _exact_or_precise(expression: Expression) -> Fraction | Any:
+    """The exact rational value when there is one (so a tolerance is decided exactly), else
+    the arbitrary-precision value; ``None`` where undefined."""
+    exact = exact_value(expression.tree)
+    return exact if exact is not None else _value(expression)
+
+
 def evaluate_constant(expression: Expression | Node) -> float:
     """The value of an expression with no variables, as a float (``EvaluationError`` if it is
-    undefined, has variables, or is beyond float64)."""
-    value = _value(expression)
+    undefined, has variables, is beyond float64, or cannot be computed at all)."""
+    try:
+        value = _value(expression)
+    except OutOfReach as error:
+        raise EvaluationError(str(error)) from None
     if value is None:
         raise EvaluationError("the expression is undefined")
     number = float(value)
@@ -58,6 +73,12 @@ def format_number(value: Any) -> str:
     in scientific notation past float64)."""
     if isinstance(value, Fraction) and value.denominator == 1 and abs(value) < 10**15:
         return f"{value.numerator:,}"
+    if (
+        isinstance(value, Fraction)
+        and value
+        and not (Fraction(1, 10**300) < abs(value) < Fraction(10**300))
+    ):
+        value = to_mp(value)
     if isinstance(value, mpmath.mpf) and not (abs(value) < mpmath.mpf("1e300")):
         return mpmath.nstr(value, 6)
     number = float(value)
@@ -94,10 +115,16 @@ def grade_constant(
     tolerance = tolerance or Tolerance.exact()
     if tolerance.kind == "exact":
         return _grade_exact(reference, typed, interpreted, expected_text, worked)
-    expected_value = _value(reference)
+    try:
+        expected_value = _exact_or_precise(reference)
+    except OutOfReach as error:
+        raise GradingError(f"the reference value cannot be computed: {error}") from None
     if expected_value is None:
         raise GradingError("the reference value is undefined")
-    typed_value = _value(typed)
+    try:
+        typed_value = _exact_or_precise(typed)
+    except OutOfReach as error:
+        return _out_of_reach(str(error), interpreted, expected_text, worked)
     if typed_value is None:
         return Verdict(
             Status.INCORRECT,
@@ -119,11 +146,14 @@ def grade_constant(
     diagnosis = diagnose_numbers(expected_value, typed_value) or _off_by(
         expected_value, typed_value, tolerance
     )
+    shown_expected, shown_typed, _ = distinct(expected_value, typed_value)
+    if isinstance(typed_value, Fraction) and len(format_fraction(typed_value)) <= 24:
+        shown_typed = format_fraction(typed_value)  # the learner's own number, every digit
     return Verdict(
         Status.INCORRECT,
         "tolerance",
-        f"{diagnosis.message}: expected {format_number(expected_value)} "
-        f"({tolerance.describe()}), you gave {format_number(typed_value)}.",
+        f"{diagnosis.message}: expected {shown_expected} "
+        f"({tolerance.describe()}), you gave {shown_typed}.",
         interpreted=interpreted,
         diagnosis=diagnosis,
         expected=expected_text,
@@ -131,21 +161,47 @@ def grade_constant(
     )
 
 
+def _out_of_reach(reason: str, interpreted: str, expected_text: str, worked: str) -> Verdict:
+    """*Invalid*: the answer cannot be evaluated in the time allowed, so it is neither
+    accepted nor counted against the learner."""
+    return Verdict(
+        Status.INVALID,
+        "bounds",
+        f"This cannot be graded: {reason}.",
+        interpreted=interpreted,
+        expected=expected_text,
+        worked=worked,
+    )
+
+
 def _off_by(expected: Any, answer: Any, tolerance: Tolerance) -> Diagnosis:
+    expected, answer = to_mp(expected), to_mp(answer)
     difference = abs(answer - expected)
     if tolerance.kind == "absolute" or not expected:
-        return Diagnosis("tolerance", f"Off by {mpmath.nstr(difference, 4)}")
+        return Diagnosis("tolerance", f"Off by {figures(difference, 8)}")
     percent = difference / abs(expected) * 100
-    return Diagnosis("tolerance", f"Off by {mpmath.nstr(percent, 4)}%")
+    return Diagnosis("tolerance", f"Off by {figures(percent, 8)}%")
 
 
 def _grade_exact(
     reference: Expression, typed: Expression, interpreted: str, expected_text: str, worked: str
 ) -> Verdict:
+    if structurally_equal(reference.tree, typed.tree):
+        return Verdict(
+            Status.CORRECT,
+            "exact",
+            "Correct: exactly equal.",
+            interpreted=interpreted,
+            expected=expected_text,
+            worked=worked,
+        )
     _, extra_digits = constant_profile(reference.tree, typed.tree)
+    notes = Notes()
     agreement = agree_at(
-        reference.tree, typed.tree, {}, UnknownFunctions(0), extra_digits=extra_digits
+        reference.tree, typed.tree, {}, UnknownFunctions(0), extra_digits=extra_digits, notes=notes
     )
+    if agreement is Agreement.UNDECIDED and notes.out_of_reach is not None:
+        return _out_of_reach(notes.out_of_reach, interpreted, expected_text, worked)
     if agreement is Agreement.EQUAL:
         return Verdict(
             Status.CORRECT,
@@ -167,11 +223,16 @@ def _grade_exact(
     if agreement in (Agreement.ONLY_ANSWER_DEFINED, Agreement.BOTH_UNDEFINED):
         raise GradingError("the reference value is undefined")
     if agreement is Agreement.UNDECIDED:
+        reason = (
+            f"Not accepted: {notes.saturated}."
+            if notes.saturated
+            else "Not accepted: these numbers are too "
+            "large or too close to tell apart within 1,500 digits."
+        )
         return Verdict(
             Status.INCORRECT,
             "undecided",
-            "Not accepted: these numbers are too "
-            "large or too close to tell apart within 1,500 digits.",
+            reason,
             interpreted=interpreted,
             expected=expected_text,
             worked=worked,
@@ -216,7 +277,10 @@ def worked_computation(formula: Expression, values: Mapping[str, float | Fractio
     numeric question."""
     shown = {name: _plain(value) for name, value in values.items()}
     substituted = to_text(formula.tree, shown)
-    result = _value(_substitute(formula.tree, values))
+    try:
+        result = _value(_substitute(formula.tree, values))
+    except OutOfReach as error:
+        raise GradingError(f"the formula cannot be computed at these values: {error}") from None
     if result is None:
         raise GradingError("the formula is undefined at these values")
     given = ", ".join(f"{name} = {shown[name]}" for name in sorted(shown))

@@ -22,6 +22,7 @@ import mpmath
 
 from recall.formula.evaluate import NotRational, UnknownFunctions, eval_exact, eval_mp
 from recall.formula.nodes import Node
+from recall.formula.reach import OutOfReach
 
 BASE_DIGITS = 30
 MAX_DIGITS = 1500
@@ -62,6 +63,34 @@ class Budget:
         return self.left <= 0
 
 
+class Notes:
+    """Why points were left undecided, for the learner: the first argument found out of reach
+    (:class:`~recall.formula.reach.OutOfReach`) and the first call found saturated past the
+    precision cap (``tanh(10^6)`` is 1 to 868,589 digits)."""
+
+    def __init__(self) -> None:
+        self.out_of_reach: str | None = None
+        self.saturated: str | None = None
+        #: Set for one point while its hidden digits are ignored (the values were apart).
+        self.only_apart = False
+
+    def reach(self, reason: str) -> None:
+        if self.out_of_reach is None:
+            self.out_of_reach = reason
+
+    def saturation(self, call: Node | None, digits: float) -> None:
+        if self.saturated is None and call is not None:
+            from recall.formula.printer import to_text
+
+            text = to_text(call)
+            shown = text if len(text) <= 60 else text[:57] + "..."
+            amount = "more than 10^15" if digits > 1e15 else f"about {int(digits):,}"
+            self.saturated = (
+                f"{shown} agrees with its limiting value to {amount} digits, "
+                f"more than the {MAX_DIGITS:,} compared"
+            )
+
+
 class _Pair:
     """Both sides evaluated at one precision, with what that precision could and could not see."""
 
@@ -81,13 +110,31 @@ class _Pair:
             env = _mp_env(point)
             self.e, e_eval = eval_mp(expected, env, unknown)
             self.a, a_eval = eval_mp(answer, env, unknown)
-        self.needed = max(e_eval.absorbed, a_eval.absorbed, e_eval.cancelled, a_eval.cancelled)
+        self.hidden = max(e_eval.hidden, a_eval.hidden)
+        self.hidden_at = e_eval.hidden_at if e_eval.hidden >= a_eval.hidden else a_eval.hidden_at
+        self.plain_needed = max(
+            e_eval.absorbed, a_eval.absorbed, e_eval.cancelled, a_eval.cancelled
+        )
+        self.needed = max(self.plain_needed, self.hidden)
         self.cancelled = max(e_eval.cancelled, a_eval.cancelled)
         self.vanished = e_eval.vanished or a_eval.vanished
 
     @property
     def defined(self) -> bool:
         return self.e is not None and self.a is not None
+
+    def apart(self) -> bool:
+        """Whether the two values differ by far more than this precision's rounding, so that
+        digits hidden behind a function's limit (at most one unit in the last place of that
+        function's value) cannot matter."""
+        with mpmath.workdps(self.digits):
+            scale = max(abs(self.e), abs(self.a))
+            margin = mpmath.mpf(10) ** (self.plain_needed + 2 * GUARD_DIGITS - self.digits)
+            return bool(abs(self.e - self.a) > margin * scale)
+
+    def ignore_hidden(self) -> None:
+        self.hidden, self.hidden_at = 0.0, None
+        self.needed = self.plain_needed
 
 
 def _classify(expected_defined: bool, answer_defined: bool, equal: bool) -> Agreement:
@@ -110,12 +157,39 @@ def agree_at(
     extra_digits: int = 0,
     max_digits: int = MAX_DIGITS,
     budget: Budget | None = None,
+    notes: Notes | None = None,
 ) -> Agreement:
     """Whether ``expected`` and ``answer`` take the same real value at ``point``.
 
     ``extra_digits`` raises the starting precision for expressions that mention tiny or huge
     constants; ``max_digits`` caps the working precision (past it: undecided); ``budget``
-    is charged for every evaluation (exhausted: undecided)."""
+    is charged for every evaluation (exhausted: undecided). A function argument out of reach
+    is undecided too, with the reason written to ``notes``."""
+    notes = notes if notes is not None else Notes()
+    notes.only_apart = False
+    try:
+        agreement = _agree_at(
+            expected, answer, point, unknown, exact_first, extra_digits, max_digits, budget, notes
+        )
+    except OutOfReach as error:
+        notes.reach(str(error))
+        return Agreement.UNDECIDED
+    if notes.only_apart and agreement is Agreement.EQUAL:
+        return Agreement.UNDECIDED  # seen apart, then equal: the hidden digits may matter
+    return agreement
+
+
+def _agree_at(
+    expected: Node,
+    answer: Node,
+    point: Mapping[str, Fraction],
+    unknown: UnknownFunctions,
+    exact_first: bool,
+    extra_digits: int,
+    max_digits: int,
+    budget: Budget | None,
+    notes: Notes,
+) -> Agreement:
     if exact_first:
         try:
             e_exact = eval_exact(expected, point)
@@ -134,6 +208,22 @@ def agree_at(
         low = _Pair(expected, answer, point, unknown, digits, budget)
         if not low.defined:
             return _classify(low.e is not None, low.a is not None, False)
+        if low.hidden > 2 * max_digits:
+            # A function sits on its limit to more digits than the cap (tanh(10^6) is 1 to
+            # 868,589 digits): no precision reachable here can see past it, and rounding noise
+            # never hides that much. Unless the two are plainly apart anyway (x against
+            # sigmoid(10^9999)), it is not accepted, and nothing slow is tried first.
+            if not low.vanished and low.apart():
+                low.ignore_hidden()
+                notes.only_apart = True
+            else:
+                notes.saturation(low.hidden_at, low.hidden)
+                return Agreement.UNDECIDED
+        if low.plain_needed + floor + GUARD_DIGITS > max_digits and low.plain_needed > digits + 50:
+            # A summand smaller than the other by more digits than the cap allows (x beside
+            # exp(-x^2) at x = 300): rounding noise is never that far below the precision, so
+            # this is a real gap, and the cap cannot bridge it. Undecided at once.
+            return Agreement.UNDECIDED
         wanted = int(floor + low.needed + GUARD_DIGITS)
         if low.vanished:
             # A sum of nonzero terms came out exactly zero: its true value may be anything
@@ -146,6 +236,8 @@ def agree_at(
                 digits = min(max_digits, wanted)
                 continue
             if not low.vanished or floor + low.needed + GUARD_DIGITS > digits:
+                if low.hidden + floor + GUARD_DIGITS > digits:
+                    notes.saturation(low.hidden_at, low.hidden)
                 return Agreement.UNDECIDED  # at the cap and still short of precision
             # Sums that still cancel to exactly zero at the cap (1 + cos(pi)) are taken to be
             # zero only when that makes the two sides identical; a side that is tiny but not
@@ -187,8 +279,8 @@ def precise_value(
     node: Node, env: Mapping[str, Fraction] | None = None, unknown: UnknownFunctions | None = None
 ) -> Any:
     """The value of ``node`` as an mpmath number good to about 30 significant digits, or
-    ``None`` where undefined or out of reach. The working precision is raised as
-    :func:`agree_at` raises it."""
+    ``None`` where undefined. The working precision is raised as :func:`agree_at` raises it;
+    an argument out of reach raises :class:`~recall.formula.reach.OutOfReach`."""
     unknown = unknown or UnknownFunctions(0)
     point = env or {}
     digits = BASE_DIGITS

@@ -19,7 +19,7 @@ from fractions import Fraction
 
 from recall.formula.evaluate import NotRational, UnknownFunctions, eval_exact, eval_float
 from recall.formula.nodes import Node, walk
-from recall.formula.pointwise import MAX_DIGITS, Agreement, Budget, agree_at
+from recall.formula.pointwise import MAX_DIGITS, Agreement, Budget, Notes, agree_at
 from recall.formula.sampling import edge_points, far_plans, far_scales, plan, sample
 from recall.formula.symbols import SymbolTable
 
@@ -27,6 +27,8 @@ WANTED_POINTS = 16
 MAX_ATTEMPTS = 64
 MIN_POINTS = 4
 MP_CONFIRMATIONS = 2
+#: Confirmation points that may come back undecided before the confirmation gives up.
+MAX_UNDECIDED_CONFIRMATIONS = 16
 FLOAT_CLOSE = 1e-9
 #: Precision cap at edge and far points, where an undecided point is simply skipped.
 EXTRA_POINT_DIGITS = 600
@@ -40,12 +42,14 @@ WORK_BUDGET = 1_000_000
 class NumericComparison:
     """What the random-point test found: ``outcome`` is ``equal``, ``different``,
     ``inconclusive`` (too few points had both sides defined) or ``undecided`` (precision or
-    time ran out before a difference could be ruled out)."""
+    time ran out before a difference could be ruled out); ``notes`` says why points were left
+    undecided (an argument out of reach, a function saturated past the precision cap)."""
 
     outcome: str
     points: list[dict[str, Fraction]] = field(default_factory=list)
     witness: dict[str, Fraction] | None = None
     agreement: Agreement | None = None
+    notes: Notes = field(default_factory=Notes)
 
 
 def float_env(point: dict[str, Fraction]) -> dict[str, float]:
@@ -102,6 +106,7 @@ class _Search:
             extra_digits=self.extra_digits,
             max_digits=max_digits,
             budget=self.budget,
+            notes=self.result.notes,
         )
 
     def stop(
@@ -145,6 +150,14 @@ def compare_numerically(
         }
         attempts += 1
         agreement = search.decide(point)
+        if (
+            agreement is Agreement.UNDECIDED
+            and search.result.notes.out_of_reach is not None
+            and not search.result.points
+            and attempts >= MIN_POINTS
+        ):
+            # Out of reach at ordinary points (magnitudes up to 40): it will be everywhere.
+            return search.stop("undecided")
         if agreement is Agreement.EQUAL:
             search.result.points.append(point)
         elif agreement not in (Agreement.BOTH_UNDEFINED, Agreement.UNDECIDED):
@@ -181,6 +194,7 @@ def compare_numerically(
     confirmed = 0
     mp_tries = 2 * MP_CONFIRMATIONS
     mp_confirmed = 0
+    undecided_tries = MAX_UNDECIDED_CONFIRMATIONS
     for point in _confirmation_order(search.result.points, expected, search.unknown):
         if search.out_of_time():
             return search.stop("undecided")
@@ -188,12 +202,18 @@ def compare_numerically(
         if exact is not None:
             agreement = exact
         else:
-            if mp_confirmed >= MP_CONFIRMATIONS or mp_tries == 0:
+            if mp_confirmed >= MP_CONFIRMATIONS or mp_tries == 0 or undecided_tries == 0:
                 continue
-            mp_tries -= 1
             agreement = search.precisely(point)
             if agreement is Agreement.EQUAL:
                 mp_confirmed += 1
+            if agreement is Agreement.UNDECIDED:
+                # Far points out of reach or past the precision cap (x = 3e6 in exp(-x^2))
+                # come first in this order; they must not use up the tries meant for the
+                # points that can be decided.
+                undecided_tries -= 1
+            else:
+                mp_tries -= 1
         if agreement is Agreement.UNDECIDED:
             continue
         if agreement is not Agreement.EQUAL:

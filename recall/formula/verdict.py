@@ -1,20 +1,18 @@
-"""What grading returns: a status, the method that decided, and words for the learner."""
+"""What grading returns: a status, the method that decided, and words for the learner.
+
+The status is :class:`recall.verdicts.Status`, the one verdict kind the scheduler, the session,
+the review log and the screens share (re-exported here as the engine's own).
+"""
 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from enum import StrEnum
 from typing import Any
 
 from recall.errors import ParseError
+from recall.verdicts import Status
 
-
-class Status(StrEnum):
-    """``invalid`` means the answer could not be read: it costs the learner nothing."""
-
-    CORRECT = "correct"
-    INCORRECT = "incorrect"
-    INVALID = "invalid"
+__all__ = ["Diagnosis", "Status", "Verdict"]
 
 
 @dataclass(frozen=True)

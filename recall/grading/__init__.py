@@ -32,7 +32,7 @@ if TYPE_CHECKING:
         check_derivative,
         check_identity,
     )
-    from recall.grading.dispatch import grade, rating_verdict
+    from recall.grading.dispatch import grade
     from recall.grading.reference import preview, reference_answer
     from recall.grading.tables import substitute, symbol_table
     from recall.grading.tolerances import DEFAULT_TOLERANCE, engine_tolerance
@@ -46,7 +46,6 @@ _ENGINE_NAMES = {
     "check_derivative": "claims",
     "check_identity": "claims",
     "grade": "dispatch",
-    "rating_verdict": "dispatch",
     "preview": "reference",
     "reference_answer": "reference",
     "substitute": "tables",
@@ -70,7 +69,6 @@ __all__ = [
     "fresh_seed",
     "grade",
     "preview",
-    "rating_verdict",
     "reference_answer",
     "substitute",
     "symbol_table",

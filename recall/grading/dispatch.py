@@ -4,9 +4,10 @@
 * ``numeric``: the typed number against the formula at the question's values (:mod:`.numeric`);
 * ``fact``: a number or a range against the card's value or range (:mod:`.facts`);
 * ``reverse`` and word ``cloze``: forgiving name matching (:mod:`.names`);
-* ``explain``: self-rated; the verdict says so (``method == "self"``) and suggests nothing.
+* ``explain``: self-rated; the verdict's status is :attr:`~recall.verdicts.Status.SELF`, so the
+  rating rules suggest nothing and the learner judges.
 
-Use :func:`rating_verdict` to turn a verdict into the string the scheduler's rating rules take.
+A verdict's ``status`` is what the scheduler's rating rules and the session take as it is.
 """
 
 from __future__ import annotations
@@ -15,12 +16,13 @@ from collections.abc import Iterable
 
 from recall.cards.model import Card, CardKind
 from recall.errors import GradingError
-from recall.formula import Status, Verdict
+from recall.formula import Verdict
 from recall.grading.expressions import grade_expression
 from recall.grading.facts import grade_fact
 from recall.grading.names import grade_name
 from recall.grading.numeric import grade_numeric
 from recall.grading.question import Question
+from recall.verdicts import Status
 
 
 def grade(asked: Question | Card, answer_text: str, *, others: Iterable[str] = ()) -> Verdict:
@@ -43,7 +45,7 @@ def grade(asked: Question | Card, answer_text: str, *, others: Iterable[str] = (
     kind = card.kind
     if kind is CardKind.EXPLAIN:
         return Verdict(
-            status=Status.INVALID,
+            status=Status.SELF,
             method="self",
             message="Self-rated: compare what you said with the model answer, then rate yourself.",
             expected=card.model_answer,
@@ -59,9 +61,3 @@ def grade(asked: Question | Card, answer_text: str, *, others: Iterable[str] = (
     if kind in (CardKind.REVERSE, CardKind.CLOZE):
         return grade_name(card, answer_text, others)
     raise GradingError(f"card '{card.key}' has an unknown kind '{kind}'")
-
-
-def rating_verdict(verdict: Verdict) -> str:
-    """The verdict as the scheduler's rating rules take it: ``self`` for self-rated cards, else the
-    status (``correct``, ``incorrect``, ``invalid``)."""
-    return "self" if verdict.method == "self" else str(verdict.status)

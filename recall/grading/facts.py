@@ -14,9 +14,10 @@ from fractions import Fraction
 from recall.cards import params as param_values
 from recall.cards.model import Card
 from recall.errors import FormulaError, GradingError, ParseError
-from recall.formula import Diagnosis, Status, Tolerance, Verdict, evaluate_constant, parse
+from recall.formula import Diagnosis, Tolerance, Verdict, evaluate_constant, parse
 from recall.grading.reference import reference_answer
 from recall.grading.tolerances import engine_tolerance
+from recall.verdicts import Status
 
 # "0.6-1.3", "0.6 - 1.3", "0.6–1.3", "0.6 to 1.3", "0.6..1.3"; never the "-" of "1e-8".
 _RANGE_SPLIT = re.compile(

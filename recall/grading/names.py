@@ -10,8 +10,9 @@ from collections.abc import Iterable
 
 from recall.cards.matching import match_name
 from recall.cards.model import Card
-from recall.formula import Diagnosis, Status, Verdict
+from recall.formula import Diagnosis, Verdict
 from recall.grading.reference import reference_answer
+from recall.verdicts import Status
 
 
 def grade_name(card: Card, answer_text: str, others: Iterable[str]) -> Verdict:

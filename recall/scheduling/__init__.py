@@ -9,8 +9,15 @@ rating suggestions, study days) is ours.
 from recall.scheduling.day import day_start, study_date, today_bounds
 from recall.scheduling.fsrs_adapter import Scheduler, SchedulerSettings, as_utc
 from recall.scheduling.queue import build_queue, drop_siblings, interleave, remaining, sibling_group
-from recall.scheduling.rating import VERDICTS, Rating, suggest_rating
-from recall.scheduling.state import NEW_STATE, CardState, Phase, became_leech, is_leech
+from recall.scheduling.rating import VERDICTS, Rating, as_status, suggest_rating
+from recall.scheduling.state import (
+    NEW_STATE,
+    CardState,
+    Phase,
+    ReviewKind,
+    became_leech,
+    is_leech,
+)
 
 __all__ = [
     "NEW_STATE",
@@ -18,8 +25,10 @@ __all__ = [
     "CardState",
     "Phase",
     "Rating",
+    "ReviewKind",
     "Scheduler",
     "SchedulerSettings",
+    "as_status",
     "as_utc",
     "became_leech",
     "build_queue",

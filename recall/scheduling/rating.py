@@ -1,8 +1,9 @@
 """Ratings, and the rating a grader's verdict suggests.
 
 The learner rates every review with one of four grades (FSRS's own scale). recall grades typed
-answers itself, so it can *suggest* the grade; the learner overrides it with one key. The rules
-are deliberately plain so a learner can predict them:
+answers itself, so it can *suggest* the grade from the verdict (:class:`recall.verdicts.Status`);
+the learner overrides it with one key. The rules are deliberately plain so a learner can predict
+them:
 
 * ``invalid`` (the answer could not be read): no rating at all, the learner tries again;
 * ``incorrect``: Again. Never Hard: Hard is a passing grade in FSRS, and rating a wrong answer
@@ -17,8 +18,10 @@ from __future__ import annotations
 from enum import IntEnum
 from typing import Final
 
-#: Verdict strings a session accepts: the grader's statuses, and ``self`` for self-rated cards.
-VERDICTS: Final = frozenset({"correct", "incorrect", "invalid", "self"})
+from recall.verdicts import Status
+
+#: Every verdict a session accepts (the review log's stored strings are their values).
+VERDICTS: Final = frozenset(Status)
 
 #: A correct answer that took longer than this (seconds) is suggested Hard.
 SLOW_SECONDS: Final = 45.0
@@ -43,7 +46,7 @@ class Rating(IntEnum):
 
 
 def suggest_rating(
-    verdict: str,
+    verdict: Status | str,
     seconds: float | None,
     used_hint: bool,
     card_is_mature: bool,
@@ -54,16 +57,26 @@ def suggest_rating(
     """The rating a verdict suggests, or ``None`` when there is nothing to suggest.
 
     ``seconds`` is the time the learner took (``None`` when unknown: neither slow nor fast).
-    Raises ``ValueError`` for a verdict string that is not one of :data:`VERDICTS`.
+    A stored verdict string (``"correct"``) is read as its :class:`Status`; raises
+    ``ValueError`` for one that is not a verdict.
     """
-    if verdict not in VERDICTS:
-        raise ValueError(f"unknown verdict {verdict!r}; expected one of {sorted(VERDICTS)}")
-    if verdict in ("invalid", "self"):
+    verdict = as_status(verdict)
+    if not verdict.graded:  # unreadable, or self-rated
         return None
-    if verdict == "incorrect":
+    if verdict is Status.INCORRECT:
         return Rating.Again
     if used_hint or (seconds is not None and seconds > slow_seconds):
         return Rating.Hard
     if card_is_mature and seconds is not None and seconds < fast_seconds:
         return Rating.Easy
     return Rating.Good
+
+
+def as_status(verdict: Status | str) -> Status:
+    """``verdict`` as a :class:`Status` (a review-log string is read as its member); raises
+    ``ValueError`` for anything else."""
+    try:
+        return Status(verdict)
+    except ValueError:
+        expected = ", ".join(str(status) for status in Status)
+        raise ValueError(f"unknown verdict {verdict!r}; expected one of {expected}") from None

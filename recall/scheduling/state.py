@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from enum import IntEnum
+from enum import IntEnum, StrEnum
 
 from recall.scheduling.rating import MATURE_STABILITY_DAYS
 
@@ -22,6 +22,31 @@ class Phase(IntEnum):
     LEARNING = 1
     REVIEW = 2
     RELEARNING = 3
+
+
+class ReviewKind(StrEnum):
+    """What a review was: the phase the card was in before it, or ``OFF_SCHEDULE`` for a drill
+    outside the schedule (cram, weakest, missed), which changed no state. Retention counts only
+    ``REVIEW`` reviews; the daily new-card limit counts ``NEW`` ones."""
+
+    NEW = "new"
+    LEARNING = "learning"
+    REVIEW = "review"
+    RELEARNING = "relearning"
+    OFF_SCHEDULE = "off_schedule"
+
+    @classmethod
+    def of(cls, phase: Phase) -> ReviewKind:
+        """The kind of a scheduled review of a card in ``phase``."""
+        return _KIND_OF_PHASE[phase]
+
+
+_KIND_OF_PHASE = {
+    Phase.NEW: ReviewKind.NEW,
+    Phase.LEARNING: ReviewKind.LEARNING,
+    Phase.REVIEW: ReviewKind.REVIEW,
+    Phase.RELEARNING: ReviewKind.RELEARNING,
+}
 
 
 @dataclass(frozen=True, slots=True)

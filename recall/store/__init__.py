@@ -6,7 +6,7 @@ Open it with :func:`open_store`; everything it returns is a plain frozen datacla
     store = open_store()                      # RECALL_DB / --db, else the SQLite file
     report = store.sync_decks(decks)          # new cards appear, edits keep state
     due = store.due_cards(now, limit=50)      # learning + review cards due now
-    applied = store.apply_review(card_id, ReviewInput(...), schedule)   # committed on return
+    applied = store.apply_review(card.db_id, ReviewInput(...), schedule)  # committed on return
     store.undo_review(applied.entry.id)
 
 Errors are :class:`recall.errors.StoreError`, with a message for a person. Alembic is imported

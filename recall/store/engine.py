@@ -21,6 +21,7 @@ with "database is locked" when it upgrades a read lock.
 
 from __future__ import annotations
 
+import math
 import os
 import sqlite3
 from pathlib import Path
@@ -31,20 +32,75 @@ from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError, SQLAlchemyError
 
 from recall.errors import StoreError
+from recall.paths import redact_url
 
 BUSY_TIMEOUT_MS = 15_000
 WRITE = {"recall_write": True}
+#: Seconds to wait for a PostgreSQL server to answer a new connection (a host that accepts the
+#: TCP connection and then stays silent would otherwise hold recall for minutes); the URL's own
+#: ``?connect_timeout=N`` wins.
+CONNECT_TIMEOUT_S = 10
+#: Longest file or folder name most file systems allow, in bytes.
+NAME_MAX = 255
 
 
 def parse_url(url: str) -> URL:
-    """A SQLAlchemy URL, or a :class:`StoreError` that says what a URL looks like."""
+    """A SQLAlchemy URL that can be connected to, or a :class:`StoreError` saying why not.
+
+    Checked here, before any driver sees it: a SQLite path must be a path (no NUL byte, no name
+    over :data:`NAME_MAX` bytes; a leading ``~`` is the home folder), and the numeric options
+    (SQLite's ``timeout``, PostgreSQL's ``connect_timeout``) must be numbers."""
     try:
-        return make_url(url)
-    except ArgumentError:
+        parsed = make_url(url)
+    except (ArgumentError, ValueError):
         raise StoreError(
-            f"{url!r} is not a database URL. Use e.g. sqlite:////path/to/recall.sqlite3 or "
-            "postgresql+psycopg://user@host/dbname"
+            f"{redact_url(url)!r} is not a database URL. Use e.g. "
+            "sqlite:////path/to/recall.sqlite3 or postgresql+psycopg://user@host/dbname"
         ) from None
+    backend = parsed.get_backend_name()
+    if backend == "sqlite":
+        parsed = _checked_sqlite(parsed)
+        _number_option(parsed, "timeout")
+    elif backend == "postgresql":
+        _number_option(parsed, "connect_timeout")
+    return parsed
+
+
+def _checked_sqlite(url: URL) -> URL:
+    database = url.database or ""
+    if "\x00" in database:
+        raise StoreError(f"the database path in {redacted(url)} contains a NUL byte (%00)")
+    if database.startswith("~"):
+        database = str(Path(database).expanduser())
+        url = url.set(database=database)
+    for part in Path(database.removeprefix("file:")).parts:
+        size = len(os.fsencode(part))
+        if size > NAME_MAX:
+            raise StoreError(
+                f"the database path has a name of {size} bytes ({part[:24]}…); file systems "
+                f"allow at most {NAME_MAX}"
+            )
+    return url
+
+
+def _number_option(url: URL, name: str) -> None:
+    value = url.query.get(name)
+    if value is None:
+        return
+    text = value if isinstance(value, str) else value[-1]
+    try:
+        number = float(text)
+    except ValueError:
+        number = math.nan
+    if not (math.isfinite(number) and number >= 0):
+        raise StoreError(
+            f"?{name}={text} in {redacted(url)} is not a number of seconds (e.g. ?{name}=10)"
+        )
+
+
+def redacted(url: URL) -> str:
+    """``url`` for a message: its password, and any password in its query, as ``***``."""
+    return redact_url(url.render_as_string(hide_password=True))
 
 
 def sqlite_path(url: URL) -> Path | None:
@@ -68,11 +124,15 @@ def make_engine(url: URL) -> Engine:
                 connect_args={"check_same_thread": False, "timeout": BUSY_TIMEOUT_MS / 1000},
             )
             _setup_sqlite(engine)
+        elif url.get_backend_name() == "postgresql" and "connect_timeout" not in url.query:
+            engine = create_engine(
+                url, pool_pre_ping=True, connect_args={"connect_timeout": CONNECT_TIMEOUT_S}
+            )
         else:
             engine = create_engine(url, pool_pre_ping=True)
     except (NoSuchModuleError, ImportError) as error:
         raise StoreError(
-            f"no database driver for {url.render_as_string(hide_password=True)}: {error}. "
+            f"no database driver for {redacted(url)}: {error}. "
             "For PostgreSQL install recall[postgres] and use postgresql+psycopg://..."
         ) from None
     return engine
@@ -115,7 +175,8 @@ def use_wal(engine: Engine) -> None:
 def store_error(error: BaseException, url: URL) -> StoreError:
     """A :class:`StoreError` a person can act on, for a driver or SQLAlchemy error."""
     where = _describe(url)
-    text = str(getattr(error, "orig", None) or error)
+    # One line, and never a secret the driver may have echoed.
+    text = " ".join(redact_url(str(getattr(error, "orig", None) or error)).split())
     low = text.lower()
     path = sqlite_path(url)
     if "file is not a database" in low or "not a database" in low:
@@ -128,6 +189,11 @@ def store_error(error: BaseException, url: URL) -> StoreError:
         return StoreError(
             f"{where} is damaged ({text}). Nothing was written to it. Restore a backup "
             "(recall keeps *.backup-* copies next to it before upgrades) or move it away."
+        )
+    if path is not None and _unreadable(path):
+        return StoreError(
+            f"cannot read {where}: permission denied (mode {_mode(path)}). Check the file's "
+            "permissions (chmod u+rw), or point --db at another file."
         )
     if "readonly" in low or "read-only" in low or (path and _read_only(path)):
         return StoreError(
@@ -149,6 +215,12 @@ def store_error(error: BaseException, url: URL) -> StoreError:
             f"{where} stayed locked by another program for {BUSY_TIMEOUT_MS // 1000} s; "
             "close other recall windows and try again."
         )
+    if "timeout expired" in low or "timed out" in low:
+        waited = url.query.get("connect_timeout", CONNECT_TIMEOUT_S)
+        return StoreError(
+            f"{where} did not answer within {waited} s: check the host and port (a database "
+            "server that is up answers at once), or wait longer with ?connect_timeout=N"
+        )
     if isinstance(error, DBAPIError) and error.connection_invalidated or "connection" in low:
         return StoreError(f"cannot connect to {where}: {text.strip()}")
     return StoreError(f"database error on {where}: {text.strip()}")
@@ -158,7 +230,22 @@ def _describe(url: URL) -> str:
     path = sqlite_path(url)
     if path is not None:
         return str(path)
-    return url.render_as_string(hide_password=True)
+    return redacted(url)
+
+
+def _unreadable(path: Path) -> bool:
+    """A file that exists but cannot be read (mode 000, another user's): not "read-only"."""
+    try:
+        return path.exists() and not os.access(path, os.R_OK)
+    except OSError:
+        return False
+
+
+def _mode(path: Path) -> str:
+    try:
+        return oct(path.stat().st_mode & 0o777)[2:].zfill(3)
+    except OSError:
+        return "unknown"
 
 
 def _read_only(path: Path) -> bool:

@@ -9,7 +9,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from recall.scheduling.state import CardState
+from recall.scheduling.rating import Rating
+from recall.scheduling.state import CardState, ReviewKind
 
 
 @dataclass(frozen=True)
@@ -30,11 +31,15 @@ class SyncReport:
 
 @dataclass(frozen=True)
 class StoredCard:
-    """A card as the store knows it: identity, topic and scheduling state."""
+    """A card as the store knows it: identity, topic and scheduling state.
 
-    id: int
+    ``id``, ``deck`` and :attr:`key` mean what they mean on :class:`recall.cards.model.Card`;
+    ``db_id`` is the card's integer key in the database, which is what the store's methods take.
+    """
+
+    db_id: int
     deck: str  # deck id (slug) as written in the deck file
-    key: str  # card id as written in the deck file
+    id: str  # card id as written in the deck file
     kind: str
     topic: str
     sibling_group: str | None
@@ -44,9 +49,9 @@ class StoredCard:
     retired: bool = False
 
     @property
-    def card_key(self) -> str:
+    def key(self) -> str:
         """``deck/card``, the same as :attr:`recall.cards.model.Card.key`."""
-        return f"{self.deck}/{self.key}"
+        return f"{self.deck}/{self.id}"
 
 
 @dataclass(frozen=True)
@@ -73,10 +78,11 @@ class DeckSize:
 
 @dataclass(frozen=True)
 class Memory:
-    """Memory inputs for many cards at once, as NumPy arrays of equal length: card ids,
-    stability in days (NaN while new) and last review in epoch milliseconds (NaN while new)."""
+    """Memory inputs for many cards at once, as NumPy arrays of equal length: the cards'
+    database keys (:attr:`StoredCard.db_id`), stability in days (NaN while new) and last review
+    in epoch milliseconds (NaN while new)."""
 
-    card_ids: Any
+    card_db_ids: Any
     stability: Any
     last_review_ms: Any
 
@@ -91,11 +97,11 @@ class Memory:
 class ReviewInput:
     """Everything a review records besides the card and the state change."""
 
-    rating: int
+    rating: Rating
     reviewed_at: datetime
     verdict: str
     seconds: float
-    suggested: int | None = None
+    suggested: Rating | None = None
     diagnosis: str | None = None
     answer: str | None = None
     hint_used: bool = False
@@ -109,13 +115,13 @@ class ReviewEntry:
     """One row of the review log. ``before``/``after`` are ``None`` for off-schedule reviews."""
 
     id: int
-    card_id: int
-    card_key: str
+    card_db_id: int  # the card's database key (:attr:`StoredCard.db_id`)
+    card_key: str  # ``deck/card`` (:attr:`StoredCard.key`)
     session_id: int | None
     reviewed_at: datetime
-    kind: int
-    rating: int
-    suggested: int | None
+    kind: ReviewKind
+    rating: Rating
+    suggested: Rating | None
     verdict: str
     diagnosis: str | None
     answer: str | None

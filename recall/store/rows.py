@@ -15,17 +15,41 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from recall.scheduling.state import CardState, Phase
-from recall.store.models import QUEUE_BURIED, QUEUE_RETIRED
+from recall.scheduling.rating import Rating
+from recall.scheduling.state import CardState, Phase, ReviewKind
+from recall.store.models import (
+    KIND_CRAM,
+    KIND_LEARNING,
+    KIND_NEW,
+    KIND_RELEARNING,
+    KIND_REVIEW,
+    QUEUE_BURIED,
+    QUEUE_RETIRED,
+)
 from recall.store.records import ReviewEntry, ReviewInput, SessionInfo, StoredCard
+
+#: ``review_log.kind`` as stored, per kind of review (the integers are the schema's).
+KIND_CODES = {
+    ReviewKind.NEW: KIND_NEW,
+    ReviewKind.LEARNING: KIND_LEARNING,
+    ReviewKind.REVIEW: KIND_REVIEW,
+    ReviewKind.RELEARNING: KIND_RELEARNING,
+    ReviewKind.OFF_SCHEDULE: KIND_CRAM,
+}
+_KINDS = {code: kind for kind, code in KIND_CODES.items()}
+
+
+def review_kind(code: int) -> ReviewKind:
+    """A stored ``review_log.kind`` as a :class:`ReviewKind`."""
+    return _KINDS[code]
 
 
 def stored_card(row: Any) -> StoredCard:
     """A row of :data:`recall.store.queries.CARD_SELECT` as a :class:`StoredCard`."""
     return StoredCard(
-        id=row.card_id,
+        db_id=row.card_id,
         deck=row.slug,
-        key=row.key,
+        id=row.key,
         kind=row.kind,
         topic=row.topic,
         sibling_group=row.sibling_group,
@@ -64,7 +88,7 @@ def state_columns(prefix: str, state: CardState, *, with_counters: bool = True) 
 def review_values(
     card_id: int,
     review: ReviewInput,
-    kind: int,
+    kind: ReviewKind,
     before: CardState,
     after: CardState | None,
 ) -> dict[str, Any]:
@@ -74,7 +98,7 @@ def review_values(
         "card_id": card_id,
         "session_id": review.session_id,
         "reviewed_at": review.reviewed_at,
-        "kind": kind,
+        "kind": KIND_CODES[kind],
         "rating": int(review.rating),
         "suggested": None if review.suggested is None else int(review.suggested),
         "verdict": review.verdict,
@@ -122,13 +146,13 @@ def review_entry(row: Any) -> ReviewEntry:
         )
     return ReviewEntry(
         id=log.id,
-        card_id=log.card_id,
+        card_db_id=log.card_id,
         card_key=f"{row.slug}/{row.key}",
         session_id=log.session_id,
         reviewed_at=log.reviewed_at,
-        kind=log.kind,
-        rating=log.rating,
-        suggested=log.suggested,
+        kind=review_kind(log.kind),
+        rating=Rating(log.rating),
+        suggested=None if log.suggested is None else Rating(log.suggested),
         verdict=log.verdict,
         diagnosis=log.diagnosis,
         answer=log.answer,
@@ -188,7 +212,9 @@ def session_info(row: Any) -> SessionInfo:
 
 
 __all__ = [
+    "KIND_CODES",
     "review_entry",
+    "review_kind",
     "review_values",
     "session_info",
     "session_values",

@@ -21,7 +21,7 @@ from sqlalchemy.engine import URL
 
 from recall import __version__
 from recall.errors import StoreError
-from recall.store.engine import WRITE, sqlite_path, use_wal
+from recall.store.engine import WRITE, redacted, sqlite_path, use_wal
 from recall.store.models import Base
 
 #: Every schema revision this recall can read, oldest first; the last is the head.
@@ -43,11 +43,13 @@ def _create_or_check(engine: Engine, url: URL) -> str:
     with engine.connect().execution_options(**WRITE) as conn:
         with conn.begin():
             _lock_for_setup(conn)
-            tables = set(inspect(conn).get_table_names())
-            if not tables:
+            inspector = inspect(conn)
+            tables = set(inspector.get_table_names())
+            views = set(inspector.get_view_names())
+            if not tables and not views:  # a view alone still makes the database someone's
                 _create(conn)
                 return "created"
-            revision = _identify(conn, tables, url)
+            revision = _identify(conn, tables | views, url)
             if revision == HEAD:
                 _touch(conn)
                 return "current"
@@ -83,7 +85,7 @@ def _create(conn: Connection) -> None:
 def _identify(conn: Connection, tables: set[str], url: URL) -> str:
     """The schema revision of an existing database, or a :class:`StoreError` if it is not ours
     or is newer than this recall."""
-    where = str(sqlite_path(url) or url.render_as_string(hide_password=True))
+    where = str(sqlite_path(url) or redacted(url))
     if "recall_meta" not in tables or "alembic_version" not in tables:
         raise StoreError(
             f"{where} is a database, but not a recall database (it has tables "
@@ -91,11 +93,18 @@ def _identify(conn: Connection, tables: set[str], url: URL) -> str:
             "database, or at a new file."
         )
     app = conn.execute(text("SELECT value FROM recall_meta WHERE key = 'app'")).scalar()
-    revision = conn.execute(text("SELECT version_num FROM alembic_version")).scalar()
-    if app != APP_MARK or revision is None:
+    revisions = conn.execute(text("SELECT version_num FROM alembic_version")).scalars().all()
+    if app != APP_MARK or not revisions:
         raise StoreError(
             f"{where} is not a recall database (no recall marker). Nothing was changed."
         )
+    if len(revisions) != 1:
+        raise StoreError(
+            f"{where} has {len(revisions)} schema versions ({', '.join(map(str, revisions))}); "
+            "a recall database has exactly one, so it was damaged by hand or another tool. "
+            "Nothing was changed. Restore a backup, or delete the extra row from alembic_version."
+        )
+    revision = revisions[0]
     if revision not in REVISIONS:
         raise StoreError(
             f"{where} was written by a newer recall (schema {revision}; this recall {__version__} "

@@ -31,7 +31,8 @@ from sqlalchemy.engine import URL
 from recall.cards.model import Deck
 from recall.clock import utc_now
 from recall.errors import StoreError
-from recall.scheduling.state import CardState
+from recall.scheduling.rating import Rating
+from recall.scheduling.state import CardState, ReviewKind
 from recall.store import queries as q
 from recall.store.engine import DATABASE_ERRORS, WRITE, store_error
 from recall.store.models import (
@@ -62,6 +63,7 @@ from recall.store.records import (
 )
 from recall.store.rows import (
     review_entry,
+    review_kind,
     review_values,
     session_info,
     session_values,
@@ -147,12 +149,14 @@ class Store:
             return retire_decks(conn, vanished_decks(conn, folders, keep), now or utc_now())
 
     @_translated
-    def card(self, card_id: int) -> StoredCard:
-        """One card by its database id."""
+    def card(self, card_db_id: int) -> StoredCard:
+        """One card by its database key (:attr:`StoredCard.db_id`)."""
         with self._read() as conn:
-            row = conn.execute(q.CARD_SELECT.where(CardStateRow.card_id == card_id)).one_or_none()
+            row = conn.execute(
+                q.CARD_SELECT.where(CardStateRow.card_id == card_db_id)
+            ).one_or_none()
         if row is None:
-            raise StoreError(f"no card with id {card_id} in the database")
+            raise StoreError(f"no card with database key {card_db_id}")
         return stored_card(row)
 
     @_translated
@@ -161,7 +165,7 @@ class Store:
         left out)."""
         if keys is None:
             with self._read() as conn:
-                return {c.card_key: c for c in map(stored_card, conn.execute(q.CARD_SELECT))}
+                return {c.key: c for c in map(stored_card, conn.execute(q.CARD_SELECT))}
         by_deck: dict[str, list[str]] = {}
         for key in keys:
             deck, _slash, card = key.partition("/")
@@ -172,7 +176,7 @@ class Store:
                 for start in range(0, len(cards), 500):  # stay under every driver's parameter cap
                     chunk = cards[start : start + 500]
                     query = q.CARD_SELECT.where(DeckRow.slug == deck, CardRow.key.in_(chunk))
-                    out.update((c.card_key, c) for c in map(stored_card, conn.execute(query)))
+                    out.update((c.key, c) for c in map(stored_card, conn.execute(query)))
         return out
 
     @_translated
@@ -272,19 +276,21 @@ class Store:
     # ------------------------------------------------------------------ flags
 
     @_translated
-    def set_suspended(self, card_id: int, suspended: bool) -> StoredCard:
+    def set_suspended(self, card_db_id: int, suspended: bool) -> StoredCard:
         """Suspend a card (it leaves every queue, state kept) or bring it back."""
         with self._write() as conn:
-            q.set_suspended(conn, card_id, suspended)
-        return self.card(card_id)
+            q.set_suspended(conn, card_db_id, suspended)
+        return self.card(card_db_id)
 
     @_translated
-    def bury(self, card_ids: Collection[int], until: datetime) -> int:
+    def bury(self, card_db_ids: Collection[int], until: datetime) -> int:
         """Hide cards until ``until`` (the next study day), at the learner's request; returns
         how many. Learning cards too: the learner asked (sibling burying spares them, see
         :meth:`apply_review`, because their short steps cannot wait a day unasked)."""
         with self._write() as conn:
-            return q.bury(conn, card_ids, until, queues=(QUEUE_NEW, QUEUE_LEARNING, QUEUE_REVIEW))
+            return q.bury(
+                conn, card_db_ids, until, queues=(QUEUE_NEW, QUEUE_LEARNING, QUEUE_REVIEW)
+            )
 
     @_translated
     def release_buried(self, now: datetime) -> int:
@@ -328,7 +334,7 @@ class Store:
     @_translated
     def apply_review(
         self,
-        card_id: int,
+        card_db_id: int,
         review: ReviewInput,
         schedule: Callable[[CardState], CardState] | None,
         *,
@@ -343,36 +349,36 @@ class Store:
         """
         with self._write() as conn:
             row = conn.execute(
-                q.CARD_SELECT.where(CardStateRow.card_id == card_id).with_for_update(
+                q.CARD_SELECT.where(CardStateRow.card_id == card_db_id).with_for_update(
                     of=CardStateRow
                 )
             ).one_or_none()
             if row is None:
-                raise StoreError(f"no card with id {card_id} in the database")
+                raise StoreError(f"no card with database key {card_db_id}")
             card = stored_card(row)
             if card.retired:
                 raise StoreError(
-                    f"card {card.card_key} was removed from its deck and cannot be reviewed"
+                    f"card {card.key} was removed from its deck and cannot be reviewed"
                 )
             before = card.state
             after = schedule(before) if schedule is not None else None
-            kind = KIND_CRAM if after is None else int(before.phase)
-            values = review_values(card_id, review, kind, before, after)
+            kind = ReviewKind.OFF_SCHEDULE if after is None else ReviewKind.of(before.phase)
+            values = review_values(card_db_id, review, kind, before, after)
             review_id = conn.execute(
                 insert(ReviewRow).values(**values).returning(ReviewRow.id)
             ).scalar_one()
             buried = 0
             if after is not None:
-                q.store_next_state(conn, card_id, after, suspended=card.suspended)
+                q.store_next_state(conn, card_db_id, after, suspended=card.suspended)
                 if bury_siblings_until is not None and card.sibling_group is not None:
-                    siblings = q.sibling_ids(conn, card.sibling_group, row.deck_pk, card_id)
+                    siblings = q.sibling_ids(conn, card.sibling_group, row.deck_pk, card_db_id)
                     buried = q.bury(conn, siblings, bury_siblings_until)
             if review.session_id is not None:
                 q.touch_session(conn, review.session_id, review.reviewed_at)
         # Committed. Build the results from what was written rather than reading it back.
         columns = {column.name: None for column in ReviewRow.__table__.columns}
         written = SimpleNamespace(
-            **{**columns, **values, "id": review_id, "slug": card.deck, "key": card.key}
+            **{**columns, **values, "id": review_id, "slug": card.deck, "key": card.id}
         )
         if after is not None:
             card = dataclasses.replace(card, state=after, buried_until=None)
@@ -387,16 +393,16 @@ class Store:
         """
         gone = StoreError("that review is not in the log (already undone?)")
         with self._write() as conn:
-            card_id = conn.execute(
+            card_db_id = conn.execute(
                 select(ReviewRow.card_id).where(ReviewRow.id == review_id)
             ).scalar()
-            if card_id is None:
+            if card_db_id is None:
                 raise gone
             # Lock the card first, then read the log: on PostgreSQL a review committed by
             # another process while we waited for the lock is seen by the reads below.
             current = conn.execute(
                 select(CardStateRow.__table__)
-                .where(CardStateRow.card_id == card_id)
+                .where(CardStateRow.card_id == card_db_id)
                 .with_for_update()
             ).one()
             log = conn.execute(
@@ -423,7 +429,7 @@ class Store:
         session_id: int | None = None,
         since: datetime | None = None,
         until: datetime | None = None,
-        card_id: int | None = None,
+        card_db_id: int | None = None,
     ) -> list[ReviewEntry]:
         """Log entries, oldest first, filtered by session, time range and card."""
         query = q.review_query()
@@ -433,8 +439,8 @@ class Store:
             query = query.where(ReviewRow.reviewed_at >= since)
         if until is not None:
             query = query.where(ReviewRow.reviewed_at < until)
-        if card_id is not None:
-            query = query.where(ReviewRow.card_id == card_id)
+        if card_db_id is not None:
+            query = query.where(ReviewRow.card_id == card_db_id)
         with self._read() as conn:
             return [review_entry(row) for row in conn.execute(query.order_by(ReviewRow.id))]
 
@@ -579,10 +585,14 @@ class Store:
     @_translated
     def review_facts(
         self, since: datetime, until: datetime
-    ) -> list[tuple[datetime, int, int, str, str | None, str, str]]:
+    ) -> list[tuple[datetime, ReviewKind, Rating, str, str | None, str, str]]:
         """(time, kind, rating, verdict, diagnosis, deck, topic) of each review in a period."""
         with self._read() as conn:
-            return [tuple(row) for row in conn.execute(q.review_facts_query(since, until))]  # type: ignore[misc]
+            rows = conn.execute(q.review_facts_query(since, until)).all()
+        return [
+            (at, review_kind(kind), Rating(rating), verdict, diagnosis, deck, topic)
+            for at, kind, rating, verdict, diagnosis, deck, topic in rows
+        ]
 
 
 __all__ = ["Store", "from_millis"]

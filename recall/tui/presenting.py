@@ -12,7 +12,8 @@ import re
 from typing import TYPE_CHECKING
 
 from recall.cards.model import Card, CardKind
-from recall.tui.views import CardView, FeedbackView, Outcome, PreviewView, Rating
+from recall.tui.views import CardView, FeedbackView, PreviewView, Rating
+from recall.verdicts import Status
 
 if TYPE_CHECKING:
     from recall.formula import Preview, Verdict
@@ -22,9 +23,10 @@ if TYPE_CHECKING:
 _MATH_KINDS = (CardKind.FORMULA, CardKind.NUMERIC, CardKind.FACT)
 
 HEADLINES = {
-    Outcome.CORRECT: "✓ Correct",
-    Outcome.INCORRECT: "✗ Not quite",
-    Outcome.INVALID: "? Can't read that yet",
+    Status.CORRECT: "✓ Correct",
+    Status.INCORRECT: "✗ Not quite",
+    Status.INVALID: "? Can't read that yet",
+    Status.SELF: "Rate yourself",
 }
 
 
@@ -149,8 +151,8 @@ def feedback_view(
     grading_ms: float = 0.0,
 ) -> FeedbackView:
     """A verdict as the feedback panel shows it."""
-    outcome = Outcome(str(verdict.status))
-    if outcome is Outcome.INVALID:
+    outcome = verdict.status
+    if outcome is Status.INVALID:
         return FeedbackView(
             outcome=outcome,
             answer=answer,
@@ -161,7 +163,7 @@ def feedback_view(
             grading_ms=grading_ms,
         )
     diagnosis = verdict.diagnosis.message if verdict.diagnosis else ""
-    if not diagnosis and outcome is Outcome.INCORRECT:
+    if not diagnosis and outcome is Status.INCORRECT:
         diagnosis = verdict.message
     return FeedbackView(
         outcome=outcome,

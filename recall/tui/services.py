@@ -508,9 +508,9 @@ class DrillRun:
         """Grade ``text`` in a worker thread: the engine only; the session is only read (the
         time on the card and its maturity, for the suggested rating)."""
         from recall.errors import GradingError
-        from recall.grading import grade, rating_verdict
+        from recall.grading import grade
         from recall.tui.presenting import feedback_view
-        from recall.tui.views import Outcome
+        from recall.verdicts import Status
 
         original = self.services.card(card.key)
         started = time.perf_counter()
@@ -519,12 +519,12 @@ class DrillRun:
             verdict = grade(asked, text, others=self._others(original))
         except GradingError as error:
             return FeedbackView(
-                outcome=Outcome.INVALID,
+                outcome=Status.INVALID,
                 answer=text,
                 headline="This card cannot be graded",
                 diagnosis=f"{error} (Ctrl-S skips it; Ctrl-E opens its file)",
             )
-        suggested = self.session.suggest(rating_verdict(verdict), used_hint=hinted)
+        suggested = self.session.suggest(verdict.status, used_hint=hinted)
         rating = None if suggested is None else _RATINGS[int(suggested)]
         view = feedback_view(original, text, verdict, rating)
         return replace(view, grading_ms=(time.perf_counter() - started) * 1000)
@@ -548,7 +548,9 @@ class DrillRun:
         hinted: bool = False,
     ) -> None:
         """Rate the current card; the session commits the review before this returns."""
-        verdict = "self" if feedback is None else str(feedback.outcome)
+        from recall.verdicts import Status
+
+        verdict = Status.SELF if feedback is None else feedback.outcome
         asked = self._questions.get(card.key)
         suggested = None
         if feedback is not None and feedback.suggested is not None:
@@ -584,7 +586,7 @@ class DrillRun:
             return
         settings = self.services.settings
         _start, tomorrow = today_bounds(self.services.clock(), settings.day_rollover_hour)
-        self.services.store.bury([stored.id], tomorrow)
+        self.services.store.bury([stored.db_id], tomorrow)
         self.session.set_aside(requeue=False)
 
     def suspend(self) -> None:
@@ -592,7 +594,7 @@ class DrillRun:
         stored = self.session.current_state
         if stored is None:
             return
-        self.services.store.set_suspended(stored.id, True)
+        self.services.store.set_suspended(stored.db_id, True)
         self.session.set_aside(requeue=False)
 
     def reload(self, card: CardView) -> CardView | None:

@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from datetime import date
 from enum import StrEnum
 
+from recall.verdicts import Status
+
 
 class SessionMode(StrEnum):
     """What a drill session draws from, and whether it touches the schedule."""
@@ -156,19 +158,11 @@ class Rating(StrEnum):
         return str(list(Rating).index(self) + 1)
 
 
-class Outcome(StrEnum):
-    """The verdict, as far as the screen cares."""
-
-    CORRECT = "correct"
-    INCORRECT = "incorrect"
-    INVALID = "invalid"  # not a readable answer: costs nothing, try again
-
-
 @dataclass(frozen=True)
 class FeedbackView:
     """The result of grading one answer, ready to show."""
 
-    outcome: Outcome
+    outcome: Status  # invalid: not a readable answer, costs nothing, try again
     answer: str
     headline: str  # "Correct", "Not quite", "Can't read that"
     diagnosis: str = ""  # "off by a factor of 2"
@@ -185,7 +179,7 @@ class FeedbackView:
     def unavailable(self) -> frozenset[Rating]:
         """Ratings the learner may not give this answer: Hard for a wrong one (Hard is a
         passing grade; the session refuses it too)."""
-        return frozenset({Rating.HARD}) if self.outcome is Outcome.INCORRECT else frozenset()
+        return frozenset({Rating.HARD}) if self.outcome is Status.INCORRECT else frozenset()
 
 
 @dataclass(frozen=True)

@@ -32,10 +32,11 @@ from recall.errors import RecallError
 from recall.tui.messages import Graded, PreviewReady, WorkerFailed
 from recall.tui.screens.base import RecallScreen
 from recall.tui.services import DrillRun
-from recall.tui.views import CardView, FeedbackView, Outcome, PreviewView, Rating, SessionPlan
+from recall.tui.views import CardView, FeedbackView, PreviewView, Rating, SessionPlan
 from recall.tui.widgets.answer_input import AnswerInput
 from recall.tui.widgets.countdown import Countdown
 from recall.tui.widgets.math_panels import FeedbackPanel, PreviewPanel
+from recall.verdicts import Status
 
 #: The longest answer the box accepts; the engine refuses longer ones anyway (docs/syntax.md).
 MAX_ANSWER = 2000
@@ -242,7 +243,7 @@ class DrillScreen(RecallScreen):
         ):
             return  # a late result for a card that was skipped or undone
         feedback = message.feedback
-        if feedback.outcome is Outcome.INVALID:
+        if feedback.outcome is Status.INVALID:
             self.phase = Phase.ASKING
             self.query_one("#preview", PreviewPanel).show(
                 PreviewView(

@@ -6,7 +6,8 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 from textual.widgets import Static
 
-from recall.tui.views import FeedbackView, Outcome, PreviewView, Rating
+from recall.tui.views import FeedbackView, PreviewView, Rating
+from recall.verdicts import Status
 
 RATING_LABELS = {
     Rating.AGAIN: "Again",
@@ -48,9 +49,10 @@ class FeedbackPanel(Static, can_focus=True):
 
     def show(self, feedback: FeedbackView, hinted: bool = False) -> None:
         style = {
-            Outcome.CORRECT: "bold green",
-            Outcome.INCORRECT: "bold red",
-            Outcome.INVALID: "bold yellow",
+            Status.CORRECT: "bold green",
+            Status.INCORRECT: "bold red",
+            Status.INVALID: "bold yellow",
+            Status.SELF: "bold",
         }[feedback.outcome]
         parts: list[RenderableType] = [Text(feedback.headline, style=style)]
         if feedback.diagnosis:
@@ -62,8 +64,8 @@ class FeedbackPanel(Static, can_focus=True):
             parts.append(Text("─ worked", style="dim"))
             parts.append(Text(feedback.worked))
         parts.append(rating_line(feedback.suggested, hinted, feedback.unavailable))
-        self.set_class(feedback.outcome is Outcome.CORRECT, "-correct")
-        self.set_class(feedback.outcome is Outcome.INCORRECT, "-incorrect")
+        self.set_class(feedback.outcome is Status.CORRECT, "-correct")
+        self.set_class(feedback.outcome is Status.INCORRECT, "-incorrect")
         self.update(Group(*parts))
 
     def show_reveal(self, model_answer: str, numbers: tuple[str, ...]) -> None:

@@ -1,0 +1,52 @@
+"""One verdict kind: the engine, the rating rules, the screens and the review log share it."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+import recall
+from recall.scheduling import Rating, as_status, suggest_rating
+from recall.verdicts import Status
+
+STORED = ("correct", "incorrect", "invalid", "self")  # review_log.verdict values ever written
+
+
+@pytest.mark.parametrize("stored", STORED)
+def test_every_stored_verdict_reads_back_as_the_enum(stored: str) -> None:
+    status = Status(stored)
+    assert status == stored and str(status) == stored  # and it is written back the same
+    assert as_status(stored) is status
+
+
+def test_the_engine_the_scheduler_and_the_screens_use_the_same_enum() -> None:
+    from recall.formula import Status as EngineStatus
+    from recall.tui.views import FeedbackView
+
+    assert EngineStatus is Status
+    assert FeedbackView.__dataclass_fields__["outcome"].type in ("Status", Status)
+
+
+def test_the_rating_rules_take_the_enum() -> None:
+    assert suggest_rating(Status.INCORRECT, 3.0, False, False) is Rating.Again
+    assert suggest_rating(Status.CORRECT, 20.0, False, False) is Rating.Good
+    assert suggest_rating(Status.INVALID, 3.0, False, False) is None
+    assert suggest_rating(Status.SELF, 3.0, False, False) is None
+    assert [status.graded for status in Status] == [True, True, False, False]
+    with pytest.raises(ValueError, match="unknown verdict"):
+        as_status("partial")
+
+
+def test_no_second_spelling_of_the_verdict_is_defined() -> None:
+    # An enum or constant table spelling the verdict again (a member `INCORRECT = "incorrect"`)
+    # anywhere but recall/verdicts.py is a second name for the same concept.
+    root = Path(recall.__file__).parent
+    member = re.compile(r"^\s*\w+\s*=\s*[\"']incorrect[\"']", re.M)
+    offenders = [
+        str(path.relative_to(root))
+        for path in root.rglob("*.py")
+        if path.name != "verdicts.py" and member.search(path.read_text())
+    ]
+    assert offenders == []
