@@ -41,14 +41,6 @@ from recall.scheduling.today import pace_from_log
 from recall.store import Store
 from recall.store.memory_model import ImportedReview, MemoryModelStore, ParameterSet
 
-#: The words :func:`recall.scheduling.today.pace_from_log` reads, by the phase before a review.
-_PACE_KIND = {
-    Phase.NEW: "new",
-    Phase.LEARNING: "learning",
-    Phase.REVIEW: "review",
-    Phase.RELEARNING: "relearning",
-}
-
 
 def default_parameters() -> tuple[float, ...]:
     """FSRS-6's defaults, as the scheduler has them."""
@@ -179,9 +171,7 @@ def plan(
     history = load_history(store, settings, tz)
     first, passing = rating_shares(history)
     entries = store.reviews()
-    pace = pace_from_log(
-        (_PACE_KIND[e.before.phase], e.seconds) for e in entries if e.before is not None
-    )
+    pace = pace_from_log((str(e.kind), e.seconds) for e in entries)
     cards = [
         planned_card(c.state, moment, settings.day_rollover_hour, tz)
         for c in store.cards_by_key().values()

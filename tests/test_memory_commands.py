@@ -128,9 +128,9 @@ def test_export_writes_the_scheduled_log(
         for day, rating in ((0, Rating.Good), (3, Rating.Again)):
             at = T0 + timedelta(days=day)
             store.apply_review(
-                card.id,
+                card.db_id,
                 ReviewInput(rating=int(rating), reviewed_at=at, verdict="correct", seconds=6.5),
-                lambda s, at=at, rating=rating: scheduler.review(card.id, s, rating, at),
+                lambda s, at=at, rating=rating: scheduler.review(card.db_id, s, rating, at),
             )
         own = events_from_log(store.reviews())
     finally:
