@@ -31,13 +31,14 @@ async def measure(count: int) -> tuple[list[float], list[float]]:
     from textual.widgets import Input
 
     from recall.cards.model import CardKind
+    from recall.session import Mode
     from recall.tui.app import RecallApp
     from recall.tui.screens.drill import DrillScreen, Phase
     from recall.tui.services import Services
-    from recall.tui.views import SessionMode, SessionPlan
+    from recall.tui.views import SessionPlan
 
     services = Services()
-    plan = SessionPlan(minutes=None, cards=None, mode=SessionMode.CRAM)
+    plan = SessionPlan(minutes=None, cards=None, mode=Mode.CRAM)
     app = RecallApp(services, plan=plan)
     engine_ms: list[float] = []
     async with app.run_test(size=(100, 30)) as pilot:

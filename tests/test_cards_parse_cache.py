@@ -72,28 +72,62 @@ def test_every_builtin_deck_reads_back_equal() -> None:
     loader._CACHE.clear()
     for deck in result.decks:
         raw = Path(deck.path).read_bytes()
-        again = parse_cache.load(raw, deck.path, builtin=deck.builtin, engine=False)
+        again = parse_cache.load(raw, deck.path, builtin=deck.builtin, check=None)
         assert again == deck
         assert [c.content_hash() for c in again.cards] == [c.content_hash() for c in deck.cards]
         assert [(c.path, c.line) for c in again.cards] == [(c.path, c.line) for c in deck.cards]
 
 
+CHECKED: list[str] = []
+
+
+def counting_check(built, problems) -> None:
+    """A module-level check (so its results may be cached) that counts its runs."""
+    CHECKED.append(built.deck.id)
+
+
 def test_a_second_start_does_not_parse_or_check_again(deck_file, monkeypatch) -> None:
-    first, errors = read_deck(deck_file, check=check_deck)
-    assert first is not None and not errors
+    CHECKED.clear()
+    first, errors = read_deck(deck_file, check=counting_check)
+    assert first is not None and not errors and CHECKED == ["mini"]
     loader._CACHE.clear()
     _no_parsing(monkeypatch)
-    second, errors = read_deck(deck_file, check=lambda *a: pytest.fail("checked again"))
+    second, errors = read_deck(deck_file, check=counting_check)
     assert second == first and not errors
+    assert CHECKED == ["mini"]  # not checked again
     assert isinstance(second.cards[1].value, float) and second.cards[0].tags == ("a", "b")
 
 
+def test_the_real_engine_check_is_cached(deck_file, monkeypatch) -> None:
+    first, _ = read_deck(deck_file, check=check_deck)
+    loader._CACHE.clear()
+    _no_parsing(monkeypatch)
+    assert read_deck(deck_file, check=check_deck)[0] == first
+
+
+def test_a_check_without_a_stable_name_is_never_cached(deck_file) -> None:
+    runs: list[int] = []
+    for _ in range(2):
+        loader._CACHE.clear()
+        assert read_deck(deck_file, check=lambda built, problems: runs.append(1))[0] is not None
+    assert runs == [1, 1]
+    assert _entries() == []
+
+
 def test_an_edited_file_is_parsed_again(deck_file) -> None:
+    read_deck(deck_file)
+    deck_file.write_text(DECK.replace('kind = "fact"', 'kind = "nonsense"'), encoding="utf-8")
+    loader._CACHE.clear()
+    deck, errors = read_deck(deck_file)
+    assert deck is None and errors  # the broken edit is reported, not the cached deck served
+
+
+def test_an_edit_the_engine_rejects_is_checked_again(deck_file) -> None:
     read_deck(deck_file, check=check_deck)
     deck_file.write_text(DECK.replace('answer = "x^2"', 'answer = "x^^2"'), encoding="utf-8")
     loader._CACHE.clear()
     deck, errors = read_deck(deck_file, check=check_deck)
-    assert deck is None and errors  # the broken edit is reported, not the cached deck served
+    assert deck is None and errors
 
 
 def test_the_same_bytes_elsewhere_get_their_own_path(deck_file, tmp_path) -> None:
@@ -129,7 +163,7 @@ def test_a_corrupt_entry_is_ignored(deck_file, monkeypatch, damage) -> None:
     entry.write_text(damage(entry.read_text(encoding="utf-8")), encoding="utf-8")
     loader._CACHE.clear()
     raw = deck_file.read_bytes()
-    assert parse_cache.load(raw, str(deck_file), builtin=False, engine=False) is None
+    assert parse_cache.load(raw, str(deck_file), builtin=False, check=None) is None
     again, errors = read_deck(deck_file)
     assert again == fresh and not errors
 
@@ -157,7 +191,7 @@ def test_a_well_formed_entry_with_wrong_types_is_ignored(deck_file, tamper) -> N
     entry.update(deck=payload, digest=parse_cache._digest(payload))  # a consistent forgery
     entry_file.write_text(json.dumps(entry), encoding="utf-8")
     raw = deck_file.read_bytes()
-    assert parse_cache.load(raw, str(deck_file), builtin=False, engine=False) is None
+    assert parse_cache.load(raw, str(deck_file), builtin=False, check=None) is None
     loader._CACHE.clear()
     assert read_deck(deck_file)[0] == fresh
 
@@ -165,9 +199,9 @@ def test_a_well_formed_entry_with_wrong_types_is_ignored(deck_file, tamper) -> N
 def test_an_entry_from_other_code_is_stale(deck_file, monkeypatch) -> None:
     read_deck(deck_file)
     raw = deck_file.read_bytes()
-    assert parse_cache.load(raw, str(deck_file), builtin=False, engine=False) is not None
-    monkeypatch.setattr(parse_cache, "_code_fingerprint", lambda engine: "another recall")
-    assert parse_cache.load(raw, str(deck_file), builtin=False, engine=False) is None
+    assert parse_cache.load(raw, str(deck_file), builtin=False, check=None) is not None
+    monkeypatch.setattr(parse_cache, "_code_fingerprint", lambda checked: "another recall")
+    assert parse_cache.load(raw, str(deck_file), builtin=False, check=None) is None
 
 
 def test_the_fingerprint_covers_the_engine_only_when_checked() -> None:

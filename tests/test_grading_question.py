@@ -227,7 +227,7 @@ def test_a_drilled_numeric_card_is_recorded_with_its_question(
     typed = right_answer(asked)
     feedback = run.grade(view, typed)
     assert run.grade(view, "1").worked == feedback.worked == asked.worked
-    run.record(view, ScreenRating.GOOD, feedback)
+    run.record(view, ScreenRating.Good, feedback)
     assert len(draws) == 2  # ours above; the run drew once for the review
 
     (entry,) = services.store.reviews(session_id=run.info.id)

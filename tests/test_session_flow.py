@@ -388,6 +388,31 @@ def test_leech_is_surfaced_on_the_review_that_makes_it(store: Store) -> None:
     assert flags == [False, False, False, True]
 
 
+def test_a_leech_is_announced_once_and_never_by_an_off_schedule_review(store: Store) -> None:
+    cards = load(store, make_deck("d", "a"))
+    clock = FakeClock()
+    settings = Settings(leech_threshold=2, new_per_day=5)
+
+    def review(rating: Rating, mode: Mode = Mode.NORMAL) -> bool:
+        session = start(store, cards, clock, budget=Budget.cards(1), settings=settings, mode=mode)
+        assert session.next_card() is not None
+        verdict = "correct" if rating > 1 else "incorrect"
+        flag = session.record(verdict=verdict, rating=rating).became_leech
+        clock.advance(timedelta(days=40).total_seconds())
+        return flag
+
+    assert [review(r) for r in (Rating.Easy, Rating.Again, Rating.Good)] == [False] * 3
+    assert review(Rating.Again, Mode.CRAM) is False  # off-schedule: no lapse counted
+    session = start(store, cards, clock, budget=Budget.cards(1), settings=settings)
+    assert session.next_card() is not None
+    assert session.record(verdict="incorrect", rating=Rating.Again).became_leech
+    assert session.undo() is not None  # taken back: rating it again announces it again
+    assert session.record(verdict="incorrect", rating=Rating.Again).became_leech
+    clock.advance(timedelta(days=40).total_seconds())
+    assert review(Rating.Good) is False
+    assert review(Rating.Again) is False  # already a leech: not announced a second time
+
+
 def test_right_answer_for_each_kind() -> None:
     fact = Card(deck_id="d", id="f", kind=CardKind.FACT, prompt="p", value=16, unit="bytes")
     ranged = Card(deck_id="d", id="r", kind=CardKind.FACT, prompt="p", value_range=(0.6, 1.3))

@@ -11,12 +11,13 @@ from textual.widgets import Input, TextArea
 
 from recall.cli import build_parser
 from recall.commands.drill import plan_from_args
+from recall.session import Mode
 from recall.tui.app import RecallApp
 from recall.tui.card_writer import CardDraft, with_card
 from recall.tui.screens.decks import CardForm, DecksScreen, parse_symbols
 from recall.tui.screens.drill import DrillScreen, editor_command
 from recall.tui.screens.summary import SummaryScreen
-from recall.tui.views import SessionMode, SessionPlan
+from recall.tui.views import SessionPlan
 from tests.tui_fixtures import FakeClock, isolate, real_services, settle, static_text, type_text
 
 
@@ -116,7 +117,7 @@ def test_the_missed_cards_can_be_drilled_again(tmp_path: Path) -> None:
             await settle(app, pilot)
             screen = app.screen
             assert isinstance(screen, DrillScreen)
-            assert screen.plan.mode is SessionMode.MISSED
+            assert screen.plan.mode is Mode.MISSED
             assert screen.card is not None and screen.card.key == "tiny/square"
             before = services.store.cards_by_key(["tiny/square"])["tiny/square"].state
             await type_text(pilot, "x^2")
@@ -139,7 +140,7 @@ def test_recall_drill_arguments_become_a_plan() -> None:
     assert plan == SessionPlan(minutes=None, cards=15, deck_ids=("losses", "metrics"))
     args = parser.parse_args(["drill", "--topic", "Losses", "--cram"])
     assert plan_from_args(args, default_minutes=25) == SessionPlan(
-        minutes=25, topic="Losses", mode=SessionMode.CRAM
+        minutes=25, topic="Losses", mode=Mode.CRAM
     )
     with pytest.raises(SystemExit):
         parser.parse_args(["drill", "--minutes", "5", "--cards", "3"])

@@ -13,11 +13,12 @@ from pathlib import Path
 import pytest
 from textual.widgets import Input
 
+from recall.session import Mode
 from recall.tui.app import RecallApp
 from recall.tui.screens.drill import DrillScreen, Phase
 from recall.tui.screens.home import HomeScreen
 from recall.tui.screens.summary import SummaryScreen
-from recall.tui.views import SessionMode, SessionPlan
+from recall.tui.views import SessionPlan
 from recall.verdicts import Status
 from tests.tui_fixtures import (
     FakeClock,
@@ -161,7 +162,7 @@ def test_undo_restores_the_card_and_removes_the_review(tmp_path: Path, clock: Fa
 
 def test_cram_leaves_the_schedule_untouched(tmp_path: Path, clock: FakeClock) -> None:
     services = real_services(tmp_path, clock)
-    app = RecallApp(services, plan=SessionPlan(minutes=10, mode=SessionMode.CRAM))
+    app = RecallApp(services, plan=SessionPlan(minutes=10, mode=Mode.CRAM))
 
     async def flow() -> None:
         async with app.run_test(size=(80, 24)) as pilot:

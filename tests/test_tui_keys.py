@@ -195,7 +195,7 @@ def test_a_hinted_right_answer_is_suggested_hard(home: Path, tmp_path: Path) -> 
             await settle(app, pilot)
             assert screen.feedback is not None
             assert screen.feedback.outcome is Status.CORRECT
-            assert screen.feedback.suggested is Rating.HARD
+            assert screen.feedback.suggested is Rating.Hard
             await pilot.press("enter")
             await settle(app, pilot)
             entry = services.store.reviews()[-1]

@@ -158,7 +158,7 @@ class FakeRun:
             text,
             "Correct" if ok else "Not quite",
             reference=expected,
-            suggested=(Rating.HARD if hinted else Rating.GOOD) if ok else Rating.AGAIN,
+            suggested=(Rating.Hard if hinted else Rating.Good) if ok else Rating.Again,
         )
 
     def record(
@@ -201,7 +201,7 @@ class FakeRun:
         return len(self.recorded)
 
     def finish(self) -> SummaryView:
-        right = sum(1 for _, r in self.recorded if r is not Rating.AGAIN)
+        right = sum(1 for _, r in self.recorded if r is not Rating.Again)
         return SummaryView(
             reviews=len(self.recorded), first_try_correct=right, first_try_total=len(self.recorded)
         )

@@ -137,7 +137,7 @@ def _read_deck(
                 "the file is not UTF-8 text", path=shown, line=line, suggestion="save it as UTF-8"
             )
         ]
-    cached = parse_cache.load(raw, shown, builtin=builtin, engine=check is not None)
+    cached = parse_cache.load(raw, shown, builtin=builtin, check=check)
     if cached is not None:
         return cached, []
     try:
@@ -155,7 +155,7 @@ def _read_deck(
         check(built, problems)
     if problems or built is None:
         return None, problems.sorted()
-    parse_cache.store(raw, built.deck, builtin=builtin, engine=check is not None)
+    parse_cache.store(raw, built.deck, builtin=builtin, check=check)
     return built.deck, []
 
 

@@ -7,9 +7,12 @@ deck that loads cleanly is written here as JSON, under a key made of
 * the SHA-256 of the file's bytes (an edit, however small, is a new key; a copy elsewhere with
   the same bytes is the same deck),
 * recall's version and a digest of the code that decides what a file parses to (the deck
-  package, and with the engine checks, the formula engine and grading), so a newer recall, or an
-  edited validator in a checkout, never trusts what an older one accepted,
-* the load flags (built-in or not, engine checks or not).
+  package, and with a check such as :func:`recall.grading.check_deck`, the formula engine and
+  grading), so a newer recall, or an edited validator in a checkout, never trusts what an older
+  one accepted,
+* the load flags: built-in or not, and which check ran (by its module and name). Only checks
+  that are module-level functions are cached: a lambda or a closure has no name that says what
+  it checks, so its results are never reused.
 
 Nothing read back is trusted blindly: the entry must name the key it was looked up by, its
 payload must match the digest stored with it, and every field is rebuilt with its declared type
@@ -26,6 +29,7 @@ import contextlib
 import hashlib
 import json
 import os
+import sys
 import types
 import typing
 from collections.abc import Callable
@@ -36,6 +40,9 @@ from pathlib import Path
 from typing import Any, Final
 
 from recall.cards.model import Card, Deck
+
+#: A deck check as :func:`recall.cards.loader.read_deck` takes it.
+Check = Callable[..., None]
 
 #: Bumped when the layout of an entry changes.
 FORMAT: Final = 1
@@ -60,12 +67,12 @@ def cache_dir() -> Path:
     return data_dir() / "cache" / "decks"
 
 
-def load(raw: bytes, path: str, *, builtin: bool, engine: bool) -> Deck | None:
-    """The deck cached for a file with these bytes, given ``path`` (where it is now), or
-    ``None`` when there is no trustworthy entry."""
-    if _disabled():
+def load(raw: bytes, path: str, *, builtin: bool, check: Check | None) -> Deck | None:
+    """The deck cached for a file with these bytes, read with ``check``, given ``path`` (where
+    it is now), or ``None`` when there is no trustworthy entry."""
+    key = entry_key(raw, builtin=builtin, check=check)
+    if key is None:
         return None
-    key = entry_key(raw, builtin=builtin, engine=engine)
     file = cache_dir() / f"{key}.json"
     try:
         if file.stat().st_size > MAX_ENTRY_BYTES:
@@ -84,11 +91,12 @@ def load(raw: bytes, path: str, *, builtin: bool, engine: bool) -> Deck | None:
     return deck
 
 
-def store(raw: bytes, deck: Deck, *, builtin: bool, engine: bool) -> bool:
-    """Cache ``deck`` as what a file with these bytes parses to; ``False`` when it was not
-    written (the cache is off, the folder cannot be written, or the deck does not read back
-    equal to itself)."""
-    if _disabled():
+def store(raw: bytes, deck: Deck, *, builtin: bool, check: Check | None) -> bool:
+    """Cache ``deck`` as what a file with these bytes parses to with ``check``; ``False`` when
+    it was not written (the cache is off, the check cannot be named, the folder cannot be
+    written, or the deck does not read back equal to itself)."""
+    key = entry_key(raw, builtin=builtin, check=check)
+    if key is None:
         return False
     try:
         payload = json.dumps(_encode(deck), ensure_ascii=False, sort_keys=True)
@@ -99,7 +107,6 @@ def store(raw: bytes, deck: Deck, *, builtin: bool, engine: bool) -> bool:
         a.content_hash() != b.content_hash() for a, b in zip(again.cards, deck.cards, strict=True)
     ):
         return False
-    key = entry_key(raw, builtin=builtin, engine=engine)
     entry = json.dumps({"key": key, "digest": _digest(payload), "deck": payload})
     folder = cache_dir()
     temp = folder / f".{key}.{os.getpid()}.tmp"
@@ -115,24 +122,41 @@ def store(raw: bytes, deck: Deck, *, builtin: bool, engine: bool) -> bool:
     return True
 
 
-def entry_key(raw: bytes, *, builtin: bool, engine: bool) -> str:
-    """The key of a file's entry: its bytes, this recall's code, the load flags."""
+def entry_key(raw: bytes, *, builtin: bool, check: Check | None) -> str | None:
+    """The key of a file's entry (its bytes, this recall's code, the load flags), or ``None``
+    when it is not to be cached (the cache is off, or ``check`` has no stable name)."""
+    if _disabled():
+        return None
+    check_name = "" if check is None else _check_name(check)
+    if check_name is None:
+        return None
     digest = hashlib.sha256()
-    digest.update(_code_fingerprint(engine).encode())
-    digest.update(b"builtin" if builtin else b"custom")
-    digest.update(b"\0")
+    digest.update(_code_fingerprint(check is not None).encode())
+    digest.update(f"builtin={builtin} check={check_name}\0".encode())
     digest.update(raw)
     return digest.hexdigest()
 
 
+def _check_name(check: Check) -> str | None:
+    """``module.function`` of a module-level function, else ``None``."""
+    module = getattr(check, "__module__", None)
+    qualname = getattr(check, "__qualname__", None)
+    if not module or not qualname or "<" in qualname or module not in sys.modules:
+        return None
+    found: Any = sys.modules[module]
+    for part in qualname.split("."):
+        found = getattr(found, part, None)
+    return f"{module}.{qualname}" if found is check else None
+
+
 @cache
-def _code_fingerprint(engine: bool) -> str:
+def _code_fingerprint(checked: bool) -> str:
     """recall's version and a digest of the sources that decide what a deck file parses to
     (read once per process)."""
     from recall import __version__
 
     digest = hashlib.sha256(f"recall {__version__} format {FORMAT}".encode())
-    folders = ["cards", "formula", "grading"] if engine else ["cards"]
+    folders = ["cards", "formula", "grading"] if checked else ["cards"]
     sources: list[Path] = []
     for name in folders:
         folder = _PACKAGE / name

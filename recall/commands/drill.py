@@ -58,7 +58,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 def plan_from_args(args: argparse.Namespace, default_minutes: float = 10.0) -> SessionPlan:
     """The :class:`recall.tui.views.SessionPlan` the arguments describe."""
-    from recall.tui.views import SessionMode, SessionPlan
+    from recall.session import Mode
+    from recall.tui.views import SessionPlan
 
     minutes = args.minutes
     if minutes is None and args.cards is None:
@@ -68,7 +69,7 @@ def plan_from_args(args: argparse.Namespace, default_minutes: float = 10.0) -> S
         cards=args.cards,
         deck_ids=tuple(args.deck),
         topic=args.topic,
-        mode=SessionMode.CRAM if args.cram else SessionMode.REVIEW,
+        mode=Mode.CRAM if args.cram else Mode.NORMAL,
     )
 
 

@@ -96,29 +96,33 @@ def as_fsrs_card(state: CardState) -> fsrs.Card | None:
 
 @dataclass
 class _Track:
-    """One card in the simulation."""
+    """One card in the simulation. ``due_index`` and ``last_index`` are day indices (negative:
+    before the plan began), kept with ``memory`` by :meth:`remember`."""
 
     key: str
     deck: str
     memory: fsrs.Card | None
-    introduced_on: int | None  # day index; None: not yet (or seen before the plan)
     reviews: int = 0
     last_day: int | None = None  # day index of its last answer in the plan
+    due_index: int = 0
+    last_index: int = 0
 
-    def due_day(self, today: date) -> int | None:
-        if self.memory is None:
-            return None
-        return (self.memory.due.date() - today).days
+    @classmethod
+    def of(cls, card: ExamCard, today: date) -> _Track:
+        track = cls(card.key, card.deck, None)
+        memory = as_fsrs_card(card.state)
+        if memory is not None:
+            assert memory.last_review is not None
+            track.remember(memory, (memory.last_review.date() - today).days, today)
+        return track
 
-    def last_index(self, today: date) -> int:
-        """Day index of its last answer (negative: before the plan began)."""
-        if self.last_day is not None:
-            return self.last_day
-        assert self.memory is not None and self.memory.last_review is not None
-        return (self.memory.last_review.date() - today).days
+    def remember(self, memory: fsrs.Card, index: int, today: date) -> None:
+        self.memory = memory
+        self.due_index = (memory.due.date() - today).days
+        self.last_index = index
 
     def required_left(self) -> int:
-        return max(0, REQUIRED_REVIEWS - self.reviews)
+        return REQUIRED_REVIEWS - self.reviews if self.reviews < REQUIRED_REVIEWS else 0
 
     def deadline(self, days: int) -> int:
         """The last day index its next required review may take."""
@@ -177,7 +181,7 @@ class _Run:
         self.pace = pace
         self.model = model
         self.front_load = front_load
-        self.tracks = [_Track(c.key, c.deck, as_fsrs_card(c.state), None) for c in cards]
+        self.tracks = [_Track.of(card, today) for card in cards]
         # A card seen but with no memory to go on (no stability) is learned again.
         self.waiting = [t for t in self.tracks if t.memory is None]
         #: New cards are introduced on day indices 0 .. intro_days - 1.
@@ -202,8 +206,9 @@ class _Run:
         if index == self.intro_days - 1:
             self._introduce(self.waiting, new)
         # 3. Reviews FSRS asks for by today, the most urgent first.
-        due = [t for t in active if self._free(t) and (t.due_day(self.today) or 0) <= index]
-        self._answer_while_room(sorted(due, key=self._urgency), reviews)
+        if self._room():
+            due = [t for t in active if t.due_index <= index and self._free(t)]
+            self._answer_while_room(sorted(due, key=self._urgency), reviews)
         # 4. An even share of the new cards left over the days left to introduce them.
         if self.waiting and index < self.intro_days:
             share = len(self.waiting)
@@ -213,9 +218,10 @@ class _Run:
             self._introduce(self.waiting[: min(share, room)], new)
         # 5. Spare time: required reviews pulled in once half the wait to their deadline has
         #    passed; on the last days, the cards weakest on the exam day.
-        ready = [t for t in active if self._free(t) and t.required_left() and self._ripe(t)]
-        self._answer_while_room(sorted(ready, key=self._urgency), reviews)
-        if index >= self.days - FINAL_DAYS:
+        if self._room():
+            ready = [t for t in active if t.required_left() and self._free(t) and self._ripe(t)]
+            self._answer_while_room(sorted(ready, key=self._urgency), reviews)
+        if index >= self.days - FINAL_DAYS and self._room():
             weak = [t for t in active if self._free(t) and self._exam_recall(t) < EXAM_DAY_TARGET]
             self._answer_while_room(sorted(weak, key=self._exam_recall), weakest)
         return ExamDay(
@@ -226,13 +232,17 @@ class _Run:
             minutes=round(self._spent / 60.0, 1),
         )
 
+    def _room(self) -> bool:
+        """Time is left today for one more review."""
+        return self._spent + self.pace.review_seconds <= self.capacity
+
     def _free(self, track: _Track) -> bool:
         """Not answered today yet (a card is answered at most once a day in the plan)."""
         return track.last_day != self._index
 
     def _ripe(self, track: _Track) -> bool:
         """Half the time from its last answer to its deadline has passed."""
-        waited = self._index - track.last_index(self.today)
+        waited = self._index - track.last_index
         return waited >= max(1, (track.deadline(self.days) - self._index) // 2)
 
     def _urgency(self, track: _Track) -> tuple[int, float]:
@@ -243,7 +253,7 @@ class _Run:
         return self.model.recall(track.memory, self.exam_moment)
 
     def _answer(self, track: _Track, into: list[str]) -> None:
-        track.memory = self.model.review(track.memory, self._moment)
+        track.remember(self.model.review(track.memory, self._moment), self._index, self.today)
         track.reviews += 1
         track.last_day = self._index
         self._spent += self.pace.review_seconds
@@ -258,8 +268,7 @@ class _Run:
 
     def _introduce(self, tracks: Sequence[_Track], into: list[str]) -> None:
         for track in tracks:
-            track.memory = self.model.review(None, self._moment)
-            track.introduced_on = self._index
+            track.remember(self.model.review(None, self._moment), self._index, self.today)
             track.last_day = self._index
             self._spent += self.pace.new_card_seconds
             into.append(track.key)

@@ -44,6 +44,20 @@ class Rating(IntEnum):
         """Hard, Good and Easy all mean the card was recalled."""
         return self is not Rating.Again
 
+    @property
+    def key(self) -> str:
+        """The key that gives this rating on the drill screen: ``1`` to ``4``."""
+        return str(self.value)
+
+    @classmethod
+    def named(cls, name: str) -> Rating:
+        """The rating called ``name``, in any case (``"again"``, ``"Good"``); ``ValueError``
+        for any other name."""
+        for rating in cls:
+            if rating.name.lower() == name.lower():
+                return rating
+        raise ValueError(f"no rating is called {name!r}; expected again, hard, good or easy")
+
 
 def suggest_rating(
     verdict: Status | str,

@@ -11,7 +11,7 @@ holds a row.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -24,9 +24,21 @@ from recall.store.models import (
     KIND_RELEARNING,
     KIND_REVIEW,
     QUEUE_BURIED,
+    QUEUE_LEARNING,
+    QUEUE_NEW,
     QUEUE_RETIRED,
+    QUEUE_REVIEW,
+    QUEUE_SUSPENDED,
 )
-from recall.store.records import ReviewEntry, ReviewInput, SessionInfo, StoredCard
+from recall.store.records import (
+    DeckCounts,
+    DeckSize,
+    Memory,
+    ReviewEntry,
+    ReviewInput,
+    SessionInfo,
+    StoredCard,
+)
 
 #: ``review_log.kind`` as stored, per kind of review (the integers are the schema's).
 KIND_CODES = {
@@ -67,6 +79,49 @@ def stored_card(row: Any) -> StoredCard:
         buried_until=row.buried_until if row.queue == QUEUE_BURIED else None,
         retired=row.queue == QUEUE_RETIRED,
     )
+
+
+def deck_counts(decks: Sequence[Any], counts: Iterable[Any]) -> list[DeckCounts]:
+    """Home-screen counts from :data:`recall.store.queries.DECKS` rows and the (deck slot,
+    queue, count) rows of :func:`recall.store.queries.per_deck_counts`."""
+    by_slot = {(slot, queue): n for slot, queue, n in counts}
+    return [
+        DeckCounts(
+            deck=slug,
+            name=name,
+            new=int(by_slot.get((i, QUEUE_NEW), 0)),
+            learning=int(by_slot.get((i, QUEUE_LEARNING), 0)),
+            due=int(by_slot.get((i, QUEUE_REVIEW), 0)),
+        )
+        for i, (_deck_id, slug, name) in enumerate(decks)
+    ]
+
+
+def deck_sizes(decks: Sequence[Any], per_queue: Iterable[Any]) -> list[DeckSize]:
+    """Deck sizes from :data:`recall.store.queries.DECKS` rows and the (deck key, queue,
+    cards) rows of :data:`recall.store.queries.CARDS_PER_QUEUE`."""
+    by = {(deck, queue): n for deck, queue, n in per_queue}
+    out = []
+    for deck_id, slug, name in decks:
+        counts = {queue: n for (deck, queue), n in by.items() if deck == deck_id}
+        retired = counts.pop(QUEUE_RETIRED, 0)
+        suspended = counts.get(QUEUE_SUSPENDED, 0)
+        out.append(DeckSize(slug, name, sum(counts.values()), suspended, retired))
+    return out
+
+
+def memory_arrays(rows: Sequence[Any]) -> Memory:
+    """:func:`recall.store.queries.memory_query` rows as NumPy arrays (NULL becomes NaN)."""
+    import numpy as np
+
+    if not rows:
+        empty = np.zeros(0)
+        return Memory(empty.astype(np.int64), empty, empty)
+    id_col, stability_col, last_col = zip(*rows, strict=True)
+    ids = np.array(id_col, dtype=np.int64)
+    stability = np.array(stability_col, dtype=np.float64)  # None becomes NaN
+    last = np.array(last_col, dtype=np.float64)
+    return Memory(ids, stability, last)
 
 
 def state_columns(prefix: str, state: CardState, *, with_counters: bool = True) -> dict[str, Any]:
@@ -213,6 +268,9 @@ def session_info(row: Any) -> SessionInfo:
 
 __all__ = [
     "KIND_CODES",
+    "deck_counts",
+    "deck_sizes",
+    "memory_arrays",
     "review_entry",
     "review_kind",
     "review_values",

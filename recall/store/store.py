@@ -43,7 +43,6 @@ from recall.store.models import (
     QUEUE_NEW,
     QUEUE_RETIRED,
     QUEUE_REVIEW,
-    QUEUE_SUSPENDED,
     CardRow,
     CardStateRow,
     DeckRow,
@@ -62,6 +61,9 @@ from recall.store.records import (
     SyncReport,
 )
 from recall.store.rows import (
+    deck_counts,
+    deck_sizes,
+    memory_arrays,
     review_entry,
     review_kind,
     review_values,
@@ -237,17 +239,7 @@ class Store:
             params: dict[str, Any] = {f"d{i}": deck_id for i, (deck_id, _s, _n) in enumerate(decks)}
             params.update(day_end=day_end, new_cap=new_limit, due_cap=due_limit)
             statement = q.per_deck_counts(len(decks), new_limit is not None, due_limit is not None)
-            counts = {(slot, queue): n for slot, queue, n in conn.execute(statement, params)}
-        return [
-            DeckCounts(
-                deck=slug,
-                name=name,
-                new=int(counts.get((i, QUEUE_NEW), 0)),
-                learning=int(counts.get((i, QUEUE_LEARNING), 0)),
-                due=int(counts.get((i, QUEUE_REVIEW), 0)),
-            )
-            for i, (_deck_id, slug, name) in enumerate(decks)
-        ]
+            return deck_counts(decks, conn.execute(statement, params).all())
 
     @_translated
     def deck_sizes(self) -> list[DeckSize]:
@@ -255,15 +247,7 @@ class Store:
         frame, for the deck list)."""
         with self._read() as conn:
             decks = conn.execute(q.DECKS).all()
-            rows = conn.execute(q.CARDS_PER_QUEUE).all()
-        by = {(deck, queue): n for deck, queue, n in rows}
-        out = []
-        for deck_id, slug, name in decks:
-            counts = {queue: n for (deck, queue), n in by.items() if deck == deck_id}
-            retired = counts.pop(QUEUE_RETIRED, 0)
-            suspended = counts.get(QUEUE_SUSPENDED, 0)
-            out.append(DeckSize(slug, name, sum(counts.values()), suspended, retired))
-        return out
+            return deck_sizes(decks, conn.execute(q.CARDS_PER_QUEUE).all())
 
     @_translated
     def introduced_and_reviewed(self, since: datetime) -> tuple[int, int]:
@@ -316,18 +300,8 @@ class Store:
     def memory(self, decks: Collection[str] | None = None, topic: str | None = None) -> Memory:
         """Stability and last review of every card in a queue (new, learning, review), as
         NumPy arrays: the inputs of retrievability for "weakest N" and stats."""
-        import numpy as np
-
         with self._read() as conn:
-            rows = conn.execute(q.memory_query(decks, topic)).all()
-        if not rows:
-            empty = np.zeros(0)
-            return Memory(empty.astype(np.int64), empty, empty)
-        id_col, stability_col, last_col = zip(*rows, strict=True)
-        ids = np.array(id_col, dtype=np.int64)
-        stability = np.array(stability_col, dtype=np.float64)  # None becomes NaN
-        last = np.array(last_col, dtype=np.float64)
-        return Memory(ids, stability, last)
+            return memory_arrays(conn.execute(q.memory_query(decks, topic)).all())
 
     # ------------------------------------------------------------------ reviews
 

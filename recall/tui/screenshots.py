@@ -26,13 +26,14 @@ SIZE = (100, 32)
 async def render(out: Path) -> None:
     from textual.widgets import Input
 
+    from recall.session import Mode
     from recall.tui.app import RecallApp
     from recall.tui.screens.drill import DrillScreen
     from recall.tui.services import Services
-    from recall.tui.views import SessionMode, SessionPlan
+    from recall.tui.views import SessionPlan
 
     keys = tuple(key for key, _typed in SCRIPT)
-    plan = SessionPlan(minutes=10, mode=SessionMode.CRAM, card_keys=keys)
+    plan = SessionPlan(minutes=10, mode=Mode.CRAM, card_keys=keys)
     app = RecallApp(Services(), plan=plan)
     typed: dict[str, str] = dict(SCRIPT)
     async with app.run_test(size=SIZE) as pilot:

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from recall.clock import Clock, utc_now
+from recall.session import Mode
 from recall.tui.card_writer import CardDraft, write_card
 from recall.tui.views import (
     CardView,
@@ -30,7 +31,6 @@ from recall.tui.views import (
     HomeData,
     PreviewView,
     Rating,
-    SessionMode,
     SessionPlan,
     StatsView,
     SummaryView,
@@ -236,7 +236,7 @@ class Services:
         done = len(self.store.reviews(session_id=info.id))
         if not done:
             return None, 0
-        modes = {name: mode for mode, name in _MODE_NAMES.items()}
+        modes = {str(mode): mode for mode in Mode}
         plan = SessionPlan(
             minutes=info.budget_value if info.budget_kind == "minutes" else None,
             cards=int(info.budget_value)
@@ -244,7 +244,7 @@ class Services:
             else None,
             deck_ids=tuple(info.decks),
             topic=info.topic,
-            mode=modes.get(info.mode, SessionMode.REVIEW),
+            mode=modes.get(info.mode, Mode.NORMAL),
             resume_id=info.id,
         )
         return plan, done
@@ -454,13 +454,13 @@ class DrillRun:
         if plan.card_keys:  # exactly these cards ("drill the missed ones again"), off-schedule:
             wanted = set(plan.card_keys)  # the schedule decides its own cards, not a list
             cards = [card for card in cards if card.key in wanted]
-            if mode is SessionMode.REVIEW:
-                mode = SessionMode.CRAM
+            if mode is Mode.NORMAL:
+                mode = Mode.CRAM
         self.session = Session.start(
             services.store,
             cards,
             budget=budget,
-            mode=_MODE_NAMES[mode],
+            mode=mode,
             weakest_n=plan.cards or 20,
             decks=plan.deck_ids or None,
             topic=plan.topic,
@@ -525,7 +525,7 @@ class DrillRun:
                 diagnosis=f"{error} (Ctrl-S skips it; Ctrl-E opens its file)",
             )
         suggested = self.session.suggest(verdict.status, used_hint=hinted)
-        rating = None if suggested is None else _RATINGS[int(suggested)]
+        rating = None if suggested is None else Rating(int(suggested))
         view = feedback_view(original, text, verdict, rating)
         return replace(view, grading_ms=(time.perf_counter() - started) * 1000)
 
@@ -554,10 +554,10 @@ class DrillRun:
         asked = self._questions.get(card.key)
         suggested = None
         if feedback is not None and feedback.suggested is not None:
-            suggested = _RATING_NUMBERS[feedback.suggested]
+            suggested = feedback.suggested
         self.session.record(
             verdict=verdict,
-            rating=_RATING_NUMBERS[rating],
+            rating=rating,
             suggested=suggested,
             diagnosis=(feedback.diagnosis_kind or None) if feedback else None,
             answer=feedback.answer if feedback else None,
@@ -696,16 +696,6 @@ def summary_view(summary: SessionSummary, services: Services) -> SummaryView:
         streak_days=summary.streak_days,
         mode=summary.mode,
     )
-
-
-_MODE_NAMES = {
-    SessionMode.REVIEW: "normal",
-    SessionMode.CRAM: "cram",
-    SessionMode.WEAKEST: "weakest",
-    SessionMode.MISSED: "missed",
-}
-_RATINGS = {1: Rating.AGAIN, 2: Rating.HARD, 3: Rating.GOOD, 4: Rating.EASY}
-_RATING_NUMBERS = {rating: number for number, rating in _RATINGS.items()}
 
 
 def _builtin_dir() -> Path:

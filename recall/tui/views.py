@@ -5,24 +5,18 @@ the lower layers return into these small frozen dataclasses. That keeps every sc
 nothing but data, and it means a change in a lower layer's API is absorbed in one module.
 
 Nothing here imports Textual or anything heavy; this module is loaded before the first frame.
+The rating and the session mode are the lower layers' own (:class:`recall.scheduling.Rating`,
+:class:`recall.session.Mode`), imported from their light modules.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import date
-from enum import StrEnum
 
+from recall.scheduling.rating import Rating
+from recall.session.mode import Mode
 from recall.verdicts import Status
-
-
-class SessionMode(StrEnum):
-    """What a drill session draws from, and whether it touches the schedule."""
-
-    REVIEW = "review"  # due cards, then new ones: the normal scheduled session
-    CRAM = "cram"  # any cards of the chosen decks; the schedule is left untouched
-    WEAKEST = "weakest"  # the N cards with the lowest retrievability; schedule untouched
-    MISSED = "missed"  # the cards missed in the last session (or the given keys)
 
 
 @dataclass(frozen=True)
@@ -37,7 +31,7 @@ class SessionPlan:
     cards: int | None = None
     deck_ids: tuple[str, ...] = ()
     topic: str | None = None
-    mode: SessionMode = SessionMode.REVIEW
+    mode: Mode = Mode.NORMAL
     card_keys: tuple[str, ...] = ()
     resume_id: int | None = None  # pick up this unfinished session instead of starting one
 
@@ -50,7 +44,7 @@ class SessionPlan:
             parts.append(f"{self.cards} cards")
         else:
             parts.append("until done")
-        if self.mode is not SessionMode.REVIEW:
+        if self.mode is not Mode.NORMAL:
             parts.append(str(self.mode))
         if self.topic:
             parts.append(self.topic)
@@ -145,19 +139,6 @@ class PreviewView:
         return f"{line}\n{' ' * min(self.column, len(line))}^"
 
 
-class Rating(StrEnum):
-    """The four FSRS ratings, by the keys 1–4."""
-
-    AGAIN = "again"
-    HARD = "hard"
-    GOOD = "good"
-    EASY = "easy"
-
-    @property
-    def key(self) -> str:
-        return str(list(Rating).index(self) + 1)
-
-
 @dataclass(frozen=True)
 class FeedbackView:
     """The result of grading one answer, ready to show."""
@@ -179,7 +160,7 @@ class FeedbackView:
     def unavailable(self) -> frozenset[Rating]:
         """Ratings the learner may not give this answer: Hard for a wrong one (Hard is a
         passing grade; the session refuses it too)."""
-        return frozenset({Rating.HARD}) if self.outcome is Status.INCORRECT else frozenset()
+        return frozenset({Rating.Hard}) if self.outcome is Status.INCORRECT else frozenset()
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,8 @@ from textual.containers import Grid, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Checkbox, Input, Label, Static
 
-from recall.tui.views import SessionMode, SessionPlan
+from recall.session import Mode
+from recall.tui.views import SessionPlan
 
 
 class PauseDialog(ModalScreen[bool]):
@@ -102,7 +103,7 @@ class SessionDialog(ModalScreen[SessionPlan | None]):
             (self.deck_id,) if self.deck_id and self.query_one("#only-deck", Checkbox).value else ()
         )
         topic = self.topic if self.topic and self.query_one("#only-topic", Checkbox).value else None
-        mode = SessionMode.CRAM if self.query_one("#cram", Checkbox).value else SessionMode.REVIEW
+        mode = Mode.CRAM if self.query_one("#cram", Checkbox).value else Mode.NORMAL
         return SessionPlan(minutes=minutes, cards=cards, deck_ids=decks, topic=topic, mode=mode)
 
     def action_cancel(self) -> None:

@@ -289,7 +289,7 @@ class DrillScreen(RecallScreen):
     def action_rate(self, name: str) -> None:
         if self.phase not in (Phase.FEEDBACK, Phase.REVEALED):
             return
-        rating = Rating(name)
+        rating = Rating.named(name)
         if self.feedback is not None and rating in self.feedback.unavailable:
             # Refused here, before the session would refuse it: nothing changes on screen.
             self.notify(

@@ -15,8 +15,9 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Footer, Header, Sparkline, Static
 
+from recall.session import Mode
 from recall.tui.screens.base import RecallScreen
-from recall.tui.views import DeckRow, HomeData, SessionMode, SessionPlan
+from recall.tui.views import DeckRow, HomeData, SessionPlan
 
 #: Size of the "weakest N" session.
 WEAKEST_COUNT = 20
@@ -191,18 +192,18 @@ class HomeScreen(RecallScreen):
         if self._ready():
             decks = (deck.id,) if deck is not None else ()
             self.recall.start_session(
-                SessionPlan(minutes=self._minutes, deck_ids=decks, mode=SessionMode.CRAM)
+                SessionPlan(minutes=self._minutes, deck_ids=decks, mode=Mode.CRAM)
             )
 
     def action_weakest(self) -> None:
         if self._ready():
             self.recall.start_session(
-                SessionPlan(minutes=None, cards=WEAKEST_COUNT, mode=SessionMode.WEAKEST)
+                SessionPlan(minutes=None, cards=WEAKEST_COUNT, mode=Mode.WEAKEST)
             )
 
     def action_missed(self) -> None:
         if self._ready():
-            self.recall.start_session(SessionPlan(minutes=None, mode=SessionMode.MISSED))
+            self.recall.start_session(SessionPlan(minutes=None, mode=Mode.MISSED))
 
     def action_resume(self) -> None:
         data = self.recall.home_data

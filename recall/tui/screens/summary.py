@@ -13,8 +13,9 @@ from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.widgets import Footer, Static
 
+from recall.session import Mode
 from recall.tui.screens.base import RecallScreen
-from recall.tui.views import SessionMode, SessionPlan, SummaryView
+from recall.tui.views import SessionPlan, SummaryView
 
 
 class SummaryScreen(RecallScreen):
@@ -47,7 +48,7 @@ class SummaryScreen(RecallScreen):
         if not self.summary.missed:
             return
         keys = tuple(card.key for card in self.summary.missed)
-        plan = SessionPlan(minutes=None, cards=None, mode=SessionMode.MISSED, card_keys=keys)
+        plan = SessionPlan(minutes=None, cards=None, mode=Mode.MISSED, card_keys=keys)
         self.app.switch_screen(DrillScreen(plan))
 
     def action_home(self) -> None:

@@ -10,10 +10,10 @@ from recall.tui.views import FeedbackView, PreviewView, Rating
 from recall.verdicts import Status
 
 RATING_LABELS = {
-    Rating.AGAIN: "Again",
-    Rating.HARD: "Hard",
-    Rating.GOOD: "Good",
-    Rating.EASY: "Easy",
+    Rating.Again: "Again",
+    Rating.Hard: "Hard",
+    Rating.Good: "Good",
+    Rating.Easy: "Easy",
 }
 
 
@@ -99,7 +99,7 @@ def rating_line(
         text.append(" ")
     if suggested is not None:
         text.append("  Enter accepts", style="dim")
-        if hinted and suggested is Rating.HARD:
+        if hinted and suggested is Rating.Hard:
             text.append(" (hint used)", style="dim")
     else:
         text.append("  rate yourself", style="dim")

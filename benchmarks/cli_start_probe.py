@@ -1,0 +1,80 @@
+"""Time a real ``recall`` command line until a given thing is on screen; print one JSON line.
+
+``python benchmarks/cli_start_probe.py SPAWN_TIME UNTIL [recall arguments…]`` runs
+:func:`recall.cli.main` with those arguments in this process, with Textual's ``App.run`` made
+headless at 80x24, and stops as soon as UNTIL is on screen:
+
+* ``prompt``: the drill screen shows its first card's prompt (``recall drill --minutes 10``);
+* ``home``: the home screen shows the deck table filled with real counts (``recall``).
+
+It prints ``{"seconds": …}``, measured from ``SPAWN_TIME`` (the parent's ``time.time()`` just
+before it started this interpreter, so interpreter start-up and every import count), taken
+after the frame that shows the thing has been drawn. Only widget ids are relied on (``#prompt``,
+``#decks``), so the probe follows the app through refactors of its screens and services.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+import time
+from typing import Any
+
+#: Longest the probe waits for the screen (seconds) before giving up with a failure.
+TIMEOUT = 60.0
+
+
+def _prompt_shown(app: Any) -> bool:
+    for widget in app.screen.query("#prompt"):
+        if str(getattr(widget, "content", "") or "").strip():
+            return True
+    return False
+
+
+def _home_counted(app: Any) -> bool:
+    tables = list(app.screen.query("#decks"))
+    return bool(tables) and tables[0].row_count > 0
+
+
+CONDITIONS = {"prompt": _prompt_shown, "home": _home_counted}
+
+
+def main() -> int:
+    started = float(sys.argv[1])
+    until = CONDITIONS[sys.argv[2]]
+    argv = sys.argv[3:]
+    report: dict[str, object] = {}
+
+    from textual.app import App
+
+    original_run = App.run
+
+    async def pilot(driver: Any) -> None:
+        app = driver.app
+        deadline = time.time() + TIMEOUT
+        while not until(app):
+            if time.time() > deadline:
+                report["error"] = f"{sys.argv[2]} not on screen after {TIMEOUT:g} s"
+                app.exit(1)
+                return
+            await asyncio.sleep(0.002)
+        await driver.pause()  # the frame that shows it has been drawn
+        report["seconds"] = time.time() - started
+        report["modules"] = len(sys.modules)
+        app.exit(0)
+
+    def headless_run(self: Any, **kwargs: Any) -> Any:
+        kwargs.update(headless=True, size=(80, 24), auto_pilot=pilot)
+        return original_run(self, **kwargs)
+
+    App.run = headless_run  # type: ignore[method-assign]
+    from recall.cli import main as recall_main
+
+    status = recall_main(argv)
+    print(json.dumps(report))
+    return 0 if "seconds" in report and status == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

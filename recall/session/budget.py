@@ -1,0 +1,103 @@
+"""How long a session runs (:class:`Budget`) and the time it has spent (:class:`Stopwatch`).
+
+Only time with a card on screen counts against a minutes budget: a pause (a break, the help
+screen) stops the clock on the current card, and the time between cards is not counted. The
+stopwatch takes every "now" from its caller (the session's injectable clock), so a test drives
+it with a fake clock and no sleeping.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How long a session runs: ``minutes`` of time on cards, a number of ``cards``, or
+    ``until_done`` (nothing left in the queue)."""
+
+    kind: str = "minutes"
+    value: float | None = 10.0
+
+    @classmethod
+    def minutes(cls, minutes: float = 10.0) -> Budget:
+        return cls("minutes", float(minutes))
+
+    @classmethod
+    def cards(cls, count: int) -> Budget:
+        return cls("cards", float(count))
+
+    @classmethod
+    def until_done(cls) -> Budget:
+        return cls("until_done", None)
+
+    def __post_init__(self) -> None:
+        if self.kind not in ("minutes", "cards", "until_done"):
+            raise ValueError(f"unknown budget kind {self.kind!r}")
+        if self.kind != "until_done" and (self.value is None or self.value <= 0):
+            raise ValueError(f"a {self.kind} budget needs a positive value")
+
+    def spent(self, seconds: float, cards: int) -> bool:
+        """Whether ``seconds`` on recorded cards, or ``cards`` recorded, use the budget up
+        (never, for ``until_done``: the queue running out ends that session)."""
+        if self.kind == "minutes":
+            assert self.value is not None
+            return seconds >= self.value * 60
+        if self.kind == "cards":
+            assert self.value is not None
+            return cards >= self.value
+        return False
+
+    def seconds_left(self, elapsed: float) -> float | None:
+        """Time left in a minutes budget after ``elapsed`` seconds (``None`` for the others);
+        below zero while the last card is finished."""
+        if self.kind != "minutes" or self.value is None:
+            return None
+        return self.value * 60 - elapsed
+
+
+@dataclass
+class Stopwatch:
+    """Seconds spent on recorded cards (``used_seconds``), and the clock of the card on screen:
+    when it was shown, and its pauses."""
+
+    used_seconds: float = 0.0
+    shown_at: datetime | None = None
+    paused_at: datetime | None = None
+    paused_seconds: float = 0.0
+
+    @property
+    def paused(self) -> bool:
+        return self.paused_at is not None
+
+    def start(self, now: datetime) -> None:
+        """A card was put on screen: a fresh, unpaused clock."""
+        self.shown_at = now
+        self.paused_seconds = 0.0
+        self.paused_at = None
+
+    def reset(self) -> None:
+        """The card left the screen without a review: its time is not counted."""
+        self.shown_at = None
+        self.paused_at = None
+        self.paused_seconds = 0.0
+
+    def on_card(self, now: datetime) -> float:
+        """Time the card on screen has been shown, pauses excluded (0 with none shown)."""
+        if self.shown_at is None:
+            return 0.0
+        end = self.paused_at or now
+        return max(0.0, (end - self.shown_at).total_seconds() - self.paused_seconds)
+
+    def pause(self, now: datetime) -> None:
+        if self.paused_at is None:
+            self.paused_at = now
+
+    def resume(self, now: datetime) -> None:
+        if self.paused_at is not None:
+            self.paused_seconds += (now - self.paused_at).total_seconds()
+            self.paused_at = None
+
+
+__all__ = ["Budget", "Stopwatch"]

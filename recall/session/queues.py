@@ -1,0 +1,240 @@
+"""Which card comes next: the session's queue, built once per mode and checked before each card.
+
+* ``normal``: the due reviews allowed today and the new cards allowed today, interleaved
+  (:func:`recall.scheduling.build_queue`), one card per sibling group; learning cards are not
+  queued but come back through :meth:`SessionQueue.learning_due` as their steps fall due;
+* ``cram``: every drillable card of the session's decks, in a shuffle seeded by the session id
+  (a resumed session keeps its order);
+* ``weakest``: the N reviewed cards least likely to be recalled now;
+* ``missed``: the cards failed in the last finished session.
+
+A queued card may have changed since the queue was built (buried by a sibling, reviewed from
+another window, suspended, today's allowance spent elsewhere): :meth:`SessionQueue.still_due`
+asks the store again before it is shown.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+from collections.abc import Collection, Iterable, Mapping
+from datetime import datetime, timedelta, tzinfo
+from typing import TYPE_CHECKING
+
+from recall.cards.model import Card
+from recall.config import Settings
+from recall.scheduling.day import today_bounds
+from recall.scheduling.queue import build_queue, drop_siblings, remaining
+from recall.scheduling.rating import Rating
+from recall.scheduling.state import Phase
+from recall.session.mode import Mode
+
+if TYPE_CHECKING:
+    from recall.scheduling.fsrs_adapter import Scheduler
+    from recall.store import SessionInfo, Store, StoredCard
+
+#: How far ahead a learning card may be shown when nothing else is left (Anki's default).
+LEARN_AHEAD = timedelta(minutes=20)
+#: Most cards one session queues up front (a learner with no daily limits set).
+MAX_QUEUE = 100_000
+#: Extra rows fetched with the due reviews for the learning cards mixed in with them.
+LEARNING_HEADROOM = 1_000
+
+
+class SessionQueue:
+    """The cards waiting in one session (``pending``, by ``deck/card`` key), and the store's
+    latest view of each card it has handed out (``stored``).
+
+    Only cards in ``cards`` (the loaded deck content) are ever queued: a card the store knows
+    but no deck file holds any more cannot be shown.
+    """
+
+    def __init__(
+        self,
+        store: Store,
+        cards: Mapping[str, Card],
+        info: SessionInfo,
+        mode: Mode,
+        *,
+        settings: Settings,
+        scheduler: Scheduler,
+        tz: tzinfo | None,
+    ) -> None:
+        self.store = store
+        self.cards = cards
+        self.info = info
+        self.mode = mode
+        self.settings = settings
+        self.scheduler = scheduler
+        self.tz = tz
+        self.decks = info.decks or None
+        self.topic = info.topic
+        self.pending: deque[str] = deque()
+        self.stored: dict[str, StoredCard] = {}
+        self.skipped_learning: set[str] = set()  # learning cards skipped: shown after the others
+
+    def build(self, now: datetime, skip: Collection[str]) -> None:
+        """Fill the queue for the session's mode, leaving out the keys in ``skip``."""
+        self.store.release_buried(now)
+        if self.mode is Mode.NORMAL:
+            keys = self._normal(now)
+        elif self.mode is Mode.CRAM:
+            keys = self._cram()
+        elif self.mode is Mode.WEAKEST:
+            keys = self._weakest(now, self.info.mode_count or 20)
+        else:
+            keys = self._missed()
+        self.pending = deque(k for k in keys if k not in skip)
+
+    def _loaded(self, cards: Iterable[StoredCard]) -> list[StoredCard]:
+        out = []
+        for card in cards:
+            if card.key in self.cards:
+                self.stored[card.key] = card
+                out.append(card)
+        return out
+
+    def _normal(self, now: datetime) -> list[str]:
+        start, end = today_bounds(now, self.settings.day_rollover_hour, self.tz)
+        introduced, reviewed = self.store.introduced_and_reviewed(start)
+        new_left = remaining(self.settings.new_per_day, introduced)
+        reviews_left = remaining(self.settings.reviews_per_day, reviewed)
+        # due_cards mixes learning cards (shown by next_card as they fall due) with reviews:
+        # ask for the reviews allowed plus room for the learning cards among them.
+        due = self._loaded(
+            self.store.due_cards(
+                end,
+                limit=min(reviews_left, MAX_QUEUE) + LEARNING_HEADROOM,
+                decks=self.decks,
+                topic=self.topic,
+            )
+        )
+        reviews = [c for c in due if c.state.phase is Phase.REVIEW][:reviews_left]
+        new = self._loaded(
+            self.store.new_cards(limit=min(new_left, MAX_QUEUE), decks=self.decks, topic=self.topic)
+        )
+        queue = drop_siblings(build_queue([], reviews, new), _group_of)
+        return [c.key for c in queue]
+
+    def _cram(self) -> list[str]:
+        stored = self._loaded(self.store.cards_by_key(self.cards).values())
+        keys = sorted(c.key for c in stored if self._drillable(c))
+        random.Random(self.info.id).shuffle(keys)
+        return keys
+
+    def _weakest(self, now: datetime, count: int) -> list[str]:
+        """The ``count`` reviewed cards least likely to be recalled now (new cards have no
+        memory to be weak in)."""
+        import numpy as np
+
+        memory = self.store.memory(decks=self.decks, topic=self.topic)
+        reviewed = ~np.isnan(memory.stability)
+        ids = memory.card_db_ids[reviewed]
+        r = self.scheduler.retrievability_many(
+            memory.stability[reviewed], memory.elapsed_days(now)[reviewed]
+        )
+        by_id = {c.db_id: c for c in self._loaded(self.store.cards_by_key(self.cards).values())}
+        order = [int(ids[i]) for i in np.argsort(r, kind="stable") if int(ids[i]) in by_id]
+        return [by_id[i].key for i in order][:count]
+
+    def _missed(self) -> list[str]:
+        last = self.store.last_finished_session(mode=None)
+        if last is None:
+            return []
+        keys: list[str] = []
+        for entry in self.store.reviews(session_id=last.id):
+            if entry.rating == Rating.Again and entry.card_key not in keys:
+                keys.append(entry.card_key)
+        stored = self._loaded(self.store.cards_by_key(keys).values())
+        usable = {c.key for c in stored if self._drillable(c)}
+        return [k for k in keys if k in usable]
+
+    def _drillable(self, card: StoredCard) -> bool:
+        """In the session's decks and topic, and neither retired nor suspended."""
+        return (
+            (self.decks is None or card.deck in self.decks)
+            and (self.topic is None or card.topic == self.topic)
+            and not card.retired
+            and not card.suspended
+        )
+
+    def still_due(self, key: str, now: datetime) -> bool:
+        """Whether queued card ``key`` may still be shown now (its state read again)."""
+        stored = self.store.card(self.stored[key].db_id)
+        self.stored[key] = stored
+        if stored.retired or stored.suspended or stored.buried_until is not None:
+            return False
+        if not self.mode.on_schedule:
+            return True
+        start, end = today_bounds(now, self.settings.day_rollover_hour, self.tz)
+        state = stored.state
+        if state.is_new:
+            limit, spent = self.settings.new_per_day, 0
+        elif state.phase is Phase.REVIEW and state.due is not None and state.due < end:
+            limit, spent = self.settings.reviews_per_day, 1
+        else:
+            # Learning and relearning cards come back through learning_due when their step
+            # is due; from the queue they would be shown again before it.
+            return False
+        # The queue was sized when the session began; another window or process may have
+        # spent today's allowance since, so the log decides, not the queue.
+        return remaining(limit, self.store.introduced_and_reviewed(start)[spent]) > 0
+
+    def learning_due(self, until: datetime, skip: Collection[str] = ()) -> str | None:
+        """The first learning or relearning card due by ``until`` that is not in ``skip``."""
+        for card in self._loaded(
+            self.store.due_cards(
+                until,
+                limit=20 + len(skip),
+                decks=self.decks,
+                topic=self.topic,
+                learning_only=True,
+            )
+        ):
+            if card.key not in skip:
+                return card.key
+        return None
+
+    def next_key(self, now: datetime) -> str | None:
+        """The card to show now, or ``None`` when nothing is left: in a normal session a
+        learning card whose step is due comes first, then the queue (each card checked with
+        :meth:`still_due`), then skipped learning cards, then steps due within
+        :data:`LEARN_AHEAD`."""
+        key: str | None = None
+        later = self.skipped_learning
+        if self.mode.on_schedule:
+            key = self.learning_due(now, skip=later)
+        while key is None and self.pending:
+            candidate = self.pending.popleft()
+            if self.still_due(candidate, now):
+                key = candidate
+        if key is None and self.mode.on_schedule:
+            # The queue is done: skipped learning cards due now, then steps coming up soon.
+            key = self.learning_due(now) or self.learning_due(now + LEARN_AHEAD)
+        if key is not None:
+            later.discard(key)
+        return key
+
+    def ask_later(self, key: str, now: datetime) -> bool:
+        """Put skipped card ``key`` back, to be asked after the others; ``False`` (nothing
+        changed) when nothing else is left to ask."""
+        state = self.stored[key].state
+        learning = self.mode.on_schedule and state.phase in (Phase.LEARNING, Phase.RELEARNING)
+        others = self.pending or (
+            self.mode.on_schedule
+            and self.learning_due(now + LEARN_AHEAD, skip={key, *self.skipped_learning})
+        )
+        if not others:
+            return False
+        if learning:  # learning cards return through learning_due: hold it back there
+            self.skipped_learning.add(key)
+        else:
+            self.pending.append(key)
+        return True
+
+
+def _group_of(card: StoredCard) -> tuple[str, str] | None:
+    return (card.deck, card.sibling_group) if card.sibling_group else None
+
+
+__all__ = ["LEARNING_HEADROOM", "LEARN_AHEAD", "MAX_QUEUE", "SessionQueue"]

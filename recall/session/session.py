@@ -1,0 +1,403 @@
+"""The :class:`Session` facade: one drill session, driven card by card.
+
+It strings the session's parts together: the queue (:mod:`.queues`), the budget and the card
+clock (:mod:`.budget`), the rating checks and undo's memory (:mod:`.recording`), who holds the
+session (:mod:`.ownership`) and the closing figures (:mod:`.summary`). Every :meth:`Session.record`
+commits the review (log row and next state, one transaction) before it returns.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Iterable
+from dataclasses import replace
+from datetime import datetime, tzinfo
+from typing import Any
+
+from recall.cards.model import Card
+from recall.clock import utc_now
+from recall.config import Settings
+from recall.scheduling import Rating, Scheduler, suggest_rating, today_bounds
+from recall.session.budget import Budget, Stopwatch
+from recall.session.mode import Mode
+from recall.session.ownership import Owner, latest_resumable, pid_alive, resumable
+from recall.session.queues import SessionQueue
+from recall.session.recording import Done, Recorded, check_rating, check_verdict, made_leech
+from recall.session.summary import SessionSummary, summarise
+from recall.store import ReviewInput, SessionInfo, Store, StoredCard
+
+
+class Session:
+    """One drill session over ``cards`` (the loaded deck content) and a store.
+
+    Create with :meth:`start` or :meth:`recover`. Not thread-safe: drive it from one thread
+    (the TUI's drill screen), or hand it between threads without overlapping calls.
+    """
+
+    def __init__(
+        self,
+        store: Store,
+        cards: Iterable[Card],
+        info: SessionInfo,
+        *,
+        settings: Settings | None = None,
+        clock: Callable[[], datetime] = utc_now,
+        tz: tzinfo | None = None,
+        fuzz: bool = True,
+        owner: Owner | None = None,
+    ) -> None:
+        self.store = store
+        self.info = info
+        self.owner = owner or Owner.this_process()
+        self.settings = settings or Settings()
+        self.clock = clock
+        self.tz = tz
+        self.scheduler = Scheduler(self.settings.scheduler_settings(enable_fuzzing=fuzz))
+        self.mode = Mode(info.mode)
+        self.budget = Budget(info.budget_kind, info.budget_value)
+        self._cards = {card.key: card for card in cards}
+        self._queue = SessionQueue(
+            store,
+            self._cards,
+            info,
+            self.mode,
+            settings=self.settings,
+            scheduler=self.scheduler,
+            tz=tz,
+        )
+        self._current: str | None = None
+        self._watch = Stopwatch()
+        self._done: list[Done] = []
+        self._exhausted = False
+
+    # ------------------------------------------------------------------ creating
+
+    @classmethod
+    def start(
+        cls,
+        store: Store,
+        cards: Iterable[Card],
+        *,
+        budget: Budget | None = None,
+        mode: str | Mode = Mode.NORMAL,
+        weakest_n: int = 20,
+        decks: Collection[str] | None = None,
+        topic: str | None = None,
+        settings: Settings | None = None,
+        clock: Callable[[], datetime] = utc_now,
+        tz: tzinfo | None = None,
+        fuzz: bool = True,
+        owner: Owner | None = None,
+    ) -> Session:
+        """Begin a session (recorded in the store at once, so it can be recovered), held by
+        ``owner`` (default: this process)."""
+        settings = settings or Settings()
+        budget = budget or Budget.minutes(settings.session_minutes)
+        mode = Mode(mode)
+        owner = owner or Owner.this_process()
+        info = store.start_session(
+            clock(),
+            budget_kind=budget.kind,
+            budget_value=budget.value,
+            mode=str(mode),
+            mode_count=weakest_n if mode is Mode.WEAKEST else None,
+            decks=sorted(decks or ()),
+            topic=topic,
+            owner=owner.as_tuple(),
+        )
+        session = cls(
+            store, cards, info, settings=settings, clock=clock, tz=tz, fuzz=fuzz, owner=owner
+        )
+        session._queue.build(session.clock(), skip=set())
+        return session
+
+    @staticmethod
+    def unfinished(
+        store: Store,
+        now: datetime | None = None,
+        *,
+        here: Owner | None = None,
+        alive: Callable[[int], bool | None] = pid_alive,
+    ) -> SessionInfo | None:
+        """The latest session left open (a crash, a closed terminal) that nobody is drilling
+        (see :func:`recall.session.owner_gone`), if it was active recently enough to resume. A
+        session still running in another window is not offered."""
+        now = now or utc_now()
+        here = here or Owner.this_process()
+        return latest_resumable(store, now, here, alive)
+
+    @classmethod
+    def recover(
+        cls,
+        store: Store,
+        cards: Iterable[Card],
+        *,
+        session_id: int | None = None,
+        settings: Settings | None = None,
+        clock: Callable[[], datetime] = utc_now,
+        tz: tzinfo | None = None,
+        fuzz: bool = True,
+        owner: Owner | None = None,
+        alive: Callable[[int], bool | None] = pid_alive,
+    ) -> Session | None:
+        """Resume an unfinished session (the latest recent one nobody is drilling, or
+        ``session_id``): the time and cards already spent count against its budget, and its
+        reviews can be undone. ``owner`` (default: this process) takes the session over.
+
+        ``None`` when there is none, it has ended, another process is still drilling it, or
+        another window took it over first."""
+        now = clock()
+        here = owner or Owner.this_process()
+        if session_id is not None:
+            info = resumable(store, session_id, now, here, alive)
+        else:
+            info = latest_resumable(store, now, here, alive)
+        if info is None:
+            return None
+        if not store.claim_session(info.id, here.as_tuple(), now, expected=info.owner):
+            return None  # another window resumed it between our look and our claim
+        info = replace(info, owner_host=here.host, owner_pid=here.pid, last_active_at=now)
+        session = cls(
+            store, cards, info, settings=settings, clock=clock, tz=tz, fuzz=fuzz, owner=here
+        )
+        entries = store.reviews(session_id=info.id)
+        session._watch.used_seconds = sum(e.seconds for e in entries)
+        session._done = [Done(e.id, e.card_key, e.seconds) for e in entries]
+        passed = {e.card_key for e in entries if e.rating > 1}
+        session._queue.build(session.clock(), skip=passed)
+        return session
+
+    # ------------------------------------------------------------------ driving
+
+    @property
+    def id(self) -> int:
+        return self.info.id
+
+    @property
+    def current(self) -> Card | None:
+        """The card on screen (shown by :meth:`next_card`, not yet recorded)."""
+        return self._cards[self._current] if self._current else None
+
+    @property
+    def current_state(self) -> StoredCard | None:
+        """The store's view of the current card (its phase, stability, lapses)."""
+        return self._queue.stored.get(self._current) if self._current else None
+
+    @property
+    def cards_done(self) -> int:
+        return len(self._done)
+
+    @property
+    def queue_length(self) -> int:
+        """Cards still queued (learning cards that come back are not counted)."""
+        return len(self._queue.pending)
+
+    @property
+    def finished(self) -> bool:
+        """The budget is spent (after the last recorded card) or nothing is left to show."""
+        if self._current is not None:
+            return False
+        if self._exhausted:
+            return True
+        return self.budget.spent(self._watch.used_seconds, self.cards_done)
+
+    def next_card(self) -> Card | None:
+        """The card to show now (the same one until it is recorded), or ``None`` when the
+        session is over."""
+        if self._current is not None:
+            return self._cards[self._current]
+        if self.finished:
+            return None
+        now = self.clock()
+        key = self._queue.next_key(now)
+        if key is None:
+            self._exhausted = True
+            return None
+        return self._show(key, now)
+
+    def _show(self, key: str, now: datetime) -> Card:
+        """Put ``key`` on screen with a fresh, unpaused clock."""
+        self._current = key
+        self._watch.start(now)
+        return self._cards[key]
+
+    def set_aside(self, *, requeue: bool) -> bool:
+        """Take the card on screen away without a review: a skip (``requeue``: asked again
+        later in this session) or a bury or suspend the caller has just stored. Returns
+        ``False``, and keeps the card on screen, for a skip with nothing else left to ask."""
+        key = self._current
+        if key is None:
+            return False
+        if requeue and not self._queue.ask_later(key, self.clock()):
+            return False
+        self._current = None
+        self._watch.reset()
+        return True
+
+    def seconds_on_current(self) -> float:
+        """Time the current card has been on screen, pauses excluded."""
+        if self._current is None or self._watch.shown_at is None:
+            return 0.0
+        return self._watch.on_card(self._watch.paused_at or self.clock())
+
+    @property
+    def elapsed_seconds(self) -> float:
+        """Time spent on cards so far, the current one included."""
+        return self._watch.used_seconds + self.seconds_on_current()
+
+    @property
+    def remaining_seconds(self) -> float | None:
+        """Time left in a minutes budget (``None`` for other budgets); may go below zero while
+        the last card is finished."""
+        if self.budget.kind != "minutes" or self.budget.value is None:
+            return None
+        return self.budget.seconds_left(self.elapsed_seconds)
+
+    def suggest(
+        self, verdict: str, seconds: float | None = None, used_hint: bool = False
+    ) -> Rating | None:
+        """:func:`recall.scheduling.suggest_rating` for the current card."""
+        state = self.current_state
+        mature = state is not None and state.state.is_mature
+        if seconds is None:
+            seconds = self.seconds_on_current()
+        return suggest_rating(verdict, seconds, used_hint, mature)
+
+    def record(
+        self,
+        *,
+        verdict: str,
+        rating: Rating | int,
+        suggested: Rating | int | None = None,
+        diagnosis: str | None = None,
+        answer: str | None = None,
+        seconds: float | None = None,
+        hint_used: bool = False,
+        seed: int | None = None,
+        params: dict[str, Any] | None = None,
+    ) -> Recorded:
+        """Rate the current card and commit the review before returning.
+
+        ``rating`` is the learner's choice (the suggestion, or an override); ``seconds`` the
+        time taken (default: measured by the session's clock, pauses excluded). In normal mode
+        the card's next state comes from FSRS and its siblings are buried until tomorrow; in
+        the other modes the review is logged and the schedule is left alone.
+        ``Recorded.became_leech`` tells whether this review made the card a leech.
+
+        Raises :class:`recall.errors.RatingError`, recording nothing and keeping the card on
+        screen, for Hard on an ``incorrect`` verdict (Hard is a passing grade) and for any
+        rating of an ``invalid`` one (an unreadable answer costs nothing: the learner tries
+        again).
+        """
+        if self._current is None:
+            raise RuntimeError("no card is being shown: call next_card() first")
+        check_verdict(verdict)
+        rating = Rating(int(rating))
+        check_rating(verdict, rating)
+        key = self._current
+        stored = self._queue.stored[key]
+        now = self.clock()
+        taken = self.seconds_on_current() if seconds is None else max(0.0, float(seconds))
+        data = ReviewInput(
+            rating=rating,
+            reviewed_at=now,
+            verdict=verdict,
+            seconds=taken,
+            suggested=None if suggested is None else Rating(int(suggested)),
+            diagnosis=diagnosis,
+            answer=answer,
+            hint_used=hint_used,
+            seed=seed,
+            params=params,
+            session_id=self.id,
+        )
+        bury_until = None
+        schedule = None
+        if self.mode.on_schedule:
+            card_db_id = stored.db_id
+            schedule = lambda state: self.scheduler.review(card_db_id, state, rating, now)  # noqa: E731
+            bury_until = today_bounds(now, self.settings.day_rollover_hour, self.tz)[1]
+        applied = self.store.apply_review(
+            stored.db_id, data, schedule, bury_siblings_until=bury_until
+        )
+        # Committed: from here on, nothing can lose this review.
+        self._queue.stored[key] = applied.card
+        requeue = not self.mode.on_schedule and rating is Rating.Again
+        if requeue:
+            self._queue.pending.append(key)
+        self._done.append(Done(applied.entry.id, key, taken, requeued=requeue))
+        self._watch.used_seconds += taken
+        self._current = None
+        self._watch.shown_at = None
+        self._exhausted = False
+        leech = made_leech(applied, self.settings.leech_threshold)
+        return Recorded(applied.entry, applied.card, leech, applied.buried, self.finished)
+
+    def undo(self) -> Card | None:
+        """Take back the last review of this session: the log row goes, the card's previous
+        state comes back, and the card is shown again next. Returns it, or ``None`` when there
+        is nothing to undo (the session has ended: its summary stands) or the card can no longer
+        be shown (removed from its deck or suspended since; the review is still taken back).
+
+        Raises :class:`recall.store.StoreError` when the card was reviewed again elsewhere
+        since; the review then stays, and still counts in this session."""
+        if not self._done or self.info.ended_at is not None:
+            return None
+        last = self._done[-1]
+        stored = self.store.undo_review(last.review_id)
+        self._done.pop()
+        self._watch.used_seconds = max(0.0, self._watch.used_seconds - last.seconds)
+        pending = self._queue.pending
+        if last.requeued:  # take back the extra try the miss queued
+            if self._current == last.key:  # the extra try is on screen
+                self._current = None
+            elif pending and pending[-1] == last.key:
+                pending.pop()
+        if self._current is not None and self._current != last.key:
+            pending.appendleft(self._current)
+        if last.key not in self._cards or stored.retired or stored.suspended:
+            self._current = None
+            return None
+        self._queue.stored[last.key] = stored
+        self._exhausted = False
+        return self._show(last.key, self.clock())
+
+    @property
+    def paused(self) -> bool:
+        return self._watch.paused
+
+    def pause(self) -> None:
+        """Stop the clock on the current card (a break does not spend the budget)."""
+        if not self._watch.paused:
+            self._watch.pause(self.clock())
+
+    def resume(self) -> None:
+        """Start the clock again after :meth:`pause`."""
+        if self._watch.paused:
+            self._watch.resume(self.clock())
+
+    def release(self) -> None:
+        """Let go of the session without ending it (the app closes mid-session): it is
+        offered for resuming at once, by this window's next start or another one."""
+        self.store.release_session(self.id, self.owner.as_tuple())
+
+    def end(self) -> SessionSummary:
+        """Close the session (it will not be offered for resuming) and summarise it. A card
+        on screen but not recorded is simply not counted."""
+        self._current = None
+        self.store.end_session(self.id, self.clock())
+        self.info = self.store.session(self.id)
+        return self.summary()
+
+    def summary(self) -> SessionSummary:
+        """The figures of this session, from the log."""
+        return summarise(
+            self.store,
+            self.info,
+            self._cards,
+            settings=self.settings,
+            now=self.clock(),
+            tz=self.tz,
+        )
+
+
+__all__ = ["Session"]

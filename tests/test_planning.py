@@ -1,0 +1,127 @@
+"""Today's plan and the exam planner's inputs over a real store and the built-in decks."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from recall.cards.loader import load_decks
+from recall.config import Settings
+from recall.paths import builtin_decks_dir
+from recall.planning import exam_cards, learner_pace, ordered_new_cards, todays_plan
+from recall.scheduling import Rating, Scheduler, SchedulerSettings
+from recall.scheduling.exam import plan_exam
+from recall.scheduling.today import DEFAULT_PACE, MIN_PACE_SAMPLE
+from recall.store import ReviewInput, Store, open_store
+
+NOW = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
+SCHED = Scheduler(SchedulerSettings(enable_fuzzing=False))
+
+
+@pytest.fixture(scope="module")
+def decks():
+    result = load_decks([builtin_decks_dir()])
+    assert result.ok
+    return result
+
+
+@pytest.fixture
+def cards(decks):
+    return {card.key: card for card in decks.cards}
+
+
+@pytest.fixture
+def store(tmp_path: Path, decks) -> Store:
+    store = open_store(f"sqlite:///{tmp_path / 'recall.sqlite3'}")
+    store.sync_decks(decks.decks, NOW - timedelta(days=1))
+    yield store
+    store.close()
+
+
+def _answer(store: Store, key: str, at: datetime, rating: Rating = Rating.Good, seconds=30.0):
+    card = store.cards_by_key([key])[key]
+    data = ReviewInput(rating=rating, reviewed_at=at, verdict="correct", seconds=seconds)
+    return store.apply_review(card.db_id, data, lambda s: SCHED.review(card.db_id, s, rating, at))
+
+
+def test_a_fresh_collection_plans_twenty_new_cards_from_at_least_eight_decks(store, cards):
+    plan = todays_plan(store, cards, Settings(), NOW, tz=UTC)
+    assert [card.state for card in plan.queue] == ["new"] * 20
+    assert len({card.deck for card in plan.queue}) >= 8
+    assert plan.new_limit.limit == 20 and plan.new_limit.spent == 0 and plan.new_limit.left == 0
+    assert plan.new_waiting == len(cards) - 20
+    assert plan.minutes == pytest.approx(20 * DEFAULT_PACE.new_card_seconds / 60, abs=0.05)
+    data = plan.to_dict()
+    assert data["pace"]["source"] == "default"
+    assert all(
+        item["kind"] == str(cards[f"{item['deck']}/{item['card']}"].kind) for item in data["queue"]
+    )
+
+
+def test_the_plan_is_stable_within_a_day_and_changes_with_the_day(store, cards):
+    one = todays_plan(store, cards, Settings(), NOW, tz=UTC)
+    later = todays_plan(store, cards, Settings(), NOW + timedelta(hours=5), tz=UTC)
+    tomorrow = todays_plan(store, cards, Settings(), NOW + timedelta(days=1), tz=UTC)
+    assert one.queue == later.queue
+    assert one.queue != tomorrow.queue
+
+
+def test_cards_introduced_today_are_learning_and_spend_the_allowance(store, cards):
+    first = todays_plan(store, cards, Settings(), NOW, tz=UTC)
+    started = [f"{c.deck}/{c.card}" for c in first.queue[:5]]
+    for key in started:
+        _answer(store, key, NOW, Rating.Again)  # back in a minute: learning
+    plan = todays_plan(store, cards, Settings(), NOW + timedelta(minutes=2), tz=UTC)
+    learning = [f"{c.deck}/{c.card}" for c in plan.queue if c.state == "learning"]
+    assert sorted(learning) == sorted(started)
+    assert [c.state for c in plan.queue[:5]] == ["learning"] * 5  # learning comes first
+    assert plan.counts.new == 15
+    assert plan.new_limit.spent == 5
+    assert not {f"{c.deck}/{c.card}" for c in plan.queue if c.state == "new"} & set(started)
+
+
+def test_per_deck_limits_and_a_raised_limit_for_today(store, cards):
+    settings = Settings(new_per_day=10)
+    plan = todays_plan(store, cards, settings, NOW, tz=UTC, deck_limits={"activations": 0})
+    assert plan.counts.new == 10
+    assert "activations" not in {c.deck for c in plan.queue}
+    for card in plan.queue:
+        _answer(store, f"{card.deck}/{card.card}", NOW)
+    spent = todays_plan(store, cards, settings, NOW + timedelta(minutes=1), tz=UTC)
+    assert spent.counts.new == 0 and spent.new_limit.left == 0
+    more = todays_plan(store, cards, settings, NOW + timedelta(minutes=1), tz=UTC, extra_today=4)
+    assert more.counts.new == 4
+    assert more.new_limit.limit == 14
+
+
+def test_the_learners_pace_comes_from_the_log(store, cards):
+    assert not learner_pace(store, NOW).measured
+    ordered, _ = ordered_new_cards(store, cards, order="deck", seed=0)
+    for card in ordered[:MIN_PACE_SAMPLE]:
+        _answer(store, card.key, NOW - timedelta(days=2), seconds=50.0)
+    pace = learner_pace(store, NOW)
+    assert pace.measured and pace.new_card_seconds == pytest.approx(50.0)
+    plan = todays_plan(store, cards, Settings(), NOW, tz=UTC)
+    assert plan.pace.measured and plan.to_dict()["pace"]["source"] == "log"
+
+
+def test_exam_cards_of_one_deck_seen_ones_with_their_memory(store, cards):
+    losses = [key for key in cards if key.startswith("losses/")]
+    _answer(store, losses[3], NOW - timedelta(days=3))
+    chosen = exam_cards(store, cards, decks=["losses"])
+    assert {c.key for c in chosen} == set(losses)
+    assert chosen[0].key == losses[3] and not chosen[0].state.is_new
+    assert [c.key for c in chosen[1:]] == [k for k in losses if k != losses[3]]  # file order
+    today = NOW.date()
+    plan = plan_exam(chosen, today=today, exam=today + timedelta(days=14), daily_minutes=20)
+    assert plan.feasible
+    assert min(plan.reviews_before.values()) >= 2
+
+
+def test_exam_cards_of_a_topic(store, cards):
+    topic = next(card.topic for key, card in cards.items() if key.startswith("gaussians/"))
+    chosen = exam_cards(store, cards, topic=topic)
+    assert chosen and {c.topic for c in chosen} == {topic}
+    assert {c.deck for c in chosen} == {"gaussians"}
