@@ -28,11 +28,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 def run(args: argparse.Namespace) -> int:
     from recall import learner_model
-    from recall.config import load_settings
-    from recall.store import open_store
+    from recall.commands import open_workspace
 
-    settings = load_settings()
-    store = open_store()
+    workspace = open_workspace(args)
+    store, settings = workspace.store, workspace.settings
     try:
         if args.revert:
             back = learner_model.revert(store)
@@ -49,6 +48,6 @@ def run(args: argparse.Namespace) -> int:
             outcome["recorded"] = None if done.recorded is None else done.recorded.id
             message = done.result.summary()
     finally:
-        store.close()
+        workspace.close()
     print(json.dumps(outcome, indent=2) if args.json else message)
     return 0

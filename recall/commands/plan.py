@@ -49,16 +49,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 def run(args: argparse.Namespace) -> int:
     from recall import learner_model
-    from recall.config import load_settings
+    from recall.commands import open_workspace
     from recall.scheduling.charts import workload_curve
-    from recall.store import open_store
 
-    settings = load_settings()
-    store = open_store()
+    workspace = open_workspace(args)
+    store, settings = workspace.store, workspace.settings
     try:
         result = learner_model.plan(store, settings, days=args.days, seed=args.seed)
     finally:
-        store.close()
+        workspace.close()
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))
         return 0

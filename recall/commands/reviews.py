@@ -38,8 +38,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 def run(args: argparse.Namespace) -> int:
     from recall import learner_model
+    from recall.commands import open_workspace
     from recall.errors import ConfigError
-    from recall.store import open_store
 
     if args.action == "import":
         path: Path = args.file
@@ -49,7 +49,8 @@ def run(args: argparse.Namespace) -> int:
             raise ConfigError(f"{path}: cannot read it ({error.strerror})") from error
         if size > MAX_FILE_BYTES:
             raise ConfigError(f"{path}: {size} bytes is larger than a review log can be")
-    store = open_store()
+    workspace = open_workspace(args)
+    store = workspace.store
     try:
         if args.action == "export":
             if args.file is None:
@@ -62,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
         with _open_for_reading(args.file) as stream:
             report = learner_model.import_reviews(store, stream)
     finally:
-        store.close()
+        workspace.close()
     print(f"{report.added} reviews imported, {report.already_there} were already there.")
     if report.problems:
         print(f"{len(report.problems)} rows not used:")

@@ -7,33 +7,14 @@ verdict's ``worked`` field shows formula, values and result.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from recall.cards import params as param_values
-from recall.cards.model import Card
-from recall.errors import FormulaError, GradingError, ParseError
-from recall.formula import Expression, Verdict, evaluate_constant, grade_number, parse
-from recall.formula.names import canonical_name
-from recall.formula.printer import to_text
-from recall.grading.expressions import card_table
+from recall.formula import Verdict, grade_number
 from recall.grading.tolerances import engine_tolerance
 
 if TYPE_CHECKING:
     from recall.grading.question import Question
-
-Values = Mapping[str, int | float]
-
-
-def answer_template(card: Card) -> Expression:
-    """The card's answer formula as parsed (a broken one is the card's fault)."""
-    try:
-        return parse(card.answer, card_table(card))
-    except ParseError as error:
-        raise GradingError(
-            f"card '{card.key}' has an answer that does not parse: {error}"
-        ) from None
 
 
 def grade_numeric(question: Question, answer_text: str) -> Verdict:
@@ -42,25 +23,3 @@ def grade_numeric(question: Question, answer_text: str) -> Verdict:
     tolerance = engine_tolerance(question.card.tolerance)
     verdict = grade_number(question.expected, answer_text, tolerance)
     return replace(verdict, worked=question.worked)
-
-
-def worked_answer(card: Card, template: Expression, values: Values, expected: Expression) -> str:
-    """``6*N*D`` / ``N = 70 billion, D = 1.4 trillion`` / ``6*(70 billion)*(1.4 trillion)`` /
-    ``= 5.88e23 FLOPs``."""
-    shown = {}
-    for name, value in values.items():
-        text = param_values.format_number(value)
-        shown[name] = f"({text})" if (" " in text or text.startswith("-")) else text
-    canonical = {canonical_name(name): text for name, text in shown.items()}
-    try:
-        result = param_values.format_number(float(evaluate_constant(expected)))
-    except FormulaError as error:
-        result = f"undefined ({error})"
-    unit = f" {card.unit}" if card.unit else ""
-    lines = [
-        template.to_text(),
-        ", ".join(f"{name} = {param_values.format_number(v)}" for name, v in values.items()),
-        "= " + to_text(template.tree, canonical),
-        f"= {result}{unit}",
-    ]
-    return "\n".join(lines)

@@ -8,7 +8,7 @@ commits the review (log row and next state, one transaction) before it returns.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import replace
 from datetime import datetime, tzinfo
 from typing import Any
@@ -29,6 +29,9 @@ from recall.store import ReviewInput, SessionInfo, Store, StoredCard
 class Session:
     """One drill session over ``cards`` (the loaded deck content) and a store.
 
+    ``cards`` given as a mapping by key is kept as it is, not copied: the workspace hands in its
+    one card cache, so a card re-read after an edit is the card the session asks and sums up.
+
     Create with :meth:`start` or :meth:`recover`. Not thread-safe: drive it from one thread
     (the TUI's drill screen), or hand it between threads without overlapping calls.
     """
@@ -36,7 +39,7 @@ class Session:
     def __init__(
         self,
         store: Store,
-        cards: Iterable[Card],
+        cards: Iterable[Card] | Mapping[str, Card],
         info: SessionInfo,
         *,
         settings: Settings | None = None,
@@ -54,7 +57,9 @@ class Session:
         self.scheduler = Scheduler(self.settings.scheduler_settings(enable_fuzzing=fuzz))
         self.mode = Mode(info.mode)
         self.budget = Budget(info.budget_kind, info.budget_value)
-        self._cards = {card.key: card for card in cards}
+        self._cards: Mapping[str, Card] = (
+            cards if isinstance(cards, Mapping) else {card.key: card for card in cards}
+        )
         self._queue = SessionQueue(
             store,
             self._cards,
@@ -75,7 +80,7 @@ class Session:
     def start(
         cls,
         store: Store,
-        cards: Iterable[Card],
+        cards: Iterable[Card] | Mapping[str, Card],
         *,
         budget: Budget | None = None,
         mode: str | Mode = Mode.NORMAL,
@@ -129,7 +134,7 @@ class Session:
     def recover(
         cls,
         store: Store,
-        cards: Iterable[Card],
+        cards: Iterable[Card] | Mapping[str, Card],
         *,
         session_id: int | None = None,
         settings: Settings | None = None,

@@ -21,8 +21,7 @@ from sqlalchemy import insert, select, update
 
 from recall.clock import utc_now
 from recall.store.engine import DATABASE_ERRORS, store_error
-from recall.store.memory_tables import ImportedReviewRow, ParameterSetRow
-from recall.store.models import CardRow, DeckRow
+from recall.store.models import CardRow, DeckRow, ImportedReviewRow, ParameterSetRow
 from recall.store.store import Store
 
 

@@ -178,3 +178,18 @@ def feedback_view(
         suggested=suggested,
         grading_ms=grading_ms,
     )
+
+
+def deck_error_line(error: BaseException) -> str:
+    """A deck error without its path (the screens show the file name once, beside it)."""
+    from recall.errors import DeckError
+
+    if not isinstance(error, DeckError):
+        return str(error)
+    text = f"line {error.line}: " if error.line is not None else ""
+    if error.card_id:
+        text += f"card '{error.card_id}': "
+    text += error.message
+    if error.suggestion:
+        text += f" ({error.suggestion})"
+    return text
