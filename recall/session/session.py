@@ -16,14 +16,15 @@ from typing import Any
 from recall.cards.model import Card
 from recall.clock import utc_now
 from recall.config import Settings
-from recall.scheduling import Rating, Scheduler, suggest_rating, today_bounds
+from recall.scheduling import Rating, Scheduler, as_status, suggest_rating, today_bounds
 from recall.session.budget import Budget, Stopwatch
 from recall.session.mode import Mode
 from recall.session.ownership import Owner, latest_resumable, pid_alive, resumable
 from recall.session.queues import SessionQueue
-from recall.session.recording import Done, Recorded, check_rating, check_verdict, made_leech
+from recall.session.recording import Done, Recorded, check_rating, made_leech
 from recall.session.summary import SessionSummary, summarise
 from recall.store import ReviewInput, SessionInfo, Store, StoredCard
+from recall.verdicts import Status
 
 
 class Session:
@@ -258,7 +259,7 @@ class Session:
         return self.budget.seconds_left(self.elapsed_seconds)
 
     def suggest(
-        self, verdict: str, seconds: float | None = None, used_hint: bool = False
+        self, verdict: Status, seconds: float | None = None, used_hint: bool = False
     ) -> Rating | None:
         """:func:`recall.scheduling.suggest_rating` for the current card."""
         state = self.current_state
@@ -270,7 +271,7 @@ class Session:
     def record(
         self,
         *,
-        verdict: str,
+        verdict: Status,
         rating: Rating | int,
         suggested: Rating | int | None = None,
         diagnosis: str | None = None,
@@ -295,7 +296,7 @@ class Session:
         """
         if self._current is None:
             raise RuntimeError("no card is being shown: call next_card() first")
-        check_verdict(verdict)
+        verdict = as_status(verdict)  # a stored string ("correct") reads as its member
         rating = Rating(int(rating))
         check_rating(verdict, rating)
         key = self._current
