@@ -38,6 +38,7 @@ class Settings:
     leech_threshold: int = 8
     session_minutes: float = 10.0
     maximum_interval_days: int = 36500
+    new_card_order: str = "gathered"
     theme: str = "dark"
     keys: dict[str, str] = field(default_factory=dict)
 
@@ -81,6 +82,8 @@ def _between(low: float, high: float) -> Callable[[Any], str | None]:
 
 #: The TUI's two looks; ``RECALL_THEME`` may name any Textual theme, the file only these.
 THEMES = ("dark", "light")
+#: The orders of :class:`recall.scheduling.new_order.NewOrder` (spelled out: config stays light).
+NEW_CARD_ORDERS = ("gathered", "deck", "topic", "sheet", "random")
 
 
 def _word(text: str) -> str:
@@ -125,6 +128,12 @@ SPECS: dict[str, _Spec] = {
     "session_minutes": _Spec("default session length in minutes", _number, _between(1, 600)),
     "maximum_interval_days": _Spec(
         "longest interval FSRS may schedule, in days", int, _between(1, 36500)
+    ),
+    "new_card_order": _Spec(
+        "how new cards are introduced: gathered (across topics and decks in turn), deck, "
+        "topic, sheet (as the source sheets are written) or random",
+        _word,
+        _one_of(*NEW_CARD_ORDERS),
     ),
     "theme": _Spec(
         "the TUI's colours: dark or light (Ctrl-T switches and saves; RECALL_THEME overrides)",

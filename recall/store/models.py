@@ -2,8 +2,9 @@
 
 Tables: ``decks`` and ``cards`` (content identity synced from deck files), ``card_state`` (FSRS
 memory and queue flags, one row per card), ``review_log`` (every review, with the state before
-and after so it can be undone), ``sessions``, ``recall_meta`` (marks a recall database), and
-the memory model's ``parameter_sets`` and ``imported_reviews``.
+and after so it can be undone), ``sessions``, ``card_claims`` (the cards on screen now),
+``recall_meta`` (marks a recall database), and the memory model's ``parameter_sets`` and
+``imported_reviews``.
 
 ``card_state.queue`` is the column every hot query filters on, derived from phase and flags by
 :func:`queue_for`: new 0, learning and relearning 1, review 2, suspended -1, retired -2,
@@ -173,6 +174,22 @@ class SessionRow(Base):
     filter: Mapped[str | None] = mapped_column(Text)  # JSON: {"decks": [...], "topic": ...}
     owner_host: Mapped[str | None] = mapped_column(String(255))
     owner_pid: Mapped[int | None] = mapped_column(Integer)
+    # Seconds spent on cards that left the screen without a review (skipped, buried, undone):
+    # budget spent for good, counted again when the session is resumed.
+    set_aside_seconds: Mapped[float] = mapped_column(Float, server_default=text("0"))
+
+
+class CardClaimRow(Base):
+    """A card on screen in some session, so another window skips it: the session, its owner
+    process and when it claimed the card (a claim expires, so a crash never locks a card)."""
+
+    __tablename__ = "card_claims"
+    __table_args__ = (Index("ix_card_claims_session_id", "session_id"),)
+    card_id: Mapped[int] = mapped_column(ForeignKey("cards.id"), primary_key=True)
+    session_id: Mapped[int] = mapped_column(ForeignKey("sessions.id"))
+    owner_host: Mapped[str] = mapped_column(String(255))
+    owner_pid: Mapped[int] = mapped_column(Integer)
+    claimed_at: Mapped[datetime]
 
 
 class ReviewRow(Base):

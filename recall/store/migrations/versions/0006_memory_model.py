@@ -1,16 +1,16 @@
 """The memory model: every fit of the learner's FSRS parameters (the one in use marked), and
 reviews imported from other FSRS tools for the fit.
 
-Revision ID: 0005
-Revises: 0004
+Revision ID: 0006
+Revises: 0005
 Create Date: 2026-12-01
 """
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0005"
-down_revision = "0004"
+revision = "0006"
+down_revision = "0005"
 branch_labels = None
 depends_on = None
 
