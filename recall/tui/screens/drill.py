@@ -27,6 +27,7 @@ from textual.reactive import var
 from textual.widgets import Footer, Input, Static
 
 from recall.errors import RecallError
+from recall.tui.asking import asking_header, graded_header
 from recall.tui.drill_run import DrillRun
 from recall.tui.messages import DataChanged, Graded, PreviewReady, WorkerFailed
 from recall.tui.screens.base import RecallScreen
@@ -148,7 +149,8 @@ class DrillScreen(RecallScreen):
         self.card = card
         self.feedback = None
         self.hinted = False
-        self.query_one("#card-source", Static).update(_source_line(card))
+        # Nothing derived from the answer before grading: the id and source come with the verdict.
+        self.query_one("#card-source", Static).update(Text(asking_header(card), style="dim"))
         self.query_one("#prompt", Static).update(Text(card.prompt))
         shown = self.query_one("#shown", Static)
         shown.update(Text(card.shown))
@@ -260,6 +262,7 @@ class DrillScreen(RecallScreen):
             return
         self.feedback = feedback
         self.phase = Phase.FEEDBACK
+        self._name_card()
         # Locked, not disabled and not unfocused: moving focus rebuilds the footer, which
         # cost more than the grading itself (see benchmarks/bench_verdict.py).
         self.query_one("#answer", AnswerInput).locked = True
@@ -269,6 +272,12 @@ class DrillScreen(RecallScreen):
         panel.display = True
         self.call_after_refresh(panel.scroll_visible, animate=False)
         self.call_after_refresh(self._verdict_painted)
+
+    def _name_card(self) -> None:
+        """The answer is out: the header may now name the card and its source."""
+        if self.card is not None:
+            header = self.query_one("#card-source", Static)
+            header.update(Text(graded_header(self.card), style="dim"))
 
     def _verdict_painted(self) -> None:
         self.verdict_seconds.append(time.perf_counter() - self._submitted_at)
@@ -329,6 +338,7 @@ class DrillScreen(RecallScreen):
         if self.phase is not Phase.REVEAL or self.card is None:
             return
         self.phase = Phase.REVEALED
+        self._name_card()
         self.query_one("#preview", PreviewPanel).display = False
         panel = self.query_one("#feedback", FeedbackPanel)
         panel.show_reveal(self.card.model_answer, self.card.numbers)
@@ -374,7 +384,8 @@ class DrillScreen(RecallScreen):
             self.notify("Nothing to undo in this session.", timeout=3)
             return
         self.post_message(DataChanged("a review was undone"))
-        self.notify(f"Undid the review of {card.key}.", timeout=3)
+        # Not the card's key: the card is back, unanswered, and its id may name the answer.
+        self.notify("Undid the last review: that card is back.", timeout=3)
         self._show(card)
 
     def action_skip(self) -> None:
@@ -403,7 +414,9 @@ class DrillScreen(RecallScreen):
             return
         if how != "skip":
             self.post_message(DataChanged(f"a card was {how}"))
-            self.notify(f"{'Buried' if how == 'bury' else 'Suspended'} {self.card.key}.", timeout=3)
+            # Unnamed: the card comes back (tomorrow, or when unsuspended) still unanswered.
+            done = "Buried the card until tomorrow" if how == "bury" else "Suspended the card"
+            self.notify(f"{done}.", timeout=3)
         self._advance()
 
     def action_edit_card(self) -> None:
@@ -471,13 +484,6 @@ class DrillScreen(RecallScreen):
         if action == "hint":
             return self.phase in (Phase.ASKING, Phase.REVEAL)
         return True
-
-
-def _source_line(card: CardView) -> Text:
-    text = Text(card.key, style="dim")
-    if card.source:
-        text.append(f" · {card.source}", style="dim")
-    return text
 
 
 def _symbols_text(card: CardView) -> Text:
