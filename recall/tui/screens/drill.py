@@ -34,7 +34,7 @@ from recall.tui.screens.base import RecallScreen
 from recall.tui.views import CardView, FeedbackView, Leech, PreviewView, Rating, SessionPlan
 from recall.tui.widgets.answer_input import AnswerInput
 from recall.tui.widgets.countdown import Countdown
-from recall.tui.widgets.math_panels import FeedbackPanel, PreviewPanel
+from recall.tui.widgets.math_panels import FeedbackPanel, PreviewPanel, rating_line
 from recall.verdicts import Status
 
 #: The longest answer the box accepts; the engine refuses longer ones anyway (docs/syntax.md).
@@ -112,10 +112,13 @@ class DrillScreen(RecallScreen):
                 yield Static("", id="unit")
             yield PreviewPanel("", id="preview")
             yield FeedbackPanel("", id="feedback")
+        # Outside the scrolling body, so a long model answer never pushes it off the screen.
+        yield Static(rating_line(None, False), id="rating-row")
         yield Footer()
 
     def on_mount(self) -> None:
         self.query_one("#feedback").display = False
+        self.query_one("#rating-row").display = False
         try:
             self.run = self.services.begin(self.plan)
         except RecallError as error:
@@ -164,6 +167,7 @@ class DrillScreen(RecallScreen):
         self.query_one("#unit", Static).update(card.unit)
         feedback = self.query_one("#feedback", FeedbackPanel)
         feedback.display = False
+        self.query_one("#rating-row").display = False
         answer = self.query_one("#answer", AnswerInput)
         answer.locked = False
         answer.value = ""
@@ -173,7 +177,7 @@ class DrillScreen(RecallScreen):
             self.query_one("#answer-row").display = False
             preview.display = True
             preview.update(
-                Text("Say it out loud, then press Space to see the model answer.", style="dim")
+                Text("Say it out loud, then Space or Enter shows the model answer.", style="dim")
             )
             self.set_focus(None)
         else:
@@ -294,6 +298,9 @@ class DrillScreen(RecallScreen):
     # ------------------------------------------------------------------ rating
 
     def action_accept(self) -> None:
+        if self.phase is Phase.REVEAL:
+            self.action_reveal()  # Enter reveals as Space does
+            return
         if self.phase is Phase.FEEDBACK and self.feedback and self.feedback.suggested:
             self._record(self.feedback.suggested)
 
@@ -343,7 +350,12 @@ class DrillScreen(RecallScreen):
         panel = self.query_one("#feedback", FeedbackPanel)
         panel.show_reveal(self.card.model_answer, self.card.numbers)
         panel.display = True
-        panel.focus()
+        self.query_one("#rating-row").display = True
+        # The body takes focus, so the arrow and page keys scroll a long answer; it starts at
+        # the top of the model answer.
+        body = self.query_one("#drill-body", VerticalScroll)
+        body.focus()
+        self.call_after_refresh(panel.scroll_visible, top=True, animate=False)
         self.refresh_bindings()
 
     def let_go(self) -> None:
@@ -476,7 +488,7 @@ class DrillScreen(RecallScreen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Show only the keys that do something in the current phase."""
         if action == "accept":
-            return self.phase is Phase.FEEDBACK
+            return self.phase in (Phase.FEEDBACK, Phase.REVEAL)
         if action == "rate":
             return self.phase in (Phase.FEEDBACK, Phase.REVEALED)
         if action == "reveal":
