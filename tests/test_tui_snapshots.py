@@ -73,3 +73,68 @@ def test_screen_looks_right(
     plan, run_before = SCREENS[screen]
     app = RecallApp(real_services(tmp_path, FakeClock()), plan=plan)
     assert snap_compare(app, terminal_size=SIZES[size], run_before=run_before)
+
+
+# ---------------------------------------------------------------------------- issue 12 cards
+
+#: An explain card whose model answer is hard-wrapped as deck files are (our own words).
+EXPLAIN_SNAPSHOT_DECK = '''\
+[deck]
+id = "talk"
+name = "Talk"
+topic = "Testing"
+
+[[card]]
+id = "why-warmup"
+kind = "explain"
+prompt = "Why do large transformer runs start with a learning-rate warmup?"
+model_answer = """At the first steps Adam's second-moment estimate is built from a handful of
+gradients, so its per-coordinate step sizes are noisy and some are far too large; a full
+learning rate on those steps can push the network somewhere it never recovers from.
+
+Warming up keeps the steps small while the estimates settle; once they can be trusted the
+schedule reaches its peak and decays from there."""
+numbers = ["warmup of about 1-2% of the steps"]
+'''
+
+#: A numeric card with a unit (its parameters drawn from a fixed seed in the test).
+NUMERIC_SNAPSHOT_DECK = """\
+[deck]
+id = "cost"
+name = "Cost"
+topic = "Testing"
+
+[[card]]
+id = "train-flops"
+kind = "numeric"
+prompt = "A {N}-parameter model is trained on {D} tokens. About how many FLOPs does it take?"
+answer = "6*N*D"
+tolerance = { relative = 0.02 }
+unit = "FLOPs"
+[card.params]
+N = { low = 1e8, high = 4e11, log = true, sigfigs = 2, meaning = "parameters" }
+D = { low = 1e10, high = 1.5e13, log = true, sigfigs = 2, meaning = "training tokens" }
+"""
+
+CARD_SCREENS: dict[str, tuple[str, Steps]] = {
+    "explain_asking": (EXPLAIN_SNAPSHOT_DECK, steps()),
+    "explain_revealed": (EXPLAIN_SNAPSHOT_DECK, steps("enter")),
+    "numeric_unit": (NUMERIC_SNAPSHOT_DECK, steps("TYPE", text="4.2e21")),
+}
+
+
+@pytest.mark.parametrize("size", ["small"])
+@pytest.mark.parametrize("screen", CARD_SCREENS)
+def test_card_looks_right(
+    screen: str,
+    size: str,
+    snap_compare: Callable[..., bool],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> None:
+    isolate(monkeypatch, tmp_path)
+    monkeypatch.setattr("recall.grading.question.fresh_seed", lambda: 12)
+    deck, run_before = CARD_SCREENS[screen]
+    services = real_services(tmp_path, FakeClock(), only={"deck.toml": deck})
+    app = RecallApp(services, plan=SessionPlan(minutes=10))
+    assert snap_compare(app, terminal_size=SIZES[size], run_before=run_before)

@@ -134,6 +134,37 @@ def draft_from_card(card: Card) -> CardDraft | None:
     )
 
 
+#: The card form's fields, in form (and tab) order; errors are shown under the one they name.
+FORM_FIELDS = ("deck", "id", "kind", "prompt", "answer", "shown", "symbols", "hint")
+
+_ERROR_PREFIX = re.compile(r"^line \d+: (?:card '[^']*': )?")
+#: What an error message starts with (or, failing that, mentions) → the field it is about.
+_FIELD_WORDS = (
+    ("deck id", "deck"),
+    ("card id", "id"),
+    ("prompt", "prompt"),
+    ("symbol", "symbols"),
+    ("domain", "symbols"),
+    ("shown", "shown"),
+    ("hint", "hint"),
+    ("kind", "kind"),
+    ("answer", "answer"),
+)
+
+
+def error_field(message: str) -> str:
+    """The form field a save error is about (``answer`` when it names none: the answer is the
+    only free-form value the form writes unquoted)."""
+    text = _ERROR_PREFIX.sub("", message).lower()
+    for words, name in _FIELD_WORDS:
+        if text.startswith(words):
+            return name
+    for words, name in _FIELD_WORDS:
+        if words in text:
+            return name
+    return "answer"
+
+
 def draft_problems(draft: CardDraft) -> list[str]:
     """What the loader would not explain well for a form (empty fields)."""
     problems = []

@@ -25,10 +25,11 @@ from textual.widgets import (
 )
 from textual.widgets.option_list import Option
 
-from recall.tui.card_writer import FORM_KINDS, CardDraft
+from recall.tui.card_writer import FORM_FIELDS, FORM_KINDS, CardDraft, error_field
 from recall.tui.messages import DataChanged
 from recall.tui.screens.base import RecallScreen
 from recall.tui.views import CardView, DeckFailure, DeckRow, HomeData, PreviewView
+from recall.tui.widgets.answer_input import AnswerInput
 from recall.tui.widgets.math_panels import render_preview
 
 
@@ -47,6 +48,8 @@ class DecksScreen(RecallScreen):
         super().__init__()
         self.deck_id: str | None = None
         self.cards: list[CardView] = []
+        #: The card just saved: the browser reopens on its deck with it selected.
+        self.keep_key: str | None = None
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="decks-body"):
@@ -83,7 +86,9 @@ class DecksScreen(RecallScreen):
             label.append(failure.path.rsplit("/", 1)[-1])
             options.add_option(Option(label, id=f"fail:{index}"))
         if options.option_count:
-            options.highlighted = 0
+            keep = f"deck:{self.keep_key.partition('/')[0]}" if self.keep_key else ""
+            ids = [options.get_option_at_index(i).id for i in range(options.option_count)]
+            options.highlighted = ids.index(keep) if keep in ids else 0
 
     # ------------------------------------------------------------------ selection
 
@@ -92,6 +97,8 @@ class DecksScreen(RecallScreen):
         option_id = event.option.id or ""
         kind, _, value = option_id.partition(":")
         if kind == "deck":
+            if self.keep_key and not self.keep_key.startswith(f"{value}/"):
+                self.keep_key = None  # the learner moved to another deck
             self.show_deck(value)
         elif kind == "fail" and self.recall.home_data is not None:
             self.show_failure(self.recall.home_data.failures[int(value)])
@@ -108,7 +115,10 @@ class DecksScreen(RecallScreen):
             prompt = card.prompt.replace("\n", " ")
             table.add_row(card.card_id, card.kind, prompt[:80], key=card.key)
         if self.cards:
-            self.show_card(self.cards[0])
+            keys = [card.key for card in self.cards]
+            row = keys.index(self.keep_key) if self.keep_key in keys else 0
+            table.move_cursor(row=row)
+            self.show_card(self.cards[row])
         else:
             self.query_one("#card-preview", Static).update(Text("No cards.", style="dim"))
 
@@ -206,6 +216,7 @@ class DecksScreen(RecallScreen):
     def _saved(self, key: str | None) -> None:
         if key is None:
             return
+        self.keep_key = key
         self.post_message(DataChanged("a card was saved"))
         self.notify(f"Saved {key}.", timeout=3)
         self.reload_after_edit()
@@ -309,39 +320,87 @@ class CardForm(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         draft = self.draft
+        editing = draft is not None
         with VerticalScroll(id="form-box", classes="dialog"):
-            yield Static("Edit card" if draft else "New card", classes="dialog-title")
+            yield Static(
+                Text.assemble(
+                    ("Edit card" if editing else "New card", "bold"),
+                    ("  Ctrl-S saves · Esc cancels · Tab next field", "dim"),
+                ),
+                classes="dialog-title",
+            )
             yield Label("Deck id (a new id makes a new deck file)")
-            yield Input(self.deck_id, id="form-deck", disabled=draft is not None)
+            # Editing keeps the deck and the id (they name the card's history), but the fields
+            # stay focusable and locked, so Tab walks the same fields for add and for edit.
+            yield _field(AnswerInput(self.deck_id, id="form-deck", select_on_focus=False))
             yield Label("Card id")
-            yield Input(draft.id if draft else "", id="form-id", disabled=draft is not None)
+            yield _field(
+                AnswerInput(draft.id if draft else "", id="form-id", select_on_focus=False)
+            )
             yield Label("Kind")
             yield Select(
                 [(k, k) for k in FORM_KINDS],
                 value=draft.kind if draft else "formula",
                 allow_blank=False,
                 id="form-kind",
+                compact=True,
             )
             yield Label("Prompt")
-            yield TextArea(draft.prompt if draft else "", id="form-prompt")
+            yield TextArea(draft.prompt if draft else "", id="form-prompt", compact=True)
             yield Label(
-                "Answer (formula: typed math · fact: a number · "
-                "reverse: names, comma-separated · explain: model answer)",
+                "Answer (typed math, a number, names a, b, or the model answer)",
                 id="form-answer-label",
             )
-            yield Input(_answer_of(draft), id="form-answer")
-            yield Label("Shown formula (reverse cards)")
-            yield Input(draft.shown if draft else "", id="form-shown")
-            yield Label("Symbols: name: domain, ...  e.g. sigma: positive, p: (0, 1)")
-            yield Input(_symbols_of(draft), id="form-symbols")
-            yield Label("Hint")
-            yield Input(draft.hint if draft else "", id="form-hint")
+            yield _field(Input(_answer_of(draft), id="form-answer", select_on_focus=False))
             yield Static("", id="form-preview")
+            yield Label("Shown formula (reverse cards)")
+            yield _field(
+                Input(draft.shown if draft else "", id="form-shown", select_on_focus=False)
+            )
+            yield Label("Symbols: name: domain, ...  e.g. sigma: positive, p: (0, 1)")
+            yield _field(Input(_symbols_of(draft), id="form-symbols", select_on_focus=False))
+            yield Label("Hint")
+            yield _field(Input(draft.hint if draft else "", id="form-hint", select_on_focus=False))
+            for name in FORM_FIELDS:
+                yield Static("", id=f"form-{name}-error", classes="form-error")
             yield Static("", id="form-errors")
-            yield Static("Ctrl-S saves · Esc cancels", classes="dim")
 
     def on_mount(self) -> None:
+        if self.draft is not None:
+            for name in ("deck", "id"):
+                self.query_one(f"#form-{name}", AnswerInput).locked = True
+        self._place_errors()
+        self._show_errors([])
+        self.query_one("#form-deck").focus()  # the first field, for add and edit alike
         self._refresh_preview()
+
+    def _place_errors(self) -> None:
+        """Each field's error line sits right under the field."""
+        box = self.query_one("#form-box", VerticalScroll)
+        for name in FORM_FIELDS:
+            box.move_child(
+                self.query_one(f"#form-{name}-error"), after=self.query_one(f"#form-{name}")
+            )
+
+    def _show_errors(self, errors: list[str]) -> None:
+        """Put each error under its field, then focus the first such field and scroll its error
+        into view (at 80x24 most of the form is below the fold)."""
+        by_field: dict[str, list[str]] = {}
+        for error in errors:
+            by_field.setdefault(error_field(error), []).append(error)
+        for name in FORM_FIELDS:
+            line = self.query_one(f"#form-{name}-error", Static)
+            line.update(Text("\n".join(f"✗ {e}" for e in by_field.get(name, ()))))
+            line.display = name in by_field
+        summary = self.query_one("#form-errors", Static)
+        summary.display = bool(errors)
+        if errors:
+            summary.update(Text("Not saved: the deck would not load (see the marked fields)."))
+            first = next(name for name in FORM_FIELDS if name in by_field)
+            self.query_one(f"#form-{first}").focus(scroll_visible=False)
+            self.call_after_refresh(
+                self.query_one(f"#form-{first}-error").scroll_visible, animate=False
+            )
 
     def read_draft(self) -> CardDraft:
         """The form's content as a draft (not yet validated)."""
@@ -373,18 +432,19 @@ class CardForm(ModalScreen[str | None]):
     def action_save(self) -> None:
         draft = self.read_draft()
         errors = self.app.services.save_card(draft, self.line)  # type: ignore[attr-defined]
+        self._show_errors(errors)
         if errors:
-            self.query_one("#form-errors", Static).update(
-                Group(
-                    Text("Not saved: the deck would not load", style="bold red"),
-                    *(Text(e) for e in errors),
-                )
-            )
             return
         self.dismiss(f"{draft.deck_id}/{draft.id}")
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+
+def _field(box: Input) -> Input:
+    """A one-line form field: compact (no border), so the form fits at 80x24."""
+    box.compact = True
+    return box
 
 
 def parse_symbols(text: str) -> dict[str, str]:
