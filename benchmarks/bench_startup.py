@@ -1,6 +1,6 @@
 """Time from process start to the first painted home screen (best of N), and modules loaded.
 
-Each run spawns a fresh interpreter running :mod:`recall.tui.startup_probe` headless at 80x24
+Each run spawns a fresh interpreter running ``benchmarks/startup_probe.py`` headless at 80x24
 on a throwaway data directory; the clock starts just before the spawn, so interpreter start-up
 is included, and stops when the home screen's first frame has been drawn. Also reports the
 time until the deck counts are on screen and the engine is warm (``--full``).
@@ -26,6 +26,10 @@ import subprocess
 import sys
 import tempfile
 import time
+from pathlib import Path
+
+#: The checkout's root, where ``python -m benchmarks.startup_probe`` runs from.
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def run_once(full: bool, home: str) -> dict[str, object]:
@@ -33,10 +37,10 @@ def run_once(full: bool, home: str) -> dict[str, object]:
     env.pop("RECALL_DB", None)
     env.pop("RECALL_DECKS", None)
     spawned = time.time()
-    args = [sys.executable, "-m", "recall.tui.startup_probe", repr(spawned)]
+    args = [sys.executable, "-m", "benchmarks.startup_probe", repr(spawned)]
     if full:
         args.append("--wait-load")
-    done = subprocess.run(args, capture_output=True, text=True, env=env, check=True)
+    done = subprocess.run(args, cwd=ROOT, capture_output=True, text=True, env=env, check=True)
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 

@@ -1,6 +1,7 @@
 """The ``recall`` command line.
 
-A thin dispatcher: global options (``--db``, ``--decks``) are handled here, and each subcommand
+A thin dispatcher: global options (``--db``, ``--decks``) are parsed here and passed down with
+the arguments (``args.db``, ``args.decks``: see :mod:`recall.commands`), and each subcommand
 lives in its own module under :mod:`recall.commands` exposing ``register(subparsers)``, which adds
 its parser and sets ``func`` to a ``run(args) -> int`` callable. Command modules import their
 heavy dependencies inside ``run`` so ``recall --help`` stays instant.
@@ -29,6 +30,8 @@ COMMAND_MODULES: tuple[str, ...] = (
     "recall.commands.decks",
     "recall.commands.stats",
     "recall.commands.drill",
+    "recall.commands.today",
+    "recall.commands.exam",
 )
 
 
@@ -56,23 +59,13 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def apply_global_options(args: argparse.Namespace) -> None:
-    """Make ``--db`` and ``--decks`` visible to every layer through the environment, the same
-    channel ``RECALL_DB`` and ``RECALL_DECKS`` use."""
-    if args.db:
-        os.environ["RECALL_DB"] = args.db
-    if args.decks:
-        os.environ["RECALL_DECKS"] = args.decks
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``recall`` console script; returns the exit status."""
     parser = build_parser()
     args = parser.parse_args(argv)
-    apply_global_options(args)
     func = getattr(args, "func", None)
     try:
-        status = _open_tui() if func is None else int(func(args) or 0)
+        status = _open_tui(args) if func is None else int(func(args) or 0)
         sys.stdout.flush()  # a closed pipe is found here, not after main has returned
         return status
     except RecallError as error:
@@ -96,16 +89,18 @@ def _output_closed() -> int:
     return 128 + 13
 
 
-def _open_tui() -> int:
+def _open_tui(args: argparse.Namespace) -> int:
     """Open the TUI home screen (imported only now: Textual is heavy).
 
     A database URL that is wrong on its face is refused here, before the screen opens; the
     store itself is opened (and any other problem reported) by the app, after the first frame.
     """
-    precheck_database_url(os.environ.get("RECALL_DB"))
+    from recall.commands import custom_decks, database_url
+
+    precheck_database_url(database_url(args) or os.environ.get("RECALL_DB"))
     from recall.tui.launch import run_app
 
-    return run_app()
+    return run_app(db_url=database_url(args), custom_decks=custom_decks(args))
 
 
 _URL_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")

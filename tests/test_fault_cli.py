@@ -51,6 +51,20 @@ def test_decks_new_on_a_full_disk_leaves_no_file(tmp_path: Path) -> None:
     assert list((home / "decks").iterdir()) == []  # no 0-byte deck, no temporary file
 
 
+def test_decks_export_on_a_full_disk_leaves_no_file(tmp_path: Path) -> None:
+    out = tmp_path / "losses.csv"
+    done = subprocess.run(
+        [*recall_command(), "decks", "export", "losses", "--format", "csv", "-o", str(out)],
+        env=recall_env(tmp_path / "home"),
+        capture_output=True,
+        text=True,
+        preexec_fn=_small_disk,
+        timeout=120,
+    )
+    assert "losses.csv" in _one_clear_line(done)
+    assert list(tmp_path.glob("losses.csv*")) == []
+
+
 def test_a_recall_home_that_is_a_file(tmp_path: Path) -> None:
     home = tmp_path / "not-a-folder"
     home.write_text("")

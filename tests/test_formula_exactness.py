@@ -124,3 +124,9 @@ def test_an_argument_out_of_reach_is_invalid_with_the_reason(expected, answer, v
     verdict = check(expected, answer, SymbolTable.build(variables=variables))
     assert verdict.status is Status.INVALID
     assert "cannot be computed" in verdict.message
+
+
+def test_a_near_miss_says_how_many_figures_agree() -> None:
+    verdict = check("1", "tanh(50)")  # 1 - tanh(50) = 7.4e-44
+    assert verdict.status is Status.INCORRECT
+    assert "about 43 significant figures" in verdict.message

@@ -230,7 +230,7 @@ def test_a_drilled_numeric_card_is_recorded_with_its_question(
     run.record(view, ScreenRating.Good, feedback)
     assert len(draws) == 2  # ours above; the run drew once for the review
 
-    (entry,) = services.store.reviews(session_id=run.info.id)
+    (entry,) = services.workspace.store.reviews(session_id=run.info.id)
     assert entry.seed == seed and entry.params == dict(asked.values)
     assert Question.replay(card, entry).prompt == view.prompt
     services.close()

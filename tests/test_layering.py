@@ -21,6 +21,8 @@ CASES = {
     "recall.paths": HEAVY,
     "recall.formula": ["textual", "rich", "sqlalchemy", "alembic", "recall.store", "recall.tui"],
     "recall.cards.model": HEAVY,
+    # The application layer: importing it costs nothing; the store and the engine load on use.
+    "recall.workspace": HEAVY,
 }
 OPTIONAL = {
     "recall.cards.loader": [

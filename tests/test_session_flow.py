@@ -435,7 +435,7 @@ def test_two_sessions_open_at_once_share_one_daily_new_card_allowance(
     the allowance is checked again when a new card is about to be shown."""
     cards = load(store, make_deck("x", *[f"c{i}" for i in range(5)]), make_deck("y", "c0", "c1"))
     clock = FakeClock()
-    settings = Settings(new_per_day=3)
+    settings = Settings(new_per_day=3, new_card_order="deck")  # x's cards first
     first = start(store, cards, clock, settings=settings, budget=Budget.until_done())
     other_store = open_store(db_url)
     second = Session.start(

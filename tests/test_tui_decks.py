@@ -14,8 +14,9 @@ from recall.commands.drill import plan_from_args
 from recall.session import Mode
 from recall.tui.app import RecallApp
 from recall.tui.card_writer import CardDraft, with_card
+from recall.tui.editor import editor_command
 from recall.tui.screens.decks import CardForm, DecksScreen, parse_symbols
-from recall.tui.screens.drill import DrillScreen, editor_command
+from recall.tui.screens.drill import DrillScreen
 from recall.tui.screens.summary import SummaryScreen
 from recall.tui.views import SessionPlan
 from tests.tui_fixtures import FakeClock, isolate, real_services, settle, static_text, type_text
@@ -91,6 +92,26 @@ def test_editing_a_card_replaces_only_its_block() -> None:
     assert out["card"][1] == {"id": "b", "kind": "fact", "prompt": "B", "value": 2}
 
 
+def test_a_form_card_with_awkward_text_reads_back_exactly() -> None:
+    """Backslashes (LaTeX), quotes, line breaks and odd symbol names survive the deck file."""
+    from recall.tui.card_writer import card_block, empty_deck_text
+
+    draft = CardDraft(
+        deck_id="d",
+        id="odd",
+        kind="formula",
+        prompt='Say "\\alpha" twice,\nthen stop.\tDone',
+        answer="alpha^2",
+        hint="it's \\frac{1}{2}",
+        symbols={"alpha": "real", "odd key": "positive"},
+    )
+    out = tomllib.loads(empty_deck_text("d", 'D "quoted"') + "\n" + card_block(draft))
+    assert out["deck"] == {"id": "d", "name": 'D "quoted"'}
+    card = out["card"][0]
+    assert card["prompt"] == draft.prompt and card["hint"] == draft.hint
+    assert card["symbols"] == draft.symbols
+
+
 def test_symbols_field_keeps_intervals_whole() -> None:
     assert parse_symbols("sigma: positive, p: (0, 1), n") == {
         "sigma": "positive",
@@ -119,7 +140,7 @@ def test_the_missed_cards_can_be_drilled_again(tmp_path: Path) -> None:
             assert isinstance(screen, DrillScreen)
             assert screen.plan.mode is Mode.MISSED
             assert screen.card is not None and screen.card.key == "tiny/square"
-            before = services.store.cards_by_key(["tiny/square"])["tiny/square"].state
+            before = services.workspace.store.cards_by_key(["tiny/square"])["tiny/square"].state
             await type_text(pilot, "x^2")
             await pilot.press("enter")
             await settle(app, pilot)
@@ -127,7 +148,7 @@ def test_the_missed_cards_can_be_drilled_again(tmp_path: Path) -> None:
             await settle(app, pilot)
             assert isinstance(app.screen, SummaryScreen)  # only the missed card was asked
             assert app.screen.summary.reviews == 1 and not app.screen.summary.missed
-            after = services.store.cards_by_key(["tiny/square"])["tiny/square"].state
+            after = services.workspace.store.cards_by_key(["tiny/square"])["tiny/square"].state
             assert after == before  # drilling the missed ones again is off-schedule
 
     asyncio.run(flow())

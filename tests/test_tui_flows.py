@@ -78,13 +78,13 @@ def test_timed_session_right_wrong_invalid_and_the_budget_running_out(
             clock.advance(20)
             await pilot.press("enter")
             await settle(app, pilot)
-            assert services.store.review_count() == 1
+            assert services.workspace.store.review_count() == 1
             assert screen.card is not None and screen.card.key == "tiny/double"
 
             # invalid: costs nothing, the box stays open with the problem shown
             await answer(app, pilot, "2*(y")
             assert screen.phase is Phase.ASKING
-            assert services.store.review_count() == 1
+            assert services.workspace.store.review_count() == 1
             assert "^" in screen_text(app)
 
             # wrong: suggested Again; 1 overrides nothing here but is the explicit key
@@ -94,7 +94,7 @@ def test_timed_session_right_wrong_invalid_and_the_budget_running_out(
             clock.advance(20)
             await pilot.press("1")
             await settle(app, pilot)
-            assert services.store.review_count() == 2
+            assert services.workspace.store.review_count() == 2
             assert screen.card is not None and screen.card.key == "tiny/answer"
 
             # the budget runs out in the middle of this card: it is still finished
@@ -110,7 +110,7 @@ def test_timed_session_right_wrong_invalid_and_the_budget_running_out(
             summary = app.screen.summary
             run = screen.run
             assert run is not None
-            log = services.store.reviews(session_id=run.info.id)
+            log = services.workspace.store.reviews(session_id=run.info.id)
             assert summary.reviews == len(log) == 3
             assert [entry.card_key for entry in log] == [
                 "tiny/square",
@@ -137,17 +137,17 @@ def test_undo_restores_the_card_and_removes_the_review(tmp_path: Path, clock: Fa
         async with app.run_test(size=(80, 24)) as pilot:
             await settle(app, pilot)
             screen = drill(app)
-            before = services.store.cards_by_key(["tiny/square"])["tiny/square"].state
+            before = services.workspace.store.cards_by_key(["tiny/square"])["tiny/square"].state
             await answer(app, pilot, "x^2")
             await pilot.press("enter")
             await settle(app, pilot)
-            assert services.store.review_count() == 1
+            assert services.workspace.store.review_count() == 1
             assert screen.card is not None and screen.card.key == "tiny/double"
 
             await pilot.press("ctrl+z")
             await settle(app, pilot)
-            assert services.store.review_count() == 0
-            after = services.store.cards_by_key(["tiny/square"])["tiny/square"].state
+            assert services.workspace.store.review_count() == 0
+            after = services.workspace.store.cards_by_key(["tiny/square"])["tiny/square"].state
             assert after == before
             assert screen.card is not None and screen.card.key == "tiny/square"
             assert screen.phase is Phase.ASKING
@@ -167,7 +167,7 @@ def test_cram_leaves_the_schedule_untouched(tmp_path: Path, clock: FakeClock) ->
     async def flow() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
             await settle(app, pilot)
-            before = {k: c.state for k, c in services.store.cards_by_key().items()}
+            before = {k: c.state for k, c in services.workspace.store.cards_by_key().items()}
             screen = drill(app)
             assert screen.card is not None
             await answer(app, pilot, RIGHT[screen.card.key])
@@ -176,9 +176,9 @@ def test_cram_leaves_the_schedule_untouched(tmp_path: Path, clock: FakeClock) ->
             await answer(app, pilot, "17")  # wrong for every card of the deck
             await pilot.press("1")
             await settle(app, pilot)
-            after = {k: c.state for k, c in services.store.cards_by_key().items()}
+            after = {k: c.state for k, c in services.workspace.store.cards_by_key().items()}
             assert after == before
-            log = services.store.reviews()
+            log = services.workspace.store.reviews()
             assert len(log) == 2
             assert all(entry.before is None and entry.after is None for entry in log)
 
@@ -236,7 +236,7 @@ def test_the_preview_follows_every_keystroke(tmp_path: Path, clock: FakeClock) -
             lines = seen[2].splitlines()
             row = next(i for i, line in enumerate(lines) if "interpreted as" in line)
             assert lines[row + 1].strip() == "2" and lines[row + 2].strip() == "x"
-            assert services.store.review_count() == 0  # previews never grade or record
+            assert services.workspace.store.review_count() == 0  # previews never grade or record
 
     asyncio.run(flow())
 
@@ -261,7 +261,7 @@ def test_a_hostile_answer_is_refused_and_the_app_stays_responsive(
             await pilot.press("enter")
             await settle(app, pilot)
             assert screen.feedback is None or screen.feedback.outcome is not Status.CORRECT
-            assert services.store.review_count() == 0 or screen.phase is Phase.FEEDBACK
+            assert services.workspace.store.review_count() == 0 or screen.phase is Phase.FEEDBACK
             if screen.phase is Phase.FEEDBACK:  # graded wrong: rate it and go on
                 await pilot.press("1")
                 await settle(app, pilot)
@@ -320,7 +320,9 @@ def test_the_home_header_counts_the_new_cards_today_will_introduce(
 ) -> None:
     home = tmp_path / "home"
     home.mkdir(parents=True, exist_ok=True)
-    (home / "config.toml").write_text("new_per_day = 5\n", encoding="utf-8")
+    # Deck order, so the two cards introduced are alpha's (the default gathers across decks).
+    config = 'new_per_day = 5\nnew_card_order = "deck"\n'
+    (home / "config.toml").write_text(config, encoding="utf-8")
     decks = {f"{name}.toml": _deck_text(name, 3) for name in ("alpha", "beta", "gamma")}
     services = real_services(tmp_path, clock, only=decks)
     app = RecallApp(services)
@@ -380,7 +382,7 @@ def test_a_deleted_deck_file_retires_its_cards_and_restoring_it_brings_them_back
     card = run.next_card()
     assert card is not None and card.key == "alpha/c0"
     run.session.record(verdict="correct", rating=3)
-    before = first.store.cards_by_key(["alpha/c0"])["alpha/c0"]
+    before = first.workspace.store.cards_by_key(["alpha/c0"])["alpha/c0"]
     first.close()
 
     folder = tmp_path / "decks"
@@ -391,18 +393,18 @@ def test_a_deleted_deck_file_retires_its_cards_and_restoring_it_brings_them_back
     data = second.load()
     assert [deck.id for deck in data.decks] == []
     assert [Path(f.path).name for f in data.failures] == ["beta.toml"]
-    cards = second.store.cards_by_key()
+    cards = second.workspace.store.cards_by_key()
     assert cards["alpha/c0"].retired and cards["alpha/c1"].retired
     assert not cards["beta/c0"].retired  # failed validation: its file is still there
-    assert second.store.count_due(clock() + timedelta(days=30)) == 0
+    assert second.workspace.store.count_due(clock() + timedelta(days=30)) == 0
     second.close()
 
     (folder / "alpha.toml").write_text(saved, encoding="utf-8")
     third = Services(clock=clock, deck_dirs=[folder])
     assert "alpha" in [deck.id for deck in third.load().decks]
-    back = third.store.cards_by_key(["alpha/c0"])["alpha/c0"]
+    back = third.workspace.store.cards_by_key(["alpha/c0"])["alpha/c0"]
     assert not back.retired and back.state == before.state
-    assert len(third.store.reviews(card_db_id=back.db_id)) == 1
+    assert len(third.workspace.store.reviews(card_db_id=back.db_id)) == 1
     third.close()
 
 

@@ -11,13 +11,14 @@ from rich.console import Console
 from recall.store import open_store
 from recall.tui.app import RecallApp
 from recall.tui.commands import RecallCommands
+from recall.tui.keys import binding_sections, bindings_of, keys_table
 from recall.tui.screens.dialogs import PauseDialog
 from recall.tui.screens.drill import DrillScreen, Phase
-from recall.tui.screens.help import HelpScreen, binding_sections, bindings_of, keys_table
+from recall.tui.screens.help import HelpScreen
 from recall.tui.screens.home import HomeScreen
 from recall.tui.screens.stats import StatsScreen
 from recall.tui.screens.summary import SummaryScreen
-from recall.tui.settings import load_settings
+from recall.tui.settings import read_settings, theme_name
 from recall.tui.views import Rating, SessionPlan
 from recall.verdicts import Status
 from tests.tui_fixtures import (
@@ -39,14 +40,14 @@ def home(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
 
 def table_text(keymap: dict[str, str]) -> str:
     console = Console(width=200, record=True, color_system=None)
-    console.print(keys_table(keymap))
+    console.print(keys_table(keymap, RecallApp))
     return console.export_text()
 
 
 def test_every_binding_has_an_id_and_the_help_lists_every_one(home: Path) -> None:
     text = table_text({})
     ids = []
-    for _title, owner in binding_sections():
+    for _title, owner in binding_sections(RecallApp):
         for binding in bindings_of(owner):
             assert binding.id, f"{owner.__name__} binds {binding.key} without an id"
             ids.append(binding.id)
@@ -57,9 +58,9 @@ def test_every_binding_has_an_id_and_the_help_lists_every_one(home: Path) -> Non
 def test_keys_are_remapped_from_the_config_file(home: Path, tmp_path: Path) -> None:
     home.mkdir(parents=True, exist_ok=True)
     (home / "config.toml").write_text('[keys]\n"drill.hint" = "f3"\n', encoding="utf-8")
-    settings = load_settings()
-    assert settings.keymap == {"drill.hint": "f3"}
-    assert "F3" in table_text(settings.keymap)
+    settings, _problem = read_settings()
+    assert settings.keys == {"drill.hint": "f3"}
+    assert "F3" in table_text(settings.keys)
     services = real_services(tmp_path, FakeClock())
     app = RecallApp(services, settings, plan=SessionPlan(minutes=10))
 
@@ -81,9 +82,9 @@ def test_keys_are_remapped_from_the_config_file(home: Path, tmp_path: Path) -> N
 def test_a_broken_config_file_is_reported_and_the_defaults_used(home: Path) -> None:
     home.mkdir(parents=True, exist_ok=True)
     (home / "config.toml").write_text("[keys\n", encoding="utf-8")
-    settings = load_settings()
-    assert settings.keymap == {}
-    assert "config.toml" in settings.problem
+    settings, problem = read_settings()
+    assert settings.keys == {}
+    assert "config.toml" in problem
 
 
 def test_the_command_palette_reaches_every_action_of_the_screen(home: Path) -> None:
@@ -136,7 +137,8 @@ def test_help_opens_with_question_mark_and_with_f1_while_typing(home: Path) -> N
 
 def test_light_and_dark_themes(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("RECALL_THEME", "light")
-    app = RecallApp(FakeServices(), load_settings())
+    settings, problem = read_settings()
+    app = RecallApp(FakeServices(), settings, settings_problem=problem)
 
     async def flow() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
@@ -198,7 +200,7 @@ def test_a_hinted_right_answer_is_suggested_hard(home: Path, tmp_path: Path) -> 
             assert screen.feedback.suggested is Rating.Hard
             await pilot.press("enter")
             await settle(app, pilot)
-            entry = services.store.reviews()[-1]
+            entry = services.workspace.store.reviews()[-1]
             assert entry.hint_used and entry.rating == 2
 
     asyncio.run(flow())
@@ -222,7 +224,7 @@ def test_explain_cards_reveal_with_space_and_are_self_rated(home: Path, tmp_path
             assert "negative log-likelihood" in screen_text(app)
             await pilot.press("4")
             await settle(app, pilot)
-            entry = services.store.reviews()[-1]
+            entry = services.workspace.store.reviews()[-1]
             assert entry.verdict == "self" and entry.rating == 4 and entry.suggested is None
 
     asyncio.run(flow())
@@ -247,10 +249,10 @@ def test_skip_bury_and_suspend(home: Path, tmp_path: Path) -> None:
             await pilot.press("ctrl+n")
             await settle(app, pilot)
             assert screen.card.key == "tiny/square"  # the skipped card comes back
-            cards = services.store.cards_by_key()
+            cards = services.workspace.store.cards_by_key()
             assert cards["tiny/double"].buried_until is not None
             assert cards["tiny/answer"].suspended
-            assert services.store.review_count() == 0
+            assert services.workspace.store.review_count() == 0
 
     asyncio.run(flow())
 
@@ -331,7 +333,7 @@ def test_skipping_a_learning_card_shows_another_card_not_the_same_one(
             await pilot.press("ctrl+s")
             await settle(app, pilot)
             assert screen.card.key == "tiny/answer"  # not the skipped card straight back
-            assert services.store.review_count() == 2
+            assert services.workspace.store.review_count() == 2
 
     asyncio.run(flow())
 
@@ -362,13 +364,15 @@ def test_a_wrong_answer_cannot_be_rated_hard(home: Path, tmp_path: Path) -> None
             await settle(app, pilot)
             assert screen.phase is Phase.FEEDBACK and screen.card is not None
             assert screen.card.key == "tiny/square"  # still on the same card
-            assert services.store.review_count() == 0
+            assert services.workspace.store.review_count() == 0
             notices = [str(n.message) for n in app._notifications]
             assert any("never rated Hard" in n for n in notices)
             assert not any("not saved" in n for n in notices)
             await pilot.press("1")
             await settle(app, pilot)
-            assert [(e.rating, e.verdict) for e in services.store.reviews()] == [(1, "incorrect")]
+            assert [(e.rating, e.verdict) for e in services.workspace.store.reviews()] == [
+                (1, "incorrect")
+            ]
 
     asyncio.run(flow())
 
@@ -378,7 +382,7 @@ def test_time_in_the_editor_does_not_count_against_the_budget(
 ) -> None:
     import contextlib
 
-    from recall.tui.screens import drill as drill_module
+    from recall.tui import editor as editor_module
 
     clock = FakeClock()
     services = real_services(tmp_path, clock)
@@ -389,7 +393,7 @@ def test_time_in_the_editor_does_not_count_against_the_budget(
         opened.append(command)
         clock.advance(300)  # five minutes fixing the card
 
-    monkeypatch.setattr(drill_module.subprocess, "run", editor)
+    monkeypatch.setattr(editor_module.subprocess, "run", editor)
     monkeypatch.setattr(app, "suspend", contextlib.nullcontext)
 
     async def flow() -> None:
@@ -415,8 +419,8 @@ def test_the_theme_comes_from_the_config_file_and_ctrl_t_saves_it(
 ) -> None:
     from recall import config
 
-    assert load_settings().theme == "textual-dark"  # the default
-    app = RecallApp(FakeServices(), load_settings())
+    assert theme_name(read_settings()[0]) == "textual-dark"  # the default
+    app = RecallApp(FakeServices(), read_settings()[0])
 
     async def flow() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
@@ -428,15 +432,16 @@ def test_the_theme_comes_from_the_config_file_and_ctrl_t_saves_it(
 
     asyncio.run(flow())
     assert config.load_settings().theme == "light"  # saved
-    assert load_settings().theme == "textual-light"  # and used at the next start
+    assert theme_name(read_settings()[0]) == "textual-light"  # and used at the next start
     monkeypatch.setenv("RECALL_THEME", "dark")
-    assert load_settings().theme == "textual-dark"  # the environment still wins
+    assert theme_name(read_settings()[0]) == "textual-dark"  # the environment still wins
 
 
 def test_toggling_the_theme_leaves_a_broken_config_file_alone(home: Path) -> None:
     home.mkdir(parents=True, exist_ok=True)
     (home / "config.toml").write_text("new_per_day = = 3\n", encoding="utf-8")
-    app = RecallApp(FakeServices(), load_settings())
+    settings, problem = read_settings()
+    app = RecallApp(FakeServices(), settings, settings_problem=problem)
 
     async def flow() -> None:
         async with app.run_test(size=(80, 24)) as pilot:

@@ -1,6 +1,6 @@
 """The home screen paints before the heavy layers are imported, and they are imported after.
 
-Run in a fresh interpreter (:mod:`recall.tui.startup_probe`): this test process has usually
+Run in a fresh interpreter (``benchmarks/startup_probe.py``): this test process has usually
 imported SymPy long before, so only a new process can show what the first frame waited for.
 """
 
@@ -16,13 +16,16 @@ import pytest
 
 from recall.tui.app import HEAVY_MODULES
 
+ROOT = Path(__file__).resolve().parent.parent
+
 
 def _probe(tmp_path: Path, *flags: str) -> dict[str, object]:
     env = {**os.environ, "RECALL_HOME": str(tmp_path)}
     env.pop("RECALL_DB", None)
     env.pop("RECALL_DECKS", None)
     done = subprocess.run(
-        [sys.executable, "-m", "recall.tui.startup_probe", *flags],
+        [sys.executable, "-m", "benchmarks.startup_probe", *flags],
+        cwd=ROOT,  # the checkout's root: the probe lives in benchmarks/, not in the package
         capture_output=True,
         text=True,
         env=env,

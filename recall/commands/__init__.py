@@ -1,0 +1,48 @@
+"""The ``recall`` subcommands, one module each (see :mod:`recall.cli`).
+
+The global options ``--db`` and ``--decks`` reach a command as ``args.db`` and ``args.decks``;
+the helpers here turn them into what the lower layers take, passed down explicitly (never by
+rewriting the environment). A command's parser built on its own (as some tests do) has no
+global options: the helpers then fall back to ``RECALL_DB`` / ``RECALL_DECKS`` and the defaults.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from recall.config import Settings
+    from recall.workspace import Workspace
+
+
+def database_url(args: argparse.Namespace) -> str | None:
+    """``--db``, if given (``None``: ``RECALL_DB``, else the SQLite file)."""
+    return getattr(args, "db", None) or None
+
+
+def custom_decks(args: argparse.Namespace) -> Path | None:
+    """``--decks``, if given (``None``: ``RECALL_DECKS``, else the data directory's decks/)."""
+    folder = getattr(args, "decks", None)
+    return Path(folder).expanduser() if folder else None
+
+
+def custom_folder(args: argparse.Namespace) -> Path:
+    """The custom deck folder the arguments name, or the default one."""
+    from recall.paths import custom_decks_dir
+
+    return custom_decks(args) or custom_decks_dir()
+
+
+def open_workspace(
+    args: argparse.Namespace, *, settings: Settings | None = None, sync: bool = True
+) -> Workspace:
+    """The learner's workspace as the global options describe it; with ``sync`` the store is
+    opened and brought in line with the deck files first (so counts never include a deleted
+    deck), without it only the deck files are read."""
+    from recall.workspace import Workspace
+
+    return Workspace.open(
+        settings, db_url=database_url(args), custom_decks=custom_decks(args), sync=sync
+    )

@@ -136,6 +136,10 @@ def _print_human(data: dict[str, Any]) -> None:
     print(f"verdict: {data['status']} (decided by: {data['method']})")
     if data.get("interpreted"):
         print(f"read as: {data['interpreted']}")
+        part = data.get("part") or {}
+        if part.get("answer_span"):
+            start, end = part["answer_span"]
+            print(" " * (len("read as: ") + start) + "^" * max(1, end - start) + "  this part")
         rendered = _render(data["interpreted"])
         if rendered and "\n" in rendered:
             print(rendered)

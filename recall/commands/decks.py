@@ -136,10 +136,9 @@ def _short(path: str | os.PathLike[str]) -> str:
 
 
 def run_list(args: argparse.Namespace) -> int:
-    from recall.cards.loader import load_decks
-    from recall.grading import check_deck
+    from recall.commands import open_workspace
 
-    result = load_decks(check=check_deck)
+    workspace = open_workspace(args, sync=False)
     if args.json:
         import json
 
@@ -153,30 +152,30 @@ def run_list(args: argparse.Namespace) -> int:
                     "path": d.path,
                     "builtin": d.builtin,
                 }
-                for d in result.decks
+                for d in workspace.decks
             ],
             "failures": [
-                {"path": f.path, "errors": [str(e) for e in f.errors]} for f in result.failures
+                {"path": f.path, "errors": [str(e) for e in f.errors]} for f in workspace.failures
             ],
         }
         print(json.dumps(payload, indent=2, ensure_ascii=False))
         return 0
-    if not result.decks and not result.failures:
+    if not workspace.decks and not workspace.failures:
         print("no decks found")
         return 0
     rows = [
         (d.id, d.name, str(len(d.cards)), _short(d.path) + ("" if d.builtin else "  (custom)"))
-        for d in result.decks
+        for d in workspace.decks
     ]
     header = ("ID", "NAME", "CARDS", "FILE")
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(3)]
     for row in [header, *rows]:
         print(f"{row[0]:<{widths[0]}}  {row[1]:<{widths[1]}}  {row[2]:>{widths[2]}}  {row[3]}")
-    total = sum(len(d.cards) for d in result.decks)
-    print(f"\n{len(result.decks)} decks, {total} cards")
-    if result.failures:
-        print(f"\n{len(result.failures)} deck file(s) failed to load and were skipped:")
-        for failure in result.failures:
+    total = sum(len(d.cards) for d in workspace.decks)
+    print(f"\n{len(workspace.decks)} decks, {total} cards")
+    if workspace.failures:
+        print(f"\n{len(workspace.failures)} deck file(s) failed to load and were skipped:")
+        for failure in workspace.failures:
             print(f"  {_short(failure.path)}")
             for error in failure.errors:
                 print(f"    {_error_line(error)}")
@@ -198,9 +197,13 @@ def _error_line(error: object) -> str:
 
 
 def run_validate(args: argparse.Namespace) -> int:
-    from recall.cards.loader import DeckCheck, deck_files, default_dirs, load_decks
+    from recall.cards.loader import DeckCheck, deck_files, load_decks
+    from recall.commands import custom_folder
+    from recall.paths import builtin_decks_dir
 
-    targets = [Path(p) for p in args.paths] if args.paths else default_dirs()
+    targets = (
+        [Path(p) for p in args.paths] if args.paths else [builtin_decks_dir(), custom_folder(args)]
+    )
     missing = 0
     for target in targets:
         if args.paths and not deck_files(target):
@@ -252,8 +255,9 @@ def run_new(args: argparse.Namespace) -> int:
     from recall.cards.importing import slug
     from recall.cards.schema import DECK_ID
     from recall.cards.template import new_deck_text
+    from recall.commands import custom_folder
     from recall.errors import DeckError
-    from recall.paths import custom_decks_dir, write_atomically
+    from recall.paths import write_atomically
 
     deck_id = args.deck_id or slug(args.name).replace(".", "-")
     if not deck_id or not DECK_ID.match(deck_id):
@@ -261,7 +265,7 @@ def run_new(args: argparse.Namespace) -> int:
             f"cannot make a deck id from '{args.name}'",
             suggestion="pass --id with lowercase letters, digits, '-' and '_'",
         )
-    target = args.output or custom_decks_dir() / f"{deck_id}.toml"
+    target = args.output or custom_folder(args) / f"{deck_id}.toml"
     _refuse_overwrite(target, args.force)
     target.parent.mkdir(parents=True, exist_ok=True)
     write_atomically(target, new_deck_text(args.name, deck_id, path_hint=str(target)))
@@ -280,28 +284,28 @@ def _refuse_overwrite(target: Path, force: bool) -> None:
 # ----- show / export -------------------------------------------------------------------------
 
 
-def find_deck(spec: str) -> Deck:
-    """A deck by id among the loaded decks, or by file path (validated either way)."""
-    from recall.cards.loader import load_deck, load_decks
+def find_deck(spec: str, args: argparse.Namespace | None = None) -> Deck:
+    """A deck by id among the workspace's decks, or by file path (validated either way)."""
+    from recall.cards.loader import load_deck
+    from recall.commands import open_workspace
     from recall.errors import DeckError
     from recall.grading import check_deck
 
     path = Path(spec)
     if path.suffix == ".toml" and path.is_file():
         return load_deck(path, check=check_deck)
-    result = load_decks(check=check_deck)
-    try:
-        return result.deck(spec)
-    except KeyError:
-        pass
-    for failure in result.failures:
+    workspace = open_workspace(args or argparse.Namespace(), sync=False)
+    found = workspace.deck(spec)
+    if found is not None:
+        return found
+    for failure in workspace.failures:
         if Path(failure.path).stem == spec:
             raise DeckError(
                 f"deck '{spec}' failed to load:\n" + "\n".join(map(str, failure.errors))
             )
     from recall.cards.problems import did_you_mean
 
-    ids = [d.id for d in result.decks]
+    ids = [d.id for d in workspace.decks]
     raise DeckError(
         f"no deck '{spec}'", suggestion=did_you_mean(spec, ids) or "see `recall decks list`"
     )
@@ -310,7 +314,7 @@ def find_deck(spec: str) -> Deck:
 def run_show(args: argparse.Namespace) -> int:
     from recall.cards.exporting import back_text, front_text, to_json
 
-    deck = find_deck(args.deck)
+    deck = find_deck(args.deck, args)
     if args.json:
         sys.stdout.write(to_json(deck))
         return 0
@@ -344,11 +348,12 @@ def run_show(args: argparse.Namespace) -> int:
 
 def run_export(args: argparse.Namespace) -> int:
     from recall.cards.exporting import to_csv, to_json
+    from recall.paths import write_atomically
 
-    deck = find_deck(args.deck)
+    deck = find_deck(args.deck, args)
     text = to_csv(deck) if args.fmt == "csv" else to_json(deck)
     if args.output:
-        args.output.write_text(text, encoding="utf-8")
+        write_atomically(args.output, text)
         print(f"wrote {len(deck.cards)} cards to {args.output}", file=sys.stderr)
     else:
         sys.stdout.write(text)
@@ -364,9 +369,10 @@ def run_import(args: argparse.Namespace) -> int:
     from recall.cards.importing import notes_to_deck, read_notes, slug
     from recall.cards.loader import load_deck
     from recall.cards.writer import deck_to_toml
+    from recall.commands import custom_folder
     from recall.errors import DeckError
     from recall.grading import check_deck
-    from recall.paths import custom_decks_dir
+    from recall.paths import write_atomically
 
     source: Path = args.file
     try:
@@ -388,7 +394,7 @@ def run_import(args: argparse.Namespace) -> int:
         kind=args.kind,
         source=source.name,
     )
-    target: Path = args.output or custom_decks_dir() / f"{deck_id}.toml"
+    target: Path = args.output or custom_folder(args) / f"{deck_id}.toml"
     _refuse_overwrite(target, args.force)
     target.parent.mkdir(parents=True, exist_ok=True)
     comment = (
@@ -397,7 +403,7 @@ def run_import(args: argparse.Namespace) -> int:
         "everything else explain cards (self-rated). To have the engine grade a card,\n"
         'make it kind = "formula" with an answer in typed syntax and its symbols declared.'
     )
-    target.write_text(deck_to_toml(deck, comment=comment), encoding="utf-8")
+    write_atomically(target, deck_to_toml(deck, comment=comment))
     # What we wrote must load: fail loudly here rather than at drill time.
     load_deck(target, check=check_deck)
     for warning in imported.warnings:

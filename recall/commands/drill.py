@@ -74,8 +74,16 @@ def plan_from_args(args: argparse.Namespace, default_minutes: float = 10.0) -> S
 
 
 def run(args: argparse.Namespace) -> int:
+    from recall.commands import custom_decks, database_url
     from recall.tui.launch import run_app
-    from recall.tui.settings import load_settings
+    from recall.tui.settings import read_settings
 
-    plan = plan_from_args(args, load_settings().session_minutes)
-    return run_app(plan=plan)
+    settings, problem = read_settings()  # read once: the app gets the same settings
+    plan = plan_from_args(args, settings.session_minutes)
+    return run_app(
+        plan=plan,
+        settings=settings,
+        settings_problem=problem,
+        db_url=database_url(args),
+        custom_decks=custom_decks(args),
+    )

@@ -1,7 +1,8 @@
 """``recall stats [--json] [--days N]``: review figures without opening the TUI.
 
 Retention by deck and topic, first-try accuracy, the most common mistakes, the streak, what
-is due, a forecast of reviews per day, and a heatmap of reviews per study day. ``--json``
+is due, a forecast of reviews per day, and a heatmap of reviews per study day, over the decks as
+they are now (the workspace syncs them first). ``--json``
 prints the same figures for scripts (:meth:`recall.analytics.Stats.to_dict`).
 """
 
@@ -39,16 +40,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 
 def run(args: argparse.Namespace) -> int:
-    from recall.analytics import compute_stats
-    from recall.config import load_settings
-    from recall.store import open_store
+    from recall.commands import open_workspace
 
-    settings = load_settings()
-    store = open_store()
+    # Opening the workspace syncs the decks first: a deck file deleted since the last start is
+    # retired, so its cards are no longer counted as due.
+    workspace = open_workspace(args)
     try:
-        stats = compute_stats(store, days=args.days, rollover_hour=settings.day_rollover_hour)
+        stats = workspace.stats(days=args.days)
     finally:
-        store.close()
+        workspace.close()
     if args.json:
         print(json.dumps(stats.to_dict(), indent=2))
     else:

@@ -13,24 +13,29 @@ Public API::
     verdict = grade_number(expected_expr, "6.4e9", Tolerance.relative(0.01))
     print(render(expr))                              # 2-D Unicode
     p = preview("sqrt(x", table)                     # cheap, for every keystroke
+    verdict.part                                     # the smallest part that differs, if wrong
+    highlight_verdict(verdict)                       # "read as" text + span of that part
 
 Errors are :class:`recall.errors.ParseError` (with a column) and its children.
 """
 
 from recall.formula.compare import check
 from recall.formula.expression import Expression
+from recall.formula.highlight import Highlight, highlight_verdict
 from recall.formula.numeric import evaluate_constant, grade_number
 from recall.formula.parser import parse
 from recall.formula.preview import Preview, preview
 from recall.formula.render import render
 from recall.formula.symbols import Domain, SymbolTable, parse_domain
 from recall.formula.tolerance import Tolerance
-from recall.formula.verdict import Diagnosis, Status, Verdict
+from recall.formula.verdict import Diagnosis, Part, Status, Verdict
 
 __all__ = [
     "Diagnosis",
     "Domain",
     "Expression",
+    "Highlight",
+    "Part",
     "Preview",
     "Status",
     "SymbolTable",
@@ -39,6 +44,7 @@ __all__ = [
     "check",
     "evaluate_constant",
     "grade_number",
+    "highlight_verdict",
     "parse",
     "parse_domain",
     "preview",

@@ -22,28 +22,49 @@ from recall.formula.definitions import expand_definitions
 from recall.formula.diagnose import diagnose
 from recall.formula.evaluate import UnknownFunctions, eval_float
 from recall.formula.expression import Expression
+from recall.formula.highlight import span_of
+from recall.formula.locate import locate
 from recall.formula.magnitude import constant_profile
-from recall.formula.nodes import Node
+from recall.formula.nodes import BinOp, Node
 from recall.formula.numeric import grade_constant
 from recall.formula.parser import parse
-from recall.formula.pointwise import Agreement
+from recall.formula.pointwise import Agreement, precise_value
 from recall.formula.printer import format_fraction
+from recall.formula.reach import OutOfReach
 from recall.formula.search import NumericComparison, compare_numerically, float_env
+from recall.formula.showing import difference_text, distinct
 from recall.formula.structural import structurally_equal
 from recall.formula.symbols import DEFAULT_TABLE, SymbolTable
 from recall.formula.tolerance import Tolerance
-from recall.formula.verdict import Status, Verdict
+from recall.formula.verdict import Diagnosis, Part, Status, Verdict
 
 
 def _describe_point(point: dict[str, Fraction]) -> str:
     return ", ".join(f"{k} = {format_fraction(v)}" for k, v in sorted(point.items()))
 
 
-def _value_text(node: Node, point: dict[str, Fraction]) -> str:
-    value = eval_float(node, float_env(point), UnknownFunctions(0))
-    if value is None:
-        return "undefined"
-    return f"{value:.6g}"
+def _values_text(reference: Node, answer: Node, point: dict[str, Fraction]) -> str:
+    """ "the reference is A but your answer gives B", with enough digits that A and B differ
+    in print (or the size of the difference, when they agree to 30 figures)."""
+    try:
+        expected = precise_value(reference, point)
+        typed = precise_value(answer, point)
+    except OutOfReach:
+        expected = typed = None
+    if expected is None or typed is None:
+        unknown = UnknownFunctions(0)
+        floats = [eval_float(tree, float_env(point), unknown) for tree in (reference, answer)]
+        texts = ["undefined" if v is None else f"{v:.6g}" for v in floats]
+        return f"the reference is {texts[0]} but your answer gives {texts[1]}"
+    left, right, differ = distinct(expected, typed)
+    if differ:
+        return f"the reference is {left} but your answer gives {right}"
+    try:
+        gap = precise_value(BinOp("-", answer, reference), point)  # precision follows the gap
+    except OutOfReach:
+        gap = None
+    shown = difference_text(gap if gap is not None else typed - expected, 0)
+    return f"the reference is {left} and your answer differs from it by {shown}"
 
 
 def check(
@@ -205,10 +226,7 @@ def _incorrect(
     elif comparison.agreement is Agreement.ONLY_ANSWER_DEFINED:
         detail = f"at {where} the reference is undefined but your answer is not"
     else:
-        detail = (
-            f"at {where} the reference is {_value_text(reference.tree, witness)} "
-            f"but your answer gives {_value_text(typed.tree, witness)}"
-        )
+        detail = f"at {where} {_values_text(reference.tree, typed.tree, witness)}"
     undefined = comparison.agreement in (
         Agreement.ONLY_EXPECTED_DEFINED,
         Agreement.ONLY_ANSWER_DEFINED,
@@ -221,6 +239,9 @@ def _incorrect(
         undefined_mismatch=undefined,
         witness=float_env(witness) if witness else None,
     )
+    part = _located(reference, typed, table, seed)
+    if part is not None and _part_explains_better(diagnosis, part):
+        diagnosis = Diagnosis(part.kind, part.message[0].upper() + part.message[1:])
     message = f"Not equivalent: {detail}."
     if diagnosis is not None:
         message = f"{diagnosis.message} ({detail})."
@@ -231,4 +252,26 @@ def _incorrect(
         interpreted=interpreted,
         diagnosis=diagnosis,
         expected=expected_text,
+        part=part,
     )
+
+
+def _located(reference: Expression, typed: Expression, table: SymbolTable, seed: int):
+    """The differing part (:func:`recall.formula.locate.locate`), with its span in the answer's
+    "read as" text."""
+    try:
+        part = locate(reference.tree, typed.tree, table, seed=seed)
+    except Exception:  # noqa: BLE001 - naming the part is a courtesy: it must never cost the verdict
+        return None
+    if part is None:
+        return None
+    return replace(part, answer_span=span_of(typed.tree, part.answer_path))
+
+
+def _part_explains_better(diagnosis: Diagnosis | None, part: Part) -> bool:
+    """The part is the message unless the catalogue of whole-answer mistakes found something
+    (a swap, a factor of ln 2, a missing term, right on a whole region of the domain: those
+    read better whole). A rounded constant is named whatever else was guessed."""
+    if diagnosis is None or part.kind == "rounded-constant":
+        return True  # a rounded constant agrees almost everywhere: that is not a partial domain
+    return False

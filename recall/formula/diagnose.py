@@ -16,7 +16,7 @@ from typing import Any
 
 from recall.formula.evaluate import UnknownFunctions, eval_float
 from recall.formula.expression import Expression
-from recall.formula.nodes import BinOp, Node, Symbol
+from recall.formula.nodes import BinOp, Node, Number, Symbol, walk
 from recall.formula.printer import format_fraction, to_text
 from recall.formula.sampling import plan, sample
 from recall.formula.symbols import SymbolTable
@@ -150,12 +150,19 @@ def diagnose(
                 "root, a log, or a division)",
             )
         if witness is not None and s.points and s.points[0] is witness:
-            # Even where they differ, they agree to float precision: a rounded constant.
+            # Even where they differ, they agree to float precision: a rounded constant, or
+            # a function so near its limit that only high precision tells them apart.
+            if _new_decimals(reference.tree, answer.tree):
+                return Diagnosis(
+                    "approximation",
+                    "Equal to many digits but not exactly: a "
+                    "rounded decimal stands where an exact value belongs (type the "
+                    "exact constant, such as sqrt(2/pi), not its decimal value)",
+                )
             return Diagnosis(
                 "approximation",
-                "Equal to many digits but not exactly: a "
-                "rounded decimal stands where an exact value belongs (type the "
-                "exact constant, such as sqrt(2/pi), not its decimal value)",
+                "Equal to many digits but not exactly: close to the reference is not the "
+                "reference (a function near its limit is not its limit)",
             )
         return None
     for check in _CHECKS:
@@ -163,6 +170,15 @@ def diagnose(
         if found is not None:
             return found
     return None
+
+
+def _new_decimals(reference: Node, answer: Node) -> bool:
+    """Whether the answer has a non-integer number the reference does not."""
+    known = {n.value for n in walk(reference) if isinstance(n, Number)}
+    return any(
+        isinstance(n, Number) and n.value.denominator != 1 and n.value not in known
+        for n in walk(answer)
+    )
 
 
 def _sign(reference, answer, s) -> Diagnosis | None:
@@ -321,8 +337,26 @@ def _square_root(reference, answer, s) -> Diagnosis | None:
     return None
 
 
+def _agrees_around(reference, answer, s, point: dict[str, float]) -> bool:
+    """Agreement that holds on a neighbourhood of ``point``, not only at it: ``1 - tanh(x)``
+    and ``1 - tanh(x)^2`` meet at x = 0 (and look alike far out, where both are tiny) but
+    agree on no interval, so that is not "right for some values"."""
+    for factor in (1.0, 1.0 + 1e-3, 1.0 - 1e-3):
+        moved = {name: value * factor for name, value in point.items()}
+        e = eval_float(reference.tree, moved, s.unknown)
+        a = eval_float(answer.tree, moved, s.unknown)
+        if e is None or a is None or not (math.isfinite(e) and math.isfinite(a)):
+            return False
+        if abs(a - e) > _CLOSE * max(abs(a), abs(e)):
+            return False
+    return True
+
+
 def _partial_domain(reference, answer, s) -> Diagnosis | None:
-    agree = [_close(a, e) for a, e in zip(s.a, s.e, strict=True)]
+    agree = [
+        _close(a, e) and _agrees_around(reference, answer, s, point)
+        for a, e, point in zip(s.a, s.e, s.points, strict=True)
+    ]
     if not any(agree) or all(agree):
         return None
     for name in s.names:

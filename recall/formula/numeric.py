@@ -21,7 +21,7 @@ from recall.formula.diagnose import diagnose_numbers
 from recall.formula.evaluate import UnknownFunctions
 from recall.formula.expression import Expression
 from recall.formula.magnitude import constant_profile
-from recall.formula.nodes import Node, Number, replace_symbols
+from recall.formula.nodes import BinOp, Node, Number, replace_symbols
 from recall.formula.parser import parse
 from recall.formula.pointwise import Agreement, Notes, agree_at, exact_value, precise_value
 from recall.formula.printer import format_fraction, to_text
@@ -241,7 +241,7 @@ def _grade_exact(
     typed_value = _value(typed)
     diagnosis = None
     if expected_value and typed_value is not None:
-        relative = abs(typed_value - expected_value) / abs(expected_value)
+        relative = _relative_gap(reference.tree, typed.tree, expected_value, typed_value)
         if relative <= mpmath.mpf("1e-3"):
             if exact_value(reference.tree) is None and exact_value(typed.tree) is not None:
                 diagnosis = Diagnosis(
@@ -270,6 +270,18 @@ def _grade_exact(
         expected=expected_text,
         worked=worked,
     )
+
+
+def _relative_gap(reference: Node, typed: Node, expected_value: Any, typed_value: Any) -> Any:
+    """|typed - reference| / |reference|, with the difference computed at the precision it
+    needs (``tanh(50) - 1`` is -7.4e-44, not the 0 that 30 digits give)."""
+    try:
+        gap = precise_value(BinOp("-", typed, reference))
+    except OutOfReach:
+        gap = None
+    if gap is None:
+        gap = typed_value - expected_value
+    return abs(gap) / abs(expected_value)
 
 
 def worked_computation(formula: Expression, values: Mapping[str, float | Fraction]) -> str:

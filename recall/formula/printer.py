@@ -86,3 +86,71 @@ def to_text(node: Node, values: Mapping[str, str] | None = None) -> str:
 
 def _negative(node: Node) -> bool:
     return isinstance(node, Negate) or (isinstance(node, Number) and node.value < 0)
+
+
+Path = tuple[int, ...]
+
+
+def to_text_with_spans(node: Node) -> tuple[str, dict[Path, tuple[int, int]]]:
+    """:func:`to_text`, and where each subtree's text lies in it: a path (child indices from
+    the root: a binary operation's left is 0 and right 1, a negation's operand 0, a call's
+    arguments 0, 1, ...) maps to ``(start, end)`` in the text. The text is exactly
+    :func:`to_text`'s, so a span found here can be drawn under the "read as" line."""
+    spans: dict[Path, tuple[int, int]] = {}
+    text = _spanned(node, (), 0, spans)
+    return text, spans
+
+
+def _spanned(node: Node, path: Path, start: int, spans: dict[Path, tuple[int, int]]) -> str:
+    pieces: list[str] = []
+    offset = start
+
+    def put(piece: str) -> None:
+        nonlocal offset
+        pieces.append(piece)
+        offset += len(piece)
+
+    def child(sub: Node, index: int, parenthesise: bool) -> None:
+        if parenthesise:
+            put("(")
+        put(_spanned(sub, path + (index,), offset, spans))
+        if parenthesise:
+            put(")")
+
+    if isinstance(node, Negate):
+        put("-")
+        child(node.operand, 0, _precedence(node.operand) < 4)
+    elif isinstance(node, Call):
+        put(f"{node.name}(")
+        for index, argument in enumerate(node.args):
+            if index:
+                put(", ")
+            child(argument, index, False)
+        put(")")
+    elif isinstance(node, BinOp):
+        op = node.op
+        if op == "+":
+            child(node.left, 0, _precedence(node.left) < 1)
+            put(" + ")
+            child(node.right, 1, _negative(node.right) or _precedence(node.right) < 1)
+        elif op == "-":
+            child(node.left, 0, _precedence(node.left) < 1)
+            put(" - ")
+            child(node.right, 1, _precedence(node.right) < 2)
+        elif op == "*":
+            child(node.left, 0, _precedence(node.left) < 2)
+            put("*")
+            child(node.right, 1, _precedence(node.right) < 3)
+        elif op == "/":
+            child(node.left, 0, _precedence(node.left) < 2)
+            put("/")
+            child(node.right, 1, _precedence(node.right) < 4)
+        else:
+            child(node.left, 0, _precedence(node.left) < _ATOM)
+            put("^")
+            child(node.right, 1, _precedence(node.right) < 4)
+    else:
+        put(to_text(node))
+    text = "".join(pieces)
+    spans[path] = (start, start + len(text))
+    return text

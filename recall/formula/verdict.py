@@ -12,7 +12,9 @@ from typing import Any
 from recall.errors import ParseError
 from recall.verdicts import Status
 
-__all__ = ["Diagnosis", "Status", "Verdict"]
+Path = tuple[int, ...]
+
+__all__ = ["Diagnosis", "Part", "Path", "Status", "Verdict"]
 
 
 @dataclass(frozen=True)
@@ -21,12 +23,46 @@ class Diagnosis:
 
     ``kind`` is a stable key for statistics (``sign``, ``factor``, ``additive``, ``reciprocal``,
     ``missing-term``, ``extra-term``, ``swapped``, ``complement``, ``exponent``, ``log-base``,
-    ``square-root``, ``partial-domain``, ``approximation``, ``tolerance``, ``magnitude``);
-    ``message`` is for the learner.
+    ``square-root``, ``partial-domain``, ``approximation``, ``tolerance``, ``magnitude``, and
+    the part kinds of :class:`Part` when a differing part explains it best); ``message`` is for
+    the learner.
     """
 
     kind: str
     message: str
+
+
+@dataclass(frozen=True)
+class Part:
+    """The part of the answer that differs from the reference.
+
+    ``kind`` is a stable key (``sign``, ``extra-term``, ``missing-term``, ``term``,
+    ``exponent``, ``square-root``, ``reciprocal``, ``extra-factor``, ``missing-factor``,
+    ``factor``, ``function``, ``constant``, ``rounded-constant``); ``message`` is for the
+    learner; ``answer_path`` and ``expected_path`` locate the part in each tree (``None`` for
+    a part that is only on the other side); ``answer_text`` and ``expected_text`` are the two
+    parts as typed syntax; ``answer_span`` is where the answer's part lies in
+    :attr:`Verdict.interpreted` (``start, end``), for underlining it.
+    """
+
+    kind: str
+    message: str
+    answer_path: Path | None
+    expected_path: Path | None
+    answer_text: str = ""
+    expected_text: str = ""
+    answer_span: tuple[int, int] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "message": self.message,
+            "answer_path": None if self.answer_path is None else list(self.answer_path),
+            "expected_path": None if self.expected_path is None else list(self.expected_path),
+            "answer_text": self.answer_text,
+            "expected_text": self.expected_text,
+            "answer_span": None if self.answer_span is None else list(self.answer_span),
+        }
 
 
 @dataclass(frozen=True)
@@ -36,7 +72,10 @@ class Verdict:
     ``method`` names what decided (``structural``, ``numeric``, ``exact``, ``high-precision``,
     ``symbolic``, ``tolerance``, ``parse``, ``undecided``, ``self``); ``interpreted`` is how the
     answer was read, as one line of typed syntax; ``worked`` is the worked computation of a
-    numeric question; ``column`` and ``caret`` point at the problem in an invalid answer.
+    numeric question; ``column`` and ``caret`` point at the problem in an invalid answer;
+    ``part`` is the smallest part of a wrong answer that differs from the reference
+    (:mod:`recall.formula.locate`), with its path in the answer's tree and its span in
+    ``interpreted``.
     """
 
     status: Status
@@ -48,6 +87,7 @@ class Verdict:
     column: int | None = None
     caret: str = ""
     expected: str = ""
+    part: Part | None = None
 
     @classmethod
     def unreadable(cls, error: ParseError, *, expected: str = "", worked: str = "") -> Verdict:

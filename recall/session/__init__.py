@@ -5,13 +5,14 @@ The TUI drives it; so can a script or a test, with an injectable clock::
     session = Session.start(store, cards, budget=Budget.minutes(10), clock=clock)
     while (card := session.next_card()) is not None:
         ...  # show the card, grade the typed answer (the formula engine, not us)
-        session.record(verdict="correct", rating=Rating.Good, suggested=Rating.Good, seconds=12.5)
+        session.record(verdict=Status.CORRECT, rating=Rating.Good, suggested=Rating.Good)
     summary = session.summary()
 
-It takes verdicts as strings and never imports the formula engine. Every :meth:`Session.record`
-commits the review (log row and next state, one transaction) before it returns, so whatever
-happens next, an answered card is never lost; :meth:`Session.recover` picks up a session that
-never ended (a crash, a closed terminal) with its budget and history.
+It takes verdicts as :class:`recall.verdicts.Status` and never imports the formula engine.
+Every :meth:`Session.record` commits the review (log row and next state, one transaction)
+before it returns, so whatever happens next, an answered card is never lost;
+:meth:`Session.recover` picks up a session that never ended (a crash, a closed terminal) with
+its budget and history.
 
 One concept per module:
 

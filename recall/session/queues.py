@@ -29,6 +29,7 @@ from recall.scheduling.queue import build_queue, drop_siblings, remaining
 from recall.scheduling.rating import Rating
 from recall.scheduling.state import Phase
 from recall.session.mode import Mode
+from recall.session.new_cards import todays_new
 
 if TYPE_CHECKING:
     from recall.scheduling.fsrs_adapter import Scheduler
@@ -112,9 +113,21 @@ class SessionQueue:
             )
         )
         reviews = [c for c in due if c.state.phase is Phase.REVIEW][:reviews_left]
+        # A new card whose sibling is drilled today would be buried by it: it waits a day.
+        today = [c for c in due if c.state.phase is not Phase.REVIEW] + reviews
+        busy = {group for c in today if (group := _group_of(c)) is not None}
         new = self._loaded(
-            self.store.new_cards(limit=min(new_left, MAX_QUEUE), decks=self.decks, topic=self.topic)
-        )
+            todays_new(
+                self.store,
+                self.cards,
+                self.settings,
+                now,
+                tz=self.tz,
+                decks=self.decks,
+                topic=self.topic,
+                busy_groups=busy,
+            )
+        )[: min(new_left, MAX_QUEUE)]
         queue = drop_siblings(build_queue([], reviews, new), _group_of)
         return [c.key for c in queue]
 

@@ -8,7 +8,7 @@ commits the review (log row and next state, one transaction) before it returns.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import replace
 from datetime import datetime, tzinfo
@@ -17,7 +17,7 @@ from typing import Any
 from recall.cards.model import Card
 from recall.clock import utc_now
 from recall.config import Settings
-from recall.scheduling import Rating, Scheduler, suggest_rating, today_bounds
+from recall.scheduling import Rating, Scheduler, as_status, suggest_rating, today_bounds
 from recall.session.budget import Budget, Stopwatch
 from recall.session.mode import Mode
 from recall.session.ownership import (
@@ -28,13 +28,17 @@ from recall.session.ownership import (
     resumable,
 )
 from recall.session.queues import SessionQueue
-from recall.session.recording import Done, Recorded, check_rating, check_verdict, made_leech
+from recall.session.recording import Done, Recorded, check_rating, made_leech
 from recall.session.summary import SessionSummary, summarise
 from recall.store import CardClaim, ReviewInput, SessionInfo, Store, StoredCard
+from recall.verdicts import Status
 
 
 class Session:
     """One drill session over ``cards`` (the loaded deck content) and a store.
+
+    ``cards`` given as a mapping by key is kept as it is, not copied: the workspace hands in its
+    one card cache, so a card re-read after an edit is the card the session asks and sums up.
 
     Create with :meth:`start` or :meth:`recover`. Not thread-safe: drive it from one thread
     (the TUI's drill screen), or hand it between threads without overlapping calls.
@@ -43,7 +47,7 @@ class Session:
     def __init__(
         self,
         store: Store,
-        cards: Iterable[Card],
+        cards: Iterable[Card] | Mapping[str, Card],
         info: SessionInfo,
         *,
         settings: Settings | None = None,
@@ -63,7 +67,9 @@ class Session:
         self.scheduler = Scheduler(self.settings.scheduler_settings(enable_fuzzing=fuzz))
         self.mode = Mode(info.mode)
         self.budget = Budget(info.budget_kind, info.budget_value)
-        self._cards = {card.key: card for card in cards}
+        self._cards: Mapping[str, Card] = (
+            cards if isinstance(cards, Mapping) else {card.key: card for card in cards}
+        )
         self._queue = SessionQueue(
             store,
             self._cards,
@@ -87,7 +93,7 @@ class Session:
     def start(
         cls,
         store: Store,
-        cards: Iterable[Card],
+        cards: Iterable[Card] | Mapping[str, Card],
         *,
         budget: Budget | None = None,
         mode: str | Mode = Mode.NORMAL,
@@ -150,7 +156,7 @@ class Session:
     def recover(
         cls,
         store: Store,
-        cards: Iterable[Card],
+        cards: Iterable[Card] | Mapping[str, Card],
         *,
         session_id: int | None = None,
         settings: Settings | None = None,
@@ -330,7 +336,7 @@ class Session:
         return self._current is not None and self._current in self._hinted
 
     def suggest(
-        self, verdict: str, seconds: float | None = None, used_hint: bool = False
+        self, verdict: Status, seconds: float | None = None, used_hint: bool = False
     ) -> Rating | None:
         """:func:`recall.scheduling.suggest_rating` for the current card (``used_hint`` or
         :attr:`current_hinted`)."""
@@ -343,7 +349,7 @@ class Session:
     def record(
         self,
         *,
-        verdict: str,
+        verdict: Status,
         rating: Rating | int,
         suggested: Rating | int | None = None,
         diagnosis: str | None = None,
@@ -369,7 +375,7 @@ class Session:
         """
         if self._current is None:
             raise RuntimeError("no card is being shown: call next_card() first")
-        check_verdict(verdict)
+        verdict = as_status(verdict)  # a stored string ("correct") reads as its member
         rating = Rating(int(rating))
         check_rating(verdict, rating)
         key = self._current

@@ -68,7 +68,7 @@ def parse_url(url: str) -> URL:
 
 def _checked_sqlite(url: URL) -> URL:
     database = url.database or ""
-    if "\x00" in database:
+    if "\x00" in database or "%00" in database:  # (older SQLAlchemy leaves %00 undecoded)
         raise StoreError(f"the database path in {redacted(url)} contains a NUL byte (%00)")
     if database.startswith("~"):
         database = str(Path(database).expanduser())

@@ -11,6 +11,7 @@ from typing import Any
 
 from recall.scheduling.rating import Rating
 from recall.scheduling.state import CardState, ReviewKind
+from recall.verdicts import Status
 
 
 @dataclass(frozen=True)
@@ -99,7 +100,7 @@ class ReviewInput:
 
     rating: Rating
     reviewed_at: datetime
-    verdict: str
+    verdict: Status
     seconds: float
     suggested: Rating | None = None
     diagnosis: str | None = None
@@ -122,7 +123,7 @@ class ReviewEntry:
     kind: ReviewKind
     rating: Rating
     suggested: Rating | None
-    verdict: str
+    verdict: Status
     diagnosis: str | None
     answer: str | None
     seconds: float

@@ -67,6 +67,7 @@ from recall.store.rows import (
 )
 from recall.store.sync import retire_decks, sync_decks, vanished_decks
 from recall.store.timeutil import from_millis
+from recall.verdicts import Status
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -580,12 +581,12 @@ class Store:
     @_translated
     def review_facts(
         self, since: datetime, until: datetime
-    ) -> list[tuple[datetime, ReviewKind, Rating, str, str | None, str, str]]:
+    ) -> list[tuple[datetime, ReviewKind, Rating, Status, str | None, str, str]]:
         """(time, kind, rating, verdict, diagnosis, deck, topic) of each review in a period."""
         with self._read() as conn:
             rows = conn.execute(q.review_facts_query(since, until)).all()
         return [
-            (at, review_kind(kind), Rating(rating), verdict, diagnosis, deck, topic)
+            (at, review_kind(kind), Rating(rating), Status(verdict), diagnosis, deck, topic)
             for at, kind, rating, verdict, diagnosis, deck, topic in rows
         ]
 

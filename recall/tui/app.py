@@ -20,17 +20,19 @@ import threading
 import time
 from collections.abc import Callable
 from types import FrameType
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import work
 from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.worker import Worker, WorkerState
 
-from recall.tui.messages import EngineWarm, HomeLoaded, LoadFailed, WorkerFailed
-from recall.tui.services import Services
-from recall.tui.settings import TuiSettings
+from recall.tui.messages import DataChanged, EngineWarm, HomeLoaded, LoadFailed, WorkerFailed
 from recall.tui.views import HomeData, SessionPlan
+
+if TYPE_CHECKING:
+    from recall.config import Settings
+    from recall.tui.services import Services
 
 #: Modules whose import is deferred until after the first frame (asserted by a test).
 HEAVY_MODULES = ("sympy", "numpy", "sqlalchemy")
@@ -40,7 +42,9 @@ class RecallApp(App[int]):
     """Drill formulas with spaced repetition, from the keyboard.
 
     ``services`` is the facade over the lower layers (tests pass one built on a temporary data
-    directory and a fake clock); ``plan`` opens a drill session straight away (``recall drill``);
+    directory and a fake clock); ``settings`` are the learner's, read once at start (default:
+    every default), and ``settings_problem`` says why the file did not read, if it did not;
+    ``plan`` opens a drill session straight away (``recall drill``);
     ``after_first_paint`` is called once the home screen has been drawn, ``after_load`` once
     the load worker's data is on it, ``after_warm`` once the engine is imported (the start-up
     benchmark and the import-laziness test hook in there); ``warm_engine=False`` skips the
@@ -65,8 +69,10 @@ class RecallApp(App[int]):
     def __init__(
         self,
         services: Services,
-        settings: TuiSettings | None = None,
+        settings: Settings | None = None,
         plan: SessionPlan | None = None,
+        *,
+        settings_problem: str = "",
         after_first_paint: Callable[[RecallApp], None] | None = None,
         after_load: Callable[[RecallApp], None] | None = None,
         after_warm: Callable[[RecallApp], None] | None = None,
@@ -74,11 +80,14 @@ class RecallApp(App[int]):
     ) -> None:
         super().__init__()
         self.services = services
-        self.settings = settings or TuiSettings()
+        if settings is None:
+            from recall.config import Settings
+
+            settings = Settings()
+        self.settings = settings
+        self.settings_problem = settings_problem
         self.initial_plan = plan
         self.home_data: HomeData | None = None
-        #: Bumped whenever reviews or deck edits change what the home screen counts.
-        self.data_generation = 0
         self.first_paint_at: float | None = None
         self.heavy_at_first_paint: tuple[str, ...] = ()
         self._after_first_paint = after_first_paint
@@ -89,21 +98,19 @@ class RecallApp(App[int]):
         self._warm_engine = warm_engine
         self._engine_warm = False
         self._shutdown_done = False
-        if self.settings.keymap:
-            self.set_keymap(self.settings.keymap)
+        if self.settings.keys:
+            self.set_keymap(dict(self.settings.keys))
 
     # ------------------------------------------------------------------ start-up
 
     def on_mount(self) -> None:
         from recall.tui.screens.home import HomeScreen
+        from recall.tui.settings import theme_name
 
-        self.theme = (
-            self.settings.theme
-            if self.settings.theme in self.available_themes
-            else ("textual-dark")
-        )
-        if self.settings.problem:
-            self.notify(self.settings.problem, severity="warning", timeout=8)
+        theme = theme_name(self.settings)
+        self.theme = theme if theme in self.available_themes else "textual-dark"
+        if self.settings_problem:
+            self.notify(self.settings_problem, severity="warning", timeout=8)
         self.push_screen(HomeScreen())
         self._install_hangup_handler()
 
@@ -161,6 +168,15 @@ class RecallApp(App[int]):
             plan, self.initial_plan = self.initial_plan, None
             self.start_session(plan)
 
+    def on_data_changed(self, message: DataChanged) -> None:
+        """A screen changed what the home screen counts: it recounts when shown again."""
+        from recall.tui.screens.home import HomeScreen
+
+        self.log.debug(f"data changed: {message.what}")
+        for screen in self.screen_stack:
+            if isinstance(screen, HomeScreen):
+                screen.mark_stale()
+
     def on_engine_warm(self, message: EngineWarm) -> None:
         self.engine_warm_seconds = message.seconds
         if self._after_warm is not None:
@@ -199,19 +215,25 @@ class RecallApp(App[int]):
 
     # ------------------------------------------------------------------ navigation
 
-    def start_session(self, plan: SessionPlan) -> None:
-        """Open a drill session for ``plan`` (the session itself is built by the drill screen)."""
+    def start_session(self, plan: SessionPlan, *, replace: bool = False) -> None:
+        """Open a drill session for ``plan`` (the session itself is built by the drill screen),
+        over the screen in front (``replace``: instead of it, as "drill the missed ones again"
+        does from the summary)."""
         from recall.tui.screens.drill import DrillScreen
 
-        self.push_screen(DrillScreen(plan))
+        if replace:
+            self.switch_screen(DrillScreen(plan))
+        else:
+            self.push_screen(DrillScreen(plan))
 
     def action_help(self) -> None:
+        from recall.tui.keys import keys_table
         from recall.tui.screens.help import HelpScreen
 
         if isinstance(self.screen, HelpScreen):
             self.screen.dismiss()
             return
-        self.push_screen(HelpScreen(self.screen))
+        self.push_screen(HelpScreen(keys_table(self.settings.keys, type(self)), self.screen))
 
     def action_toggle_theme(self) -> None:
         """Switch between the light and dark looks, and keep the choice for the next start."""
@@ -296,3 +318,10 @@ def _commands_provider() -> type:
     from recall.tui.commands import RecallCommands
 
     return RecallCommands
+
+
+if TYPE_CHECKING:
+    from recall.tui.screens.base import RecallAppApi
+
+    def _gives_the_screens_what_they_use(app: RecallApp) -> RecallAppApi:
+        return app  # checked by mypy: the screens reach the app only through this protocol

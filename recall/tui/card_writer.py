@@ -12,6 +12,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+from recall.cards.writer import toml_string
+
+if TYPE_CHECKING:
+    from recall.cards.model import Card
+
+from recall.paths import write_atomically
 
 #: Kinds the form can make (numeric cards need a parameter table: use the editor for those).
 FORM_KINDS = ("formula", "fact", "reverse", "explain")
@@ -36,42 +44,40 @@ class CardDraft:
     symbols: dict[str, str] = field(default_factory=dict)  # name -> domain
 
 
-def toml_string(text: str) -> str:
-    """A basic TOML string, escaped (multi-line text uses ``\\n``)."""
-    out = text.replace("\\", "\\\\").replace('"', '\\"')
-    out = out.replace("\n", "\\n").replace("\t", "\\t").replace("\r", "\\r")
-    out = "".join(c if c >= " " or c in "\\" else f"\\u{ord(c):04x}" for c in out)
-    return f'"{out}"'
+def _string(text: str) -> str:
+    """A one-line TOML string (the deck writer's escaper: one escaper for every deck file)."""
+    return toml_string(text, multiline=False)
 
 
-def toml_key(key: str) -> str:
-    return key if _BARE_KEY.match(key) else toml_string(key)
+def _key(key: str) -> str:
+    return key if _BARE_KEY.match(key) else _string(key)
 
 
 def card_block(draft: CardDraft) -> str:
     """The ``[[card]]`` block for ``draft`` (ends with a newline)."""
-    lines = ["[[card]]", f"id = {toml_string(draft.id)}", f"kind = {toml_string(draft.kind)}"]
-    lines.append(f"prompt = {toml_string(draft.prompt)}")
+    lines = ["[[card]]", f"id = {_string(draft.id)}", f"kind = {_string(draft.kind)}"]
+    lines.append(f"prompt = {_string(draft.prompt)}")
     if draft.kind == "formula":
-        lines.append(f"answer = {toml_string(draft.answer)}")
+        lines.append(f"answer = {_string(draft.answer)}")
     elif draft.kind == "fact":
         lines.append(f"value = {draft.answer.strip() or '0'}")
     elif draft.kind == "reverse":
-        lines.append(f"shown = {toml_string(draft.shown)}")
-        lines.append("accept = [" + ", ".join(toml_string(a) for a in draft.accept) + "]")
+        lines.append(f"shown = {_string(draft.shown)}")
+        lines.append("accept = [" + ", ".join(_string(a) for a in draft.accept) + "]")
     elif draft.kind == "explain":
-        lines.append(f"model_answer = {toml_string(draft.model_answer)}")
+        lines.append(f"model_answer = {_string(draft.model_answer)}")
     if draft.hint:
-        lines.append(f"hint = {toml_string(draft.hint)}")
+        lines.append(f"hint = {_string(draft.hint)}")
     if draft.symbols:
-        inner = ", ".join(f"{toml_key(k)} = {toml_string(v)}" for k, v in draft.symbols.items())
+        inner = ", ".join(f"{_key(k)} = {_string(v)}" for k, v in draft.symbols.items())
         lines.append(f"symbols = {{ {inner} }}")
     return "\n".join(lines) + "\n"
 
 
-def new_deck_text(deck_id: str, name: str) -> str:
-    """A fresh custom deck file's header."""
-    return f"[deck]\nid = {toml_string(deck_id)}\nname = {toml_string(name)}\n"
+def empty_deck_text(deck_id: str, name: str) -> str:
+    """The header of a new custom deck file the form writes its first card into (the commented
+    template of ``recall decks new`` is :func:`recall.cards.template.new_deck_text`)."""
+    return f"[deck]\nid = {_string(deck_id)}\nname = {_string(name)}\n"
 
 
 def with_card(text: str, draft: CardDraft, line: int | None) -> str:
@@ -100,7 +106,72 @@ def write_card(path: Path, draft: CardDraft, line: int | None, deck_name: str = 
     """Write the card into ``path`` (creating the deck file if needed); returns the old text
     (empty for a new file) so the caller can restore it if the deck no longer loads."""
     old = path.read_text(encoding="utf-8") if path.exists() else ""
-    base = old or new_deck_text(draft.deck_id, deck_name or draft.deck_id)
+    base = old or empty_deck_text(draft.deck_id, deck_name or draft.deck_id)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(with_card(base, draft, line), encoding="utf-8")
+    write_atomically(path, with_card(base, draft, line))  # a full disk never truncates a deck
     return old
+
+
+def draft_from_card(card: Card) -> CardDraft | None:
+    """The form's draft of a loaded card (``None`` for kinds the form does not edit)."""
+    kind = str(card.kind)
+    if kind not in FORM_KINDS:
+        return None
+    answer = card.answer
+    if kind == "fact":
+        answer = "" if card.value is None else f"{card.value:g}"
+    return CardDraft(
+        deck_id=card.deck_id,
+        id=card.id,
+        kind=kind,
+        prompt=card.prompt,
+        answer=answer,
+        accept=card.accept,
+        shown=card.shown,
+        model_answer=card.model_answer,
+        hint=card.hint,
+        symbols={s.name: s.domain for s in card.symbols},
+    )
+
+
+def draft_problems(draft: CardDraft) -> list[str]:
+    """What the loader would not explain well for a form (empty fields)."""
+    problems = []
+    if not draft.deck_id:
+        problems.append("deck id: required")
+    if not draft.id:
+        problems.append("card id: required")
+    if not draft.prompt:
+        problems.append("prompt: required")
+    if draft.kind in ("formula", "fact") and not draft.answer:
+        problems.append("answer: required")
+    if draft.kind == "reverse" and not draft.accept:
+        problems.append("answer: give at least one accepted name")
+    if draft.kind == "explain" and not draft.model_answer:
+        problems.append("answer: the model answer is required")
+    return problems
+
+
+def save_draft(path: Path, draft: CardDraft, line: int | None) -> list[str]:
+    """Write the card into ``path`` and validate the deck with the real loader.
+
+    Returns the errors (and restores the file) when the deck would no longer load; an empty
+    list means saved.
+    """
+    from recall.cards.loader import read_deck
+    from recall.grading import check_deck
+    from recall.tui.presenting import deck_error_line
+
+    problems = draft_problems(draft)
+    if problems:
+        return problems
+    existed = path.exists()
+    old = write_card(path, draft, line)
+    deck, errors = read_deck(path, check=check_deck)
+    if deck is None:
+        if existed:
+            path.write_text(old, encoding="utf-8")
+        else:
+            path.unlink()
+        return [deck_error_line(e) for e in errors]
+    return []

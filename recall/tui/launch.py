@@ -8,24 +8,46 @@ from __future__ import annotations
 
 import asyncio
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from recall.tui.views import SessionPlan
 
 if TYPE_CHECKING:
+    from recall.config import Settings
     from recall.tui.app import RecallApp
 
 
-def build_app(plan: SessionPlan | None = None) -> RecallApp:
-    """The app on the learner's data, with their settings (imported lazily: Textual is heavy)."""
+def build_app(
+    plan: SessionPlan | None = None,
+    *,
+    settings: Settings | None = None,
+    settings_problem: str = "",
+    db_url: str | None = None,
+    custom_decks: Path | None = None,
+) -> RecallApp:
+    """The app on the learner's data (``db_url``, ``custom_decks``: ``--db``, ``--decks``),
+    with their settings: read here once, unless the caller read them already (imported
+    lazily: Textual is heavy)."""
     from recall.tui.app import RecallApp
     from recall.tui.services import Services
-    from recall.tui.settings import load_settings
 
-    return RecallApp(Services(), load_settings(), plan=plan)
+    if settings is None:
+        from recall.tui.settings import read_settings
+
+        settings, settings_problem = read_settings()
+    services = Services(settings, db_url=db_url, custom_decks=custom_decks)
+    return RecallApp(services, settings, plan=plan, settings_problem=settings_problem)
 
 
-def run_app(plan: SessionPlan | None = None) -> int:
+def run_app(
+    plan: SessionPlan | None = None,
+    *,
+    settings: Settings | None = None,
+    settings_problem: str = "",
+    db_url: str | None = None,
+    custom_decks: Path | None = None,
+) -> int:
     """Run the app until the learner quits; returns the exit status (the app's own
     ``return_code``: 2 when the database could not be opened, 1 after a crash, else 0).
 
@@ -34,7 +56,13 @@ def run_app(plan: SessionPlan | None = None) -> int:
     exit (130). Quitting never waits for a worker thread: once the store is closed the process
     ends even if a grade is stuck in C code (see :func:`_leave_without_waiting`).
     """
-    app = build_app(plan)
+    app = build_app(
+        plan,
+        settings=settings,
+        settings_problem=settings_problem,
+        db_url=db_url,
+        custom_decks=custom_decks,
+    )
     status = 0
     try:
         with asyncio.Runner(loop_factory=_AbandoningLoop) as runner:

@@ -51,6 +51,15 @@ class Graded(Message):
 
 
 @dataclass
+class DataChanged(Message):
+    """Reviews, buries, suspensions or deck edits changed what the home screen counts (sent by
+    the drill and deck screens; the app marks the home screen stale, and it recounts when it
+    is shown again). ``what`` says what happened, for the log."""
+
+    what: str
+
+
+@dataclass
 class WorkerFailed(Message):
     """Re-posted by the app's central worker-error handler so the screen that started the
     worker can recover its own state (stop showing "checking…", re-enable the answer box)."""

@@ -111,6 +111,8 @@ def card_view(card: Card, *, question: Question | None = None, new: bool = False
 
 
 def _meaning(meaning: str, domain: str) -> str:
+    if domain[:1] in ("(", "["):  # an interval: "(0, 1)" in parentheses reads "((0, 1))"
+        return f"{meaning}, in {domain}" if meaning else f"in {domain}"
     if domain and domain != "real":
         return f"{meaning} ({domain})" if meaning else domain
     return meaning or "a real number"
@@ -139,7 +141,9 @@ def reference_rendered(card: Card) -> str:
     ):
         return render_quietly(typed, card)
     if card.unit and typed:
-        return f"{typed} {card.unit}"
+        from recall.cards.units import with_unit
+
+        return with_unit(typed, card.unit)
     return typed
 
 
@@ -178,3 +182,18 @@ def feedback_view(
         suggested=suggested,
         grading_ms=grading_ms,
     )
+
+
+def deck_error_line(error: BaseException) -> str:
+    """A deck error without its path (the screens show the file name once, beside it)."""
+    from recall.errors import DeckError
+
+    if not isinstance(error, DeckError):
+        return str(error)
+    text = f"line {error.line}: " if error.line is not None else ""
+    if error.card_id:
+        text += f"card '{error.card_id}': "
+    text += error.message
+    if error.suggestion:
+        text += f" ({error.suggestion})"
+    return text

@@ -1,7 +1,8 @@
-"""What the TUI takes from the learner's settings: key remapping, theme, session length.
+"""What the TUI derives from the learner's settings (:class:`recall.config.Settings`): the
+Textual theme and whether the file read at all.
 
-Key overrides live in the ``[keys]`` table of the shared config file, read by
-:func:`recall.config.load_settings` (``recall config set keys.drill.hint f3``)::
+Key overrides live in the ``[keys]`` table of the shared config file (``recall config set
+keys.drill.hint f3``) and reach the app as :attr:`Settings.keys`::
 
     [keys]
     "drill.hint" = "f3"
@@ -11,47 +12,42 @@ Binding ids are listed by the help screen (``?``). The theme is the ``theme`` se
 (``dark`` or ``light``), which Ctrl-T toggles and saves; ``RECALL_THEME`` (``dark``, ``light`` or
 any Textual theme name) overrides it for one run.
 
-This runs before the first frame, so it costs one small TOML read; a broken file is reported,
-never fatal: the app starts with the defaults and says what was wrong.
+The settings are read once per start, before the first frame, so this costs one small TOML
+read; a broken file is reported, never fatal: the app starts with the defaults and says what was
+wrong.
 """
 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from recall.errors import ConfigError
+
+if TYPE_CHECKING:
+    from recall.config import Settings
 
 #: Short names accepted for the two built-in looks.
 THEME_ALIASES = {"dark": "textual-dark", "light": "textual-light"}
 
 
-@dataclass(frozen=True)
-class TuiSettings:
-    """Theme, keymap and default session length, plus any problem found reading them."""
+def read_settings(path: Path | None = None) -> tuple[Settings, str]:
+    """The learner's settings and the problem found reading them: a file that does not read
+    gives the defaults and a sentence saying why (empty when all is well)."""
+    from recall.config import Settings, load_settings
 
-    theme: str = "textual-dark"
-    keymap: dict[str, str] = field(default_factory=dict)
-    session_minutes: float = 10.0
-    problem: str = ""
-
-
-def load_settings(path: Path | None = None) -> TuiSettings:
-    """The TUI's settings from the config file and the environment."""
-    from recall.config import load_settings as load_config
-
-    override = os.environ.get("RECALL_THEME", "").strip()
     try:
-        config = load_config(path)
+        return load_settings(path), ""
     except ConfigError as error:
-        theme = _textual_theme(override or "dark")
-        return TuiSettings(theme=theme, problem=f"{error} Using the default keys and theme.")
-    return TuiSettings(
-        theme=_textual_theme(override or config.theme),
-        keymap=dict(config.keys),
-        session_minutes=config.session_minutes,
-    )
+        return Settings(), f"{error} Using the default keys and theme."
+
+
+def theme_name(settings: Settings) -> str:
+    """The Textual theme to start with: ``RECALL_THEME`` if set, else the ``theme`` setting."""
+    override = os.environ.get("RECALL_THEME", "").strip()
+    name = override or settings.theme
+    return THEME_ALIASES.get(name, name)
 
 
 def save_theme(dark: bool, path: Path | None = None) -> str:
@@ -59,16 +55,11 @@ def save_theme(dark: bool, path: Path | None = None) -> str:
     (empty when saved). A config file that does not read is left exactly as it is."""
     from dataclasses import replace
 
-    from recall.config import load_settings as load_config
-    from recall.config import save_settings
+    from recall.config import load_settings, save_settings
 
     try:
-        config = load_config(path)
+        config = load_settings(path)
         save_settings(replace(config, theme="dark" if dark else "light"), path)
     except ConfigError as error:
         return str(error)
     return ""
-
-
-def _textual_theme(name: str) -> str:
-    return THEME_ALIASES.get(name, name)

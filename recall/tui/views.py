@@ -187,6 +187,15 @@ class CardView:
 
 
 @dataclass(frozen=True)
+class Leech:
+    """A card the review just recorded made a leech: missed so often (``lapses`` times, the
+    ``leech_threshold`` setting) that drilling it again as it is will not help."""
+
+    key: str
+    lapses: int
+
+
+@dataclass(frozen=True)
 class MissedCard:
     """A card answered wrongly in a session, with what was typed and what was right."""
 

@@ -2,28 +2,48 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Protocol, cast
 
 from textual.screen import Screen
 from textual.worker import Worker, WorkerState
 
 if TYPE_CHECKING:
-    from recall.tui.app import RecallApp
+    from recall.config import Settings
     from recall.tui.services import Services
+    from recall.tui.views import HomeData, SessionPlan
+
+
+class RecallAppApi(Protocol):
+    """What the screens use of the app (:class:`recall.tui.app.RecallApp` provides it).
+
+    Screens name this, never the app itself: the app imports the screens, so a screen that
+    imported the app would close an import cycle."""
+
+    services: Services
+    settings: Settings
+    home_data: HomeData | None
+
+    def start_session(self, plan: SessionPlan, *, replace: bool = False) -> None: ...
+
+    def refresh_home(self) -> None: ...
+
+    def first_frame_painted(self) -> None: ...
+
+    def report_worker_failure(self, worker: Worker[object]) -> None: ...
 
 
 class RecallScreen(Screen[None]):
     """A screen of the recall app.
 
     Textual delivers a worker's state changes to the node that started it, not to the app, so
-    each screen forwards failures to :meth:`RecallApp.report_worker_failure`; the screen then
+    each screen forwards failures to :meth:`RecallAppApi.report_worker_failure`; the screen then
     gets a :class:`recall.tui.messages.WorkerFailed` to recover its own widgets.
     """
 
     @property
-    def recall(self) -> RecallApp:
-        """The app, typed."""
-        return cast("RecallApp", self.app)
+    def recall(self) -> RecallAppApi:
+        """The app, typed by what screens may use of it."""
+        return cast("RecallAppApi", self.app)
 
     @property
     def services(self) -> Services:

@@ -26,6 +26,7 @@ from textual.widgets import (
 from textual.widgets.option_list import Option
 
 from recall.tui.card_writer import FORM_KINDS, CardDraft
+from recall.tui.messages import DataChanged
 from recall.tui.screens.base import RecallScreen
 from recall.tui.views import CardView, DeckFailure, DeckRow, HomeData, PreviewView
 from recall.tui.widgets.math_panels import render_preview
@@ -205,7 +206,7 @@ class DecksScreen(RecallScreen):
     def _saved(self, key: str | None) -> None:
         if key is None:
             return
-        self.recall.data_generation += 1
+        self.post_message(DataChanged("a card was saved"))
         self.notify(f"Saved {key}.", timeout=3)
         self.reload_after_edit()
 
@@ -219,21 +220,17 @@ class DecksScreen(RecallScreen):
         self.fill_decks()
 
     def action_open_editor(self) -> None:
-        import subprocess
-
-        from recall.tui.screens.drill import editor_command
+        from recall.tui.editor import edit_in_editor
 
         card = self.current_card()
         path, line = (card.path, card.line) if card else (self._failure_path(), 0)
         if not path:
             return
-        try:
-            with self.app.suspend():
-                subprocess.run(editor_command(path, line), check=False)
-        except Exception as error:  # noqa: BLE001 - headless, or no editor installed
-            self.notify(f"Could not open the editor: {error}", severity="error")
+        problem = edit_in_editor(self.app, path, line)
+        if problem:
+            self.notify(problem, severity="error")
             return
-        self.recall.data_generation += 1
+        self.post_message(DataChanged("a deck file was edited"))
         self.reload_after_edit()
 
     def _failure_path(self) -> str:

@@ -14,9 +14,6 @@ rating, so nothing typed is lost.
 
 from __future__ import annotations
 
-import os
-import shlex
-import subprocess
 import time
 from enum import Enum
 from typing import ClassVar
@@ -26,13 +23,14 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
+from textual.reactive import var
 from textual.widgets import Footer, Input, Static
 
 from recall.errors import RecallError
-from recall.tui.messages import Graded, PreviewReady, WorkerFailed
+from recall.tui.drill_run import DrillRun
+from recall.tui.messages import DataChanged, Graded, PreviewReady, WorkerFailed
 from recall.tui.screens.base import RecallScreen
-from recall.tui.services import DrillRun
-from recall.tui.views import CardView, FeedbackView, PreviewView, Rating, SessionPlan
+from recall.tui.views import CardView, FeedbackView, Leech, PreviewView, Rating, SessionPlan
 from recall.tui.widgets.answer_input import AnswerInput
 from recall.tui.widgets.countdown import Countdown
 from recall.tui.widgets.math_panels import FeedbackPanel, PreviewPanel
@@ -43,14 +41,14 @@ MAX_ANSWER = 2000
 
 
 class Phase(Enum):
-    """Where the current card is in its flow."""
+    """Where the current card is in its flow (see the diagram at the top of this module)."""
 
-    ASKING = "asking"
-    CHECKING = "checking"
-    FEEDBACK = "feedback"
-    REVEAL = "reveal"
-    REVEALED = "revealed"
-    DONE = "done"
+    ASKING = "asking"  # the answer box takes typing; every change is previewed
+    CHECKING = "checking"  # Enter pressed: the grade worker has the answer
+    FEEDBACK = "feedback"  # the verdict is shown: Enter accepts the suggestion, 1-4 override
+    REVEAL = "reveal"  # a self-rated card: say it, then Space shows the model answer
+    REVEALED = "revealed"  # the model answer is shown: 1-4 rate it
+    DONE = "done"  # the session is over (or being left): nothing more is recorded
 
 
 class DrillScreen(RecallScreen):
@@ -73,12 +71,16 @@ class DrillScreen(RecallScreen):
         Binding("ctrl+l", "leave", "End session", id="drill.leave", priority=True),
     ]
 
+    #: Where the card on screen is in its flow; every key and worker result checks it first.
+    #: A ``var``: changing it repaints nothing by itself (the footer is refreshed by hand, a frame
+    #: after a verdict, because rebuilding it costs more than grading: bench_verdict.py).
+    phase: var[Phase] = var(Phase.ASKING)
+
     def __init__(self, plan: SessionPlan) -> None:
         super().__init__()
         self.plan = plan
         self.run: DrillRun | None = None
         self.card: CardView | None = None
-        self.phase = Phase.ASKING
         self.feedback: FeedbackView | None = None
         self.hinted = False
         self._preview_serial = 0
@@ -119,7 +121,7 @@ class DrillScreen(RecallScreen):
             self.notify(str(error), title="Could not start the session", severity="error")
             self.app.pop_screen()
             return
-        self.recall.data_generation += 1
+        self.post_message(DataChanged("a session started"))
         self.query_one(Countdown).tick()
         self._advance()
 
@@ -304,12 +306,24 @@ class DrillScreen(RecallScreen):
         """Commit the review, then (and only then) show the next card."""
         assert self.run is not None and self.card is not None
         try:
-            self.run.record(self.card, rating, self.feedback, hinted=self.hinted)
+            leech = self.run.record(self.card, rating, self.feedback, hinted=self.hinted)
         except RecallError as error:
             self.notify(str(error), title="The review was not saved", severity="error")
             return
-        self.recall.data_generation += 1
+        self.post_message(DataChanged("a review was recorded"))
+        if leech is not None:
+            self._announce(leech)
         self._advance()
+
+    def _announce(self, leech: Leech) -> None:
+        """Say at once that the card just reviewed has become a leech, and what to do."""
+        self.notify(
+            f"{leech.key} has been forgotten {leech.lapses} times: drilling it as it is will "
+            "not help. Rewrite it (Ctrl-E next time it comes up) or suspend it (Ctrl-N).",
+            title="This card is now a leech",
+            severity="warning",
+            timeout=10,
+        )
 
     def action_reveal(self) -> None:
         if self.phase is not Phase.REVEAL or self.card is None:
@@ -340,7 +354,7 @@ class DrillScreen(RecallScreen):
         ):
             self.run.record(self.card, self.feedback.suggested, self.feedback, hinted=self.hinted)
             self.phase = Phase.DONE
-            self.recall.data_generation += 1
+            self.post_message(DataChanged("a review was recorded"))
 
     # ------------------------------------------------------------------ card actions
 
@@ -359,7 +373,7 @@ class DrillScreen(RecallScreen):
         if card is None:
             self.notify("Nothing to undo in this session.", timeout=3)
             return
-        self.recall.data_generation += 1
+        self.post_message(DataChanged("a review was undone"))
         self.notify(f"Undid the review of {card.key}.", timeout=3)
         self._show(card)
 
@@ -388,7 +402,7 @@ class DrillScreen(RecallScreen):
             self.notify("Nothing else to drill: answer this one, or end the session.", timeout=3)
             return
         if how != "skip":
-            self.recall.data_generation += 1
+            self.post_message(DataChanged(f"a card was {how}"))
             self.notify(f"{'Buried' if how == 'bury' else 'Suspended'} {self.card.key}.", timeout=3)
         self._advance()
 
@@ -398,19 +412,19 @@ class DrillScreen(RecallScreen):
         if self.card is None or not self.card.path or self.run is None:
             self.notify("This card has no file to edit.", timeout=3)
             return
-        command = editor_command(self.card.path, self.card.line)
+        from recall.tui.editor import edit_in_editor
+
         # Fixing a card is not drilling it: the session clock stops while the editor is open.
         self.run.pause()
         try:
-            with self.app.suspend():
-                subprocess.run(command, check=False)
-        except Exception as error:  # noqa: BLE001 - SuspendNotSupported, missing editor, ...
-            self.notify(f"Could not open the editor: {error}", severity="error")
-            return
+            problem = edit_in_editor(self.app, self.card.path, self.card.line)
         finally:
             self.run.resume()
+        if problem:
+            self.notify(problem, severity="error")
+            return
         card = self.run.reload(self.card)
-        self.recall.data_generation += 1
+        self.post_message(DataChanged("a deck file was edited"))
         if card is not None and self.phase in (Phase.ASKING, Phase.REVEAL):
             self._show(card)
 
@@ -457,16 +471,6 @@ class DrillScreen(RecallScreen):
         if action == "hint":
             return self.phase in (Phase.ASKING, Phase.REVEAL)
         return True
-
-
-def editor_command(path: str, line: int) -> list[str]:
-    """``$VISUAL`` / ``$EDITOR`` (default ``vi``) with ``+LINE`` when the line is known."""
-    editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
-    command = shlex.split(editor)
-    if line:
-        command.append(f"+{line}")
-    command.append(path)
-    return command
 
 
 def _source_line(card: CardView) -> Text:

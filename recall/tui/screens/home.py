@@ -41,6 +41,12 @@ class HomeScreen(RecallScreen):
         Binding("q", "app.quit", "Quit", id="home.quit"),
     ]
 
+    def __init__(self) -> None:
+        super().__init__()
+        #: Reviews or edits changed the data since the counts were shown (set by the app on
+        #: :class:`recall.tui.messages.DataChanged`): recount when shown again.
+        self._stale = False
+
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False, icon="∑")
         with Vertical(id="home-body"):
@@ -230,12 +236,14 @@ class HomeScreen(RecallScreen):
         self.query_one("#today-figures", Static).update("Reloading decks…")
         self.recall.refresh_home()
 
-    def on_screen_suspend(self) -> None:
-        self._left_at_generation = self.recall.data_generation
+    def mark_stale(self) -> None:
+        """The counts on this screen are out of date (see :class:`DataChanged`)."""
+        self._stale = True
 
     def on_screen_resume(self) -> None:
         """Back from a session or an edit that changed the data: recount."""
-        if self.recall.data_generation != getattr(self, "_left_at_generation", 0):
+        if self._stale:
+            self._stale = False
             self.recall.refresh_home()
 
 

@@ -43,13 +43,11 @@ class SummaryScreen(RecallScreen):
         return True
 
     def action_again(self) -> None:
-        from recall.tui.screens.drill import DrillScreen
-
         if not self.summary.missed:
             return
         keys = tuple(card.key for card in self.summary.missed)
         plan = SessionPlan(minutes=None, cards=None, mode=Mode.MISSED, card_keys=keys)
-        self.app.switch_screen(DrillScreen(plan))
+        self.recall.start_session(plan, replace=True)
 
     def action_home(self) -> None:
         self.app.pop_screen()

@@ -1,6 +1,7 @@
 """Measure the app's start: run it headless, stop at the first painted home screen, print JSON.
 
-``python -m recall.tui.startup_probe [SPAWN_TIME] [--wait-load]`` prints one JSON line,
+``python -m benchmarks.startup_probe [SPAWN_TIME] [--wait-load]`` (from the checkout's root)
+prints one JSON line,
 ``{"first_paint": seconds, "heavy_at_first_paint": [...], "modules": n}``. The start-up
 benchmark runs it many times and the import-laziness test runs it once; both need a fresh
 process, since a test process has usually imported SymPy long before. Times are measured from
@@ -22,7 +23,7 @@ def main() -> int:
     started = float(args[0]) if args else time.time()
     from recall.tui.app import HEAVY_MODULES, RecallApp
     from recall.tui.services import Services
-    from recall.tui.settings import load_settings
+    from recall.tui.settings import read_settings
 
     report: dict[str, object] = {}
 
@@ -42,9 +43,11 @@ def main() -> int:
         report["heavy_after_warm"] = [m for m in HEAVY_MODULES if m in sys.modules]
         app.exit(0)
 
+    settings, problem = read_settings()
     app = RecallApp(
-        Services(),
-        load_settings(),
+        Services(settings),
+        settings,
+        settings_problem=problem,
         after_first_paint=painted,
         after_load=loaded if wait_for_load else None,
         after_warm=warmed if wait_for_load else None,

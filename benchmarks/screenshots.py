@@ -1,9 +1,9 @@
 """Render the README's screenshots (SVG, straight from Textual) on a throwaway database.
 
-``python -m recall.tui.screenshots docs/screenshots`` drills three built-in cards headless,
-answering one with a classic slip (a missing factor of 1/2), and saves ``drill.svg`` (the
-feedback on that slip) and ``summary.svg`` (the end of the session). Nothing touches the
-learner's own data: ``RECALL_HOME`` is pointed at a temporary folder first.
+``python -m benchmarks.screenshots docs/screenshots`` (from the checkout's root) drills three
+built-in cards headless, answering one with a classic slip (a missing factor of 1/2), and saves
+``drill.svg`` (the feedback on that slip) and ``summary.svg`` (the end of the session). Nothing
+touches the learner's own data: ``RECALL_HOME`` is pointed at a temporary folder first.
 """
 
 from __future__ import annotations

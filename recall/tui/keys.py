@@ -1,0 +1,78 @@
+"""Every key of the app, as the help screen lists it: built from the screens' ``BINDINGS`` and
+the app's current keymap, so it can never fall out of date with the keys that actually work.
+
+This module sits above the screens (it names each of them) and below the app (which passes
+itself in), so no screen imports another screen or the app to list the keys.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from rich.table import Table
+from rich.text import Text
+from textual.binding import Binding
+
+
+def binding_sections(app: type) -> list[tuple[str, type]]:
+    """The places keys are bound, in the order the help lists them (``app``: the app's class,
+    whose keys work everywhere)."""
+    from recall.tui.screens.decks import CardForm, DecksScreen
+    from recall.tui.screens.dialogs import PauseDialog, SessionDialog
+    from recall.tui.screens.drill import DrillScreen
+    from recall.tui.screens.home import HomeScreen
+    from recall.tui.screens.stats import StatsScreen
+    from recall.tui.screens.summary import SummaryScreen
+
+    return [
+        ("Everywhere", app),
+        ("Home", HomeScreen),
+        ("Drill", DrillScreen),
+        ("Paused", PauseDialog),
+        ("Summary", SummaryScreen),
+        ("Stats", StatsScreen),
+        ("Decks", DecksScreen),
+        ("Card form", CardForm),
+        ("New session", SessionDialog),
+    ]
+
+
+def bindings_of(owner: type) -> Iterable[Binding]:
+    for item in getattr(owner, "BINDINGS", []):
+        if isinstance(item, Binding):
+            yield item
+        else:
+            yield Binding(*item)
+
+
+def key_label(keys: str) -> str:
+    """``question_mark,f1`` → ``? / F1``."""
+    names = {"question_mark": "?", "space": "Space", "escape": "Esc", "enter": "Enter"}
+    labels = []
+    for key in keys.split(","):
+        key = key.strip()
+        label = names.get(key, key)
+        if label.startswith("ctrl+"):
+            label = "Ctrl-" + label[5:].upper()
+        elif label.startswith("f") and label[1:].isdigit():
+            label = label.upper()
+        labels.append(label)
+    return " / ".join(labels)
+
+
+def keys_table(keymap: Mapping[str, str], app: type) -> Table:
+    """All bindings as a table: section, keys, what they do, binding id."""
+    table = Table(expand=True, box=None, padding=(0, 1), show_header=True)
+    table.add_column("keys", style="bold", no_wrap=True)
+    table.add_column("does")
+    table.add_column(Text("id: remap in config [keys]"), style="dim", no_wrap=True)
+    for title, owner in binding_sections(app):
+        table.add_row(Text(title, style="bold underline"), "", "")
+        for binding in bindings_of(owner):
+            keys = keymap.get(binding.id, binding.key) if binding.id else binding.key
+            table.add_row(key_label(keys), binding.description or binding.action, binding.id or "")
+    table.add_row(Text("Answer box", style="bold underline"), "", "")
+    table.add_row("Enter", "check the answer", "")
+    table.add_row("F1", "these keys (? is a character while you type)", "")
+    table.add_row("Ctrl-U / Ctrl-W", "clear the box / delete a word", "")
+    return table

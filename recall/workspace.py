@@ -1,0 +1,391 @@
+"""The application below the TUI and the commands: one learner's settings, decks and store.
+
+A :class:`Workspace` is what the TUI, ``recall drill``, ``recall stats`` and ``recall decks``
+share, so each of them sees the same decks in the same state::
+
+    workspace = Workspace.open(db_url=args.db)     # settings, decks, store; synced and retired
+    workspace.cards["losses/mse"]                  # the one card cache (sessions share it)
+    session = workspace.start_session(budget=Budget.cards(10))
+    figures = workspace.stats(days=30)
+    workspace.close()
+
+It owns, in one place:
+
+* **settings**, loaded once (or handed in by the caller that already has them);
+* **decks**, loaded and merged: built-in decks are checked for structure only (the test suite
+  proves them with the engine, a check that costs a second at every start); custom decks get
+  the full check, so a broken formula in a learner's deck is reported at start, not mid-drill.
+  A custom deck may not reuse a built-in deck's id;
+* **syncing**: the store is brought in line with the deck files, and the cards of a deck file
+  deleted since the last start are retired (history kept; they come back with the file);
+* **the one card cache** (:attr:`cards`): a session is handed this very mapping, so a card
+  re-read after an edit (:meth:`reload_deck`) is the card every layer sees.
+
+Nothing heavy is imported at module level: the TUI imports this before its first frame.
+The store is opened on first use, so ``recall decks list`` never touches the database.
+
+Threads: the TUI loads in a worker and drills on the event loop; :meth:`reload` holds a lock
+so two reloads never interleave.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Collection, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from recall.clock import Clock, utc_now
+
+if TYPE_CHECKING:
+    from recall.analytics import Stats
+    from recall.cards.loader import DeckFailure, LoadResult
+    from recall.cards.model import Card, Deck
+    from recall.config import Settings
+    from recall.session import Budget, Mode, Session
+    from recall.store import DeckCounts, SessionInfo, Store, SyncReport
+
+
+@dataclass(frozen=True)
+class Today:
+    """What is left of the study day, over every deck (the home screen's figures)."""
+
+    #: Per deck id: new, learning and due counts (new capped by :attr:`new_left`).
+    counts: Mapping[str, DeckCounts]
+    #: What is left of the day's new-card and review allowances (over all decks together).
+    new_left: int
+    reviews_left: int
+    streak_days: int
+    reviewed_today: int
+    #: Reviews falling due on each of the next :data:`FORECAST_DAYS` days, today first.
+    forecast: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Unfinished:
+    """A recent session that never ended (a crash, a closed terminal), and its reviews."""
+
+    info: SessionInfo
+    reviews: int
+
+
+#: Days of the forecast in :meth:`Workspace.today`.
+FORECAST_DAYS = 14
+
+
+class Workspace:
+    """One learner's settings, decks and store, opened with :meth:`open`.
+
+    ``deck_dirs`` loads exactly these folders, every deck fully checked (tests and tools);
+    without it decks come from the built-in folder and the custom one (``custom_decks``, else
+    :func:`recall.paths.custom_decks_dir`). ``db_url`` is the database (default: ``RECALL_DB``
+    or the SQLite file in the data directory); ``clock`` the time source for everything.
+    """
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        deck_dirs: Sequence[Path] | None = None,
+        custom_decks: Path | None = None,
+        db_url: str | None = None,
+        clock: Clock | None = None,
+    ) -> None:
+        self.settings = settings
+        self.clock: Clock = clock or utc_now
+        self.db_url = db_url
+        self._deck_dirs = list(deck_dirs) if deck_dirs is not None else None
+        self._custom_decks = custom_decks
+        self._store: Store | None = None
+        self._loaded: LoadResult | None = None
+        #: The one card cache, by key; replaced in place so sessions holding it stay current.
+        self._cards: dict[str, Card] = {}
+        self._lock = threading.Lock()
+
+    @classmethod
+    def open(
+        cls,
+        settings: Settings | None = None,
+        deck_dirs: Sequence[Path] | None = None,
+        db_url: str | None = None,
+        *,
+        custom_decks: Path | None = None,
+        clock: Clock | None = None,
+        sync: bool = True,
+    ) -> Workspace:
+        """Load the settings (unless given: a caller that read them already passes them),
+        load the decks and, with ``sync``, open the store and bring it in line with them.
+
+        Raises :class:`recall.errors.ConfigError` for a settings file that does not read, and
+        :class:`recall.errors.StoreError` for a database that cannot be opened. Decks that fail
+        to load do not raise: they are listed in :attr:`failures`.
+        """
+        if settings is None:
+            from recall.config import load_settings
+
+            settings = load_settings()
+        workspace = cls(
+            settings, deck_dirs=deck_dirs, custom_decks=custom_decks, db_url=db_url, clock=clock
+        )
+        if sync:
+            workspace.reload()
+        else:
+            workspace._load_decks()
+        return workspace
+
+    # ------------------------------------------------------------------ decks
+
+    @property
+    def decks(self) -> tuple[Deck, ...]:
+        """Every deck that loaded, built-in first."""
+        return self._loaded.decks if self._loaded is not None else ()
+
+    @property
+    def failures(self) -> tuple[DeckFailure, ...]:
+        """Deck files that did not load, with their errors."""
+        return self._loaded.failures if self._loaded is not None else ()
+
+    @property
+    def cards(self) -> Mapping[str, Card]:
+        """The one card cache, by card key (``deck/card``)."""
+        return self._cards
+
+    def card(self, key: str) -> Card:
+        """A loaded card by key; raises ``KeyError`` for a card no deck has."""
+        return self._cards[key]
+
+    def deck(self, deck_id: str) -> Deck | None:
+        """The loaded deck with that id, if any."""
+        return next((deck for deck in self.decks if deck.id == deck_id), None)
+
+    def folders(self) -> list[Path]:
+        """Where decks are loaded from: the override, or the built-in and custom folders."""
+        if self._deck_dirs is not None:
+            return list(self._deck_dirs)
+        return [self._builtin_folder(), self.custom_folder()]
+
+    def custom_folder(self) -> Path:
+        """The folder a new custom deck is written to."""
+        if self._custom_decks is not None:
+            return self._custom_decks
+        if self._deck_dirs:
+            return self._deck_dirs[-1]
+        from recall.paths import custom_decks_dir
+
+        return custom_decks_dir()
+
+    def reload(self) -> None:
+        """Re-read every deck file and bring the store in line (new cards, edits, vanished
+        decks retired)."""
+        with self._lock:
+            self._load_decks()
+            self.sync()
+
+    def sync(self) -> SyncReport:
+        """Bring the store in line with the loaded decks, and retire the cards of deck files
+        deleted since (a deck that failed to load still has its file and is left alone)."""
+        store = self.store
+        now = self.clock()
+        report = store.sync_decks(self.decks, now)
+        store.retire_vanished_decks(self.folders(), keep={deck.id for deck in self.decks}, now=now)
+        return report
+
+    def reload_deck(self, path: str | Path) -> Deck | None:
+        """Re-read one deck file after an edit and sync it; ``None`` (the old cards stay) when
+        the file no longer loads."""
+        from recall.cards.loader import read_deck
+        from recall.grading import check_deck
+
+        builtin = Path(path).resolve().is_relative_to(self._builtin_folder().resolve())
+        deck, _errors = read_deck(path, builtin=builtin, check=check_deck)
+        if deck is None:
+            return None
+        with self._lock:
+            for fresh in deck.cards:
+                self._cards[fresh.key] = fresh
+            if self._loaded is not None:
+                from recall.cards.loader import LoadResult
+
+                decks = tuple(deck if d.id == deck.id else d for d in self._loaded.decks)
+                self._loaded = LoadResult(decks, self._loaded.failures)
+        self.store.sync_decks([deck], self.clock())
+        return deck
+
+    def _builtin_folder(self) -> Path:
+        from recall.paths import builtin_decks_dir
+
+        return builtin_decks_dir()
+
+    def _load_decks(self) -> None:
+        from recall.cards.loader import DeckFailure, LoadResult, load_decks
+        from recall.errors import DeckError
+        from recall.grading import check_deck
+
+        if self._deck_dirs is not None:
+            result = load_decks(self._deck_dirs, check=check_deck)
+        else:
+            builtin_dir, custom_dir = self.folders()
+            builtin = load_decks([builtin_dir])
+            custom = load_decks([custom_dir], check=check_deck)
+            taken = {deck.id: deck.path for deck in builtin.decks}
+            decks = list(builtin.decks)
+            failures = list(builtin.failures) + list(custom.failures)
+            for deck in custom.decks:
+                if deck.id in taken:
+                    error = DeckError(
+                        f"deck id '{deck.id}' is already used by {taken[deck.id]}",
+                        path=deck.path,
+                        suggestion="give this deck another id",
+                    )
+                    failures.append(DeckFailure(deck.path, (error,)))
+                    continue
+                decks.append(deck)
+            result = LoadResult(tuple(decks), tuple(failures))
+        self._loaded = result
+        fresh = {card.key: card for card in result.cards}
+        for key in [key for key in self._cards if key not in fresh]:
+            del self._cards[key]  # in place, never empty meanwhile: sessions hold this mapping
+        self._cards.update(fresh)
+
+    # ------------------------------------------------------------------ the store
+
+    @property
+    def store(self) -> Store:
+        """The store, opened (created or upgraded) on first use."""
+        if self._store is None:
+            from recall.store import open_store
+
+            self._store = open_store(self.db_url)
+        return self._store
+
+    def today(self, forecast_days: int = FORECAST_DAYS) -> Today:
+        """The study day's counts per deck, what is left of its allowances, the streak, and the
+        forecast of reviews."""
+        from recall.analytics import compute_stats
+        from recall.scheduling import remaining, today_bounds
+
+        now = self.clock()
+        rollover = self.settings.day_rollover_hour
+        start, end = today_bounds(now, rollover)
+        introduced, reviewed = self.store.introduced_and_reviewed(start)
+        new_left = remaining(self.settings.new_per_day, introduced)
+        reviews_left = remaining(self.settings.reviews_per_day, reviewed)
+        counts = {c.deck: c for c in self.store.deck_counts(now, end, new_limit=new_left)}
+        figures = compute_stats(
+            self.store, days=1, now=now, rollover_hour=rollover, forecast_days=forecast_days
+        )
+        return Today(
+            counts=counts,
+            new_left=new_left,
+            reviews_left=reviews_left,
+            streak_days=figures.streak,
+            reviewed_today=figures.reviews,
+            forecast=tuple(n for _day, n in figures.forecast),
+        )
+
+    def stats(self, days: int = 30, forecast_days: int = 30) -> Stats:
+        """Review figures over the last ``days`` study days (``recall stats``, the stats
+        screen)."""
+        from recall.analytics import compute_stats
+
+        return compute_stats(
+            self.store,
+            days=days,
+            now=self.clock(),
+            rollover_hour=self.settings.day_rollover_hour,
+            forecast_days=forecast_days,
+        )
+
+    def bury(self, card_id: int) -> None:
+        """Hide a card until the next study day."""
+        from recall.scheduling import today_bounds
+
+        _start, tomorrow = today_bounds(self.clock(), self.settings.day_rollover_hour)
+        self.store.bury([card_id], tomorrow)
+
+    def suspend(self, card_id: int) -> None:
+        """Take a card out of every queue until it is unsuspended."""
+        self.store.set_suspended(card_id, True)
+
+    # ------------------------------------------------------------------ sessions
+
+    def unfinished(self, now: datetime | None = None) -> Unfinished | None:
+        """A recent session that never ended, nobody is drilling, and that has reviews."""
+        from recall.session import Session
+
+        info = Session.unfinished(self.store, now or self.clock())
+        if info is None:
+            return None
+        done = len(self.store.reviews(session_id=info.id))
+        return Unfinished(info, done) if done else None
+
+    def start_session(
+        self,
+        *,
+        budget: Budget,
+        mode: Mode | str,
+        weakest_n: int = 20,
+        decks: Collection[str] | None = None,
+        topic: str | None = None,
+        only: Collection[str] | None = None,
+    ) -> Session:
+        """Begin a drill session over the workspace's cards (``only``: just these keys)."""
+        from recall.session import Session
+
+        cards: Mapping[str, Card] = self._cards
+        if only is not None:
+            cards = _Only(self._cards, frozenset(only))
+        return Session.start(
+            self.store,
+            cards,
+            budget=budget,
+            mode=mode,
+            weakest_n=weakest_n,
+            decks=decks,
+            topic=topic,
+            settings=self.settings,
+            clock=self.clock,
+        )
+
+    def recover_session(self, session_id: int) -> Session | None:
+        """Take over an unfinished session; ``None`` when it cannot be (it has ended, or
+        another window is drilling it)."""
+        from recall.session import Session
+
+        return Session.recover(
+            self.store,
+            self._cards,
+            session_id=session_id,
+            settings=self.settings,
+            clock=self.clock,
+        )
+
+    # ------------------------------------------------------------------ the end
+
+    def close(self) -> None:
+        """Close the store (every review is already committed); safe to call twice."""
+        if self._store is not None:
+            self._store.close()
+            self._store = None
+
+
+class _Only(Mapping[str, "Card"]):
+    """The cards of ``cache`` whose key is in ``keys``, read through (not a copy), so a session
+    over a few chosen cards still sees a card re-read after an edit."""
+
+    def __init__(self, cache: Mapping[str, Card], keys: frozenset[str]) -> None:
+        self._cache = cache
+        self._keys = keys
+
+    def __getitem__(self, key: str) -> Card:
+        if key not in self._keys:
+            raise KeyError(key)
+        return self._cache[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return (key for key in self._cache if key in self._keys)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
