@@ -4,7 +4,9 @@ streak.
 This is arithmetic on what :class:`recall.store.Store` returns (review facts, due times as
 epoch milliseconds), not SQL, so it lives above the store, which keeps only the queries. One
 function, :func:`compute_stats`, serves ``recall stats`` and the TUI's stats screen; the
-session summary reuses :func:`current_streak` and :func:`due_counts`. Day arithmetic follows the
+session summary reuses :func:`current_streak` and :func:`due_counts`; the home screen reads
+:func:`today_counts`. Every "due" figure comes from :func:`due_forecast`, so "due tomorrow" in
+the summary and in ``recall stats`` is the forecast's tomorrow. Day arithmetic follows the
 study day (rollover hour, local time) so a review at 1 am counts for the evening before.
 
 *Retention* is the true retention of FSRS/Anki: the share of review-phase reviews (cards that
@@ -25,7 +27,8 @@ from recall.scheduling.state import ReviewKind
 from recall.verdicts import Status
 
 if TYPE_CHECKING:
-    from recall.store import Store
+    from recall.config import Settings
+    from recall.store import DeckCounts, Store
 
 
 @dataclass(frozen=True)
@@ -136,15 +139,64 @@ def current_streak(
         window *= 4
 
 
+def due_forecast(
+    store: Store, now: datetime, rollover_hour: int, tz: tzinfo | None = None, days: int = 30
+) -> list[tuple[date, int]]:
+    """Cards falling due on each of the next ``days`` study days from today, overdue cards on
+    today: the forecast of ``recall stats``, and the one definition every "due" figure uses."""
+    today = study_date(now, rollover_hour, tz)
+    if days <= 0:
+        return []
+    due = store.due_millis(day_start(today + timedelta(days=days), rollover_hour, tz))
+    per_day = day_buckets(due, today, days, rollover_hour, tz)
+    per_day[0] += int((due < day_start(today, rollover_hour, tz).timestamp() * 1000).sum())
+    return [(today + timedelta(days=i), int(n)) for i, n in enumerate(per_day)]
+
+
 def due_counts(
     store: Store, now: datetime, rollover_hour: int, tz: tzinfo | None = None
 ) -> tuple[int, int, int]:
-    """(due today, due by the end of tomorrow, due by the end of the 7th day from today),
-    overdue cards included in each: what will be waiting."""
-    today = study_date(now, rollover_hour, tz)
-    ends = [day_start(today + timedelta(days=n), rollover_hour, tz) for n in (1, 2, 8)]
-    today_count, tomorrow_count, week_count = (store.count_due(end) for end in ends)
-    return today_count, tomorrow_count, week_count
+    """(due today, overdue cards included; falling due tomorrow; due over the 8 days from today
+    to the 7th day after it, overdue included): the forecast's first day, its second day, and
+    the sum of its first 8, so "due tomorrow" and the forecast's tomorrow are the same number."""
+    forecast = due_forecast(store, now, rollover_hour, tz, days=8)
+    return forecast[0][1], forecast[1][1], sum(n for _day, n in forecast)
+
+
+@dataclass(frozen=True)
+class TodayCounts:
+    """What today holds, for the home screen: each deck's own new / learning / due (``decks``,
+    by deck id, not capped by the shared daily allowance), and for the header what is left
+    today: ``new_left`` new cards and ``reviews_left`` reviews the daily limits still allow
+    (and the decks still hold), ``learning`` steps due today (no limit applies to those)."""
+
+    decks: dict[str, DeckCounts]
+    new_left: int
+    reviews_left: int
+    learning: int
+
+
+#: Most cards one deck's row counts (a count stops there, keeping it a short index scan).
+DECK_COUNT_CAP = 100_000
+
+
+def today_counts(
+    store: Store, now: datetime, settings: Settings, tz: tzinfo | None = None
+) -> TodayCounts:
+    """Each deck's own counts and what is left of today's limits (see :class:`TodayCounts`)."""
+    from recall.scheduling.day import today_bounds
+    from recall.scheduling.queue import remaining
+
+    start, end = today_bounds(now, settings.day_rollover_hour, tz)
+    introduced, reviewed = store.introduced_and_reviewed(start)
+    counts = store.deck_counts(now, end, new_limit=DECK_COUNT_CAP, due_limit=DECK_COUNT_CAP)
+    by_deck = {c.deck: c for c in counts}
+    return TodayCounts(
+        decks=by_deck,
+        new_left=min(remaining(settings.new_per_day, introduced), sum(c.new for c in counts)),
+        reviews_left=min(remaining(settings.reviews_per_day, reviewed), sum(c.due for c in counts)),
+        learning=sum(c.learning for c in counts),
+    )
 
 
 def compute_stats(
@@ -187,12 +239,7 @@ def compute_stats(
         (first + timedelta(days=i), per_day.get(first + timedelta(days=i), 0))
         for i in range((today - first).days + 1)
     ]
-    forecast_end = day_start(today + timedelta(days=forecast_days), rollover_hour, tz)
-    due = store.due_millis(forecast_end)
-    due_per_day = day_buckets(due, today, forecast_days, rollover_hour, tz)
-    if forecast_days:
-        due_per_day[0] += int((due < day_start(today, rollover_hour, tz).timestamp() * 1000).sum())
-    forecast = [(today + timedelta(days=i), int(n)) for i, n in enumerate(due_per_day)]
+    forecast = due_forecast(store, now, rollover_hour, tz, days=forecast_days)
     due_today, due_tomorrow, due_week = due_counts(store, now, rollover_hour, tz)
     return Stats(
         since=first,

@@ -148,6 +148,7 @@ def test_a_buried_card_is_due_again_from_the_next_study_day(store: Store) -> Non
     assert reviewed_due is not None and reviewed_due > day_end + timedelta(days=1)
     stats = compute_stats(store, now=now, rollover_hour=0, tz=UTC, forecast_days=60)
     assert stats.due_today == 1  # "other"; the buried sibling cannot be studied today
-    assert stats.due_tomorrow == 2  # ... but it is waiting tomorrow
+    # ... but it falls due tomorrow: "due tomorrow" is the forecast's tomorrow (issue 11)
+    assert stats.due_tomorrow == 1
     assert [n for _d, n in stats.forecast[:2]] == [1, 1]
     assert sum(n for _d, n in stats.forecast) == 3

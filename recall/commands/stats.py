@@ -75,7 +75,7 @@ def render(figures: dict[str, Any]) -> str:
         f"retention        {_pct(retention['rate'])} "
         f"({retention['passed']}/{retention['total']} reviews of learnt cards)",
         f"first try        {_pct(figures['first_try_accuracy'])}",
-        f"due              today {figures['due_today']}, by tomorrow {figures['due_tomorrow']}, "
+        f"due              today {figures['due_today']}, tomorrow {figures['due_tomorrow']}, "
         f"within 7 days {figures['due_next_7_days']}",
     ]
     for title, table in (

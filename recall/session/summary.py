@@ -53,9 +53,10 @@ class SessionSummary:
     missed: tuple[MissedCard, ...]
     mistakes: tuple[tuple[str, int], ...]
     leeches: tuple[str, ...]
-    due_tomorrow: int
-    due_next_7_days: int
+    due_tomorrow: int  # falling due tomorrow: the forecast's tomorrow
+    due_next_7_days: int  # today (overdue included) and the 7 days after it
     streak_days: int
+    due_today: int = 0  # still due today, overdue included (the forecast's today)
 
     def to_dict(self) -> dict[str, Any]:
         out = asdict(self)
@@ -108,7 +109,7 @@ def summarise(
     threshold = settings.leech_threshold
     stored = store.cards_by_key(first) if first else {}
     leeches = tuple(k for k, c in stored.items() if is_leech(c.state.lapses, threshold))
-    _today, tomorrow, week = due_counts(store, now, settings.day_rollover_hour, tz)
+    today, tomorrow, week = due_counts(store, now, settings.day_rollover_hour, tz)
     return SessionSummary(
         session_id=info.id,
         mode=info.mode,
@@ -131,6 +132,7 @@ def summarise(
         due_tomorrow=tomorrow,
         due_next_7_days=week,
         streak_days=current_streak(store, now, settings.day_rollover_hour, tz),
+        due_today=today,
     )
 
 
