@@ -16,6 +16,7 @@ from recall.grading.tolerances import engine_tolerance
 if TYPE_CHECKING:
     from recall.grading.question import Question
 
+
 def grade_numeric(question: Question, answer_text: str) -> Verdict:
     """Grade a typed number against the question's expected value (its values, never drawn
     again)."""
