@@ -10,7 +10,10 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from recall.formula import Verdict, grade_number
+from recall.cards.units import fraction_hint
+from recall.errors import FormulaError
+from recall.formula import Expression, Status, Verdict, evaluate_constant, grade_number
+from recall.grading.quantities import in_card_unit, read_number
 from recall.grading.tolerances import engine_tolerance
 
 if TYPE_CHECKING:
@@ -20,6 +23,25 @@ if TYPE_CHECKING:
 def grade_numeric(question: Question, answer_text: str) -> Verdict:
     """Grade a typed number against the question's expected value (its values, never drawn
     again)."""
-    tolerance = engine_tolerance(question.card.tolerance)
-    verdict = grade_number(question.expected, answer_text, tolerance)
+    card = question.card
+    quantity = in_card_unit(card, answer_text)
+    if isinstance(quantity, Verdict):
+        return replace(quantity, worked=question.worked)
+    typed = read_number(quantity.number, "")
+    hint = fraction_hint(quantity, typed, card.unit, _values(question.expected)) if typed else None
+    if hint is not None:
+        return Verdict(
+            Status.INVALID, "unit", hint, interpreted=quantity.number, worked=question.worked
+        )
+    tolerance = engine_tolerance(card.tolerance)
+    verdict = grade_number(question.expected, quantity.engine_text(), tolerance)
+    if quantity.unit and verdict.interpreted:
+        verdict = replace(verdict, interpreted=f"{quantity.number} {quantity.unit}")
     return replace(verdict, worked=question.worked)
+
+
+def _values(expected: Expression) -> list[float]:
+    try:
+        return [evaluate_constant(expected)]
+    except FormulaError:
+        return []

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 
 from recall.cards import params as param_values
 from recall.cards.model import Card
+from recall.cards.units import with_unit
 from recall.errors import FormulaError, GradingError, ParseError
 from recall.formula import Expression, evaluate_constant, parse
 from recall.formula.names import canonical_name
@@ -42,11 +43,10 @@ def worked_answer(card: Card, template: Expression, values: Values, expected: Ex
         result = param_values.format_number(float(evaluate_constant(expected)))
     except FormulaError as error:
         result = f"undefined ({error})"
-    unit = f" {card.unit}" if card.unit else ""
     lines = [
         template.to_text(),
         ", ".join(f"{name} = {param_values.format_number(v)}" for name, v in values.items()),
         "= " + to_text(template.tree, canonical),
-        f"= {result}{unit}",
+        f"= {with_unit(result, card.unit)}",
     ]
     return "\n".join(lines)

@@ -23,7 +23,8 @@ One concept per module:
 * :mod:`.queues`: which card comes next, per mode, checked against the store before it is shown;
 * :mod:`.budget`: :class:`Budget` and the card clock (pauses do not count);
 * :mod:`.recording`: the rating checks, :class:`Recorded` (with ``became_leech``), undo's memory;
-* :mod:`.ownership`: :class:`Owner`, and when a session left open may be resumed;
+* :mod:`.ownership`: :class:`Owner`, when a session left open may be resumed, and when another
+  window's claim on a card no longer stands (two windows never answer one card at once);
 * :mod:`.summary`: :class:`SessionSummary` and the right answer of a missed card;
 * :mod:`.session`: the :class:`Session` facade that strings them together.
 
@@ -40,6 +41,7 @@ if TYPE_CHECKING:
     from recall.session.budget import Budget, Stopwatch
     from recall.session.mode import Mode
     from recall.session.ownership import (
+        CLAIM_EXPIRY,
         RESUME_WINDOW,
         SILENT_OWNER,
         Owner,
@@ -56,6 +58,7 @@ _HOMES = {
     "Budget": "budget",
     "Stopwatch": "budget",
     "Mode": "mode",
+    "CLAIM_EXPIRY": "ownership",
     "RESUME_WINDOW": "ownership",
     "SILENT_OWNER": "ownership",
     "Owner": "ownership",
@@ -87,6 +90,7 @@ def __dir__() -> list[str]:
 
 __all__ = [
     "Budget",
+    "CLAIM_EXPIRY",
     "LEARNING_HEADROOM",
     "LEARN_AHEAD",
     "MAX_QUEUE",

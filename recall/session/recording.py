@@ -47,6 +47,7 @@ class Done:
     key: str  # ``deck/card``
     seconds: float
     requeued: bool = False  # an off-schedule miss queued another try of the card
+    hint_used: bool = False  # undone, the card keeps its hint penalty
 
 
 def check_rating(verdict: Status, rating: Rating) -> None:

@@ -264,6 +264,7 @@ def session_info(row: Any) -> SessionInfo:
         topic=spec.get("topic"),
         owner_host=row.owner_host,
         owner_pid=row.owner_pid,
+        set_aside_seconds=float(row.set_aside_seconds or 0.0),
     )
 
 

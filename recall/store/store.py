@@ -17,15 +17,7 @@ from datetime import datetime
 from types import SimpleNamespace
 from typing import Any, ParamSpec, TypeVar
 
-from sqlalchemy import (
-    Connection,
-    Engine,
-    delete,
-    func,
-    insert,
-    select,
-    update,
-)
+from sqlalchemy import Connection, Engine, delete, func, insert, select, update
 from sqlalchemy.engine import URL
 
 from recall.cards.model import Deck
@@ -33,6 +25,7 @@ from recall.clock import utc_now
 from recall.errors import StoreError
 from recall.scheduling.rating import Rating
 from recall.scheduling.state import CardState, ReviewKind
+from recall.store import claims
 from recall.store import queries as q
 from recall.store.engine import DATABASE_ERRORS, WRITE, store_error
 from recall.store.models import (
@@ -51,6 +44,7 @@ from recall.store.models import (
 )
 from recall.store.records import (
     AppliedReview,
+    CardClaim,
     DeckCounts,
     DeckSize,
     Memory,
@@ -516,6 +510,33 @@ class Store:
         may resume it at once. A session someone else has taken over is left alone."""
         with self._write() as conn:
             q.release_session(conn, session_id, owner)
+
+    @_translated
+    def claim_card(
+        self,
+        card_db_id: int,
+        session_id: int,
+        owner: tuple[str, int],
+        now: datetime,
+        *,
+        free: Callable[[CardClaim], bool],
+    ) -> bool:
+        """Claim a card for the session showing it (atomically): refused while another
+        session's claim stands, i.e. ``free(claim)`` is false. Returns whether it was claimed."""
+        with self._write() as conn:
+            return claims.claim_card(conn, card_db_id, session_id, owner, now, free)
+
+    @_translated
+    def release_cards(self, session_id: int, card_db_id: int | None = None) -> None:
+        """Let go of the session's claim on a card (on every card, when ``None``)."""
+        with self._write() as conn:
+            claims.release_claims(conn, session_id, card_db_id)
+
+    @_translated
+    def add_set_aside_seconds(self, session_id: int, seconds: float) -> None:
+        """Count ``seconds`` spent on a card that left the screen unreviewed (kept for good)."""
+        with self._write() as conn:
+            claims.add_set_aside_seconds(conn, session_id, seconds)
 
     @_translated
     def last_finished_session(self, mode: str | None = "normal") -> SessionInfo | None:
