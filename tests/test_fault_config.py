@@ -85,13 +85,13 @@ def test_the_app_keeps_the_defaults_for_bindings_it_cannot_use_and_says_which(
             assert "home.decks" in notices[0] and "'f3 x'" in notices[0]
             assert "home.stats" not in notices[0]
             await pilot.press("g")  # the good override works
-            await pilot.pause()
+            await settle(app, pilot)
             assert isinstance(app.screen, StatsScreen)
             await pilot.press("escape")
-            await pilot.pause()
+            await settle(app, pilot)
             assert isinstance(app.screen, HomeScreen)
             await pilot.press("b")  # the unusable one left the default key in place
-            await pilot.pause()
+            await settle(app, pilot)
             assert isinstance(app.screen, DecksScreen)
 
     asyncio.run(flow())
