@@ -4,8 +4,9 @@ A missing file means every default; a file only needs the keys the learner chang
 uses ``tomllib``; writing emits the few TOML forms the settings need (numbers, lists of numbers,
 strings, one ``[keys]`` table), so no TOML writer dependency is needed.
 
-The ``[keys]`` table maps TUI action ids to keys (``submit = "ctrl+s"``); the TUI owns the
-action ids and reads the overrides with :attr:`Settings.keys`.
+The ``[keys]`` table maps TUI action ids to keys (``"drill.hint" = "f3"``); the TUI owns the
+action ids (:func:`recall.tui.keys.binding_ids`), passes them to :func:`set_value` and reads the
+overrides with :attr:`Settings.keys`.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 import math
 import re
 import tomllib
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field, fields, replace
 from datetime import timedelta
 from pathlib import Path
@@ -151,12 +152,18 @@ def describe(key: str) -> str:
     return SPECS[key].help
 
 
-def load_settings(path: Path | None = None) -> Settings:
+def load_settings(path: Path | None = None, *, ignored: list[str] | None = None) -> Settings:
     """The settings in ``path`` (default: the config file), defaults for what is missing.
 
     Raises :class:`ConfigError` for a file that is not TOML or holds a bad value, naming the
-    file and the key.
+    file and the key. With ``ignored`` (the app's start), a ``[keys]`` entry whose key is
+    unusable is instead left out (its action keeps the default key) and described in that list:
+    one bad binding never costs the learner the rest of their settings.
     """
+    return _load(path, ignored)
+
+
+def _load(path: Path | None, ignored: list[str] | None) -> Settings:
     path = path or config_file()
     fix = "Fix it or delete it to use defaults."
     try:
@@ -179,14 +186,17 @@ def load_settings(path: Path | None = None) -> Settings:
         raise ConfigError(f"{path}:{error.line}: {error.message}. {fix}") from None
     except (tomllib.TOMLDecodeError, ValueError) as error:
         raise ConfigError(f"{path}: not valid TOML: {error}. {fix}") from None
-    return _from_mapping(data, str(path), text)
+    return _from_mapping(data, str(path), text, ignored)
 
 
 #: What ``config.toml`` may hold: a few hundred bytes in practice (``docs/decks.md``, "Limits").
 CONFIG_LIMITS = TomlLimits("a config file", max_bytes=64 << 10, max_depth=4, max_key_parts=4)
 
 
-def _from_mapping(data: dict[str, Any], where: str, text: str = "") -> Settings:
+def _from_mapping(
+    data: dict[str, Any], where: str, text: str = "", ignored: list[str] | None = None
+) -> Settings:
+    """Settings from parsed TOML; bad bindings go to ``ignored`` when it is given (else raise)."""
     values: dict[str, Any] = {}
     for key, value in data.items():
         at = _located(where, text, key)
@@ -195,11 +205,16 @@ def _from_mapping(data: dict[str, Any], where: str, text: str = "") -> Settings:
                 isinstance(k, str) and isinstance(v, str) for k, v in value.items()
             ):
                 raise ConfigError(f"{at}: [keys] must map action names to key strings")
+            kept = {}
             for action, keys in value.items():
                 problem = binding_problem(action, keys)
-                if problem:
+                if problem is None:
+                    kept[action] = keys
+                elif ignored is None:
                     raise ConfigError(f"{_located(where, text, action)}: {problem}")
-            values["keys"] = dict(value)
+                else:
+                    ignored.append(f"{_printable(action)} ({problem})")
+            values["keys"] = kept
             continue
         if key not in SPECS:
             raise ConfigError(f"{at}: unknown setting {key!r}; known: {', '.join(SPECS)}")
@@ -254,6 +269,25 @@ def binding_problem(action: str, keys: str) -> str | None:
     return None
 
 
+def unknown_action_problem(action: str, known: Collection[str]) -> str | None:
+    """Why ``action`` is not a binding id of the app (``None`` when it is one of ``known``),
+    naming the closest ids so a typo is one step from fixed. The ids belong to the TUI, so the
+    caller passes them in (this module never imports Textual)."""
+    if action in known:
+        return None
+    import difflib
+
+    close = difflib.get_close_matches(action, sorted(known), n=3, cutoff=0.6)
+    if not close:  # ``hint`` for ``drill.hint``: compare with the part after the screen name
+        by_name: dict[str, list[str]] = {}
+        for known_id in sorted(known):
+            by_name.setdefault(known_id.rpartition(".")[2], []).append(known_id)
+        names = difflib.get_close_matches(action.rpartition(".")[2], by_name, n=3, cutoff=0.6)
+        close = [known_id for name in names for known_id in by_name[name]][:3]
+    hint = f"; did you mean {' or '.join(close)}?" if close else ""
+    return f"'{_printable(action)}' is not an action id{hint} (`?` in the app lists them)"
+
+
 def _printable(text: str) -> str:
     """``text`` with control characters shown as escapes, for an error message."""
     return "".join(c if c.isprintable() else f"\\x{ord(c):02x}" for c in text)
@@ -297,15 +331,20 @@ def get_value(settings: Settings, key: str) -> Any:
     return getattr(settings, key)
 
 
-def set_value(settings: Settings, key: str, text: str) -> Settings:
-    """``settings`` with ``key`` set from the text a person typed (validated)."""
+def set_value(
+    settings: Settings, key: str, text: str, *, known_actions: Collection[str] | None = None
+) -> Settings:
+    """``settings`` with ``key`` set from the text a person typed (validated). A key binding
+    for an action not in ``known_actions`` (when given) is refused: the app would ignore it."""
     if key.startswith("keys."):
         action = key.removeprefix("keys.")
         if not action or not text.strip():
             raise ConfigError(
-                "a key binding needs an action name and a key, e.g. keys.submit ctrl+s"
+                "a key binding needs an action name and a key, e.g. keys.drill.hint f3"
             )
         problem = binding_problem(action, text.strip())
+        if problem is None and known_actions is not None:
+            problem = unknown_action_problem(action, known_actions)
         if problem:
             raise ConfigError(f"{problem}; nothing was changed")
         return replace(settings, keys={**settings.keys, action: text.strip()})

@@ -126,9 +126,9 @@ def test_the_settings_file_is_read_once_per_start(
     reads: list[Path | None] = []
     real = config.load_settings
 
-    def counting(path: Path | None = None) -> config.Settings:
+    def counting(path: Path | None = None, **options: list[str]) -> config.Settings:
         reads.append(path)
-        return real(path)
+        return real(path, **options)
 
     monkeypatch.setattr(config, "load_settings", counting)
     started: list[object] = []

@@ -14,7 +14,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         "config",
         help="show or change settings",
         description="Show or change settings (stored in config.toml in the data directory). "
-        "Key binding overrides are set as keys.ACTION, e.g. `recall config keys.submit ctrl+s`.",
+        "Key binding overrides are set as keys.ACTION, e.g. `recall config keys.drill.hint f3` "
+        "(`?` in the app lists the ids).",
     )
     parser.add_argument("key", nargs="?", help="setting name, or keys.ACTION")
     parser.add_argument("value", nargs="?", help='new value (lists: "1 10")')
@@ -45,7 +46,16 @@ def run(args: argparse.Namespace) -> int:
     if args.value is None:
         print(_show(config.get_value(settings, args.key)))
         return 0
-    path = config.save_settings(config.set_value(settings, args.key, args.value))
+    known = None
+    if args.key.startswith("keys."):
+        # The binding ids live on the TUI's classes: imported here only, never for other keys.
+        from recall.tui.app import RecallApp
+        from recall.tui.keys import binding_ids
+
+        known = binding_ids(RecallApp)
+    path = config.save_settings(
+        config.set_value(settings, args.key, args.value, known_actions=known)
+    )
     print(f"{args.key} = {_show(config.get_value(config.load_settings(path), args.key))}")
     return 0
 

@@ -99,7 +99,13 @@ class RecallApp(App[int]):
         self._engine_warm = False
         self._shutdown_done = False
         if self.settings.keys:
-            self.set_keymap(dict(self.settings.keys))
+            from recall.tui.keys import usable_keymap
+
+            keymap, unknown = usable_keymap(self.settings.keys, type(self))
+            self.set_keymap(keymap)
+            if unknown:  # said with the file's other problems: one notification at start
+                note = "Key bindings ignored, their defaults kept: " + "; ".join(unknown)
+                self.settings_problem = " ".join(filter(None, [settings_problem, note]))
 
     # ------------------------------------------------------------------ start-up
 

@@ -45,6 +45,33 @@ def bindings_of(owner: type) -> Iterable[Binding]:
             yield Binding(*item)
 
 
+def binding_ids(app: type) -> frozenset[str]:
+    """Every id a ``[keys]`` override can name: the ids of the bindings the help lists, plus
+    the help's own close keys (in force while it is open, so not listed in it), so the keys
+    that can be remapped and the keys that exist are one list (``app``: the app's class)."""
+    from recall.tui.screens.help import HelpScreen
+
+    owners = [owner for _title, owner in binding_sections(app)] + [HelpScreen]
+    return frozenset(binding.id for owner in owners for binding in bindings_of(owner) if binding.id)
+
+
+def usable_keymap(keys: Mapping[str, str], app: type) -> tuple[dict[str, str], list[str]]:
+    """The overrides of ``keys`` that name a binding of ``app``, and a line for each that does
+    not (Textual would drop those silently, leaving the learner wondering why a key is dead)."""
+    from recall.config import unknown_action_problem
+
+    known = binding_ids(app)
+    kept: dict[str, str] = {}
+    ignored: list[str] = []
+    for action, key in keys.items():
+        problem = unknown_action_problem(action, known)
+        if problem:
+            ignored.append(problem)
+        else:
+            kept[action] = key
+    return kept, ignored
+
+
 def key_label(keys: str) -> str:
     """``question_mark,f1`` → ``? / F1``."""
     names = {"question_mark": "?", "space": "Space", "escape": "Esc", "enter": "Enter"}

@@ -14,7 +14,8 @@ any Textual theme name) overrides it for one run.
 
 The settings are read once per start, before the first frame, so this costs one small TOML
 read; a broken file is reported, never fatal: the app starts with the defaults and says what was
-wrong.
+wrong. A ``[keys]`` entry with an unusable key, or naming no action, costs only itself: that
+action keeps its default key and the start-up notice names the entry.
 """
 
 from __future__ import annotations
@@ -36,11 +37,19 @@ def read_settings(path: Path | None = None) -> tuple[Settings, str]:
     """The learner's settings and the problem found reading them: a file that does not read
     gives the defaults and a sentence saying why (empty when all is well)."""
     from recall.config import Settings, load_settings
+    from recall.paths import config_file
 
+    ignored: list[str] = []
     try:
-        return load_settings(path), ""
+        settings = load_settings(path, ignored=ignored)
     except ConfigError as error:
         return Settings(), f"{error} Using the default keys and theme."
+    if ignored:
+        where = path or config_file()
+        return settings, f"Key bindings in {where} ignored, their defaults kept: " + "; ".join(
+            ignored
+        )
+    return settings, ""
 
 
 def theme_name(settings: Settings) -> str:
