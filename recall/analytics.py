@@ -172,7 +172,7 @@ def compute_stats(
     for at, kind, rating, verdict, diagnosis, deck, topic in facts:
         day = study_date(at, rollover_hour, tz)
         per_day[day] += 1
-        if verdict == Status.INCORRECT and diagnosis:
+        if verdict is Status.INCORRECT and diagnosis:
             mistakes[diagnosis] += 1
         if kind is not ReviewKind.REVIEW:
             continue

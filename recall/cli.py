@@ -30,6 +30,11 @@ COMMAND_MODULES: tuple[str, ...] = (
     "recall.commands.decks",
     "recall.commands.stats",
     "recall.commands.drill",
+    "recall.commands.today",
+    "recall.commands.exam",
+    "recall.commands.optimize",
+    "recall.commands.plan",
+    "recall.commands.reviews",
 )
 
 

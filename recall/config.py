@@ -23,6 +23,7 @@ from recall.errors import ConfigError
 from recall.paths import config_file, write_atomically
 from recall.scheduling.fsrs_adapter import SchedulerSettings
 from recall.toml_limits import TomlLimitExceeded, TomlLimits, check_shape, read_bounded
+from recall.toml_text import toml_key, toml_string
 
 
 @dataclass(frozen=True)
@@ -38,6 +39,7 @@ class Settings:
     leech_threshold: int = 8
     session_minutes: float = 10.0
     maximum_interval_days: int = 36500
+    new_card_order: str = "gathered"
     theme: str = "dark"
     keys: dict[str, str] = field(default_factory=dict)
 
@@ -81,6 +83,8 @@ def _between(low: float, high: float) -> Callable[[Any], str | None]:
 
 #: The TUI's two looks; ``RECALL_THEME`` may name any Textual theme, the file only these.
 THEMES = ("dark", "light")
+#: The orders of :class:`recall.scheduling.new_order.NewOrder` (spelled out: config stays light).
+NEW_CARD_ORDERS = ("gathered", "deck", "topic", "sheet", "random")
 
 
 def _word(text: str) -> str:
@@ -125,6 +129,12 @@ SPECS: dict[str, _Spec] = {
     "session_minutes": _Spec("default session length in minutes", _number, _between(1, 600)),
     "maximum_interval_days": _Spec(
         "longest interval FSRS may schedule, in days", int, _between(1, 36500)
+    ),
+    "new_card_order": _Spec(
+        "how new cards are introduced: gathered (across topics and decks in turn), deck, "
+        "topic, sheet (as the source sheets are written) or random",
+        _word,
+        _one_of(*NEW_CARD_ORDERS),
     ),
     "theme": _Spec(
         "the TUI's colours: dark or light (Ctrl-T switches and saves; RECALL_THEME overrides)",
@@ -334,7 +344,10 @@ def dumps(settings: Settings) -> str:
         if lines[-1]:
             lines.append("")
         lines.append("[keys]")
-        lines += [f"{_toml_key(k)} = {_toml_string(v)}" for k, v in sorted(settings.keys.items())]
+        lines += [
+            f"{toml_key(k)} = {toml_string(v, multiline=False)}"
+            for k, v in sorted(settings.keys.items())
+        ]
     return "\n".join(lines) + "\n"
 
 
@@ -361,16 +374,4 @@ def _toml_value(value: Any) -> str:
         return repr(int(value)) + ".0" if value.is_integer() else repr(value)
     if isinstance(value, int):
         return str(value)
-    return _toml_string(str(value))
-
-
-def _toml_string(text: str) -> str:
-    escaped = text.replace("\\", "\\\\").replace('"', '\\"')
-    # TOML forbids raw control characters (DEL included): a file holding one does not read.
-    escaped = "".join(c if c >= " " and c != "\x7f" else f"\\u{ord(c):04x}" for c in escaped)
-    return f'"{escaped}"'
-
-
-def _toml_key(key: str) -> str:
-    bare = key and all(c.isascii() and (c.isalnum() or c in "-_") for c in key)
-    return key if bare else _toml_string(key)
+    return toml_string(str(value), multiline=False)

@@ -2,8 +2,8 @@
 
 The planners in :mod:`recall.scheduling` are pure; this module asks the store for what they
 need (the cards due today, the new cards, what today has spent, the learner's pace) and turns
-store records and deck cards into their inputs. A normal session builds its queue from the same
-functions (:func:`todays_new_cards`), so ``recall today`` shows what a session would drill.
+store records and deck cards into their inputs. New cards are chosen as a normal session chooses
+them (:mod:`recall.session.new_cards`), so ``recall today`` shows what a session would drill.
 """
 
 from __future__ import annotations
@@ -16,87 +16,26 @@ from recall.cards.model import Card
 from recall.config import Settings
 from recall.scheduling.day import study_date, today_bounds
 from recall.scheduling.exam_plan import ExamCard
-from recall.scheduling.new_order import NewAllowance, NewCard, order_new_cards
+from recall.scheduling.new_order import order_new_cards
 from recall.scheduling.queue import remaining
 from recall.scheduling.state import Phase
 from recall.scheduling.today import DueCard, Pace, TodayPlan, pace_from_log, plan_today
+from recall.session.new_cards import (
+    MAX_CARDS,
+    deck_order,
+    new_allowance,
+    new_card,
+    ordered_new_cards,
+)
 
 if TYPE_CHECKING:
     from recall.store import Store, StoredCard
 
-#: Most cards a plan reads from the store at once (the whole built-in collection is ~700).
-MAX_CARDS = 100_000
+__all__ = ["exam_cards", "learner_pace", "ordered_new_cards", "todays_plan"]
 #: Extra rows read with the due reviews for the learning cards among them (as a session does).
 LEARNING_HEADROOM = 1_000
 #: How far back the log is read for the learner's pace.
 PACE_DAYS = 60
-
-
-def new_card(stored: StoredCard, card: Card | None) -> NewCard:
-    """The ordering view of a new card: the store's identity and group, the deck file's place,
-    source and kind."""
-    return NewCard(
-        deck=stored.deck,
-        card=stored.id,
-        topic=stored.topic,
-        position=card.line if card is not None else 0,
-        sibling_group=stored.sibling_group,
-        sheet=card.source if card is not None else "",
-        kind=str(card.kind) if card is not None else stored.kind,
-    )
-
-
-def deck_order(cards: Mapping[str, Card]) -> list[str]:
-    """Deck ids in load order (the order the decks' cards appear in the card cache)."""
-    return list(dict.fromkeys(card.deck_id for card in cards.values()))
-
-
-def introduced_by_deck(store: Store, since: datetime) -> dict[str, int]:
-    """New cards first seen since ``since``, per deck (what each deck's own limit has spent)."""
-    from recall.scheduling.state import ReviewKind
-
-    seen: dict[str, set[str]] = {}
-    for entry in store.reviews(since=since):
-        if entry.kind is ReviewKind.NEW:
-            deck = entry.card_key.partition("/")[0]
-            seen.setdefault(deck, set()).add(entry.card_key)
-    return {deck: len(keys) for deck, keys in seen.items()}
-
-
-def new_allowance(
-    store: Store,
-    settings: Settings,
-    day_start: datetime,
-    *,
-    deck_limits: Mapping[str, int] | None = None,
-    extra_today: int = 0,
-) -> tuple[NewAllowance, int]:
-    """What is left of today's new-card limits, and how many new cards today introduced.
-    ``extra_today`` raises today's daily limit only ("learn N more today")."""
-    introduced, _reviewed = store.introduced_and_reviewed(day_start)
-    limit = settings.new_per_day + extra_today if settings.new_per_day >= 0 else -1
-    by_deck = introduced_by_deck(store, day_start) if deck_limits else {}
-    return NewAllowance.left(limit, introduced, deck_limits, by_deck), introduced
-
-
-def ordered_new_cards(
-    store: Store,
-    cards: Mapping[str, Card],
-    *,
-    order: str,
-    seed: int,
-    decks: Collection[str] | None = None,
-    topic: str | None = None,
-) -> tuple[list[NewCard], dict[str, StoredCard]]:
-    """Every new card of the loaded decks (within ``decks``/``topic``) in introduction order,
-    and the store's record of each by ``deck/card`` key."""
-    stored = {
-        c.key: c
-        for c in store.new_cards(limit=MAX_CARDS, decks=decks, topic=topic)
-        if c.key in cards
-    }
-    candidates = [new_card(c, cards.get(key)) for key, c in stored.items()]
-    return order_new_cards(candidates, order, seed=seed, deck_order=deck_order(cards)), stored
 
 
 def learner_pace(store: Store, now: datetime) -> Pace:
@@ -113,7 +52,6 @@ def todays_plan(
     now: datetime,
     *,
     tz: tzinfo | None = None,
-    order: str = "gathered",
     deck_limits: Mapping[str, int] | None = None,
     extra_today: int = 0,
 ) -> TodayPlan:
@@ -131,7 +69,9 @@ def todays_plan(
         for c in store.due_cards(end, limit=min(reviews_left, MAX_CARDS) + LEARNING_HEADROOM)
         if c.key in cards
     ]
-    ordered, _stored = ordered_new_cards(store, cards, order=order, seed=day.toordinal())
+    ordered, _stored = ordered_new_cards(
+        store, cards, order=settings.new_card_order, seed=day.toordinal()
+    )
     new_limit = settings.new_per_day + extra_today if settings.new_per_day >= 0 else -1
     return plan_today(
         day=day,

@@ -284,7 +284,7 @@ def test_stated_identity_holds(card: Card, index: int) -> None:
     from recall.formula import check
 
     identity = card.identities[index]
-    table = symbol_table(card)
+    table = symbol_table(card, identities=True)  # with the names declared for the identities
     if identity.derivative_of is not None:
         ok, message = check_derivative(
             identity.derivative_of, identity.wrt or "", identity.rhs, table

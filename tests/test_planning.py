@@ -110,7 +110,9 @@ def test_the_learners_pace_comes_from_the_log(store, cards):
 def test_exam_cards_of_one_deck_seen_ones_with_their_memory(store, cards):
     losses = [key for key in cards if key.startswith("losses/")]
     _answer(store, losses[3], NOW - timedelta(days=3))
-    chosen = exam_cards(store, cards, decks=["losses"])
+    # "deck" order is file order; the default spreads sibling cards apart (the built-in decks
+    # have siblings: cards that give each other's answers away).
+    chosen = exam_cards(store, cards, decks=["losses"], order="deck")
     assert {c.key for c in chosen} == set(losses)
     assert chosen[0].key == losses[3] and not chosen[0].state.is_new
     assert [c.key for c in chosen[1:]] == [k for k in losses if k != losses[3]]  # file order
@@ -125,3 +127,45 @@ def test_exam_cards_of_a_topic(store, cards):
     chosen = exam_cards(store, cards, topic=topic)
     assert chosen and {c.topic for c in chosen} == {topic}
     assert {c.deck for c in chosen} == {"gaussians"}
+
+
+def test_a_ten_minute_session_drills_todays_plan_in_its_order(store, cards):
+    from recall.session import Budget, Session
+
+    moments = [NOW]
+
+    def clock() -> datetime:
+        return moments[-1]
+
+    plan = todays_plan(store, cards, Settings(), NOW, tz=UTC)
+    session = Session.start(
+        store,
+        list(cards.values()),
+        budget=Budget.minutes(10),
+        settings=Settings(),
+        clock=clock,
+        tz=UTC,
+        fuzz=False,
+    )
+    drilled: list[str] = []
+    while (card := session.next_card()) is not None:
+        moments.append(moments[-1] + timedelta(seconds=20))
+        session.record(verdict="correct", rating=Rating.Good, seconds=20)
+        drilled.append(card.key)
+    assert drilled[:20] == [f"{c.deck}/{c.card}" for c in plan.queue]
+    assert len({key.split("/")[0] for key in drilled[:20]}) >= 8
+    after = todays_plan(store, cards, Settings(), moments[-1], tz=UTC)
+    assert after.new_limit.spent == 20 and after.counts.new == 0
+
+
+def test_the_new_card_order_setting(store, cards):
+    from recall.config import set_value
+    from recall.errors import ConfigError
+
+    settings = set_value(Settings(), "new_card_order", "Deck")
+    assert settings.new_card_order == "deck"
+    plan = todays_plan(store, cards, settings, NOW, tz=UTC)
+    first_deck = next(iter(cards.values())).deck_id
+    assert {c.deck for c in plan.queue} == {first_deck}
+    with pytest.raises(ConfigError, match="gathered"):
+        set_value(Settings(), "new_card_order", "alphabetical")

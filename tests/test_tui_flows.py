@@ -320,7 +320,9 @@ def test_the_home_header_counts_the_new_cards_today_will_introduce(
 ) -> None:
     home = tmp_path / "home"
     home.mkdir(parents=True, exist_ok=True)
-    (home / "config.toml").write_text("new_per_day = 5\n", encoding="utf-8")
+    # Deck order, so the two cards introduced are alpha's (the default gathers across decks).
+    config = 'new_per_day = 5\nnew_card_order = "deck"\n'
+    (home / "config.toml").write_text(config, encoding="utf-8")
     decks = {f"{name}.toml": _deck_text(name, 3) for name in ("alpha", "beta", "gamma")}
     services = real_services(tmp_path, clock, only=decks)
     app = RecallApp(services)

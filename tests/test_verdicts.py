@@ -50,3 +50,25 @@ def test_no_second_spelling_of_the_verdict_is_defined() -> None:
         if path.name != "verdicts.py" and member.search(path.read_text())
     ]
     assert offenders == []
+
+
+@pytest.mark.parametrize("stored", STORED)
+def test_the_review_log_writes_the_value_and_reads_the_member(stored: str, tmp_path: Path) -> None:
+    from sqlalchemy import text
+    from store_fixtures import T0, make_deck
+
+    from recall.store import ReviewInput, open_store
+
+    store = open_store(f"sqlite:///{tmp_path / 'recall.sqlite3'}")
+    try:
+        store.sync_decks([make_deck("d", "a")], now=T0)
+        card = store.cards_by_key()["d/a"]
+        data = ReviewInput(rating=Rating.Good, reviewed_at=T0, verdict=Status(stored), seconds=2)
+        store.apply_review(card.db_id, data, None)
+        (entry,) = store.reviews(card_db_id=card.db_id)
+        assert entry.verdict is Status(stored)
+        with store._engine.connect() as conn:  # noqa: SLF001 - the column itself, as rows hold it
+            raw = conn.execute(text("SELECT verdict FROM review_log")).scalar_one()
+        assert type(raw) is str and raw == stored
+    finally:
+        store.close()

@@ -16,7 +16,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from recall.cards import schema
+from recall.cards import rules, schema
 from recall.cards.model import (
     Card,
     CardKind,
@@ -173,6 +173,7 @@ class DeckBuilder:
                         domain=entry.get("domain", "real").strip() or "real",
                         meaning=entry.get("meaning", ""),
                         equals=entry.get("equals", "").strip(),
+                        identities_only=entry.get("identities_only", False),
                     )
                 )
             else:
@@ -576,7 +577,27 @@ class DeckBuilder:
     def _kind_formula(
         self, entry: dict[str, Any], where: Path, card_id: str, fields: dict[str, Any]
     ) -> None:
-        """Formula cards need only their answer, checked by the engine later."""
+        """Formula cards need only their answer, checked by the engine later, and may state the
+        form it takes."""
+        self._form_rule(entry, where, card_id, fields)
+
+    def _form_rule(
+        self, entry: dict[str, Any], where: Path, card_id: str, fields: dict[str, Any]
+    ) -> None:
+        """``require``/``forbid``: ASCII names in typed syntax, not both at once."""
+        require, forbid = entry.get("require", []), entry.get("forbid", [])
+        for key, names in (("require", require), ("forbid", forbid)):
+            for i, name in enumerate(names):
+                if name.strip() and not (name.isascii() and schema.NAME.match(name)):
+                    self.problems.add(
+                        f"'{name}' in '{key}' is not a name in typed syntax",
+                        (*where, key, i),
+                        card_id=card_id,
+                        suggestion="spell it as an answer would, e.g. 'sigmoid', 'exp', 'sigma'",
+                    )
+        for message in rules.problems(require, forbid):
+            self.problems.add(message, where, card_id=card_id)
+        fields["require"], fields["forbid"] = tuple(require), tuple(forbid)
 
     def _kind_explain(
         self, entry: dict[str, Any], where: Path, card_id: str, fields: dict[str, Any]
@@ -629,6 +650,15 @@ class DeckBuilder:
             )
         if has_accept:
             self._check_accept(entry["accept"], where, card_id)
+            for key in schema.FORM_KEYS:
+                if key in entry:
+                    self.problems.add(
+                        f"'{key}' needs a math blank ('answer'), not a word blank",
+                        (*where, key),
+                        card_id=card_id,
+                    )
+        else:
+            self._form_rule(entry, where, card_id, fields)
 
     def _kind_fact(
         self, entry: dict[str, Any], where: Path, card_id: str, fields: dict[str, Any]

@@ -26,6 +26,7 @@ from recall.cards.build import BuiltDeck, DeckBuilder
 from recall.cards.model import Card, Deck
 from recall.cards.positions import scan
 from recall.cards.problems import DeckFileError, Problems
+from recall.cards.siblings import with_sibling_groups
 from recall.errors import DeckError
 from recall.toml_limits import TomlLimitExceeded, TomlLimits, check_shape, read_bounded
 
@@ -155,8 +156,9 @@ def _read_deck(
         check(built, problems)
     if problems or built is None:
         return None, problems.sorted()
-    parse_cache.store(raw, built.deck, builtin=builtin, check=check)
-    return built.deck, []
+    deck = with_sibling_groups(built.deck)  # cards that give each other's answers away
+    parse_cache.store(raw, deck, builtin=builtin, check=check)
+    return deck, []
 
 
 def _unexpected(error: Exception, path: str) -> DeckError:

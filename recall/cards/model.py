@@ -14,7 +14,10 @@ import hashlib
 import json
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from recall.cards.rules import FormRule
 
 
 class CardKind(StrEnum):
@@ -38,6 +41,9 @@ class SymbolSpec:
     domain: str = "real"
     meaning: str = ""
     equals: str = ""
+    # Declared only so the card's identities can be checked (a one-feature w and x behind a
+    # vector formula): never part of what the learner may type, nor of the legend.
+    identities_only: bool = False
 
 
 @dataclass(frozen=True)
@@ -119,14 +125,27 @@ class Card:
     tolerance: Tolerance | None = None
     unit: str = ""
     identities: tuple[Identity, ...] = ()
+    # formula / math cloze: names the answer must use and must not use (recall.cards.rules).
+    require: tuple[str, ...] = ()
+    forbid: tuple[str, ...] = ()
     hint: str = ""
     source: str = ""
     note: str = ""  # where the sheet differs, and what this card says instead
     tags: tuple[str, ...] = ()
     topic: str = ""
     line: int = 0  # 1-based line of the card's ``[[card]]`` header in its file
+    # Set by the loader: the cards of the deck that give this one's answer away, or that it gives
+    # away, share a group (recall.cards.siblings); "" when it has none. Not content: not hashed.
+    sibling_group: str = ""
     path: str = ""  # the deck file it came from
     extra: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+
+    @property
+    def form_rule(self) -> FormRule:
+        """The card's ``require``/``forbid`` with its function aliases resolved."""
+        from recall.cards.rules import resolve
+
+        return resolve(self.require, self.forbid, {f.name: f.means for f in self.functions})
 
     @property
     def key(self) -> str:
@@ -150,7 +169,10 @@ class Card:
             "text": self.text,
             "model_answer": self.model_answer,
             "numbers": self.numbers,
-            "symbols": [(s.name, s.domain, s.meaning, s.equals) for s in self.symbols],
+            "symbols": [
+                (s.name, s.domain, s.meaning, s.equals, *(("identities",) * s.identities_only))
+                for s in self.symbols
+            ],
             "functions": [(f.name, f.means, f.meaning) for f in self.functions],
             "params": [repr(p) for p in self.params],
             "tolerance": repr(self.tolerance),
@@ -158,6 +180,9 @@ class Card:
             "hint": self.hint,
             "note": self.note,
         }
+        # Added only when declared, so cards without a rule keep the hash they always had.
+        if self.require or self.forbid:
+            payload["require"], payload["forbid"] = self.require, self.forbid
         blob = json.dumps(payload, sort_keys=True, default=str).encode()
         return hashlib.sha256(blob).hexdigest()[:16]
 

@@ -62,9 +62,12 @@ COMMON_KEYS: dict[str, str] = {
     "identities": "list[table]",
 }
 
+#: The form an answer must take (recall.cards.rules): names it must use, names it must avoid.
+FORM_KEYS: dict[str, str] = {"require": "list[str]", "forbid": "list[str]"}
+
 #: Keys specific to each kind, with their types.
 KIND_KEYS: dict[CardKind, dict[str, str]] = {
-    CardKind.FORMULA: {"answer": "str", "shown": "str"},
+    CardKind.FORMULA: {"answer": "str", "shown": "str", **FORM_KEYS},
     CardKind.NUMERIC: {"answer": "str", "params": "table", "tolerance": "table", "unit": "str"},
     CardKind.FACT: {
         "value": "number",
@@ -73,7 +76,7 @@ KIND_KEYS: dict[CardKind, dict[str, str]] = {
         "unit": "str",
     },
     CardKind.REVERSE: {"shown": "str", "accept": "list[str]"},
-    CardKind.CLOZE: {"text": "str", "answer": "str", "accept": "list[str]"},
+    CardKind.CLOZE: {"text": "str", "answer": "str", "accept": "list[str]", **FORM_KEYS},
     CardKind.EXPLAIN: {"model_answer": "str", "numbers": "list[str]"},
 }
 
@@ -87,7 +90,7 @@ KIND_REQUIRED: dict[CardKind, tuple[str, ...]] = {
     CardKind.EXPLAIN: ("prompt", "model_answer"),
 }
 
-SYMBOL_KEYS = {"domain": "str", "meaning": "str", "equals": "str"}
+SYMBOL_KEYS = {"domain": "str", "meaning": "str", "equals": "str", "identities_only": "bool"}
 FUNCTION_KEYS = {"means": "str", "meaning": "str"}
 PARAM_KEYS = {
     "low": "number",

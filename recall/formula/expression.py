@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from recall.formula.functions import BUILTINS
-from recall.formula.nodes import Call, Node, Symbol, walk
+from recall.formula.nodes import Call, Constant, Node, Symbol, walk
 from recall.formula.printer import to_text
 from recall.formula.symbols import SymbolTable
 
@@ -41,6 +41,17 @@ class Expression:
                 n.name for n in walk(self.tree) if isinstance(n, Call) and n.name not in BUILTINS
             )
         return self._cache["funcs"]
+
+    @property
+    def names(self) -> frozenset[str]:
+        """Every name the expression mentions: variables, the functions it applies (builtins by
+        their canonical name, so ``ln`` and ``σ``-aliases read as ``log`` and ``sigmoid``) and
+        the constants ``pi`` and ``e``. A card's form rule is checked against these."""
+        if "names" not in self._cache:
+            self._cache["names"] = frozenset(
+                n.name for n in walk(self.tree) if isinstance(n, Symbol | Call | Constant)
+            )
+        return self._cache["names"]
 
     @property
     def is_constant(self) -> bool:

@@ -5,23 +5,16 @@ Data only: the tokenizer, the operand reader and the emitter all read these tabl
 
 from __future__ import annotations
 
+from recall.formula.names import GREEK_LETTERS, GREEK_VARIANTS
+
 MAX_LENGTH = 2000
 """Longest LaTeX input read, in characters (the same bound as plain answers)."""
 
 MAX_DEPTH = 64
 """Deepest nesting of braces and command arguments."""
 
-GREEK_COMMANDS = {
-    name: name
-    for name in (
-        "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi pi rho sigma "
-        "tau upsilon phi chi psi omega Gamma Delta Theta Lambda Xi Pi Sigma Upsilon Phi Psi Omega"
-    ).split()
-}
-# Variant glyphs name the same letter.
-GREEK_COMMANDS.update(
-    {f"var{name}": name for name in ("epsilon", "theta", "pi", "rho", "sigma", "phi")}, ell="ell"
-)
+# Greek letters, and variant glyphs naming the same letter (the engine's one Greek table).
+GREEK_COMMANDS = {name: name for name in GREEK_LETTERS} | GREEK_VARIANTS | {"ell": "ell"}
 
 # Commands that name a builtin function of the plain syntax.
 FUNCTION_COMMANDS = {name: name for name in "log ln exp sin cos tan sinh cosh tanh max min".split()}

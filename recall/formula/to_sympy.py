@@ -82,10 +82,12 @@ def _builtin(name: str, args: list, evaluate: bool):
         return sympy.sign(x, evaluate=evaluate)
     if name in ("sin", "cos", "tan", "sinh", "cosh", "tanh", "erf"):
         return getattr(sympy, name)(x, evaluate=evaluate)
-    if name == "min":
-        return sympy.Min(*args, evaluate=evaluate)
-    if name == "max":
-        return sympy.Max(*args, evaluate=evaluate)
+    if name in ("min", "max"):
+        if not evaluate:
+            # Displayed as typed: SymPy's Min/Max sort their arguments and print capitalised
+            # ("Max(0, x)"), so the learner's max(0, x) is drawn as an applied name instead.
+            return _function(name)(*args)
+        return (sympy.Min if name == "min" else sympy.Max)(*args)
     if name == "binom":
         return sympy.binomial(*args, evaluate=evaluate)
     if not evaluate:

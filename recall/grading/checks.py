@@ -86,13 +86,14 @@ def check_card(item: BuiltCard, problems: Problems) -> None:
         return
     try:
         # Not strict: an undeclared name must parse, so it can be reported with a suggestion.
-        table = symbol_table(card, strict=False)
+        table = symbol_table(card, strict=False, identities=True)
     except FormulaError as error:
         problems.add(str(error), (*where, "symbols"), card_id=card.id)
         return
     except Exception:  # a bad deck-level spec, already reported for the deck
         return
     declared = set(table.variables)
+    hidden = {canonical_name(s.name) for s in card.symbols if s.identities_only}
     for symbol in own_symbols:
         if symbol.equals:
             _parse(
@@ -102,18 +103,19 @@ def check_card(item: BuiltCard, problems: Problems) -> None:
                 f"the definition of '{symbol.name}'",
                 card,
                 problems,
-                declared - {symbol.name},
+                declared - {symbol.name} - (set() if symbol.identities_only else hidden),
             )
 
     if card.kind in (CardKind.FORMULA, CardKind.NUMERIC) or (
         card.kind is CardKind.CLOZE and card.answer
     ):
-        allowed = declared
+        allowed = declared - hidden
         if card.kind is CardKind.NUMERIC:
             allowed = {name for name in declared if name in _param_names(card)}
         expr = _parse(card.answer, table, (*where, "answer"), "answer", card, problems, allowed)
         if expr is not None:
             _check_renders(expr, (*where, "answer"), card, problems)
+            _check_form_rule(card, expr, table, where, problems)
             if card.kind is CardKind.NUMERIC:
                 check_template(card, expr, (*where, "answer"), problems)
 
@@ -132,6 +134,31 @@ def check_card(item: BuiltCard, problems: Problems) -> None:
         else:
             _parse(identity.lhs, table, at, "lhs", card, problems, declared)
         _parse(identity.rhs, table, at, "rhs", card, problems, declared)
+
+
+def _check_form_rule(
+    card: Card, expr: Expression, table: SymbolTable, where: Path, problems: Problems
+) -> None:
+    """Each ``require``/``forbid`` name is one an answer can use, and the card's own answer
+    takes the form it asks for."""
+    from recall.cards.rules import breach
+    from recall.formula.functions import BUILTINS
+
+    known = set(table.variables) | set(table.functions) | set(BUILTINS) | {"e", "pi"}
+    for key, names in (("require", card.require), ("forbid", card.forbid)):
+        for i, name in enumerate(names):
+            if name not in known:
+                problems.add(
+                    f"'{name}' in '{key}' is neither a declared name nor a builtin function",
+                    (*where, key, i),
+                    card_id=card.id,
+                    suggestion=did_you_mean(name, known) or "use the canonical name, e.g. 'log'",
+                )
+    reason = breach(card.form_rule, expr.names)
+    if reason is not None:
+        problems.add(
+            f"the card's own answer breaks its rule: {reason}", (*where, "answer"), card_id=card.id
+        )
 
 
 def _param_names(card: Card) -> set[str]:

@@ -48,7 +48,7 @@ def check_identity(card: Card, index: int) -> ClaimResult:
     """Verify ``card.identities[index]`` with the engine."""
     identity = card.identities[index]
     try:
-        table = symbol_table(card)
+        table = symbol_table(card, identities=True)
         if identity.derivative_of is not None:
             ok, message = check_derivative(
                 identity.derivative_of, identity.wrt or "", identity.rhs, table

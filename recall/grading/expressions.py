@@ -9,8 +9,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from recall.cards.model import Card
-from recall.errors import FormulaError, GradingError
-from recall.formula import SymbolTable, Verdict, check
+from recall.cards.rules import breach
+from recall.errors import FormulaError, GradingError, ParseError
+from recall.formula import Status, SymbolTable, Verdict, check, parse
 from recall.grading.tables import symbol_table
 
 
@@ -27,7 +28,26 @@ def card_table(card: Card) -> SymbolTable:
 
 def grade_expression(card: Card, answer_text: str) -> Verdict:
     """Grade a typed expression against the card's answer."""
+    broken = form_rule_breach(card, answer_text)
+    if broken is not None:
+        return broken
     verdict = check(card.answer, answer_text, card_table(card))
     # The deck's own spelling (``sigma(x)`` where the card aliases the sigmoid), not the engine's
     # canonical one: it is the form the prompt and hint use.
     return replace(verdict, expected=card.answer)
+
+
+def form_rule_breach(card: Card, answer_text: str) -> Verdict | None:
+    """An answer in a form the card rules out (``require``/``forbid``) is invalid with the reason,
+    whatever its value: ``sigmoid(x)`` is not "the definition with exp"."""
+    rule = card.form_rule
+    if not rule:
+        return None
+    try:
+        used = parse(answer_text, card_table(card)).names
+    except ParseError:
+        return None  # the check that follows says what cannot be read
+    reason = breach(rule, used)
+    if reason is None:
+        return None
+    return Verdict(Status.INVALID, "form", reason, interpreted=answer_text.strip())

@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import math
 import re
+from dataclasses import replace
 from fractions import Fraction
 
 from recall.cards import params as param_values
 from recall.cards.model import Card
-from recall.errors import FormulaError, GradingError, ParseError
-from recall.formula import Diagnosis, Tolerance, Verdict, evaluate_constant, parse
+from recall.cards.units import Quantity, fraction_hint, read_quantity, with_unit
+from recall.errors import GradingError
+from recall.formula import Diagnosis, Tolerance, Verdict
+from recall.grading.quantities import in_card_unit, read_number
 from recall.grading.reference import reference_answer
 from recall.grading.tolerances import engine_tolerance
 from recall.verdicts import Status
@@ -25,24 +28,6 @@ _RANGE_SPLIT = re.compile(
 )
 
 
-def _read_number(text: str, unit: str) -> Fraction | float | None:
-    """A typed number (``3e-4``, ``3×10^-4``, ``7 billion``, ``40%``), or ``None``."""
-    text = text.strip()
-    if "%" in unit and text.endswith("%"):
-        text = text[:-1]  # the unit is already percent: "45%" means 45 here
-    try:
-        expr = parse(text, numeric=True)
-    except ParseError:
-        return None
-    if not expr.is_constant:
-        return None
-    try:
-        value = evaluate_constant(expr)
-    except FormulaError:
-        return None
-    return value
-
-
 def _read_answer(text: str, unit: str) -> tuple[float, float] | float | None:
     """A number or a ``low-high`` range typed for a fact card.
 
@@ -50,20 +35,33 @@ def _read_answer(text: str, unit: str) -> tuple[float, float] | float | None:
     """
     for match in _RANGE_SPLIT.finditer(text):
         left, right = text[: match.start()].strip(), text[match.end() :].strip()
-        if right.endswith("%") and not left.endswith("%") and "%" not in unit:
-            left += "%"
-        low, high = _read_number(left, unit), _read_number(right, unit)
+        typed = read_quantity(right, unit)
+        if (
+            isinstance(typed, Quantity)
+            and typed.unit
+            and read_quantity(left, unit) == Quantity(left)
+        ):
+            left = f"{left} {typed.unit}"  # "15-25 steps", "40-50%": the unit is written once
+        low, high = read_number(left, unit), read_number(right, unit)
         if low is not None and high is not None and float(low) <= float(high):
             return float(low), float(high)
-    single = _read_number(text, unit)
+    single = read_number(text, unit)
     return None if single is None else float(single)
 
 
 def grade_fact(card: Card, answer_text: str) -> Verdict:
     """Grade a typed number or range against the fact card's value or range."""
     tolerance = engine_tolerance(card.tolerance)
-    typed = _read_answer(answer_text, card.unit)
     expected = reference_answer(card)
+    quantity = in_card_unit(card, answer_text)
+    if isinstance(quantity, Verdict):
+        return replace(quantity, expected=expected)
+    typed = _read_answer(answer_text, card.unit)
+    accepted = [v for v in (card.value, *(card.value_range or ())) if v is not None]
+    single = typed if isinstance(typed, float) else None
+    hint = fraction_hint(quantity, single, card.unit, accepted)
+    if hint is not None:
+        return Verdict(Status.INVALID, "unit", hint, interpreted=quantity.number, expected=expected)
     if typed is None:
         return Verdict(
             Status.INVALID,
@@ -71,7 +69,7 @@ def grade_fact(card: Card, answer_text: str) -> Verdict:
             "Type a number (3e-4, 7 billion, 40%) or a range (0.6-1.3, 0.6 to 1.3).",
             expected=expected,
         )
-    unit = card.unit if card.unit == "%" else (f" {card.unit}" if card.unit else "")
+    unit = with_unit("", card.unit)
     if isinstance(typed, tuple):
         interpreted = (
             f"{param_values.format_number(typed[0])} to {param_values.format_number(typed[1])}"

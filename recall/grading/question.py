@@ -119,7 +119,7 @@ class Question:
     def template(self) -> Expression:
         """The card's answer formula, parsed with its symbol table (numeric and formula cards).
         Raises :class:`~recall.errors.GradingError` for an answer that does not parse."""
-        from recall.grading.numeric import answer_template
+        from recall.grading.worked import answer_template
 
         return answer_template(self.card)
 
@@ -137,7 +137,7 @@ class Question:
         the others)."""
         if self.card.kind is not CardKind.NUMERIC:
             return ""
-        from recall.grading.numeric import worked_answer
+        from recall.grading.worked import worked_answer
 
         return worked_answer(self.card, self.template, self.values, self.expected)
 

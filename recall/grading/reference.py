@@ -13,6 +13,7 @@ from recall.cards.model import Card, CardKind
 from recall.formula import Preview
 from recall.formula import preview as engine_preview
 from recall.grading.expressions import card_table
+from recall.grading.quantities import quantity_preview
 
 
 def reference_answer(card: Card) -> str:
@@ -35,5 +36,5 @@ def preview(card: Card, text: str) -> Preview:
     """How ``text`` is read for ``card``, cheap enough for every keystroke (the TUI's live
     "interpreted as"). Numeric and fact answers are read as numbers."""
     if card.kind in (CardKind.NUMERIC, CardKind.FACT):
-        return engine_preview(text, None, numeric=True)
+        return quantity_preview(text, card.unit)
     return engine_preview(text, card_table(card))

@@ -29,9 +29,16 @@ def param_domain(spec: ParamSpec) -> str:
     return "integer" if integer else "real"
 
 
-def variables_of(card: Card) -> dict[str, str]:
-    """Declared variables (deck and card symbols, and a numeric card's parameters) → domain."""
-    variables = {symbol.name: symbol.domain for symbol in card.symbols}
+def variables_of(card: Card, *, identities: bool = False) -> dict[str, str]:
+    """Declared variables (deck and card symbols, and a numeric card's parameters) → domain.
+
+    Symbols declared ``identities_only`` are left out unless ``identities`` (checking the
+    card's stated identities): a learner's answer may not use them."""
+    variables = {
+        symbol.name: symbol.domain
+        for symbol in card.symbols
+        if identities or not symbol.identities_only
+    }
     if card.kind is CardKind.NUMERIC:
         for spec in card.params:
             variables[spec.name] = param_domain(spec)
@@ -43,17 +50,18 @@ def functions_of(card: Card) -> dict[str, str]:
     return {spec.name: spec.means for spec in card.functions}
 
 
-def symbol_table(card: Card, *, strict: bool = True) -> SymbolTable:
+def symbol_table(card: Card, *, strict: bool = True, identities: bool = False) -> SymbolTable:
     """The engine's symbol table for ``card``.
 
     Strict by default: a learner who types a name the card does not declare gets an *invalid*
-    answer with a suggestion, not a silently different variable. Raises
-    :class:`~recall.errors.FormulaError` for a bad domain or function alias.
+    answer with a suggestion, not a silently different variable. ``identities`` adds the symbols
+    declared only for the card's identities (the claims and deck checks need them; a learner's
+    answer may not use them). Raises :class:`~recall.errors.FormulaError` for a bad domain or
+    function alias.
     """
-    definitions = {symbol.name: symbol.equals for symbol in card.symbols if symbol.equals}
-    return SymbolTable.build(
-        variables_of(card), functions_of(card), strict=strict, definitions=definitions
-    )
+    variables = variables_of(card, identities=identities)
+    definitions = {s.name: s.equals for s in card.symbols if s.equals and s.name in variables}
+    return SymbolTable.build(variables, functions_of(card), strict=strict, definitions=definitions)
 
 
 def substitute(expr: Expression, values: Mapping[str, float | int]) -> Expression:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from recall.scheduling.day import day_start, study_date, today_bounds
 from recall.scheduling.queue import build_queue, drop_siblings, interleave, remaining, sibling_group
-from recall.scheduling.rating import VERDICTS, Rating, as_status, suggest_rating
+from recall.scheduling.rating import Rating, as_status, suggest_rating
 from recall.scheduling.state import (
     NEW_STATE,
     CardState,
@@ -44,7 +44,6 @@ def __getattr__(name: str) -> Any:
 
 __all__ = [
     "NEW_STATE",
-    "VERDICTS",
     "CardState",
     "Phase",
     "Rating",

@@ -96,7 +96,8 @@ def _problems(
         return (f"the exam ({exam.isoformat()}) is not after today: there is no day left to study",)
     if new and days < REQUIRED_REVIEWS + 1:
         out.append(
-            f"{_cards(new)} new: each needs {REQUIRED_REVIEWS + 1} study days before the exam "
+            f"{_cards(new)} {'is' if new == 1 else 'are'} new: each needs {REQUIRED_REVIEWS + 1} "
+            "study days before the exam "
             f"(one to learn it, {REQUIRED_REVIEWS} to review it), and the exam is in {_days(days)}"
         )
     if seen and days < REQUIRED_REVIEWS:

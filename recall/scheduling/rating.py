@@ -20,9 +20,6 @@ from typing import Final
 
 from recall.verdicts import Status
 
-#: Every verdict a session accepts (the review log's stored strings are their values).
-VERDICTS: Final = frozenset(Status)
-
 #: A correct answer that took longer than this (seconds) is suggested Hard.
 SLOW_SECONDS: Final = 45.0
 #: A correct answer on a mature card faster than this (seconds) is suggested Easy.
@@ -60,7 +57,7 @@ class Rating(IntEnum):
 
 
 def suggest_rating(
-    verdict: Status | str,
+    verdict: Status,
     seconds: float | None,
     used_hint: bool,
     card_is_mature: bool,

@@ -5,13 +5,14 @@ The TUI drives it; so can a script or a test, with an injectable clock::
     session = Session.start(store, cards, budget=Budget.minutes(10), clock=clock)
     while (card := session.next_card()) is not None:
         ...  # show the card, grade the typed answer (the formula engine, not us)
-        session.record(verdict="correct", rating=Rating.Good, suggested=Rating.Good, seconds=12.5)
+        session.record(verdict=Status.CORRECT, rating=Rating.Good, suggested=Rating.Good)
     summary = session.summary()
 
-It takes verdicts as strings and never imports the formula engine. Every :meth:`Session.record`
-commits the review (log row and next state, one transaction) before it returns, so whatever
-happens next, an answered card is never lost; :meth:`Session.recover` picks up a session that
-never ended (a crash, a closed terminal) with its budget and history.
+It takes verdicts as :class:`recall.verdicts.Status` and never imports the formula engine.
+Every :meth:`Session.record` commits the review (log row and next state, one transaction)
+before it returns, so whatever happens next, an answered card is never lost;
+:meth:`Session.recover` picks up a session that never ended (a crash, a closed terminal) with
+its budget and history.
 
 One concept per module:
 
@@ -22,7 +23,8 @@ One concept per module:
 * :mod:`.queues`: which card comes next, per mode, checked against the store before it is shown;
 * :mod:`.budget`: :class:`Budget` and the card clock (pauses do not count);
 * :mod:`.recording`: the rating checks, :class:`Recorded` (with ``became_leech``), undo's memory;
-* :mod:`.ownership`: :class:`Owner`, and when a session left open may be resumed;
+* :mod:`.ownership`: :class:`Owner`, when a session left open may be resumed, and when another
+  window's claim on a card no longer stands (two windows never answer one card at once);
 * :mod:`.summary`: :class:`SessionSummary` and the right answer of a missed card;
 * :mod:`.session`: the :class:`Session` facade that strings them together.
 
@@ -39,6 +41,7 @@ if TYPE_CHECKING:
     from recall.session.budget import Budget, Stopwatch
     from recall.session.mode import Mode
     from recall.session.ownership import (
+        CLAIM_EXPIRY,
         RESUME_WINDOW,
         SILENT_OWNER,
         Owner,
@@ -55,6 +58,7 @@ _HOMES = {
     "Budget": "budget",
     "Stopwatch": "budget",
     "Mode": "mode",
+    "CLAIM_EXPIRY": "ownership",
     "RESUME_WINDOW": "ownership",
     "SILENT_OWNER": "ownership",
     "Owner": "ownership",
@@ -86,6 +90,7 @@ def __dir__() -> list[str]:
 
 __all__ = [
     "Budget",
+    "CLAIM_EXPIRY",
     "LEARNING_HEADROOM",
     "LEARN_AHEAD",
     "MAX_QUEUE",

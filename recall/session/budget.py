@@ -1,14 +1,17 @@
 """How long a session runs (:class:`Budget`) and the time it has spent (:class:`Stopwatch`).
 
 Only time with a card on screen counts against a minutes budget: a pause (a break, the help
-screen) stops the clock on the current card, and the time between cards is not counted. The
+screen, the command palette, a dialog) stops the clock on the current card, and the time between
+cards is not counted. Pauses nest: each has a reason, and the clock runs again only when every
+pause has been resumed (a dialog opened over the help screen does not restart it on closing). The
 stopwatch takes every "now" from its caller (the session's injectable clock), so a test drives
 it with a fake clock and no sleeping.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections import Counter
+from dataclasses import dataclass, field
 from datetime import datetime
 
 
@@ -59,26 +62,29 @@ class Budget:
 
 @dataclass
 class Stopwatch:
-    """Seconds spent on recorded cards (``used_seconds``), and the clock of the card on screen:
-    when it was shown, and its pauses."""
+    """Seconds of budget spent (``used_seconds``: recorded cards, and cards set aside), and
+    the clock of the card on screen: when it was shown, and its pauses.
+
+    ``pauses`` counts the pauses in force by reason; the clock stands while any is."""
 
     used_seconds: float = 0.0
     shown_at: datetime | None = None
     paused_at: datetime | None = None
     paused_seconds: float = 0.0
+    pauses: Counter[str] = field(default_factory=Counter)
 
     @property
     def paused(self) -> bool:
-        return self.paused_at is not None
+        return bool(self.pauses)
 
     def start(self, now: datetime) -> None:
-        """A card was put on screen: a fresh, unpaused clock."""
+        """A card was put on screen: a fresh clock (standing, if a pause is in force)."""
         self.shown_at = now
         self.paused_seconds = 0.0
-        self.paused_at = None
+        self.paused_at = now if self.pauses else None
 
     def reset(self) -> None:
-        """The card left the screen without a review: its time is not counted."""
+        """The card left the screen: its clock is cleared (the pauses in force stay)."""
         self.shown_at = None
         self.paused_at = None
         self.paused_seconds = 0.0
@@ -90,14 +96,27 @@ class Stopwatch:
         end = self.paused_at or now
         return max(0.0, (end - self.shown_at).total_seconds() - self.paused_seconds)
 
-    def pause(self, now: datetime) -> None:
-        if self.paused_at is None:
+    def pause(self, now: datetime, reason: str = "pause") -> None:
+        """One more pause for ``reason``; the clock stops at the first."""
+        if not self.pauses and self.shown_at is not None:
             self.paused_at = now
+        self.pauses[reason] += 1
 
-    def resume(self, now: datetime) -> None:
+    def resume(self, now: datetime, reason: str = "pause") -> bool:
+        """End one pause for ``reason`` (a resume with none in force is ignored); the clock
+        runs again when the last pause ends. Returns whether it did."""
+        if self.pauses[reason] <= 0:
+            del self.pauses[reason]
+            return False
+        self.pauses[reason] -= 1
+        if self.pauses[reason] == 0:
+            del self.pauses[reason]
+        if self.pauses:
+            return False
         if self.paused_at is not None:
-            self.paused_seconds += (now - self.paused_at).total_seconds()
+            self.paused_seconds += max(0.0, (now - self.paused_at).total_seconds())
             self.paused_at = None
+        return True
 
 
 __all__ = ["Budget", "Stopwatch"]

@@ -4,7 +4,9 @@ A session belongs to the process drilling it (:class:`Owner`: host and process i
 the store); each review is its heartbeat. A session that never ended is offered for resuming
 only when that owner is gone (:func:`owner_gone`): on this machine, its process no longer runs;
 on another, it has been silent for :data:`SILENT_OWNER`. Leaving the app mid-session lets go of
-it, so the next window offers it at once. Taking a session over is a compare-and-set in the store
+it, so the next window offers it at once. The card a session shows is claimed the same way
+(:func:`claim_gone` says when a claim no longer stands), so two windows never answer one card at
+once. Taking a session over is a compare-and-set in the store
 (:meth:`recall.store.Store.claim_session`), so of two windows resuming it at once, one gets it.
 """
 
@@ -19,13 +21,17 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from recall.store import SessionInfo, Store
+    from recall.store import CardClaim, SessionInfo, Store
 
 #: An unfinished session idle for longer than this is not offered for resuming.
 RESUME_WINDOW = timedelta(hours=12)
 #: A session held by a process on another machine is offered for resuming once that process
 #: has recorded no review for this long (its process cannot be looked up from here).
 SILENT_OWNER = timedelta(minutes=30)
+#: A card claimed this long ago may be shown elsewhere even if its claimant looks alive (a pid
+#: reused after a crash, a machine that vanished): a crash never locks a card for longer. The
+#: claimant renews its claim when its clock resumes after a pause.
+CLAIM_EXPIRY = timedelta(minutes=15)
 
 
 @dataclass(frozen=True)
@@ -84,6 +90,20 @@ def owner_gone(
     return now - info.last_active_at > SILENT_OWNER
 
 
+def claim_gone(
+    claim: CardClaim,
+    now: datetime,
+    here: Owner,
+    alive: Callable[[int], bool | None] = pid_alive,
+) -> bool:
+    """Whether another session's claim on a card no longer stands, so this window may show the
+    card: its owner process on this machine no longer runs, or the claim is older than
+    :data:`CLAIM_EXPIRY` (whoever holds it)."""
+    if now - claim.claimed_at > CLAIM_EXPIRY:
+        return True
+    return claim.owner_host == here.host and alive(claim.owner_pid) is False
+
+
 def latest_resumable(
     store: Store,
     now: datetime,
@@ -113,9 +133,11 @@ def resumable(
 
 
 __all__ = [
+    "CLAIM_EXPIRY",
     "RESUME_WINDOW",
     "SILENT_OWNER",
     "Owner",
+    "claim_gone",
     "latest_resumable",
     "owner_gone",
     "pid_alive",

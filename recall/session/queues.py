@@ -10,14 +10,15 @@
 
 A queued card may have changed since the queue was built (buried by a sibling, reviewed from
 another window, suspended, today's allowance spent elsewhere): :meth:`SessionQueue.still_due`
-asks the store again before it is shown.
+asks the store again before it is shown. A card another window has on screen (claimed in the
+store) is passed over and tried again at the end.
 """
 
 from __future__ import annotations
 
 import random
 from collections import deque
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from datetime import datetime, timedelta, tzinfo
 from typing import TYPE_CHECKING
 
@@ -28,6 +29,7 @@ from recall.scheduling.queue import build_queue, drop_siblings, remaining
 from recall.scheduling.rating import Rating
 from recall.scheduling.state import Phase
 from recall.session.mode import Mode
+from recall.session.new_cards import todays_new
 
 if TYPE_CHECKING:
     from recall.scheduling.fsrs_adapter import Scheduler
@@ -72,6 +74,7 @@ class SessionQueue:
         self.pending: deque[str] = deque()
         self.stored: dict[str, StoredCard] = {}
         self.skipped_learning: set[str] = set()  # learning cards skipped: shown after the others
+        self.held_elsewhere: list[str] = []  # queued cards on screen in another window
 
     def build(self, now: datetime, skip: Collection[str]) -> None:
         """Fill the queue for the session's mode, leaving out the keys in ``skip``."""
@@ -110,9 +113,21 @@ class SessionQueue:
             )
         )
         reviews = [c for c in due if c.state.phase is Phase.REVIEW][:reviews_left]
+        # A new card whose sibling is drilled today would be buried by it: it waits a day.
+        today = [c for c in due if c.state.phase is not Phase.REVIEW] + reviews
+        busy = {group for c in today if (group := _group_of(c)) is not None}
         new = self._loaded(
-            self.store.new_cards(limit=min(new_left, MAX_QUEUE), decks=self.decks, topic=self.topic)
-        )
+            todays_new(
+                self.store,
+                self.cards,
+                self.settings,
+                now,
+                tz=self.tz,
+                decks=self.decks,
+                topic=self.topic,
+                busy_groups=busy,
+            )
+        )[: min(new_left, MAX_QUEUE)]
         queue = drop_siblings(build_queue([], reviews, new), _group_of)
         return [c.key for c in queue]
 
@@ -195,25 +210,60 @@ class SessionQueue:
                 return card.key
         return None
 
-    def next_key(self, now: datetime) -> str | None:
+    def next_key(
+        self, now: datetime, claim: Callable[[str], bool] = lambda key: True
+    ) -> str | None:
         """The card to show now, or ``None`` when nothing is left: in a normal session a
         learning card whose step is due comes first, then the queue (each card checked with
-        :meth:`still_due`), then skipped learning cards, then steps due within
-        :data:`LEARN_AHEAD`."""
-        key: str | None = None
+        :meth:`still_due`), then skipped learning cards, then queued cards another window was
+        showing (if free now), then steps due within :data:`LEARN_AHEAD`.
+
+        ``claim(key)`` claims a card for this session; a card it refuses (on screen in another
+        window) is passed over: a queued one is held back in ``held_elsewhere`` and tried again
+        once the queue is done, by when the other window has usually answered it."""
+        refused: set[str] = set()
         later = self.skipped_learning
+
+        def learning(until: datetime, skip: Collection[str]) -> str | None:
+            while (key := self.learning_due(until, skip={*skip, *refused})) is not None:
+                if claim(key):
+                    return key
+                refused.add(key)
+            return None
+
+        key: str | None = None
         if self.mode.on_schedule:
-            key = self.learning_due(now, skip=later)
+            key = learning(now, later)
         while key is None and self.pending:
             candidate = self.pending.popleft()
-            if self.still_due(candidate, now):
+            if not self.still_due(candidate, now):
+                continue
+            if claim(candidate):
                 key = candidate
+            else:
+                self.held_elsewhere.append(candidate)
+        # The queue is done: skipped learning cards due now, the cards another window had
+        # (if free now), then steps coming up soon.
         if key is None and self.mode.on_schedule:
-            # The queue is done: skipped learning cards due now, then steps coming up soon.
-            key = self.learning_due(now) or self.learning_due(now + LEARN_AHEAD)
+            key = learning(now, ())
+        if key is None:
+            key = self._held_now_free(now, claim)
+        if key is None and self.mode.on_schedule:
+            key = learning(now + LEARN_AHEAD, ())
         if key is not None:
             later.discard(key)
         return key
+
+    def _held_now_free(self, now: datetime, claim: Callable[[str], bool]) -> str | None:
+        """The first card held back for another window that may now be shown here (cards
+        answered there meanwhile are dropped: :meth:`still_due` no longer holds)."""
+        for candidate in list(self.held_elsewhere):
+            if not self.still_due(candidate, now):
+                self.held_elsewhere.remove(candidate)
+            elif claim(candidate):
+                self.held_elsewhere.remove(candidate)
+                return candidate
+        return None
 
     def ask_later(self, key: str, now: datetime) -> bool:
         """Put skipped card ``key`` back, to be asked after the others; ``False`` (nothing

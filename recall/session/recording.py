@@ -13,8 +13,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from recall.errors import RatingError
-from recall.scheduling.rating import VERDICTS, Rating
+from recall.scheduling.rating import Rating
 from recall.scheduling.state import became_leech
+from recall.verdicts import Status
 
 if TYPE_CHECKING:
     from recall.store import AppliedReview, ReviewEntry, StoredCard
@@ -46,21 +47,16 @@ class Done:
     key: str  # ``deck/card``
     seconds: float
     requeued: bool = False  # an off-schedule miss queued another try of the card
+    hint_used: bool = False  # undone, the card keeps its hint penalty
 
 
-def check_verdict(verdict: str) -> None:
-    """Refuse a verdict string the session does not know (``ValueError``)."""
-    if verdict not in VERDICTS:
-        raise ValueError(f"unknown verdict {verdict!r}; expected one of {sorted(VERDICTS)}")
-
-
-def check_rating(verdict: str, rating: Rating) -> None:
+def check_rating(verdict: Status, rating: Rating) -> None:
     """Refuse the two ratings the grading rules forbid (:class:`recall.errors.RatingError`)."""
-    if verdict == "invalid":
+    if verdict is Status.INVALID:
         raise RatingError(
             "an answer that could not be read is not rated: it costs nothing, try again"
         )
-    if verdict == "incorrect" and rating is Rating.Hard:
+    if verdict is Status.INCORRECT and rating is Rating.Hard:
         raise RatingError(
             "a wrong answer cannot be rated Hard: Hard is a passing grade. "
             "Rate it Again, or Good or Easy if the grader was wrong"
@@ -75,4 +71,4 @@ def made_leech(applied: AppliedReview, threshold: int) -> bool:
     return became_leech(before.lapses, applied.card.state.lapses, threshold)
 
 
-__all__ = ["Done", "Recorded", "check_rating", "check_verdict", "made_leech"]
+__all__ = ["Done", "Recorded", "check_rating", "made_leech"]

@@ -8,7 +8,8 @@ commits the review (log row and next state, one transaction) before it returns.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import replace
 from datetime import datetime, tzinfo
 from typing import Any
@@ -16,14 +17,21 @@ from typing import Any
 from recall.cards.model import Card
 from recall.clock import utc_now
 from recall.config import Settings
-from recall.scheduling import Rating, Scheduler, suggest_rating, today_bounds
+from recall.scheduling import Rating, Scheduler, as_status, suggest_rating, today_bounds
 from recall.session.budget import Budget, Stopwatch
 from recall.session.mode import Mode
-from recall.session.ownership import Owner, latest_resumable, pid_alive, resumable
+from recall.session.ownership import (
+    Owner,
+    claim_gone,
+    latest_resumable,
+    pid_alive,
+    resumable,
+)
 from recall.session.queues import SessionQueue
-from recall.session.recording import Done, Recorded, check_rating, check_verdict, made_leech
+from recall.session.recording import Done, Recorded, check_rating, made_leech
 from recall.session.summary import SessionSummary, summarise
-from recall.store import ReviewInput, SessionInfo, Store, StoredCard
+from recall.store import CardClaim, ReviewInput, SessionInfo, Store, StoredCard
+from recall.verdicts import Status
 
 
 class Session:
@@ -47,10 +55,12 @@ class Session:
         tz: tzinfo | None = None,
         fuzz: bool = True,
         owner: Owner | None = None,
+        alive: Callable[[int], bool | None] = pid_alive,
     ) -> None:
         self.store = store
         self.info = info
         self.owner = owner or Owner.this_process()
+        self.alive = alive  # whether a process on this machine runs (another window's claim)
         self.settings = settings or Settings()
         self.clock = clock
         self.tz = tz
@@ -73,6 +83,9 @@ class Session:
         self._watch = Stopwatch()
         self._done: list[Done] = []
         self._exhausted = False
+        # Cards whose hint was used for an answer since taken back (or shown for the card on
+        # screen): answered again, they are still marked as hinted.
+        self._hinted: set[str] = set()
 
     # ------------------------------------------------------------------ creating
 
@@ -92,6 +105,7 @@ class Session:
         tz: tzinfo | None = None,
         fuzz: bool = True,
         owner: Owner | None = None,
+        alive: Callable[[int], bool | None] = pid_alive,
     ) -> Session:
         """Begin a session (recorded in the store at once, so it can be recovered), held by
         ``owner`` (default: this process)."""
@@ -110,7 +124,15 @@ class Session:
             owner=owner.as_tuple(),
         )
         session = cls(
-            store, cards, info, settings=settings, clock=clock, tz=tz, fuzz=fuzz, owner=owner
+            store,
+            cards,
+            info,
+            settings=settings,
+            clock=clock,
+            tz=tz,
+            fuzz=fuzz,
+            owner=owner,
+            alive=alive,
         )
         session._queue.build(session.clock(), skip=set())
         return session
@@ -162,11 +184,20 @@ class Session:
             return None  # another window resumed it between our look and our claim
         info = replace(info, owner_host=here.host, owner_pid=here.pid, last_active_at=now)
         session = cls(
-            store, cards, info, settings=settings, clock=clock, tz=tz, fuzz=fuzz, owner=here
+            store,
+            cards,
+            info,
+            settings=settings,
+            clock=clock,
+            tz=tz,
+            fuzz=fuzz,
+            owner=here,
+            alive=alive,
         )
         entries = store.reviews(session_id=info.id)
-        session._watch.used_seconds = sum(e.seconds for e in entries)
-        session._done = [Done(e.id, e.card_key, e.seconds) for e in entries]
+        # Time on answered cards, and on cards skipped or undone before the crash: all spent.
+        session._watch.used_seconds = sum(e.seconds for e in entries) + info.set_aside_seconds
+        session._done = [Done(e.id, e.card_key, e.seconds, hint_used=e.hint_used) for e in entries]
         passed = {e.card_key for e in entries if e.rating > 1}
         session._queue.build(session.clock(), skip=passed)
         return session
@@ -213,29 +244,57 @@ class Session:
         if self.finished:
             return None
         now = self.clock()
-        key = self._queue.next_key(now)
+        key = self._queue.next_key(now, claim=lambda key: self._claim(key, now))
         if key is None:
             self._exhausted = True
             return None
         return self._show(key, now)
 
     def _show(self, key: str, now: datetime) -> Card:
-        """Put ``key`` on screen with a fresh, unpaused clock."""
+        """Put ``key`` on screen with a fresh clock (claimed already, or by undo)."""
         self._current = key
         self._watch.start(now)
         return self._cards[key]
 
+    def _claim(self, key: str, now: datetime) -> bool:
+        """Claim card ``key`` for this session before it is shown: refused while another
+        session shows it and its claim stands (:func:`recall.session.ownership.claim_gone`)."""
+
+        def free(claim: CardClaim) -> bool:
+            return claim_gone(claim, now, self.owner, self.alive)
+
+        card_db_id = self._queue.stored[key].db_id
+        return self.store.claim_card(card_db_id, self.id, self.owner.as_tuple(), now, free=free)
+
+    def _let_go(self, key: str) -> None:
+        """Release this session's claim on card ``key`` (it left the screen)."""
+        self.store.release_cards(self.id, self._queue.stored[key].db_id)
+
+    def _spend_set_aside(self) -> None:
+        """The card on screen leaves it unreviewed: its time stays spent, here and in the
+        store (a resumed session counts it), and its claim is released."""
+        key = self._current
+        if key is None:
+            return
+        spent = self.seconds_on_current()
+        if spent > 0:
+            self._watch.used_seconds += spent
+            self.store.add_set_aside_seconds(self.id, spent)
+        self._let_go(key)
+        self._current = None
+        self._watch.reset()
+
     def set_aside(self, *, requeue: bool) -> bool:
         """Take the card on screen away without a review: a skip (``requeue``: asked again
-        later in this session) or a bury or suspend the caller has just stored. Returns
-        ``False``, and keeps the card on screen, for a skip with nothing else left to ask."""
+        later in this session) or a bury or suspend the caller has just stored. The time it
+        was on screen stays spent. Returns ``False``, and keeps the card on screen, for a skip
+        with nothing else left to ask."""
         key = self._current
         if key is None:
             return False
         if requeue and not self._queue.ask_later(key, self.clock()):
             return False
-        self._current = None
-        self._watch.reset()
+        self._spend_set_aside()
         return True
 
     def seconds_on_current(self) -> float:
@@ -257,20 +316,40 @@ class Session:
             return None
         return self.budget.seconds_left(self.elapsed_seconds)
 
+    @property
+    def time_up(self) -> bool:
+        """A minutes budget ran out while the card on screen was shown: the screen says "time
+        is up, finish this card" (the card is still answered and recorded; no other follows)."""
+        remaining = self.remaining_seconds
+        return self._current is not None and remaining is not None and remaining <= 0
+
+    def mark_hint(self) -> None:
+        """The learner saw the hint for the card on screen: its answer counts as hinted (the
+        suggestion is Hard at best), even if it is undone and answered again."""
+        if self._current is not None:
+            self._hinted.add(self._current)
+
+    @property
+    def current_hinted(self) -> bool:
+        """Whether the card on screen carries a hint penalty (:meth:`mark_hint`, or an undone
+        answer that used the hint)."""
+        return self._current is not None and self._current in self._hinted
+
     def suggest(
-        self, verdict: str, seconds: float | None = None, used_hint: bool = False
+        self, verdict: Status, seconds: float | None = None, used_hint: bool = False
     ) -> Rating | None:
-        """:func:`recall.scheduling.suggest_rating` for the current card."""
+        """:func:`recall.scheduling.suggest_rating` for the current card (``used_hint`` or
+        :attr:`current_hinted`)."""
         state = self.current_state
         mature = state is not None and state.state.is_mature
         if seconds is None:
             seconds = self.seconds_on_current()
-        return suggest_rating(verdict, seconds, used_hint, mature)
+        return suggest_rating(verdict, seconds, used_hint or self.current_hinted, mature)
 
     def record(
         self,
         *,
-        verdict: str,
+        verdict: Status,
         rating: Rating | int,
         suggested: Rating | int | None = None,
         diagnosis: str | None = None,
@@ -283,7 +362,8 @@ class Session:
         """Rate the current card and commit the review before returning.
 
         ``rating`` is the learner's choice (the suggestion, or an override); ``seconds`` the
-        time taken (default: measured by the session's clock, pauses excluded). In normal mode
+        time taken (default: measured by the session's clock, pauses excluded); ``hint_used``
+        is also set for a card with :attr:`current_hinted`. In normal mode
         the card's next state comes from FSRS and its siblings are buried until tomorrow; in
         the other modes the review is logged and the schedule is left alone.
         ``Recorded.became_leech`` tells whether this review made the card a leech.
@@ -295,13 +375,14 @@ class Session:
         """
         if self._current is None:
             raise RuntimeError("no card is being shown: call next_card() first")
-        check_verdict(verdict)
+        verdict = as_status(verdict)  # a stored string ("correct") reads as its member
         rating = Rating(int(rating))
         check_rating(verdict, rating)
         key = self._current
         stored = self._queue.stored[key]
         now = self.clock()
         taken = self.seconds_on_current() if seconds is None else max(0.0, float(seconds))
+        hint_used = hint_used or key in self._hinted
         data = ReviewInput(
             rating=rating,
             reviewed_at=now,
@@ -329,11 +410,13 @@ class Session:
         requeue = not self.mode.on_schedule and rating is Rating.Again
         if requeue:
             self._queue.pending.append(key)
-        self._done.append(Done(applied.entry.id, key, taken, requeued=requeue))
+        self._done.append(Done(applied.entry.id, key, taken, requeue, hint_used))
         self._watch.used_seconds += taken
+        self._hinted.discard(key)
         self._current = None
-        self._watch.shown_at = None
+        self._watch.reset()
         self._exhausted = False
+        self._let_go(key)
         leech = made_leech(applied, self.settings.leech_threshold)
         return Recorded(applied.entry, applied.card, leech, applied.buried, self.finished)
 
@@ -343,6 +426,10 @@ class Session:
         is nothing to undo (the session has ended: its summary stands) or the card can no longer
         be shown (removed from its deck or suspended since; the review is still taken back).
 
+        Undo gives no time back: the undone answer's seconds, and the time on the card that was
+        on screen, stay spent. An answer that used the hint keeps its penalty when the card is
+        answered again.
+
         Raises :class:`recall.store.StoreError` when the card was reviewed again elsewhere
         since; the review then stays, and still counts in this session."""
         if not self._done or self.info.ended_at is not None:
@@ -350,45 +437,66 @@ class Session:
         last = self._done[-1]
         stored = self.store.undo_review(last.review_id)
         self._done.pop()
-        self._watch.used_seconds = max(0.0, self._watch.used_seconds - last.seconds)
+        # Its log row is gone, but its time stays spent (and counts again after a resume).
+        self.store.add_set_aside_seconds(self.id, last.seconds)
+        if last.hint_used:
+            self._hinted.add(last.key)
         pending = self._queue.pending
-        if last.requeued:  # take back the extra try the miss queued
-            if self._current == last.key:  # the extra try is on screen
-                self._current = None
-            elif pending and pending[-1] == last.key:
-                pending.pop()
-        if self._current is not None and self._current != last.key:
-            pending.appendleft(self._current)
+        shown = self._current
+        self._spend_set_aside()
+        if last.requeued and shown != last.key and pending and pending[-1] == last.key:
+            pending.pop()  # take back the extra try the miss queued
+        elif shown is not None and shown != last.key:
+            pending.appendleft(shown)
         if last.key not in self._cards or stored.retired or stored.suspended:
-            self._current = None
             return None
         self._queue.stored[last.key] = stored
         self._exhausted = False
-        return self._show(last.key, self.clock())
+        now = self.clock()
+        self._claim(last.key, now)  # the learner asked for it back: shown even if claimed
+        return self._show(last.key, now)
 
     @property
     def paused(self) -> bool:
+        """Whether any pause is in force (the clock stands)."""
         return self._watch.paused
 
-    def pause(self) -> None:
-        """Stop the clock on the current card (a break does not spend the budget)."""
-        if not self._watch.paused:
-            self._watch.pause(self.clock())
+    def pause(self, reason: str = "pause") -> None:
+        """Stop the clock on the current card (a break, help, the command palette, a dialog
+        does not spend the budget). Pauses nest: each :meth:`pause` needs its own
+        :meth:`resume` with the same ``reason``, and the clock runs again after the last."""
+        self._watch.pause(self.clock(), reason)
 
-    def resume(self) -> None:
-        """Start the clock again after :meth:`pause`."""
-        if self._watch.paused:
-            self._watch.resume(self.clock())
+    def resume(self, reason: str = "pause") -> None:
+        """End one :meth:`pause` for ``reason`` (one with none in force is ignored, so a
+        screen closing twice cannot restart the clock under another pause). When the clock
+        runs again, the claim on the card on screen is renewed."""
+        now = self.clock()
+        if self._watch.resume(now, reason) and self._current is not None:
+            self._claim(self._current, now)
+
+    @contextmanager
+    def paused_for(self, reason: str) -> Iterator[None]:
+        """The clock stands inside the block (``with session.paused_for("help"): ...``)."""
+        self.pause(reason)
+        try:
+            yield
+        finally:
+            self.resume(reason)
 
     def release(self) -> None:
         """Let go of the session without ending it (the app closes mid-session): it is
-        offered for resuming at once, by this window's next start or another one."""
+        offered for resuming at once, by this window's next start or another one. The card
+        on screen is let go too; its time stays spent."""
+        self._spend_set_aside()
+        self.store.release_cards(self.id)
         self.store.release_session(self.id, self.owner.as_tuple())
 
     def end(self) -> SessionSummary:
         """Close the session (it will not be offered for resuming) and summarise it. A card
-        on screen but not recorded is simply not counted."""
-        self._current = None
+        on screen but not recorded is not counted as a review (its time is spent)."""
+        self._spend_set_aside()
+        self.store.release_cards(self.id)
         self.store.end_session(self.id, self.clock())
         self.info = self.store.session(self.id)
         return self.summary()

@@ -19,6 +19,7 @@ from recall.cards.model import Card, CardKind
 from recall.config import Settings
 from recall.scheduling.rating import Rating
 from recall.scheduling.state import ReviewKind, is_leech
+from recall.verdicts import Status
 
 if TYPE_CHECKING:
     from recall.store import ReviewEntry, SessionInfo, Store
@@ -101,7 +102,9 @@ def summarise(
         )
         for k in last_wrong
     )
-    mistakes = Counter(e.diagnosis for e in entries if e.diagnosis and e.verdict == "incorrect")
+    mistakes = Counter(
+        e.diagnosis for e in entries if e.diagnosis and e.verdict is Status.INCORRECT
+    )
     threshold = settings.leech_threshold
     stored = store.cards_by_key(first) if first else {}
     leeches = tuple(k for k, c in stored.items() if is_leech(c.state.lapses, threshold))

@@ -22,6 +22,7 @@ from recall.paths import default_database_url, ensure_data_dir
 from recall.store.engine import DATABASE_ERRORS, make_engine, parse_url, sqlite_path, store_error
 from recall.store.records import (
     AppliedReview,
+    CardClaim,
     DeckCounts,
     ReviewEntry,
     ReviewInput,
@@ -72,6 +73,7 @@ def open_store(url: str | None = None) -> Store:
 __all__ = [
     "HEAD",
     "AppliedReview",
+    "CardClaim",
     "DeckCounts",
     "ReviewEntry",
     "ReviewInput",

@@ -11,6 +11,7 @@ from typing import Any
 
 from recall.scheduling.rating import Rating
 from recall.scheduling.state import CardState, ReviewKind
+from recall.verdicts import Status
 
 
 @dataclass(frozen=True)
@@ -56,7 +57,7 @@ class StoredCard:
 
 @dataclass(frozen=True)
 class DeckCounts:
-    """Home-screen counts for one deck. ``new`` is capped by what today's limit allows."""
+    """Home-screen counts for one deck (each stops at the cap the caller asked for)."""
 
     deck: str
     name: str
@@ -99,7 +100,7 @@ class ReviewInput:
 
     rating: Rating
     reviewed_at: datetime
-    verdict: str
+    verdict: Status
     seconds: float
     suggested: Rating | None = None
     diagnosis: str | None = None
@@ -122,7 +123,7 @@ class ReviewEntry:
     kind: ReviewKind
     rating: Rating
     suggested: Rating | None
-    verdict: str
+    verdict: Status
     diagnosis: str | None
     answer: str | None
     seconds: float
@@ -159,8 +160,21 @@ class SessionInfo:
     topic: str | None = None
     owner_host: str | None = None  # the process drilling it (None: nobody holds it)
     owner_pid: int | None = None
+    set_aside_seconds: float = 0.0  # time on cards that left the screen without a review
 
     @property
     def owner(self) -> tuple[str | None, int | None]:
         """``(host, pid)`` of the process holding the session, ``(None, None)`` when none does."""
         return self.owner_host, self.owner_pid
+
+
+@dataclass(frozen=True)
+class CardClaim:
+    """A card on screen in session ``session_id``, held by process ``owner_host``/``owner_pid``
+    since ``claimed_at``: another window skips it while that owner is alive."""
+
+    card_db_id: int
+    session_id: int
+    owner_host: str
+    owner_pid: int
+    claimed_at: datetime

@@ -39,6 +39,7 @@ from recall.store.records import (
     SessionInfo,
     StoredCard,
 )
+from recall.verdicts import Status
 
 #: ``review_log.kind`` as stored, per kind of review (the integers are the schema's).
 KIND_CODES = {
@@ -156,7 +157,7 @@ def review_values(
         "kind": KIND_CODES[kind],
         "rating": int(review.rating),
         "suggested": None if review.suggested is None else int(review.suggested),
-        "verdict": review.verdict,
+        "verdict": str(review.verdict),  # the enum's value: what every row ever stored
         "diagnosis": review.diagnosis,
         "answer": review.answer,
         "duration_ms": max(0, round(review.seconds * 1000)),
@@ -208,7 +209,7 @@ def review_entry(row: Any) -> ReviewEntry:
         kind=review_kind(log.kind),
         rating=Rating(log.rating),
         suggested=None if log.suggested is None else Rating(log.suggested),
-        verdict=log.verdict,
+        verdict=Status(log.verdict),
         diagnosis=log.diagnosis,
         answer=log.answer,
         seconds=log.duration_ms / 1000,
@@ -263,6 +264,7 @@ def session_info(row: Any) -> SessionInfo:
         topic=spec.get("topic"),
         owner_host=row.owner_host,
         owner_pid=row.owner_pid,
+        set_aside_seconds=float(row.set_aside_seconds or 0.0),
     )
 
 

@@ -17,15 +17,7 @@ from datetime import datetime
 from types import SimpleNamespace
 from typing import Any, ParamSpec, TypeVar
 
-from sqlalchemy import (
-    Connection,
-    Engine,
-    delete,
-    func,
-    insert,
-    select,
-    update,
-)
+from sqlalchemy import Connection, Engine, delete, func, insert, select, update
 from sqlalchemy.engine import URL
 
 from recall.cards.model import Deck
@@ -33,6 +25,7 @@ from recall.clock import utc_now
 from recall.errors import StoreError
 from recall.scheduling.rating import Rating
 from recall.scheduling.state import CardState, ReviewKind
+from recall.store import claims
 from recall.store import queries as q
 from recall.store.engine import DATABASE_ERRORS, WRITE, store_error
 from recall.store.models import (
@@ -51,6 +44,7 @@ from recall.store.models import (
 )
 from recall.store.records import (
     AppliedReview,
+    CardClaim,
     DeckCounts,
     DeckSize,
     Memory,
@@ -73,6 +67,7 @@ from recall.store.rows import (
 )
 from recall.store.sync import retire_decks, sync_decks, vanished_decks
 from recall.store.timeutil import from_millis
+from recall.verdicts import Status
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -517,6 +512,33 @@ class Store:
             q.release_session(conn, session_id, owner)
 
     @_translated
+    def claim_card(
+        self,
+        card_db_id: int,
+        session_id: int,
+        owner: tuple[str, int],
+        now: datetime,
+        *,
+        free: Callable[[CardClaim], bool],
+    ) -> bool:
+        """Claim a card for the session showing it (atomically): refused while another
+        session's claim stands, i.e. ``free(claim)`` is false. Returns whether it was claimed."""
+        with self._write() as conn:
+            return claims.claim_card(conn, card_db_id, session_id, owner, now, free)
+
+    @_translated
+    def release_cards(self, session_id: int, card_db_id: int | None = None) -> None:
+        """Let go of the session's claim on a card (on every card, when ``None``)."""
+        with self._write() as conn:
+            claims.release_claims(conn, session_id, card_db_id)
+
+    @_translated
+    def add_set_aside_seconds(self, session_id: int, seconds: float) -> None:
+        """Count ``seconds`` spent on a card that left the screen unreviewed (kept for good)."""
+        with self._write() as conn:
+            claims.add_set_aside_seconds(conn, session_id, seconds)
+
+    @_translated
     def last_finished_session(self, mode: str | None = "normal") -> SessionInfo | None:
         """The latest ended session (of ``mode``, when given) that has reviews."""
         query = q.finished_sessions_query(mode)
@@ -559,12 +581,12 @@ class Store:
     @_translated
     def review_facts(
         self, since: datetime, until: datetime
-    ) -> list[tuple[datetime, ReviewKind, Rating, str, str | None, str, str]]:
+    ) -> list[tuple[datetime, ReviewKind, Rating, Status, str | None, str, str]]:
         """(time, kind, rating, verdict, diagnosis, deck, topic) of each review in a period."""
         with self._read() as conn:
             rows = conn.execute(q.review_facts_query(since, until)).all()
         return [
-            (at, review_kind(kind), Rating(rating), verdict, diagnosis, deck, topic)
+            (at, review_kind(kind), Rating(rating), Status(verdict), diagnosis, deck, topic)
             for at, kind, rating, verdict, diagnosis, deck, topic in rows
         ]
 

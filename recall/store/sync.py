@@ -68,7 +68,7 @@ def sync_decks(conn: Connection, decks: Sequence[Deck], now: datetime) -> SyncRe
             values = {
                 "kind": str(card.kind),
                 "topic": topic,
-                "sibling_group": sibling_group(card.id),
+                "sibling_group": card.sibling_group or sibling_group(card.id),
                 "content_hash": card.content_hash(),
                 "position": position,
             }

@@ -1,0 +1,286 @@
+"""Cards that give each other's answers away, found from their text, and the sibling groups they
+make.
+
+Drilled back to back, ``sigmoid-derivative-max`` ("the largest value σ'(x) takes", 0.25) answers
+``sigmoid-derivative-argmax`` ("σ'(x) reaches its maximum of 0.25 at x = ▢"), and the name card
+of a formula answers the card that shows it. A card whose prompt, shown formula, cloze text or
+hint contains another card's answer is that card's *sibling*: after one is reviewed the other is
+buried until the next day (the store buries by sibling group).
+
+Answers are looked for as the learner would see them, after a light normalisation that needs no
+formula engine (this module is stdlib-only): case, spacing, ``*`` and ``·``, Greek letters by
+name (``σ`` is ``sigma``), LaTeX commands without their backslash. What is looked for:
+
+* a math answer (formula, numeric template, math cloze) of at least :data:`MIN_MATH` characters,
+  once normalised (``0``, ``d`` or ``h`` would match everywhere);
+* a fact's value when it is distinctive: at least two significant digits, or a decimal point
+  (``0.25``, ``0.044715``, ``406.4``; not ``8`` or ``1000``);
+* a name or word a reverse or word-cloze card accepts, at least :data:`MIN_WORDS` letters, as
+  whole words (``dead ReLU`` in another prompt gives away ``leaky-relu-dead-units``).
+
+Groups are the connected components of these pairs joined with the id-prefix groups of
+:func:`recall.scheduling.queue.sibling_group` (``attention.formula`` and ``attention.scale``).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+
+from recall.cards.model import Card, CardKind, Deck
+
+MIN_MATH = 6
+MIN_WORDS = 4
+#: An answer found in more other cards than this is the deck's vocabulary ("softmax" in the
+#: softmax deck, ``beta_t`` in every diffusion card), not a giveaway: every card of the topic
+#: would otherwise bury every other.
+MAX_SPREAD = 2
+
+#: Texts of a card a learner reads before answering.
+SHOWN_FIELDS = ("prompt", "shown", "text", "hint")
+
+
+@dataclass(frozen=True, order=True)
+class Leak:
+    """``answered``'s answer appears in ``field`` of ``by``, as ``fragment``."""
+
+    answered: str
+    by: str
+    field: str
+    fragment: str
+
+
+def _greek_name(char: str) -> str:
+    name = unicodedata.name(char, "")
+    if name.startswith(("GREEK SMALL LETTER ", "GREEK CAPITAL LETTER ")):
+        word = name.rsplit(" ", 1)[-1].lower()
+        return word if "SMALL" in name else word.capitalize()
+    return char
+
+
+_LATEX_NOISE = re.compile(
+    r"\\(?:left|right|[bB]igg?[lr]?|mathrm|text|operatorname|mathcal|mathbb|,|;|!|quad|qquad)"
+)
+
+
+def math_key(text: str) -> str:
+    """``text`` normalised for finding a formula in another card's text: no spaces, no ``*`` or
+    ``·``, ``σ`` as ``sigma``, LaTeX commands without backslashes or braces, Unicode minus as
+    ``-``, superscript digits as ``^n``."""
+    out = _LATEX_NOISE.sub("", text)
+    out = re.sub(r"\\([A-Za-z]+)", r"\1", out)
+    out = "".join(_greek_name(c) if "\u0370" <= c <= "\u03ff" else c for c in out)
+    for sign, plain in (("−", "-"), ("–", "-"), ("²", "^2"), ("³", "^3"), ("½", "1/2")):
+        out = out.replace(sign, plain)
+    out = re.sub(r"[\s*·⋅×{}]", "", out)
+    return out.replace("sigmoid", "sigma")
+
+
+def word_key(text: str) -> str:
+    """``text`` for finding a name: lowercase, hyphens and punctuation as spaces, one space."""
+    folded = "".join(_greek_name(c) if "\u0370" <= c <= "\u03ff" else c for c in text.lower())
+    return " " + " ".join(re.sub(r"[^\w]+", " ", folded).split()) + " "
+
+
+def _math_answers(card: Card) -> list[str]:
+    if card.kind in (CardKind.FORMULA, CardKind.NUMERIC) or (
+        card.kind is CardKind.CLOZE and card.answer
+    ):
+        key = math_key(card.answer)
+        return [key] if len(key) >= MIN_MATH else []
+    return []
+
+
+def _numbers(card: Card) -> list[str]:
+    if card.kind is not CardKind.FACT:
+        return []
+    values = [card.value] if card.value is not None else list(card.value_range or ())
+    out = []
+    for value in values:
+        text = f"{value:.10g}"
+        digits = text.replace("-", "").replace(".", "").strip("0")
+        if "." in text or len(digits) >= 2 and not re.fullmatch(r"[1-9]0*", text):
+            out.append(text)
+    return out
+
+
+def _words(card: Card) -> list[str]:
+    if card.kind is CardKind.REVERSE or (card.kind is CardKind.CLOZE and not card.answer):
+        keys = (word_key(word) for word in card.accept)
+        return [k for k in dict.fromkeys(keys) if sum(c.isalpha() for c in k) >= MIN_WORDS]
+    return []
+
+
+def _texts(card: Card) -> dict[str, str]:
+    return {field: getattr(card, field) for field in SHOWN_FIELDS if getattr(card, field)}
+
+
+_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.]|\.\d)")
+
+
+@dataclass(frozen=True)
+class _Seen:
+    """One field of a card as the matchers read it, computed once per card."""
+
+    card: str
+    field: str
+    maths: str
+    words: str
+    numbers: frozenset[str]
+
+
+def _seen(card: Card) -> list[_Seen]:
+    return _read(card.id, _texts(card))
+
+
+def _read(card_id: str, texts: dict[str, str]) -> list[_Seen]:
+    return [
+        _Seen(
+            card_id,
+            field,
+            math_key(text),
+            word_key(text),
+            frozenset(f"{float(n):.10g}" for n in _NUMBER.findall(text.replace(",", ""))),
+        )
+        for field, text in texts.items()
+        if text
+    ]
+
+
+def _fragments(card: Card) -> tuple[list[str], list[str], list[str]]:
+    """What of ``card``'s answer is looked for: math keys, distinctive numbers, names."""
+    return _math_answers(card), _numbers(card), _words(card)
+
+
+def _found_in(fragments: tuple[list[str], list[str], list[str]], seen: _Seen) -> str | None:
+    """The fragment of an answer that ``seen`` shows, if any."""
+    maths, numbers, words = fragments
+    for fragment in maths:
+        if fragment in seen.maths:
+            return fragment
+    for number in numbers:
+        if number in seen.numbers:
+            return number
+    for word in words:
+        if word in seen.words:
+            return word.strip()
+    return None
+
+
+def leaks_between(answered: Card, by: Card) -> list[Leak]:
+    """Where ``by`` shows ``answered``'s answer before it is asked (one match per field)."""
+    return _leaks(answered, _seen(by))
+
+
+def _leaks(answered: Card, seen: Iterable[_Seen]) -> list[Leak]:
+    fragments = _fragments(answered)
+    if not any(fragments):
+        return []
+    out = []
+    for field in seen:
+        fragment = _found_in(fragments, field)
+        if fragment is not None:
+            out.append(Leak(answered.id, field.card, field.field, fragment))
+    return out
+
+
+def answer_leaks(cards: Sequence[Card]) -> list[Leak]:
+    """Every (card, other card) where the other shows the card's answer, in a stable order.
+
+    An answer fragment shown by more than :data:`MAX_SPREAD` other cards is left out (it is the
+    topic's vocabulary, known to anyone drilling the deck)."""
+    seen = {card.id: _seen(card) for card in cards}
+    out: list[Leak] = []
+    for answered in cards:
+        if answered.kind is CardKind.EXPLAIN:
+            continue
+        others = [
+            field for card_id, fields in seen.items() if card_id != answered.id for field in fields
+        ]
+        found = _leaks(answered, others)
+        spread: dict[str, set[str]] = {}
+        for leak in found:
+            spread.setdefault(leak.fragment, set()).add(leak.by)
+        out.extend(leak for leak in found if len(spread[leak.fragment]) <= MAX_SPREAD)
+    return sorted(out)
+
+
+def sibling_pairs(cards: Sequence[Card]) -> list[tuple[str, str]]:
+    """The leaks as unordered pairs of card ids, each once, sorted."""
+    pairs = {
+        (min(leak.answered, leak.by), max(leak.answered, leak.by)) for leak in answer_leaks(cards)
+    }
+    return sorted(pairs)
+
+
+def sibling_groups(
+    cards: Sequence[Card], prefix_group: Iterable[tuple[str, str]] = ()
+) -> dict[str, str]:
+    """Card id → sibling group, for the cards that have siblings.
+
+    ``prefix_group`` gives the groups already known (card id, group), such as id prefixes;
+    they are joined with the leak pairs. A group is named by its first card in deck order
+    (or by the known group it contains), so names are stable while the deck does not change.
+    """
+    order = {card.id: index for index, card in enumerate(cards)}
+    parent = {card.id: card.id for card in cards}
+
+    def root(card_id: str) -> str:
+        while parent[card_id] != card_id:
+            parent[card_id] = parent[parent[card_id]]
+            card_id = parent[card_id]
+        return card_id
+
+    def join(a: str, b: str) -> None:
+        ra, rb = root(a), root(b)
+        if ra != rb:
+            first, second = sorted((ra, rb), key=order.__getitem__)
+            parent[second] = first
+
+    named: dict[str, str] = {}
+    by_group: dict[str, str] = {}
+    for card_id, group in prefix_group:
+        if card_id not in parent:
+            continue
+        if group in by_group:
+            join(by_group[group], card_id)
+        else:
+            by_group[group] = card_id
+        named[card_id] = group
+    for a, b in sibling_pairs(cards):
+        join(a, b)
+    members: dict[str, list[str]] = {}
+    for card_id in parent:
+        members.setdefault(root(card_id), []).append(card_id)
+    out: dict[str, str] = {}
+    for head, ids in members.items():
+        if len(ids) < 2 and head not in named:
+            continue
+        name = next((named[i] for i in sorted(ids, key=order.__getitem__) if i in named), head)
+        for card_id in ids:
+            out[card_id] = name
+    return out
+
+
+def with_sibling_groups(deck: Deck) -> Deck:
+    """``deck`` with each card's :attr:`~recall.cards.model.Card.sibling_group` set from the
+    answers its cards give away (cards without a sibling keep ``""``)."""
+    groups = sibling_groups(deck.cards)
+    if not groups:
+        return deck
+    cards = tuple(replace(card, sibling_group=groups.get(card.id, "")) for card in deck.cards)
+    return replace(deck, cards=cards)
+
+
+#: What the drill screen may show about a card before it is answered, besides its question.
+LABEL_FIELDS = ("source", "tags")
+
+
+def own_answer_shown(card: Card) -> list[Leak]:
+    """Where the card's own labels (its source, its tags) name its answer, as ``source``
+    "(small τ = harder on near-negatives)" did for the card asking what small τ concentrates
+    on. A deck author rewrites those; the id is never shown before grading, since it cannot
+    change (the review history is keyed by it)."""
+    return _leaks(card, _read(card.id, {"source": card.source, "tags": " ".join(card.tags)}))
