@@ -160,6 +160,17 @@ class Workspace:
         """The loaded deck with that id, if any."""
         return next((deck for deck in self.decks if deck.id == deck_id), None)
 
+    def neighbour_names(self, card: Card) -> tuple[str, ...]:
+        """Names the other cards of ``card``'s deck accept: a reverse or word-cloze answer's
+        typo is never forgiven toward one of them (the drill screen and ``recall check --card``
+        pass these to :func:`recall.grading.grade` as ``others``)."""
+        if not card.accept:
+            return ()
+        deck = self.deck(card.deck_id)
+        if deck is None:
+            return ()
+        return tuple(name for other in deck.cards if other.id != card.id for name in other.accept)
+
     def folders(self) -> list[Path]:
         """Where decks are loaded from: the override, or the built-in and custom folders."""
         if self._deck_dirs is not None:

@@ -2,6 +2,12 @@
 
 Exit status for a single check: 0 correct, 1 incorrect, 2 invalid. The batch mode never stops on
 a bad line: it answers it with an ``invalid`` verdict and the reason.
+
+``recall check --card DECK/CARD ANSWER [--seed N]`` grades against a loaded card instead, with
+everything the card declares (symbols and domains, functions, required and forbidden names,
+units, tolerance, parameters drawn from the seed), through the drill screen's own path: the
+card from :class:`recall.workspace.Workspace`, the question from
+:meth:`recall.grading.Question.draw` and the verdict from :func:`recall.grading.grade`.
 """
 
 from __future__ import annotations
@@ -26,7 +32,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Grade ANSWER against EXPECTED with the formula engine. Exit status: "
         "0 correct, 1 incorrect, 2 invalid.",
     )
-    parser.add_argument("expected", nargs="?", help="the reference expression")
+    parser.add_argument(
+        "expected", nargs="?", help="the reference expression (with --card: the answer)"
+    )
     parser.add_argument("answer", nargs="?", help="the answer to grade")
     parser.add_argument(
         "--var",
@@ -49,6 +57,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         type=_tolerance_argument,
         metavar="R",
         help="relative tolerance for numeric answers (0 = exact, the default)",
+    )
+    parser.add_argument(
+        "--card",
+        metavar="DECK/CARD",
+        help="grade ANSWER against this card (built-in or custom), as the drill screen does",
+    )
+    parser.add_argument(
+        "--seed",
+        type=int,
+        metavar="N",
+        help="with --card: draw a numeric card's values from seed N (default: a fresh seed)",
     )
     parser.add_argument("--json", action="store_true", help="print the verdict as JSON")
     parser.add_argument(
@@ -117,6 +136,13 @@ def run(args: argparse.Namespace) -> int:
                 raise ConfigError(
                     f"cannot read the batch file {args.batch}: {error.strerror or error}"
                 ) from None
+    if args.card is not None:
+        from recall.commands.card_check import run_card
+
+        return run_card(args, _print_human)
+    if args.seed is not None:
+        print("recall check: --seed needs --card", file=sys.stderr)
+        return 2
     if args.expected is None or args.answer is None:
         print("recall check: give EXPECTED and ANSWER, or --batch FILE", file=sys.stderr)
         return 2

@@ -60,6 +60,11 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def days(count: int) -> str:
+    """``1 day``, ``2 days``: a count of days as a person writes it."""
+    return f"{count} day" if count == 1 else f"{count} days"
+
+
 def _pct(rate: float | None) -> str:
     return "—" if rate is None else f"{rate:.0%}"
 
@@ -70,8 +75,8 @@ def render(figures: dict[str, Any]) -> str:
     out = [
         f"recall stats, {figures['since']} to {figures['until']}",
         "",
-        f"reviews          {figures['reviews']} on {figures['study_days']} days",
-        f"streak           {figures['streak']} days",
+        f"reviews          {figures['reviews']} on {days(figures['study_days'])}",
+        f"streak           {days(figures['streak'])}",
         f"retention        {_pct(retention['rate'])} "
         f"({retention['passed']}/{retention['total']} reviews of learnt cards)",
         f"first try        {_pct(figures['first_try_accuracy'])}",

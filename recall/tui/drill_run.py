@@ -139,12 +139,7 @@ class DrillRun:
 
     def _others(self, card: Card) -> tuple[str, ...]:
         """Names from the card's neighbours, so a typo is never forgiven toward one of them."""
-        if not card.accept:
-            return ()
-        deck = self.workspace.deck(card.deck_id)
-        if deck is None:
-            return ()
-        return tuple(name for other in deck.cards if other.id != card.id for name in other.accept)
+        return self.workspace.neighbour_names(card)
 
     # ------------------------------------------------------------------ recording
 
