@@ -2,7 +2,7 @@
 
 ``python benchmarks/cli_start_probe.py SPAWN_TIME UNTIL [recall arguments…]`` runs
 :func:`recall.cli.main` with those arguments in this process, with Textual's ``App.run`` made
-headless at 80x24, and stops as soon as UNTIL is on screen:
+(and ``App.run_async``) made headless at 80x24, and stops as soon as UNTIL is on screen:
 
 * ``prompt``: the drill screen shows its first card's prompt (``recall drill --minutes 10``);
 * ``home``: the home screen shows the deck table filled with real counts (``recall``).
@@ -49,6 +49,7 @@ def main() -> int:
     from textual.app import App
 
     original_run = App.run
+    original_run_async = App.run_async
 
     async def pilot(driver: Any) -> None:
         app = driver.app
@@ -68,7 +69,13 @@ def main() -> int:
         kwargs.update(headless=True, size=(80, 24), auto_pilot=pilot)
         return original_run(self, **kwargs)
 
+    def headless_run_async(self: Any, **kwargs: Any) -> Any:
+        kwargs.update(headless=True, size=(80, 24), auto_pilot=pilot)
+        return original_run_async(self, **kwargs)
+
+    # The launcher may use either entry point (``run`` or ``run_async`` under its own runner).
     App.run = headless_run  # type: ignore[method-assign]
+    App.run_async = headless_run_async  # type: ignore[method-assign]
     from recall.cli import main as recall_main
 
     status = recall_main(argv)

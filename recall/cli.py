@@ -32,6 +32,9 @@ COMMAND_MODULES: tuple[str, ...] = (
     "recall.commands.drill",
     "recall.commands.today",
     "recall.commands.exam",
+    "recall.commands.optimize",
+    "recall.commands.plan",
+    "recall.commands.reviews",
 )
 
 

@@ -23,6 +23,7 @@ from recall.errors import ConfigError
 from recall.paths import config_file, write_atomically
 from recall.scheduling.fsrs_adapter import SchedulerSettings
 from recall.toml_limits import TomlLimitExceeded, TomlLimits, check_shape, read_bounded
+from recall.toml_text import toml_key, toml_string
 
 
 @dataclass(frozen=True)
@@ -343,7 +344,10 @@ def dumps(settings: Settings) -> str:
         if lines[-1]:
             lines.append("")
         lines.append("[keys]")
-        lines += [f"{_toml_key(k)} = {_toml_string(v)}" for k, v in sorted(settings.keys.items())]
+        lines += [
+            f"{toml_key(k)} = {toml_string(v, multiline=False)}"
+            for k, v in sorted(settings.keys.items())
+        ]
     return "\n".join(lines) + "\n"
 
 
@@ -370,16 +374,4 @@ def _toml_value(value: Any) -> str:
         return repr(int(value)) + ".0" if value.is_integer() else repr(value)
     if isinstance(value, int):
         return str(value)
-    return _toml_string(str(value))
-
-
-def _toml_string(text: str) -> str:
-    escaped = text.replace("\\", "\\\\").replace('"', '\\"')
-    # TOML forbids raw control characters (DEL included): a file holding one does not read.
-    escaped = "".join(c if c >= " " and c != "\x7f" else f"\\u{ord(c):04x}" for c in escaped)
-    return f'"{escaped}"'
-
-
-def _toml_key(key: str) -> str:
-    bare = key and all(c.isascii() and (c.isalnum() or c in "-_") for c in key)
-    return key if bare else _toml_string(key)
+    return toml_string(str(value), multiline=False)

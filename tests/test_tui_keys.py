@@ -217,11 +217,13 @@ def test_explain_cards_reveal_with_space_and_are_self_rated(home: Path, tmp_path
             assert isinstance(screen, DrillScreen)
             assert screen.phase is Phase.REVEAL
             assert "negative log-likelihood" not in screen_text(app)
-            await pilot.press("enter")  # nothing to accept: no rating is suggested
             await pilot.press("space")
             await pilot.pause()
             assert screen.phase is Phase.REVEALED
             assert "negative log-likelihood" in screen_text(app)
+            await pilot.press("enter")  # nothing to accept: no rating is suggested
+            await settle(app, pilot)
+            assert screen.phase is Phase.REVEALED and not services.workspace.store.reviews()
             await pilot.press("4")
             await settle(app, pilot)
             entry = services.workspace.store.reviews()[-1]

@@ -7,13 +7,10 @@ tests hold it to that.
 
 from __future__ import annotations
 
-import json
-import re
 from typing import Any
 
 from recall.cards.model import Card, CardKind, Deck, ParamSpec, Tolerance
-
-_BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
+from recall.toml_text import toml_key, toml_string
 
 
 def tolerance_to_dict(tolerance: Tolerance) -> dict[str, Any]:
@@ -152,7 +149,7 @@ def deck_to_toml(deck: Deck, *, comment: str = "") -> str:
 
 
 def _key(key: str) -> str:
-    return key if _BARE_KEY.match(key) else toml_string(key, multiline=False)
+    return toml_key(key)
 
 
 def _value(value: Any) -> str:
@@ -186,24 +183,3 @@ def _plain(value: float | None) -> int | float | None:
     if float(value).is_integer() and abs(value) < 1e15:
         return int(value)
     return float(value)
-
-
-def toml_string(text: str, *, multiline: bool = True) -> str:
-    """A TOML string for ``text``: a literal string when it holds backslashes (LaTeX stays as
-    written), a multi-line string when it has line breaks, else a basic string."""
-    if "\n" in text and multiline:
-        body = text.replace("\\", "\\\\").replace('"""', '""\\"').replace("\r", "\\r")
-        body = "".join(
-            c if c in "\n\t" or ord(c) >= 32 and ord(c) != 127 else f"\\u{ord(c):04x}" for c in body
-        )
-        if body.endswith('"'):
-            body = body[:-1] + '\\"'
-        return '"""\n' + body + '"""'
-    if "\\" in text and "'" not in text and "\n" not in text and _printable(text):
-        return f"'{text}'"
-    escaped = json.dumps(text, ensure_ascii=False).replace("\x7f", "\\u007f")
-    return escaped
-
-
-def _printable(text: str) -> bool:
-    return all(c == "\t" or (ord(c) >= 32 and ord(c) != 127) for c in text)

@@ -40,6 +40,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 
 def run(args: argparse.Namespace) -> int:
+    from recall import learner_model
     from recall.commands import open_workspace
 
     # Opening the workspace syncs the decks first: a deck file deleted since the last start is
@@ -47,12 +48,15 @@ def run(args: argparse.Namespace) -> int:
     workspace = open_workspace(args)
     try:
         stats = workspace.stats(days=args.days)
+        health = learner_model.health(workspace.store, workspace.settings)
     finally:
         workspace.close()
+    figures = {**stats.to_dict(), "memory_model": health.to_dict()}
     if args.json:
-        print(json.dumps(stats.to_dict(), indent=2))
+        print(json.dumps(figures, indent=2))
     else:
         print(render(stats.to_dict()))
+        print("\n" + "\n".join(learner_model.health_lines(health)))
     return 0
 
 

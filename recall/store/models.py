@@ -2,8 +2,9 @@
 
 Tables: ``decks`` and ``cards`` (content identity synced from deck files), ``card_state`` (FSRS
 memory and queue flags, one row per card), ``review_log`` (every review, with the state before
-and after so it can be undone), ``sessions``, ``card_claims`` (the cards on screen now), and
-``recall_meta`` (marks a recall database).
+and after so it can be undone), ``sessions``, ``card_claims`` (the cards on screen now),
+``recall_meta`` (marks a recall database), and the memory model's ``parameter_sets`` and
+``imported_reviews``.
 
 ``card_state.queue`` is the column every hot query filters on, derived from phase and flags by
 :func:`queue_for`: new 0, learning and relearning 1, review 2, suspended -1, retired -2,
@@ -19,6 +20,7 @@ from datetime import datetime
 
 from sqlalchemy import (
     BigInteger,
+    Boolean,
     Float,
     ForeignKey,
     Index,
@@ -226,3 +228,36 @@ class ReviewRow(Base):
     after_stability: Mapped[float | None] = mapped_column(Float)
     after_difficulty: Mapped[float | None] = mapped_column(Float)
     after_due: Mapped[datetime | None]
+
+
+# The memory model (recall optimize, recall reviews import): every fit of the learner's FSRS
+# parameters, at most one marked in use (none: the defaults), and reviews imported from other
+# FSRS tools, kept apart from review_log so stats, streaks and limits count what was drilled here.
+
+
+class ParameterSetRow(Base):
+    __tablename__ = "parameter_sets"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    created_at: Mapped[datetime]
+    parameters: Mapped[str] = mapped_column(Text)  # JSON list of 21 floats
+    status: Mapped[str] = mapped_column(String(24))  # kept | rejected
+    reviews: Mapped[int] = mapped_column(Integer)  # countable reviews the fit saw
+    log_loss: Mapped[float | None] = mapped_column(Float)  # held out, these parameters
+    rmse_bins: Mapped[float | None] = mapped_column(Float)
+    comparison: Mapped[str | None] = mapped_column(Text)  # JSON of the held-out comparison
+    in_use: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class ImportedReviewRow(Base):
+    __tablename__ = "imported_reviews"
+    __table_args__ = (
+        UniqueConstraint("card_id", "reviewed_at"),
+        Index("ix_imported_reviews_reviewed_at", "reviewed_at"),
+    )
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    card_id: Mapped[int] = mapped_column(ForeignKey("cards.id"))
+    reviewed_at: Mapped[datetime]
+    rating: Mapped[int] = mapped_column(SmallInteger)
+    state: Mapped[int | None] = mapped_column(SmallInteger)
+    duration_ms: Mapped[int | None] = mapped_column(Integer)
+    imported_at: Mapped[datetime]

@@ -62,6 +62,27 @@ def render_quietly(text: str, card: Card | None = None, width: int = 76) -> str:
 
 
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9_']*")
+#: A line that starts a list item keeps its own line when a paragraph is reflowed.
+_LIST_ITEM = re.compile(r"\s*(?:[-*•]|\d+[.)])\s")
+
+
+def reflow(text: str) -> str:
+    """``text`` with its hard line breaks joined, paragraph by paragraph.
+
+    Deck files wrap prose at about 100 columns; shown as it is on an 80-column screen every line
+    wraps again and leaves an orphan word behind. Blank lines still separate paragraphs, and list
+    items and indented lines keep their own line, so the terminal reflows the rest to its width.
+    """
+    paragraphs = []
+    for block in re.split(r"\n\s*\n", text.strip()):
+        lines: list[str] = []
+        for line in block.splitlines():
+            if lines and not _LIST_ITEM.match(line) and not line.startswith((" ", "\t")):
+                lines[-1] = f"{lines[-1].rstrip()} {line.strip()}"
+            else:
+                lines.append(line.rstrip())
+        paragraphs.append("\n".join(lines))
+    return "\n\n".join(paragraphs)
 
 
 def _mentioned_names(card: Card) -> set[str]:
@@ -80,7 +101,7 @@ def card_view(card: Card, *, question: Question | None = None, new: bool = False
     """
     from recall.grading.question import asked_prompt
 
-    prompt = question.prompt if question is not None else asked_prompt(card)
+    prompt = reflow(question.prompt if question is not None else asked_prompt(card))
     drawn = question is not None and bool(question.values)
     shown = render_quietly(card.shown, card) if card.shown else ""
     mentioned = _mentioned_names(card)
@@ -100,7 +121,7 @@ def card_view(card: Card, *, question: Question | None = None, new: bool = False
         hint=card.hint,
         unit=card.unit,
         source=card.source,
-        model_answer=card.model_answer,
+        model_answer=reflow(card.model_answer),
         numbers=card.numbers,
         self_rated=card.kind is CardKind.EXPLAIN,
         math_answer=takes_math(card),

@@ -27,13 +27,14 @@ from textual.reactive import var
 from textual.widgets import Footer, Input, Static
 
 from recall.errors import RecallError
+from recall.tui.asking import asking_header, graded_header
 from recall.tui.drill_run import DrillRun
 from recall.tui.messages import DataChanged, Graded, PreviewReady, WorkerFailed
 from recall.tui.screens.base import RecallScreen
 from recall.tui.views import CardView, FeedbackView, Leech, PreviewView, Rating, SessionPlan
 from recall.tui.widgets.answer_input import AnswerInput
 from recall.tui.widgets.countdown import Countdown
-from recall.tui.widgets.math_panels import FeedbackPanel, PreviewPanel
+from recall.tui.widgets.math_panels import FeedbackPanel, PreviewPanel, rating_line
 from recall.verdicts import Status
 
 #: The longest answer the box accepts; the engine refuses longer ones anyway (docs/syntax.md).
@@ -111,10 +112,13 @@ class DrillScreen(RecallScreen):
                 yield Static("", id="unit")
             yield PreviewPanel("", id="preview")
             yield FeedbackPanel("", id="feedback")
+        # Outside the scrolling body, so a long model answer never pushes it off the screen.
+        yield Static(rating_line(None, False), id="rating-row")
         yield Footer()
 
     def on_mount(self) -> None:
         self.query_one("#feedback").display = False
+        self.query_one("#rating-row").display = False
         try:
             self.run = self.services.begin(self.plan)
         except RecallError as error:
@@ -148,7 +152,8 @@ class DrillScreen(RecallScreen):
         self.card = card
         self.feedback = None
         self.hinted = False
-        self.query_one("#card-source", Static).update(_source_line(card))
+        # Nothing derived from the answer before grading: the id and source come with the verdict.
+        self.query_one("#card-source", Static).update(Text(asking_header(card), style="dim"))
         self.query_one("#prompt", Static).update(Text(card.prompt))
         shown = self.query_one("#shown", Static)
         shown.update(Text(card.shown))
@@ -162,6 +167,7 @@ class DrillScreen(RecallScreen):
         self.query_one("#unit", Static).update(card.unit)
         feedback = self.query_one("#feedback", FeedbackPanel)
         feedback.display = False
+        self.query_one("#rating-row").display = False
         answer = self.query_one("#answer", AnswerInput)
         answer.locked = False
         answer.value = ""
@@ -171,7 +177,7 @@ class DrillScreen(RecallScreen):
             self.query_one("#answer-row").display = False
             preview.display = True
             preview.update(
-                Text("Say it out loud, then press Space to see the model answer.", style="dim")
+                Text("Say it out loud, then Space or Enter shows the model answer.", style="dim")
             )
             self.set_focus(None)
         else:
@@ -260,6 +266,7 @@ class DrillScreen(RecallScreen):
             return
         self.feedback = feedback
         self.phase = Phase.FEEDBACK
+        self._name_card()
         # Locked, not disabled and not unfocused: moving focus rebuilds the footer, which
         # cost more than the grading itself (see benchmarks/bench_verdict.py).
         self.query_one("#answer", AnswerInput).locked = True
@@ -269,6 +276,12 @@ class DrillScreen(RecallScreen):
         panel.display = True
         self.call_after_refresh(panel.scroll_visible, animate=False)
         self.call_after_refresh(self._verdict_painted)
+
+    def _name_card(self) -> None:
+        """The answer is out: the header may now name the card and its source."""
+        if self.card is not None:
+            header = self.query_one("#card-source", Static)
+            header.update(Text(graded_header(self.card), style="dim"))
 
     def _verdict_painted(self) -> None:
         self.verdict_seconds.append(time.perf_counter() - self._submitted_at)
@@ -285,6 +298,9 @@ class DrillScreen(RecallScreen):
     # ------------------------------------------------------------------ rating
 
     def action_accept(self) -> None:
+        if self.phase is Phase.REVEAL:
+            self.action_reveal()  # Enter reveals as Space does
+            return
         if self.phase is Phase.FEEDBACK and self.feedback and self.feedback.suggested:
             self._record(self.feedback.suggested)
 
@@ -329,11 +345,17 @@ class DrillScreen(RecallScreen):
         if self.phase is not Phase.REVEAL or self.card is None:
             return
         self.phase = Phase.REVEALED
+        self._name_card()
         self.query_one("#preview", PreviewPanel).display = False
         panel = self.query_one("#feedback", FeedbackPanel)
         panel.show_reveal(self.card.model_answer, self.card.numbers)
         panel.display = True
-        panel.focus()
+        self.query_one("#rating-row").display = True
+        # The body takes focus, so the arrow and page keys scroll a long answer; it starts at
+        # the top of the model answer.
+        body = self.query_one("#drill-body", VerticalScroll)
+        body.focus()
+        self.call_after_refresh(panel.scroll_visible, top=True, animate=False)
         self.refresh_bindings()
 
     def let_go(self) -> None:
@@ -374,7 +396,8 @@ class DrillScreen(RecallScreen):
             self.notify("Nothing to undo in this session.", timeout=3)
             return
         self.post_message(DataChanged("a review was undone"))
-        self.notify(f"Undid the review of {card.key}.", timeout=3)
+        # Not the card's key: the card is back, unanswered, and its id may name the answer.
+        self.notify("Undid the last review: that card is back.", timeout=3)
         self._show(card)
 
     def action_skip(self) -> None:
@@ -403,7 +426,9 @@ class DrillScreen(RecallScreen):
             return
         if how != "skip":
             self.post_message(DataChanged(f"a card was {how}"))
-            self.notify(f"{'Buried' if how == 'bury' else 'Suspended'} {self.card.key}.", timeout=3)
+            # Unnamed: the card comes back (tomorrow, or when unsuspended) still unanswered.
+            done = "Buried the card until tomorrow" if how == "bury" else "Suspended the card"
+            self.notify(f"{done}.", timeout=3)
         self._advance()
 
     def action_edit_card(self) -> None:
@@ -463,7 +488,7 @@ class DrillScreen(RecallScreen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Show only the keys that do something in the current phase."""
         if action == "accept":
-            return self.phase is Phase.FEEDBACK
+            return self.phase in (Phase.FEEDBACK, Phase.REVEAL)
         if action == "rate":
             return self.phase in (Phase.FEEDBACK, Phase.REVEALED)
         if action == "reveal":
@@ -471,13 +496,6 @@ class DrillScreen(RecallScreen):
         if action == "hint":
             return self.phase in (Phase.ASKING, Phase.REVEAL)
         return True
-
-
-def _source_line(card: CardView) -> Text:
-    text = Text(card.key, style="dim")
-    if card.source:
-        text.append(f" · {card.source}", style="dim")
-    return text
 
 
 def _symbols_text(card: CardView) -> Text:

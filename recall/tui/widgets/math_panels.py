@@ -74,7 +74,7 @@ class FeedbackPanel(Static, can_focus=True):
         if numbers:
             parts.append(Text("numbers to have ready", style="dim"))
             parts.extend(Text(f"• {n}") for n in numbers)
-        parts.append(rating_line(None, False))
+        # The rating row is the drill screen's, below the scrolling body (visible at 80x24).
         self.set_class(False, "-correct")
         self.set_class(False, "-incorrect")
         self.update(Group(*parts))

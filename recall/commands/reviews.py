@@ -1,0 +1,92 @@
+"""``recall reviews import FILE`` / ``recall reviews export [FILE]``: review logs as CSV.
+
+The format is the FSRS tools' review-log CSV (:mod:`recall.scheduling.revlog_csv`). Imported
+rows are matched to the learner's cards by ``deck/card`` id and feed the memory model's fit only
+(they do not count as reviews drilled here); every row not used is listed with its row number
+and the reason. Export writes the scheduled reviews of the log, formula-safe for spreadsheets.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import TextIO
+
+#: Larger files are refused before reading: a review log of a lifetime is far smaller.
+MAX_FILE_BYTES = 200 * 1024 * 1024
+#: Problems printed at most (the count of the rest is printed after them).
+SHOWN_PROBLEMS = 50
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    parser = subparsers.add_parser(
+        "reviews",
+        help="import or export your review history as CSV",
+        description="Exchange review logs with other FSRS tools (card_id, review_time in "
+        "milliseconds, review_rating 1-4, optional review_state and review_duration).",
+    )
+    actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    importing = actions.add_parser("import", help="read a review-log CSV for the memory model")
+    importing.add_argument("file", type=Path, help="the CSV file")
+    exporting = actions.add_parser("export", help="write your review log as CSV")
+    exporting.add_argument(
+        "file", type=Path, nargs="?", help="where to write (default: standard output)"
+    )
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from recall import learner_model
+    from recall.commands import open_workspace
+    from recall.errors import ConfigError
+
+    if args.action == "import":
+        path: Path = args.file
+        try:
+            size = path.stat().st_size
+        except OSError as error:
+            raise ConfigError(f"{path}: cannot read it ({error.strerror})") from error
+        if size > MAX_FILE_BYTES:
+            raise ConfigError(f"{path}: {size} bytes is larger than a review log can be")
+    workspace = open_workspace(args)
+    store = workspace.store
+    try:
+        if args.action == "export":
+            if args.file is None:
+                count = learner_model.export_reviews(store, sys.stdout)
+            else:
+                with _open_for_writing(args.file) as stream:
+                    count = learner_model.export_reviews(store, stream)
+                print(f"{count} reviews written to {args.file}")
+            return 0
+        with _open_for_reading(args.file) as stream:
+            report = learner_model.import_reviews(store, stream)
+    finally:
+        workspace.close()
+    print(f"{report.added} reviews imported, {report.already_there} were already there.")
+    if report.problems:
+        print(f"{len(report.problems)} rows not used:")
+        for problem in report.problems[:SHOWN_PROBLEMS]:
+            print(f"  {problem}")
+        if len(report.problems) > SHOWN_PROBLEMS:
+            print(f"  ... and {len(report.problems) - SHOWN_PROBLEMS} more")
+    return 0 if not report.problems else 1
+
+
+def _open_for_reading(path: Path) -> TextIO:
+    from recall.errors import ConfigError
+
+    try:
+        return path.open(encoding="utf-8-sig", newline="", errors="strict")
+    except OSError as error:
+        raise ConfigError(f"{path}: cannot read it ({error.strerror})") from error
+
+
+def _open_for_writing(path: Path) -> TextIO:
+    from recall.errors import ConfigError
+
+    try:
+        return path.open("w", encoding="utf-8", newline="")
+    except OSError as error:
+        raise ConfigError(f"{path}: cannot write it ({error.strerror})") from error

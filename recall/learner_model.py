@@ -1,0 +1,259 @@
+"""The learner's own memory model, as the commands and the TUI use it.
+
+This joins the store (the review log, the cards, the fitted parameter sets, imported reviews) to
+the pure library in :mod:`recall.scheduling` (history, fitting, calibration, simulation,
+review-log CSV). Every function takes an open :class:`~recall.store.Store` and the learner's
+:class:`~recall.config.Settings`, so ``recall optimize``, ``recall plan``, ``recall reviews`` and
+the stats screen all compute the same things the same way.
+
+The scheduler uses the parameters in use from the next review on:
+:func:`scheduler_settings` is :meth:`Settings.scheduler_settings` with them filled in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+from datetime import datetime, tzinfo
+from typing import IO, Any
+
+from recall.clock import utc_now
+from recall.config import Settings
+from recall.scheduling.fitting import FitResult, fit_parameters, should_refit
+from recall.scheduling.fsrs_adapter import SchedulerSettings
+from recall.scheduling.history import History
+from recall.scheduling.memory_report import (
+    ModelHealth,
+    events_from_log,
+    events_from_revlog,
+    merged,
+    model_health,
+    planned_card,
+    rating_shares,
+    revlog_rows,
+)
+from recall.scheduling.rating import Rating
+from recall.scheduling.revlog_csv import RevlogRow, RowProblem, match_cards, read_revlog
+from recall.scheduling.revlog_csv import write_revlog as write_csv
+from recall.scheduling.simulation import Plan, PlanInputs, plan_workload
+from recall.scheduling.state import Phase
+from recall.scheduling.today import pace_from_log
+from recall.store import Store
+from recall.store.memory_model import ImportedReview, MemoryModelStore, ParameterSet
+
+
+def default_parameters() -> tuple[float, ...]:
+    """FSRS-6's defaults, as the scheduler has them."""
+    return SchedulerSettings().parameters
+
+
+def parameters_in_use(store: Store) -> tuple[float, ...]:
+    """The fitted parameters marked in use, else the defaults."""
+    fit = MemoryModelStore(store).in_use()
+    return fit.parameters if fit is not None else default_parameters()
+
+
+def scheduler_settings(
+    store: Store, settings: Settings, *, enable_fuzzing: bool = True
+) -> SchedulerSettings:
+    """The scheduler's settings with the learner's parameters in use."""
+    return replace(
+        settings.scheduler_settings(enable_fuzzing=enable_fuzzing),
+        parameters=parameters_in_use(store),
+    )
+
+
+def load_history(store: Store, settings: Settings, tz: tzinfo | None = None) -> History:
+    """The scheduled reviews of the log plus imported ones (a review counted once)."""
+    cards = store.cards_by_key()
+    topics = {key: card.topic for key, card in cards.items() if card.topic}
+    own = events_from_log(store.reviews(), topics)
+    imported = events_from_revlog(
+        (_as_row(r) for r in MemoryModelStore(store).imported_reviews()), topics
+    )
+    return History.from_events(merged(own, imported), settings.day_rollover_hour, tz)
+
+
+def _as_row(review: ImportedReview) -> RevlogRow:
+    return RevlogRow(
+        row=0,
+        card_id=review.card_key,
+        reviewed_at=review.reviewed_at,
+        rating=Rating(review.rating),
+        state=None if review.state is None else Phase(review.state),
+        duration_ms=review.duration_ms,
+    )
+
+
+@dataclass(frozen=True)
+class Optimization:
+    """What ``recall optimize`` did: the fit's result and, when recorded, its database row."""
+
+    result: FitResult
+    recorded: ParameterSet | None
+
+
+def optimize(
+    store: Store, settings: Settings, *, now: datetime | None = None, tz: tzinfo | None = None
+) -> Optimization:
+    """Fit to the history; record the fit (kept or not) unless there was too little history."""
+    history = load_history(store, settings, tz)
+    result = fit_parameters(
+        history,
+        parameters_in_use(store),
+        relearning_steps=max(1, len(settings.relearning_steps)),
+    )
+    if result.comparison is None:
+        return Optimization(result, None)
+    recorded = MemoryModelStore(store).record_fit(
+        result.parameters if result.kept else (result.candidate or result.parameters),
+        kept=result.kept,
+        reviews=result.reviews,
+        comparison=result.comparison.to_dict(),
+        now=now or utc_now(),
+    )
+    return Optimization(result, recorded)
+
+
+def revert(store: Store) -> ParameterSet | None:
+    """Go back to the parameters used before the current fit (``None``: the defaults)."""
+    return MemoryModelStore(store).revert()
+
+
+def refit_suggested(store: Store, history: History) -> bool:
+    """Whether the history grew by half since the last fit (or there is none and enough)."""
+    fits = MemoryModelStore(store).fits()
+    last = fits[-1].reviews if fits else None
+    return should_refit(last, len(history.targets))
+
+
+@dataclass(frozen=True)
+class ModelStatus:
+    """The health report plus what the stats screen says around it: which parameters are in
+    use and whether a new fit is due (the history grew by half since the last one)."""
+
+    health: ModelHealth
+    fitted: ParameterSet | None
+    refit_suggested: bool
+    ever_fitted: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            **self.health.to_dict(),
+            "parameters": "defaults" if self.fitted is None else "fitted",
+            "fitted_at": None if self.fitted is None else self.fitted.created_at.isoformat(),
+            "refit_suggested": self.refit_suggested,
+        }
+
+
+def health(store: Store, settings: Settings, tz: tzinfo | None = None) -> ModelStatus:
+    """Calibration, retention per deck and topic, and the verdict, for the parameters in use."""
+    history = load_history(store, settings, tz)
+    model_store = MemoryModelStore(store)
+    fitted = model_store.in_use()
+    parameters = default_parameters() if fitted is None else fitted.parameters
+    report = model_health(history, parameters, settings.desired_retention)
+    ever = bool(model_store.fits())
+    return ModelStatus(report, fitted, refit_suggested(store, history), ever)
+
+
+def plan(
+    store: Store,
+    settings: Settings,
+    *,
+    days: int = 90,
+    seed: int = 0,
+    now: datetime | None = None,
+    tz: tzinfo | None = None,
+) -> Plan:
+    """The workload curve for the learner's collection, parameters, pace and rating habits."""
+    moment = now or utc_now()
+    history = load_history(store, settings, tz)
+    first, passing = rating_shares(history)
+    entries = store.reviews()
+    pace = pace_from_log((str(e.kind), e.seconds) for e in entries)
+    cards = [
+        planned_card(c.state, moment, settings.day_rollover_hour, tz)
+        for c in store.cards_by_key().values()
+        if not c.suspended and not c.retired
+    ]
+    inputs = PlanInputs(
+        parameters=parameters_in_use(store),
+        cards=cards,
+        pace=pace,
+        new_per_day=settings.new_per_day,
+        days=days,
+        maximum_interval_days=settings.maximum_interval_days,
+        first_ratings=first,
+        pass_ratings=passing,
+        seed=seed,
+    )
+    return plan_workload(inputs, current_retention=settings.desired_retention)
+
+
+@dataclass(frozen=True)
+class ImportReport:
+    """What ``recall reviews import`` did, with every row it did not use and why."""
+
+    added: int
+    already_there: int
+    problems: tuple[RowProblem, ...]
+
+
+def import_reviews(
+    store: Store, stream: Iterable[str], now: datetime | None = None
+) -> ImportReport:
+    """Read a review-log CSV, keep the rows matching the learner's cards, store them once."""
+    read = read_revlog(stream)
+    matched = match_cards(read.rows, set(store.cards_by_key()))
+    added, duplicates = MemoryModelStore(store).import_reviews(
+        (
+            ImportedReview(
+                r.card_id,
+                r.reviewed_at,
+                int(r.rating),
+                None if r.state is None else int(r.state),
+                r.duration_ms,
+            )
+            for r in matched.rows
+        ),
+        now=now,
+    )
+    problems = tuple(sorted((*read.problems, *matched.unmatched), key=lambda p: p.row))
+    return ImportReport(added, duplicates, problems)
+
+
+def export_reviews(store: Store, stream: IO[str]) -> int:
+    """Write the scheduled reviews of the log as a review-log CSV; returns the row count."""
+    return write_csv(revlog_rows(store.reviews()), stream)
+
+
+def health_lines(status: ModelStatus) -> list[str]:
+    """The health report as text for ``recall stats``: the verdict, the calibration chart and
+    true retention against the desired one per deck."""
+    from recall.scheduling.charts import calibration_chart
+
+    report = status.health
+    source = (
+        "FSRS defaults"
+        if status.fitted is None
+        else f"fitted to your reviews on {status.fitted.created_at:%Y-%m-%d}"
+    )
+    lines = [f"memory model ({source})", f"  {report.verdict.message}"]
+    if status.refit_suggested:
+        lines.append(
+            "  Your history has grown by half since the last fit: run `recall optimize`."
+            if status.ever_fitted
+            else "  There is enough history to fit the model to you: run `recall optimize`."
+        )
+    if report.verdict.reviews:
+        lines += ["", *("  " + line for line in calibration_chart(report.bins).splitlines())]
+    if report.by_deck:
+        lines += ["", f"true retention by deck (you asked for {report.desired_retention:.0%})"]
+        width = max(len(g.group) for g in report.by_deck)
+        for group in report.by_deck:
+            lines.append(
+                f"  {group.group:<{width}}  {group.observed:>4.0%}  predicted "
+                f"{group.mean_predicted:.0%}  ({group.reviews} reviews)"
+            )
+    return lines

@@ -1,0 +1,223 @@
+"""The memory model's storage: fitted parameter sets (versioned, one in use) and imported reviews.
+
+:class:`MemoryModelStore` wraps an open :class:`~recall.store.store.Store` and uses its
+transactions (one per method, committed on return) and its error translation, so the fitting
+code's reads and writes sit in one module beside the facade rather than inside it.
+
+Versioning: every fit is recorded (:meth:`MemoryModelStore.record_fit`), kept or not, so the
+learner can see what was tried. A kept fit becomes the one in use. :meth:`revert` puts the
+previous kept fit back in use (or the FSRS defaults when there is none); nothing is deleted.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import insert, select, update
+
+from recall.clock import utc_now
+from recall.store.engine import DATABASE_ERRORS, store_error
+from recall.store.models import CardRow, DeckRow, ImportedReviewRow, ParameterSetRow
+from recall.store.store import Store
+
+
+@dataclass(frozen=True)
+class ParameterSet:
+    """One recorded fit."""
+
+    id: int
+    created_at: datetime
+    parameters: tuple[float, ...]
+    status: str
+    reviews: int
+    log_loss: float | None
+    rmse_bins: float | None
+    comparison: dict[str, Any] | None
+    in_use: bool
+
+
+@dataclass(frozen=True)
+class ImportedReview:
+    """A review imported from another FSRS tool, matched to one of recall's cards."""
+
+    card_key: str
+    reviewed_at: datetime
+    rating: int
+    state: int | None
+    duration_ms: int | None
+
+
+def _parameter_set(row: Any) -> ParameterSet:
+    return ParameterSet(
+        id=row.id,
+        created_at=row.created_at,
+        parameters=tuple(float(w) for w in json.loads(row.parameters)),
+        status=row.status,
+        reviews=row.reviews,
+        log_loss=row.log_loss,
+        rmse_bins=row.rmse_bins,
+        comparison=json.loads(row.comparison) if row.comparison else None,
+        in_use=bool(row.in_use),
+    )
+
+
+class MemoryModelStore:
+    """Parameter sets and imported reviews in ``store``'s database."""
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+
+    def _fail(self, error: BaseException) -> Exception:
+        return store_error(error, self._store.url)
+
+    def fits(self) -> list[ParameterSet]:
+        """Every recorded fit, oldest first."""
+        try:
+            with self._store._read() as conn:
+                rows = conn.execute(select(ParameterSetRow).order_by(ParameterSetRow.id))
+                return [_parameter_set(r) for r in rows]
+        except DATABASE_ERRORS as error:
+            raise self._fail(error) from error
+
+    def in_use(self) -> ParameterSet | None:
+        """The fit the scheduler uses, or ``None`` for the FSRS defaults."""
+        return next((f for f in self.fits() if f.in_use), None)
+
+    def record_fit(
+        self,
+        parameters: Iterable[float],
+        *,
+        kept: bool,
+        reviews: int,
+        comparison: Mapping[str, Any] | None,
+        now: datetime | None = None,
+    ) -> ParameterSet:
+        """Record a fit; a kept one becomes the one in use (the mark moves in one transaction)."""
+        candidate = (comparison or {}).get("candidate", {})
+        values = {
+            "created_at": now or utc_now(),
+            "parameters": json.dumps([float(w) for w in parameters]),
+            "status": "kept" if kept else "rejected",
+            "reviews": int(reviews),
+            "log_loss": candidate.get("log_loss"),
+            "rmse_bins": candidate.get("rmse_bins"),
+            "comparison": json.dumps(comparison, sort_keys=True) if comparison else None,
+            "in_use": kept,
+        }
+        try:
+            with self._store._write() as conn:
+                if kept:
+                    conn.execute(update(ParameterSetRow).values(in_use=False))
+                new_id = conn.execute(
+                    insert(ParameterSetRow).values(**values).returning(ParameterSetRow.id)
+                ).scalar_one()
+                row = conn.execute(
+                    select(ParameterSetRow).where(ParameterSetRow.id == new_id)
+                ).one()
+                return _parameter_set(row)
+        except DATABASE_ERRORS as error:
+            raise self._fail(error) from error
+
+    def revert(self) -> ParameterSet | None:
+        """Put the kept fit before the one in use back in use; ``None`` means the defaults are
+        now in use (there was no earlier kept fit, or nothing to revert)."""
+        try:
+            with self._store._write() as conn:
+                current = conn.execute(
+                    select(ParameterSetRow.id).where(ParameterSetRow.in_use.is_(True))
+                ).scalar_one_or_none()
+                if current is None:
+                    return None
+                conn.execute(update(ParameterSetRow).values(in_use=False))
+                earlier = conn.execute(
+                    select(ParameterSetRow)
+                    .where(ParameterSetRow.id < current, ParameterSetRow.status == "kept")
+                    .order_by(ParameterSetRow.id.desc())
+                    .limit(1)
+                ).one_or_none()
+                if earlier is None:
+                    return None
+                conn.execute(
+                    update(ParameterSetRow)
+                    .where(ParameterSetRow.id == earlier.id)
+                    .values(in_use=True)
+                )
+                return replace(_parameter_set(earlier), in_use=True)
+        except DATABASE_ERRORS as error:
+            raise self._fail(error) from error
+
+    def import_reviews(
+        self, reviews: Iterable[ImportedReview], now: datetime | None = None
+    ) -> tuple[int, int]:
+        """Store matched reviews; returns (added, already there). Unknown card keys raise
+        ``KeyError``: match them first (:func:`recall.scheduling.revlog_csv.match_cards`)."""
+        moment = now or utc_now()
+        added = duplicates = 0
+        try:
+            with self._store._write() as conn:
+                ids = {
+                    f"{slug}/{key}": card_id
+                    for card_id, slug, key in conn.execute(
+                        select(CardRow.id, DeckRow.slug, CardRow.key).join(
+                            DeckRow, DeckRow.id == CardRow.deck_id
+                        )
+                    )
+                }
+                existing = {
+                    (card_id, at)
+                    for card_id, at in conn.execute(
+                        select(ImportedReviewRow.card_id, ImportedReviewRow.reviewed_at)
+                    )
+                }
+                batch = []
+                for review in reviews:
+                    card_id = ids[review.card_key]
+                    key = (card_id, review.reviewed_at)
+                    if key in existing:
+                        duplicates += 1
+                        continue
+                    existing.add(key)
+                    batch.append(
+                        {
+                            "card_id": card_id,
+                            "reviewed_at": review.reviewed_at,
+                            "rating": review.rating,
+                            "state": review.state,
+                            "duration_ms": review.duration_ms,
+                            "imported_at": moment,
+                        }
+                    )
+                if batch:
+                    conn.execute(insert(ImportedReviewRow), batch)
+                added = len(batch)
+        except DATABASE_ERRORS as error:
+            raise self._fail(error) from error
+        return added, duplicates
+
+    def imported_reviews(self) -> list[ImportedReview]:
+        """Every imported review, oldest first."""
+        query = (
+            select(
+                DeckRow.slug,
+                CardRow.key,
+                ImportedReviewRow.reviewed_at,
+                ImportedReviewRow.rating,
+                ImportedReviewRow.state,
+                ImportedReviewRow.duration_ms,
+            )
+            .join(CardRow, CardRow.id == ImportedReviewRow.card_id)
+            .join(DeckRow, DeckRow.id == CardRow.deck_id)
+            .order_by(ImportedReviewRow.reviewed_at, ImportedReviewRow.id)
+        )
+        try:
+            with self._store._read() as conn:
+                return [
+                    ImportedReview(f"{slug}/{key}", at, rating, state, duration)
+                    for slug, key, at, rating, state, duration in conn.execute(query)
+                ]
+        except DATABASE_ERRORS as error:
+            raise self._fail(error) from error

@@ -1,0 +1,61 @@
+# ruff: noqa: F811  (pytest fixtures imported from store_fixtures shadow their parameters)
+"""Fitted parameters versioned in the database, and imported reviews kept apart from the log."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from recall.store import Store
+from recall.store.memory_model import ImportedReview, MemoryModelStore
+from tests.store_fixtures import T0, db_url, make_deck, store  # noqa: F401
+
+A = tuple(float(i) for i in range(21))
+B = tuple(float(i) / 2 for i in range(21))
+C = tuple(float(i) / 3 for i in range(21))
+COMPARISON = {"candidate": {"log_loss": 0.41, "rmse_bins": 0.05}, "current": {"log_loss": 0.5}}
+
+
+def test_every_fit_is_kept_and_the_one_in_use_is_marked(store: Store) -> None:
+    model = MemoryModelStore(store)
+    assert model.in_use() is None and model.fits() == []
+    first = model.record_fit(A, kept=True, reviews=500, comparison=COMPARISON, now=T0)
+    assert first.in_use and first.parameters == A and first.log_loss == 0.41
+    rejected = model.record_fit(B, kept=False, reviews=700, comparison=COMPARISON, now=T0)
+    assert not rejected.in_use and rejected.status == "rejected"
+    assert model.in_use() == first
+    second = model.record_fit(C, kept=True, reviews=900, comparison=None, now=T0)
+    fits = model.fits()
+    assert [f.id for f in fits] == [first.id, rejected.id, second.id]
+    assert [f.in_use for f in fits] == [False, False, True]
+    assert fits[2].comparison is None and fits[0].comparison == COMPARISON
+
+
+def test_revert_goes_back_one_kept_fit_then_to_the_defaults(store: Store) -> None:
+    model = MemoryModelStore(store)
+    assert model.revert() is None  # nothing to revert: the defaults stay
+    first = model.record_fit(A, kept=True, reviews=500, comparison=None, now=T0)
+    model.record_fit(B, kept=False, reviews=600, comparison=None, now=T0)
+    model.record_fit(C, kept=True, reviews=900, comparison=None, now=T0)
+    back = model.revert()
+    assert back is not None and back.id == first.id and back.in_use
+    assert model.in_use() == back
+    assert model.revert() is None
+    assert model.in_use() is None
+    assert len(model.fits()) == 3  # nothing deleted
+
+
+def test_imported_reviews_are_stored_once_and_kept_out_of_the_log(store: Store) -> None:
+    store.sync_decks([make_deck("ml", "a", "b")], now=T0)
+    model = MemoryModelStore(store)
+    reviews = [
+        ImportedReview("ml/a", T0 - timedelta(days=3), 3, 2, 8000),
+        ImportedReview("ml/b", T0 - timedelta(days=2), 1, None, None),
+    ]
+    assert model.import_reviews(reviews, now=T0) == (2, 0)
+    assert model.import_reviews(reviews, now=T0) == (0, 2)
+    assert model.imported_reviews() == reviews
+    assert store.review_count() == 0
+    with pytest.raises(KeyError):
+        model.import_reviews([ImportedReview("ml/zzz", T0, 3, None, None)])
