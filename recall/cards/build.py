@@ -2,6 +2,9 @@
 
 This is the stdlib half of validation: keys, types, required fields, id syntax and uniqueness,
 and the rules of each card kind. It needs no formula engine, so it is fast and always runs.
+This module is the deck header and the skeleton of one card; the shared key/type check
+(:mod:`recall.cards.checking`), the spec readers (:mod:`recall.cards.specs`) and the per-kind
+rules (:mod:`recall.cards.kinds`) are split out so each stays one concept.
 Whether expressions parse and templates evaluate is the engine's job
 (:func:`recall.grading.check_deck`).
 
@@ -12,34 +15,17 @@ deck.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Any
 
-from recall.cards import rules, schema
-from recall.cards.model import (
-    Card,
-    CardKind,
-    Deck,
-    FunctionSpec,
-    Identity,
-    ParamSpec,
-    SymbolSpec,
-    Tolerance,
-)
+from recall.cards import schema
+from recall.cards.checking import type_ok
+from recall.cards.kinds import MISSING_HINTS, KindRules
+from recall.cards.model import Card, CardKind, Deck, FunctionSpec, SymbolSpec
 from recall.cards.positions import Path
 from recall.cards.problems import Problems, did_you_mean
 
-_TYPE_WORDS = {
-    "str": "a string",
-    "number": "a number",
-    "int": "a whole number",
-    "bool": "true or false",
-    "table": "a table",
-    "list[str]": "a list of strings",
-    "list[number]": "a list of numbers",
-    "list[table]": "a list of tables",
-}
+__all__ = ["BuiltCard", "BuiltDeck", "DeckBuilder", "type_ok"]
 
 
 @dataclass(frozen=True)
@@ -62,165 +48,17 @@ class BuiltDeck:
     functions: list[FunctionSpec]
 
 
-def type_ok(value: Any, type_name: str) -> bool:
-    """Whether a TOML value has the type a schema names."""
-    if type_name == "str":
-        return isinstance(value, str)
-    if type_name == "number":
-        return isinstance(value, int | float) and not isinstance(value, bool)
-    if type_name == "int":
-        return isinstance(value, int) and not isinstance(value, bool)
-    if type_name == "bool":
-        return isinstance(value, bool)
-    if type_name == "table":
-        return isinstance(value, dict)
-    if type_name.startswith("list["):
-        inner = type_name[5:-1]
-        return isinstance(value, list) and all(type_ok(item, inner) for item in value)
-    raise ValueError(type_name)
+class DeckBuilder(KindRules):
+    """Builds one deck from its parsed TOML, reporting into ``problems``.
 
-
-def _type_word(value: Any) -> str:
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, int | float):
-        return "a number"
-    if isinstance(value, dict):
-        return "a table"
-    if isinstance(value, list):
-        return "a list"
-    return type(value).__name__
-
-
-class DeckBuilder:
-    """Builds one deck from its parsed TOML, reporting into ``problems``."""
+    The table check, the spec readers and the kind rules it inherits live in
+    :mod:`recall.cards.checking`, :mod:`recall.cards.specs` and :mod:`recall.cards.kinds`; this
+    module is the deck header and the card skeleton that calls them.
+    """
 
     def __init__(self, problems: Problems, *, builtin: bool = False) -> None:
-        self.problems = problems
+        super().__init__(problems)
         self.builtin = builtin
-
-    # ----- shared checks -------------------------------------------------------------------
-
-    def _check_table(
-        self,
-        table: dict[str, Any],
-        allowed: dict[str, str],
-        where: Path,
-        card_id: str | None,
-        what: str,
-        *,
-        known_elsewhere: dict[str, str] | None = None,
-        kind: str | None = None,
-    ) -> dict[str, Any]:
-        """Report unknown keys and wrong types in ``table``; return the well-typed entries."""
-        good: dict[str, Any] = {}
-        for key, value in table.items():
-            at = (*where, key)
-            if key not in allowed:
-                if known_elsewhere and key in known_elsewhere and kind:
-                    owners = ", ".join(schema.kinds_using(key))
-                    self.problems.add(
-                        f"key '{key}' is not used by {kind} cards",
-                        at,
-                        card_id=card_id,
-                        suggestion=f"it belongs to {owners} cards; remove it or change 'kind'",
-                    )
-                    continue
-                hint = did_you_mean(key, allowed) or did_you_mean(key, known_elsewhere or {})
-                allowed_list = ", ".join(sorted(allowed))
-                self.problems.add(
-                    f"unknown key '{key}' in {what}",
-                    at,
-                    card_id=card_id,
-                    suggestion=hint or f"allowed keys: {allowed_list}",
-                )
-                continue
-            expected = allowed[key]
-            if not type_ok(value, expected):
-                self.problems.add(
-                    f"'{key}' must be {_TYPE_WORDS[expected]}, not {_type_word(value)}",
-                    at,
-                    card_id=card_id,
-                    suggestion=_type_fix(expected, value),
-                )
-                continue
-            good[key] = value
-        return good
-
-    def _symbols(self, raw: dict[str, Any], where: Path, card_id: str | None) -> list[SymbolSpec]:
-        specs = []
-        for name, value in raw.items():
-            at = (*where, name)
-            if not schema.NAME.match(name):
-                self.problems.add(
-                    f"'{name}' is not a valid symbol name",
-                    at,
-                    card_id=card_id,
-                    suggestion="use letters and digits with '_' subscripts, e.g. 'd_k', 'beta_1'",
-                )
-                continue
-            if isinstance(value, str):
-                specs.append(SymbolSpec(name=name, domain=value.strip() or "real"))
-            elif isinstance(value, dict):
-                entry = self._check_table(
-                    value, schema.SYMBOL_KEYS, at, card_id, f"symbol '{name}'"
-                )
-                specs.append(
-                    SymbolSpec(
-                        name=name,
-                        domain=entry.get("domain", "real").strip() or "real",
-                        meaning=entry.get("meaning", ""),
-                        equals=entry.get("equals", "").strip(),
-                        identities_only=entry.get("identities_only", False),
-                    )
-                )
-            else:
-                self.problems.add(
-                    f"symbol '{name}' must be a domain string or a table",
-                    at,
-                    card_id=card_id,
-                    suggestion=f'{name} = "positive" or '
-                    f'{name} = {{ domain = "real", meaning = "..." }}',
-                )
-        return specs
-
-    def _functions(
-        self, raw: dict[str, Any], where: Path, card_id: str | None
-    ) -> list[FunctionSpec]:
-        specs = []
-        for name, value in raw.items():
-            at = (*where, name)
-            if not schema.NAME.match(name):
-                self.problems.add(
-                    f"'{name}' is not a valid function name",
-                    at,
-                    card_id=card_id,
-                    suggestion="use letters and digits, e.g. 'f', 'sigma', 'D_KL'",
-                )
-                continue
-            if isinstance(value, str):
-                specs.append(FunctionSpec(name=name, means=value.strip() or "unknown"))
-            elif isinstance(value, dict):
-                entry = self._check_table(
-                    value, schema.FUNCTION_KEYS, at, card_id, f"function '{name}'"
-                )
-                specs.append(
-                    FunctionSpec(
-                        name=name,
-                        means=entry.get("means", "unknown").strip() or "unknown",
-                        meaning=entry.get("meaning", ""),
-                    )
-                )
-            else:
-                self.problems.add(
-                    f"function '{name}' must be a string or a table",
-                    at,
-                    card_id=card_id,
-                    suggestion=f'{name} = "sigmoid" or {name} = "unknown"',
-                )
-        return specs
 
     # ----- the deck header -----------------------------------------------------------------
 
@@ -430,7 +268,7 @@ class DeckBuilder:
                     f"{kind} card is missing '{key}'",
                     where,
                     card_id=label,
-                    suggestion=_MISSING_HINTS.get(key, f"add '{key}'"),
+                    suggestion=MISSING_HINTS.get(key, f"add '{key}'"),
                 )
             elif isinstance(raw[key], str) and not raw[key].strip():
                 self.problems.add(f"'{key}' is empty", (*where, key), card_id=label)
@@ -475,390 +313,6 @@ class DeckBuilder:
             **fields,
         )
 
-    def _identities(self, raw: list[dict[str, Any]], where: Path, card_id: str) -> list[Identity]:
-        out = []
-        for i, item in enumerate(raw):
-            at = (*where, i)
-            entry = self._check_table(item, schema.IDENTITY_KEYS, at, card_id, "an identity")
-            if "rhs" not in entry:
-                self.problems.add(
-                    "identity has no 'rhs'",
-                    at,
-                    card_id=card_id,
-                    suggestion='{ lhs = "...", rhs = "..." }',
-                )
-                continue
-            if "derivative_of" in entry:
-                if "lhs" in entry:
-                    self.problems.add(
-                        "identity has both 'lhs' and 'derivative_of'",
-                        at,
-                        card_id=card_id,
-                        suggestion="a derivative check is { derivative_of, wrt, rhs }",
-                    )
-                    continue
-                if "wrt" not in entry:
-                    self.problems.add(
-                        "derivative identity has no 'wrt'",
-                        at,
-                        card_id=card_id,
-                        suggestion='add wrt = "x", the variable to differentiate by',
-                    )
-                    continue
-                out.append(
-                    Identity(
-                        lhs="",
-                        rhs=entry["rhs"],
-                        derivative_of=entry["derivative_of"],
-                        wrt=entry["wrt"],
-                    )
-                )
-            elif "lhs" in entry:
-                if "wrt" in entry:
-                    self.problems.add(
-                        "'wrt' is only used with 'derivative_of'",
-                        (*at, "wrt"),
-                        card_id=card_id,
-                    )
-                    continue
-                out.append(Identity(lhs=entry["lhs"], rhs=entry["rhs"]))
-            else:
-                self.problems.add(
-                    "identity has no 'lhs' (or 'derivative_of')",
-                    at,
-                    card_id=card_id,
-                    suggestion='{ lhs = "...", rhs = "..." }',
-                )
-        return out
-
-    def _tolerance(self, raw: dict[str, Any] | None, where: Path, card_id: str) -> Tolerance | None:
-        if raw is None:
-            return None
-        at = (*where, "tolerance")
-        entry = self._check_table(raw, schema.TOLERANCE_KEYS, at, card_id, "tolerance")
-        if len(entry) != 1 or len(raw) != 1:
-            if len(raw) == len(entry):
-                self.problems.add(
-                    "tolerance must have exactly one of relative, absolute, sigfigs, exact",
-                    at,
-                    card_id=card_id,
-                    suggestion="e.g. tolerance = { relative = 0.01 }",
-                )
-            return None
-        ((key, value),) = entry.items()
-        if key == "exact":
-            if value is not True:
-                self.problems.add(
-                    "'exact' can only be true",
-                    at,
-                    card_id=card_id,
-                    suggestion="drop the tolerance for the default 1% relative",
-                )
-                return None
-            return Tolerance(kind="exact", value=0.0)
-        if key == "sigfigs" and value < 1:
-            self.problems.add("'sigfigs' must be at least 1", at, card_id=card_id)
-            return None
-        if key in ("relative", "absolute") and (value < 0 or not math.isfinite(value)):
-            self.problems.add(f"'{key}' must be a finite number >= 0", at, card_id=card_id)
-            return None
-        if key == "relative" and value >= 1:
-            self.problems.add(
-                f"relative tolerance {value} accepts anything within {value:.0%}",
-                at,
-                card_id=card_id,
-                suggestion="write it as a fraction: 0.05 means 5%",
-            )
-            return None
-        return Tolerance(kind=key, value=float(value))
-
-    # ----- per kind ------------------------------------------------------------------------
-
-    def _kind_formula(
-        self, entry: dict[str, Any], where: Path, card_id: str, fields: dict[str, Any]
-    ) -> None:
-        """Formula cards need only their answer, checked by the engine later, and may state the
-        form it takes."""
-        self._form_rule(entry, where, card_id, fields)
-
-    def _form_rule(
-        self, entry: dict[str, Any], where: Path, card_id: str, fields: dict[str, Any]
-    ) -> None:
-        """``require``/``forbid``: ASCII names in typed syntax, not both at once."""
-        require, forbid = entry.get("require", []), entry.get("forbid", [])
-        for key, names in (("require", require), ("forbid", forbid)):
-            for i, name in enumerate(names):
-                if name.strip() and not (name.isascii() and schema.NAME.match(name)):
-                    self.problems.add(
-                        f"'{name}' in '{key}' is not a name in typed syntax",
-                        (*where, key, i),
-                        card_id=card_id,
-                        suggestion="spell it as an answer would, e.g. 'sigmoid', 'exp', 'sigma'",
-                    )
-        for message in rules.problems(require, forbid):
-            self.problems.add(message, where, card_id=card_id)
-        fields["require"], fields["forbid"] = tuple(require), tuple(forbid)
-
-    def _kind_explain(
-        self, entry: dict[str, Any], where: Path, card_id: str, fields: dict[str, Any]
-    ) -> None:
-        """Explain cards are self-rated: nothing beyond the required keys to check."""
-
-    def _kind_reverse(
-        self, entry: dict[str, Any], where: Path, card_id: str, fields: dict[str, Any]
-    ) -> None:
-        accept = entry.get("accept")
-        if accept is not None:
-            self._check_accept(accept, where, card_id)
-
-    def _check_accept(self, accept: list[str], where: Path, card_id: str) -> None:
-        if not accept:
-            self.problems.add(
-                "'accept' is empty",
-                (*where, "accept"),
-                card_id=card_id,
-                suggestion="list at least one accepted answer",
-            )
-        for i, word in enumerate(accept):
-            if not word.strip():
-                self.problems.add(
-                    "an accepted answer is empty", (*where, "accept", i), card_id=card_id
-                )
-
-    def _kind_cloze(
-        self, entry: dict[str, Any], where: Path, card_id: str, fields: dict[str, Any]
-    ) -> None:
-        text = entry.get("text")
-        if text is not None:
-            blanks = text.count(schema.BLANK)
-            if blanks != 1:
-                self.problems.add(
-                    f"cloze text must have exactly one blank '{{{{}}}}', found {blanks}",
-                    (*where, "text"),
-                    card_id=card_id,
-                    suggestion="mark the part to recall with {{}} "
-                    "and put it in 'answer' or 'accept'",
-                )
-        has_answer, has_accept = "answer" in entry, "accept" in entry
-        if has_answer == has_accept:
-            self.problems.add(
-                "cloze card needs exactly one of 'answer' (a math blank) "
-                "or 'accept' (a word blank)",
-                where,
-                card_id=card_id,
-                suggestion='answer = "1 - sigmoid(x)" or accept = ["batch"]',
-            )
-        if has_accept:
-            self._check_accept(entry["accept"], where, card_id)
-            for key in schema.FORM_KEYS:
-                if key in entry:
-                    self.problems.add(
-                        f"'{key}' needs a math blank ('answer'), not a word blank",
-                        (*where, key),
-                        card_id=card_id,
-                    )
-        else:
-            self._form_rule(entry, where, card_id, fields)
-
-    def _kind_fact(
-        self, entry: dict[str, Any], where: Path, card_id: str, fields: dict[str, Any]
-    ) -> None:
-        has_value, has_range = "value" in entry, "range" in entry
-        if has_value == has_range:
-            self.problems.add(
-                "fact card needs exactly one of 'value' or 'range'",
-                where,
-                card_id=card_id,
-                suggestion="value = 16, or range = [0.6, 1.3] when the sheet quotes a range",
-            )
-        if has_value:
-            value = entry["value"]
-            if not math.isfinite(value):
-                self.problems.add("'value' must be finite", (*where, "value"), card_id=card_id)
-            fields["value"] = float(value)
-        if has_range:
-            bounds = entry["range"]
-            if (
-                len(bounds) != 2
-                or not all(math.isfinite(b) for b in bounds)
-                or bounds[0] > bounds[1]
-            ):
-                self.problems.add(
-                    "'range' must be [low, high] with low <= high",
-                    (*where, "range"),
-                    card_id=card_id,
-                    suggestion="e.g. range = [0.6, 1.3]",
-                )
-            else:
-                fields["value_range"] = (float(bounds[0]), float(bounds[1]))
-        fields["tolerance"] = self._tolerance(entry.get("tolerance"), where, card_id)
-
-    def _kind_numeric(
-        self, entry: dict[str, Any], where: Path, card_id: str, fields: dict[str, Any]
-    ) -> None:
-        fields["tolerance"] = self._tolerance(entry.get("tolerance"), where, card_id)
-        params = self._params(entry.get("params", {}), (*where, "params"), card_id)
-        fields["params"] = tuple(params)
-        if "params" in entry and not params and not entry["params"]:
-            self.problems.add(
-                "'params' is empty",
-                (*where, "params"),
-                card_id=card_id,
-                suggestion="declare each {name} the prompt uses",
-            )
-        prompt = entry.get("prompt", "")
-        declared = set(entry.get("params", {}))
-        shown = set(schema.PLACEHOLDER.findall(prompt))
-        for name in sorted(shown - declared):
-            self.problems.add(
-                f"prompt uses {{{name}}} but no parameter '{name}' is declared",
-                (*where, "prompt"),
-                card_id=card_id,
-                suggestion=did_you_mean(name, declared)
-                or f"add {name} = {{ low = ..., high = ... }} under [card.params]",
-            )
-        for name in sorted(declared - shown):
-            self.problems.add(
-                f"parameter '{name}' is never shown in the prompt",
-                (*where, "params", name),
-                card_id=card_id,
-                suggestion=f"write {{{name}}} in the prompt where its value should appear",
-            )
-
-    def _params(self, raw: dict[str, Any], where: Path, card_id: str) -> list[ParamSpec]:
-        specs = []
-        for name, value in raw.items():
-            at = (*where, name)
-            if not schema.NAME.match(name):
-                self.problems.add(f"'{name}' is not a valid parameter name", at, card_id=card_id)
-                continue
-            if not isinstance(value, dict):
-                self.problems.add(
-                    f"parameter '{name}' must be a table",
-                    at,
-                    card_id=card_id,
-                    suggestion=f"{name} = {{ low = 1, high = 10 }} "
-                    f"or {name} = {{ choices = [8, 16] }}",
-                )
-                continue
-            before = len(self.problems.errors)
-            entry = self._check_table(value, schema.PARAM_KEYS, at, card_id, f"parameter '{name}'")
-            wild = _wild_number(entry)
-            if wild is not None:
-                self.problems.add(
-                    f"parameter '{name}' has {wild[0]} = {_shown(wild[1])}: numbers must be "
-                    f"finite and at most {schema.MAX_MAGNITUDE:g} in size",
-                    at,
-                    card_id=card_id,
-                )
-                continue
-            choices = entry.get("choices")
-            low, high = entry.get("low"), entry.get("high")
-            if choices is not None:
-                if low is not None or high is not None:
-                    self.problems.add(
-                        f"parameter '{name}' has both 'choices' and a range",
-                        at,
-                        card_id=card_id,
-                        suggestion="keep one: choices = [...] or low/high",
-                    )
-                elif not choices:
-                    self.problems.add(f"parameter '{name}' has no choices", at, card_id=card_id)
-            elif low is None or high is None:
-                self.problems.add(
-                    f"parameter '{name}' needs 'low' and 'high' (or 'choices')",
-                    at,
-                    card_id=card_id,
-                    suggestion=f"{name} = {{ low = 1, high = 10 }}",
-                )
-            elif not (math.isfinite(low) and math.isfinite(high)) or low > high:
-                self.problems.add(
-                    f"parameter '{name}' has low > high",
-                    at,
-                    card_id=card_id,
-                    suggestion="swap them",
-                )
-            elif entry.get("log") and low <= 0:
-                self.problems.add(
-                    f"parameter '{name}' is drawn in log space but low = {low}",
-                    at,
-                    card_id=card_id,
-                    suggestion="a log-scale range must be positive",
-                )
-            step = entry.get("step")
-            if step is not None and not step > 0:
-                self.problems.add(f"parameter '{name}' has step <= 0", at, card_id=card_id)
-            elif step is not None and low is not None and high is not None:
-                grid = (high - low) / step
-                if not (math.isfinite(grid) and grid <= schema.MAX_STEPS):
-                    self.problems.add(
-                        f"parameter '{name}' has a step of {step:g} over [{low:g}, {high:g}]: "
-                        f"more than {schema.MAX_STEPS:g} values",
-                        at,
-                        card_id=card_id,
-                        suggestion="use a larger step, or sigfigs instead",
-                    )
-            sigfigs = entry.get("sigfigs")
-            if sigfigs is not None and not 1 <= sigfigs <= schema.MAX_SIGFIGS:
-                self.problems.add(
-                    f"parameter '{name}' has sigfigs = {sigfigs}: it must be from 1 to "
-                    f"{schema.MAX_SIGFIGS}",
-                    at,
-                    card_id=card_id,
-                )
-            if (
-                entry.get("integer")
-                and low is not None
-                and high is not None
-                and math.ceil(low) > math.floor(high)
-            ):
-                self.problems.add(
-                    f"parameter '{name}' has no integer in [{low}, {high}]", at, card_id=card_id
-                )
-            if len(self.problems.errors) > before:
-                continue
-            specs.append(
-                ParamSpec(
-                    name=name,
-                    low=None if low is None else float(low),
-                    high=None if high is None else float(high),
-                    choices=tuple(choices or ()),
-                    log=bool(entry.get("log", False)),
-                    integer=bool(entry.get("integer", False)),
-                    step=None if step is None else float(step),
-                    sigfigs=sigfigs,
-                    meaning=entry.get("meaning", ""),
-                )
-            )
-        return specs
-
-
-def _wild_number(entry: dict[str, Any]) -> tuple[str, Any] | None:
-    """The first number of a parameter spec that no float arithmetic survives (an integer of
-    400 digits, ``inf``, ``nan``, ``1e308`` whose range overflows), as ``(key, value)``."""
-    for key in ("low", "high", "step"):
-        if not _tame(entry.get(key, 0)):
-            return key, entry[key]
-    for choice in entry.get("choices") or ():
-        if not _tame(choice):
-            return "choices", choice
-    return None
-
-
-def _shown(number: int | float) -> str:
-    """A number for a message, never hundreds of digits long."""
-    text = repr(number)
-    return text if len(text) <= 24 else f"{text[:12]}… ({len(text)} digits)"
-
-
-def _tame(value: Any) -> bool:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return True  # not a number: the type check reports it
-    try:
-        return math.isfinite(value) and abs(value) <= schema.MAX_MAGNITUDE
-    except OverflowError:
-        return False
-
 
 def _names(table: Any) -> list[str]:
     return list(table) if isinstance(table, dict) else []
@@ -870,28 +324,6 @@ def _merge(base: list[Any], own: list[Any]) -> list[Any]:
     for spec in own:
         by_name.pop(spec.name, None)
     return [*by_name.values(), *own]
-
-
-#: What to write for a required key a card lacks.
-_MISSING_HINTS = {
-    "prompt": 'add prompt = "..." (the question; say what the symbols are)',
-    "answer": 'add answer = "..." in typed syntax (docs/syntax.md)',
-    "params": "add a [card.params] table, e.g. N = { low = 1e8, high = 7e10, log = true }",
-    "shown": "add shown = '...' (the formula displayed, LaTeX or typed syntax)",
-    "accept": 'add accept = ["name", "synonym"]',
-    "text": 'add text = "... {{}} ..." with the blank marked',
-    "model_answer": 'add model_answer = """...""" in your own words',
-}
-
-
-def _type_fix(expected: str, value: Any) -> str | None:
-    if expected == "str" and isinstance(value, int | float):
-        return f'quote it: "{value}"'
-    if expected.startswith("list[") and not isinstance(value, list):
-        return f"wrap it in a list: [{value!r}]" if isinstance(value, str | int | float) else None
-    if expected in ("number", "int") and isinstance(value, str):
-        return "remove the quotes"
-    return None
 
 
 def _slug(text: str) -> str:
