@@ -59,3 +59,21 @@ def test_imported_reviews_are_stored_once_and_kept_out_of_the_log(store: Store) 
     assert store.review_count() == 0
     with pytest.raises(KeyError):
         model.import_reviews([ImportedReview("ml/zzz", T0, 3, None, None)])
+
+
+def test_a_kept_fit_schedules_the_next_session(store: Store) -> None:
+    """The parameters marked in use are the ones a new session's scheduler runs on; a revert
+    brings the defaults back for the session after."""
+    from recall.learner_model import default_parameters
+    from recall.session import Session
+
+    fitted = tuple(default_parameters())[:-1] + (0.3,)  # a valid FSRS-6 vector, one weight moved
+    assert fitted != tuple(default_parameters())
+    before = Session.start(store, [], clock=lambda: T0)
+    assert tuple(before.scheduler.settings.parameters) == tuple(default_parameters())
+    MemoryModelStore(store).record_fit(fitted, kept=True, reviews=500, comparison=None, now=T0)
+    after = Session.start(store, [], clock=lambda: T0)
+    assert tuple(after.scheduler.settings.parameters) == fitted
+    MemoryModelStore(store).revert()
+    reverted = Session.start(store, [], clock=lambda: T0)
+    assert tuple(reverted.scheduler.settings.parameters) == tuple(default_parameters())

@@ -17,6 +17,7 @@ from typing import Any
 from recall.cards.model import Card
 from recall.clock import utc_now
 from recall.config import Settings
+from recall.learner_model import scheduler_settings as learner_scheduler_settings
 from recall.scheduling import Rating, Scheduler, as_status, suggest_rating, today_bounds
 from recall.session.budget import Budget, Stopwatch
 from recall.session.mode import Mode
@@ -64,7 +65,11 @@ class Session:
         self.settings = settings or Settings()
         self.clock = clock
         self.tz = tz
-        self.scheduler = Scheduler(self.settings.scheduler_settings(enable_fuzzing=fuzz))
+        # The learner's fitted FSRS parameters when a fit is in use (``recall optimize``), the
+        # defaults otherwise: a kept fit schedules from the next review on.
+        self.scheduler = Scheduler(
+            learner_scheduler_settings(store, self.settings, enable_fuzzing=fuzz)
+        )
         self.mode = Mode(info.mode)
         self.budget = Budget(info.budget_kind, info.budget_value)
         self._cards: Mapping[str, Card] = (
