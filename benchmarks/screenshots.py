@@ -1,9 +1,11 @@
 """Render the README's screenshots (SVG, straight from Textual) on a throwaway database.
 
 ``python -m benchmarks.screenshots docs/screenshots`` (from the checkout's root) drills three
-built-in cards headless, answering one with a classic slip (a missing factor of 1/2), and saves
-``drill.svg`` (the feedback on that slip) and ``summary.svg`` (the end of the session). Nothing
-touches the learner's own data: ``RECALL_HOME`` is pointed at a temporary folder first.
+built-in cards headless, answering each with a classic slip first (cram asks a missed card
+again, then it is answered right), and saves the feedback on each slip: ``drill.svg`` (a missing
+factor of 1/2), ``drill-missing-root.svg`` and ``drill-wrong-sign.svg`` (the part of the answer
+that differs marked), then ``summary.svg`` (the end of the session). Nothing touches the
+learner's own data: ``RECALL_HOME`` is pointed at a temporary folder first.
 """
 
 from __future__ import annotations
@@ -14,12 +16,14 @@ import sys
 import tempfile
 from pathlib import Path
 
-#: (card, what is typed): right, the slip shown in drill.svg, right.
+#: (card, the slip typed first, the screenshot of its feedback).
 SCRIPT = (
-    ("attention-transformers/sdpa-logit", "s/sqrt(d_k) + M"),
-    ("gaussians/kl-to-standard-normal", "mu^2 + sigma^2 - log(sigma^2) - 1"),
-    ("losses/mse-summand", "(y_hat - y)^2"),
+    ("attention-transformers/sdpa-logit", "s/d_k + M", "drill-missing-root.svg"),
+    ("gaussians/kl-to-standard-normal", "mu^2 + sigma^2 - log(sigma^2) - 1", "drill.svg"),
+    ("losses/mse-summand", "(y_hat - y)^2 + 1", None),
 )
+#: The second of the kl card's slips: a sign (asked again after the first miss).
+SIGN_SLIP = "(mu^2 + sigma^2 + log(sigma^2) - 1)/2"
 SIZE = (100, 32)
 
 
@@ -32,10 +36,11 @@ async def render(out: Path) -> None:
     from recall.tui.services import Services
     from recall.tui.views import SessionPlan
 
-    keys = tuple(key for key, _typed in SCRIPT)
+    keys = tuple(key for key, _typed, _shot in SCRIPT)
     plan = SessionPlan(minutes=10, mode=Mode.CRAM, card_keys=keys)
     app = RecallApp(Services(), plan=plan)
-    typed: dict[str, str] = dict(SCRIPT)
+    slips: dict[str, list[tuple[str, str | None]]] = {key: [(t, shot)] for key, t, shot in SCRIPT}
+    slips[SCRIPT[1][0]].append((SIGN_SLIP, "drill-wrong-sign.svg"))
     async with app.run_test(size=SIZE) as pilot:
         while not isinstance(app.screen, DrillScreen) or app.screen.card is None:
             await pilot.pause(0.05)
@@ -43,8 +48,10 @@ async def render(out: Path) -> None:
         while app.screen is screen and screen.card is not None:
             key = screen.card.key
             box = screen.query_one("#answer", Input)
-            # the slip is missed once, then (asked again, as cram does) answered right
-            box.value = typed.pop(key, "") or app.services.card(key).answer
+            # each slip is missed once, then (asked again, as cram does) answered right
+            pending = slips.get(key) or []
+            typed, shot = pending.pop(0) if pending else (app.services.card(key).answer, None)
+            box.value = typed
             box.cursor_blink = False
             await pilot.pause()
             await app.workers.wait_for_complete()
@@ -52,8 +59,8 @@ async def render(out: Path) -> None:
             await pilot.press("enter")
             await app.workers.wait_for_complete()
             await pilot.pause(0.1)
-            if key == SCRIPT[1][0] and not (out / "drill.svg").exists():
-                (out / "drill.svg").write_text(app.export_screenshot(title="recall: drill"))
+            if shot is not None:
+                (out / shot).write_text(app.export_screenshot(title="recall: drill"))
             await pilot.press("enter")
             await pilot.pause(0.1)
         await pilot.pause(0.2)
@@ -70,7 +77,8 @@ def main() -> int:
         os.environ.pop("RECALL_DB", None)
         os.environ.pop("RECALL_DECKS", None)
         asyncio.run(render(out))
-    print(f"wrote {out / 'drill.svg'} and {out / 'summary.svg'}")
+    shots = [shot for _key, _typed, shot in SCRIPT if shot] + ["drill-wrong-sign.svg"]
+    print(f"wrote {', '.join(str(out / s) for s in shots)} and {out / 'summary.svg'}")
     return 0
 
 

@@ -199,10 +199,20 @@ def feedback_view(
         reference=reference_rendered(card),
         reference_typed=verdict.expected,
         worked=verdict.worked,
+        answer_marked=_marked_part(verdict) if outcome is Status.INCORRECT else None,
         method=verdict.method,
         suggested=suggested,
         grading_ms=grading_ms,
     )
+
+
+def _marked_part(verdict: Verdict) -> tuple[str, str, str] | None:
+    """The answer as read, split around the part the engine names as wrong (so the panel can
+    highlight it), or ``None`` when no part was located."""
+    from recall.formula import highlight_verdict
+
+    marked = highlight_verdict(verdict)
+    return None if marked is None else marked.pieces
 
 
 def deck_error_line(error: BaseException) -> str:

@@ -151,6 +151,9 @@ class FeedbackView:
     reference: str = ""  # the reference answer rendered in 2-D Unicode
     reference_typed: str = ""  # the reference in typed syntax, for copying
     worked: str = ""  # the worked computation for numeric cards
+    #: The typed answer as read, split around the part that differs from the reference (before,
+    #: part, after), for a wrong answer whose mistake the engine located; ``None`` otherwise.
+    answer_marked: tuple[str, str, str] | None = None
     method: str = ""  # which check decided (symbolic, numeric, ...)
     suggested: Rating | None = None
     error_column: int | None = None  # for invalid answers

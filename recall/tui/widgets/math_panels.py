@@ -57,6 +57,10 @@ class FeedbackPanel(Static, can_focus=True):
         parts: list[RenderableType] = [Text(feedback.headline, style=style)]
         if feedback.diagnosis:
             parts.append(Text(feedback.diagnosis, style="italic"))
+        if feedback.answer_marked is not None:
+            before, part, after = feedback.answer_marked
+            parts.append(Text("─ your answer, the part that differs marked", style="dim"))
+            parts.append(Text.assemble(before, (part, "bold reverse red"), after))
         if feedback.reference:
             parts.append(Text("─ reference answer", style="dim"))
             parts.append(Text(feedback.reference))
