@@ -85,10 +85,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _output_closed() -> int:
-    """The reader of our output went away (``recall decks list | head -1``): stop quietly, the
-    way command-line tools do, with the status of a process ended by SIGPIPE."""
+    """The reader of our output went away (``recall decks list | head -1``): one line on stderr
+    saying so, no traceback, and the status of a process ended by SIGPIPE."""
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, sys.stdout.fileno())  # so the final flush at exit has nowhere to fail
+    try:
+        print("recall: the output was closed before everything was written", file=sys.stderr)
+    except (OSError, ValueError):
+        pass  # stderr is gone too: the status alone says it
     return 128 + 13
 
 

@@ -100,7 +100,7 @@ def test_a_database_url_that_cannot_work(tmp_path: Path, url: str, says: str) ->
     assert says in _one_clear_line(done)
 
 
-def test_output_closed_early_is_a_quiet_exit(tmp_path: Path) -> None:
+def test_output_closed_early_is_one_line_and_a_non_zero_exit(tmp_path: Path) -> None:
     """``recall decks list | head -1``: the reader is gone before recall writes."""
     reader, writer = os.pipe()
     os.close(reader)  # the reader has already gone
@@ -114,7 +114,7 @@ def test_output_closed_early_is_a_quiet_exit(tmp_path: Path) -> None:
     )
     os.close(writer)
     assert done.returncode == 141
-    assert done.stderr == ""
+    assert done.stderr == "recall: the output was closed before everything was written\n"
 
 
 def test_csv_export_never_hands_a_spreadsheet_a_formula(tmp_path: Path) -> None:
