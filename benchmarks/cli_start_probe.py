@@ -63,6 +63,9 @@ def main() -> int:
         await driver.pause()  # the frame that shows it has been drawn
         report["seconds"] = time.time() - started
         report["modules"] = len(sys.modules)
+        # Printed now: the launcher ends the process without waiting for a worker still running
+        # (the engine warm-up), so nothing after ``recall_main`` is sure to run.
+        print(json.dumps(report), flush=True)
         app.exit(0)
 
     def headless_run(self: Any, **kwargs: Any) -> Any:
@@ -79,7 +82,8 @@ def main() -> int:
     from recall.cli import main as recall_main
 
     status = recall_main(argv)
-    print(json.dumps(report))
+    if "seconds" not in report:
+        print(json.dumps(report), flush=True)
     return 0 if "seconds" in report and status == 0 else 1
 
 
