@@ -69,6 +69,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     show = actions.add_parser("show", help="print every card of a deck")
     show.add_argument("deck", help="deck id, or a deck file")
     show.add_argument("--json", action="store_true", help="machine-readable output")
+    show.add_argument(
+        "--rendered",
+        action="store_true",
+        help="each card as the drill screen shows it, before and after grading",
+    )
+    show.add_argument(
+        "--seed", type=int, default=0, metavar="N", help="seed for numeric cards' values (0)"
+    )
     show.set_defaults(func=run_show)
 
     imp = actions.add_parser(
@@ -317,6 +325,12 @@ def run_show(args: argparse.Namespace) -> int:
     deck = find_deck(args.deck, args)
     if args.json:
         sys.stdout.write(to_json(deck))
+        return 0
+    if args.rendered:
+        from recall.commands.decks_rendered import rendered_deck
+
+        for line in rendered_deck(deck, args.seed):
+            print(line)
         return 0
     print(f"{deck.name} ({deck.id}) — {len(deck.cards)} cards — {_short(deck.path)}")
     if deck.description:
