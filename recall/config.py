@@ -44,15 +44,19 @@ class Settings:
     theme: str = "dark"
     keys: dict[str, str] = field(default_factory=dict)
 
-    def scheduler_settings(self, *, enable_fuzzing: bool = True) -> SchedulerSettings:
-        """The FSRS part of these settings."""
-        return SchedulerSettings(
+    def scheduler_settings(
+        self, *, enable_fuzzing: bool = True, parameters: tuple[float, ...] | None = None
+    ) -> SchedulerSettings:
+        """The FSRS part of these settings; ``parameters`` are the learner's fitted ones (the
+        database keeps which are in use), FSRS-6's defaults when ``None``."""
+        settings = SchedulerSettings(
             desired_retention=self.desired_retention,
             learning_steps=tuple(timedelta(minutes=m) for m in self.learning_steps),
             relearning_steps=tuple(timedelta(minutes=m) for m in self.relearning_steps),
             maximum_interval_days=self.maximum_interval_days,
             enable_fuzzing=enable_fuzzing,
         )
+        return settings if parameters is None else replace(settings, parameters=parameters)
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ The scheduler uses the parameters in use from the next review on:
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime, tzinfo
 from typing import IO, Any
 
@@ -57,9 +57,8 @@ def scheduler_settings(
     store: Store, settings: Settings, *, enable_fuzzing: bool = True
 ) -> SchedulerSettings:
     """The scheduler's settings with the learner's parameters in use."""
-    return replace(
-        settings.scheduler_settings(enable_fuzzing=enable_fuzzing),
-        parameters=parameters_in_use(store),
+    return settings.scheduler_settings(
+        enable_fuzzing=enable_fuzzing, parameters=parameters_in_use(store)
     )
 
 

@@ -17,7 +17,6 @@ from typing import Any
 from recall.cards.model import Card
 from recall.clock import utc_now
 from recall.config import Settings
-from recall.learner_model import scheduler_settings as learner_scheduler_settings
 from recall.scheduling import Rating, Scheduler, as_status, suggest_rating, today_bounds
 from recall.session.budget import Budget, Stopwatch
 from recall.session.mode import Mode
@@ -32,6 +31,7 @@ from recall.session.queues import SessionQueue
 from recall.session.recording import Done, Recorded, check_rating, made_leech
 from recall.session.summary import SessionSummary, summarise
 from recall.store import CardClaim, ReviewInput, SessionInfo, Store, StoredCard
+from recall.store.memory_model import MemoryModelStore
 from recall.verdicts import Status
 
 
@@ -67,8 +67,11 @@ class Session:
         self.tz = tz
         # The learner's fitted FSRS parameters when a fit is in use (``recall optimize``), the
         # defaults otherwise: a kept fit schedules from the next review on.
+        fitted = MemoryModelStore(store).in_use()
         self.scheduler = Scheduler(
-            learner_scheduler_settings(store, self.settings, enable_fuzzing=fuzz)
+            self.settings.scheduler_settings(
+                enable_fuzzing=fuzz, parameters=None if fitted is None else fitted.parameters
+            )
         )
         self.mode = Mode(info.mode)
         self.budget = Budget(info.budget_kind, info.budget_value)
