@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
+from pathlib import Path
 from typing import IO, Any
 
 from recall.clock import utc_now
@@ -60,6 +61,18 @@ def scheduler_settings(
     return settings.scheduler_settings(
         enable_fuzzing=enable_fuzzing, parameters=parameters_in_use(store)
     )
+
+
+def apply_desired_retention(value: float, path: Path | None = None) -> Settings:
+    """Save ``value`` as the desired retention in the settings file (``path``: the default
+    one) and return the saved settings. It is validated by the setting's own range, so a
+    point of the workload curve and ``recall config retention`` are refused alike
+    (:class:`~recall.errors.ConfigError`, nothing saved) when out of it."""
+    from recall.config import load_settings, save_settings, set_value
+
+    saved = set_value(load_settings(path), "desired_retention", repr(float(value)))
+    save_settings(saved, path)
+    return saved
 
 
 def load_history(store: Store, settings: Settings, tz: tzinfo | None = None) -> History:
