@@ -25,8 +25,8 @@ from recall.scheduling.fsrs_adapter import SchedulerSettings
 from recall.scheduling.history import History
 from recall.scheduling.memory_report import (
     ModelHealth,
-    events_from_log,
     events_from_revlog,
+    events_from_scheduled,
     merged,
     model_health,
     planned_card,
@@ -38,7 +38,7 @@ from recall.scheduling.revlog_csv import RevlogRow, RowProblem, match_cards, rea
 from recall.scheduling.revlog_csv import write_revlog as write_csv
 from recall.scheduling.simulation import Plan, PlanInputs, plan_workload
 from recall.scheduling.state import Phase
-from recall.scheduling.today import pace_from_log
+from recall.scheduling.today import PACE_WINDOW, pace_from_log
 from recall.store import Store
 from recall.store.memory_model import ImportedReview, MemoryModelStore, ParameterSet
 
@@ -79,7 +79,7 @@ def load_history(store: Store, settings: Settings, tz: tzinfo | None = None) -> 
     """The scheduled reviews of the log plus imported ones (a review counted once)."""
     cards = store.cards_by_key()
     topics = {key: card.topic for key, card in cards.items() if card.topic}
-    own = events_from_log(store.reviews(), topics)
+    own = events_from_scheduled(MemoryModelStore(store).scheduled_reviews(), topics)
     imported = events_from_revlog(
         (_as_row(r) for r in MemoryModelStore(store).imported_reviews()), topics
     )
@@ -182,8 +182,7 @@ def plan(
     moment = now or utc_now()
     history = load_history(store, settings, tz)
     first, passing = rating_shares(history)
-    entries = store.reviews()
-    pace = pace_from_log((str(e.kind), e.seconds) for e in entries)
+    pace = pace_from_log(MemoryModelStore(store).recent_answers(PACE_WINDOW))
     cards = [
         planned_card(c.state, moment, settings.day_rollover_hour, tz)
         for c in store.cards_by_key().values()
