@@ -239,24 +239,33 @@ def export_reviews(store: Store, stream: IO[str]) -> int:
     return write_csv(revlog_rows(store.reviews()), stream)
 
 
+def model_source(status: ModelStatus) -> str:
+    """Which parameters the report is about, in words: the defaults or the learner's fit."""
+    if status.fitted is None:
+        return "FSRS defaults"
+    return f"fitted to your reviews on {status.fitted.created_at:%Y-%m-%d}"
+
+
+def refit_advice(status: ModelStatus, how: str) -> str:
+    """The suggestion to fit (again), ending with ``how`` (the command or the key); empty when
+    no fit is due."""
+    if not status.refit_suggested:
+        return ""
+    if status.ever_fitted:
+        return f"Your history has grown by half since the last fit: {how}."
+    return f"There is enough history to fit the model to you: {how}."
+
+
 def health_lines(status: ModelStatus) -> list[str]:
     """The health report as text for ``recall stats``: the verdict, the calibration chart and
     true retention against the desired one per deck."""
     from recall.scheduling.charts import calibration_chart
 
     report = status.health
-    source = (
-        "FSRS defaults"
-        if status.fitted is None
-        else f"fitted to your reviews on {status.fitted.created_at:%Y-%m-%d}"
-    )
-    lines = [f"memory model ({source})", f"  {report.verdict.message}"]
-    if status.refit_suggested:
-        lines.append(
-            "  Your history has grown by half since the last fit: run `recall optimize`."
-            if status.ever_fitted
-            else "  There is enough history to fit the model to you: run `recall optimize`."
-        )
+    lines = [f"memory model ({model_source(status)})", f"  {report.verdict.message}"]
+    advice = refit_advice(status, "run `recall optimize`")
+    if advice:
+        lines.append(f"  {advice}")
     if report.verdict.reviews:
         lines += ["", *("  " + line for line in calibration_chart(report.bins).splitlines())]
     if report.by_deck:
