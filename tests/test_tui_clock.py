@@ -33,7 +33,15 @@ from recall.tui.screens.summary import SummaryScreen
 from recall.tui.views import Rating, SessionPlan
 from recall.tui.widgets.countdown import TIME_UP, Countdown
 from recall.verdicts import Status
-from tests.tui_fixtures import FakeClock, isolate, real_services, screen_text, settle, type_text
+from tests.tui_fixtures import (
+    EXPLAIN_DECK,
+    FakeClock,
+    isolate,
+    real_services,
+    screen_text,
+    settle,
+    type_text,
+)
 
 Flow = Callable[[Pilot[int]], Awaitable[None]]
 
@@ -226,6 +234,7 @@ def test_ctrl_l_asks_before_ending_and_the_reviews_stay(tmp_path: Path, clock: F
         await press(pilot, "ctrl+l")
         assert isinstance(app.screen, ConfirmDialog) and app.screen.purpose == "end"
         assert "End this session?" in screen_text(app)
+        assert "The review so far stays saved" in screen_text(app)
         await press(pilot, "enter")  # Enter is "no": a stray key does not end the session
         assert app.screen is screen and screen.in_progress
         assert screen.card is not None and screen.card.key == "tiny/double"
@@ -254,6 +263,7 @@ def test_ctrl_c_mid_session_asks_and_going_back_keeps_drilling(
         await press(pilot, "ctrl+c")
         assert isinstance(app.screen, ConfirmDialog) and app.screen.purpose == "quit"
         assert "Quit recall?" in screen_text(app)
+        assert "Nothing is reviewed yet" in screen_text(app)
         await press(pilot, "n")
         assert app.screen is screen and app.return_value is None
         await answer(pilot, "x^2")  # still drilling
@@ -384,6 +394,25 @@ def test_ctrl_z_while_asking_removes_the_last_review_from_the_store(
         await press(pilot, "ctrl+z")  # no verdict on screen: the last review goes
         assert screen.card.key == "tiny/double" and screen.phase is Phase.ASKING
         assert log_of(app, screen) == [("tiny/square", "correct", 3, False)]
+
+    run(app, flow)
+
+
+def test_ctrl_z_over_a_revealed_model_answer_asks_that_card_again(
+    tmp_path: Path, clock: FakeClock
+) -> None:
+    services = real_services(tmp_path, clock, only={"talk.toml": EXPLAIN_DECK})
+    app = RecallApp(services, plan=SessionPlan(minutes=10))
+
+    async def flow(pilot: Pilot[int]) -> None:
+        screen = drill(app)
+        await press(pilot, "space")
+        assert screen.phase is Phase.REVEALED and "negative log-likelihood" in screen_text(app)
+        await press(pilot, "ctrl+z")
+        assert screen.phase is Phase.REVEAL and "negative log-likelihood" not in screen_text(app)
+        assert screen.card is not None and screen.card.key == "talk/why-ce"
+        await press(pilot, "space", "4")
+        assert log_of(app, screen) == [("talk/why-ce", "self", 4, False)]
 
     run(app, flow)
 

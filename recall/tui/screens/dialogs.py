@@ -70,7 +70,7 @@ class ConfirmDialog(ModalScreen[bool]):
     @classmethod
     def end_session(cls, reviews: int, pending: bool) -> ConfirmDialog:
         """Ctrl-L mid-session: end it now? (``pending``: a graded answer is not yet rated)."""
-        said = f"The {reviews} review{'s' if reviews != 1 else ''} so far stay saved."
+        said = _saved(reviews) + "."
         if pending:
             said += " The answer on screen is recorded with its suggested rating."
         return cls(
@@ -82,13 +82,22 @@ class ConfirmDialog(ModalScreen[bool]):
     @classmethod
     def quit_mid_session(cls, reviews: int) -> ConfirmDialog:
         """Ctrl-C mid-session: quit recall? A second Ctrl-C quits at once."""
-        said = f"The {reviews} review{'s' if reviews != 1 else ''} so far stay saved"
+        said = _saved(reviews)
         return cls(
             "Quit recall?",
             f"{said}; the session can be resumed next time.\n"
             "y or Ctrl-C again quits · n, Esc or Enter goes back",
             purpose="quit",
         )
+
+
+def _saved(reviews: int) -> str:
+    """What stays of the session either way, said plainly (no "0 reviews stay saved")."""
+    if reviews == 0:
+        return "Nothing is reviewed yet in this session"
+    if reviews == 1:
+        return "The review so far stays saved"
+    return f"The {reviews} reviews so far stay saved"
 
 
 class SessionDialog(ModalScreen[SessionPlan | None]):
