@@ -207,6 +207,24 @@ def test_time_up_mid_card_says_finish_this_card_and_ends_after_it(
     run(app, flow)
 
 
+def test_skipping_the_card_once_time_is_up_ends_the_session(
+    tmp_path: Path, clock: FakeClock
+) -> None:
+    app = RecallApp(real_services(tmp_path, clock), plan=SessionPlan(minutes=1))
+
+    async def flow(pilot: Pilot[int]) -> None:
+        screen = drill(app)
+        clock.advance(61)
+        await pilot.pause(0.6)
+        assert TIME_UP in screen_text(app)
+        await press(pilot, "ctrl+s")  # no other card follows a spent budget
+        assert isinstance(app.screen, SummaryScreen)
+        assert app.screen.summary.reviews == 0 and log_of(app, screen) == []
+        assert app.screen.summary.elapsed_seconds == pytest.approx(61)
+
+    run(app, flow)
+
+
 def test_a_card_budget_never_says_time_is_up(tmp_path: Path, clock: FakeClock) -> None:
     app = RecallApp(real_services(tmp_path, clock), plan=SessionPlan(minutes=None, cards=2))
 
@@ -487,5 +505,9 @@ def test_undo_and_skip_give_no_time_back(tmp_path: Path, clock: FakeClock) -> No
         assert left(screen) == pytest.approx(530)
         clock.advance(10)
         assert left(screen) == pytest.approx(520)
+        await press(pilot, "ctrl+l", "y")
+        assert isinstance(app.screen, SummaryScreen)  # its time spent is what the budget used
+        assert app.screen.summary.elapsed_seconds == pytest.approx(80)
+        assert "1:20" in screen_text(app)
 
     run(app, flow)
