@@ -17,7 +17,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         "Key binding overrides are set as keys.ACTION, e.g. `recall config keys.drill.hint f3` "
         "(`?` in the app lists the ids).",
     )
-    parser.add_argument("key", nargs="?", help="setting name, or keys.ACTION")
+    parser.add_argument("key", nargs="?", help="setting name, keys.ACTION, or deck_new_limits.DECK")
     parser.add_argument("value", nargs="?", help='new value (lists: "1 10")')
     parser.add_argument("--reset", action="store_true", help="restore KEY to its default")
     parser.set_defaults(func=run)
@@ -42,6 +42,9 @@ def run(args: argparse.Namespace) -> int:
             print(f"{key} = {value}    # {config.describe(key)}")
         for action, key in sorted(settings.keys.items()):
             print(f"keys.{action} = {key}")
+        own_limit = config.describe(config.DECK_LIMITS + ".")
+        for deck, limit in sorted(settings.deck_new_limits.items()):
+            print(f"{config.DECK_LIMITS}.{deck} = {limit}    # {own_limit}")
         return 0
     if args.value is None:
         print(_show(config.get_value(settings, args.key)))
