@@ -341,6 +341,20 @@ def test_ctrl_c_over_the_end_question_asks_to_quit_and_twice_quits(
     assert app.return_value == 0
 
 
+def test_ctrl_q_quits_at_once_even_over_a_question(tmp_path: Path, clock: FakeClock) -> None:
+    """The app is always quittable: Ctrl-Q never asks, whatever is open."""
+    app = RecallApp(real_services(tmp_path, clock), plan=SessionPlan(minutes=10))
+
+    async def flow(pilot: Pilot[int]) -> None:
+        await press(pilot, "ctrl+l")
+        assert isinstance(app.screen, ConfirmDialog)
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+
+    run(app, flow)
+    assert app.return_value == 0
+
+
 @pytest.mark.parametrize("where", ["home", "summary"])
 def test_ctrl_c_outside_a_session_quits_at_once(
     tmp_path: Path, clock: FakeClock, where: str
