@@ -278,7 +278,10 @@ def _siblings_apart(cards: Sequence[NewCard], gap: int = SIBLING_GAP) -> list[Ne
     while rest:
         recent = {card.group for card in out[-gap:]}
         urgent = {g for g, n in left.items() if (n - 1) * (gap + 1) + 1 >= len(rest)}
-        chosen = next((i for i, c in enumerate(rest) if c.group in urgent - recent), None)
+        wanted = urgent - recent
+        chosen = (
+            next((i for i, c in enumerate(rest) if c.group in wanted), None) if wanted else None
+        )
         if chosen is None:
             chosen = next(
                 (i for i, c in enumerate(rest) if c.group is None or c.group not in recent), 0
