@@ -205,7 +205,8 @@ class Services:
         workspace = self.workspace
         decks = plan.deck_ids or None
         today = workspace.plan_today(decks, plan.topic)
-        if today.queue:
+        later = self._learning_later(today, decks, plan.topic)
+        if today.queue and not later:
             return None
         keys = [
             key
@@ -227,7 +228,25 @@ class Services:
             own_limit=bool(own_spent) and today.new_waiting > 0,
             reviewed=reviewed,
             cards=len(usable),
+            learning_later=later,
         )
+
+    def _learning_later(
+        self, today: TodayPlan, decks: Sequence[str] | None, topic: str | None
+    ) -> int:
+        """When today's plan holds only learning cards and none is due soon enough for a
+        session to show it (their steps come later today), how many there are; else 0."""
+        from datetime import timedelta
+
+        from recall.session.queues import LEARN_AHEAD
+
+        if not today.queue or any(card.state != "learning" for card in today.queue):
+            return 0
+        soon = self.clock() + LEARN_AHEAD + timedelta(seconds=1)
+        due = self.workspace.store.due_cards(
+            soon, limit=1, decks=decks, topic=topic, learning_only=True
+        )
+        return 0 if due else len(today.queue)
 
     def _scope(self, plan: SessionPlan) -> str:
         if plan.deck_ids:

@@ -450,8 +450,8 @@ def today_figures(data: HomeData) -> Text:
     bold(data.streak_days)
     text.append("d\n")
     if today.new_allowance_spent and not today.total:
-        text.append("Today's new cards are done: ", style="bold")
-        text.append("n learns more · w reviews ahead · c crams")
+        text.append("New cards done today", style="bold")
+        text.append(" · n more · w ahead · c cram")
     elif today.new_allowance_spent:
         text.append(f"{today.new_waiting} new wait (n learns more) · ")
         bold(today.due_tomorrow)
