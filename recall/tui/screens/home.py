@@ -112,6 +112,7 @@ class HomeScreen(RecallScreen):
         table.add_column("Due", key="due", width=5)
         table.add_column("Today", key="today", width=5)
         table.focus()
+        self.query_one("#forecast", Sparkline).display = False  # until there is a forecast
         self.services.progress = self._post_progress
         if self.recall.home_data is not None:
             self.show_data(self.recall.home_data)
@@ -143,6 +144,7 @@ class HomeScreen(RecallScreen):
             table.move_cursor(row=table.get_row_index(selected.id))
         self._loading = False
         self.query_one("#today-figures", Static).update(today_figures(data))
+        self.query_one("#forecast", Sparkline).display = True
         self.query_one("#forecast", Sparkline).data = list(data.forecast) or [0]
         resume = self.query_one("#home-resume", Static)
         if data.unfinished is not None:

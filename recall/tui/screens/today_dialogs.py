@@ -40,10 +40,6 @@ DIALOG_CSS = """
 #offer-reason {
     margin-bottom: 1;
 }
-#exam-box {
-    width: 90%;
-    height: 90%;
-}
 #exam-plan {
     height: 1fr;
 }
@@ -239,6 +235,12 @@ class ExamPlanDialog(ModalScreen[None]):
                 yield Input("", id="exam-date", placeholder="2026-12-24, +14, 3w", max_length=20)
             with VerticalScroll(id="exam-plan"):
                 yield Static("Enter shows the plan · Esc closes", id="exam-text", classes="dim")
+
+    def on_mount(self) -> None:
+        # Wider than the app's other dialogs: a plan has a row per day.
+        box = self.query_one("#exam-box")
+        box.styles.width = "90%"
+        box.styles.height = "90%"
 
     @on(Input.Submitted, "#exam-date")
     def _submit(self) -> None:
