@@ -336,3 +336,22 @@ def test_learning_steps_later_today_are_said_not_started_as_an_empty_session(
             assert drill.card is not None
 
     asyncio.run(flow())
+
+
+def test_weakest_on_a_fresh_home_says_why_instead_of_an_empty_session(tmp_path: Path) -> None:
+    clock = FakeClock()
+    folder = _home(tmp_path, "", {"alpha": 3})
+    app = RecallApp(Services(clock=clock, deck_dirs=[folder]), warm_engine=False)
+
+    async def flow() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(app, pilot)
+            await pilot.press("w")
+            await settle(app, pilot)
+            assert isinstance(app.screen, HomeScreen)
+            assert any("No card has been reviewed yet" in n.message for n in app._notifications)
+            await pilot.press("s")  # the new cards are there: a session starts
+            await settle(app, pilot)
+            assert isinstance(app.screen, DrillScreen)
+
+    asyncio.run(flow())

@@ -355,15 +355,24 @@ class HomeScreen(RecallScreen):
             return
         deck = self.selected_deck()
         decks = (deck.id,) if deck is not None else ()
+        if not self.services.scope_cards(decks, None)[0]:
+            self.notify("Every card here is suspended or retired: nothing to cram.", timeout=4)
+            return
         self.recall.start_session(
             SessionPlan(minutes=self._minutes, deck_ids=decks, mode=Mode.CRAM)
         )
 
     def action_weakest(self) -> None:
-        if self._ready("weakest"):
-            self.recall.start_session(
-                SessionPlan(minutes=None, cards=WEAKEST_COUNT, mode=Mode.WEAKEST)
+        """The cards closest to being forgotten, off the schedule ("review ahead")."""
+        if not self._ready("weakest"):
+            return
+        if not self.services.scope_cards((), None)[1]:
+            self.notify(
+                "No card has been reviewed yet: the weakest cards come once you have some.",
+                timeout=4,
             )
+            return
+        self.recall.start_session(SessionPlan(minutes=None, cards=WEAKEST_COUNT, mode=Mode.WEAKEST))
 
     def action_missed(self) -> None:
         if self._ready("missed"):
