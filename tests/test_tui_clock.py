@@ -207,6 +207,24 @@ def test_time_up_mid_card_says_finish_this_card_and_ends_after_it(
     run(app, flow)
 
 
+def test_skipping_the_card_once_time_is_up_ends_the_session(
+    tmp_path: Path, clock: FakeClock
+) -> None:
+    app = RecallApp(real_services(tmp_path, clock), plan=SessionPlan(minutes=1))
+
+    async def flow(pilot: Pilot[int]) -> None:
+        screen = drill(app)
+        clock.advance(61)
+        await pilot.pause(0.6)
+        assert TIME_UP in screen_text(app)
+        await press(pilot, "ctrl+s")  # no other card follows a spent budget
+        assert isinstance(app.screen, SummaryScreen)
+        assert app.screen.summary.reviews == 0 and log_of(app, screen) == []
+        assert app.screen.summary.elapsed_seconds == pytest.approx(61)
+
+    run(app, flow)
+
+
 def test_a_card_budget_never_says_time_is_up(tmp_path: Path, clock: FakeClock) -> None:
     app = RecallApp(real_services(tmp_path, clock), plan=SessionPlan(minutes=None, cards=2))
 
@@ -323,6 +341,20 @@ def test_ctrl_c_over_the_end_question_asks_to_quit_and_twice_quits(
     assert app.return_value == 0
 
 
+def test_ctrl_q_quits_at_once_even_over_a_question(tmp_path: Path, clock: FakeClock) -> None:
+    """The app is always quittable: Ctrl-Q never asks, whatever is open."""
+    app = RecallApp(real_services(tmp_path, clock), plan=SessionPlan(minutes=10))
+
+    async def flow(pilot: Pilot[int]) -> None:
+        await press(pilot, "ctrl+l")
+        assert isinstance(app.screen, ConfirmDialog)
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+
+    run(app, flow)
+    assert app.return_value == 0
+
+
 @pytest.mark.parametrize("where", ["home", "summary"])
 def test_ctrl_c_outside_a_session_quits_at_once(
     tmp_path: Path, clock: FakeClock, where: str
@@ -368,11 +400,13 @@ def test_ctrl_z_over_a_verdict_takes_back_that_answer_not_the_card_before(
         # ... and the card before keeps its review and its new state.
         assert log_of(app, screen) == [("tiny/square", "correct", 3, False)]
         assert store.cards_by_key(["tiny/square"])["tiny/square"].state == square_after
+        # The wrong verdict showed the reference: the retake is helped, as after a hint.
         await answer(pilot, "2y")
+        assert screen.feedback is not None and screen.feedback.suggested is Rating.Hard
         await press(pilot, "enter")
         assert log_of(app, screen) == [
             ("tiny/square", "correct", 3, False),
-            ("tiny/double", "correct", 3, False),
+            ("tiny/double", "correct", 2, True),
         ]
         assert screen.card is not None and screen.card.key == "tiny/answer"
 
@@ -487,5 +521,9 @@ def test_undo_and_skip_give_no_time_back(tmp_path: Path, clock: FakeClock) -> No
         assert left(screen) == pytest.approx(530)
         clock.advance(10)
         assert left(screen) == pytest.approx(520)
+        await press(pilot, "ctrl+l", "y")
+        assert isinstance(app.screen, SummaryScreen)  # its time spent is what the budget used
+        assert app.screen.summary.elapsed_seconds == pytest.approx(80)
+        assert "1:20" in screen_text(app)
 
     run(app, flow)

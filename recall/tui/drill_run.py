@@ -269,13 +269,19 @@ class DrillRun:
     def finish(self) -> SummaryView:
         """End the session in the store and return its summary (from the log)."""
         if self._summary is None:
-            self.session.resume()
+            # A pause still in force (the dialog that asked to end) is fine: the card on
+            # screen is counted up to the moment its clock stopped.
             self._summary = self.session.end()
-        return summary_view(self._summary, self.workspace)
+        return summary_view(self._summary, self.workspace, self.session.info.set_aside_seconds)
 
 
-def summary_view(summary: SessionSummary, workspace: Workspace) -> SummaryView:
-    """The session layer's summary as the summary screen shows it (answers rendered)."""
+def summary_view(
+    summary: SessionSummary, workspace: Workspace, set_aside_seconds: float = 0.0
+) -> SummaryView:
+    """The session layer's summary as the summary screen shows it (answers rendered).
+
+    Its time spent is what the budget counted: the reviews' seconds plus ``set_aside_seconds``
+    (cards skipped, buried or suspended, and answers undone: none of that time comes back)."""
     from recall.tui.presenting import reference_rendered
     from recall.tui.views import MissedCard
 
@@ -301,7 +307,7 @@ def summary_view(summary: SessionSummary, workspace: Workspace) -> SummaryView:
         off_schedule=by_kind.get("off_schedule", 0),
         first_try_accuracy=summary.first_try_accuracy,
         median_seconds=summary.median_seconds or 0.0,
-        elapsed_seconds=summary.seconds_on_cards,
+        elapsed_seconds=summary.seconds_on_cards + set_aside_seconds,
         missed=tuple(missed),
         mistakes=tuple(summary.mistakes),
         leeches=tuple(summary.leeches),

@@ -463,8 +463,22 @@ class DrillScreen(RecallScreen):
     def _take_back_answer(self, card: CardView) -> None:
         """Undo the answer on screen, not the card before it: nothing of it was recorded, so
         the card is simply asked again (the same question). Its time on screen keeps running
-        (undo gives no time back) and a hint it used still counts."""
-        self.notify("Took back that answer: answer the card again.", timeout=3)
+        (undo gives no time back) and a hint it used still counts.
+
+        A wrong verdict showed the reference answer: typing it in after the undo would earn a
+        Good the learner's memory did not. So the retake carries the hint penalty (Hard at
+        best, logged as helped), as if the answer had been a hint. A right verdict taken back
+        showed nothing the learner did not know, and costs nothing."""
+        if self.feedback is not None and self.feedback.outcome is Status.INCORRECT:
+            assert self.run is not None
+            self.run.mark_hint()
+            self.notify(
+                "Took back that answer. You have seen the reference, so the retake counts as "
+                "helped (Hard at best).",
+                timeout=4,
+            )
+        else:
+            self.notify("Took back that answer: answer the card again.", timeout=3)
         self._show(card)
 
     def action_skip(self) -> None:
