@@ -59,8 +59,16 @@ class RecallApp(App[int]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True),
-        # Ctrl-C quits too (Textual's default only shows a hint): everything is saved already.
-        Binding("ctrl+c", "quit", "Quit", id="app.interrupt", priority=True, show=False),
+        # Ctrl-C quits too (Textual's default only shows a hint): at once outside a session,
+        # after asking in the middle of one, at once when pressed again over that question.
+        Binding(
+            "ctrl+c",
+            "interrupt",
+            "Quit (asks mid-session; twice quits at once)",
+            id="app.interrupt",
+            priority=True,
+            show=False,
+        ),
         Binding("question_mark,f1", "help", "Keys", id="app.help", priority=True),
         Binding("ctrl+t", "toggle_theme", "Theme", id="app.theme", show=False),
         Binding("ctrl+p", "command_palette", "Commands", id="app.palette", show=False),
@@ -264,6 +272,31 @@ class RecallApp(App[int]):
         problem = save_theme(self.current_theme.dark)
         if problem:
             self.notify(problem, title="The theme was not saved", severity="warning", timeout=6)
+
+    def action_interrupt(self) -> None:
+        """Ctrl-C: quit, but ask first while a session is being drilled (its reviews stay
+        saved either way). Ctrl-C over that question quits at once, so a learner who means it
+        presses twice; Ctrl-Q never asks. The app is always quittable."""
+        from recall.tui.screens.dialogs import ConfirmDialog
+        from recall.tui.screens.drill import DrillScreen
+
+        if isinstance(self.screen, ConfirmDialog) and self.screen.purpose == "quit":
+            self._quit_now()
+            return
+        drilling = [s for s in self.screen_stack if isinstance(s, DrillScreen) and s.in_progress]
+        if not drilling or drilling[-1].run is None:
+            self._quit_now()
+            return
+        question = ConfirmDialog.quit_mid_session(drilling[-1].run.reviewed())
+        self.push_screen(question, self._after_quit_asked)
+
+    def _after_quit_asked(self, yes: bool | None) -> None:
+        if yes:
+            self._quit_now()
+
+    def _quit_now(self) -> None:
+        self.shutdown()
+        self.exit(0)
 
     async def action_quit(self) -> None:
         """Leave: anything graded but not yet rated is recorded first, then the store closes."""

@@ -216,11 +216,30 @@ class DrillRun:
 
     # ------------------------------------------------------------------ the budget
 
-    def pause(self) -> None:
-        self.session.pause()
+    def pause(self, reason: str = "pause") -> None:
+        """Stop the session clock for ``reason`` (pauses nest: see :meth:`Session.pause`)."""
+        self.session.pause(reason)
 
-    def resume(self) -> None:
-        self.session.resume()
+    def resume(self, reason: str = "pause") -> None:
+        """End one pause for ``reason``; the clock runs when no pause is left."""
+        self.session.resume(reason)
+
+    def paused(self) -> bool:
+        """Whether the session clock stands (any pause in force)."""
+        return self.session.paused
+
+    def time_up(self) -> bool:
+        """A minutes budget ran out under the card on screen: it is finished, no other follows."""
+        return self.session.time_up
+
+    def mark_hint(self) -> None:
+        """The hint of the card on screen was shown: its answer counts as hinted, also when it
+        is taken back and given again."""
+        self.session.mark_hint()
+
+    def hinted(self) -> bool:
+        """Whether the card on screen carries a hint penalty (shown now, or before an undo)."""
+        return self.session.current_hinted
 
     def seconds_left(self) -> float | None:
         remaining = self.session.remaining_seconds
