@@ -91,13 +91,18 @@ class Services:
 
     def warm(self) -> None:
         """Import SymPy and the engine and read one expression end to end, so the first
-        preview and grading do not pay for the import (called from a worker)."""
+        preview and grading do not pay for the import, then draw the cards' formulas for the
+        next start's first prompt (:mod:`recall.tui.shown_cache`; called from a worker)."""
         import numpy  # noqa: F401 - the scheduler's retrievability (weakest N, stats) uses it
 
         from recall.formula import SymbolTable, parse, render
 
         table = SymbolTable.build(variables={"x": "real"})
         render(parse("sqrt(x^2 + 1)/2", table), table)
+        if self._workspace is not None:  # the next start shows them without importing SymPy
+            from recall.tui.presenting import remember_shown_formulas
+
+            remember_shown_formulas(self._workspace.cards.values())
 
     @property
     def workspace(self) -> Workspace:
