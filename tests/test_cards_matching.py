@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from recall.cards.matching import edit_distance, forms, match_name, normalise
+from recall.cards.matching import forms, match_name, normalise
+from recall.spelling import edit_distance
 
 MSE = ["mean squared error", "MSE", "L2 loss"]
 NEIGHBOURS = ["mean absolute error", "MAE", "L1 loss", "LayerNorm", "BatchNorm"]

@@ -27,6 +27,7 @@ from recall.formula import Status, evaluate_constant
 from recall.grading import Question, check_deck, grade, preview, reference_answer
 from recall.paths import builtin_decks_dir
 from recall.tui.presenting import reference_rendered
+from recall.wording import unit_for
 
 SEED = 7
 
@@ -227,10 +228,12 @@ def test_a_compatible_unit_is_converted(item: Card) -> None:
 @pytest.mark.parametrize("item", unit_cards(), ids=lambda c: c.key)
 def test_the_preview_reads_a_quantity(item: Card) -> None:
     _text, value, _asked = reference_value(item)
-    shown = preview(item, with_unit(f"{value:.6g}", item.unit))
+    number = f"{value:.6g}"
+    shown = preview(item, with_unit(number, item.unit))
     assert shown.ok, shown.message
     assert "⋅" not in shown.rendered and "*" not in shown.interpreted
-    assert shown.rendered.rstrip().endswith(item.unit.split(" ")[-1].lstrip("%×"))
+    unit = unit_for(number, item.unit)  # "1 byte", "2 bytes"
+    assert shown.rendered.rstrip().endswith(unit.split(" ")[-1].lstrip("%×"))
 
 
 @pytest.mark.parametrize(
@@ -238,7 +241,8 @@ def test_the_preview_reads_a_quantity(item: Card) -> None:
 )
 def test_the_reference_is_shown_with_its_unit_once(item: Card) -> None:
     shown = reference_rendered(item)
-    assert shown.count(item.unit) == 1, shown
+    unit = unit_for(reference_answer(item), item.unit)  # "1 byte", "16 bytes"
+    assert shown.count(unit) == 1, shown
     assert grade(item, shown).is_correct
 
 

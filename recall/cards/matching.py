@@ -13,6 +13,8 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from recall.spelling import edit_distance
+
 #: Characters that carry meaning in a symbolic answer (``-inf``, ``(0, 1]``, ``p - y``).
 _SIGNIFICANT = frozenset("-+−–<>=()[]^/*∞≤≥|'")
 _SYMBOL_SPELLINGS = {"−": "-", "–": "-", "∞": "inf", "≤": "<=", "≥": ">=", "×": "*", "·": "*"}
@@ -100,26 +102,6 @@ def _spelling(word: str) -> str:
     word = word.replace("isation", "ization").replace("ising", "izing").replace("ised", "ized")
     word = word.replace("iser", "izer")
     return _WORD_SPELLINGS.get(word, word)
-
-
-def edit_distance(a: str, b: str, limit: int = 3) -> int:
-    """Optimal string alignment distance (insert, delete, substitute, swap neighbours), stopping
-    early past ``limit`` (returns ``limit + 1``)."""
-    if abs(len(a) - len(b)) > limit:
-        return limit + 1
-    previous2: list[int] = []
-    previous = list(range(len(b) + 1))
-    for i in range(1, len(a) + 1):
-        current = [i] + [0] * len(b)
-        for j in range(1, len(b) + 1):
-            cost = 0 if a[i - 1] == b[j - 1] else 1
-            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
-            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
-                current[j] = min(current[j], previous2[j - 2] + 1)
-        if min(current) > limit:
-            return limit + 1
-        previous2, previous = previous, current
-    return previous[-1]
 
 
 def typo_allowance(form: str) -> int:

@@ -29,6 +29,8 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 
+from recall.wording import unit_for
+
 _SI = {
     "": 0,
     "k": 3,
@@ -292,12 +294,13 @@ def fraction_hint(
 
 
 def with_unit(number: str, card: str | CardUnit) -> str:
-    """A number shown with the card's unit exactly once: ``45%``, ``8×``, ``2 bytes``,
+    """A number shown with the card's unit exactly once: ``45%``, ``8×``, ``2 bytes``, ``1 byte``,
     ``10% of peak`` (text that already ends in the unit is returned as it is)."""
     target = card if isinstance(card, CardUnit) else card_unit(card)
     text = number.strip()
-    if not target.text or text.endswith(target.text):
+    unit = unit_for(text, target.text)
+    if not target.text or text.endswith((target.text, unit)):
         return text
     if target.text.startswith(("%", "×")):
         return f"{text}{target.text}"
-    return f"{text} {target.text}"
+    return f"{text} {unit}"

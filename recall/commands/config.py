@@ -23,7 +23,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         "(`?` in the app lists the ids).",
     )
     parser.add_argument(
-        "key", nargs="?", help="setting name, keys.ACTION, or retention (desired_retention)"
+        "key",
+        nargs="?",
+        help="setting name, keys.ACTION, deck_new_limits.DECK, or retention (desired_retention)",
     )
     parser.add_argument("value", nargs="?", help='new value (lists: "1 10")')
     parser.add_argument("--reset", action="store_true", help="restore KEY to its default")
@@ -53,6 +55,9 @@ def run(args: argparse.Namespace) -> int:
             print(f"{key} = {value}    # {config.describe(key)}")
         for action, key in sorted(settings.keys.items()):
             print(f"keys.{action} = {key}")
+        own_limit = config.describe(config.DECK_LIMITS + ".")
+        for deck, limit in sorted(settings.deck_new_limits.items()):
+            print(f"{config.DECK_LIMITS}.{deck} = {limit}    # {own_limit}")
         return 0
     if args.value is None:
         print(_show(config.get_value(settings, args.key)))

@@ -36,6 +36,7 @@ from recall.formula.nodes import (
     walk,
 )
 from recall.formula.symbols import DEFAULT_TABLE, SymbolTable
+from recall.spelling import plausible_suggestion
 
 MAX_DEPTH = 64
 #: Depth of the finished tree (a long flat sum is deep too); keeps every recursive walk safe.
@@ -290,9 +291,9 @@ class Parser:
 
     def unknown_function(self, token: Token) -> ParseError:
         name = token.text
-        close = difflib.get_close_matches(name, self._function_names(), n=1, cutoff=0.6)
+        close = plausible_suggestion(name, (sorted(self.table.functions), self._function_names()))
         if close:
-            return self.error(f"unknown function '{name}' (did you mean {close[0]}?)", token)
+            return self.error(f"unknown function '{name}' (did you mean {close}?)", token)
         return self.error(f"unknown function '{name}'", token)
 
     def unknown_name(self, token: Token) -> ParseError:
@@ -303,15 +304,23 @@ class Parser:
         )
         if split:
             return self.error(f"unknown name '{name}' (did you mean {'*'.join(split)}?)", token)
-        close = difflib.get_close_matches(name, known + self._function_names(), n=1, cutoff=0.6)
+        # The card's own names first: a learner reaching for a name most likely means one of
+        # those, and a word that is close to none of them is better answered with the list.
+        close = plausible_suggestion(
+            name, (known, sorted(self.table.functions), self._function_names())
+        )
         if close:
-            return self.error(f"unknown name '{name}' (did you mean {close[0]}?)", token)
+            return self.error(f"unknown name '{name}' (did you mean {close}?)", token)
         listing = ", ".join(known) if known else "none"
         return self.error(f"unknown name '{name}' (this question's names: {listing})", token)
 
 
 def _split_into(name: str, known: set[str]) -> list[str] | None:
-    """Split ``name`` into a product of known names (``Vd`` → ``V``, ``d``), if possible."""
+    """Split ``name`` into a product of known names (``Vd`` → ``V``, ``d``), if possible.
+
+    A lower-case word of four letters or more is a word, not a product of one-letter names
+    (``margin`` is not ``m*a*r*g*i*n``, even on a card that declares those letters).
+    """
     if len(name) > 24:
         return None
     best: dict[int, list[str]] = {0: []}
@@ -321,7 +330,11 @@ def _split_into(name: str, known: set[str]) -> list[str] | None:
                 best[end] = best[start] + [name[start:end]]
                 break
     parts = best.get(len(name))
-    return parts if parts and len(parts) > 1 else None
+    if not parts or len(parts) < 2:
+        return None
+    if len(name) >= 4 and name.isalpha() and name.islower() and all(len(p) == 1 for p in parts):
+        return None
+    return parts
 
 
 def _check_power_size(node: BinOp, text: str, column: int) -> None:

@@ -69,7 +69,7 @@ def grade_fact(card: Card, answer_text: str) -> Verdict:
             "Type a number (3e-4, 7 billion, 40%) or a range (0.6-1.3, 0.6 to 1.3).",
             expected=expected,
         )
-    unit = with_unit("", card.unit)
+    shown = with_unit(expected, card.unit)  # "16 bytes", "1 byte", "0.6 to 1.3 bits/char"
     if isinstance(typed, tuple):
         interpreted = (
             f"{param_values.format_number(typed[0])} to {param_values.format_number(typed[1])}"
@@ -78,24 +78,36 @@ def grade_fact(card: Card, answer_text: str) -> Verdict:
             return Verdict(
                 Status.INCORRECT,
                 "tolerance",
-                f"The sheet gives one value here: {expected}{unit}.",
+                f"The sheet gives one value here: {shown}.",
                 interpreted=interpreted,
                 diagnosis=Diagnosis("tolerance", "A range was typed where one value is expected."),
                 expected=expected,
             )
         low, high = card.value_range
         ok = tolerance.accepts(low, typed[0]) and tolerance.accepts(high, typed[1])
-        return _fact_verdict(ok, interpreted, expected, unit, tolerance)
+        same = (low, high) == typed
+        right = "the sheet's range exactly"
+        if not same:
+            right = f"{tolerance.describe()} of the sheet's {shown}"
+        return _fact_verdict(ok, interpreted, expected, shown, tolerance, right=right)
     interpreted = param_values.format_number(typed)
     if card.value_range is not None:
         low, high = card.value_range
         ok = low - tolerance.bound(low) <= typed <= high + tolerance.bound(high)
         middle = (low + high) / 2
-        return _fact_verdict(ok, interpreted, expected, unit, tolerance, _magnitude(typed, middle))
+        right = f"in the sheet's range, {shown}"
+        if not low <= typed <= high:
+            right = f"{tolerance.describe()} of the sheet's range, {shown}"
+        diagnosis = _magnitude(typed, middle)
+        return _fact_verdict(ok, interpreted, expected, shown, tolerance, diagnosis, right=right)
     if card.value is None:
         raise GradingError(f"fact card '{card.key}' has neither a value nor a range")
     ok = tolerance.accepts(_exact(card.value), _exact(typed))
-    return _fact_verdict(ok, interpreted, expected, unit, tolerance, _magnitude(typed, card.value))
+    right = "the sheet's value exactly"
+    if _exact(card.value) != _exact(typed):
+        right = f"{tolerance.describe()} of the sheet's {shown}"
+    diagnosis = _magnitude(typed, card.value)
+    return _fact_verdict(ok, interpreted, expected, shown, tolerance, diagnosis, right=right)
 
 
 def _exact(value: float) -> Fraction:
@@ -106,22 +118,27 @@ def _fact_verdict(
     ok: bool,
     interpreted: str,
     expected: str,
-    unit: str,
+    shown: str,
     tolerance: Tolerance,
     diagnosis: Diagnosis | None = None,
+    *,
+    right: str,
 ) -> Verdict:
+    """``shown`` is the expected answer with its unit; ``right`` says how a right answer relates
+    to the sheet ("within 1% of the sheet's 16 bytes"), so the message tells the learner more
+    than their own number back."""
     if ok:
         return Verdict(
             Status.CORRECT,
             "tolerance",
-            f"Right: {expected}{unit}.",
+            f"Right: {right}.",
             interpreted=interpreted,
             expected=expected,
         )
     return Verdict(
         Status.INCORRECT,
         "tolerance",
-        f"The sheet says {expected}{unit} (accepted {tolerance.describe()}).",
+        f"The sheet says {shown} (accepted {tolerance.describe()}).",
         interpreted=interpreted,
         diagnosis=diagnosis,
         expected=expected,

@@ -16,26 +16,50 @@ from recall.verdicts import Status
 
 
 def grade_name(card: Card, answer_text: str, others: Iterable[str]) -> Verdict:
-    """Grade a typed name; ``others`` are the names of the card's neighbours."""
+    """Grade a typed name; ``others`` are the names of the card's neighbours.
+
+    Every message says something the learner did not type: the other names the card accepts,
+    the spelling of a forgiven typo, or what the card wanted instead of a neighbour's name.
+    """
     result = match_name(answer_text, card.accept, others)
     expected = reference_answer(card)
+    typed = answer_text.strip()
     if result.accepted:
-        message = f"Right: {result.matched}."
+        matched = result.matched or ""
         if result.how == "typo":
-            message = f"Right (spelled {result.matched})."
-        return Verdict(
-            Status.CORRECT, "name", message, interpreted=answer_text.strip(), expected=expected
-        )
-    message = f"Expected {expected}."
+            message = f"Right, though it is spelled {matched}."
+        else:
+            also = [name for name in card.accept if name != matched][:3]
+            message = f"Right; {_listing(also)} also count." if also else "Right."
+        return Verdict(Status.CORRECT, "name", message, interpreted=typed, expected=expected)
+    wanted = wanted_names(card)
+    message = f"This card wants {wanted}."
     diagnosis = None
     if result.clash:
-        message = f"That is {result.clash}; expected {expected}."
-        diagnosis = Diagnosis("confused", f"'{answer_text.strip()}' names {result.clash}.")
+        message = f"{result.clash} answers a different card; this card wants {wanted}."
+        diagnosis = Diagnosis(
+            "confused",
+            f"You named {result.clash}, which is another card's answer; here it is {wanted}.",
+        )
     return Verdict(
         Status.INCORRECT,
         "name",
         message,
-        interpreted=answer_text.strip(),
+        interpreted=typed,
         diagnosis=diagnosis,
         expected=expected,
     )
+
+
+def wanted_names(card: Card) -> str:
+    """``mean squared error (also MSE or L2 loss)``: the card's first name, then its others."""
+    if not card.accept:
+        return "another answer"
+    first, rest = card.accept[0], list(card.accept[1:4])
+    return f"{first} (also {_listing(rest, 'or')})" if rest else first
+
+
+def _listing(names: list[str], conjunction: str = "and") -> str:
+    if len(names) < 2:
+        return "".join(names)
+    return f"{', '.join(names[:-1])} {conjunction} {names[-1]}"

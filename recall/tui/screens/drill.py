@@ -7,15 +7,23 @@ The flow of one card::
     explain cards: REVEAL ──Space──▶ REVEALED ──1–4──▶ record ─▶ next
 
 A review is committed by the session before the next card is shown. When the time budget runs
-out the current card is still finished; the session then ends on the summary screen. Leaving early
-(Ctrl-L, quitting, closing the terminal) records a graded-but-unrated answer with its suggested
-rating, so nothing typed is lost.
+out the current card is still finished (the countdown says "time is up, finish this card"); the
+session then ends on the summary screen. Anything covering the screen (help, the command palette,
+any dialog) stops the session clock while it is open. Ending early (Ctrl-L) asks first; leaving
+(quitting, closing the terminal) records a graded-but-unrated answer with its suggested rating, so
+nothing typed is lost.
+
+Ctrl-Z with a verdict (or a revealed model answer) on screen takes back *that* answer: the card
+is asked again (nothing of it was recorded yet; its time stays spent, its hint penalty stays).
+With a card being asked, it takes back the last recorded review instead (:meth:`Session.undo`).
+
+This module is the card's flow; the session's life around it (the clock, covering, pausing,
+leaving, ending) is its base class's, in ``session_screen.py``.
 """
 
 from __future__ import annotations
 
 import time
-from enum import Enum
 from typing import ClassVar
 
 from rich.text import Text
@@ -23,15 +31,13 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
-from textual.reactive import var
 from textual.widgets import Footer, Input, Static
 
 from recall.errors import RecallError
 from recall.tui.asking import asking_header, graded_header
-from recall.tui.drill_run import DrillRun
 from recall.tui.messages import DataChanged, Graded, PreviewReady, WorkerFailed
-from recall.tui.screens.base import RecallScreen
-from recall.tui.views import CardView, FeedbackView, Leech, PreviewView, Rating, SessionPlan
+from recall.tui.screens.session_screen import Phase, SessionScreen
+from recall.tui.views import CardView, Leech, PreviewView, Rating, SessionPlan
 from recall.tui.widgets.answer_input import AnswerInput
 from recall.tui.widgets.countdown import Countdown
 from recall.tui.widgets.math_panels import FeedbackPanel, PreviewPanel, rating_line
@@ -41,19 +47,11 @@ from recall.verdicts import Status
 MAX_ANSWER = 2000
 
 
-class Phase(Enum):
-    """Where the current card is in its flow (see the diagram at the top of this module)."""
+class DrillScreen(SessionScreen):
+    """Drill one session (``plan``) card by card.
 
-    ASKING = "asking"  # the answer box takes typing; every change is previewed
-    CHECKING = "checking"  # Enter pressed: the grade worker has the answer
-    FEEDBACK = "feedback"  # the verdict is shown: Enter accepts the suggestion, 1-4 override
-    REVEAL = "reveal"  # a self-rated card: say it, then Space shows the model answer
-    REVEALED = "revealed"  # the model answer is shown: 1-4 rate it
-    DONE = "done"  # the session is over (or being left): nothing more is recorded
-
-
-class DrillScreen(RecallScreen):
-    """Drill one session (``plan``) card by card."""
+    The session's life around the cards (the clock, covering, pausing, leaving, ending) is the
+    base class's, :class:`recall.tui.screens.session_screen.SessionScreen`."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "accept", "Accept rating", id="drill.accept", show=False),
@@ -72,18 +70,8 @@ class DrillScreen(RecallScreen):
         Binding("ctrl+l", "leave", "End session", id="drill.leave", priority=True),
     ]
 
-    #: Where the card on screen is in its flow; every key and worker result checks it first.
-    #: A ``var``: changing it repaints nothing by itself (the footer is refreshed by hand, a frame
-    #: after a verdict, because rebuilding it costs more than grading: bench_verdict.py).
-    phase: var[Phase] = var(Phase.ASKING)
-
     def __init__(self, plan: SessionPlan) -> None:
-        super().__init__()
-        self.plan = plan
-        self.run: DrillRun | None = None
-        self.card: CardView | None = None
-        self.feedback: FeedbackView | None = None
-        self.hinted = False
+        super().__init__(plan)
         self._preview_serial = 0
         self._submitted_at = 0.0
         #: Seconds from Enter to the verdict painted, per graded answer (the verdict benchmark).
@@ -95,7 +83,13 @@ class DrillScreen(RecallScreen):
         with Horizontal(id="drill-header"):
             yield Static(self.plan.describe(), id="drill-plan")
             yield Static("", id="drill-progress")
-            yield Countdown(self._seconds_left, self._cards_left, id="countdown")
+            yield Countdown(
+                self._seconds_left,
+                self._cards_left,
+                paused=self._clock_paused,
+                time_up=self._time_up,
+                id="countdown",
+            )
         with VerticalScroll(id="drill-body"):
             yield Static("", id="card-source")
             yield Static("", id="prompt")
@@ -129,14 +123,6 @@ class DrillScreen(RecallScreen):
         self.query_one(Countdown).tick()
         self._advance()
 
-    # ------------------------------------------------------------------ budget, for the clock
-
-    def _seconds_left(self) -> float | None:
-        return self.run.seconds_left() if self.run is not None else None
-
-    def _cards_left(self) -> int | None:
-        return self.run.cards_left() if self.run is not None else None
-
     # ------------------------------------------------------------------ showing a card
 
     def _advance(self) -> None:
@@ -151,7 +137,8 @@ class DrillScreen(RecallScreen):
     def _show(self, card: CardView) -> None:
         self.card = card
         self.feedback = None
-        self.hinted = False
+        # A card back after an undo keeps the penalty of a hint it used (the session knows).
+        self.hinted = self.run is not None and self.run.hinted()
         # Nothing derived from the answer before grading: the id and source come with the verdict.
         self.query_one("#card-source", Static).update(Text(asking_header(card), style="dim"))
         self.query_one("#prompt", Static).update(Text(card.prompt))
@@ -161,9 +148,7 @@ class DrillScreen(RecallScreen):
         symbols = self.query_one("#symbols", Static)
         symbols.update(_symbols_text(card))
         symbols.display = bool(card.symbols)
-        hint = self.query_one("#hint", Static)
-        hint.update("")
-        hint.display = False
+        self._show_hint(self.hinted)
         self.query_one("#unit", Static).update(card.unit)
         feedback = self.query_one("#feedback", FeedbackPanel)
         feedback.display = False
@@ -358,38 +343,31 @@ class DrillScreen(RecallScreen):
         self.call_after_refresh(panel.scroll_visible, top=True, animate=False)
         self.refresh_bindings()
 
-    def let_go(self) -> None:
-        """The app is closing mid-session (after :meth:`save_pending`): release the session
-        so the next window offers to resume it (a crash leaves it held by a dead process,
-        which is offered too)."""
-        if self.run is not None:
-            self.run.release()
-
-    def save_pending(self) -> None:
-        """Record a graded-but-unrated answer with its suggested rating (on leaving)."""
-        if (
-            self.phase is Phase.FEEDBACK
-            and self.run is not None
-            and self.card is not None
-            and self.feedback is not None
-            and self.feedback.suggested is not None
-        ):
-            self.run.record(self.card, self.feedback.suggested, self.feedback, hinted=self.hinted)
-            self.phase = Phase.DONE
-            self.post_message(DataChanged("a review was recorded"))
-
     # ------------------------------------------------------------------ card actions
 
     def action_hint(self) -> None:
         if self.card is None or self.phase not in (Phase.ASKING, Phase.REVEAL):
             return
+        self._show_hint(True)
+        if self.card.hint and self.run is not None:
+            self.hinted = True
+            self.run.mark_hint()
+
+    def _show_hint(self, shown: bool) -> None:
+        """Show the card's hint line (or hide it): once used, a hint stays in view for that card."""
         hint = self.query_one("#hint", Static)
+        if not shown or self.card is None:
+            hint.update("")
+            hint.display = False
+            return
         hint.update(Text.assemble(("hint ", "dim"), self.card.hint or "No hint on this card."))
         hint.display = True
-        self.hinted = self.hinted or bool(self.card.hint)
 
     def action_undo(self) -> None:
-        if self.run is None or self.phase is Phase.CHECKING:
+        if self.run is None or self.phase in (Phase.CHECKING, Phase.DONE):
+            return
+        if self.phase in (Phase.FEEDBACK, Phase.REVEALED) and self.card is not None:
+            self._take_back_answer(self.card)
             return
         card = self.run.undo()
         if card is None:
@@ -398,6 +376,27 @@ class DrillScreen(RecallScreen):
         self.post_message(DataChanged("a review was undone"))
         # Not the card's key: the card is back, unanswered, and its id may name the answer.
         self.notify("Undid the last review: that card is back.", timeout=3)
+        self._show(card)
+
+    def _take_back_answer(self, card: CardView) -> None:
+        """Undo the answer on screen, not the card before it: nothing of it was recorded, so
+        the card is simply asked again (the same question). Its time on screen keeps running
+        (undo gives no time back) and a hint it used still counts.
+
+        A wrong verdict showed the reference answer: typing it in after the undo would earn a
+        Good the learner's memory did not. So the retake carries the hint penalty (Hard at
+        best, logged as helped), as if the answer had been a hint. A right verdict taken back
+        showed nothing the learner did not know, and costs nothing."""
+        if self.feedback is not None and self.feedback.outcome is Status.INCORRECT:
+            assert self.run is not None
+            self.run.mark_hint()
+            self.notify(
+                "Took back that answer. You have seen the reference, so the retake counts as "
+                "helped (Hard at best).",
+                timeout=4,
+            )
+        else:
+            self.notify("Took back that answer: answer the card again.", timeout=3)
         self._show(card)
 
     def action_skip(self) -> None:
@@ -440,11 +439,11 @@ class DrillScreen(RecallScreen):
         from recall.tui.editor import edit_in_editor
 
         # Fixing a card is not drilling it: the session clock stops while the editor is open.
-        self.run.pause()
+        self.run.pause("editor")
         try:
             problem = edit_in_editor(self.app, self.card.path, self.card.line)
         finally:
-            self.run.resume()
+            self.run.resume("editor")
         if problem:
             self.notify(problem, severity="error")
             return
@@ -452,38 +451,6 @@ class DrillScreen(RecallScreen):
         self.post_message(DataChanged("a deck file was edited"))
         if card is not None and self.phase in (Phase.ASKING, Phase.REVEAL):
             self._show(card)
-
-    # ------------------------------------------------------------------ pause and leave
-
-    def action_pause(self) -> None:
-        from recall.tui.screens.dialogs import PauseDialog
-
-        if self.run is None or self.phase is Phase.DONE:
-            return
-        self.run.pause()
-        self.query_one(Countdown).paused = True
-        self.app.push_screen(PauseDialog(), self._after_pause)
-
-    def _after_pause(self, resume: bool | None) -> None:
-        assert self.run is not None
-        self.run.resume()
-        self.query_one(Countdown).paused = False
-        if resume is False:
-            self.action_leave()
-
-    def action_leave(self) -> None:
-        """End now: save what is pending and go to the summary. Nothing is asked."""
-        self.save_pending()
-        self._finish()
-
-    def _finish(self) -> None:
-        from recall.tui.screens.summary import SummaryScreen
-
-        if self.run is None:
-            return
-        self.phase = Phase.DONE
-        summary = self.run.finish()
-        self.app.switch_screen(SummaryScreen(summary, self.plan))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Show only the keys that do something in the current phase."""

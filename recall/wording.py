@@ -1,0 +1,58 @@
+"""Counts as a person writes them: "1 day", "2 days", "1 byte", "0 cards".
+
+Every layer prints counts (the scheduler's exam plan, the deck format's units, the commands and
+the screens), so the one rule lives here, below all of them, stdlib-only. A count is singular
+only when it is exactly one; anything else (0, 2, 1.5) takes the plural.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["count_of", "is_one", "plural", "unit_for"]
+
+#: A last word that is an English plural of a unit (``bytes``, ``FLOPs``, ``GPU-hours``), not an
+#: abbreviation that happens to end in s (``ms``, ``s``).
+_PLURAL_WORD = re.compile(r"(?P<stem>[A-Za-z][A-Za-z-]*[A-Za-z])s$")
+#: Words whose plural is not the singular plus "s".
+_IRREGULAR = {"entry": "entries", "child": "children", "index": "indices", "query": "queries"}
+
+
+def is_one(number: float | str) -> bool:
+    """Whether ``number`` (a count, or a number as shown: ``"1"``, ``"1.0"``) is exactly one."""
+    if isinstance(number, str):
+        return number.strip() in ("1", "+1", "-1", "1.0")
+    return abs(number) == 1
+
+
+def plural(word: str, count: float | str = 2) -> str:
+    """``word`` in the form that goes with ``count``: ``plural("day", 1)`` → ``day``."""
+    if is_one(count):
+        return word
+    if word in _IRREGULAR:
+        return _IRREGULAR[word]
+    if word.endswith(("s", "x", "ch", "sh")):
+        return word + "es"
+    if word.endswith("y") and word[-2:-1] not in tuple("aeiou"):
+        return word[:-1] + "ies"
+    return word + "s"
+
+
+def count_of(count: float, word: str) -> str:
+    """``3 days``, ``1 day``, ``0 cards``: the number and the word that goes with it."""
+    shown = f"{count:g}" if isinstance(count, float) else str(count)
+    return f"{shown} {plural(word, count)}"
+
+
+def unit_for(number: str, unit: str) -> str:
+    """A card's unit as it reads after ``number``: ``bytes`` after 1 is ``byte``, ``bits/char``
+    is ``bit/char``, ``KV heads`` is ``KV head``; symbols (``GB``, ``%``, ``×``) never change."""
+    if not is_one(number) or unit.startswith(("%", "×")):
+        return unit
+    head, slash, rest = unit.partition("/")
+    words = head.split(" ")
+    match = _PLURAL_WORD.fullmatch(words[-1])
+    if match is None or words[-1].isupper():
+        return unit
+    words[-1] = match["stem"]
+    return " ".join(words) + slash + rest
