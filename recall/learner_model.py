@@ -29,7 +29,6 @@ from recall.scheduling.memory_report import (
     events_from_scheduled,
     merged,
     planned_card,
-    rating_shares,
     revlog_rows,
 )
 from recall.scheduling.rating import Rating
@@ -189,9 +188,14 @@ def plan(
     tz: tzinfo | None = None,
 ) -> Plan:
     """The workload curve for the learner's collection, parameters, pace and rating habits."""
+    from recall.scheduling.memory_report import rating_shares_of_table
+    from recall.scheduling.review_table import ReviewTable
+
     moment = now or utc_now()
-    history = load_history(store, settings, tz)
-    first, passing = rating_shares(history)
+    table = ReviewTable.build(
+        *MemoryModelStore(store).review_columns(), settings.day_rollover_hour, tz
+    )
+    first, passing = rating_shares_of_table(table)
     pace = pace_from_log(MemoryModelStore(store).recent_answers(PACE_WINDOW))
     cards = [
         planned_card(c.state, moment, settings.day_rollover_hour, tz)

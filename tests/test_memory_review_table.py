@@ -19,9 +19,16 @@ from recall import learner_model
 from recall.config import Settings
 from recall.scheduling.day import study_date
 from recall.scheduling.history import History, ReviewEvent
-from recall.scheduling.memory_report import merged, model_health, model_health_of_table
+from recall.scheduling.memory_report import (
+    merged,
+    model_health,
+    model_health_of_table,
+    rating_shares,
+    rating_shares_of_table,
+)
 from recall.scheduling.rating import Rating
 from recall.scheduling.review_table import ReviewTable, study_day_numbers
+from recall.scheduling.simulation import FIRST_RATINGS, PASS_RATINGS
 from recall.store.memory_model import ImportedReview, MemoryModelStore
 from tests.simulated_learners import DEFAULTS, FORGETFUL, simulate_history
 from tests.store_fixtures import T0, db_url, make_deck, store  # noqa: F401
@@ -135,3 +142,15 @@ def test_the_store_reports_the_same_health_as_the_event_history(store) -> None: 
     history = learner_model.load_history(store, settings)
     assert status.health.verdict.reviews == len(history.targets) > 500
     _same_report(status.health, model_health(history, DEFAULTS, settings.desired_retention))
+
+
+def test_rating_shares_from_the_columns_are_the_event_historys() -> None:
+    events = _events(FORGETFUL, seed=3)
+    history = History.from_events(merged(events), 4, UTC)
+    table, _report = _table_health(events, DEFAULTS)
+    first, passing = rating_shares_of_table(table)
+    expected_first, expected_passing = rating_shares(history)
+    assert first == pytest.approx(expected_first) and passing == pytest.approx(expected_passing)
+    assert first != FIRST_RATINGS  # the learner's own: enough ratings
+    few = ReviewTable.build(table.card[:20], [0] * 20, table.rating[:20])
+    assert rating_shares_of_table(few) == (FIRST_RATINGS, PASS_RATINGS)

@@ -23,6 +23,7 @@ from recall.config import load_settings
 from recall.scheduling.revlog_csv import RevlogRow, write_revlog
 from recall.tui import memory_views
 from recall.tui.app import RecallApp
+from recall.tui.commands import RecallCommands
 from recall.tui.screens.stats import COMPUTING_MODEL, COMPUTING_WORKLOAD, StatsScreen
 from tests.simulated_learners import FORGETFUL, simulate_history
 from tests.tui_fixtures import EPOCH, FakeClock, isolate, settle, static_text, write_deck
@@ -204,8 +205,13 @@ def test_choosing_a_point_of_the_workload_curve_applies_its_retention(fresh: obj
             screen = app.screen
             assert isinstance(screen, StatsScreen) and screen.workload is not None
             points = screen.workload.plan.points
+            names = {name for name, _help, _run in RecallCommands(screen)._commands()}
+            assert {"Fit model", "Lower retention", "Higher retention"} <= names
+            assert "Apply retention" not in names  # the current setting is chosen
             await pilot.press("minus", "minus")
             await pilot.pause()
+            names = {name for name, _help, _run in RecallCommands(screen)._commands()}
+            assert "Apply retention" in names
             assert screen.chosen is not None
             chosen = points[screen.chosen]
             assert chosen.desired_retention < 0.9

@@ -129,20 +129,37 @@ def rating_shares(
 ) -> tuple[tuple[float, ...], tuple[float, ...]]:
     """(first ratings Again..Easy, passing ratings Hard..Easy) as shares, the learner's own when
     each rests on ``minimum`` ratings, else the simulator defaults."""
-    first: Counter[Rating] = Counter()
-    passing: Counter[Rating] = Counter()
+    first: Counter[int] = Counter()
+    passing: Counter[int] = Counter()
     for card in history.cards:
-        first[Rating(card.events[0].rating)] += 1
+        first[int(card.events[0].rating)] += 1
         for target in card.targets():
-            rating = Rating(card.events[target.index].rating)
-            if rating is not Rating.Again:
+            rating = int(card.events[target.index].rating)
+            if rating != Rating.Again:
                 passing[rating] += 1
+    return _shares(first, passing, minimum)
+
+
+def rating_shares_of_table(
+    table: ReviewTable, minimum: int = MIN_RATINGS_FOR_SHARES
+) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """:func:`rating_shares` of a history held as columns."""
+    first = Counter(table.rating[table.position == 0].tolist())
+    passed = table.rating[table.targets & (table.rating != int(Rating.Again))]
+    return _shares(first, Counter(passed.tolist()), minimum)
+
+
+def _shares(
+    first: Counter[int], passing: Counter[int], minimum: int
+) -> tuple[tuple[float, ...], tuple[float, ...]]:
     first_total, pass_total = sum(first.values()), sum(passing.values())
     first_shares = (
-        tuple(first[r] / first_total for r in Rating) if first_total >= minimum else FIRST_RATINGS
+        tuple(first[int(r)] / first_total for r in Rating)
+        if first_total >= minimum
+        else FIRST_RATINGS
     )
     pass_shares = (
-        tuple(passing[r] / pass_total for r in (Rating.Hard, Rating.Good, Rating.Easy))
+        tuple(passing[int(r)] / pass_total for r in (Rating.Hard, Rating.Good, Rating.Easy))
         if pass_total >= minimum
         else PASS_RATINGS
     )
