@@ -25,7 +25,7 @@ from recall.tui import memory_views
 from recall.tui.app import RecallApp
 from recall.tui.commands import RecallCommands
 from recall.tui.screens.stats import COMPUTING_MODEL, COMPUTING_WORKLOAD, StatsScreen
-from tests.simulated_learners import FORGETFUL, simulate_history
+from tests.simulated_learners import DEFAULTS, FORGETFUL, simulate_history
 from tests.tui_fixtures import EPOCH, FakeClock, isolate, settle, static_text, write_deck
 
 CARDS = 60
@@ -41,7 +41,7 @@ def _deck_text() -> str:
     return "\n".join(lines)
 
 
-def _services(tmp_path: Path, *, history: bool) -> object:
+def _services(tmp_path: Path, *, history: bool, truth: tuple[float, ...] = FORGETFUL) -> object:
     """The real facade over the 60-card deck; with ``history``, 200 days of a forgetful
     learner's reviews imported first (they end a few days before the fake clock's now)."""
     from recall import learner_model
@@ -52,7 +52,7 @@ def _services(tmp_path: Path, *, history: bool) -> object:
     write_deck(decks, "mem.toml", _deck_text())
     if history:
         events = simulate_history(
-            FORGETFUL,
+            truth,
             cards=CARDS,
             days=200,
             new_per_day=3,
@@ -243,3 +243,25 @@ def test_the_memory_panels_look_right_at_80x24(
         await settle(pilot.app, pilot)
 
     assert snap_compare(RecallApp(seeded), terminal_size=(80, 24), run_before=scrolled)
+
+
+def test_a_fit_that_is_not_better_is_not_kept_and_says_so(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A learner whose memory is the defaults: the fit cannot clearly beat them."""
+    isolate(monkeypatch, tmp_path)
+    app = RecallApp(_services(tmp_path, history=True, truth=DEFAULTS))
+
+    async def flow() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(app, pilot)
+            await pilot.press("t")
+            await settle(app, pilot)
+            await pilot.press("o")
+            await settle(app, pilot)
+            result = _text(app, "#optimize-result")
+            assert "Fit not kept" in result and "parameters in use stay" in result
+            assert "log loss" in result and "new fit" in result
+            assert "FSRS defaults" in _text(app, "#memory-verdict")
+
+    asyncio.run(flow())

@@ -64,7 +64,8 @@ def run(args: argparse.Namespace) -> int:
     print(workload_curve(result))
     print()
     print(
-        "Change the setting with `recall config desired_retention R` (for example 0.85). "
+        "Change the setting with `recall config retention R` (for example 0.85 or 85%; the "
+        "same as `recall config desired_retention R`). "
         "Below about 80% forgetting costs relearning time, so the curve flattens."
     )
     return 0
