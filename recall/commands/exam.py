@@ -17,6 +17,8 @@ import re
 from datetime import date, timedelta
 from typing import TYPE_CHECKING
 
+from recall.wording import count_of
+
 if TYPE_CHECKING:
     from recall.scheduling.exam import ExamPlan
 
@@ -87,8 +89,8 @@ def render(plan: ExamPlan) -> str:
     new = sum(len(d.new) for d in plan.days)
     pace = "your pace" if plan.pace.measured else "a first-week pace until the log has yours"
     out = [
-        f"Exam on {plan.exam.isoformat()} ({days} days from {plan.today.isoformat()}): "
-        f"{cards} cards, {plan.daily_minutes:g} minutes a day "
+        f"Exam on {plan.exam.isoformat()} ({count_of(days, 'day')} from {plan.today.isoformat()}): "
+        f"{count_of(cards, 'card')}, {count_of(plan.daily_minutes, 'minute')} a day "
         f"({pace}: {plan.pace.review_seconds:.0f} s a review, "
         f"{plan.pace.new_card_seconds:.0f} s a new card)."
     ]

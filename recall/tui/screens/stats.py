@@ -17,6 +17,7 @@ from textual.widgets import Footer, Sparkline, Static
 from recall.tui.screens.base import RecallScreen
 from recall.tui.views import StatsView
 from recall.tui.widgets.heatmap import heatmap_text
+from recall.wording import count_of
 
 
 class StatsScreen(RecallScreen):
@@ -111,4 +112,4 @@ def mistakes_table(stats: StatsView) -> Table | Text:
 
 
 def _plural(count: int, word: str) -> str:
-    return f"{count} {word}" + ("" if count == 1 else "s")
+    return count_of(count, word)

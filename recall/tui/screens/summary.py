@@ -16,6 +16,7 @@ from textual.widgets import Footer, Static
 from recall.session import Mode
 from recall.tui.screens.base import RecallScreen
 from recall.tui.views import SessionPlan, SummaryView
+from recall.wording import plural
 
 
 class SummaryScreen(RecallScreen):
@@ -110,4 +111,4 @@ def missed_table(summary: SummaryView) -> RenderableType:
 
 
 def _plural(count: int, word: str) -> str:
-    return word if count == 1 else word + "s"
+    return plural(word, count)
