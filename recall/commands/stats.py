@@ -13,6 +13,7 @@ import json
 from datetime import date, timedelta
 from typing import Any
 
+from recall.mistakes import mistake_words
 from recall.wording import count_of
 
 SHADES = " ░▒▓█"
@@ -97,7 +98,7 @@ def render(figures: dict[str, Any]) -> str:
                 out.append(f"  {key:<{width}}  {_pct(value['rate']):>4}  {share}")
     if figures["mistakes"]:
         out += ["", "most common mistakes"]
-        out += [f"  {kind:<24} {count}" for kind, count in figures["mistakes"]]
+        out += [f"  {mistake_words(kind):<36} {count}" for kind, count in figures["mistakes"]]
     forecast = figures["forecast"][:14]
     if forecast:
         top = max(n for _d, n in forecast) or 1

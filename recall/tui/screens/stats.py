@@ -14,6 +14,7 @@ from textual.containers import VerticalScroll
 from textual.message import Message
 from textual.widgets import Footer, Sparkline, Static
 
+from recall.mistakes import mistake_words
 from recall.tui.screens.base import RecallScreen
 from recall.tui.views import StatsView
 from recall.tui.widgets.heatmap import heatmap_text
@@ -107,7 +108,7 @@ def mistakes_table(stats: StatsView) -> Table | Text:
     table.add_column("mistake", ratio=1)
     table.add_column("times", justify="right")
     for kind, count in stats.mistakes:
-        table.add_row(kind, str(count))
+        table.add_row(mistake_words(kind), str(count))
     return table
 
 
