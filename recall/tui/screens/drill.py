@@ -69,7 +69,9 @@ class DrillScreen(RecallScreen):
         Binding("ctrl+n", "suspend_card", "Suspend", id="drill.suspend", priority=True, show=False),
         Binding("ctrl+e", "edit_card", "Edit card", id="drill.edit", priority=True, show=False),
         Binding("escape", "pause", "Pause", id="drill.pause", priority=True),
-        Binding("ctrl+l", "leave", "End session", id="drill.leave", priority=True),
+        Binding(
+            "ctrl+l", "leave", "End", id="drill.leave", priority=True, tooltip="End the session"
+        ),
     ]
 
     #: Where the card on screen is in its flow; every key and worker result checks it first.
