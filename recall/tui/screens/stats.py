@@ -14,9 +14,11 @@ from textual.containers import VerticalScroll
 from textual.message import Message
 from textual.widgets import Footer, Sparkline, Static
 
+from recall.mistakes import mistake_words
 from recall.tui.screens.base import RecallScreen
 from recall.tui.views import StatsView
 from recall.tui.widgets.heatmap import heatmap_text
+from recall.wording import count_of
 
 
 class StatsScreen(RecallScreen):
@@ -106,9 +108,9 @@ def mistakes_table(stats: StatsView) -> Table | Text:
     table.add_column("mistake", ratio=1)
     table.add_column("times", justify="right")
     for kind, count in stats.mistakes:
-        table.add_row(kind, str(count))
+        table.add_row(mistake_words(kind), str(count))
     return table
 
 
 def _plural(count: int, word: str) -> str:
-    return f"{count} {word}" + ("" if count == 1 else "s")
+    return count_of(count, word)
