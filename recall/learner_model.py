@@ -39,6 +39,7 @@ from recall.scheduling.state import Phase
 from recall.scheduling.today import PACE_WINDOW, pace_from_log
 from recall.store import Store
 from recall.store.memory_model import ImportedReview, MemoryModelStore, ParameterSet
+from recall.wording import count_of
 
 
 def default_parameters() -> tuple[float, ...]:
@@ -288,6 +289,6 @@ def health_lines(status: ModelStatus) -> list[str]:
         for group in report.by_deck:
             lines.append(
                 f"  {group.group:<{width}}  {group.observed:>4.0%}  predicted "
-                f"{group.mean_predicted:.0%}  ({group.reviews} reviews)"
+                f"{group.mean_predicted:.0%}  ({count_of(group.reviews, 'review')})"
             )
     return lines

@@ -15,6 +15,8 @@ import argparse
 import json
 from typing import TYPE_CHECKING
 
+from recall.wording import count_of
+
 if TYPE_CHECKING:
     from recall.scheduling.today import Limit, TodayPlan
 
@@ -64,7 +66,7 @@ def render(plan: TodayPlan, shown: int | None = SHOWN, extra_new: int = 0) -> st
     pace = "your pace" if plan.pace.measured else "a first-week pace until the log has yours"
     out = [
         f"Today, {plan.day.isoformat()}: {counts.new} new, {counts.learning} learning, "
-        f"{counts.review} to review, about {plan.minutes:g} minutes",
+        f"{counts.review} to review, about {count_of(plan.minutes, 'minute')}",
         f"({pace}: {plan.pace.review_seconds:.0f} s a review, "
         f"{plan.pace.new_card_seconds:.0f} s a new card)",
         _limit("new cards", plan.new_limit, extra_new)

@@ -17,6 +17,7 @@ from datetime import date
 from recall.scheduling.rating import Rating
 from recall.session.mode import Mode
 from recall.verdicts import Status
+from recall.wording import count_of
 
 
 @dataclass(frozen=True)
@@ -41,7 +42,7 @@ class SessionPlan:
         if self.minutes is not None:
             parts.append(f"{self.minutes:g} min")
         elif self.cards is not None:
-            parts.append(f"{self.cards} cards")
+            parts.append(count_of(self.cards, "card"))
         else:
             parts.append("until done")
         if self.mode is not Mode.NORMAL:

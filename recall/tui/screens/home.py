@@ -64,11 +64,13 @@ class HomeScreen(RecallScreen):
     """Decks grouped by topic with new / learning / due counts, and the session launchers."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("s", "start", "Start session", id="home.start"),
-        Binding("l", "custom", "Any length", id="home.custom"),
-        Binding("d", "deck", "This deck", id="home.deck"),
+        # Footer labels are short so the footer fits 80 columns; the tooltip is what the help
+        # and the palette say. Cram and q are in both, not in the footer (Ctrl-Q quits there).
+        Binding("s", "start", "Start", id="home.start", tooltip="Start a session"),
+        Binding("l", "custom", "Custom", id="home.custom", tooltip="Choose a session"),
+        Binding("d", "deck", "One deck", id="home.deck", tooltip="Drill this deck"),
         Binding("o", "topic", "This topic", id="home.topic", show=False),
-        Binding("c", "cram", "Cram", id="home.cram"),
+        Binding("c", "cram", "Cram", id="home.cram", show=False),
         Binding("w", "weakest", f"Weakest {WEAKEST_COUNT}", id="home.weakest", show=False),
         Binding("m", "missed", "Missed last time", id="home.missed", show=False),
         Binding("u", "resume", "Resume unfinished", id="home.resume", show=False),
@@ -77,7 +79,7 @@ class HomeScreen(RecallScreen):
         Binding("r", "reload", "Reload decks", id="home.reload", show=False),
         Binding("n", "more", "Learn more today", id="home.more", show=False),
         Binding("x", "exam", "Exam plan", id="home.exam", show=False),
-        Binding("q", "app.quit", "Quit", id="home.quit"),
+        Binding("q", "app.quit", "Quit", id="home.quit", show=False),
     ]
 
     def __init__(self) -> None:

@@ -23,6 +23,7 @@ from textual.containers import VerticalScroll
 from textual.message import Message
 from textual.widgets import Footer, Header, Sparkline, Static
 
+from recall.mistakes import mistake_words
 from recall.tui.memory_views import ModelView, OptimizeView, WorkloadView
 from recall.tui.messages import WorkerFailed
 from recall.tui.screens.base import RecallScreen
@@ -35,6 +36,7 @@ from recall.tui.widgets.memory_panels import (
     true_retention_table,
     workload_text,
 )
+from recall.wording import count_of
 
 COMPUTING_MODEL = "Computing the memory model…"
 COMPUTING_WORKLOAD = "Simulating your next 90 days at each desired retention…"
@@ -315,9 +317,9 @@ def mistakes_table(stats: StatsView) -> Table | Text:
     table.add_column("mistake", ratio=1)
     table.add_column("times", justify="right")
     for kind, count in stats.mistakes:
-        table.add_row(kind, str(count))
+        table.add_row(mistake_words(kind), str(count))
     return table
 
 
 def _plural(count: int, word: str) -> str:
-    return f"{count} {word}" + ("" if count == 1 else "s")
+    return count_of(count, word)

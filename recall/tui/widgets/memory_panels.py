@@ -14,6 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 from recall.tui.memory_views import ModelView, OptimizeView, WorkloadView
+from recall.wording import count_of, plural
 
 #: Verdict colours by the verdict's kind: good news green, too little history neutral, the
 #: rest (fit again) a warning.
@@ -95,12 +96,13 @@ def workload_text(view: WorkloadView, chosen: int | None, width: int) -> Text:
         point = plan.points[chosen]
         sentence = (
             f"\nAt {point.desired_retention:.0%}: {point.minutes_per_day:.1f} min a day, "
-            f"{point.remembered_at_end:.0f} cards remembered after {plan.days} days"
+            f"{count_of(round(point.remembered_at_end), 'card')} remembered after "
+            f"{count_of(plan.days, 'day')}"
         )
         if current is not None and not point.current:
             sentence += (
                 f" (now {current.desired_retention:.0%}: {current.minutes_per_day:.1f} min, "
-                f"{current.remembered_at_end:.0f} cards)."
+                f"{count_of(round(current.remembered_at_end), 'card')})."
             )
         else:
             sentence += " (your setting)."
@@ -116,8 +118,9 @@ def optimize_text(view: OptimizeView) -> Text:
     """What the fit did, and the comparison it rests on."""
     if view.status == "too_little_history":
         return Text(
-            f"Too little history to fit: {view.reviews_needed} more reviews needed "
-            f"({view.reviews} so far; only reviews a day or more after a card's previous one "
+            f"Too little history to fit: {view.reviews_needed} more "
+            f"{plural('review', view.reviews_needed)} needed ({count_of(view.reviews, 'review')} "
+            "so far; only reviews a day or more after a card's previous one "
             "count).",
             style="bold",
         )
@@ -129,7 +132,8 @@ def optimize_text(view: OptimizeView) -> Text:
     )
     text = Text(headline, style="bold green" if view.kept else "bold")
     if view.current is not None and view.candidate is not None:
-        text.append(f"\nOn your latest {view.test_reviews} reviews (lower is better):", style="dim")
+        latest = count_of(view.test_reviews, "review")
+        text.append(f"\nOn your latest {latest} (lower is better):", style="dim")
         text.append(f"\n  {'':<12}{'in use':>10}{'new fit':>10}")
         text.append(f"\n  {'log loss':<12}{view.current[0]:>10.4f}{view.candidate[0]:>10.4f}")
         text.append(f"\n  {'RMSE (bins)':<12}{view.current[1]:>10.2%}{view.candidate[1]:>10.2%}")
