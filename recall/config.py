@@ -4,6 +4,9 @@ A missing file means every default; a file only needs the keys the learner chang
 uses ``tomllib``; writing emits the few TOML forms the settings need (numbers, lists of numbers,
 strings, one ``[keys]`` table), so no TOML writer dependency is needed.
 
+The ``[deck_new_limits]`` table caps the new cards one deck introduces a day, under the daily
+``new_per_day`` (``activations = 5``); a deck missing from it is bound by the daily limit only.
+
 The ``[keys]`` table maps TUI action ids to keys (``"drill.hint" = "f3"``); the TUI owns the
 action ids (:func:`recall.tui.keys.binding_ids`), passes them to :func:`set_value` and reads the
 overrides with :attr:`Settings.keys`.
@@ -43,6 +46,8 @@ class Settings:
     new_card_order: str = "gathered"
     theme: str = "dark"
     keys: dict[str, str] = field(default_factory=dict)
+    #: New cards a deck may introduce per study day, by deck id, under ``new_per_day``.
+    deck_new_limits: dict[str, int] = field(default_factory=dict)
 
     def scheduler_settings(
         self, *, enable_fuzzing: bool = True, parameters: tuple[float, ...] | None = None
@@ -153,6 +158,8 @@ def describe(key: str) -> str:
     """One line of help for a setting (``keys.ACTION`` included)."""
     if key.startswith("keys."):
         return "key binding override for a TUI action"
+    if key.startswith(DECK_LIMITS + "."):
+        return "new cards this deck may introduce per study day, under new_per_day"
     return SPECS[key].help
 
 
@@ -220,10 +227,51 @@ def _from_mapping(
                     ignored.append(f"{_printable(action)} ({problem})")
             values["keys"] = kept
             continue
+        if key == DECK_LIMITS:
+            values[key] = _deck_limits(value, at)
+            continue
         if key not in SPECS:
             raise ConfigError(f"{at}: unknown setting {key!r}; known: {', '.join(SPECS)}")
         values[key] = _coerce(key, value, at)
     return Settings(**values)
+
+
+#: The table of per-deck new-card limits (``[deck_new_limits]``, ``deck_new_limits.DECK``).
+DECK_LIMITS = "deck_new_limits"
+#: Most decks the table may name (a learner has tens; the bound keeps a hostile file small).
+MAX_DECK_LIMITS = 1_000
+
+
+def _deck_limits(value: Any, where: str) -> dict[str, int]:
+    """The ``[deck_new_limits]`` table, checked: deck ids to whole numbers of cards."""
+    if not isinstance(value, dict):
+        raise ConfigError(f"{where}: [{DECK_LIMITS}] must map deck ids to numbers of cards")
+    if len(value) > MAX_DECK_LIMITS:
+        raise ConfigError(f"{where}: [{DECK_LIMITS}] names more than {MAX_DECK_LIMITS} decks")
+    limits = {}
+    for deck, limit in value.items():
+        problem = deck_id_problem(deck)
+        if problem is None:
+            problem = _deck_limit_problem(limit)
+        if problem:
+            raise ConfigError(f"{where}: {DECK_LIMITS}.{_printable(deck)}: {problem}")
+        limits[deck] = limit
+    return limits
+
+
+def deck_id_problem(deck: str) -> str | None:
+    """Why ``deck`` cannot name a deck in ``[deck_new_limits]`` (``None`` when it can)."""
+    from recall.cards.schema import DECK_ID, MAX_ID
+
+    if not DECK_ID.match(deck):
+        return f"not a deck id (at most {MAX_ID} lowercase letters, digits, '-' and '_')"
+    return None
+
+
+def _deck_limit_problem(limit: Any) -> str | None:
+    if isinstance(limit, bool) or not isinstance(limit, int) or not 0 <= limit <= 10_000:
+        return f"{limit!r} must be a whole number of cards between 0 and 10000"
+    return None
 
 
 def _located(where: str, text: str, key: str) -> str:
@@ -330,9 +378,18 @@ def get_value(settings: Settings, key: str) -> Any:
         if action not in settings.keys:
             raise ConfigError(f"no key binding override for {action!r}")
         return settings.keys[action]
+    if key.startswith(DECK_LIMITS + "."):
+        deck = key.removeprefix(DECK_LIMITS + ".")
+        if deck not in settings.deck_new_limits:
+            raise ConfigError(f"no new-card limit of its own for deck {deck!r}")
+        return settings.deck_new_limits[deck]
     if key not in SPECS:
-        raise ConfigError(f"unknown setting {key!r}; known: {', '.join(SPECS)}, keys.ACTION")
+        raise ConfigError(f"unknown setting {key!r}; known: {_known()}")
     return getattr(settings, key)
+
+
+def _known() -> str:
+    return f"{', '.join(SPECS)}, keys.ACTION, {DECK_LIMITS}.DECK"
 
 
 def set_value(
@@ -352,8 +409,10 @@ def set_value(
         if problem:
             raise ConfigError(f"{problem}; nothing was changed")
         return replace(settings, keys={**settings.keys, action: text.strip()})
+    if key.startswith(DECK_LIMITS + "."):
+        return _set_deck_limit(settings, key.removeprefix(DECK_LIMITS + "."), text)
     if key not in SPECS:
-        raise ConfigError(f"unknown setting {key!r}; known: {', '.join(SPECS)}, keys.ACTION")
+        raise ConfigError(f"unknown setting {key!r}; known: {_known()}")
     spec = SPECS[key]
     try:
         value = spec.parse(text)
@@ -365,10 +424,30 @@ def set_value(
     return replace(settings, **{key: value})
 
 
+def _set_deck_limit(settings: Settings, deck: str, text: str) -> Settings:
+    problem = deck_id_problem(deck)
+    try:
+        limit: Any = int(text.strip())
+    except ValueError:
+        limit = text.strip()
+    if problem is None:
+        problem = _deck_limit_problem(limit)
+    if problem is None and len(settings.deck_new_limits) >= MAX_DECK_LIMITS:
+        problem = f"[{DECK_LIMITS}] already names {MAX_DECK_LIMITS} decks"
+    if problem:
+        raise ConfigError(f"{DECK_LIMITS}.{_printable(deck)}: {problem}; nothing was changed")
+    return replace(settings, deck_new_limits={**settings.deck_new_limits, deck: limit})
+
+
 def reset_value(settings: Settings, key: str) -> Settings:
-    """``settings`` with ``key`` back to its default (a key binding override removed)."""
+    """``settings`` with ``key`` back to its default (a key binding override or a deck's own
+    new-card limit removed)."""
     if key.startswith("keys."):
         return replace(settings, keys={k: v for k, v in settings.keys.items() if k != key[5:]})
+    if key.startswith(DECK_LIMITS + "."):
+        deck = key.removeprefix(DECK_LIMITS + ".")
+        limits = {d: n for d, n in settings.deck_new_limits.items() if d != deck}
+        return replace(settings, deck_new_limits=limits)
     get_value(settings, key)  # validates the name
     return replace(settings, **{key: getattr(Settings(), key)})
 
@@ -378,7 +457,7 @@ def dumps(settings: Settings) -> str:
     defaults = Settings()
     lines = ["# recall settings: `recall config` lists them all with their meaning.", ""]
     for f in fields(Settings):
-        if f.name == "keys":
+        if f.name in ("keys", DECK_LIMITS):
             continue
         value = getattr(settings, f.name)
         if value != getattr(defaults, f.name):
@@ -391,6 +470,11 @@ def dumps(settings: Settings) -> str:
             f"{toml_key(k)} = {toml_string(v, multiline=False)}"
             for k, v in sorted(settings.keys.items())
         ]
+    if settings.deck_new_limits:
+        if lines[-1]:
+            lines.append("")
+        lines.append(f"[{DECK_LIMITS}]")
+        lines += [f"{toml_key(k)} = {v}" for k, v in sorted(settings.deck_new_limits.items())]
     return "\n".join(lines) + "\n"
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
+from pathlib import Path
 from typing import IO, Any
 
 from recall.clock import utc_now
@@ -24,8 +25,8 @@ from recall.scheduling.fsrs_adapter import SchedulerSettings
 from recall.scheduling.history import History
 from recall.scheduling.memory_report import (
     ModelHealth,
-    events_from_log,
     events_from_revlog,
+    events_from_scheduled,
     merged,
     model_health,
     planned_card,
@@ -37,7 +38,7 @@ from recall.scheduling.revlog_csv import RevlogRow, RowProblem, match_cards, rea
 from recall.scheduling.revlog_csv import write_revlog as write_csv
 from recall.scheduling.simulation import Plan, PlanInputs, plan_workload
 from recall.scheduling.state import Phase
-from recall.scheduling.today import pace_from_log
+from recall.scheduling.today import PACE_WINDOW, pace_from_log
 from recall.store import Store
 from recall.store.memory_model import ImportedReview, MemoryModelStore, ParameterSet
 from recall.wording import count_of
@@ -63,11 +64,23 @@ def scheduler_settings(
     )
 
 
+def apply_desired_retention(value: float, path: Path | None = None) -> Settings:
+    """Save ``value`` as the desired retention in the settings file (``path``: the default
+    one) and return the saved settings. It is validated by the setting's own range, so a
+    point of the workload curve and ``recall config retention`` are refused alike
+    (:class:`~recall.errors.ConfigError`, nothing saved) when out of it."""
+    from recall.config import load_settings, save_settings, set_value
+
+    saved = set_value(load_settings(path), "desired_retention", repr(float(value)))
+    save_settings(saved, path)
+    return saved
+
+
 def load_history(store: Store, settings: Settings, tz: tzinfo | None = None) -> History:
     """The scheduled reviews of the log plus imported ones (a review counted once)."""
     cards = store.cards_by_key()
     topics = {key: card.topic for key, card in cards.items() if card.topic}
-    own = events_from_log(store.reviews(), topics)
+    own = events_from_scheduled(MemoryModelStore(store).scheduled_reviews(), topics)
     imported = events_from_revlog(
         (_as_row(r) for r in MemoryModelStore(store).imported_reviews()), topics
     )
@@ -170,8 +183,7 @@ def plan(
     moment = now or utc_now()
     history = load_history(store, settings, tz)
     first, passing = rating_shares(history)
-    entries = store.reviews()
-    pace = pace_from_log((str(e.kind), e.seconds) for e in entries)
+    pace = pace_from_log(MemoryModelStore(store).recent_answers(PACE_WINDOW))
     cards = [
         planned_card(c.state, moment, settings.day_rollover_hour, tz)
         for c in store.cards_by_key().values()

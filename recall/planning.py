@@ -8,8 +8,9 @@ them (:mod:`recall.session.new_cards`), so ``recall today`` shows what a session
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Mapping
-from datetime import datetime, timedelta, tzinfo
+from datetime import date, datetime, timedelta, tzinfo
 from typing import TYPE_CHECKING
 
 from recall.cards.model import Card
@@ -27,11 +28,20 @@ from recall.session.new_cards import (
     new_card,
     ordered_new_cards,
 )
+from recall.wording import count_of
 
 if TYPE_CHECKING:
+    from recall.scheduling.exam import ExamPlan
     from recall.store import Store, StoredCard
 
-__all__ = ["exam_cards", "learner_pace", "ordered_new_cards", "todays_plan"]
+__all__ = [
+    "exam_cards",
+    "learner_pace",
+    "ordered_new_cards",
+    "parse_exam_date",
+    "render_exam",
+    "todays_plan",
+]
 #: Extra rows read with the due reviews for the learning cards among them (as a session does).
 LEARNING_HEADROOM = 1_000
 #: How far back the log is read for the learner's pace.
@@ -54,8 +64,13 @@ def todays_plan(
     tz: tzinfo | None = None,
     deck_limits: Mapping[str, int] | None = None,
     extra_today: int = 0,
+    decks: Collection[str] | None = None,
+    topic: str | None = None,
 ) -> TodayPlan:
-    """What a normal session over every deck would drill today, without changing anything."""
+    """What a normal session over every deck (or over ``decks``, or ``topic``) would drill
+    today, without changing anything. ``deck_limits`` default to the learner's
+    ``[deck_new_limits]``; ``extra_today`` is today's raise of the daily limit ("learn N more
+    today"), as the session is given it."""
     rollover = settings.day_rollover_hour
     start, end = today_bounds(now, rollover, tz)
     day = study_date(now, rollover, tz)
@@ -66,11 +81,21 @@ def todays_plan(
     reviews_left = remaining(settings.reviews_per_day, reviewed)
     due = [
         due_card(c, cards[c.key])
-        for c in store.due_cards(end, limit=min(reviews_left, MAX_CARDS) + LEARNING_HEADROOM)
+        for c in store.due_cards(
+            end,
+            limit=min(reviews_left, MAX_CARDS) + LEARNING_HEADROOM,
+            decks=decks or None,
+            topic=topic,
+        )
         if c.key in cards
     ]
     ordered, _stored = ordered_new_cards(
-        store, cards, order=settings.new_card_order, seed=day.toordinal()
+        store,
+        cards,
+        order=settings.new_card_order,
+        seed=day.toordinal(),
+        decks=decks or None,
+        topic=topic,
     )
     new_limit = settings.new_per_day + extra_today if settings.new_per_day >= 0 else -1
     return plan_today(
@@ -120,3 +145,68 @@ def exam_cards(
     new = [new_card(s, cards.get(s.key)) for s in stored if s.state.is_new]
     ordered = order_new_cards(new, order, seed=seed, deck_order=deck_order(cards))
     return seen + [ExamCard(n.deck, n.card, n.topic) for n in ordered]
+
+
+#: A distance from today: ``+14``, ``14d``, ``2 weeks``.
+_RELATIVE = re.compile(r"^\+?(\d{1,4})\s*(d|days?|w|weeks?)$")
+
+
+def parse_exam_date(text: str, today: date) -> date:
+    """``2026-12-24``, or a distance from ``today``: ``+14``/``14d`` days, ``3w`` weeks.
+    Raises ``ValueError`` with a sentence for anything else."""
+    cleaned = text.strip().lower()
+    if cleaned.startswith("+") and cleaned[1:].isdigit() and len(cleaned) <= 5:
+        return today + timedelta(days=int(cleaned[1:]))
+    match = _RELATIVE.match(cleaned)
+    if match:
+        amount = int(match.group(1))
+        return today + timedelta(days=amount * (7 if match.group(2).startswith("w") else 1))
+    try:
+        return date.fromisoformat(cleaned)
+    except ValueError:
+        raise ValueError(
+            f"{text[:40]!r} is not a date: give it as 2026-12-24, or +14 / 14d / 3w from today"
+        ) from None
+
+
+def _pct(value: float | None) -> str:
+    return "—" if value is None else f"{value:.0%}"
+
+
+def render_exam(plan: ExamPlan) -> str:
+    """The plan as plain text for a terminal."""
+    days = (plan.exam - plan.today).days
+    cards = len(plan.reviews_before)
+    new = sum(len(d.new) for d in plan.days)
+    pace = "your pace" if plan.pace.measured else "a first-week pace until the log has yours"
+    out = [
+        f"Exam on {plan.exam.isoformat()} ({count_of(days, 'day')} from "
+        f"{plan.today.isoformat()}): "
+        f"{count_of(cards, 'card')}, {count_of(plan.daily_minutes, 'minute')} a day "
+        f"({pace}: {plan.pace.review_seconds:.0f} s a review, "
+        f"{plan.pace.new_card_seconds:.0f} s a new card)."
+    ]
+    if not plan.feasible:
+        out += ["", "Not feasible:"]
+        out += [f"  - {problem}" for problem in plan.problems]
+        if plan.suggestions:
+            out += ["", "What would make it feasible:"]
+            out += [f"  - {suggestion}" for suggestion in plan.suggestions]
+        return "\n".join(out)
+    by_deck = plan.recall_by_deck()
+    out += [
+        f"Feasible: {new} new cards introduced, and every card reviewed at least twice before "
+        "the exam.",
+        f"Predicted recall on the exam day: {_pct(plan.predicted_recall)} "
+        "(FSRS, if every review is answered right)",
+    ]
+    if len(by_deck) > 1:
+        weakest = sorted(by_deck.items(), key=lambda item: item[1])[:5]
+        out.append("weakest decks then: " + ", ".join(f"{d} {_pct(r)}" for d, r in weakest))
+    out += ["", "day          new  reviews  weakest  minutes"]
+    for day in plan.days:
+        out.append(
+            f"{day.day.isoformat()}  {len(day.new):>4} {len(day.reviews):>8} "
+            f"{len(day.weakest):>8} {day.minutes:>8g}"
+        )
+    return "\n".join(out)

@@ -31,7 +31,7 @@ so two reloads never interleave.
 from __future__ import annotations
 
 import threading
-from collections.abc import Collection, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -44,23 +44,45 @@ if TYPE_CHECKING:
     from recall.cards.loader import DeckFailure, LoadResult
     from recall.cards.model import Card, Deck
     from recall.config import Settings
+    from recall.scheduling.exam import ExamPlan
+    from recall.scheduling.new_order import NewAllowance
+    from recall.scheduling.today import TodayPlan
     from recall.session import Budget, Mode, Session
     from recall.store import DeckCounts, SessionInfo, Store, SyncReport
 
 
 @dataclass(frozen=True)
 class Today:
-    """What is left of the study day, over every deck (the home screen's figures)."""
+    """The study day as the home screen shows it: each deck's own counts, today's plan (the
+    one ``recall today`` prints), and the day's figures."""
 
-    #: Per deck id: new, learning and due counts (new capped by :attr:`new_left`).
+    #: Per deck id: the cards it holds that are new, in learning steps due today, and due
+    #: reviews (:func:`recall.analytics.today_counts`: not capped by the shared allowance).
     counts: Mapping[str, DeckCounts]
-    #: What is left of the day's new-card and review allowances (over all decks together).
-    new_left: int
-    reviews_left: int
+    #: What a normal session over every deck drills today (:func:`recall.planning.todays_plan`).
+    plan: TodayPlan
     streak_days: int
     reviewed_today: int
-    #: Reviews falling due on each of the next :data:`FORECAST_DAYS` days, today first.
+    #: Cards falling due on each of the next :data:`FORECAST_DAYS` days, today first
+    #: (:func:`recall.analytics.due_forecast`).
     forecast: tuple[int, ...]
+    #: New cards today's limit was raised by ("learn N more today").
+    extra_new: int = 0
+
+    @property
+    def new_left(self) -> int:
+        """New cards today's plan still introduces (what is left of the allowances)."""
+        return self.plan.counts.new
+
+    @property
+    def reviews_left(self) -> int:
+        """Due reviews today's plan still holds (what the review limit lets through)."""
+        return self.plan.counts.review
+
+    @property
+    def due_tomorrow(self) -> int:
+        """Cards falling due tomorrow: the forecast's second day."""
+        return self.forecast[1] if len(self.forecast) > 1 else 0
 
 
 @dataclass(frozen=True)
@@ -70,6 +92,9 @@ class Unfinished:
     info: SessionInfo
     reviews: int
 
+
+#: Told each step of opening in words, for a loading screen (``"Loading decks 5/17…"``).
+Progress = Callable[[str], None]
 
 #: Days of the forecast in :meth:`Workspace.today`.
 FORECAST_DAYS = 14
@@ -114,13 +139,15 @@ class Workspace:
         custom_decks: Path | None = None,
         clock: Clock | None = None,
         sync: bool = True,
+        progress: Progress | None = None,
     ) -> Workspace:
         """Load the settings (unless given: a caller that read them already passes them),
         load the decks and, with ``sync``, open the store and bring it in line with them.
 
         Raises :class:`recall.errors.ConfigError` for a settings file that does not read, and
         :class:`recall.errors.StoreError` for a database that cannot be opened. Decks that fail
-        to load do not raise: they are listed in :attr:`failures`.
+        to load do not raise: they are listed in :attr:`failures`. ``progress`` is told each
+        step in words ("Loading decks 5/17…"), for a loading screen.
         """
         if settings is None:
             from recall.config import load_settings
@@ -130,9 +157,9 @@ class Workspace:
             settings, deck_dirs=deck_dirs, custom_decks=custom_decks, db_url=db_url, clock=clock
         )
         if sync:
-            workspace.reload()
+            workspace.reload(progress=progress)
         else:
-            workspace._load_decks()
+            workspace._load_decks(progress)
         return workspace
 
     # ------------------------------------------------------------------ decks
@@ -187,11 +214,13 @@ class Workspace:
 
         return custom_decks_dir()
 
-    def reload(self) -> None:
+    def reload(self, progress: Progress | None = None) -> None:
         """Re-read every deck file and bring the store in line (new cards, edits, vanished
-        decks retired)."""
+        decks retired); ``progress`` as for :meth:`open`."""
         with self._lock:
-            self._load_decks()
+            self._load_decks(progress)
+            if progress is not None:
+                progress("Opening the database…" if self._store is None else "Syncing the decks…")
             self.sync()
 
     def sync(self) -> SyncReport:
@@ -229,17 +258,28 @@ class Workspace:
 
         return builtin_decks_dir()
 
-    def _load_decks(self) -> None:
-        from recall.cards.loader import DeckFailure, LoadResult, load_decks
+    def _load_decks(self, progress: Progress | None = None) -> None:
+        from recall.cards.loader import DeckFailure, LoadResult, deck_files, load_decks
         from recall.errors import DeckError
         from recall.grading import check_deck
 
+        if progress is not None:
+            progress("Loading decks…")
+
+        def files_done(before: int, total: int) -> Callable[[int, int], None] | None:
+            if progress is None:
+                return None
+            return lambda done, _n: progress(f"Loading decks {before + done}/{total}…")
+
         if self._deck_dirs is not None:
-            result = load_decks(self._deck_dirs, check=check_deck)
+            total = sum(len(deck_files(d)) for d in self._deck_dirs)
+            result = load_decks(self._deck_dirs, check=check_deck, progress=files_done(0, total))
         else:
             builtin_dir, custom_dir = self.folders()
-            builtin = load_decks([builtin_dir])
-            custom = load_decks([custom_dir], check=check_deck)
+            first = len(deck_files(builtin_dir)) if progress is not None else 0
+            total = first + (len(deck_files(custom_dir)) if progress is not None else 0)
+            builtin = load_decks([builtin_dir], progress=files_done(0, total))
+            custom = load_decks([custom_dir], check=check_deck, progress=files_done(first, total))
             taken = {deck.id: deck.path for deck in builtin.decks}
             decks = list(builtin.decks)
             failures = list(builtin.failures) + list(custom.failures)
@@ -272,29 +312,138 @@ class Workspace:
         return self._store
 
     def today(self, forecast_days: int = FORECAST_DAYS) -> Today:
-        """The study day's counts per deck, what is left of its allowances, the streak, and the
-        forecast of reviews."""
-        from recall.analytics import compute_stats
-        from recall.scheduling import remaining, today_bounds
+        """Each deck's own counts, today's plan over every deck, the streak, the reviews done
+        today and the forecast of cards falling due."""
+        from recall.analytics import current_streak, due_forecast, today_counts
+        from recall.scheduling import today_bounds
 
         now = self.clock()
         rollover = self.settings.day_rollover_hour
-        start, end = today_bounds(now, rollover)
-        introduced, reviewed = self.store.introduced_and_reviewed(start)
-        new_left = remaining(self.settings.new_per_day, introduced)
-        reviews_left = remaining(self.settings.reviews_per_day, reviewed)
-        counts = {c.deck: c for c in self.store.deck_counts(now, end, new_limit=new_left)}
-        figures = compute_stats(
-            self.store, days=1, now=now, rollover_hour=rollover, forecast_days=forecast_days
-        )
+        start, _end = today_bounds(now, rollover)
+        counts = today_counts(self.store, now, self.settings)
+        forecast = due_forecast(self.store, now, rollover, days=max(forecast_days, 2))
         return Today(
-            counts=counts,
-            new_left=new_left,
-            reviews_left=reviews_left,
-            streak_days=figures.streak,
-            reviewed_today=figures.reviews,
-            forecast=tuple(n for _day, n in figures.forecast),
+            counts=counts.decks,
+            plan=self.plan_today(now=now),
+            streak_days=current_streak(self.store, now, rollover),
+            reviewed_today=len(self.store.review_millis(start)),
+            forecast=tuple(n for _day, n in forecast[:forecast_days]),
+            extra_new=self.extra_new_today(now),
         )
+
+    def plan_today(
+        self,
+        decks: Collection[str] | None = None,
+        topic: str | None = None,
+        *,
+        now: datetime | None = None,
+    ) -> TodayPlan:
+        """What a normal session over every deck (or ``decks``, or ``topic``) drills today:
+        ``recall today``'s plan, with today's raised limit and the per-deck limits."""
+        from recall.planning import todays_plan
+
+        now = now or self.clock()
+        return todays_plan(
+            self.store,
+            self._cards,
+            self.settings,
+            now,
+            extra_today=self.extra_new_today(now),
+            decks=decks,
+            topic=topic,
+        )
+
+    def new_allowance_today(self) -> NewAllowance:
+        """What is left of today's new-card limits: the shared one (today's raise included)
+        and each deck's own (``[deck_new_limits]``)."""
+        from recall.scheduling import today_bounds
+        from recall.session.new_cards import new_allowance
+
+        now = self.clock()
+        start, _end = today_bounds(now, self.settings.day_rollover_hour)
+        allowance, _introduced = new_allowance(
+            self.store, self.settings, start, extra_today=self.extra_new_today(now)
+        )
+        return allowance
+
+    def plan_exam(
+        self,
+        date_text: str,
+        *,
+        decks: Collection[str] = (),
+        topic: str | None = None,
+        minutes: float | None = None,
+    ) -> ExamPlan:
+        """``recall exam``'s plan to be ready by the date written in ``date_text``
+        (``2026-12-24``, ``+14``, ``3w``) for ``decks`` (or ``topic``, or every deck), at
+        ``minutes`` a day (default: ``session_minutes``). Nothing is changed.
+
+        Raises :class:`recall.errors.ConfigError` for a date that does not read, one too far
+        away, an unknown deck, or nothing to prepare."""
+        from recall.errors import ConfigError
+        from recall.planning import exam_cards, learner_pace, parse_exam_date
+        from recall.scheduling.day import study_date
+        from recall.scheduling.exam import MAX_DAYS, plan_exam
+
+        settings = self.settings
+        now = self.clock()
+        today = study_date(now, settings.day_rollover_hour)
+        try:
+            exam = parse_exam_date(date_text, today)
+        except ValueError as error:
+            raise ConfigError(str(error)) from None
+        if (exam - today).days > MAX_DAYS:
+            raise ConfigError(
+                f"the exam is more than {MAX_DAYS} days away: the normal schedule prepares for "
+                "it (`recall today`)"
+            )
+        known = {deck.id for deck in self.decks}
+        unknown = sorted(set(decks) - known)
+        if unknown:
+            raise ConfigError(
+                f"no deck {', '.join(unknown)}; the decks are: {', '.join(sorted(known))}"
+            )
+        cards = exam_cards(
+            self.store, self._cards, decks=decks, topic=topic, seed=today.toordinal()
+        )
+        if not cards:
+            raise ConfigError(f"no cards to prepare{f' in topic {topic!r}' if topic else ''}")
+        scheduler = settings.scheduler_settings()
+        return plan_exam(
+            cards,
+            today=today,
+            exam=exam,
+            daily_minutes=minutes or settings.session_minutes,
+            pace=learner_pace(self.store, now),
+            parameters=scheduler.parameters,
+            desired_retention=scheduler.desired_retention,
+        )
+
+    def extra_new_today(self, now: datetime | None = None) -> int:
+        """New cards today's limit was raised by ("learn N more today"; 0 on a fresh day)."""
+        from recall.extra_new import extra_new
+        from recall.scheduling.day import study_date
+
+        day = study_date(now or self.clock(), self.settings.day_rollover_hour)
+        return extra_new(day)
+
+    def learn_more_today(self, count: int) -> int:
+        """Raise today's new-card limit by ``count`` (today only); the day's raise in all.
+        Sessions started from now on, and today's plan, introduce that many more."""
+        from recall.extra_new import add_extra_new
+        from recall.scheduling.day import study_date
+
+        return add_extra_new(study_date(self.clock(), self.settings.day_rollover_hour), count)
+
+    def session_settings(self) -> Settings:
+        """The settings a session starts with: the learner's, with today's raised new-card
+        limit (a session reads ``new_per_day`` for today's allowance)."""
+        from dataclasses import replace
+
+        extra = self.extra_new_today()
+        if not extra or self.settings.new_per_day < 0:
+            return self.settings
+        return replace(self.settings, new_per_day=self.settings.new_per_day + extra)
 
     def stats(self, days: int = 30, forecast_days: int = 30) -> Stats:
         """Review figures over the last ``days`` study days (``recall stats``, the stats
@@ -356,7 +505,7 @@ class Workspace:
             weakest_n=weakest_n,
             decks=decks,
             topic=topic,
-            settings=self.settings,
+            settings=self.session_settings(),
             clock=self.clock,
         )
 
@@ -369,7 +518,7 @@ class Workspace:
             self.store,
             self._cards,
             session_id=session_id,
-            settings=self.settings,
+            settings=self.session_settings(),
             clock=self.clock,
         )
 

@@ -77,3 +77,40 @@ def test_a_kept_fit_schedules_the_next_session(store: Store) -> None:
     MemoryModelStore(store).revert()
     reverted = Session.start(store, [], clock=lambda: T0)
     assert tuple(reverted.scheduler.settings.parameters) == tuple(default_parameters())
+
+
+def test_the_lean_reads_match_the_full_log(store: Store) -> None:
+    """What the memory model reads in one lean query is what the full log entries hold:
+    scheduled reviews only (a cram review left out), in log order; the pace's answers are the
+    latest ones, oldest first."""
+    from recall.scheduling import Rating, Scheduler, SchedulerSettings
+    from recall.scheduling.memory_report import events_from_log, events_from_scheduled
+    from recall.store import ReviewInput
+
+    store.sync_decks([make_deck("deck", "a", "b")], now=T0)
+    cards = store.cards_by_key()
+    scheduler = Scheduler(SchedulerSettings(enable_fuzzing=False))
+    plan = [("deck/a", 0, Rating.Good, True), ("deck/b", 0, Rating.Again, True)]
+    plan += [("deck/a", 1, Rating.Again, False), ("deck/a", 3, Rating.Hard, True)]
+    for key, day, rating, scheduled in plan:
+        card = cards[key]
+        at = T0 + timedelta(days=day, seconds=len(key))
+        store.apply_review(
+            card.db_id,
+            ReviewInput(rating=rating, reviewed_at=at, verdict="correct", seconds=4.0 + day),
+            (lambda s, at=at, rating=rating, c=card: scheduler.review(c.db_id, s, rating, at))
+            if scheduled
+            else None,
+        )
+    model = MemoryModelStore(store)
+    lean = model.scheduled_reviews()
+    assert [(r.card_key, r.rating) for r in lean] == [
+        ("deck/a", 3),
+        ("deck/b", 1),
+        ("deck/a", 2),
+    ]
+    assert events_from_scheduled(lean) == events_from_log(store.reviews())
+    everything = [(str(e.kind), e.seconds) for e in store.reviews()]
+    assert model.recent_answers(2) == everything[-2:]
+    assert model.recent_answers(100) == everything
+    assert everything[2][0] == "off_schedule"

@@ -130,7 +130,7 @@ def test_the_missed_cards_can_be_drilled_again(tmp_path: Path) -> None:
             await type_text(pilot, "x^3")  # wrong
             await pilot.press("enter")
             await settle(app, pilot)
-            await pilot.press("1", "ctrl+l")
+            await pilot.press("1", "ctrl+l", "y")  # Ctrl-L asks; y ends the session
             await settle(app, pilot)
             assert isinstance(app.screen, SummaryScreen)
             assert [m.key for m in app.screen.summary.missed] == ["tiny/square"]

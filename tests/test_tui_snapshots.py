@@ -51,7 +51,7 @@ SCREENS: dict[str, tuple[SessionPlan | None, Steps]] = {
     "drill": (SessionPlan(minutes=10), steps("TYPE", text="x^2/2")),
     "drill_error": (SessionPlan(minutes=10), steps("TYPE", text="sqrt(x")),
     "feedback": (SessionPlan(minutes=10), steps("TYPE", "enter", text="x^2/2")),
-    "summary": (SessionPlan(minutes=10), steps("TYPE", "enter", "1", "ctrl+l", text="x^2/2")),
+    "summary": (SessionPlan(minutes=10), steps("TYPE", "enter", "1", "ctrl+l", "y", text="x^2/2")),
     "paused": (SessionPlan(minutes=10), steps("escape")),
     "help": (None, steps("question_mark")),
     "stats": (None, steps("t")),

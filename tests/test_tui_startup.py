@@ -43,3 +43,58 @@ def test_first_frame_is_painted_before_sympy_numpy_and_sqlalchemy(tmp_path: Path
     # ...and the warm-up after the first frame really loads them: the laziness is a deferral.
     assert set(report["heavy_after_warm"]) == set(HEAVY_MODULES)
     assert report["decks"] > 0
+
+
+#: Opens the workspace as the TUI's load worker does and prints which heavy modules it imported.
+_LOAD_AND_REPORT = """
+import json, sys
+from recall.tui.services import Services
+from recall.tui.settings import read_settings
+settings, _problem = read_settings()
+services = Services(settings)
+data = services.load()
+services.close()
+print(json.dumps({
+    "decks": [row.id for row in data.decks],
+    "engine": [m for m in ("sympy", "recall.formula") if m in sys.modules],
+}))
+"""
+
+
+def _load_in_fresh_process(home: Path) -> dict[str, list[str]]:
+    env = {**os.environ, "RECALL_HOME": str(home)}
+    env.pop("RECALL_DB", None)
+    env.pop("RECALL_DECKS", None)
+    done = subprocess.run(
+        [sys.executable, "-c", _LOAD_AND_REPORT],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+@pytest.mark.slow
+def test_a_second_start_counts_without_importing_the_engine_for_cached_custom_decks(
+    tmp_path: Path,
+) -> None:
+    custom = tmp_path / "decks"
+    custom.mkdir()
+    sample = ROOT / "tests" / "fixtures" / "decks" / "sample" / "sample.toml"
+    (custom / "sample.toml").write_bytes(sample.read_bytes())
+    first = _load_in_fresh_process(tmp_path)
+    assert "sample" in first["decks"]
+    assert "sympy" in first["engine"]  # the first start checks the custom deck with the engine
+    second = _load_in_fresh_process(tmp_path)
+    assert second["decks"] == first["decks"]
+    assert second["engine"] == []  # read back from the parse cache: nothing to check again
+    # ...and an edit is checked with the engine again.
+    (custom / "sample.toml").write_text(
+        sample.read_text(encoding="utf-8").replace("One card of every kind.", "Edited."),
+        encoding="utf-8",
+    )
+    assert "sympy" in _load_in_fresh_process(tmp_path)["engine"]

@@ -182,11 +182,23 @@ class FakeRun:
     def reload(self, card: CardView) -> CardView | None:
         return card
 
-    def pause(self) -> None:
+    def pause(self, reason: str = "pause") -> None:
         self._paused = True
 
-    def resume(self) -> None:
+    def resume(self, reason: str = "pause") -> None:
         self._paused = False
+
+    def paused(self) -> bool:
+        return self._paused
+
+    def time_up(self) -> bool:
+        return False
+
+    def mark_hint(self) -> None:
+        pass
+
+    def hinted(self) -> bool:
+        return False
 
     def seconds_left(self) -> float | None:
         return None

@@ -228,10 +228,14 @@ def _is_builtin(path: Path) -> bool:
 
 
 def load_decks(
-    dirs: Iterable[str | os.PathLike[str]] | None = None, *, check: DeckCheck | None = None
+    dirs: Iterable[str | os.PathLike[str]] | None = None,
+    *,
+    check: DeckCheck | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> LoadResult:
     """Load every deck under ``dirs`` (default: built-in, then custom); ``check`` as for
-    :func:`read_deck`.
+    :func:`read_deck`; ``progress(done, total)`` is called after each file (a loading screen
+    shows it).
 
     Folders that do not exist are skipped quietly (a learner may have no custom decks). Deck ids
     must be unique across everything loaded: a later deck reusing an id is a failure.
@@ -241,33 +245,35 @@ def load_decks(
     failures: list[DeckFailure] = []
     owners: dict[str, str] = {}
     seen_files: set[Path] = set()
-    for target in targets:
-        for file in deck_files(target):
-            key = file.resolve()
-            if key in seen_files:
-                continue
-            seen_files.add(key)
-            deck, errors = read_deck(file, builtin=_is_builtin(file), check=check)
-            if deck is None:
-                failures.append(DeckFailure(str(file), tuple(errors)))
-                continue
-            if deck.id in owners:
-                failures.append(
-                    DeckFailure(
-                        str(file),
-                        (
-                            DeckError(
-                                f"deck id '{deck.id}' is already used by {owners[deck.id]}",
-                                path=str(file),
-                                line=_deck_id_line(file),
-                                suggestion="give this deck another id",
-                            ),
+    files = [file for target in targets for file in deck_files(target)]
+    for done, file in enumerate(files):
+        if progress is not None:
+            progress(done, len(files))
+        key = file.resolve()
+        if key in seen_files:
+            continue
+        seen_files.add(key)
+        deck, errors = read_deck(file, builtin=_is_builtin(file), check=check)
+        if deck is None:
+            failures.append(DeckFailure(str(file), tuple(errors)))
+            continue
+        if deck.id in owners:
+            failures.append(
+                DeckFailure(
+                    str(file),
+                    (
+                        DeckError(
+                            f"deck id '{deck.id}' is already used by {owners[deck.id]}",
+                            path=str(file),
+                            line=_deck_id_line(file),
+                            suggestion="give this deck another id",
                         ),
-                    )
+                    ),
                 )
-                continue
-            owners[deck.id] = str(file)
-            decks.append(deck)
+            )
+            continue
+        owners[deck.id] = str(file)
+        decks.append(deck)
     return LoadResult(tuple(decks), tuple(failures))
 
 

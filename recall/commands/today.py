@@ -36,11 +36,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 def run(args: argparse.Namespace) -> int:
     from recall.commands import open_workspace
-    from recall.planning import todays_plan
 
     workspace = open_workspace(args)
     try:
-        plan = todays_plan(workspace.store, workspace.cards, workspace.settings, workspace.clock())
+        plan = workspace.plan_today()
     finally:
         workspace.close()
     if args.json:

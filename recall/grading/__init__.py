@@ -25,7 +25,9 @@ from typing import TYPE_CHECKING
 from recall.grading.question import LoggedQuestion, Question, asked_prompt, fresh_seed
 
 if TYPE_CHECKING:
-    from recall.grading.checks import check_card, check_deck
+    from recall.cards.build import BuiltDeck
+    from recall.cards.problems import Problems
+    from recall.grading.checks import check_card
     from recall.grading.claims import (
         ClaimResult,
         check_card_claims,
@@ -40,7 +42,6 @@ if TYPE_CHECKING:
 #: Name → the submodule that defines it, imported on first use (each imports the engine).
 _ENGINE_NAMES = {
     "check_card": "checks",
-    "check_deck": "checks",
     "ClaimResult": "claims",
     "check_card_claims": "claims",
     "check_derivative": "claims",
@@ -73,6 +74,20 @@ __all__ = [
     "substitute",
     "symbol_table",
 ]
+
+
+def check_deck(built: BuiltDeck, problems: Problems) -> None:
+    """The engine checks of a deck (:func:`recall.grading.checks.check_deck`), imported only
+    when a deck is really checked.
+
+    Loaders are handed this name as their ``check``; a deck read back from the parse cache
+    (:mod:`recall.cards.parse_cache`) is not checked again, so a start whose custom decks are
+    all cached never imports SymPy for them (it would cost a third of a second before the home
+    screen's counts). A module-level function, so the cache can name it in its key.
+    """
+    from recall.grading.checks import check_deck as run_engine_checks
+
+    run_engine_checks(built, problems)
 
 
 def __getattr__(name: str) -> object:

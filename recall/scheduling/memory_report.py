@@ -42,9 +42,9 @@ from recall.scheduling.state import CardState
 MIN_RATINGS_FOR_SHARES = 50
 
 
-class LogEntry(Protocol):
-    """What :func:`events_from_log` reads from a review-log record (the store's ``ReviewEntry``
-    has these)."""
+class ScheduledEntry(Protocol):
+    """A scheduled review as :func:`events_from_scheduled` reads it (the store's
+    ``ScheduledReview`` and ``ReviewEntry`` both have these)."""
 
     @property
     def card_key(self) -> str: ...
@@ -54,8 +54,44 @@ class LogEntry(Protocol):
     def rating(self) -> int: ...
     @property
     def seconds(self) -> float: ...
+
+
+class LogEntry(ScheduledEntry, Protocol):
+    """What :func:`events_from_log` reads from a review-log record (the store's ``ReviewEntry``
+    has these): a scheduled review plus the state after it."""
+
     @property
     def after(self) -> CardState | None: ...
+
+
+#: Rating by its number, looked up rather than built: 100k enum calls are a visible cost.
+_RATINGS = {int(r): r for r in Rating}
+
+
+def events_from_scheduled(
+    entries: Iterable[ScheduledEntry], topic_of: Mapping[str, str] | None = None
+) -> list[ReviewEvent]:
+    """Scheduled reviews as events, ratings outside 1..4 left out. The deck is the part of
+    the card key before ``/``; the topic comes from ``topic_of`` (card key ─▶ topic)."""
+    topics = topic_of or {}
+    out = []
+    for entry in entries:
+        rating = _RATINGS.get(entry.rating)
+        if rating is None:
+            continue
+        key = entry.card_key
+        deck = key.partition("/")[0]
+        out.append(
+            ReviewEvent(
+                card=key,
+                reviewed_at=entry.reviewed_at,
+                rating=rating,
+                seconds=entry.seconds if entry.seconds > 0 else None,
+                deck=deck or None,
+                topic=topics.get(key),
+            )
+        )
+    return out
 
 
 def events_from_log(
@@ -64,23 +100,7 @@ def events_from_log(
     """Scheduled reviews of the log as events. Off-schedule reviews (no state after them:
     cramming) are left out, as are ratings outside 1..4. The deck is the part of the card key
     before ``/``; the topic comes from ``topic_of`` (card key ─▶ topic) when given."""
-    topics = topic_of or {}
-    out = []
-    for entry in entries:
-        if entry.after is None or entry.rating not in (1, 2, 3, 4):
-            continue
-        deck, _slash, _card = entry.card_key.partition("/")
-        out.append(
-            ReviewEvent(
-                card=entry.card_key,
-                reviewed_at=entry.reviewed_at,
-                rating=Rating(entry.rating),
-                seconds=entry.seconds if entry.seconds > 0 else None,
-                deck=deck or None,
-                topic=topics.get(entry.card_key),
-            )
-        )
-    return out
+    return events_from_scheduled((e for e in entries if e.after is not None), topic_of)
 
 
 def planned_card(

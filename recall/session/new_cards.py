@@ -70,7 +70,11 @@ def new_allowance(
     extra_today: int = 0,
 ) -> tuple[NewAllowance, int]:
     """What is left of today's new-card limits, and how many new cards today introduced.
-    ``extra_today`` raises today's daily limit only ("learn N more today")."""
+    ``deck_limits`` are the per-deck limits under the daily one (default: the learner's
+    ``[deck_new_limits]``); ``extra_today`` raises today's daily limit only ("learn N more
+    today")."""
+    if deck_limits is None:
+        deck_limits = settings.deck_new_limits
     introduced, _reviewed = store.introduced_and_reviewed(day_start)
     limit = settings.new_per_day + extra_today if settings.new_per_day >= 0 else -1
     by_deck = introduced_by_deck(store, day_start) if deck_limits else {}

@@ -60,8 +60,16 @@ class RecallApp(App[int]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True),
-        # Ctrl-C quits too (Textual's default only shows a hint): everything is saved already.
-        Binding("ctrl+c", "quit", "Quit", id="app.interrupt", priority=True, show=False),
+        # Ctrl-C quits too (Textual's default only shows a hint): at once outside a session,
+        # after asking in the middle of one, at once when pressed again over that question.
+        Binding(
+            "ctrl+c",
+            "interrupt",
+            "Quit (asks mid-session; twice quits at once)",
+            id="app.interrupt",
+            priority=True,
+            show=False,
+        ),
         Binding("question_mark,f1", "help", "Keys", id="app.help", priority=True),
         Binding("ctrl+t", "toggle_theme", "Theme", id="app.theme", show=False),
         Binding("ctrl+p", "command_palette", "Commands", id="app.palette", show=False),
@@ -98,6 +106,7 @@ class RecallApp(App[int]):
         self.engine_warm_seconds: float | None = None
         self._warm_engine = warm_engine
         self._engine_warm = False
+        self._engine_warming = False
         self._shutdown_done = False
         if self.settings.keys:
             from recall.tui.keys import usable_keymap
@@ -133,11 +142,10 @@ class RecallApp(App[int]):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="load")
     def load_home(self) -> None:
-        """Open the store, sync the decks and count what is due, then warm the engine.
+        """Open the store, sync the decks and count what is due (a worker).
 
-        The counts are posted as soon as they exist; importing SymPy for the engine comes
-        after, so the home screen fills in first and the first answer is graded without an
-        import pause.
+        The engine is warmed afterwards, in its own worker, once the counts (or the first
+        prompt of ``recall drill``) are on screen: see :meth:`on_home_loaded`.
         """
         from recall.errors import RecallError
 
@@ -147,16 +155,30 @@ class RecallApp(App[int]):
             self.post_message(LoadFailed(str(error)))
             return
         self.post_message(HomeLoaded(data))
-        if self._warm_engine and not self._engine_warm:
-            started = time.perf_counter()
-            self.services.warm()
-            # SymPy, the decks and the store leave a few hundred thousand long-lived objects;
-            # moving them out of the collector's reach stops full collections (tens of ms
-            # each) from landing between Enter and the verdict.
-            gc.collect()
-            gc.freeze()
-            self._engine_warm = True
-            self.post_message(EngineWarm(time.perf_counter() - started))
+
+    def _warm_after_paint(self) -> None:
+        """Start the engine warm-up after the next frame. Importing SymPy holds the
+        interpreter's lock for a third of a second; begun while the counts or the first prompt
+        are still being laid out, it delays them by as much. The learner then reads the
+        screen, and the first preview or grade waits for an import still running (Python's
+        import lock), so nothing is graded without the engine."""
+        if self._warm_engine and not self._engine_warm and not self._engine_warming:
+            self._engine_warming = True
+            self.call_after_refresh(self.warm_engine)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="warm")
+    def warm_engine(self) -> None:
+        """Import SymPy and NumPy and read one expression end to end, so the first preview
+        and grading do not pay for the import."""
+        started = time.perf_counter()
+        self.services.warm()
+        # SymPy, the decks and the store leave a few hundred thousand long-lived objects;
+        # moving them out of the collector's reach stops full collections (tens of ms each)
+        # from landing between Enter and the verdict.
+        gc.collect()
+        gc.freeze()
+        self._engine_warm = True
+        self.post_message(EngineWarm(time.perf_counter() - started))
 
     def refresh_home(self) -> None:
         """Recount after a session or an edit (a worker: counts are SQL)."""
@@ -174,6 +196,7 @@ class RecallApp(App[int]):
         if self.initial_plan is not None:
             plan, self.initial_plan = self.initial_plan, None
             self.start_session(plan)
+        self._warm_after_paint()
 
     def on_data_changed(self, message: DataChanged) -> None:
         """A screen changed what the home screen counts: it recounts when shown again."""
@@ -250,6 +273,31 @@ class RecallApp(App[int]):
         problem = save_theme(self.current_theme.dark)
         if problem:
             self.notify(problem, title="The theme was not saved", severity="warning", timeout=6)
+
+    def action_interrupt(self) -> None:
+        """Ctrl-C: quit, but ask first while a session is being drilled (its reviews stay
+        saved either way). Ctrl-C over that question quits at once, so a learner who means it
+        presses twice; Ctrl-Q never asks. The app is always quittable."""
+        from recall.tui.screens.dialogs import ConfirmDialog
+        from recall.tui.screens.drill import DrillScreen
+
+        if isinstance(self.screen, ConfirmDialog) and self.screen.purpose == "quit":
+            self._quit_now()
+            return
+        drilling = [s for s in self.screen_stack if isinstance(s, DrillScreen) and s.in_progress]
+        if not drilling or drilling[-1].run is None:
+            self._quit_now()
+            return
+        question = ConfirmDialog.quit_mid_session(drilling[-1].run.reviewed())
+        self.push_screen(question, self._after_quit_asked)
+
+    def _after_quit_asked(self, yes: bool | None) -> None:
+        if yes:
+            self._quit_now()
+
+    def _quit_now(self) -> None:
+        self.shutdown()
+        self.exit(0)
 
     async def action_quit(self) -> None:
         """Leave: anything graded but not yet rated is recorded first, then the store closes."""

@@ -216,11 +216,30 @@ class DrillRun:
 
     # ------------------------------------------------------------------ the budget
 
-    def pause(self) -> None:
-        self.session.pause()
+    def pause(self, reason: str = "pause") -> None:
+        """Stop the session clock for ``reason`` (pauses nest: see :meth:`Session.pause`)."""
+        self.session.pause(reason)
 
-    def resume(self) -> None:
-        self.session.resume()
+    def resume(self, reason: str = "pause") -> None:
+        """End one pause for ``reason``; the clock runs when no pause is left."""
+        self.session.resume(reason)
+
+    def paused(self) -> bool:
+        """Whether the session clock stands (any pause in force)."""
+        return self.session.paused
+
+    def time_up(self) -> bool:
+        """A minutes budget ran out under the card on screen: it is finished, no other follows."""
+        return self.session.time_up
+
+    def mark_hint(self) -> None:
+        """The hint of the card on screen was shown: its answer counts as hinted, also when it
+        is taken back and given again."""
+        self.session.mark_hint()
+
+    def hinted(self) -> bool:
+        """Whether the card on screen carries a hint penalty (shown now, or before an undo)."""
+        return self.session.current_hinted
 
     def seconds_left(self) -> float | None:
         remaining = self.session.remaining_seconds
@@ -250,13 +269,19 @@ class DrillRun:
     def finish(self) -> SummaryView:
         """End the session in the store and return its summary (from the log)."""
         if self._summary is None:
-            self.session.resume()
+            # A pause still in force (the dialog that asked to end) is fine: the card on
+            # screen is counted up to the moment its clock stopped.
             self._summary = self.session.end()
-        return summary_view(self._summary, self.workspace)
+        return summary_view(self._summary, self.workspace, self.session.info.set_aside_seconds)
 
 
-def summary_view(summary: SessionSummary, workspace: Workspace) -> SummaryView:
-    """The session layer's summary as the summary screen shows it (answers rendered)."""
+def summary_view(
+    summary: SessionSummary, workspace: Workspace, set_aside_seconds: float = 0.0
+) -> SummaryView:
+    """The session layer's summary as the summary screen shows it (answers rendered).
+
+    Its time spent is what the budget counted: the reviews' seconds plus ``set_aside_seconds``
+    (cards skipped, buried or suspended, and answers undone: none of that time comes back)."""
     from recall.tui.presenting import reference_rendered
     from recall.tui.views import MissedCard
 
@@ -282,7 +307,7 @@ def summary_view(summary: SessionSummary, workspace: Workspace) -> SummaryView:
         off_schedule=by_kind.get("off_schedule", 0),
         first_try_accuracy=summary.first_try_accuracy,
         median_seconds=summary.median_seconds or 0.0,
-        elapsed_seconds=summary.seconds_on_cards,
+        elapsed_seconds=summary.seconds_on_cards + set_aside_seconds,
         missed=tuple(missed),
         mistakes=tuple(summary.mistakes),
         leeches=tuple(summary.leeches),

@@ -18,7 +18,7 @@ def binding_sections(app: type) -> list[tuple[str, type]]:
     """The places keys are bound, in the order the help lists them (``app``: the app's class,
     whose keys work everywhere)."""
     from recall.tui.screens.decks import CardForm, DecksScreen
-    from recall.tui.screens.dialogs import PauseDialog, SessionDialog
+    from recall.tui.screens.dialogs import ConfirmDialog, PauseDialog, SessionDialog
     from recall.tui.screens.drill import DrillScreen
     from recall.tui.screens.home import HomeScreen
     from recall.tui.screens.stats import StatsScreen
@@ -34,6 +34,7 @@ def binding_sections(app: type) -> list[tuple[str, type]]:
         ("Decks", DecksScreen),
         ("Card form", CardForm),
         ("New session", SessionDialog),
+        ("Asked to confirm", ConfirmDialog),
     ]
 
 

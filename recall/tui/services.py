@@ -12,7 +12,7 @@ in workers (see :mod:`recall.tui.drill_run`); every other call runs on the event
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -25,15 +25,18 @@ from recall.tui.views import (
     CardView,
     DeckFailure,
     DeckRow,
+    EmptyOffer,
     HomeData,
     PreviewView,
     SessionPlan,
     StatsView,
+    TodayView,
 )
 
 if TYPE_CHECKING:
     from recall.cards.model import Card
     from recall.config import Settings
+    from recall.scheduling.today import TodayPlan
     from recall.workspace import Workspace
 
 
@@ -59,11 +62,16 @@ class Services:
         self._settings = settings
         self._workspace: Workspace | None = None
         self.closed = False
+        #: Told each loading step in words ("Loading decks 5/17…"), from the load worker's
+        #: thread; the home screen sets it to post the words to itself.
+        self.progress: Callable[[str], None] | None = None
 
     # ------------------------------------------------------------------ loading
 
     def load(self) -> HomeData:
-        """Open the workspace (decks loaded and synced) or reload it, and count (a worker)."""
+        """Open the workspace (decks loaded and synced) or reload it, and count (a worker).
+        Each step is told to :attr:`progress`, when a screen has set it."""
+        progress = self.progress
         if self._workspace is None:
             from recall.workspace import Workspace
 
@@ -73,9 +81,12 @@ class Services:
                 self.db_url,
                 custom_decks=self.custom_decks,
                 clock=self.clock,
+                progress=progress,
             )
         else:
-            self._workspace.reload()
+            self._workspace.reload(progress=progress)
+        if progress is not None:
+            progress("Counting today's cards…")
         return self.home()
 
     def warm(self) -> None:
@@ -111,9 +122,11 @@ class Services:
 
         workspace = self.workspace
         today = workspace.today()
+        plan = today.plan
         rows = []
         for deck in workspace.decks:
             count = today.counts.get(deck.id)
+            planned = plan.by_deck.get(deck.id)
             rows.append(
                 DeckRow(
                     id=deck.id,
@@ -123,9 +136,11 @@ class Services:
                     cards=len(deck.cards),
                     new=count.new if count else 0,
                     learning=count.learning if count else 0,
-                    due=min(count.due, today.reviews_left) if count else 0,
+                    due=count.due if count else 0,
                     path=deck.path,
                     description=deck.description,
+                    today=planned.total if planned else 0,
+                    new_today=planned.new if planned else 0,
                 )
             )
         failures = []
@@ -151,6 +166,7 @@ class Services:
             unfinished_done=done,
             new_allowance=today.new_left,
             review_allowance=today.reviews_left,
+            today=today_view(plan, today.due_tomorrow, today.extra_new),
         )
 
     def _unfinished(self) -> tuple[SessionPlan | None, int]:
@@ -177,6 +193,65 @@ class Services:
     def begin(self, plan: SessionPlan) -> DrillRun:
         """Start a drill session for ``plan``."""
         return DrillRun(self.workspace, plan)
+
+    def empty_offer(self, plan: SessionPlan) -> EmptyOffer | None:
+        """``None`` when ``plan`` has cards to drill; else what can be done instead (a normal
+        session whose cards are all done today, or held back by the new-card limits).
+
+        The scope's plan is :func:`recall.planning.todays_plan`, the queue the session builds,
+        so "nothing to drill" here is the session's own answer, asked before it starts."""
+        if plan.mode is not Mode.NORMAL or plan.card_keys or plan.resume_id is not None:
+            return None
+        workspace = self.workspace
+        decks = plan.deck_ids or None
+        today = workspace.plan_today(decks, plan.topic)
+        if today.queue:
+            return None
+        keys = [
+            key
+            for key, card in workspace.cards.items()
+            if (decks is None or card.deck_id in decks)
+            and (plan.topic is None or card.topic == plan.topic)
+        ]
+        stored = workspace.store.cards_by_key(keys).values()
+        usable = [c for c in stored if not c.retired and not c.suspended]
+        reviewed = sum(1 for c in usable if not c.state.is_new)
+        allowance = workspace.new_allowance_today()
+        own_spent = [d for d in decks or () if allowance.per_deck.get(d, 1) <= 0]
+        shared_spent = allowance.total <= 0
+        return EmptyOffer(
+            asked=plan,
+            scope=self._scope(plan),
+            today=today_view(today, 0, workspace.extra_new_today()),
+            held_back=today.new_waiting if shared_spent and not own_spent else 0,
+            own_limit=bool(own_spent) and today.new_waiting > 0,
+            reviewed=reviewed,
+            cards=len(usable),
+        )
+
+    def _scope(self, plan: SessionPlan) -> str:
+        if plan.deck_ids:
+            names = [deck.name for deck in self.workspace.decks if deck.id in set(plan.deck_ids)]
+            return "deck " + ", ".join(names or plan.deck_ids)
+        if plan.topic:
+            return f"topic {plan.topic}"
+        return "every deck"
+
+    def exam_text(self, date_text: str, deck_ids: Sequence[str] = ()) -> str:
+        """``recall exam``'s plan for the date typed (every deck, or ``deck_ids``), as text;
+        ``ValueError`` with the reason for a date or a choice that does not work."""
+        from recall.errors import ConfigError
+        from recall.planning import render_exam
+
+        try:
+            plan = self.workspace.plan_exam(date_text, decks=deck_ids)
+        except ConfigError as error:
+            raise ValueError(str(error)) from None
+        return render_exam(plan)
+
+    def learn_more_today(self, count: int) -> int:
+        """Raise today's new-card limit by ``count`` (today only); the day's raise in all."""
+        return self.workspace.learn_more_today(count)
 
     # ------------------------------------------------------------------ browsing decks
 
@@ -278,6 +353,25 @@ class Services:
         self.closed = True
         if self._workspace is not None:
             self._workspace.close()
+
+
+def today_view(plan: TodayPlan, due_tomorrow: int, extra_new: int = 0) -> TodayView:
+    """The home screen's view of today's plan (the numbers ``recall today`` prints)."""
+    counts = plan.counts
+    return TodayView(
+        new=counts.new,
+        learning=counts.learning,
+        review=counts.review,
+        minutes=plan.minutes,
+        new_limit=plan.new_limit.limit,
+        new_spent=plan.new_limit.spent,
+        new_extra=extra_new,
+        new_waiting=plan.new_waiting,
+        review_limit=plan.review_limit.limit,
+        review_spent=plan.review_limit.spent,
+        due_tomorrow=due_tomorrow,
+        pace_measured=plan.pace.measured,
+    )
 
 
 def _haystack(card: Card) -> str:

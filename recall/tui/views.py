@@ -68,6 +68,63 @@ class DeckRow:
     due: int = 0
     path: str = ""
     description: str = ""
+    #: Cards of this deck in today's plan (the share of "Today" that drilling everything gives
+    #: it), and how many of them are new.
+    today: int = 0
+    new_today: int = 0
+
+
+@dataclass(frozen=True)
+class TodayView:
+    """Today's plan as the home screen shows it: the numbers ``recall today`` prints (the
+    queue by kind, the minutes), what the limits have left, and what waits."""
+
+    new: int = 0
+    learning: int = 0
+    review: int = 0
+    minutes: float = 0.0
+    #: The daily new-card limit today (``None``: no limit), today's raise included, what today
+    #: has introduced, the raise itself, and the new cards not in today's plan.
+    new_limit: int | None = None
+    new_spent: int = 0
+    new_extra: int = 0
+    new_waiting: int = 0
+    review_limit: int | None = None
+    review_spent: int = 0
+    due_tomorrow: int = 0
+    pace_measured: bool = False
+
+    @property
+    def total(self) -> int:
+        return self.new + self.learning + self.review
+
+    @property
+    def new_allowance_spent(self) -> bool:
+        """Today's new-card limit is used up while new cards still wait (say so, and offer
+        "learn N more today")."""
+        return (
+            self.new_limit is not None and self.new_spent >= self.new_limit and self.new_waiting > 0
+        )
+
+
+@dataclass(frozen=True)
+class EmptyOffer:
+    """A session that would have nothing to drill, and what the learner can do instead.
+
+    ``asked`` is the session the learner asked for; ``scope`` names its cards ("every deck",
+    "deck Activations"); ``today`` is the scope's plan (empty); ``held_back`` the scope's new
+    cards that only the shared daily limit holds back today ("learn N more today" brings them
+    in); ``own_limit`` is true when the deck's own limit (``[deck_new_limits]``) holds them;
+    ``reviewed`` counts the scope's cards seen before (review ahead drills the weakest of
+    them); ``cards`` all the scope's cards (cram drills any)."""
+
+    asked: SessionPlan
+    scope: str
+    today: TodayView
+    held_back: int = 0
+    own_limit: bool = False
+    reviewed: int = 0
+    cards: int = 0
 
 
 @dataclass(frozen=True)
@@ -96,6 +153,8 @@ class HomeData:
     #: ``reviews_per_day`` are limits over all decks together); ``None``: no limit.
     new_allowance: int | None = None
     review_allowance: int | None = None
+    #: Today's plan over every deck (``recall today``'s numbers).
+    today: TodayView | None = None
 
     @property
     def topics(self) -> tuple[str, ...]:

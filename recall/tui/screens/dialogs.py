@@ -1,4 +1,9 @@
-"""Modal dialogs that return typed results (``ModalScreen[T]``, dismissed with the value)."""
+"""Modal dialogs that return typed results (``ModalScreen[T]``, dismissed with the value).
+
+Any of them opened over a drill session stops its clock while it is open: the drill screen
+pauses whenever something covers it (``DrillScreen.on_screen_suspend``), so a dialog needs
+nothing of its own for that.
+"""
 
 from __future__ import annotations
 
@@ -33,6 +38,66 @@ class PauseDialog(ModalScreen[bool]):
 
     def action_end(self) -> None:
         self.dismiss(False)
+
+
+class ConfirmDialog(ModalScreen[bool]):
+    """A yes-or-no question before something that cannot be taken back (ending a session,
+    quitting mid-session): ``True`` for yes. Enter is *no*: a learner typing an answer who hit
+    the key by mistake goes straight back to the card.
+
+    ``purpose`` names what is asked (``"end"``, ``"quit"``), so the app can tell its own quit
+    question on screen from another (a second Ctrl-C over the quit question quits at once)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y", "answer(True)", "Yes", id="confirm.yes"),
+        Binding("n,escape,enter", "answer(False)", "No, go back", id="confirm.no"),
+    ]
+
+    def __init__(self, title: str, text: str, *, purpose: str) -> None:
+        super().__init__()
+        self.title_text = title
+        self.text = text
+        self.purpose = purpose
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="confirm-box", classes="dialog"):
+            yield Static(self.title_text, classes="dialog-title", markup=False)
+            yield Static(self.text, markup=False)
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)
+
+    @classmethod
+    def end_session(cls, reviews: int, pending: bool) -> ConfirmDialog:
+        """Ctrl-L mid-session: end it now? (``pending``: a graded answer is not yet rated)."""
+        said = _saved(reviews) + "."
+        if pending:
+            said += " The answer on screen is recorded with its suggested rating."
+        return cls(
+            "End this session?",
+            f"{said}\ny ends it and shows the summary · n, Esc or Enter goes back",
+            purpose="end",
+        )
+
+    @classmethod
+    def quit_mid_session(cls, reviews: int) -> ConfirmDialog:
+        """Ctrl-C mid-session: quit recall? A second Ctrl-C quits at once."""
+        said = _saved(reviews)
+        return cls(
+            "Quit recall?",
+            f"{said}; the session can be resumed next time.\n"
+            "y or Ctrl-C again quits · n, Esc or Enter goes back",
+            purpose="quit",
+        )
+
+
+def _saved(reviews: int) -> str:
+    """What stays of the session either way, said plainly (no "0 reviews stay saved")."""
+    if reviews == 0:
+        return "Nothing is reviewed yet in this session"
+    if reviews == 1:
+        return "The review so far stays saved"
+    return f"The {reviews} reviews so far stay saved"
 
 
 class SessionDialog(ModalScreen[SessionPlan | None]):

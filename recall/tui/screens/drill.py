@@ -7,9 +7,15 @@ The flow of one card::
     explain cards: REVEAL ──Space──▶ REVEALED ──1–4──▶ record ─▶ next
 
 A review is committed by the session before the next card is shown. When the time budget runs
-out the current card is still finished; the session then ends on the summary screen. Leaving early
-(Ctrl-L, quitting, closing the terminal) records a graded-but-unrated answer with its suggested
-rating, so nothing typed is lost.
+out the current card is still finished (the countdown says "time is up, finish this card"); the
+session then ends on the summary screen. Anything covering the screen (help, the command palette,
+any dialog) stops the session clock while it is open. Ending early (Ctrl-L) asks first; leaving
+(quitting, closing the terminal) records a graded-but-unrated answer with its suggested rating, so
+nothing typed is lost.
+
+Ctrl-Z with a verdict (or a revealed model answer) on screen takes back *that* answer: the card
+is asked again (nothing of it was recorded yet; its time stays spent, its hint penalty stays).
+With a card being asked, it takes back the last recorded review instead (:meth:`Session.undo`).
 """
 
 from __future__ import annotations
@@ -86,6 +92,8 @@ class DrillScreen(RecallScreen):
         self.card: CardView | None = None
         self.feedback: FeedbackView | None = None
         self.hinted = False
+        #: Whether another screen covers this one (help, palette, a dialog): the clock stands.
+        self._covered = False
         self._preview_serial = 0
         self._submitted_at = 0.0
         #: Seconds from Enter to the verdict painted, per graded answer (the verdict benchmark).
@@ -97,7 +105,13 @@ class DrillScreen(RecallScreen):
         with Horizontal(id="drill-header"):
             yield Static(self.plan.describe(), id="drill-plan")
             yield Static("", id="drill-progress")
-            yield Countdown(self._seconds_left, self._cards_left, id="countdown")
+            yield Countdown(
+                self._seconds_left,
+                self._cards_left,
+                paused=self._clock_paused,
+                time_up=self._time_up,
+                id="countdown",
+            )
         with VerticalScroll(id="drill-body"):
             yield Static("", id="card-source")
             yield Static("", id="prompt")
@@ -139,6 +153,34 @@ class DrillScreen(RecallScreen):
     def _cards_left(self) -> int | None:
         return self.run.cards_left() if self.run is not None else None
 
+    def _clock_paused(self) -> bool:
+        return self.run is not None and self.phase is not Phase.DONE and self.run.paused()
+
+    def _time_up(self) -> bool:
+        return self.run is not None and self.phase is not Phase.DONE and self.run.time_up()
+
+    @property
+    def in_progress(self) -> bool:
+        """A session is being drilled here (started, not yet ended): leaving it is asked."""
+        return self.run is not None and self.phase is not Phase.DONE
+
+    # ------------------------------------------------------------------ covered: the clock stands
+
+    def on_screen_suspend(self) -> None:
+        """Another screen went over this one (help, the command palette, any dialog): time
+        spent there is not time on the card. One pause however many overlays stack up; it ends
+        when this screen is on top again."""
+        if self.run is not None and self.phase is not Phase.DONE and not self._covered:
+            self._covered = True
+            self.run.pause("covered")
+            self.query_one(Countdown).tick()
+
+    def on_screen_resume(self) -> None:
+        if self.run is not None and self._covered:
+            self._covered = False
+            self.run.resume("covered")
+            self.query_one(Countdown).tick()
+
     # ------------------------------------------------------------------ showing a card
 
     def _advance(self) -> None:
@@ -153,7 +195,8 @@ class DrillScreen(RecallScreen):
     def _show(self, card: CardView) -> None:
         self.card = card
         self.feedback = None
-        self.hinted = False
+        # A card back after an undo keeps the penalty of a hint it used (the session knows).
+        self.hinted = self.run is not None and self.run.hinted()
         # Nothing derived from the answer before grading: the id and source come with the verdict.
         self.query_one("#card-source", Static).update(Text(asking_header(card), style="dim"))
         self.query_one("#prompt", Static).update(Text(card.prompt))
@@ -163,9 +206,7 @@ class DrillScreen(RecallScreen):
         symbols = self.query_one("#symbols", Static)
         symbols.update(_symbols_text(card))
         symbols.display = bool(card.symbols)
-        hint = self.query_one("#hint", Static)
-        hint.update("")
-        hint.display = False
+        self._show_hint(self.hinted)
         self.query_one("#unit", Static).update(card.unit)
         feedback = self.query_one("#feedback", FeedbackPanel)
         feedback.display = False
@@ -367,15 +408,21 @@ class DrillScreen(RecallScreen):
         if self.run is not None:
             self.run.release()
 
-    def save_pending(self) -> None:
-        """Record a graded-but-unrated answer with its suggested rating (on leaving)."""
-        if (
+    def _has_pending(self) -> bool:
+        """A graded answer is on screen, not yet rated, with a rating to record it by."""
+        return (
             self.phase is Phase.FEEDBACK
             and self.run is not None
             and self.card is not None
             and self.feedback is not None
             and self.feedback.suggested is not None
-        ):
+        )
+
+    def save_pending(self) -> None:
+        """Record a graded-but-unrated answer with its suggested rating (on leaving)."""
+        if self._has_pending():
+            assert self.run is not None and self.card is not None and self.feedback is not None
+            assert self.feedback.suggested is not None
             self.run.record(self.card, self.feedback.suggested, self.feedback, hinted=self.hinted)
             self.phase = Phase.DONE
             self.post_message(DataChanged("a review was recorded"))
@@ -385,13 +432,26 @@ class DrillScreen(RecallScreen):
     def action_hint(self) -> None:
         if self.card is None or self.phase not in (Phase.ASKING, Phase.REVEAL):
             return
+        self._show_hint(True)
+        if self.card.hint and self.run is not None:
+            self.hinted = True
+            self.run.mark_hint()
+
+    def _show_hint(self, shown: bool) -> None:
+        """Show the card's hint line (or hide it): once used, a hint stays in view for that card."""
         hint = self.query_one("#hint", Static)
+        if not shown or self.card is None:
+            hint.update("")
+            hint.display = False
+            return
         hint.update(Text.assemble(("hint ", "dim"), self.card.hint or "No hint on this card."))
         hint.display = True
-        self.hinted = self.hinted or bool(self.card.hint)
 
     def action_undo(self) -> None:
-        if self.run is None or self.phase is Phase.CHECKING:
+        if self.run is None or self.phase in (Phase.CHECKING, Phase.DONE):
+            return
+        if self.phase in (Phase.FEEDBACK, Phase.REVEALED) and self.card is not None:
+            self._take_back_answer(self.card)
             return
         card = self.run.undo()
         if card is None:
@@ -400,6 +460,27 @@ class DrillScreen(RecallScreen):
         self.post_message(DataChanged("a review was undone"))
         # Not the card's key: the card is back, unanswered, and its id may name the answer.
         self.notify("Undid the last review: that card is back.", timeout=3)
+        self._show(card)
+
+    def _take_back_answer(self, card: CardView) -> None:
+        """Undo the answer on screen, not the card before it: nothing of it was recorded, so
+        the card is simply asked again (the same question). Its time on screen keeps running
+        (undo gives no time back) and a hint it used still counts.
+
+        A wrong verdict showed the reference answer: typing it in after the undo would earn a
+        Good the learner's memory did not. So the retake carries the hint penalty (Hard at
+        best, logged as helped), as if the answer had been a hint. A right verdict taken back
+        showed nothing the learner did not know, and costs nothing."""
+        if self.feedback is not None and self.feedback.outcome is Status.INCORRECT:
+            assert self.run is not None
+            self.run.mark_hint()
+            self.notify(
+                "Took back that answer. You have seen the reference, so the retake counts as "
+                "helped (Hard at best).",
+                timeout=4,
+            )
+        else:
+            self.notify("Took back that answer: answer the card again.", timeout=3)
         self._show(card)
 
     def action_skip(self) -> None:
@@ -442,11 +523,11 @@ class DrillScreen(RecallScreen):
         from recall.tui.editor import edit_in_editor
 
         # Fixing a card is not drilling it: the session clock stops while the editor is open.
-        self.run.pause()
+        self.run.pause("editor")
         try:
             problem = edit_in_editor(self.app, self.card.path, self.card.line)
         finally:
-            self.run.resume()
+            self.run.resume("editor")
         if problem:
             self.notify(problem, severity="error")
             return
@@ -458,23 +539,37 @@ class DrillScreen(RecallScreen):
     # ------------------------------------------------------------------ pause and leave
 
     def action_pause(self) -> None:
+        """A break: the pause dialog covers the screen, which stops the clock."""
         from recall.tui.screens.dialogs import PauseDialog
 
         if self.run is None or self.phase is Phase.DONE:
             return
-        self.run.pause()
-        self.query_one(Countdown).paused = True
         self.app.push_screen(PauseDialog(), self._after_pause)
 
     def _after_pause(self, resume: bool | None) -> None:
-        assert self.run is not None
-        self.run.resume()
-        self.query_one(Countdown).paused = False
         if resume is False:
-            self.action_leave()
+            self.end_now()  # "end" chosen in the pause dialog: that was the question
 
     def action_leave(self) -> None:
-        """End now: save what is pending and go to the summary. Nothing is asked."""
+        """Ctrl-L: ask, then end the session (the reviews so far stay; the summary follows)."""
+        from recall.tui.screens.dialogs import ConfirmDialog
+
+        if not self.in_progress:
+            return
+        assert self.run is not None
+        self.app.push_screen(
+            ConfirmDialog.end_session(self.run.reviewed(), self._has_pending()),
+            self._after_leave_asked,
+        )
+
+    def _after_leave_asked(self, yes: bool | None) -> None:
+        if yes:
+            self.end_now()
+
+    def end_now(self) -> None:
+        """End the session without asking: save what is pending and go to the summary."""
+        if not self.in_progress:
+            return
         self.save_pending()
         self._finish()
 

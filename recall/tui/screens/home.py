@@ -1,26 +1,63 @@
-"""The home screen: the decks with what is due, today's streak, and one key to start.
+"""The home screen: the decks with what each holds, today's plan, and one key to start.
 
-It is the first thing painted, so it is built from cheap modules only and shows "loading" until
-the app's load worker posts :class:`recall.tui.messages.HomeLoaded`.
+It is the first thing painted, so it is built from cheap modules only and shows the load
+worker's progress ("Loading decks 5/17…") until the app's load worker posts
+:class:`recall.tui.messages.HomeLoaded`. Keys pressed meanwhile are queued and run once the
+decks are in (``s`` while loading starts the session as soon as it can).
+
+The numbers add up: each row is what its deck holds (new, learning steps due today, due
+reviews) and how many of its cards today's plan takes; the header is today's plan itself, the
+one ``recall today`` prints (new / learning / due, the minutes), what the new-card limit has
+left, and the forecast's "due tomorrow". A session that would have nothing to drill is not
+started: the learner is told why and offered more new cards today, review ahead, or cram.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.message import Message
 from textual.widgets import DataTable, Footer, Header, Sparkline, Static
 
 from recall.session import Mode
 from recall.tui.screens.base import RecallScreen
-from recall.tui.views import DeckRow, HomeData, SessionPlan
+from recall.tui.views import DeckRow, EmptyOffer, HomeData, SessionPlan, TodayView
 
-#: Size of the "weakest N" session.
+if TYPE_CHECKING:
+    from recall.tui.screens.today_dialogs import OfferChoice
+
+#: Size of the "weakest N" session (also "review ahead").
 WEAKEST_COUNT = 20
+
+#: What a queued key does, in the loading line ("s: starts once loaded").
+QUEUED_WORDS = {
+    "start": "a session starts",
+    "custom": "the session dialog opens",
+    "deck": "this deck's session starts",
+    "topic": "this topic's session starts",
+    "cram": "cram starts",
+    "weakest": "the weakest cards start",
+    "missed": "the missed cards start",
+    "resume": "the unfinished session resumes",
+    "stats": "stats open",
+    "decks": "the decks open",
+    "more": "learn more opens",
+    "exam": "the exam plan opens",
+}
+
+
+class LoadProgress(Message):
+    """A loading step in words, posted from the load worker's thread (``post_message`` is
+    thread-safe) to the home screen."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text
 
 
 class HomeScreen(RecallScreen):
@@ -40,6 +77,8 @@ class HomeScreen(RecallScreen):
         Binding("t", "stats", "Stats", id="home.stats"),
         Binding("b", "decks", "Decks", id="home.decks"),
         Binding("r", "reload", "Reload decks", id="home.reload", show=False),
+        Binding("n", "more", "Learn more today", id="home.more", show=False),
+        Binding("x", "exam", "Exam plan", id="home.exam", show=False),
         Binding("q", "app.quit", "Quit", id="home.quit", show=False),
     ]
 
@@ -48,6 +87,12 @@ class HomeScreen(RecallScreen):
         #: Reviews or edits changed the data since the counts were shown (set by the app on
         #: :class:`recall.tui.messages.DataChanged`): recount when shown again.
         self._stale = False
+        #: Actions asked for while the decks were loading, run in order once they are in.
+        self._queued: list[str] = []
+        #: The load worker is at work (its progress is shown; once the counts are in, a late
+        #: progress message is ignored).
+        self._loading = True
+        self._progress = "Loading decks…"
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False, icon="∑")
@@ -62,12 +107,14 @@ class HomeScreen(RecallScreen):
 
     def on_mount(self) -> None:
         table = self.query_one("#decks", DataTable)
-        table.add_column("Topic", key="topic", width=20)
-        table.add_column("Deck", key="deck", width=28)
+        table.add_column("Topic", key="topic", width=TOPIC_WIDTH)
+        table.add_column("Deck", key="deck", width=DECK_WIDTH)
         table.add_column("New", key="new", width=5)
         table.add_column("Learn", key="learn", width=5)
         table.add_column("Due", key="due", width=5)
+        table.add_column("Today", key="today", width=5)
         table.focus()
+        self.services.progress = self._post_progress
         if self.recall.home_data is not None:
             self.show_data(self.recall.home_data)
         self.call_after_refresh(self.recall.first_frame_painted)
@@ -75,40 +122,29 @@ class HomeScreen(RecallScreen):
     # ------------------------------------------------------------------ data in
 
     def show_data(self, data: HomeData) -> None:
-        """Fill the table and the figures from the load worker's result."""
+        """Fill the table and the figures from the load worker's result, then run the keys
+        pressed while it was loading."""
         table = self.query_one("#decks", DataTable)
         selected = self.selected_deck()
         table.clear()
         previous_topic = None
         for deck in sorted(data.decks, key=lambda d: (d.topic.lower(), d.name.lower())):
-            topic = _fit(deck.topic, 20) if deck.topic != previous_topic else ""
+            topic = _fit(deck.topic, TOPIC_WIDTH) if deck.topic != previous_topic else ""
             previous_topic = deck.topic
-            name = _fit(deck.name if deck.builtin else f"{deck.name} (mine)", 28)
+            name = _fit(deck.name if deck.builtin else f"{deck.name} (mine)", DECK_WIDTH)
             table.add_row(
                 Text(topic, style="bold"),
                 name,
                 _count(deck.new, "new"),
                 _count(deck.learning, "learning"),
                 _count(deck.due, "due"),
+                _count(deck.today, "today"),
                 key=deck.id,
             )
         if selected is not None and selected.id in table.rows:
             table.move_cursor(row=table.get_row_index(selected.id))
-        figures = Text()
-        figures.append(f"{data.due_total}", style="bold")
-        figures.append(" due · ")
-        figures.append(f"{data.new_total}", style="bold")
-        figures.append(" new · ")
-        figures.append(f"{data.reviewed_today}", style="bold")
-        figures.append(" done today · streak ")
-        figures.append(f"{data.streak_days}", style="bold")
-        figures.append("d")
-        if data.forecast:
-            figures.append(f"\nnext {len(data.forecast)} days: ")
-            figures.append(" ".join(str(n) for n in data.forecast[:7]))
-            if len(data.forecast) > 7:
-                figures.append(" …")
-        self.query_one("#today-figures", Static).update(figures)
+        self._loading = False
+        self.query_one("#today-figures", Static).update(today_figures(data))
         self.query_one("#forecast", Sparkline).data = list(data.forecast) or [0]
         resume = self.query_one("#home-resume", Static)
         if data.unfinished is not None:
@@ -134,6 +170,39 @@ class HomeScreen(RecallScreen):
             problems.display = True
         else:
             problems.display = False
+        self._run_queued()
+
+    # ------------------------------------------------------------------ loading
+
+    def _post_progress(self, text: str) -> None:
+        """Called from the load worker's thread: hand the words to the event loop."""
+        self.post_message(LoadProgress(text))
+
+    def on_load_progress(self, message: LoadProgress) -> None:
+        if self._loading:
+            self._progress = message.text
+            self._show_loading()
+
+    def _show_loading(self) -> None:
+        line = Text(self._progress, style="bold")
+        if self._queued:
+            line.append("\nthen " + ", then ".join(QUEUED_WORDS[a] for a in self._queued))
+            line.append(" (Esc forgets)", style="dim")
+        self.query_one("#today-figures", Static).update(line)
+
+    def _run_queued(self) -> None:
+        """Run the actions asked for while loading, in order, until one opens a screen."""
+        queued, self._queued = self._queued, []
+        for name in queued:
+            getattr(self, f"action_{name}")()
+            if self.app.screen is not self:
+                break
+
+    def key_escape(self) -> None:
+        """Forget the keys queued while loading."""
+        if self._queued:
+            self._queued.clear()
+            self._show_loading()
 
     # ------------------------------------------------------------------ helpers
 
@@ -153,11 +222,14 @@ class HomeScreen(RecallScreen):
         """The learner's default session length (``session_minutes``, ten unless changed)."""
         return self.recall.settings.session_minutes
 
-    def _ready(self) -> bool:
-        if self.recall.home_data is None:
-            self.notify("Still loading the decks…", timeout=2)
-            return False
-        return True
+    def _ready(self, action: str | None = None) -> bool:
+        """Whether the decks are in; if not, ``action`` is queued to run once they are."""
+        if self.recall.home_data is not None and not self._loading:
+            return True
+        if action is not None and action not in self._queued:
+            self._queued.append(action)
+        self._show_loading()
+        return False
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         """Enter on a deck drills that deck."""
@@ -167,13 +239,13 @@ class HomeScreen(RecallScreen):
     # ------------------------------------------------------------------ actions
 
     def action_start(self) -> None:
-        if self._ready():
-            self.recall.start_session(SessionPlan(minutes=self._minutes))
+        if self._ready("start"):
+            self._start_normal(SessionPlan(minutes=self._minutes))
 
     def action_custom(self) -> None:
         from recall.tui.screens.dialogs import SessionDialog
 
-        if not self._ready():
+        if not self._ready("custom"):
             return
         deck = self.selected_deck()
         self.app.push_screen(
@@ -183,39 +255,123 @@ class HomeScreen(RecallScreen):
 
     def _start_if_chosen(self, plan: SessionPlan | None) -> None:
         if plan is not None:
-            self.recall.start_session(plan)
+            self._start_normal(plan)
 
     def action_deck(self) -> None:
+        if not self._ready("deck"):
+            return
         deck = self.selected_deck()
-        if self._ready() and deck is not None:
-            self.recall.start_session(SessionPlan(minutes=self._minutes, deck_ids=(deck.id,)))
+        if deck is not None:
+            self._start_normal(SessionPlan(minutes=self._minutes, deck_ids=(deck.id,)))
 
     def action_topic(self) -> None:
+        if not self._ready("topic"):
+            return
         deck = self.selected_deck()
-        if self._ready() and deck is not None:
-            self.recall.start_session(SessionPlan(minutes=self._minutes, topic=deck.topic))
+        if deck is not None:
+            self._start_normal(SessionPlan(minutes=self._minutes, topic=deck.topic))
 
-    def action_cram(self) -> None:
-        deck = self.selected_deck()
-        if self._ready():
-            decks = (deck.id,) if deck is not None else ()
+    def _start_normal(self, plan: SessionPlan) -> None:
+        """Start ``plan``, unless it would have nothing to drill: then say why and offer what
+        can be drilled instead ("Session done, 0 reviews" is never the answer to a key)."""
+        from recall.tui.screens.today_dialogs import EmptyOfferDialog
+
+        offer = self.services.empty_offer(plan)
+        if offer is None:
+            self.recall.start_session(plan)
+            return
+        self.app.push_screen(
+            EmptyOfferDialog(offer), lambda choice: self._take_offer(offer, choice)
+        )
+
+    def _take_offer(self, offer: EmptyOffer, choice: OfferChoice | None) -> None:
+        if choice is None:
+            return
+        asked = offer.asked
+        if choice.action == "more":
+            if not self._learn_more(choice.count):
+                return
+            self.recall.start_session(asked)
+        elif choice.action == "ahead":
             self.recall.start_session(
-                SessionPlan(minutes=self._minutes, deck_ids=decks, mode=Mode.CRAM)
+                SessionPlan(
+                    minutes=None,
+                    cards=WEAKEST_COUNT,
+                    deck_ids=asked.deck_ids,
+                    topic=asked.topic,
+                    mode=Mode.WEAKEST,
+                )
+            )
+        elif choice.action == "cram":
+            self.recall.start_session(
+                SessionPlan(
+                    minutes=asked.minutes if asked.cards is None else None,
+                    cards=asked.cards,
+                    deck_ids=asked.deck_ids,
+                    topic=asked.topic,
+                    mode=Mode.CRAM,
+                )
             )
 
+    def _learn_more(self, count: int) -> bool:
+        """Raise today's new-card limit by ``count``; the counts are redone on return."""
+        from recall.errors import RecallError
+
+        try:
+            total = self.services.learn_more_today(count)
+        except (RecallError, ValueError) as error:
+            self.notify(str(error), title="Today's limit was not raised", severity="error")
+            return False
+        self.notify(f"Today's new-card limit is raised by {total} (today only).", timeout=4)
+        self.mark_stale()
+        return True
+
+    def action_more(self) -> None:
+        """Learn N more new cards today: today's limit only, kept until the day ends."""
+        from recall.tui.screens.today_dialogs import DEFAULT_MORE, LearnMoreDialog
+
+        data = self.recall.home_data
+        if not self._ready("more") or data is None:
+            return
+        today = data.today or TodayView()
+        waiting = today.new_waiting
+        if not waiting:
+            self.notify("No new card is waiting: every card has been introduced.", timeout=3)
+            return
+        message = (
+            f"{waiting} new card{'s' if waiting != 1 else ''} wait. Today's limit is "
+            f"{today.new_limit}, {today.new_spent} introduced; the raise is for today only."
+        )
+
+        def chosen(count: int | None) -> None:
+            if count is not None and self._learn_more(count):
+                self._stale = False
+                self.recall.refresh_home()
+
+        self.app.push_screen(LearnMoreDialog(message, min(DEFAULT_MORE, waiting)), chosen)
+
+    def action_cram(self) -> None:
+        if not self._ready("cram"):
+            return
+        deck = self.selected_deck()
+        decks = (deck.id,) if deck is not None else ()
+        self.recall.start_session(
+            SessionPlan(minutes=self._minutes, deck_ids=decks, mode=Mode.CRAM)
+        )
+
     def action_weakest(self) -> None:
-        if self._ready():
+        if self._ready("weakest"):
             self.recall.start_session(
                 SessionPlan(minutes=None, cards=WEAKEST_COUNT, mode=Mode.WEAKEST)
             )
 
     def action_missed(self) -> None:
-        if self._ready():
+        if self._ready("missed"):
             self.recall.start_session(SessionPlan(minutes=None, mode=Mode.MISSED))
 
     def action_resume(self) -> None:
         data = self.recall.home_data
-        if not self._ready() or data is None:
+        if not self._ready("resume") or data is None:
             return
         if data.unfinished is None:
             self.notify("There is no unfinished session to resume.", timeout=3)
@@ -225,17 +381,26 @@ class HomeScreen(RecallScreen):
     def action_stats(self) -> None:
         from recall.tui.screens.stats import StatsScreen
 
-        if self._ready():
+        if self._ready("stats"):
             self.app.push_screen(StatsScreen())
 
     def action_decks(self) -> None:
         from recall.tui.screens.decks import DecksScreen
 
-        if self._ready():
+        if self._ready("decks"):
             self.app.push_screen(DecksScreen())
 
+    def action_exam(self) -> None:
+        """Ask for an exam date and show ``recall exam``'s plan for every deck."""
+        from recall.tui.screens.today_dialogs import ExamPlanDialog
+
+        if self._ready("exam"):
+            self.app.push_screen(ExamPlanDialog("every deck", self.services.exam_text))
+
     def action_reload(self) -> None:
-        self.query_one("#today-figures", Static).update("Reloading decks…")
+        self._loading = True
+        self._progress = "Reloading decks…"
+        self._show_loading()
         self.recall.refresh_home()
 
     def mark_stale(self) -> None:
@@ -249,10 +414,60 @@ class HomeScreen(RecallScreen):
             self.recall.refresh_home()
 
 
+#: Column widths of the deck table (the six columns fit 80 columns).
+TOPIC_WIDTH = 18
+DECK_WIDTH = 26
+
+
+def today_figures(data: HomeData) -> Text:
+    """The header: today's plan (``recall today``'s numbers), what the new-card limit has
+    left, the day's reviews and streak, and "due tomorrow" (or, once today's new cards are
+    done, what can be done next)."""
+    today = data.today or TodayView()
+    text = Text()
+
+    def bold(value: object) -> None:
+        text.append(str(value), style="bold")
+
+    text.append("Today: ")
+    bold(today.new)
+    text.append(" new · ")
+    bold(today.learning)
+    text.append(" learning · ")
+    bold(today.review)
+    text.append(" due · ")
+    bold(f"~{today.minutes:g}")
+    text.append(" min\n")
+    if today.new_limit is None:
+        text.append(f"{today.new_spent} new today (no limit)")
+    else:
+        text.append("New ")
+        bold(f"{today.new_spent}/{today.new_limit}")
+        text.append(" done")
+        if today.new_extra:
+            text.append(f" (+{today.new_extra} today)")
+    text.append(" · ")
+    bold(data.reviewed_today)
+    text.append(" answers today · streak ")
+    bold(data.streak_days)
+    text.append("d\n")
+    if today.new_allowance_spent and not today.total:
+        text.append("Today's new cards are done: ", style="bold")
+        text.append("n learns more · w reviews ahead · c crams")
+    elif today.new_allowance_spent:
+        text.append(f"{today.new_waiting} new wait (n learns more) · ")
+        bold(today.due_tomorrow)
+        text.append(" due tomorrow")
+    else:
+        bold(today.due_tomorrow)
+        text.append(" due tomorrow · x plans an exam")
+    return text
+
+
 def _count(value: int, kind: str) -> Text:
     if not value:
         return Text("·", style="dim", justify="right")
-    style = {"new": "green", "learning": "yellow"}.get(kind, "red")
+    style = {"new": "green", "learning": "yellow", "today": "cyan"}.get(kind, "red")
     return Text(str(value), style=f"bold {style}", justify="right")
 
 

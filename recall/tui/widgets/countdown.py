@@ -1,7 +1,9 @@
-"""The session clock: time (or cards) left, always visible, and "paused" when it is stopped.
+"""The session clock: time (or cards) left, always visible; "paused" while it is stopped, and
+"time is up, finish this card" once a minutes budget ran out under the card on screen.
 
-It reads the remaining budget from a callable rather than keeping its own time, so the session
-(and a test's fake clock) is the only source of truth.
+It reads everything it shows from callables rather than keeping its own time or state, so the
+session (and a test's fake clock) is the only source of truth: a pause for any reason (help, the
+palette, a dialog, the editor) shows, and nothing on screen can disagree with the budget.
 """
 
 from __future__ import annotations
@@ -9,8 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from rich.text import Text
-from textual.reactive import reactive
 from textual.widgets import Static
+
+#: What the countdown says when the budget ran out while a card is on screen.
+TIME_UP = "time is up, finish this card"
 
 
 def format_remaining(seconds: float) -> str:
@@ -19,21 +23,30 @@ def format_remaining(seconds: float) -> str:
     return f"{whole // 60}:{whole % 60:02d}"
 
 
-class Countdown(Static):
-    """Shows ``⏱ 9:41`` (or ``12 cards left``), refreshed twice a second."""
+def _never() -> bool:
+    return False
 
-    paused: reactive[bool] = reactive(False)
-    """Whether the session clock is stopped (drawn as "paused")."""
+
+class Countdown(Static):
+    """Shows ``⏱ 9:41`` (or ``12 cards left``), refreshed twice a second.
+
+    ``paused`` says whether the session clock stands, ``time_up`` whether the budget ran out
+    under the card on screen (both default to never)."""
 
     def __init__(
         self,
         seconds_left: Callable[[], float | None],
         cards_left: Callable[[], int | None],
+        *,
+        paused: Callable[[], bool] = _never,
+        time_up: Callable[[], bool] = _never,
         **kwargs: object,
     ) -> None:
         super().__init__("", **kwargs)  # type: ignore[arg-type]
         self._seconds_left = seconds_left
         self._cards_left = cards_left
+        self._paused = paused
+        self._time_up = time_up
 
     def on_mount(self) -> None:
         self.tick()
@@ -41,6 +54,10 @@ class Countdown(Static):
 
     def tick(self) -> None:
         """Redraw from the session's budget."""
+        self.update(self.render_status())
+
+    def render_status(self) -> Text:
+        """The line as it stands now (what :meth:`tick` shows)."""
         text = Text()
         seconds = self._seconds_left()
         cards = self._cards_left()
@@ -52,9 +69,8 @@ class Countdown(Static):
             text.append(f"{cards} card{'s' if cards != 1 else ''} left", style="bold")
         else:
             text.append("until done", style="dim")
-        if self.paused:
+        if self._paused():
             text.append("  paused", style="reverse")
-        self.update(text)
-
-    def watch_paused(self) -> None:
-        self.tick()
+        elif self._time_up():
+            text.append(f"  {TIME_UP}", style="bold red")
+        return text

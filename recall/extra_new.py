@@ -1,0 +1,67 @@
+""" "Learn N more today": a raise of today's new-card limit that lapses when the study day ends.
+
+The daily limit (``new_per_day``) is a setting; asking for a few more cards one evening must not
+change it for every day after. So the raise is kept apart from the settings, in a small JSON
+file in the data directory, with the study day it belongs to: ``{"day": "2026-12-01",
+"extra_new": 10}``. On any other day it reads as zero, so it resets itself without a job to
+clear it. A file that is missing, unreadable or not ours reads as zero too (the learner loses
+a raise, never a start), and it is written whole or not at all.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+from pathlib import Path
+
+from recall.errors import ConfigError
+from recall.paths import data_dir, write_atomically
+
+#: The file's name in the data directory.
+FILE_NAME = "today.json"
+#: Most extra new cards one day may add (far past any real evening; keeps the number sane).
+MAX_EXTRA = 10_000
+#: Bytes read at most (the file holds one short object).
+MAX_BYTES = 4096
+
+
+def extra_file() -> Path:
+    """Where today's raise is kept."""
+    return data_dir() / FILE_NAME
+
+
+def extra_new(day: date, path: Path | None = None) -> int:
+    """The new cards added to ``day``'s limit (0 on any other day, or with no usable file)."""
+    path = path or extra_file()
+    try:
+        with open(path, "rb") as file:
+            raw = file.read(MAX_BYTES + 1)
+        if len(raw) > MAX_BYTES:
+            return 0
+        data = json.loads(raw.decode("utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return 0
+    if not isinstance(data, dict) or data.get("day") != day.isoformat():
+        return 0
+    extra = data.get("extra_new")
+    if isinstance(extra, bool) or not isinstance(extra, int):
+        return 0
+    return max(0, min(extra, MAX_EXTRA))
+
+
+def add_extra_new(day: date, count: int, path: Path | None = None) -> int:
+    """Raise ``day``'s new-card limit by ``count`` more cards; the day's raise in all.
+
+    Raises :class:`ValueError` for a count that is not 1 to :data:`MAX_EXTRA`, and
+    :class:`recall.errors.ConfigError` when the file cannot be written."""
+    if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_EXTRA:
+        raise ValueError(f"learn 1 to {MAX_EXTRA} more cards, not {count!r}")
+    path = path or extra_file()
+    total = min(extra_new(day, path) + count, MAX_EXTRA)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_atomically(path, json.dumps({"day": day.isoformat(), "extra_new": total}) + "\n")
+    except OSError as error:
+        reason = error.strerror or str(error)
+        raise ConfigError(f"{path}: cannot keep today's raised limit ({reason})") from error
+    return total

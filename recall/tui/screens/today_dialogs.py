@@ -1,0 +1,217 @@
+"""The home screen's dialogs about today: what to do when a session would have nothing to drill,
+"learn N more today", and the exam plan.
+
+A session that would end at once ("Session done, 0 reviews") is never started: the home screen
+asks :meth:`recall.tui.services.Services.empty_offer` first and, when the scope's plan is empty,
+shows :class:`EmptyOfferDialog` instead, which says why (today's new cards are done, the deck's
+own limit is reached, nothing is due) and offers what can be drilled: more new cards today,
+the weakest cards ahead of schedule, or cram.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import ClassVar
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Input, Label, Static
+
+from recall.tui.views import EmptyOffer
+
+#: New cards "learn more today" offers unless the learner types another number.
+DEFAULT_MORE = 10
+#: Most new cards one "learn more today" adds (the day's raise is bounded again when kept).
+MAX_MORE = 500
+
+
+@dataclass(frozen=True)
+class OfferChoice:
+    """What the learner chose: ``more`` (learn ``count`` more new cards today, then drill),
+    ``ahead`` (review the weakest cards ahead of schedule) or ``cram``."""
+
+    action: str
+    count: int = 0
+
+
+def more_count(text: str) -> int | None:
+    """The number typed for "learn N more today", or ``None`` when it is not 1 to
+    :data:`MAX_MORE`."""
+    cleaned = text.strip()
+    if not cleaned.isdigit() or len(cleaned) > 4:
+        return None
+    count = int(cleaned)
+    return count if 1 <= count <= MAX_MORE else None
+
+
+class LearnMoreDialog(ModalScreen[int | None]):
+    """Ask how many more new cards to learn today (``None``: cancelled)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Cancel", id="more.cancel"),
+    ]
+
+    def __init__(self, message: str, default: int = DEFAULT_MORE) -> None:
+        super().__init__()
+        self.message = message
+        self.default = default
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="more-box", classes="dialog"):
+            yield Static("Learn more today", classes="dialog-title")
+            yield Static(self.message)
+            with Horizontal(classes="more-row"):
+                yield Label("New cards")
+                yield Input(str(self.default), id="more-count", type="integer", max_length=4)
+            yield Static("", id="more-error")
+            yield Static("Enter raises today's limit (today only) · Esc cancels", classes="dim")
+
+    @on(Input.Submitted, "#more-count")
+    def _submit(self) -> None:
+        count = more_count(self.query_one("#more-count", Input).value)
+        if count is None:
+            self.query_one("#more-error", Static).update(
+                f"A whole number of cards from 1 to {MAX_MORE}."
+            )
+            return
+        self.dismiss(count)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class EmptyOfferDialog(ModalScreen[OfferChoice | None]):
+    """The session asked for has nothing to drill today: say why and offer the rest."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Cancel", id="offer.cancel"),
+        Binding("a", "ahead", "Review ahead", id="offer.ahead", priority=True),
+        Binding("c", "cram", "Cram", id="offer.cram", priority=True),
+    ]
+
+    def __init__(self, offer: EmptyOffer) -> None:
+        super().__init__()
+        self.offer = offer
+
+    def compose(self) -> ComposeResult:
+        offer = self.offer
+        with Vertical(id="offer-box", classes="dialog"):
+            yield Static(f"Nothing left in {offer.scope} today", classes="dialog-title")
+            yield Static(offer_reason(offer), id="offer-reason")
+            if offer.held_back:
+                with Horizontal(classes="more-row"):
+                    yield Label("Learn more")
+                    yield Input(
+                        str(min(DEFAULT_MORE, offer.held_back)),
+                        id="more-count",
+                        type="integer",
+                        max_length=4,
+                    )
+                yield Static("", id="more-error")
+            yield Static(offer_keys(offer), id="offer-keys", classes="dim")
+
+    @on(Input.Submitted, "#more-count")
+    def _submit(self) -> None:
+        count = more_count(self.query_one("#more-count", Input).value)
+        if count is None:
+            self.query_one("#more-error", Static).update(
+                f"A whole number of cards from 1 to {MAX_MORE}."
+            )
+            return
+        self.dismiss(OfferChoice("more", count))
+
+    def action_ahead(self) -> None:
+        if self.offer.reviewed:
+            self.dismiss(OfferChoice("ahead"))
+        else:
+            self.notify("No card here has been reviewed yet: nothing to review ahead.", timeout=3)
+
+    def action_cram(self) -> None:
+        if self.offer.cards:
+            self.dismiss(OfferChoice("cram"))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+def offer_reason(offer: EmptyOffer) -> str:
+    """Why the scope has nothing to drill, in a sentence or two."""
+    today = offer.today
+    if offer.cards == 0:
+        return "It has no cards to drill (every card is suspended or retired)."
+    if offer.held_back:
+        limit = today.new_limit or 0
+        raised = f", {today.new_extra} of them added today" if today.new_extra else ""
+        return (
+            f"Today's new cards are done ({today.new_spent} of {limit}{raised}); "
+            f"{offer.held_back} new card{'s' if offer.held_back != 1 else ''} here wait for "
+            "the next days. Learn some now: they count for today only."
+        )
+    if offer.own_limit:
+        return (
+            "This deck's own new-card limit for today is reached "
+            "(`recall config deck_new_limits.DECK N` changes it); nothing else is due."
+        )
+    return "Every card due today is done, and no new card is waiting."
+
+
+def offer_keys(offer: EmptyOffer) -> Text:
+    """The choices, as keys."""
+    parts: list[tuple[str, str]] = []
+    if offer.held_back:
+        parts.append(("Enter", "learn that many more"))
+    if offer.reviewed:
+        parts.append(("a", f"review ahead (the weakest of {offer.reviewed}, off schedule)"))
+    if offer.cards:
+        parts.append(("c", "cram (the schedule is left alone)"))
+    parts.append(("Esc", "back"))
+    text = Text()
+    for index, (key, what) in enumerate(parts):
+        if index:
+            text.append(" · ")
+        text.append(key, style="bold")
+        text.append(f" {what}")
+    return text
+
+
+class ExamPlanDialog(ModalScreen[None]):
+    """Ask for an exam date and show the plan ``recall exam`` prints for it."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "close", "Close", id="exam.close"),
+    ]
+
+    def __init__(self, scope: str, plan_text: Callable[[str], str]) -> None:
+        """``plan_text(date_text)`` returns the plan's text, or raises ``ValueError`` with a
+        message for a date that does not read."""
+        super().__init__()
+        self.scope = scope
+        self.plan_text = plan_text
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="exam-box", classes="dialog"):
+            yield Static(f"Exam plan: {self.scope}", classes="dialog-title")
+            with Horizontal(classes="more-row"):
+                yield Label("Exam date")
+                yield Input("", id="exam-date", placeholder="2026-12-24, +14, 3w", max_length=20)
+            with VerticalScroll(id="exam-plan"):
+                yield Static("Enter shows the plan · Esc closes", id="exam-text", classes="dim")
+
+    @on(Input.Submitted, "#exam-date")
+    def _submit(self) -> None:
+        text = self.query_one("#exam-date", Input).value
+        shown = self.query_one("#exam-text", Static)
+        try:
+            plan = self.plan_text(text)
+        except ValueError as error:
+            shown.update(Text(str(error), style="bold"))
+            return
+        shown.update(Text(plan))
+
+    def action_close(self) -> None:
+        self.dismiss(None)
