@@ -1,7 +1,7 @@
 """Modal dialogs that return typed results (``ModalScreen[T]``, dismissed with the value).
 
 Any of them opened over a drill session stops its clock while it is open: the drill screen
-pauses whenever something covers it (``DrillScreen.on_screen_suspend``), so a dialog needs
+pauses whenever something covers it (``SessionScreen.on_screen_suspend``), so a dialog needs
 nothing of its own for that.
 """
 

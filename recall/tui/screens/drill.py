@@ -16,12 +16,14 @@ nothing typed is lost.
 Ctrl-Z with a verdict (or a revealed model answer) on screen takes back *that* answer: the card
 is asked again (nothing of it was recorded yet; its time stays spent, its hint penalty stays).
 With a card being asked, it takes back the last recorded review instead (:meth:`Session.undo`).
+
+This module is the card's flow; the session's life around it (the clock, covering, pausing,
+leaving, ending) is its base class's, in ``session_screen.py``.
 """
 
 from __future__ import annotations
 
 import time
-from enum import Enum
 from typing import ClassVar
 
 from rich.text import Text
@@ -29,15 +31,13 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
-from textual.reactive import var
 from textual.widgets import Footer, Input, Static
 
 from recall.errors import RecallError
 from recall.tui.asking import asking_header, graded_header
-from recall.tui.drill_run import DrillRun
 from recall.tui.messages import DataChanged, Graded, PreviewReady, WorkerFailed
-from recall.tui.screens.base import RecallScreen
-from recall.tui.views import CardView, FeedbackView, Leech, PreviewView, Rating, SessionPlan
+from recall.tui.screens.session_screen import Phase, SessionScreen
+from recall.tui.views import CardView, Leech, PreviewView, Rating, SessionPlan
 from recall.tui.widgets.answer_input import AnswerInput
 from recall.tui.widgets.countdown import Countdown
 from recall.tui.widgets.math_panels import FeedbackPanel, PreviewPanel, rating_line
@@ -47,19 +47,11 @@ from recall.verdicts import Status
 MAX_ANSWER = 2000
 
 
-class Phase(Enum):
-    """Where the current card is in its flow (see the diagram at the top of this module)."""
+class DrillScreen(SessionScreen):
+    """Drill one session (``plan``) card by card.
 
-    ASKING = "asking"  # the answer box takes typing; every change is previewed
-    CHECKING = "checking"  # Enter pressed: the grade worker has the answer
-    FEEDBACK = "feedback"  # the verdict is shown: Enter accepts the suggestion, 1-4 override
-    REVEAL = "reveal"  # a self-rated card: say it, then Space shows the model answer
-    REVEALED = "revealed"  # the model answer is shown: 1-4 rate it
-    DONE = "done"  # the session is over (or being left): nothing more is recorded
-
-
-class DrillScreen(RecallScreen):
-    """Drill one session (``plan``) card by card."""
+    The session's life around the cards (the clock, covering, pausing, leaving, ending) is the
+    base class's, :class:`recall.tui.screens.session_screen.SessionScreen`."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "accept", "Accept rating", id="drill.accept", show=False),
@@ -80,20 +72,8 @@ class DrillScreen(RecallScreen):
         ),
     ]
 
-    #: Where the card on screen is in its flow; every key and worker result checks it first.
-    #: A ``var``: changing it repaints nothing by itself (the footer is refreshed by hand, a frame
-    #: after a verdict, because rebuilding it costs more than grading: bench_verdict.py).
-    phase: var[Phase] = var(Phase.ASKING)
-
     def __init__(self, plan: SessionPlan) -> None:
-        super().__init__()
-        self.plan = plan
-        self.run: DrillRun | None = None
-        self.card: CardView | None = None
-        self.feedback: FeedbackView | None = None
-        self.hinted = False
-        #: Whether another screen covers this one (help, palette, a dialog): the clock stands.
-        self._covered = False
+        super().__init__(plan)
         self._preview_serial = 0
         self._submitted_at = 0.0
         #: Seconds from Enter to the verdict painted, per graded answer (the verdict benchmark).
@@ -144,42 +124,6 @@ class DrillScreen(RecallScreen):
         self.post_message(DataChanged("a session started"))
         self.query_one(Countdown).tick()
         self._advance()
-
-    # ------------------------------------------------------------------ budget, for the clock
-
-    def _seconds_left(self) -> float | None:
-        return self.run.seconds_left() if self.run is not None else None
-
-    def _cards_left(self) -> int | None:
-        return self.run.cards_left() if self.run is not None else None
-
-    def _clock_paused(self) -> bool:
-        return self.run is not None and self.phase is not Phase.DONE and self.run.paused()
-
-    def _time_up(self) -> bool:
-        return self.run is not None and self.phase is not Phase.DONE and self.run.time_up()
-
-    @property
-    def in_progress(self) -> bool:
-        """A session is being drilled here (started, not yet ended): leaving it is asked."""
-        return self.run is not None and self.phase is not Phase.DONE
-
-    # ------------------------------------------------------------------ covered: the clock stands
-
-    def on_screen_suspend(self) -> None:
-        """Another screen went over this one (help, the command palette, any dialog): time
-        spent there is not time on the card. One pause however many overlays stack up; it ends
-        when this screen is on top again."""
-        if self.run is not None and self.phase is not Phase.DONE and not self._covered:
-            self._covered = True
-            self.run.pause("covered")
-            self.query_one(Countdown).tick()
-
-    def on_screen_resume(self) -> None:
-        if self.run is not None and self._covered:
-            self._covered = False
-            self.run.resume("covered")
-            self.query_one(Countdown).tick()
 
     # ------------------------------------------------------------------ showing a card
 
@@ -401,32 +345,6 @@ class DrillScreen(RecallScreen):
         self.call_after_refresh(panel.scroll_visible, top=True, animate=False)
         self.refresh_bindings()
 
-    def let_go(self) -> None:
-        """The app is closing mid-session (after :meth:`save_pending`): release the session
-        so the next window offers to resume it (a crash leaves it held by a dead process,
-        which is offered too)."""
-        if self.run is not None:
-            self.run.release()
-
-    def _has_pending(self) -> bool:
-        """A graded answer is on screen, not yet rated, with a rating to record it by."""
-        return (
-            self.phase is Phase.FEEDBACK
-            and self.run is not None
-            and self.card is not None
-            and self.feedback is not None
-            and self.feedback.suggested is not None
-        )
-
-    def save_pending(self) -> None:
-        """Record a graded-but-unrated answer with its suggested rating (on leaving)."""
-        if self._has_pending():
-            assert self.run is not None and self.card is not None and self.feedback is not None
-            assert self.feedback.suggested is not None
-            self.run.record(self.card, self.feedback.suggested, self.feedback, hinted=self.hinted)
-            self.phase = Phase.DONE
-            self.post_message(DataChanged("a review was recorded"))
-
     # ------------------------------------------------------------------ card actions
 
     def action_hint(self) -> None:
@@ -535,52 +453,6 @@ class DrillScreen(RecallScreen):
         self.post_message(DataChanged("a deck file was edited"))
         if card is not None and self.phase in (Phase.ASKING, Phase.REVEAL):
             self._show(card)
-
-    # ------------------------------------------------------------------ pause and leave
-
-    def action_pause(self) -> None:
-        """A break: the pause dialog covers the screen, which stops the clock."""
-        from recall.tui.screens.dialogs import PauseDialog
-
-        if self.run is None or self.phase is Phase.DONE:
-            return
-        self.app.push_screen(PauseDialog(), self._after_pause)
-
-    def _after_pause(self, resume: bool | None) -> None:
-        if resume is False:
-            self.end_now()  # "end" chosen in the pause dialog: that was the question
-
-    def action_leave(self) -> None:
-        """Ctrl-L: ask, then end the session (the reviews so far stay; the summary follows)."""
-        from recall.tui.screens.dialogs import ConfirmDialog
-
-        if not self.in_progress:
-            return
-        assert self.run is not None
-        self.app.push_screen(
-            ConfirmDialog.end_session(self.run.reviewed(), self._has_pending()),
-            self._after_leave_asked,
-        )
-
-    def _after_leave_asked(self, yes: bool | None) -> None:
-        if yes:
-            self.end_now()
-
-    def end_now(self) -> None:
-        """End the session without asking: save what is pending and go to the summary."""
-        if not self.in_progress:
-            return
-        self.save_pending()
-        self._finish()
-
-    def _finish(self) -> None:
-        from recall.tui.screens.summary import SummaryScreen
-
-        if self.run is None:
-            return
-        self.phase = Phase.DONE
-        summary = self.run.finish()
-        self.app.switch_screen(SummaryScreen(summary, self.plan))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Show only the keys that do something in the current phase."""
