@@ -312,14 +312,26 @@ def _complement(reference, answer, s) -> Diagnosis | None:
 
 
 def _exponent(reference, answer, s) -> Diagnosis | None:
+    """The answer is the reference times or over one of its names. When the answer still has
+    that name, a power of it slipped by one; when the name is gone from the answer, a factor
+    (or a division) was left out, and an exponent has nothing to do with it."""
     for name in sorted(reference.free_symbols):
         values = s.values(Symbol(name))
         if values is None or any(v == 0 for v in values):
             continue
+        kept = name in answer.free_symbols
         if s.answer_matches([e * v for e, v in zip(s.e, values, strict=True)]):
-            return Diagnosis("exponent", f"An extra factor of {name}: is an exponent off by one?")
+            if kept:
+                return Diagnosis(
+                    "exponent", f"An extra factor of {name}: is an exponent off by one?"
+                )
+            return Diagnosis("missing-factor", f"The division by {name} is missing")
         if s.answer_matches([e / v for e, v in zip(s.e, values, strict=True)]):
-            return Diagnosis("exponent", f"Missing a factor of {name}: is an exponent off by one?")
+            if kept:
+                return Diagnosis(
+                    "exponent", f"Missing a factor of {name}: is an exponent off by one?"
+                )
+            return Diagnosis("missing-factor", f"Missing a factor of {name}")
     return None
 
 

@@ -136,10 +136,12 @@ def card_view(card: Card, *, question: Question | None = None, new: bool = False
     drawn = question is not None and bool(question.values)
     shown = shown_formula(card) if card.shown else ""
     mentioned = _mentioned_names(card)
+    # Names declared only for the card's identity checks are not the learner's to type, so the
+    # legend (the names the learner may use) never lists them.
     symbols = tuple(
         (symbol.name, _meaning(symbol.meaning, symbol.domain))
         for symbol in card.symbols
-        if symbol.name in mentioned
+        if symbol.name in mentioned and not symbol.identities_only
     ) + tuple((param.name, param.meaning) for param in card.params if param.meaning and not drawn)
     return CardView(
         key=card.key,
