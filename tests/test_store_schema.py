@@ -159,3 +159,32 @@ def test_another_applications_database_is_refused(db_url: str) -> None:
     engine.dispose()
     with pytest.raises(StoreError, match="not a recall database.*invoices"):
         open_store(db_url)
+
+
+def test_a_sqlite_store_opens_without_postgresqls_dialect(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'fresh.sqlite3'}"
+    code = (
+        "import sys; from recall.store import open_store; "
+        f"open_store({url!r}).close(); open_store({url!r}).close(); "
+        "print('sqlalchemy.dialects.postgresql' in sys.modules)"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert run.stdout.strip() == "False"
+
+
+def test_an_engine_for_postgresql_gives_the_partial_indexes_their_where() -> None:
+    from sqlalchemy.dialects import postgresql
+    from sqlalchemy.schema import CreateIndex
+
+    pytest.importorskip("psycopg")  # the driver the engine is made for (recall[postgres])
+    make_engine(parse_url("postgresql+psycopg://nobody@127.0.0.1:1/none")).dispose()  # no connect
+    partial = [
+        ix
+        for t in Base.metadata.tables.values()
+        for ix in t.indexes
+        if ix.name and ix.dialect_options["sqlite"]["where"] is not None
+    ]
+    assert len(partial) == 4
+    for index in partial:
+        ddl = str(CreateIndex(index).compile(dialect=postgresql.dialect()))
+        assert f"WHERE {index.dialect_options['sqlite']['where']}" in ddl

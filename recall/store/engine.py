@@ -117,6 +117,10 @@ def sqlite_path(url: URL) -> Path | None:
 
 def make_engine(url: URL) -> Engine:
     """An engine for ``url``, with the SQLite setup described above when it is SQLite."""
+    if url.get_backend_name() == "postgresql":
+        from recall.store.models import use_on_postgresql
+
+        use_on_postgresql()  # the partial indexes' WHERE, declared for SQLite only (see there)
     try:
         if url.get_backend_name() == "sqlite":
             engine = create_engine(
