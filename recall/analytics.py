@@ -16,6 +16,7 @@ they measure how fast a card is learnt, not how well it is remembered.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
@@ -102,37 +103,34 @@ def _streak_from_days(days: set[date], now: datetime, rollover_hour: int, tz: tz
 
 
 def day_buckets(
-    millis: Any, first: date, days: int, rollover_hour: int, tz: tzinfo | None = None
-) -> Any:
+    millis: Iterable[float], first: date, days: int, rollover_hour: int, tz: tzinfo | None = None
+) -> list[int]:
     """How many of the epoch-millisecond times fall on each of ``days`` study days from
     ``first`` (times before ``first`` or after the last day are not counted). The day
-    boundaries are computed one by one, so a daylight-saving change is a 23- or 25-hour day."""
-    import numpy as np
+    boundaries are computed one by one, so a daylight-saving change is a 23- or 25-hour day.
 
-    edges = np.array(
-        [
-            day_start(first + timedelta(days=i), rollover_hour, tz).timestamp() * 1000
-            for i in range(days + 1)
-        ]
-    )
-    index = np.searchsorted(edges, np.asarray(millis, dtype=np.float64), side="right") - 1
-    inside = (index >= 0) & (index < days)
-    return np.bincount(index[inside], minlength=days)[:days]
+    Plain Python over the sorted times (two binary searches a day; the store's times come
+    sorted, so sorting is a pass): the home screen's counts need no NumPy import."""
+    edges = [
+        day_start(first + timedelta(days=i), rollover_hour, tz).timestamp() * 1000
+        for i in range(days + 1)
+    ]
+    times = sorted(millis)
+    cuts = [bisect_left(times, edge) for edge in edges]
+    return [cuts[i + 1] - cuts[i] for i in range(days)]
 
 
 def current_streak(
     store: Store, now: datetime, rollover_hour: int, tz: tzinfo | None = None
 ) -> int:
     """:func:`streak` from the log, reading only as far back as the streak could reach."""
-    import numpy as np
-
     today = study_date(now, rollover_hour, tz)
     window = 64
     while True:
         first = today - timedelta(days=window - 1)
         since = day_start(first, rollover_hour, tz)
         counts = day_buckets(store.review_millis(since), first, window, rollover_hour, tz)
-        days = {first + timedelta(days=int(i)) for i in np.flatnonzero(counts)}
+        days = {first + timedelta(days=i) for i, n in enumerate(counts) if n}
         length = _streak_from_days(days, now, rollover_hour, tz)
         if length < window - 2 or window > 36500:
             return length
@@ -149,8 +147,9 @@ def due_forecast(
         return []
     due = store.due_millis(day_start(today + timedelta(days=days), rollover_hour, tz))
     per_day = day_buckets(due, today, days, rollover_hour, tz)
-    per_day[0] += int((due < day_start(today, rollover_hour, tz).timestamp() * 1000).sum())
-    return [(today + timedelta(days=i), int(n)) for i, n in enumerate(per_day)]
+    overdue_before = day_start(today, rollover_hour, tz).timestamp() * 1000
+    per_day[0] += sum(1 for millis in due if millis < overdue_before)
+    return [(today + timedelta(days=i), n) for i, n in enumerate(per_day)]
 
 
 def due_counts(

@@ -28,7 +28,6 @@ from recall.scheduling.memory_report import (
     events_from_revlog,
     events_from_scheduled,
     merged,
-    model_health,
     planned_card,
     rating_shares,
     revlog_rows,
@@ -41,6 +40,7 @@ from recall.scheduling.state import Phase
 from recall.scheduling.today import PACE_WINDOW, pace_from_log
 from recall.store import Store
 from recall.store.memory_model import ImportedReview, MemoryModelStore, ParameterSet
+from recall.wording import count_of
 
 
 def default_parameters() -> tuple[float, ...]:
@@ -159,14 +159,25 @@ class ModelStatus:
 
 
 def health(store: Store, settings: Settings, tz: tzinfo | None = None) -> ModelStatus:
-    """Calibration, retention per deck and topic, and the verdict, for the parameters in use."""
-    history = load_history(store, settings, tz)
+    """Calibration, retention per deck and topic, and the verdict, for the parameters in use.
+
+    The history is read as columns (:class:`~recall.scheduling.review_table.ReviewTable`), not
+    as one event per review: at 100k reviews this is what keeps ``recall stats`` quick. It is
+    the same history :func:`load_history` reads, predicted the same way."""
+    from recall.scheduling.memory_report import model_health_of_table
+    from recall.scheduling.review_table import ReviewTable
+
     model_store = MemoryModelStore(store)
-    fitted = model_store.in_use()
+    table = ReviewTable.build(*model_store.review_columns(), settings.day_rollover_hour, tz)
+    cards = store.cards_by_key().values()
+    decks = {card.db_id: card.deck for card in cards}
+    topics = {card.db_id: card.topic for card in cards if card.topic}
+    fits = model_store.fits()
+    fitted = next((f for f in fits if f.in_use), None)
     parameters = default_parameters() if fitted is None else fitted.parameters
-    report = model_health(history, parameters, settings.desired_retention)
-    ever = bool(model_store.fits())
-    return ModelStatus(report, fitted, refit_suggested(store, history), ever)
+    report = model_health_of_table(table, parameters, settings.desired_retention, decks, topics)
+    suggested = should_refit(fits[-1].reviews if fits else None, int(table.targets.sum()))
+    return ModelStatus(report, fitted, suggested, bool(fits))
 
 
 def plan(
@@ -239,24 +250,33 @@ def export_reviews(store: Store, stream: IO[str]) -> int:
     return write_csv(revlog_rows(store.reviews()), stream)
 
 
+def model_source(status: ModelStatus) -> str:
+    """Which parameters the report is about, in words: the defaults or the learner's fit."""
+    if status.fitted is None:
+        return "FSRS defaults"
+    return f"fitted to your reviews on {status.fitted.created_at:%Y-%m-%d}"
+
+
+def refit_advice(status: ModelStatus, how: str) -> str:
+    """The suggestion to fit (again), ending with ``how`` (the command or the key); empty when
+    no fit is due."""
+    if not status.refit_suggested:
+        return ""
+    if status.ever_fitted:
+        return f"Your history has grown by half since the last fit: {how}."
+    return f"There is enough history to fit the model to you: {how}."
+
+
 def health_lines(status: ModelStatus) -> list[str]:
     """The health report as text for ``recall stats``: the verdict, the calibration chart and
     true retention against the desired one per deck."""
     from recall.scheduling.charts import calibration_chart
 
     report = status.health
-    source = (
-        "FSRS defaults"
-        if status.fitted is None
-        else f"fitted to your reviews on {status.fitted.created_at:%Y-%m-%d}"
-    )
-    lines = [f"memory model ({source})", f"  {report.verdict.message}"]
-    if status.refit_suggested:
-        lines.append(
-            "  Your history has grown by half since the last fit: run `recall optimize`."
-            if status.ever_fitted
-            else "  There is enough history to fit the model to you: run `recall optimize`."
-        )
+    lines = [f"memory model ({model_source(status)})", f"  {report.verdict.message}"]
+    advice = refit_advice(status, "run `recall optimize`")
+    if advice:
+        lines.append(f"  {advice}")
     if report.verdict.reviews:
         lines += ["", *("  " + line for line in calibration_chart(report.bins).splitlines())]
     if report.by_deck:
@@ -265,6 +285,6 @@ def health_lines(status: ModelStatus) -> list[str]:
         for group in report.by_deck:
             lines.append(
                 f"  {group.group:<{width}}  {group.observed:>4.0%}  predicted "
-                f"{group.mean_predicted:.0%}  ({group.reviews} reviews)"
+                f"{group.mean_predicted:.0%}  ({count_of(group.reviews, 'review')})"
             )
     return lines

@@ -28,6 +28,7 @@ from recall.session.new_cards import (
     new_card,
     ordered_new_cards,
 )
+from recall.wording import count_of
 
 if TYPE_CHECKING:
     from recall.scheduling.exam import ExamPlan
@@ -179,8 +180,8 @@ def render_exam(plan: ExamPlan) -> str:
     new = sum(len(d.new) for d in plan.days)
     pace = "your pace" if plan.pace.measured else "a first-week pace until the log has yours"
     out = [
-        f"Exam on {plan.exam.isoformat()} ({days} days from {plan.today.isoformat()}): "
-        f"{cards} cards, {plan.daily_minutes:g} minutes a day "
+        f"Exam on {plan.exam.isoformat()} ({count_of(days, 'day')} from {plan.today.isoformat()}): "
+        f"{count_of(cards, 'card')}, {count_of(plan.daily_minutes, 'minute')} a day "
         f"({pace}: {plan.pace.review_seconds:.0f} s a review, "
         f"{plan.pace.new_card_seconds:.0f} s a new card)."
     ]

@@ -91,3 +91,18 @@ def test_a_session_introduces_no_more_of_a_deck_than_its_limit() -> None:
         assert not [c for c in after.queue if c.deck == "activations" and c.state == "new"]
     finally:
         workspace.close()
+
+
+def test_recall_today_shows_todays_raise_apart_from_the_daily_limit(capsys) -> None:
+    workspace = Workspace.open()
+    try:
+        assert workspace.learn_more_today(5) == 5
+    finally:
+        workspace.close()
+    assert main(["today", "--json"]) == 0
+    plan = json.loads(capsys.readouterr().out)
+    assert plan["new_extra_today"] == 5
+    assert plan["limits"]["new"]["limit"] == 25
+    assert plan["counts"]["total"]["new"] == 25
+    assert main(["today"]) == 0
+    assert "new cards: 20 a day + 5 today, 0 done" in capsys.readouterr().out

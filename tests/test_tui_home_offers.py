@@ -91,8 +91,7 @@ def test_d_on_a_deck_held_back_by_the_shared_limit_offers_its_cards(tmp_path: Pa
         async with app.run_test(size=(80, 24)) as pilot:
             await settle(app, pilot)
             text = screen_text(app)
-            assert "Today's new cards are done" in text
-            assert "n learns more" in text
+            assert "New cards done today · n more · w ahead · c cram" in text
             _select(app, "beta")
             await pilot.press("d")
             await settle(app, pilot)
@@ -300,5 +299,59 @@ def test_x_shows_the_exam_plan_recall_exam_makes(tmp_path: Path) -> None:
             await pilot.press("escape")
             await settle(app, pilot)
             assert isinstance(app.screen, HomeScreen)
+
+    asyncio.run(flow())
+
+
+def test_learning_steps_later_today_are_said_not_started_as_an_empty_session(
+    tmp_path: Path,
+) -> None:
+    clock = FakeClock()
+    folder = _home(tmp_path, "new_per_day = 2\nlearning_steps = [90.0, 180.0]\n", {"alpha": 2})
+    workspace = Workspace.open(deck_dirs=[folder], clock=clock)
+    try:
+        assert len(set(_drill(workspace, 2))) == 2  # both wait hours for their next step
+        plan = workspace.plan_today()
+        assert [card.state for card in plan.queue] == ["learning", "learning"]
+    finally:
+        workspace.close()
+    app = RecallApp(Services(clock=clock, deck_dirs=[folder]), warm_engine=False)
+
+    async def flow() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(app, pilot)
+            await pilot.press("s")
+            await settle(app, pilot)
+            dialog = app.screen
+            assert isinstance(dialog, EmptyOfferDialog), type(dialog).__name__
+            assert dialog.offer.learning_later == 2
+            assert "come back later today" in static_text(dialog.query_one("#offer-reason"))
+            await pilot.press("escape")
+            await settle(app, pilot)
+            clock.advance(170 * 60)  # within 20 minutes of the step: the session shows them
+            await pilot.press("s")
+            await settle(app, pilot)
+            drill = app.screen
+            assert isinstance(drill, DrillScreen), type(drill).__name__
+            assert drill.card is not None
+
+    asyncio.run(flow())
+
+
+def test_weakest_on_a_fresh_home_says_why_instead_of_an_empty_session(tmp_path: Path) -> None:
+    clock = FakeClock()
+    folder = _home(tmp_path, "", {"alpha": 3})
+    app = RecallApp(Services(clock=clock, deck_dirs=[folder]), warm_engine=False)
+
+    async def flow() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(app, pilot)
+            await pilot.press("w")
+            await settle(app, pilot)
+            assert isinstance(app.screen, HomeScreen)
+            assert any("No card has been reviewed yet" in n.message for n in app._notifications)
+            await pilot.press("s")  # the new cards are there: a session starts
+            await settle(app, pilot)
+            assert isinstance(app.screen, DrillScreen)
 
     asyncio.run(flow())

@@ -45,7 +45,9 @@ def test_first_frame_is_painted_before_sympy_numpy_and_sqlalchemy(tmp_path: Path
     assert report["decks"] > 0
 
 
-#: Opens the workspace as the TUI's load worker does and prints which heavy modules it imported.
+#: Opens the workspace as the TUI's load worker does and prints which heavy modules it imported;
+#: with ``show``, then builds the drill screen's view of every card that shows a formula (as the
+#: first prompt does), and with ``warm`` runs the engine warm-up last.
 _LOAD_AND_REPORT = """
 import json, sys
 from recall.tui.services import Services
@@ -53,20 +55,25 @@ from recall.tui.settings import read_settings
 settings, _problem = read_settings()
 services = Services(settings)
 data = services.load()
+shown = {}
+if "show" in sys.argv:
+    from recall.tui.presenting import card_view
+    cards = [card for card in services.workspace.cards.values() if card.shown]
+    shown = {card.key: card_view(card).shown for card in cards}
+engine = [m for m in ("sympy", "recall.formula") if m in sys.modules]
+if "warm" in sys.argv:
+    services.warm()
 services.close()
-print(json.dumps({
-    "decks": [row.id for row in data.decks],
-    "engine": [m for m in ("sympy", "recall.formula") if m in sys.modules],
-}))
+print(json.dumps({"decks": [row.id for row in data.decks], "engine": engine, "shown": shown}))
 """
 
 
-def _load_in_fresh_process(home: Path) -> dict[str, list[str]]:
+def _load_in_fresh_process(home: Path, *steps: str) -> dict[str, object]:
     env = {**os.environ, "RECALL_HOME": str(home)}
     env.pop("RECALL_DB", None)
     env.pop("RECALL_DECKS", None)
     done = subprocess.run(
-        [sys.executable, "-c", _LOAD_AND_REPORT],
+        [sys.executable, "-c", _LOAD_AND_REPORT, *steps],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -98,3 +105,12 @@ def test_a_second_start_counts_without_importing_the_engine_for_cached_custom_de
         encoding="utf-8",
     )
     assert "sympy" in _load_in_fresh_process(tmp_path)["engine"]
+
+
+@pytest.mark.slow
+def test_a_second_start_shows_a_cards_formula_without_importing_sympy(tmp_path: Path) -> None:
+    first = _load_in_fresh_process(tmp_path, "show", "warm")
+    assert first["shown"] and "sympy" in first["engine"]  # drawn by SymPy the first time
+    second = _load_in_fresh_process(tmp_path, "show")
+    assert second["engine"] == []  # the first prompt does not wait for SymPy's import
+    assert second["shown"] == first["shown"]  # and shows the very same drawings

@@ -50,7 +50,8 @@ FORMAT: Final = 1
 MAX_ENTRIES: Final = 256
 #: Largest entry read back (bytes); a deck file is far smaller (see the loader's limits).
 MAX_ENTRY_BYTES: Final = 32 * 1024 * 1024
-#: Setting this environment variable to ``1`` turns the cache off (a first-start benchmark).
+#: Setting this environment variable to ``1`` turns the cache off (a first-start benchmark), and
+#: with it the cache of rendered formulas (:mod:`recall.tui.shown_cache`).
 DISABLE_VARIABLE: Final = "RECALL_NO_DECK_CACHE"
 
 _PACKAGE = Path(__file__).resolve().parent.parent
@@ -153,14 +154,24 @@ def _check_name(check: Check) -> str | None:
 def _code_fingerprint(checked: bool) -> str:
     """recall's version and a digest of the sources that decide what a deck file parses to
     (read once per process)."""
+    return sources_fingerprint(("cards", "formula", "grading") if checked else ("cards",))
+
+
+@cache
+def sources_fingerprint(names: tuple[str, ...]) -> str:
+    """A digest of recall's version, this cache format and the sources under ``names`` (folders
+    or files of the package, e.g. ``"formula"`` or ``"tui/presenting.py"``), read once per
+    process: an entry made by other code is never trusted (the start-up caches key on it)."""
     from recall import __version__
 
     digest = hashlib.sha256(f"recall {__version__} format {FORMAT}".encode())
-    folders = ["cards", "formula", "grading"] if checked else ["cards"]
     sources: list[Path] = []
-    for name in folders:
-        folder = _PACKAGE / name
-        sources += sorted(folder.rglob("*.py")) if folder.is_dir() else []
+    for name in names:
+        found = _PACKAGE / name
+        if found.is_dir():
+            sources += sorted(found.rglob("*.py"))
+        elif found.is_file():
+            sources.append(found)
     for source in sources:
         digest.update(str(source.relative_to(_PACKAGE)).encode())
         try:
@@ -168,6 +179,11 @@ def _code_fingerprint(checked: bool) -> str:
         except OSError:
             digest.update(b"unreadable")
     return digest.hexdigest()
+
+
+def disabled() -> bool:
+    """Whether the start-up caches are off (:data:`DISABLE_VARIABLE` set to ``1``)."""
+    return _disabled()
 
 
 def _disabled() -> bool:

@@ -299,7 +299,7 @@ def with_unit(number: str, card: str | CardUnit) -> str:
     target = card if isinstance(card, CardUnit) else card_unit(card)
     text = number.strip()
     unit = unit_for(text, target.text)
-    if not target.text or text.endswith((target.text, unit)):
+    if not target.text or text.endswith((target.text, unit_for("1", target.text))):
         return text
     if target.text.startswith(("%", "×")):
         return f"{text}{target.text}"

@@ -22,6 +22,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from recall.wording import count_of
+
 if TYPE_CHECKING:
     from recall.cards.model import Deck
 
@@ -180,9 +182,11 @@ def run_list(args: argparse.Namespace) -> int:
     for row in [header, *rows]:
         print(f"{row[0]:<{widths[0]}}  {row[1]:<{widths[1]}}  {row[2]:>{widths[2]}}  {row[3]}")
     total = sum(len(d.cards) for d in workspace.decks)
-    print(f"\n{len(workspace.decks)} decks, {total} cards")
+    print(f"\n{count_of(len(workspace.decks), 'deck')}, {count_of(total, 'card')}")
     if workspace.failures:
-        print(f"\n{len(workspace.failures)} deck file(s) failed to load and were skipped:")
+        print(
+            f"\n{count_of(len(workspace.failures), 'deck file')} failed to load and were skipped:"
+        )
         for failure in workspace.failures:
             print(f"  {_short(failure.path)}")
             for error in failure.errors:
@@ -247,11 +251,12 @@ def run_validate(args: argparse.Namespace) -> int:
     files = len(result.decks) + len(result.failures)
     cards = len(result.cards)
     summary = (
-        f"{files} deck file(s) checked: {len(result.decks)} ok ({cards} cards), "
-        f"{len(result.failures)} with errors ({errors} error(s))"
+        f"{count_of(files, 'deck file')} checked: "
+        f"{len(result.decks)} ok ({count_of(cards, 'card')}), "
+        f"{len(result.failures)} with errors ({count_of(errors, 'error')})"
     )
     if args.identities and not args.structure_only:
-        summary += f"; {claims_failed} identity claim(s) failed"
+        summary += f"; {count_of(claims_failed, 'identity claim')} failed"
     print(summary, file=sys.stderr)
     return 1 if (result.failures or claims_failed or missing) else 0
 
@@ -332,7 +337,7 @@ def run_show(args: argparse.Namespace) -> int:
         for line in rendered_deck(deck, args.seed):
             print(line)
         return 0
-    print(f"{deck.name} ({deck.id}) — {len(deck.cards)} cards — {_short(deck.path)}")
+    print(f"{deck.name} ({deck.id}) — {count_of(len(deck.cards), 'card')} — {_short(deck.path)}")
     if deck.description:
         print(deck.description)
     for card in deck.cards:
@@ -368,7 +373,7 @@ def run_export(args: argparse.Namespace) -> int:
     text = to_csv(deck) if args.fmt == "csv" else to_json(deck)
     if args.output:
         write_atomically(args.output, text)
-        print(f"wrote {len(deck.cards)} cards to {args.output}", file=sys.stderr)
+        print(f"wrote {count_of(len(deck.cards), 'card')} to {args.output}", file=sys.stderr)
     else:
         sys.stdout.write(text)
     return 0
@@ -424,5 +429,5 @@ def run_import(args: argparse.Namespace) -> int:
         print(f"warning: {warning}", file=sys.stderr)
     kinds = Counter(str(card.kind) for card in deck.cards)
     summary = ", ".join(f"{count} {kind}" for kind, count in sorted(kinds.items()))
-    print(f"imported {len(deck.cards)} cards ({summary}) into {target}")
+    print(f"imported {count_of(len(deck.cards), 'card')} ({summary}) into {target}")
     return 0

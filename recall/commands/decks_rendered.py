@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from recall.wording import count_of
+
 if TYPE_CHECKING:
     from recall.cards.model import Card, Deck
 
@@ -23,7 +25,8 @@ DEFAULT_SEED = 0
 
 def rendered_deck(deck: Deck, seed: int = DEFAULT_SEED) -> Iterator[str]:
     """The lines of ``deck`` rendered card by card."""
-    yield f"{deck.name} ({deck.id}) — {len(deck.cards)} cards — rendered with seed {seed}"
+    cards = count_of(len(deck.cards), "card")
+    yield f"{deck.name} ({deck.id}) — {cards} — rendered with seed {seed}"
     for card in deck.cards:
         yield ""
         yield from rendered_card(card, seed)

@@ -11,6 +11,8 @@ from __future__ import annotations
 import argparse
 import json
 
+from recall.wording import count_of
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser = subparsers.add_parser(
@@ -40,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
                 "Back to the FSRS default parameters."
                 if back is None
                 else f"Back to the parameters fitted on {back.created_at:%Y-%m-%d} "
-                f"({back.reviews} reviews)."
+                f"({count_of(back.reviews, 'review')})."
             )
         else:
             done = learner_model.optimize(store, settings)

@@ -13,6 +13,8 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
+from recall.wording import count_of
+
 #: Larger files are refused before reading: a review log of a lifetime is far smaller.
 MAX_FILE_BYTES = 200 * 1024 * 1024
 #: Problems printed at most (the count of the rest is printed after them).
@@ -58,15 +60,18 @@ def run(args: argparse.Namespace) -> int:
             else:
                 with _open_for_writing(args.file) as stream:
                     count = learner_model.export_reviews(store, stream)
-                print(f"{count} reviews written to {args.file}")
+                print(f"{count_of(count, 'review')} written to {args.file}")
             return 0
         with _open_for_reading(args.file) as stream:
             report = learner_model.import_reviews(store, stream)
     finally:
         workspace.close()
-    print(f"{report.added} reviews imported, {report.already_there} were already there.")
+    print(
+        f"{count_of(report.added, 'review')} imported, "
+        f"{report.already_there} {'was' if report.already_there == 1 else 'were'} already there."
+    )
     if report.problems:
-        print(f"{len(report.problems)} rows not used:")
+        print(f"{count_of(len(report.problems), 'row')} not used:")
         for problem in report.problems[:SHOWN_PROBLEMS]:
             print(f"  {problem}")
         if len(report.problems) > SHOWN_PROBLEMS:

@@ -13,6 +13,9 @@ import json
 from datetime import date, timedelta
 from typing import Any
 
+from recall.mistakes import mistake_words
+from recall.wording import count_of
+
 SHADES = " ░▒▓█"
 
 
@@ -62,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
 
 def days(count: int) -> str:
     """``1 day``, ``2 days``: a count of days as a person writes it."""
-    return f"{count} day" if count == 1 else f"{count} days"
+    return count_of(count, "day")
 
 
 def _pct(rate: float | None) -> str:
@@ -78,7 +81,7 @@ def render(figures: dict[str, Any]) -> str:
         f"reviews          {figures['reviews']} on {days(figures['study_days'])}",
         f"streak           {days(figures['streak'])}",
         f"retention        {_pct(retention['rate'])} "
-        f"({retention['passed']}/{retention['total']} reviews of learnt cards)",
+        f"({retention['passed']}/{count_of(retention['total'], 'review')} of learnt cards)",
         f"first try        {_pct(figures['first_try_accuracy'])}",
         f"due              today {figures['due_today']}, tomorrow {figures['due_tomorrow']}, "
         f"within 7 days {figures['due_next_7_days']}",
@@ -95,7 +98,7 @@ def render(figures: dict[str, Any]) -> str:
                 out.append(f"  {key:<{width}}  {_pct(value['rate']):>4}  {share}")
     if figures["mistakes"]:
         out += ["", "most common mistakes"]
-        out += [f"  {kind:<24} {count}" for kind, count in figures["mistakes"]]
+        out += [f"  {mistake_words(kind):<36} {count}" for kind, count in figures["mistakes"]]
     forecast = figures["forecast"][:14]
     if forecast:
         top = max(n for _d, n in forecast) or 1
@@ -127,5 +130,5 @@ def heatmap_lines(heatmap: list[list[Any]]) -> list[str]:
             else:
                 cells.append(SHADES[0 if n == 0 else 1 + min(3, (4 * n - 1) // top)])
         lines.append(f"  {name} {''.join(cells)}")
-    lines.append(f"  ( ░▒▓█: up to {top} reviews a day)")
+    lines.append(f"  ( ░▒▓█: up to {count_of(top, 'review')} a day)")
     return lines

@@ -3,8 +3,10 @@
 The queue a session would drill today, in order (learning cards, then due reviews with today's
 new cards spread among them), how many cards of each deck and topic, the daily limits and what
 is left of them, and the minutes it should take at the learner's own pace. ``--json`` prints
-the same as one object (:meth:`recall.scheduling.today.TodayPlan.to_dict`) whose ``queue`` is a
-list of ``{"deck", "card", "kind", "state"}``.
+the same as one object (:meth:`recall.scheduling.today.TodayPlan.to_dict`, and
+``new_extra_today``: today's raise of the new-card limit) whose ``queue`` is a list of
+``{"deck", "card", "kind", "state"}``. The plan is :meth:`recall.workspace.Workspace.plan_today`,
+the one the home screen shows.
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ from __future__ import annotations
 import argparse
 import json
 from typing import TYPE_CHECKING
+
+from recall.wording import count_of
 
 if TYPE_CHECKING:
     from recall.scheduling.today import Limit, TodayPlan
@@ -38,31 +42,36 @@ def run(args: argparse.Namespace) -> int:
     workspace = open_workspace(args)
     try:
         plan = workspace.plan_today()
+        extra = workspace.extra_new_today()
     finally:
         workspace.close()
     if args.json:
-        print(json.dumps(plan.to_dict(), indent=2))
+        print(json.dumps({**plan.to_dict(), "new_extra_today": extra}, indent=2))
     else:
-        print(render(plan, shown=None if args.all else SHOWN))
+        print(render(plan, shown=None if args.all else SHOWN, extra_new=extra))
     return 0
 
 
-def _limit(name: str, limit: Limit) -> str:
+def _limit(name: str, limit: Limit, extra: int = 0) -> str:
     if limit.limit is None:
         return f"{name}: no daily limit ({limit.spent} today)"
-    return f"{name}: {limit.limit} a day, {limit.spent} done, {limit.left} left after this plan"
+    daily = f"{limit.limit - extra} a day + {extra} today" if extra else f"{limit.limit} a day"
+    return f"{name}: {daily}, {limit.spent} done, {limit.left} left after this plan"
 
 
-def render(plan: TodayPlan, shown: int | None = SHOWN) -> str:
-    """The plan as plain text for a terminal (``shown``: how many queued cards to list)."""
+def render(plan: TodayPlan, shown: int | None = SHOWN, extra_new: int = 0) -> str:
+    """The plan as plain text for a terminal (``shown``: how many queued cards to list;
+    ``extra_new``: today's raise of the new-card limit, "learn N more today")."""
     counts = plan.counts
     pace = "your pace" if plan.pace.measured else "a first-week pace until the log has yours"
     out = [
         f"Today, {plan.day.isoformat()}: {counts.new} new, {counts.learning} learning, "
-        f"{counts.review} to review, about {plan.minutes:g} minutes",
+        f"{counts.review} to review, about {count_of(plan.minutes, 'minute')}",
         f"({pace}: {plan.pace.review_seconds:.0f} s a review, "
         f"{plan.pace.new_card_seconds:.0f} s a new card)",
-        _limit("new cards", plan.new_limit) + " · " + _limit("reviews", plan.review_limit),
+        _limit("new cards", plan.new_limit, extra_new)
+        + " · "
+        + _limit("reviews", plan.review_limit),
     ]
     limit = plan.new_limit.limit
     if limit is not None and plan.new_waiting and plan.new_limit.left == 0:
@@ -70,7 +79,8 @@ def render(plan: TodayPlan, shown: int | None = SHOWN) -> str:
             out.append(
                 f"Today's new-card allowance is spent ({plan.new_limit.spent} of {limit}); "
                 f"{plan.new_waiting} new cards wait for the next days "
-                "(`recall config new_per_day N` raises it)."
+                "(`n` on the home screen learns more today only; "
+                "`recall config new_per_day N` raises every day's)."
             )
         else:
             out.append(f"{plan.new_waiting} more new cards wait for the next days.")

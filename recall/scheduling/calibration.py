@@ -26,7 +26,6 @@ error (so a small collection's noise is not read as a fault).
 from __future__ import annotations
 
 import math
-from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -74,25 +73,45 @@ def calibration_bins(
     predictions: Sequence[Prediction], bins: int = BIN_COUNT
 ) -> list[CalibrationBin]:
     """Predicted vs observed recall in ``bins`` equal-width bins over [0, 1]."""
-    sums = [[0, 0.0, 0] for _ in range(bins)]  # reviews, predicted total, recalled
-    for p in predictions:
-        index = min(int(p.predicted * bins), bins - 1)
-        cell = sums[index]
-        cell[0] += 1
-        cell[1] += p.predicted
-        cell[2] += int(p.recalled)
+    predicted, recalled, _elapsed = _columns(predictions)
+    return calibration_bins_of(predicted, recalled, bins)
+
+
+def calibration_bins_of(
+    predicted: Any, recalled: Any, bins: int = BIN_COUNT
+) -> list[CalibrationBin]:
+    """:func:`calibration_bins` over columns: NumPy arrays of predicted recall and of whether
+    each review was recalled (the form the health report of a big history is computed in)."""
+    import numpy as np
+
+    index = np.minimum((predicted * bins).astype(np.int64), bins - 1)
+    counts = np.bincount(index, minlength=bins)
+    predicted_sums = np.bincount(index, weights=predicted, minlength=bins)
+    recalled_sums = np.bincount(index, weights=recalled.astype(np.float64), minlength=bins)
     out = []
-    for i, (n, predicted, recalled) in enumerate(sums):
+    for i in range(bins):
+        n = int(counts[i])
         out.append(
             CalibrationBin(
                 low=i / bins,
                 high=(i + 1) / bins,
-                reviews=int(n),
-                mean_predicted=predicted / n if n else None,
-                observed=recalled / n if n else None,
+                reviews=n,
+                mean_predicted=float(predicted_sums[i]) / n if n else None,
+                observed=float(recalled_sums[i]) / n if n else None,
             )
         )
     return out
+
+
+def _columns(predictions: Sequence[Prediction]) -> tuple[Any, Any, Any]:
+    """(predicted, recalled, elapsed days) of ``predictions`` as NumPy arrays."""
+    import numpy as np
+
+    return (
+        np.array([p.predicted for p in predictions], dtype=np.float64),
+        np.array([p.recalled for p in predictions], dtype=bool),
+        np.array([p.target.elapsed_days for p in predictions], dtype=np.int64),
+    )
 
 
 def binned_rmse(bins: Sequence[CalibrationBin]) -> float | None:
@@ -136,14 +155,16 @@ class Bias:
 
 def bias(predictions: Sequence[Prediction]) -> Bias | None:
     """:class:`Bias` of ``predictions`` (``None`` when there are none)."""
-    if not predictions:
+    predicted, recalled, _elapsed = _columns(predictions)
+    return bias_of(predicted, recalled)
+
+
+def bias_of(predicted: Any, recalled: Any) -> Bias | None:
+    """:func:`bias` over columns (NumPy arrays)."""
+    n = len(predicted)
+    if not n:
         return None
-    n = len(predictions)
-    return Bias(
-        n,
-        sum(p.predicted for p in predictions) / n,
-        sum(int(p.recalled) for p in predictions) / n,
-    )
+    return Bias(n, float(predicted.mean()), float(recalled.mean()))
 
 
 @dataclass(frozen=True)
@@ -179,18 +200,38 @@ def group_retention(
     """True retention per group (``key`` gives a prediction's group; ``None`` skips it),
     sorted by group name. True retention counts reviews a day or more after the previous one,
     the same reviews the model predicts."""
-    grouped: dict[str, list[Prediction]] = defaultdict(list)
-    for p in predictions:
-        name = key(p)
-        if name is not None:
-            grouped[name].append(p)
+    import numpy as np
+
+    predicted, recalled, _elapsed = _columns(predictions)
+    codes_of: dict[str, int] = {}
+    codes = np.array(
+        [
+            -1 if (name := key(p)) is None else codes_of.setdefault(name, len(codes_of))
+            for p in predictions
+        ],
+        dtype=np.int64,
+    )
+    return group_retention_of(predicted, recalled, codes, tuple(codes_of), desired_retention)
+
+
+def group_retention_of(
+    predicted: Any,
+    recalled: Any,
+    codes: Any,
+    names: Sequence[str],
+    desired_retention: float,
+) -> list[GroupRetention]:
+    """:func:`group_retention` over columns: ``codes[k]`` is review ``k``'s group as an index
+    into ``names`` (−1: no group)."""
     out = []
-    for name in sorted(grouped):
-        found = bias(grouped[name])
-        assert found is not None
+    for code in sorted(range(len(names)), key=lambda c: names[c]):
+        mask = codes == code
+        found = bias_of(predicted[mask], recalled[mask])
+        if found is None:
+            continue
         out.append(
             GroupRetention(
-                name, found.reviews, found.observed, found.mean_predicted, desired_retention
+                names[code], found.reviews, found.observed, found.mean_predicted, desired_retention
             )
         )
     return out
@@ -274,14 +315,24 @@ class Verdict:
 
 def verdict(predictions: Sequence[Prediction]) -> Verdict:
     """The model's health over ``predictions`` (see the module docstring for the thresholds)."""
-    n = len(predictions)
+    return verdict_of(*_columns(predictions))
+
+
+def verdict_of(predicted: Any, recalled: Any, elapsed_days: Any) -> Verdict:
+    """:func:`verdict` over columns (NumPy arrays of predicted recall, recalled or not, and days
+    since the previous review)."""
+    n = len(predicted)
     if n < MIN_REVIEWS_FOR_VERDICT:
         message = _MESSAGES[Health.TOO_LITTLE_HISTORY].format(needed=MIN_REVIEWS_FOR_VERDICT - n)
         return Verdict(Health.TOO_LITTLE_HISTORY, message, n)
-    overall = bias(predictions)
-    long_ones = [p for p in predictions if p.target.elapsed_days >= LONG_INTERVAL_DAYS]
-    long_bias = bias(long_ones) if len(long_ones) >= MIN_REVIEWS_IN_SLICE else None
-    rmse = binned_rmse(calibration_bins(predictions))
+    overall = bias_of(predicted, recalled)
+    long_mask = elapsed_days >= LONG_INTERVAL_DAYS
+    long_bias = (
+        bias_of(predicted[long_mask], recalled[long_mask])
+        if int(long_mask.sum()) >= MIN_REVIEWS_IN_SLICE
+        else None
+    )
+    rmse = binned_rmse(calibration_bins_of(predicted, recalled))
 
     def made(health: Health, b: Bias | None = None) -> Verdict:
         figures: dict[str, Any] = {"days": LONG_INTERVAL_DAYS, "rmse": rmse or 0.0}

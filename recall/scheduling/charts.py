@@ -27,6 +27,15 @@ def bar(fraction: float, width: int, *, unicode: bool = True) -> str:
     return text.ljust(width)
 
 
+def marked_bar(fraction: float, mark_at: float, width: int, *, unicode: bool = True) -> str:
+    """:func:`bar` of ``fraction`` with a mark (``│``) in the cell of ``mark_at`` (0..1): an
+    observed share against what was predicted or asked for."""
+    cells = list(bar(fraction, width, unicode=unicode))
+    at = min(width - 1, max(0, int(mark_at * width)))
+    cells[at] = "│" if unicode else "|"
+    return "".join(cells)
+
+
 def calibration_chart(
     bins: Sequence[CalibrationBin], width: int = 30, *, unicode: bool = True
 ) -> str:
@@ -43,29 +52,38 @@ def calibration_chart(
         if not b.reviews or b.observed is None or b.mean_predicted is None:
             lines.append(f"{label:>9}  {'':<{width}}  {'':>8} {'':>9} {0:>7}")
             continue
-        cells = list(bar(b.observed, width, unicode=unicode))
-        at = min(width - 1, int(b.mean_predicted * width))
-        cells[at] = mark
+        cells = marked_bar(b.observed, b.mean_predicted, width, unicode=unicode)
         lines.append(
-            f"{label:>9}  {''.join(cells)}  {b.observed:>8.0%} {b.mean_predicted:>9.0%} "
-            f"{b.reviews:>7}"
+            f"{label:>9}  {cells}  {b.observed:>8.0%} {b.mean_predicted:>9.0%} {b.reviews:>7}"
         )
     return "\n".join(lines)
 
 
-def workload_curve(plan: Plan, width: int = 30, *, unicode: bool = True) -> str:
+def workload_curve(
+    plan: Plan, width: int = 30, *, unicode: bool = True, chosen: int | None = None
+) -> str:
     """One line per desired retention: minutes a day as a bar (scaled to the largest), the
-    minutes and the cards remembered at the end; the learner's own setting is marked."""
+    minutes and the cards remembered at the end; the learner's own setting is marked.
+
+    ``chosen`` (an index into ``plan.points``) is the point a learner is choosing on the stats
+    screen: every line then gets a two-cell margin, with a pointer in the chosen one's."""
     top = max((p.minutes_per_day for p in plan.points), default=0.0) or 1.0
     pointer = "◀" if unicode else "<"
+    choosing = chosen is not None
     lines = [
-        f"{'desired':>7}  {'minutes a day':<{width}}  {'min/day':>7}  "
+        f"{'  ' if choosing else ''}{'desired':>7}  {'minutes a day':<{width}}  {'min/day':>7}  "
         f"{'remembered after ' + str(plan.days) + ' days':>26}"
     ]
-    for p in plan.points:
+    for index, p in enumerate(plan.points):
         tail = f"  {pointer} your setting" if p.current else ""
+        margin = ""
+        if choosing:
+            margin = ("▸ " if unicode else "> ") if index == chosen else "  "
+            if index == chosen and not p.current:
+                tail = f"  {pointer} Enter applies"
         lines.append(
-            f"{p.desired_retention:>7.0%}  {bar(p.minutes_per_day / top, width, unicode=unicode)}"
+            f"{margin}{p.desired_retention:>7.0%}  "
+            f"{bar(p.minutes_per_day / top, width, unicode=unicode)}"
             f"  {p.minutes_per_day:>7.1f}  {p.remembered_at_end:>20.0f} cards{tail}"
         )
     return "\n".join(lines)

@@ -23,6 +23,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from recall.scheduling.history import History, Target
 
@@ -70,25 +71,55 @@ def predict(
     parameters: Sequence[float], history: History, targets: Sequence[Target] | None = None
 ) -> list[Prediction]:
     """Each target's predicted recall under ``parameters`` (all targets by default)."""
+    import numpy as np
+
+    chosen = history.targets if targets is None else list(targets)
+    if not chosen:
+        return []
+    cards = history.cards
+    row_of = {card.card: row for row, card in enumerate(cards)}
+    recall = recall_before(
+        parameters,
+        [card.review_pairs() for card in cards],
+        np.array([row_of[t.card] for t in chosen], dtype=np.int64),
+        np.array([t.index for t in chosen], dtype=np.int64),
+        np.array([t.elapsed_days for t in chosen], dtype=np.float64),
+    )
+    return [Prediction(t, float(p)) for t, p in zip(chosen, recall, strict=True)]
+
+
+def recall_before(
+    parameters: Sequence[float],
+    card_reviews: Sequence[Sequence[tuple[int, int]]],
+    rows: Any,
+    positions: Any,
+    elapsed_days: Any,
+) -> Any:
+    """The predicted recall (a NumPy array, kept inside (ε, 1 − ε)) of review ``positions[k]``
+    of card ``rows[k]``: the memory state after the card's review before it (from
+    ``FSRS.historical_memory_state_batch`` over each card's (rating, delta_t) pairs), then the
+    forgetting curve ``elapsed_days[k]`` days on. The one prediction :func:`predict` and the
+    columnar health report (:mod:`recall.scheduling.review_table`) both use."""
     import fsrs_rs_python
     import numpy as np
 
     from recall.scheduling.fsrs_adapter import Scheduler, SchedulerSettings
 
-    chosen = history.targets if targets is None else list(targets)
-    if not chosen:
-        return []
     model = fsrs_rs_python.FSRS(list(parameters))
-    cards = history.cards
-    states = model.historical_memory_state_batch([card.fsrs_item() for card in cards])
-    row_of = {card.card: row for row, card in enumerate(cards)}
+    items = [
+        fsrs_rs_python.FSRSItem([fsrs_rs_python.FSRSReview(r, d) for r, d in reviews])
+        for reviews in card_reviews
+    ]
+    states = model.historical_memory_state_batch(items)
     stability = np.array(
-        [states[row_of[t.card]][t.index - 1].stability for t in chosen], dtype=np.float64
+        [
+            states[row][position - 1].stability
+            for row, position in zip(rows.tolist(), positions.tolist(), strict=True)
+        ],
+        dtype=np.float64,
     )
-    elapsed = np.array([t.elapsed_days for t in chosen], dtype=np.float64)
     curve = Scheduler(SchedulerSettings(parameters=tuple(parameters), enable_fuzzing=False))
-    recall = np.clip(curve.retrievability_many(stability, elapsed), EPSILON, 1.0 - EPSILON)
-    return [Prediction(t, float(p)) for t, p in zip(chosen, recall, strict=True)]
+    return np.clip(curve.retrievability_many(stability, elapsed_days), EPSILON, 1.0 - EPSILON)
 
 
 def log_losses(predictions: Sequence[Prediction]) -> list[float]:

@@ -32,6 +32,7 @@ from typing import Any, Final
 from recall.scheduling.exam_plan import REQUIRED_REVIEWS, ExamCard, ExamDay, ExamPlan
 from recall.scheduling.exam_simulation import ExamModel, as_fsrs_card, best_plan, fits
 from recall.scheduling.today import DEFAULT_PACE, Pace
+from recall.wording import count_of
 
 __all__ = ["ExamCard", "ExamDay", "ExamPlan", "plan_exam"]
 
@@ -109,23 +110,23 @@ def _problems(
     available = days * daily_minutes * 60.0
     if needed > available:
         out.append(
-            f"{_cards(len(cards))} ({new} new) need at least {needed / 60:.0f} minutes in all "
+            f"{_cards(len(cards))} ({new} new) need at least {_minutes(round(needed / 60))} in all "
             f"(about {pace.new_card_seconds:.0f} s to learn a card, {pace.review_seconds:.0f} s "
             f"a review, {REQUIRED_REVIEWS} reviews each), and {_days(days)} at "
-            f"{daily_minutes:g} minutes give {available / 60:.0f}"
+            f"{_minutes(daily_minutes)} give {available / 60:.0f}"
         )
     short = sum(1 for n in plan.reviews_before.values() if n < REQUIRED_REVIEWS)
     if short and not out:
         out.append(
-            f"at {daily_minutes:g} minutes a day, {_cards(short)} of {len(cards)} would not get "
+            f"at {_minutes(daily_minutes)} a day, {_cards(short)} of {len(cards)} would not get "
             f"{REQUIRED_REVIEWS} reviews before the exam"
         )
     busy = [d for d in plan.days if d.minutes > daily_minutes]
     if busy and not out:
         worst = max(busy, key=lambda d: d.minutes)
         out.append(
-            f"{worst.day.isoformat()} would need {worst.minutes:g} minutes, more than the "
-            f"{daily_minutes:g} minutes a day"
+            f"{worst.day.isoformat()} would need {_minutes(worst.minutes)}, more than the "
+            f"{_minutes(daily_minutes)} a day"
         )
     return tuple(out)
 
@@ -148,7 +149,7 @@ def _suggestions(
         lambda m: fits(cards, today, exam, float(m), pace, model),
     )
     if minutes is not None:
-        out.append(f"study {minutes} minutes a day instead of {daily_minutes:g}")
+        out.append(f"study {_minutes(minutes)} a day instead of {daily_minutes:g}")
     later = _least(
         max(days + 1, 1),
         MAX_DAYS,
@@ -157,7 +158,7 @@ def _suggestions(
     if later is not None:
         out.append(
             f"move the exam to {(today + timedelta(days=later)).isoformat()} or later "
-            f"at {daily_minutes:g} minutes a day"
+            f"at {_minutes(daily_minutes)} a day"
         )
     seen = [c for c in cards if as_fsrs_card(c.state) is not None]
     new = [c for c in cards if as_fsrs_card(c.state) is None]
@@ -206,8 +207,12 @@ def _most(low: int, high: int, works: Any) -> int | None:
 
 
 def _cards(n: int) -> str:
-    return f"{n} card" if n == 1 else f"{n} cards"
+    return count_of(n, "card")
 
 
 def _days(n: int) -> str:
-    return f"{n} day" if n == 1 else f"{n} days"
+    return count_of(n, "day")
+
+
+def _minutes(n: float) -> str:
+    return count_of(n, "minute")

@@ -34,6 +34,7 @@ from typing import Any
 
 from recall.scheduling.evaluation import Gain, Score, paired_gain, predict, score
 from recall.scheduling.history import History, time_split
+from recall.wording import count_of
 
 #: Reviews (a day or more after the previous one) needed before a fit is tried.
 MIN_REVIEWS = 400
@@ -108,7 +109,8 @@ class FitResult:
         """One sentence for the learner."""
         if self.status is FitStatus.TOO_LITTLE_HISTORY:
             return (
-                f"Too little history to fit your memory model: {self.reviews} reviews so far, "
+                "Too little history to fit your memory model: "
+                f"{count_of(self.reviews, 'review')} so far, "
                 f"{self.reviews_needed} more needed (only reviews a day or more after a card's "
                 "previous one count)."
             )
@@ -117,7 +119,7 @@ class FitResult:
         figures = (
             f"log loss {cur.log_loss:.4f} → {cand.log_loss:.4f}, "
             f"RMSE {cur.rmse_bins:.2%} → {cand.rmse_bins:.2%} "
-            f"on your latest {cur.reviews} reviews"
+            f"on your latest {count_of(cur.reviews, 'review')}"
         )
         if self.kept:
             return f"New parameters predict your recall better ({figures}): they are now in use."

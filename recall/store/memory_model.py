@@ -15,6 +15,7 @@ import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
+from itertools import chain
 from typing import Any
 
 from sqlalchemy import BigInteger, insert, select, type_coerce, update
@@ -237,6 +238,40 @@ class MemoryModelStore:
                 ]
         except DATABASE_ERRORS as error:
             raise self._fail(error) from error
+
+    def review_columns(self) -> tuple[Any, Any, Any]:
+        """(card id, time in epoch milliseconds, rating) of every scheduled review of the log
+        and then of every imported review, as three NumPy int64 arrays: the health report's
+        input (:class:`recall.scheduling.review_table.ReviewTable`), read without a Python
+        object per review. Own reviews come first (in log order), so a review imported back
+        from an export of this log is the one dropped as a repeat."""
+        import numpy as np
+
+        own = (
+            select(
+                ReviewRow.card_id, type_coerce(ReviewRow.reviewed_at, BigInteger), ReviewRow.rating
+            )
+            .where(ReviewRow.after_phase.is_not(None), ReviewRow.rating.between(1, 4))
+            .order_by(ReviewRow.id)
+        )
+        imported = (
+            select(
+                ImportedReviewRow.card_id,
+                type_coerce(ImportedReviewRow.reviewed_at, BigInteger),
+                ImportedReviewRow.rating,
+            )
+            .where(ImportedReviewRow.rating.between(1, 4))
+            .order_by(ImportedReviewRow.reviewed_at, ImportedReviewRow.id)
+        )
+        try:
+            with self._store._read() as conn:
+                rows = [*conn.execute(own).all(), *conn.execute(imported).all()]
+        except DATABASE_ERRORS as error:
+            raise self._fail(error) from error
+        # Flattened first: NumPy probing each row object for an array interface costs seconds.
+        flat = np.fromiter(chain.from_iterable(rows), dtype=np.int64, count=3 * len(rows))
+        table = flat.reshape(-1, 3)
+        return table[:, 0], table[:, 1], table[:, 2]
 
     def recent_answers(self, limit: int) -> list[tuple[str, float]]:
         """(kind, seconds) of the latest ``limit`` reviews of the log, oldest first: what the

@@ -558,25 +558,22 @@ class Store:
             return int(conn.execute(q.count_due_query(before)).scalar_one())
 
     @_translated
-    def due_millis(self, until: datetime) -> Any:
-        """Due times (epoch milliseconds, a sorted NumPy int64 array) of active learning and
-        review cards due before ``until``, overdue included: the input of the forecast.
-        A buried card is due when its burial ends, if that is later."""
-        import numpy as np
-
+    def due_millis(self, until: datetime) -> list[int]:
+        """Due times (epoch milliseconds, sorted) of active learning and review cards due
+        before ``until``, overdue included: the input of the forecast. A buried card is due
+        when its burial ends, if that is later. (Plain lists: the home screen's counts are
+        made without importing NumPy.)"""
         with self._read() as conn:
             values = conn.execute(q.due_millis_query(until)).scalars().all()
-        return np.sort(np.array(values, dtype=np.int64))
+        return sorted(int(value) for value in values)
 
     @_translated
-    def review_millis(self, since: datetime | None = None) -> Any:
-        """Times (epoch milliseconds, a sorted NumPy int64 array) of every review since
-        ``since``: the input of heatmaps and streaks."""
-        import numpy as np
-
+    def review_millis(self, since: datetime | None = None) -> list[int]:
+        """Times (epoch milliseconds, in order) of every review since ``since``: the input of
+        heatmaps and streaks."""
         with self._read() as conn:
             values = conn.execute(q.review_millis_query(since)).scalars().all()
-        return np.array(values, dtype=np.int64)
+        return [int(value) for value in values]
 
     @_translated
     def review_facts(

@@ -54,8 +54,9 @@ class RecallApp(App[int]):
     CSS_PATH = "recall.tcss"
     TITLE = "recall"
     ENABLE_COMMAND_PALETTE = True
-    #: Textual's system commands plus ours, every action by name (loaded when the palette opens).
-    COMMANDS = App.COMMANDS | {lambda: _commands_provider()}
+    #: Every action by name, once (loaded when the palette opens); not Textual's system
+    #: commands, which would list Quit, Keys and Theme a second time.
+    COMMANDS = {lambda: _commands_provider()}
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True),

@@ -3,6 +3,12 @@
 Commands are derived from the active key bindings, so any action reachable by a key on the screen
 in front of you is also reachable by name, and the palette never lists an action that is not
 possible right now.
+
+This is the palette's only provider (the app does not add Textual's system commands, whose
+"Quit", "Keys" and "Theme" would repeat ours under the same titles), and it lists recall's own
+bindings only: those carry an id (so a learner can remap them); Textual's built-in screen keys
+(focus next, copy text) do not, and are not commands. Each title appears once, however many
+keys run it.
 """
 
 from __future__ import annotations
@@ -30,10 +36,12 @@ class RecallCommands(Provider):
                 continue
             if not isinstance(active.node, (Screen, App)):
                 continue  # widget-level keys (cursor moves in the answer box) are not commands
+            if not binding.id:
+                continue  # Textual's own screen keys, not recall's commands
             name = binding.description or binding.action
-            if name in seen:
+            if name in seen or binding.action in seen:
                 continue
-            seen.add(name)
+            seen.update((name, binding.action))
             runner = partial(self.app.run_action, binding.action, active.node)
             yield name, f"{binding.tooltip or name} ({key})", runner
 

@@ -98,7 +98,8 @@ def keys_table(keymap: Mapping[str, str], app: type) -> Table:
         table.add_row(Text(title, style="bold underline"), "", "")
         for binding in bindings_of(owner):
             keys = keymap.get(binding.id, binding.key) if binding.id else binding.key
-            table.add_row(key_label(keys), binding.description or binding.action, binding.id or "")
+            does = binding.tooltip or binding.description or binding.action
+            table.add_row(key_label(keys), does, binding.id or "")
     table.add_row(Text("Answer box", style="bold underline"), "", "")
     table.add_row("Enter", "check the answer", "")
     table.add_row("F1", "these keys (? is a character while you type)", "")

@@ -3,12 +3,13 @@
 Pure functions over the shared content model (:mod:`recall.cards.model`) and the engine's result
 types; the engine is imported inside the functions so this module is cheap to import before the
 first frame. Everything here is called from worker threads as well as the event loop, so nothing
-keeps state.
+keeps state here (formulas drawn before are kept by :mod:`recall.tui.shown_cache`, which locks).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from recall.cards.model import Card, CardKind
@@ -61,6 +62,36 @@ def render_quietly(text: str, card: Card | None = None, width: int = 76) -> str:
         return text
 
 
+#: Columns a card's ``shown`` formula is drawn in (the drill screen's body at 80 columns).
+SHOWN_WIDTH = 76
+
+
+def shown_formula(card: Card) -> str:
+    """``card.shown`` as drawn: as an earlier start drew it when the cache has it (so the first
+    prompt never waits for SymPy's import), else rendered now and kept."""
+    from recall.tui.shown_cache import shown_cache
+
+    cache = shown_cache()
+    drawn = cache.get(card, SHOWN_WIDTH)
+    if drawn is None:
+        drawn = render_quietly(card.shown, card, width=SHOWN_WIDTH)
+        cache.put(card, SHOWN_WIDTH, drawn)
+    return drawn
+
+
+def remember_shown_formulas(cards: Iterable[Card]) -> int:
+    """Draw every formula of ``cards`` not drawn before and write the cache for the next start
+    (the engine warm-up, once SymPy is imported); how many were drawn."""
+    from recall.tui.shown_cache import shown_cache
+
+    cache = shown_cache()
+    drawn = cache.fill(
+        cards, SHOWN_WIDTH, lambda card: render_quietly(card.shown, card, width=SHOWN_WIDTH)
+    )
+    cache.save()
+    return drawn
+
+
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9_']*")
 #: A line that starts a list item keeps its own line when a paragraph is reflowed.
 _LIST_ITEM = re.compile(r"\s*(?:[-*•]|\d+[.)])\s")
@@ -103,7 +134,7 @@ def card_view(card: Card, *, question: Question | None = None, new: bool = False
 
     prompt = reflow(question.prompt if question is not None else asked_prompt(card))
     drawn = question is not None and bool(question.values)
-    shown = render_quietly(card.shown, card) if card.shown else ""
+    shown = shown_formula(card) if card.shown else ""
     mentioned = _mentioned_names(card)
     symbols = tuple(
         (symbol.name, _meaning(symbol.meaning, symbol.domain))

@@ -91,13 +91,18 @@ class Services:
 
     def warm(self) -> None:
         """Import SymPy and the engine and read one expression end to end, so the first
-        preview and grading do not pay for the import (called from a worker)."""
+        preview and grading do not pay for the import, then draw the cards' formulas for the
+        next start's first prompt (:mod:`recall.tui.shown_cache`; called from a worker)."""
         import numpy  # noqa: F401 - the scheduler's retrievability (weakest N, stats) uses it
 
         from recall.formula import SymbolTable, parse, render
 
         table = SymbolTable.build(variables={"x": "real"})
         render(parse("sqrt(x^2 + 1)/2", table), table)
+        if self._workspace is not None:  # the next start shows them without importing SymPy
+            from recall.tui.presenting import remember_shown_formulas
+
+            remember_shown_formulas(self._workspace.cards.values())
 
     @property
     def workspace(self) -> Workspace:
@@ -205,17 +210,10 @@ class Services:
         workspace = self.workspace
         decks = plan.deck_ids or None
         today = workspace.plan_today(decks, plan.topic)
-        if today.queue:
+        later = self._learning_later(today, decks, plan.topic)
+        if today.queue and not later:
             return None
-        keys = [
-            key
-            for key, card in workspace.cards.items()
-            if (decks is None or card.deck_id in decks)
-            and (plan.topic is None or card.topic == plan.topic)
-        ]
-        stored = workspace.store.cards_by_key(keys).values()
-        usable = [c for c in stored if not c.retired and not c.suspended]
-        reviewed = sum(1 for c in usable if not c.state.is_new)
+        usable, reviewed = self.scope_cards(decks, plan.topic)
         allowance = workspace.new_allowance_today()
         own_spent = [d for d in decks or () if allowance.per_deck.get(d, 1) <= 0]
         shared_spent = allowance.total <= 0
@@ -226,8 +224,39 @@ class Services:
             held_back=today.new_waiting if shared_spent and not own_spent else 0,
             own_limit=bool(own_spent) and today.new_waiting > 0,
             reviewed=reviewed,
-            cards=len(usable),
+            cards=usable,
+            learning_later=later,
         )
+
+    def scope_cards(self, decks: Sequence[str] | None, topic: str | None) -> tuple[int, int]:
+        """(cards that can be drilled, of them the ones reviewed before) in ``decks`` (or
+        ``topic``, or every deck): whether cram and "weakest" have anything to show."""
+        workspace = self.workspace
+        keys = [
+            key
+            for key, card in workspace.cards.items()
+            if (not decks or card.deck_id in decks) and (topic is None or card.topic == topic)
+        ]
+        stored = workspace.store.cards_by_key(keys).values()
+        usable = [c for c in stored if not c.retired and not c.suspended]
+        return len(usable), sum(1 for c in usable if not c.state.is_new)
+
+    def _learning_later(
+        self, today: TodayPlan, decks: Sequence[str] | None, topic: str | None
+    ) -> int:
+        """When today's plan holds only learning cards and none is due soon enough for a
+        session to show it (their steps come later today), how many there are; else 0."""
+        from datetime import timedelta
+
+        from recall.session.queues import LEARN_AHEAD
+
+        if not today.queue or any(card.state != "learning" for card in today.queue):
+            return 0
+        soon = self.clock() + LEARN_AHEAD + timedelta(seconds=1)
+        due = self.workspace.store.due_cards(
+            soon, limit=1, decks=decks, topic=topic, learning_only=True
+        )
+        return 0 if due else len(today.queue)
 
     def _scope(self, plan: SessionPlan) -> str:
         if plan.deck_ids:

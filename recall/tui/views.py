@@ -17,6 +17,7 @@ from datetime import date
 from recall.scheduling.rating import Rating
 from recall.session.mode import Mode
 from recall.verdicts import Status
+from recall.wording import count_of
 
 
 @dataclass(frozen=True)
@@ -41,7 +42,7 @@ class SessionPlan:
         if self.minutes is not None:
             parts.append(f"{self.minutes:g} min")
         elif self.cards is not None:
-            parts.append(f"{self.cards} cards")
+            parts.append(count_of(self.cards, "card"))
         else:
             parts.append("until done")
         if self.mode is not Mode.NORMAL:
@@ -115,7 +116,8 @@ class EmptyOffer:
     cards that only the shared daily limit holds back today ("learn N more today" brings them
     in); ``own_limit`` is true when the deck's own limit (``[deck_new_limits]``) holds them;
     ``reviewed`` counts the scope's cards seen before (review ahead drills the weakest of
-    them); ``cards`` all the scope's cards (cram drills any)."""
+    them); ``cards`` all the scope's cards (cram drills any); ``learning_later`` the cards whose
+    next learning step falls later today."""
 
     asked: SessionPlan
     scope: str
@@ -124,6 +126,9 @@ class EmptyOffer:
     own_limit: bool = False
     reviewed: int = 0
     cards: int = 0
+    #: Cards between learning steps that come back later today (none is due soon enough for
+    #: a session to show it now).
+    learning_later: int = 0
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ from textual.widgets import Checkbox, Input, Label, Static
 
 from recall.session import Mode
 from recall.tui.views import SessionPlan
+from recall.wording import count_of
 
 
 class PauseDialog(ModalScreen[bool]):
@@ -97,7 +98,7 @@ def _saved(reviews: int) -> str:
         return "Nothing is reviewed yet in this session"
     if reviews == 1:
         return "The review so far stays saved"
-    return f"The {reviews} reviews so far stay saved"
+    return f"The {count_of(reviews, 'review')} so far stay saved"
 
 
 class SessionDialog(ModalScreen[SessionPlan | None]):

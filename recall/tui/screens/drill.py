@@ -67,7 +67,9 @@ class DrillScreen(SessionScreen):
         Binding("ctrl+n", "suspend_card", "Suspend", id="drill.suspend", priority=True, show=False),
         Binding("ctrl+e", "edit_card", "Edit card", id="drill.edit", priority=True, show=False),
         Binding("escape", "pause", "Pause", id="drill.pause", priority=True),
-        Binding("ctrl+l", "leave", "End session", id="drill.leave", priority=True),
+        Binding(
+            "ctrl+l", "leave", "End", id="drill.leave", priority=True, tooltip="End the session"
+        ),
     ]
 
     def __init__(self, plan: SessionPlan) -> None:

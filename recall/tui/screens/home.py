@@ -64,11 +64,13 @@ class HomeScreen(RecallScreen):
     """Decks grouped by topic with new / learning / due counts, and the session launchers."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("s", "start", "Start session", id="home.start"),
-        Binding("l", "custom", "Any length", id="home.custom"),
-        Binding("d", "deck", "This deck", id="home.deck"),
+        # Footer labels are short so the footer fits 80 columns; the tooltip is what the help
+        # and the palette say. Cram and q are in both, not in the footer (Ctrl-Q quits there).
+        Binding("s", "start", "Start", id="home.start", tooltip="Start a session"),
+        Binding("l", "custom", "Custom", id="home.custom", tooltip="Choose a session"),
+        Binding("d", "deck", "One deck", id="home.deck", tooltip="Drill this deck"),
         Binding("o", "topic", "This topic", id="home.topic", show=False),
-        Binding("c", "cram", "Cram", id="home.cram"),
+        Binding("c", "cram", "Cram", id="home.cram", show=False),
         Binding("w", "weakest", f"Weakest {WEAKEST_COUNT}", id="home.weakest", show=False),
         Binding("m", "missed", "Missed last time", id="home.missed", show=False),
         Binding("u", "resume", "Resume unfinished", id="home.resume", show=False),
@@ -77,7 +79,7 @@ class HomeScreen(RecallScreen):
         Binding("r", "reload", "Reload decks", id="home.reload", show=False),
         Binding("n", "more", "Learn more today", id="home.more", show=False),
         Binding("x", "exam", "Exam plan", id="home.exam", show=False),
-        Binding("q", "app.quit", "Quit", id="home.quit"),
+        Binding("q", "app.quit", "Quit", id="home.quit", show=False),
     ]
 
     def __init__(self) -> None:
@@ -112,6 +114,7 @@ class HomeScreen(RecallScreen):
         table.add_column("Due", key="due", width=5)
         table.add_column("Today", key="today", width=5)
         table.focus()
+        self.query_one("#forecast", Sparkline).display = False  # until there is a forecast
         self.services.progress = self._post_progress
         if self.recall.home_data is not None:
             self.show_data(self.recall.home_data)
@@ -143,6 +146,7 @@ class HomeScreen(RecallScreen):
             table.move_cursor(row=table.get_row_index(selected.id))
         self._loading = False
         self.query_one("#today-figures", Static).update(today_figures(data))
+        self.query_one("#forecast", Sparkline).display = True
         self.query_one("#forecast", Sparkline).data = list(data.forecast) or [0]
         resume = self.query_one("#home-resume", Static)
         if data.unfinished is not None:
@@ -353,15 +357,24 @@ class HomeScreen(RecallScreen):
             return
         deck = self.selected_deck()
         decks = (deck.id,) if deck is not None else ()
+        if not self.services.scope_cards(decks, None)[0]:
+            self.notify("Every card here is suspended or retired: nothing to cram.", timeout=4)
+            return
         self.recall.start_session(
             SessionPlan(minutes=self._minutes, deck_ids=decks, mode=Mode.CRAM)
         )
 
     def action_weakest(self) -> None:
-        if self._ready("weakest"):
-            self.recall.start_session(
-                SessionPlan(minutes=None, cards=WEAKEST_COUNT, mode=Mode.WEAKEST)
+        """The cards closest to being forgotten, off the schedule ("review ahead")."""
+        if not self._ready("weakest"):
+            return
+        if not self.services.scope_cards((), None)[1]:
+            self.notify(
+                "No card has been reviewed yet: the weakest cards come once you have some.",
+                timeout=4,
             )
+            return
+        self.recall.start_session(SessionPlan(minutes=None, cards=WEAKEST_COUNT, mode=Mode.WEAKEST))
 
     def action_missed(self) -> None:
         if self._ready("missed"):
@@ -450,8 +463,8 @@ def today_figures(data: HomeData) -> Text:
     bold(data.streak_days)
     text.append("d\n")
     if today.new_allowance_spent and not today.total:
-        text.append("Today's new cards are done: ", style="bold")
-        text.append("n learns more · w reviews ahead · c crams")
+        text.append("New cards done today", style="bold")
+        text.append(" · n more · w ahead · c cram")
     elif today.new_allowance_spent:
         text.append(f"{today.new_waiting} new wait (n learns more) · ")
         bold(today.due_tomorrow)

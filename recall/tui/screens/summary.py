@@ -13,9 +13,11 @@ from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.widgets import Footer, Static
 
+from recall.mistakes import mistake_words
 from recall.session import Mode
 from recall.tui.screens.base import RecallScreen
 from recall.tui.views import SessionPlan, SummaryView
+from recall.wording import plural
 
 
 class SummaryScreen(RecallScreen):
@@ -92,7 +94,9 @@ def summary_figures(summary: SummaryView) -> RenderableType:
         )
     if summary.mistakes:
         mistakes = Text("common mistakes: ", style="dim")
-        mistakes.append(", ".join(f"{kind} ×{count}" for kind, count in summary.mistakes))
+        mistakes.append(
+            ", ".join(f"{mistake_words(kind)} ×{count}" for kind, count in summary.mistakes)
+        )
         parts.append(mistakes)
     return Group(*parts)
 
@@ -112,4 +116,4 @@ def missed_table(summary: SummaryView) -> RenderableType:
 
 
 def _plural(count: int, word: str) -> str:
-    return word if count == 1 else word + "s"
+    return plural(word, count)

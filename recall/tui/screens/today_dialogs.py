@@ -24,6 +24,27 @@ from textual.widgets import Input, Label, Static
 
 from recall.tui.views import EmptyOffer
 
+#: The layout these dialogs share (kept here, with the dialogs, rather than in the app's
+#: stylesheet: ``.dialog`` there gives the box).
+DIALOG_CSS = """
+.more-row {
+    height: 3;
+}
+.more-row Label {
+    width: 12;
+    padding-top: 1;
+}
+.more-row Input {
+    width: 1fr;
+}
+#offer-reason {
+    margin-bottom: 1;
+}
+#exam-plan {
+    height: 1fr;
+}
+"""
+
 #: New cards "learn more today" offers unless the learner types another number.
 DEFAULT_MORE = 10
 #: Most new cards one "learn more today" adds (the day's raise is bounded again when kept).
@@ -51,6 +72,8 @@ def more_count(text: str) -> int | None:
 
 class LearnMoreDialog(ModalScreen[int | None]):
     """Ask how many more new cards to learn today (``None``: cancelled)."""
+
+    DEFAULT_CSS = DIALOG_CSS
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Cancel", id="more.cancel"),
@@ -88,6 +111,8 @@ class LearnMoreDialog(ModalScreen[int | None]):
 class EmptyOfferDialog(ModalScreen[OfferChoice | None]):
     """The session asked for has nothing to drill today: say why and offer the rest."""
 
+    DEFAULT_CSS = DIALOG_CSS
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Cancel", id="offer.cancel"),
         Binding("a", "ahead", "Review ahead", id="offer.ahead", priority=True),
@@ -101,7 +126,8 @@ class EmptyOfferDialog(ModalScreen[OfferChoice | None]):
     def compose(self) -> ComposeResult:
         offer = self.offer
         with Vertical(id="offer-box", classes="dialog"):
-            yield Static(f"Nothing left in {offer.scope} today", classes="dialog-title")
+            title = "Nothing to drill now" if offer.learning_later else "Nothing left today"
+            yield Static(f"{title} in {offer.scope}", classes="dialog-title")
             yield Static(offer_reason(offer), id="offer-reason")
             if offer.held_back:
                 with Horizontal(classes="more-row"):
@@ -144,6 +170,12 @@ def offer_reason(offer: EmptyOffer) -> str:
     today = offer.today
     if offer.cards == 0:
         return "It has no cards to drill (every card is suspended or retired)."
+    if offer.learning_later:
+        count = offer.learning_later
+        return (
+            f"{count} card{'s' if count != 1 else ''} between learning steps come back later "
+            "today; nothing else is due now."
+        )
     if offer.held_back:
         limit = today.new_limit or 0
         raised = f", {today.new_extra} of them added today" if today.new_extra else ""
@@ -182,6 +214,8 @@ def offer_keys(offer: EmptyOffer) -> Text:
 class ExamPlanDialog(ModalScreen[None]):
     """Ask for an exam date and show the plan ``recall exam`` prints for it."""
 
+    DEFAULT_CSS = DIALOG_CSS
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", "Close", id="exam.close"),
     ]
@@ -201,6 +235,12 @@ class ExamPlanDialog(ModalScreen[None]):
                 yield Input("", id="exam-date", placeholder="2026-12-24, +14, 3w", max_length=20)
             with VerticalScroll(id="exam-plan"):
                 yield Static("Enter shows the plan · Esc closes", id="exam-text", classes="dim")
+
+    def on_mount(self) -> None:
+        # Wider than the app's other dialogs: a plan has a row per day.
+        box = self.query_one("#exam-box")
+        box.styles.width = "90%"
+        box.styles.height = "90%"
 
     @on(Input.Submitted, "#exam-date")
     def _submit(self) -> None:
