@@ -178,6 +178,15 @@ class DrillScreen(SessionScreen):
         self.query_one("#drill-body", VerticalScroll).scroll_home(animate=False)
         self.refresh_bindings()
 
+    def _on_top_again(self) -> None:
+        """An overlay closed over a card being asked: the answer box takes the keys again, even
+        if Tab or a click had moved the focus before it opened (Textual would give it back
+        there), so whatever the learner types next lands in the box."""
+        if self.phase is Phase.ASKING and self.card is not None:
+            answer = self.query_one("#answer", AnswerInput)
+            if not answer.has_focus:
+                answer.focus(scroll_visible=False)
+
     def _update_progress(self) -> None:
         if self.run is None:
             return
