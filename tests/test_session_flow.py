@@ -317,7 +317,7 @@ def test_summary_figures(store: Store) -> None:
     assert summary.reviews == 4 and summary.cards == 3
     assert summary.by_kind["new"] == 3
     assert summary.first_try_accuracy == pytest.approx(2 / 3)
-    assert summary.median_seconds == pytest.approx(9)
+    assert summary.median_answer_seconds == pytest.approx(9)
     assert summary.seconds_on_cards == pytest.approx(42)
     assert [(m.key, m.right_answer, m.typed) for m in summary.missed] == [
         ("d/a", "sigma^2", "sigma")

@@ -197,6 +197,12 @@ class FakeRun:
     def mark_hint(self) -> None:
         pass
 
+    def mark_answered(self) -> None:
+        pass  # no clock: the fake's summary has no times
+
+    def ask_again(self) -> None:
+        pass
+
     def hinted(self) -> bool:
         return False
 

@@ -65,13 +65,18 @@ class Stopwatch:
     """Seconds of budget spent (``used_seconds``: recorded cards, and cards set aside), and
     the clock of the card on screen: when it was shown, and its pauses.
 
-    ``pauses`` counts the pauses in force by reason; the clock stands while any is."""
+    ``pauses`` counts the pauses in force by reason; the clock stands while any is. The card's
+    answer time is kept apart from its time on screen: ``asked_from`` is when on the card's
+    clock it was (last) asked, 0 unless an answer was taken back, and ``answered_after`` when
+    on it the answer was given (``None`` until then)."""
 
     used_seconds: float = 0.0
     shown_at: datetime | None = None
     paused_at: datetime | None = None
     paused_seconds: float = 0.0
     pauses: Counter[str] = field(default_factory=Counter)
+    asked_from: float = 0.0
+    answered_after: float | None = None
 
     @property
     def paused(self) -> bool:
@@ -82,12 +87,16 @@ class Stopwatch:
         self.shown_at = now
         self.paused_seconds = 0.0
         self.paused_at = now if self.pauses else None
+        self.asked_from = 0.0
+        self.answered_after = None
 
     def reset(self) -> None:
         """The card left the screen: its clock is cleared (the pauses in force stay)."""
         self.shown_at = None
         self.paused_at = None
         self.paused_seconds = 0.0
+        self.asked_from = 0.0
+        self.answered_after = None
 
     def on_card(self, now: datetime) -> float:
         """Time the card on screen has been shown, pauses excluded (0 with none shown)."""
@@ -95,6 +104,23 @@ class Stopwatch:
             return 0.0
         end = self.paused_at or now
         return max(0.0, (end - self.shown_at).total_seconds() - self.paused_seconds)
+
+    def answered(self, now: datetime) -> None:
+        """The answer of the card on screen was given (a later one, after an unreadable
+        answer or a worker failure, replaces it)."""
+        self.answered_after = self.on_card(now)
+
+    def ask_again(self, now: datetime) -> None:
+        """The answer on screen was taken back: the card's answer time starts again now (its
+        time on screen runs on: it stays spent)."""
+        self.asked_from = self.on_card(now)
+        self.answered_after = None
+
+    def answer_seconds(self, now: datetime) -> float:
+        """The time taken to give the answer: from the card (last) asked to the answer given,
+        or to ``now`` if none was marked; pauses excluded."""
+        end = self.on_card(now) if self.answered_after is None else self.answered_after
+        return max(0.0, end - self.asked_from)
 
     def pause(self, now: datetime, reason: str = "pause") -> None:
         """One more pause for ``reason``; the clock stops at the first."""

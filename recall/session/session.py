@@ -337,6 +337,20 @@ class Session:
         if self._current is not None:
             self._hinted.add(self._current)
 
+    def mark_answered(self) -> None:
+        """The learner gave the answer to the card on screen (Enter on a typed answer, Space
+        on a self-rated card): its answer time stops here, while its time on screen runs on
+        to the rating. An answer given again (the first was unreadable) moves the mark."""
+        if self._current is not None:
+            self._watch.answered(self.clock())
+
+    def ask_again(self) -> None:
+        """The answer on screen was taken back and the card is asked again: its answer time
+        starts again now. The time so far stays spent (in the budget and the review's time on
+        screen); it is just not this answer's time."""
+        if self._current is not None:
+            self._watch.ask_again(self.clock())
+
     @property
     def current_hinted(self) -> bool:
         """Whether the card on screen carries a hint penalty (:meth:`mark_hint`, or an undone
@@ -370,7 +384,9 @@ class Session:
         """Rate the current card and commit the review before returning.
 
         ``rating`` is the learner's choice (the suggestion, or an override); ``seconds`` the
-        time taken (default: measured by the session's clock, pauses excluded); ``hint_used``
+        time taken (default: measured by the session's clock, pauses excluded), and the
+        review's answer time is the part of it up to :meth:`mark_answered` since the card was
+        last asked (:meth:`ask_again`); with neither marked, all of it. ``hint_used``
         is also set for a card with :attr:`current_hinted`. In normal mode
         the card's next state comes from FSRS and its siblings are buried until tomorrow; in
         the other modes the review is logged and the schedule is left alone.
@@ -390,12 +406,16 @@ class Session:
         stored = self._queue.stored[key]
         now = self.clock()
         taken = self.seconds_on_current() if seconds is None else max(0.0, float(seconds))
+        watch = self._watch
+        marked = watch.answered_after is not None or watch.asked_from > 0
+        answer_time = min(taken, watch.answer_seconds(now)) if marked else taken
         hint_used = hint_used or key in self._hinted
         data = ReviewInput(
             rating=rating,
             reviewed_at=now,
             verdict=verdict,
             seconds=taken,
+            answer_seconds=answer_time,
             suggested=None if suggested is None else Rating(int(suggested)),
             diagnosis=diagnosis,
             answer=answer,

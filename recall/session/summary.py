@@ -48,8 +48,13 @@ class SessionSummary:
     cards: int
     by_kind: dict[str, int]  # distinct cards by what their first review was
     first_try_accuracy: float | None
-    median_seconds: float | None
-    seconds_on_cards: float
+    #: The median time to answer: each review's answer time (shown, or asked again after a
+    #: verdict was taken back, to the answer given), never its time reading the verdict, an
+    #: answer taken back, a skip or an undone review (all of which ``seconds_on_cards`` and
+    #: the set-aside time count). A review logged before answer times were kept counts its
+    #: time on screen.
+    median_answer_seconds: float | None
+    seconds_on_cards: float  # the reviews' whole time on screen
     missed: tuple[MissedCard, ...]
     mistakes: tuple[tuple[str, int], ...]
     leeches: tuple[str, ...]
@@ -91,6 +96,7 @@ def summarise(
     for entry in entries:
         first.setdefault(entry.card_key, entry)
     by_kind = Counter(KIND_NAMES[e.kind] for e in first.values())
+    answer_times = [e.seconds if e.answer_seconds is None else e.answer_seconds for e in entries]
     # Keys keep the order of each card's first miss; values end as its last miss.
     last_wrong = {e.card_key: e for e in entries if e.rating == Rating.Again}
     missed = tuple(
@@ -124,7 +130,7 @@ def summarise(
         first_try_accuracy=(sum(e.rating > 1 for e in first.values()) / len(first))
         if first
         else None,
-        median_seconds=statistics.median(e.seconds for e in entries) if entries else None,
+        median_answer_seconds=statistics.median(answer_times) if answer_times else None,
         seconds_on_cards=sum(e.seconds for e in entries),
         missed=missed,
         mistakes=tuple(mistakes.most_common(5)),

@@ -208,7 +208,10 @@ class ReviewRow(Base):
     verdict: Mapped[str] = mapped_column(String(10))
     diagnosis: Mapped[str | None] = mapped_column(String(60))
     answer: Mapped[str | None] = mapped_column(Text)
-    duration_ms: Mapped[int] = mapped_column(Integer)
+    duration_ms: Mapped[int] = mapped_column(Integer)  # the whole time on screen
+    # The time to give the recorded answer (shown or asked again, to Enter or Space); NULL
+    # before schema 0007.
+    answer_ms: Mapped[int | None] = mapped_column(Integer)
     hint_used: Mapped[bool] = mapped_column(default=False)
     seed: Mapped[int | None] = mapped_column(BigInteger)
     params: Mapped[str | None] = mapped_column(Text)  # JSON object of parameter values

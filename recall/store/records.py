@@ -102,6 +102,8 @@ class ReviewInput:
     reviewed_at: datetime
     verdict: Status
     seconds: float
+    #: The time to give this answer (``None``: not measured apart from ``seconds``).
+    answer_seconds: float | None = None
     suggested: Rating | None = None
     diagnosis: str | None = None
     answer: str | None = None
@@ -126,12 +128,15 @@ class ReviewEntry:
     verdict: Status
     diagnosis: str | None
     answer: str | None
-    seconds: float
+    seconds: float  # the review's whole time on screen (pauses excluded)
     hint_used: bool
     seed: int | None
     params: dict[str, Any] | None
     before: CardState | None
     after: CardState | None
+    #: The time to give the recorded answer: from the card shown (or asked again after its
+    #: verdict was taken back) to Enter or Space; ``None`` for reviews logged before it was kept.
+    answer_seconds: float | None = None
 
 
 @dataclass(frozen=True)

@@ -161,6 +161,9 @@ def review_values(
         "diagnosis": review.diagnosis,
         "answer": review.answer,
         "duration_ms": max(0, round(review.seconds * 1000)),
+        "answer_ms": None
+        if review.answer_seconds is None
+        else max(0, round(review.answer_seconds * 1000)),
         "hint_used": review.hint_used,
         "seed": review.seed,
         "params": json.dumps(review.params, sort_keys=True) if review.params else None,
@@ -218,6 +221,7 @@ def review_entry(row: Any) -> ReviewEntry:
         params=json.loads(log.params) if log.params else None,
         before=before,
         after=after,
+        answer_seconds=None if log.answer_ms is None else log.answer_ms / 1000,
     )
 
 

@@ -26,7 +26,7 @@ from recall.store.models import Base
 
 #: Every schema revision this recall can read, oldest first; the last is the head.
 #: A test checks this against the migration scripts.
-REVISIONS: tuple[str, ...] = ("0001", "0002", "0003", "0004", "0005", "0006")
+REVISIONS: tuple[str, ...] = ("0001", "0002", "0003", "0004", "0005", "0006", "0007")
 HEAD = REVISIONS[-1]
 APP_MARK = "recall"
 

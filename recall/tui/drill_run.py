@@ -237,6 +237,15 @@ class DrillRun:
         is taken back and given again."""
         self.session.mark_hint()
 
+    def mark_answered(self) -> None:
+        """The answer to the card on screen was given (Enter, or Space on a self-rated card):
+        its answer time, the summary's time per card, stops here."""
+        self.session.mark_answered()
+
+    def ask_again(self) -> None:
+        """The answer on screen was taken back: the card's answer time starts again."""
+        self.session.ask_again()
+
     def hinted(self) -> bool:
         """Whether the card on screen carries a hint penalty (shown now, or before an undo)."""
         return self.session.current_hinted
@@ -306,7 +315,7 @@ def summary_view(
         relearn=by_kind.get("relearn", 0),
         off_schedule=by_kind.get("off_schedule", 0),
         first_try_accuracy=summary.first_try_accuracy,
-        median_seconds=summary.median_seconds or 0.0,
+        median_answer_seconds=summary.median_answer_seconds or 0.0,
         elapsed_seconds=summary.seconds_on_cards + set_aside_seconds,
         missed=tuple(missed),
         mistakes=tuple(summary.mistakes),

@@ -283,8 +283,8 @@ class SummaryView:
     relearn: int = 0
     off_schedule: int = 0
     first_try_accuracy: float | None = None
-    median_seconds: float = 0.0
-    elapsed_seconds: float = 0.0
+    median_answer_seconds: float = 0.0  # to the answer given, not to the rating
+    elapsed_seconds: float = 0.0  # everything the budget counted
     missed: tuple[MissedCard, ...] = ()
     mistakes: tuple[tuple[str, int], ...] = ()  # (kind of mistake, count)
     leeches: tuple[str, ...] = ()

@@ -178,6 +178,15 @@ class DrillScreen(SessionScreen):
         self.query_one("#drill-body", VerticalScroll).scroll_home(animate=False)
         self.refresh_bindings()
 
+    def _on_top_again(self) -> None:
+        """An overlay closed over a card being asked: the answer box takes the keys again, even
+        if Tab or a click had moved the focus before it opened (Textual would give it back
+        there), so whatever the learner types next lands in the box."""
+        if self.phase is Phase.ASKING and self.card is not None:
+            answer = self.query_one("#answer", AnswerInput)
+            if not answer.has_focus:
+                answer.focus(scroll_visible=False)
+
     def _update_progress(self) -> None:
         if self.run is None:
             return
@@ -221,6 +230,7 @@ class DrillScreen(SessionScreen):
             return
         self.phase = Phase.CHECKING
         self._submitted_at = time.perf_counter()
+        self.run.mark_answered()
         self.query_one("#preview", PreviewPanel).update(Text("checking…", style="dim"))
         self.grade_answer(self.card, event.value, self.hinted)
 
@@ -332,6 +342,8 @@ class DrillScreen(SessionScreen):
         if self.phase is not Phase.REVEAL or self.card is None:
             return
         self.phase = Phase.REVEALED
+        if self.run is not None:
+            self.run.mark_answered()  # said out loud: the model answer is only the check
         self._name_card()
         self.query_one("#preview", PreviewPanel).display = False
         panel = self.query_one("#feedback", FeedbackPanel)
@@ -388,9 +400,13 @@ class DrillScreen(SessionScreen):
         A wrong verdict showed the reference answer: typing it in after the undo would earn a
         Good the learner's memory did not. So the retake carries the hint penalty (Hard at
         best, logged as helped), as if the answer had been a hint. A right verdict taken back
-        showed nothing the learner did not know, and costs nothing."""
+        showed nothing the learner did not know, and costs nothing.
+
+        The retake's answer time starts now: the time before stays spent, but it was the
+        answer taken back's, not this one's."""
+        assert self.run is not None
+        self.run.ask_again()
         if self.feedback is not None and self.feedback.outcome is Status.INCORRECT:
-            assert self.run is not None
             self.run.mark_hint()
             self.notify(
                 "Took back that answer. You have seen the reference, so the retake counts as "

@@ -88,6 +88,11 @@ class SessionScreen(RecallScreen):
             self._covered = False
             self.run.resume("covered")
             self.query_one(Countdown).tick()
+        self._on_top_again()
+
+    def _on_top_again(self) -> None:
+        """This screen is in front again (an overlay closed): the subclass puts the focus
+        where the card on screen needs it. Nothing here: the base has no widgets of its own."""
 
     # ------------------------------------------------------------------ a pending answer
 

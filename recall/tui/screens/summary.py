@@ -75,9 +75,11 @@ def summary_figures(summary: SummaryView) -> RenderableType:
         "—" if accuracy is None else f"{accuracy:.0%}",
         f"right first time (of {summary.cards} {_plural(summary.cards, 'card')})",
     )
-    table.add_row(f"{summary.median_seconds:.1f} s", "median time per card")
+    # Two honest figures: how long an answer takes (up to Enter or Space, the verdict not
+    # read yet), and all the time the session used (verdicts, skips and undos included).
+    table.add_row(f"{summary.median_answer_seconds:.1f} s", "median time to answer a card")
     minutes, seconds = divmod(int(summary.elapsed_seconds), 60)
-    table.add_row(f"{minutes}:{seconds:02d}", "time spent")
+    table.add_row(f"{minutes}:{seconds:02d}", "time spent in all (verdicts, skips, undos too)")
     table.add_row(str(summary.due_tomorrow), "due tomorrow")
     table.add_row(str(summary.due_week), "due in the next 7 days")
     table.add_row(str(summary.streak_days), _plural(summary.streak_days, "day") + " streak")
