@@ -242,7 +242,7 @@ class HomeScreen(RecallScreen):
 
     def action_start(self) -> None:
         if self._ready("start"):
-            self._start_normal(SessionPlan(minutes=self._minutes))
+            self.start_checked(SessionPlan(minutes=self._minutes))
 
     def action_custom(self) -> None:
         from recall.tui.screens.dialogs import SessionDialog
@@ -257,25 +257,45 @@ class HomeScreen(RecallScreen):
 
     def _start_if_chosen(self, plan: SessionPlan | None) -> None:
         if plan is not None:
-            self._start_normal(plan)
+            self.start_checked(plan)
 
     def action_deck(self) -> None:
         if not self._ready("deck"):
             return
         deck = self.selected_deck()
         if deck is not None:
-            self._start_normal(SessionPlan(minutes=self._minutes, deck_ids=(deck.id,)))
+            self.start_checked(SessionPlan(minutes=self._minutes, deck_ids=(deck.id,)))
 
     def action_topic(self) -> None:
         if not self._ready("topic"):
             return
         deck = self.selected_deck()
         if deck is not None:
-            self._start_normal(SessionPlan(minutes=self._minutes, topic=deck.topic))
+            self.start_checked(SessionPlan(minutes=self._minutes, topic=deck.topic))
+
+    def start_checked(self, plan: SessionPlan, counts: HomeData | None = None) -> None:
+        """Start ``plan`` unless it would have no card to drill: then say why (and, for a
+        normal session, offer what can be drilled instead). Every key that starts a session
+        and ``recall drill``'s session come through here: "Session done, 0 reviews" is never
+        the answer to a key. ``counts``: the home counts just loaded, when they are fresh
+        (``recall drill``); a normal session they show cards for starts without a second
+        plan of the day."""
+        if plan.resume_id is not None or plan.card_keys:
+            self.recall.start_session(plan)
+        elif plan.mode is Mode.CRAM:
+            self._start_cram(plan)
+        elif plan.mode is Mode.WEAKEST:
+            self._start_weakest(plan)
+        elif plan.mode is Mode.MISSED:
+            self._start_missed(plan)
+        elif counts is not None and counts.shows_work_for(plan):
+            self.recall.start_session(plan)
+        else:
+            self._start_normal(plan)
 
     def _start_normal(self, plan: SessionPlan) -> None:
-        """Start ``plan``, unless it would have nothing to drill: then say why and offer what
-        can be drilled instead ("Session done, 0 reviews" is never the answer to a key)."""
+        """Start normal session ``plan``, unless it would have nothing to drill: then say why
+        and offer what can be drilled instead."""
         from recall.tui.screens.today_dialogs import EmptyOfferDialog
 
         offer = self.services.empty_offer(plan)
@@ -357,28 +377,45 @@ class HomeScreen(RecallScreen):
             return
         deck = self.selected_deck()
         decks = (deck.id,) if deck is not None else ()
-        if not self.services.scope_cards(decks, None)[0]:
+        self._start_cram(SessionPlan(minutes=self._minutes, deck_ids=decks, mode=Mode.CRAM))
+
+    def _start_cram(self, plan: SessionPlan) -> None:
+        if not self.services.scope_cards(plan.deck_ids, plan.topic)[0]:
             self.notify("Every card here is suspended or retired: nothing to cram.", timeout=4)
             return
-        self.recall.start_session(
-            SessionPlan(minutes=self._minutes, deck_ids=decks, mode=Mode.CRAM)
-        )
+        self.recall.start_session(plan)
 
     def action_weakest(self) -> None:
         """The cards closest to being forgotten, off the schedule ("review ahead")."""
-        if not self._ready("weakest"):
-            return
-        if not self.services.scope_cards((), None)[1]:
+        if self._ready("weakest"):
+            self._start_weakest(SessionPlan(minutes=None, cards=WEAKEST_COUNT, mode=Mode.WEAKEST))
+
+    def _start_weakest(self, plan: SessionPlan) -> None:
+        if not self.services.scope_cards(plan.deck_ids, plan.topic)[1]:
             self.notify(
                 "No card has been reviewed yet: the weakest cards come once you have some.",
                 timeout=4,
             )
             return
-        self.recall.start_session(SessionPlan(minutes=None, cards=WEAKEST_COUNT, mode=Mode.WEAKEST))
+        self.recall.start_session(plan)
 
     def action_missed(self) -> None:
         if self._ready("missed"):
-            self.recall.start_session(SessionPlan(minutes=None, mode=Mode.MISSED))
+            self._start_missed(SessionPlan(minutes=None, mode=Mode.MISSED))
+
+    def _start_missed(self, plan: SessionPlan) -> None:
+        """The cards rated Again in the last finished session, or why there are none."""
+        missed = self.services.missed_last_time()
+        if missed is None:
+            why = "No session has finished yet: nothing was missed."
+        elif not missed[0]:
+            why = "Nothing was missed last time: every answer of the last session was right."
+        elif not missed[1]:
+            why = "The cards missed last time are suspended or retired: nothing to drill."
+        else:
+            self.recall.start_session(plan)
+            return
+        self.notify(why, timeout=4)
 
     def action_resume(self) -> None:
         data = self.recall.home_data
