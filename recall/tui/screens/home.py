@@ -467,49 +467,112 @@ TOPIC_WIDTH = 18
 DECK_WIDTH = 26
 
 
+#: Columns the header's lines have at 80 columns (the forecast takes 30, the padding 2): each
+#: line is said in the longest words that fit, so no line wraps and pushes the next one off.
+HEADER_WIDTH = 48
+
+#: A header line as parts: (words, whether they are a figure shown in bold).
+Line = list[tuple[str, bool]]
+
+
 def today_figures(data: HomeData) -> Text:
     """The header: today's plan (``recall today``'s numbers), what the new-card limit has
-    left, the day's reviews and streak, and "due tomorrow" (or, once today's new cards are
-    done, what can be done next)."""
+    left, the day's reviews and streak, and "due tomorrow" with what can be done next.
+
+    Every line keeps every fact; when the long words would not fit :data:`HEADER_WIDTH`
+    (large counts, today's raise) shorter ones are used instead (see :func:`fitted`)."""
     today = data.today or TodayView()
-    text = Text()
-
-    def bold(value: object) -> None:
-        text.append(str(value), style="bold")
-
-    text.append("Today: ")
-    bold(today.new)
-    text.append(" new · ")
-    bold(today.learning)
-    text.append(" learning · ")
-    bold(today.review)
-    text.append(" due · ")
-    bold(f"~{today.minutes:g}")
-    text.append(" min\n")
+    plan = [
+        _plan_line(today, "learning", " min"),
+        _plan_line(today, "learn", " min"),
+        _plan_line(today, "learn", "m"),
+    ]
     if today.new_limit is None:
-        text.append(f"{today.new_spent} new today (no limit)")
+        spent: Line = [(f"{today.new_spent} new today (no limit)", False)]
+        spent_short = [(f"{today.new_spent} new (no limit)", False)]
     else:
-        text.append("New ")
-        bold(f"{today.new_spent}/{today.new_limit}")
-        text.append(" done")
+        spent = [("New ", False), (f"{today.new_spent}/{today.new_limit}", True), (" done", False)]
+        spent_short = list(spent)
         if today.new_extra:
-            text.append(f" (+{today.new_extra} today)")
-    text.append(" · ")
-    bold(data.reviewed_today)
-    text.append(" answers today · streak ")
-    bold(data.streak_days)
-    text.append("d\n")
+            spent = [*spent, (f" (+{today.new_extra} today)", False)]
+            spent_short = [*spent_short, (f" (+{today.new_extra})", False)]
+    # "New 7/7 (+5)": the count says it is done.
+    spent_shortest = [part for part in spent_short if part[0] != " done"]
+    answers, streak = (str(data.reviewed_today), True), (str(data.streak_days), True)
+    day = [
+        [
+            *spent,
+            (" · ", False),
+            answers,
+            (" answers today · streak ", False),
+            streak,
+            ("d", False),
+        ],
+        [*spent, (" · ", False), answers, (" answers · streak ", False), streak, ("d", False)],
+        [
+            *spent_short,
+            (" · ", False),
+            answers,
+            (" answers · streak ", False),
+            streak,
+            ("d", False),
+        ],
+        [
+            *spent_shortest,
+            (" · ", False),
+            answers,
+            (" answers · streak ", False),
+            streak,
+            ("d", False),
+        ],
+    ]
+    tomorrow = (str(today.due_tomorrow), True)
     if today.new_allowance_spent and not today.total:
-        text.append("New cards done today", style="bold")
-        text.append(" · n more · w ahead · c cram")
+        # Line 2 says the new cards are done and line 1 that nothing is left: what next.
+        next_line = [
+            [tomorrow, (" due tomorrow · n more · w ahead · c cram", False)],
+            [tomorrow, (" tomorrow · n more · w ahead · c cram", False)],
+        ]
     elif today.new_allowance_spent:
-        text.append(f"{today.new_waiting} new wait (n learns more) · ")
-        bold(today.due_tomorrow)
-        text.append(" due tomorrow")
+        waiting = (str(today.new_waiting), True)
+        next_line = [
+            [waiting, (" new wait (n learns more) · ", False), tomorrow, (" due tomorrow", False)],
+            [waiting, (" new wait (n: more) · ", False), tomorrow, (" due tomorrow", False)],
+        ]
     else:
-        bold(today.due_tomorrow)
-        text.append(" due tomorrow · x plans an exam")
+        next_line = [
+            [tomorrow, (" due tomorrow · x plans an exam", False)],
+            [tomorrow, (" due tomorrow · x: exam", False)],
+        ]
+    text = Text()
+    for index, candidates in enumerate((plan, day, next_line)):
+        if index:
+            text.append("\n")
+        for words, figure in fitted(candidates):
+            text.append(words, style="bold" if figure else "")
     return text
+
+
+def _plan_line(today: TodayView, learning: str, minutes: str) -> Line:
+    return [
+        ("Today: ", False),
+        (str(today.new), True),
+        (" new · ", False),
+        (str(today.learning), True),
+        (f" {learning} · ", False),
+        (str(today.review), True),
+        (" due · ", False),
+        (f"~{today.minutes:g}", True),
+        (minutes, False),
+    ]
+
+
+def fitted(candidates: list[Line], width: int = HEADER_WIDTH) -> Line:
+    """The first of ``candidates`` (longest words first) that fits ``width``, else the last."""
+    for line in candidates:
+        if sum(len(words) for words, _figure in line) <= width:
+            return line
+    return candidates[-1]
 
 
 def _count(value: int, kind: str) -> Text:
