@@ -173,8 +173,14 @@ def _pct(value: float | None) -> str:
     return "—" if value is None else f"{value:.0%}"
 
 
-def render_exam(plan: ExamPlan) -> str:
-    """The plan as plain text for a terminal."""
+#: How ``recall exam`` narrows a plan to fewer cards, said under its suggestions.
+CLI_NARROWING = "recall exam --deck ID (repeatable) or --topic T plans for fewer cards."
+
+
+def render_exam(plan: ExamPlan, narrowing: str = CLI_NARROWING) -> str:
+    """The plan as plain text for a terminal. ``narrowing`` says how the place showing it
+    chooses fewer decks (the command's options, the TUI dialog's key); it follows the
+    suggestions of a plan that is not feasible."""
     days = (plan.exam - plan.today).days
     cards = len(plan.reviews_before)
     new = sum(len(d.new) for d in plan.days)
@@ -191,6 +197,8 @@ def render_exam(plan: ExamPlan) -> str:
         if plan.suggestions:
             out += ["", "What would make it feasible:"]
             out += [f"  - {suggestion}" for suggestion in plan.suggestions]
+            if narrowing:
+                out += ["", narrowing]
         return "\n".join(out)
     by_deck = plan.recall_by_deck()
     out += [

@@ -282,9 +282,10 @@ class Services:
             return f"topic {plan.topic}"
         return "every deck"
 
-    def exam_text(self, date_text: str, deck_ids: Sequence[str] = ()) -> str:
-        """``recall exam``'s plan for the date typed (every deck, or ``deck_ids``), as text;
-        ``ValueError`` with the reason for a date or a choice that does not work."""
+    def exam_text(self, date_text: str, deck_ids: Sequence[str] = (), narrowing: str = "") -> str:
+        """``recall exam``'s plan for the date typed (every deck, or ``deck_ids``), as text,
+        ``narrowing`` saying how the dialog chooses fewer decks; ``ValueError`` with the
+        reason for a date or a choice that does not work."""
         from recall.errors import ConfigError
         from recall.planning import render_exam
 
@@ -292,7 +293,7 @@ class Services:
             plan = self.workspace.plan_exam(date_text, decks=deck_ids)
         except ConfigError as error:
             raise ValueError(str(error)) from None
-        return render_exam(plan)
+        return render_exam(plan, narrowing)
 
     def learn_more_today(self, count: int) -> int:
         """Raise today's new-card limit by ``count`` (today only); the day's raise in all."""

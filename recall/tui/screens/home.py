@@ -439,11 +439,17 @@ class HomeScreen(RecallScreen):
             self.app.push_screen(DecksScreen())
 
     def action_exam(self) -> None:
-        """Ask for an exam date and show ``recall exam``'s plan for every deck."""
+        """Ask for an exam date and show ``recall exam``'s plan for every deck, or (Ctrl+O in
+        the dialog) for the deck under the cursor."""
         from recall.tui.screens.today_dialogs import ExamPlanDialog
 
-        if self._ready("exam"):
-            self.app.push_screen(ExamPlanDialog("every deck", self.services.exam_text))
+        if not self._ready("exam"):
+            return
+        scopes: list[tuple[str, tuple[str, ...]]] = [("every deck", ())]
+        deck = self.selected_deck()
+        if deck is not None:
+            scopes.append((f"deck {deck.name}", (deck.id,)))
+        self.app.push_screen(ExamPlanDialog(scopes, self.services.exam_text))
 
     def action_reload(self) -> None:
         self._loading = True
