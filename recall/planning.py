@@ -20,7 +20,14 @@ from recall.scheduling.exam_plan import ExamCard
 from recall.scheduling.new_order import order_new_cards
 from recall.scheduling.queue import remaining
 from recall.scheduling.state import Phase
-from recall.scheduling.today import DueCard, Pace, TodayPlan, pace_from_log, plan_today
+from recall.scheduling.today import (
+    PACE_WINDOW,
+    DueCard,
+    Pace,
+    TodayPlan,
+    pace_from_log,
+    plan_today,
+)
 from recall.session.new_cards import (
     MAX_CARDS,
     deck_order,
@@ -44,15 +51,17 @@ __all__ = [
 ]
 #: Extra rows read with the due reviews for the learning cards among them (as a session does).
 LEARNING_HEADROOM = 1_000
-#: How far back the log is read for the learner's pace.
-PACE_DAYS = 60
 
 
-def learner_pace(store: Store, now: datetime) -> Pace:
-    """The learner's pace from the last :data:`PACE_DAYS` days of their log (the defaults,
-    not ``measured``, while it is too short to tell)."""
-    entries = store.reviews(since=now - timedelta(days=PACE_DAYS))
-    return pace_from_log((str(e.kind), e.seconds) for e in entries)
+def learner_pace(store: Store) -> Pace:
+    """The learner's pace from their latest :data:`PACE_WINDOW` answers (the defaults, not
+    ``measured``, while the log is too short to tell). Read as the stats screen reads it
+    (:meth:`recall.store.memory_model.MemoryModelStore.recent_answers`: kind and seconds of
+    the latest rows only), so every recount of the home screen stays one small query and
+    the two places show the same pace."""
+    from recall.store.memory_model import MemoryModelStore
+
+    return pace_from_log(MemoryModelStore(store).recent_answers(PACE_WINDOW))
 
 
 def todays_plan(
@@ -107,7 +116,7 @@ def todays_plan(
         new_spent=introduced,
         review_limit=settings.reviews_per_day,
         review_spent=reviewed,
-        pace=learner_pace(store, now),
+        pace=learner_pace(store),
     )
 
 
@@ -173,8 +182,14 @@ def _pct(value: float | None) -> str:
     return "—" if value is None else f"{value:.0%}"
 
 
-def render_exam(plan: ExamPlan) -> str:
-    """The plan as plain text for a terminal."""
+#: How ``recall exam`` narrows a plan to fewer cards, said under its suggestions.
+CLI_NARROWING = "recall exam --deck ID (repeatable) or --topic T plans for fewer cards."
+
+
+def render_exam(plan: ExamPlan, narrowing: str = CLI_NARROWING) -> str:
+    """The plan as plain text for a terminal. ``narrowing`` says how the place showing it
+    chooses fewer decks (the command's options, the TUI dialog's key); it follows the
+    suggestions of a plan that is not feasible."""
     days = (plan.exam - plan.today).days
     cards = len(plan.reviews_before)
     new = sum(len(d.new) for d in plan.days)
@@ -191,6 +206,8 @@ def render_exam(plan: ExamPlan) -> str:
         if plan.suggestions:
             out += ["", "What would make it feasible:"]
             out += [f"  - {suggestion}" for suggestion in plan.suggestions]
+            if narrowing:
+                out += ["", narrowing]
         return "\n".join(out)
     by_deck = plan.recall_by_deck()
     out += [

@@ -414,7 +414,7 @@ class Workspace:
             today=today,
             exam=exam,
             daily_minutes=minutes or settings.session_minutes,
-            pace=learner_pace(self.store, now),
+            pace=learner_pace(self.store),
             parameters=scheduler.parameters,
             desired_retention=scheduler.desired_retention,
         )

@@ -90,6 +90,7 @@ def test_exam_with_too_few_days_says_why(capsys) -> None:
     assert status == 1
     assert "Not feasible" in out and "3 study days" in out
     assert "move the exam to" in out
+    assert "recall exam --deck ID (repeatable) or --topic T plans for fewer cards." in out
 
 
 def test_exam_with_too_few_minutes_names_the_minutes_that_fit(capsys) -> None:

@@ -97,14 +97,30 @@ def test_per_deck_limits_and_a_raised_limit_for_today(store, cards):
 
 
 def test_the_learners_pace_comes_from_the_log(store, cards):
-    assert not learner_pace(store, NOW).measured
+    assert not learner_pace(store).measured
     ordered, _ = ordered_new_cards(store, cards, order="deck", seed=0)
     for card in ordered[:MIN_PACE_SAMPLE]:
         _answer(store, card.key, NOW - timedelta(days=2), seconds=50.0)
-    pace = learner_pace(store, NOW)
+    pace = learner_pace(store)
     assert pace.measured and pace.new_card_seconds == pytest.approx(50.0)
     plan = todays_plan(store, cards, Settings(), NOW, tz=UTC)
     assert plan.pace.measured and plan.to_dict()["pace"]["source"] == "log"
+
+
+def test_the_pace_reads_the_latest_answers_only_not_the_log_rows(store, cards, monkeypatch):
+    """Every recount plans the day: its pace is one lean query (kind and seconds of the
+    latest answers), never the full rows of weeks of log."""
+    ordered, _ = ordered_new_cards(store, cards, order="deck", seed=0)
+    for index, card in enumerate(ordered[: MIN_PACE_SAMPLE + 2]):
+        _answer(store, card.key, NOW - timedelta(days=400 - index), seconds=40.0)
+
+    def no_full_rows(*args, **kwargs):
+        raise AssertionError("the pace read the review log's full rows")
+
+    monkeypatch.setattr(store, "reviews", no_full_rows)
+    pace = learner_pace(store)  # the latest answers count however old (as the stats screen)
+    assert pace.measured and pace.new_card_seconds == pytest.approx(40.0)
+    assert todays_plan(store, cards, Settings(), NOW, tz=UTC).pace == pace
 
 
 def test_exam_cards_of_one_deck_seen_ones_with_their_memory(store, cards):

@@ -91,7 +91,8 @@ def test_d_on_a_deck_held_back_by_the_shared_limit_offers_its_cards(tmp_path: Pa
         async with app.run_test(size=(80, 24)) as pilot:
             await settle(app, pilot)
             text = screen_text(app)
-            assert "New cards done today · n more · w ahead · c cram" in text
+            assert "New 2/2 done" in text  # the header fits 80 columns with due tomorrow
+            assert "0 due tomorrow · n more · w ahead · c cram" in text
             _select(app, "beta")
             await pilot.press("d")
             await settle(app, pilot)

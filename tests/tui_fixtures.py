@@ -256,6 +256,10 @@ class FakeServices:
         deck = DeckRow(id="t", name="Test", topic="Testing", builtin=True, cards=2, new=2)
         return HomeData(decks=(deck,))
 
+    def empty_offer(self, plan: SessionPlan) -> None:
+        """Both cards are new today: no session here is empty."""
+        return None
+
     def begin(self, plan: SessionPlan) -> FakeRun:
         run = FakeRun(plan, self._cards(), self.grade_delay, self.fail_grading)
         self.runs.append(run)

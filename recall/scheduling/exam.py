@@ -171,10 +171,10 @@ def _suggestions(
         if fit:
             out.append(
                 f"prepare fewer cards: {fit} of the {len(new)} new ones fit "
-                "(choose decks or a topic with --deck or --topic)"
+                "(plan for fewer decks or one topic)"
             )
     if not out:
-        out.append("choose fewer decks (--deck) or one topic (--topic)")
+        out.append("plan for fewer decks or one topic")
     return tuple(out)
 
 

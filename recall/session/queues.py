@@ -43,6 +43,20 @@ MAX_QUEUE = 100_000
 LEARNING_HEADROOM = 1_000
 
 
+def missed_last_time(store: Store) -> list[str] | None:
+    """The keys of the cards rated Again in the last finished session (of any mode), in the
+    order first missed; ``None`` when no session has finished yet. What ``missed`` drills,
+    and what the home screen asks before offering it."""
+    last = store.last_finished_session(mode=None)
+    if last is None:
+        return None
+    keys: list[str] = []
+    for entry in store.reviews(session_id=last.id):
+        if entry.rating == Rating.Again and entry.card_key not in keys:
+            keys.append(entry.card_key)
+    return keys
+
+
 class SessionQueue:
     """The cards waiting in one session (``pending``, by ``deck/card`` key), and the store's
     latest view of each card it has handed out (``stored``).
@@ -153,13 +167,7 @@ class SessionQueue:
         return [by_id[i].key for i in order][:count]
 
     def _missed(self) -> list[str]:
-        last = self.store.last_finished_session(mode=None)
-        if last is None:
-            return []
-        keys: list[str] = []
-        for entry in self.store.reviews(session_id=last.id):
-            if entry.rating == Rating.Again and entry.card_key not in keys:
-                keys.append(entry.card_key)
+        keys = missed_last_time(self.store) or []
         stored = self._loaded(self.store.cards_by_key(keys).values())
         usable = {c.key for c in stored if self._drillable(c)}
         return [k for k in keys if k in usable]

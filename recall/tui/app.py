@@ -193,9 +193,13 @@ class RecallApp(App[int]):
                 screen.show_data(message.data)
         if self._after_load is not None:
             self._after_load(self)
-        if self.initial_plan is not None:
+        if self.initial_plan is not None:  # ``recall drill``: checked as the home keys are
             plan, self.initial_plan = self.initial_plan, None
-            self.start_session(plan)
+            home = next((s for s in self.screen_stack if isinstance(s, HomeScreen)), None)
+            if home is not None:
+                home.start_checked(plan, counts=message.data)
+            else:
+                self.start_session(plan)
         self._warm_after_paint()
 
     def on_data_changed(self, message: DataChanged) -> None:

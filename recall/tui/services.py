@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from recall.cards.model import Card
     from recall.config import Settings
     from recall.scheduling.today import TodayPlan
+    from recall.store import StoredCard
     from recall.workspace import Workspace
 
 
@@ -146,6 +147,7 @@ class Services:
                     description=deck.description,
                     today=planned.total if planned else 0,
                     new_today=planned.new if planned else 0,
+                    review_today=planned.review if planned else 0,
                 )
             )
         failures = []
@@ -231,15 +233,29 @@ class Services:
     def scope_cards(self, decks: Sequence[str] | None, topic: str | None) -> tuple[int, int]:
         """(cards that can be drilled, of them the ones reviewed before) in ``decks`` (or
         ``topic``, or every deck): whether cram and "weakest" have anything to show."""
-        workspace = self.workspace
         keys = [
             key
-            for key, card in workspace.cards.items()
+            for key, card in self.workspace.cards.items()
             if (not decks or card.deck_id in decks) and (topic is None or card.topic == topic)
         ]
-        stored = workspace.store.cards_by_key(keys).values()
-        usable = [c for c in stored if not c.retired and not c.suspended]
+        usable = self._usable(keys)
         return len(usable), sum(1 for c in usable if not c.state.is_new)
+
+    def missed_last_time(self) -> tuple[int, int] | None:
+        """(cards the last finished session missed, of them the ones that can be drilled now):
+        whether ``missed`` has anything to show; ``None`` when no session has finished."""
+        from recall.session.queues import missed_last_time
+
+        keys = missed_last_time(self.workspace.store)
+        if keys is None:
+            return None
+        return len(keys), len(self._usable([k for k in keys if k in self.workspace.cards]))
+
+    def _usable(self, keys: Sequence[str]) -> list[StoredCard]:
+        """The stored cards of ``keys`` that a session may show (neither retired nor
+        suspended)."""
+        stored = self.workspace.store.cards_by_key(keys).values()
+        return [c for c in stored if not c.retired and not c.suspended]
 
     def _learning_later(
         self, today: TodayPlan, decks: Sequence[str] | None, topic: str | None
@@ -266,9 +282,10 @@ class Services:
             return f"topic {plan.topic}"
         return "every deck"
 
-    def exam_text(self, date_text: str, deck_ids: Sequence[str] = ()) -> str:
-        """``recall exam``'s plan for the date typed (every deck, or ``deck_ids``), as text;
-        ``ValueError`` with the reason for a date or a choice that does not work."""
+    def exam_text(self, date_text: str, deck_ids: Sequence[str] = (), narrowing: str = "") -> str:
+        """``recall exam``'s plan for the date typed (every deck, or ``deck_ids``), as text,
+        ``narrowing`` saying how the dialog chooses fewer decks; ``ValueError`` with the
+        reason for a date or a choice that does not work."""
         from recall.errors import ConfigError
         from recall.planning import render_exam
 
@@ -276,7 +293,7 @@ class Services:
             plan = self.workspace.plan_exam(date_text, decks=deck_ids)
         except ConfigError as error:
             raise ValueError(str(error)) from None
-        return render_exam(plan)
+        return render_exam(plan, narrowing)
 
     def learn_more_today(self, count: int) -> int:
         """Raise today's new-card limit by ``count`` (today only); the day's raise in all."""

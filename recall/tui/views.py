@@ -72,6 +72,7 @@ class DeckRow:
     #: it), and how many of them are new.
     today: int = 0
     new_today: int = 0
+    review_today: int = 0
 
 
 @dataclass(frozen=True)
@@ -159,6 +160,28 @@ class HomeData:
     review_allowance: int | None = None
     #: Today's plan over every deck (``recall today``'s numbers).
     today: TodayView | None = None
+
+    def shows_work_for(self, plan: SessionPlan) -> bool:
+        """Whether these counts already show that normal session ``plan`` has a card to drill
+        now: new cards or reviews in its scope's share of today's plan. A cheap yes, from
+        counts the load made anyway (``recall drill``'s first prompt waits for no second
+        plan); ``False`` means "ask :meth:`recall.tui.services.Services.empty_offer`", not
+        "empty": learning cards alone may all come back later today.
+
+        A deck's share of the plan over every deck is at most what a plan over that deck
+        alone holds (the same limits, fewer cards competing for them)."""
+        if plan.mode is not Mode.NORMAL or plan.card_keys or plan.resume_id is not None:
+            return False
+        if plan.topic is not None:  # a card's topic may differ from its deck's row
+            return False
+        if not plan.deck_ids:
+            today = self.today or TodayView()
+            return today.new + today.review > 0
+        return any(
+            deck.new_today + deck.review_today > 0
+            for deck in self.decks
+            if deck.id in plan.deck_ids
+        )
 
     @property
     def topics(self) -> tuple[str, ...]:

@@ -242,7 +242,7 @@ class HomeScreen(RecallScreen):
 
     def action_start(self) -> None:
         if self._ready("start"):
-            self._start_normal(SessionPlan(minutes=self._minutes))
+            self.start_checked(SessionPlan(minutes=self._minutes))
 
     def action_custom(self) -> None:
         from recall.tui.screens.dialogs import SessionDialog
@@ -257,25 +257,45 @@ class HomeScreen(RecallScreen):
 
     def _start_if_chosen(self, plan: SessionPlan | None) -> None:
         if plan is not None:
-            self._start_normal(plan)
+            self.start_checked(plan)
 
     def action_deck(self) -> None:
         if not self._ready("deck"):
             return
         deck = self.selected_deck()
         if deck is not None:
-            self._start_normal(SessionPlan(minutes=self._minutes, deck_ids=(deck.id,)))
+            self.start_checked(SessionPlan(minutes=self._minutes, deck_ids=(deck.id,)))
 
     def action_topic(self) -> None:
         if not self._ready("topic"):
             return
         deck = self.selected_deck()
         if deck is not None:
-            self._start_normal(SessionPlan(minutes=self._minutes, topic=deck.topic))
+            self.start_checked(SessionPlan(minutes=self._minutes, topic=deck.topic))
+
+    def start_checked(self, plan: SessionPlan, counts: HomeData | None = None) -> None:
+        """Start ``plan`` unless it would have no card to drill: then say why (and, for a
+        normal session, offer what can be drilled instead). Every key that starts a session
+        and ``recall drill``'s session come through here: "Session done, 0 reviews" is never
+        the answer to a key. ``counts``: the home counts just loaded, when they are fresh
+        (``recall drill``); a normal session they show cards for starts without a second
+        plan of the day."""
+        if plan.resume_id is not None or plan.card_keys:
+            self.recall.start_session(plan)
+        elif plan.mode is Mode.CRAM:
+            self._start_cram(plan)
+        elif plan.mode is Mode.WEAKEST:
+            self._start_weakest(plan)
+        elif plan.mode is Mode.MISSED:
+            self._start_missed(plan)
+        elif counts is not None and counts.shows_work_for(plan):
+            self.recall.start_session(plan)
+        else:
+            self._start_normal(plan)
 
     def _start_normal(self, plan: SessionPlan) -> None:
-        """Start ``plan``, unless it would have nothing to drill: then say why and offer what
-        can be drilled instead ("Session done, 0 reviews" is never the answer to a key)."""
+        """Start normal session ``plan``, unless it would have nothing to drill: then say why
+        and offer what can be drilled instead."""
         from recall.tui.screens.today_dialogs import EmptyOfferDialog
 
         offer = self.services.empty_offer(plan)
@@ -357,28 +377,45 @@ class HomeScreen(RecallScreen):
             return
         deck = self.selected_deck()
         decks = (deck.id,) if deck is not None else ()
-        if not self.services.scope_cards(decks, None)[0]:
+        self._start_cram(SessionPlan(minutes=self._minutes, deck_ids=decks, mode=Mode.CRAM))
+
+    def _start_cram(self, plan: SessionPlan) -> None:
+        if not self.services.scope_cards(plan.deck_ids, plan.topic)[0]:
             self.notify("Every card here is suspended or retired: nothing to cram.", timeout=4)
             return
-        self.recall.start_session(
-            SessionPlan(minutes=self._minutes, deck_ids=decks, mode=Mode.CRAM)
-        )
+        self.recall.start_session(plan)
 
     def action_weakest(self) -> None:
         """The cards closest to being forgotten, off the schedule ("review ahead")."""
-        if not self._ready("weakest"):
-            return
-        if not self.services.scope_cards((), None)[1]:
+        if self._ready("weakest"):
+            self._start_weakest(SessionPlan(minutes=None, cards=WEAKEST_COUNT, mode=Mode.WEAKEST))
+
+    def _start_weakest(self, plan: SessionPlan) -> None:
+        if not self.services.scope_cards(plan.deck_ids, plan.topic)[1]:
             self.notify(
                 "No card has been reviewed yet: the weakest cards come once you have some.",
                 timeout=4,
             )
             return
-        self.recall.start_session(SessionPlan(minutes=None, cards=WEAKEST_COUNT, mode=Mode.WEAKEST))
+        self.recall.start_session(plan)
 
     def action_missed(self) -> None:
         if self._ready("missed"):
-            self.recall.start_session(SessionPlan(minutes=None, mode=Mode.MISSED))
+            self._start_missed(SessionPlan(minutes=None, mode=Mode.MISSED))
+
+    def _start_missed(self, plan: SessionPlan) -> None:
+        """The cards rated Again in the last finished session, or why there are none."""
+        missed = self.services.missed_last_time()
+        if missed is None:
+            why = "No session has finished yet: nothing was missed."
+        elif not missed[0]:
+            why = "Nothing was missed last time: every answer of the last session was right."
+        elif not missed[1]:
+            why = "The cards missed last time are suspended or retired: nothing to drill."
+        else:
+            self.recall.start_session(plan)
+            return
+        self.notify(why, timeout=4)
 
     def action_resume(self) -> None:
         data = self.recall.home_data
@@ -402,11 +439,17 @@ class HomeScreen(RecallScreen):
             self.app.push_screen(DecksScreen())
 
     def action_exam(self) -> None:
-        """Ask for an exam date and show ``recall exam``'s plan for every deck."""
+        """Ask for an exam date and show ``recall exam``'s plan for every deck, or (Ctrl+O in
+        the dialog) for the deck under the cursor."""
         from recall.tui.screens.today_dialogs import ExamPlanDialog
 
-        if self._ready("exam"):
-            self.app.push_screen(ExamPlanDialog("every deck", self.services.exam_text))
+        if not self._ready("exam"):
+            return
+        scopes: list[tuple[str, tuple[str, ...]]] = [("every deck", ())]
+        deck = self.selected_deck()
+        if deck is not None:
+            scopes.append((f"deck {deck.name}", (deck.id,)))
+        self.app.push_screen(ExamPlanDialog(scopes, self.services.exam_text))
 
     def action_reload(self) -> None:
         self._loading = True
@@ -430,49 +473,112 @@ TOPIC_WIDTH = 18
 DECK_WIDTH = 26
 
 
+#: Columns the header's lines have at 80 columns (the forecast takes 30, the padding 2): each
+#: line is said in the longest words that fit, so no line wraps and pushes the next one off.
+HEADER_WIDTH = 48
+
+#: A header line as parts: (words, whether they are a figure shown in bold).
+Line = list[tuple[str, bool]]
+
+
 def today_figures(data: HomeData) -> Text:
     """The header: today's plan (``recall today``'s numbers), what the new-card limit has
-    left, the day's reviews and streak, and "due tomorrow" (or, once today's new cards are
-    done, what can be done next)."""
+    left, the day's reviews and streak, and "due tomorrow" with what can be done next.
+
+    Every line keeps every fact; when the long words would not fit :data:`HEADER_WIDTH`
+    (large counts, today's raise) shorter ones are used instead (see :func:`fitted`)."""
     today = data.today or TodayView()
-    text = Text()
-
-    def bold(value: object) -> None:
-        text.append(str(value), style="bold")
-
-    text.append("Today: ")
-    bold(today.new)
-    text.append(" new · ")
-    bold(today.learning)
-    text.append(" learning · ")
-    bold(today.review)
-    text.append(" due · ")
-    bold(f"~{today.minutes:g}")
-    text.append(" min\n")
+    plan = [
+        _plan_line(today, "learning", " min"),
+        _plan_line(today, "learn", " min"),
+        _plan_line(today, "learn", "m"),
+    ]
     if today.new_limit is None:
-        text.append(f"{today.new_spent} new today (no limit)")
+        spent: Line = [(f"{today.new_spent} new today (no limit)", False)]
+        spent_short = [(f"{today.new_spent} new (no limit)", False)]
     else:
-        text.append("New ")
-        bold(f"{today.new_spent}/{today.new_limit}")
-        text.append(" done")
+        spent = [("New ", False), (f"{today.new_spent}/{today.new_limit}", True), (" done", False)]
+        spent_short = list(spent)
         if today.new_extra:
-            text.append(f" (+{today.new_extra} today)")
-    text.append(" · ")
-    bold(data.reviewed_today)
-    text.append(" answers today · streak ")
-    bold(data.streak_days)
-    text.append("d\n")
+            spent = [*spent, (f" (+{today.new_extra} today)", False)]
+            spent_short = [*spent_short, (f" (+{today.new_extra})", False)]
+    # "New 7/7 (+5)": the count says it is done.
+    spent_shortest = [part for part in spent_short if part[0] != " done"]
+    answers, streak = (str(data.reviewed_today), True), (str(data.streak_days), True)
+    day = [
+        [
+            *spent,
+            (" · ", False),
+            answers,
+            (" answers today · streak ", False),
+            streak,
+            ("d", False),
+        ],
+        [*spent, (" · ", False), answers, (" answers · streak ", False), streak, ("d", False)],
+        [
+            *spent_short,
+            (" · ", False),
+            answers,
+            (" answers · streak ", False),
+            streak,
+            ("d", False),
+        ],
+        [
+            *spent_shortest,
+            (" · ", False),
+            answers,
+            (" answers · streak ", False),
+            streak,
+            ("d", False),
+        ],
+    ]
+    tomorrow = (str(today.due_tomorrow), True)
     if today.new_allowance_spent and not today.total:
-        text.append("New cards done today", style="bold")
-        text.append(" · n more · w ahead · c cram")
+        # Line 2 says the new cards are done and line 1 that nothing is left: what next.
+        next_line = [
+            [tomorrow, (" due tomorrow · n more · w ahead · c cram", False)],
+            [tomorrow, (" tomorrow · n more · w ahead · c cram", False)],
+        ]
     elif today.new_allowance_spent:
-        text.append(f"{today.new_waiting} new wait (n learns more) · ")
-        bold(today.due_tomorrow)
-        text.append(" due tomorrow")
+        waiting = (str(today.new_waiting), True)
+        next_line = [
+            [waiting, (" new wait (n learns more) · ", False), tomorrow, (" due tomorrow", False)],
+            [waiting, (" new wait (n: more) · ", False), tomorrow, (" due tomorrow", False)],
+        ]
     else:
-        bold(today.due_tomorrow)
-        text.append(" due tomorrow · x plans an exam")
+        next_line = [
+            [tomorrow, (" due tomorrow · x plans an exam", False)],
+            [tomorrow, (" due tomorrow · x: exam", False)],
+        ]
+    text = Text()
+    for index, candidates in enumerate((plan, day, next_line)):
+        if index:
+            text.append("\n")
+        for words, figure in fitted(candidates):
+            text.append(words, style="bold" if figure else "")
     return text
+
+
+def _plan_line(today: TodayView, learning: str, minutes: str) -> Line:
+    return [
+        ("Today: ", False),
+        (str(today.new), True),
+        (" new · ", False),
+        (str(today.learning), True),
+        (f" {learning} · ", False),
+        (str(today.review), True),
+        (" due · ", False),
+        (f"~{today.minutes:g}", True),
+        (minutes, False),
+    ]
+
+
+def fitted(candidates: list[Line], width: int = HEADER_WIDTH) -> Line:
+    """The first of ``candidates`` (longest words first) that fits ``width``, else the last."""
+    for line in candidates:
+        if sum(len(words) for words, _figure in line) <= width:
+            return line
+    return candidates[-1]
 
 
 def _count(value: int, kind: str) -> Text:

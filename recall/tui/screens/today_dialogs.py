@@ -10,7 +10,7 @@ the weakest cards ahead of schedule, or cram.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -211,25 +211,49 @@ def offer_keys(offer: EmptyOffer) -> Text:
     return text
 
 
+#: A scope the exam dialog can plan for: its name ("every deck", "deck Losses") and decks.
+ExamScope = tuple[str, tuple[str, ...]]
+
+
 class ExamPlanDialog(ModalScreen[None]):
-    """Ask for an exam date and show the plan ``recall exam`` prints for it."""
+    """Ask for an exam date and show the plan ``recall exam`` prints for it, for one of
+    ``scopes`` (Ctrl+O goes to the next: every deck, the deck under the cursor)."""
 
     DEFAULT_CSS = DIALOG_CSS
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", "Close", id="exam.close"),
+        Binding("ctrl+o", "other_scope", "Other decks", id="exam.scope", priority=True),
     ]
 
-    def __init__(self, scope: str, plan_text: Callable[[str], str]) -> None:
-        """``plan_text(date_text)`` returns the plan's text, or raises ``ValueError`` with a
-        message for a date that does not read."""
+    def __init__(
+        self, scopes: Sequence[ExamScope], plan_text: Callable[[str, tuple[str, ...], str], str]
+    ) -> None:
+        """``plan_text(date_text, deck_ids, narrowing)`` returns the plan's text, or raises
+        ``ValueError`` with a message for a date that does not read."""
         super().__init__()
-        self.scope = scope
+        self.scopes = list(scopes)
+        self.chosen = 0
         self.plan_text = plan_text
+
+    @property
+    def scope(self) -> ExamScope:
+        return self.scopes[self.chosen]
+
+    def _title(self) -> str:
+        other = " · Ctrl+O: other decks" if len(self.scopes) > 1 else ""
+        return f"Exam plan: {self.scope[0]}{other}"
+
+    def _narrowing(self) -> str:
+        """How this dialog plans for fewer cards, said under a plan's suggestions."""
+        if len(self.scopes) < 2:
+            return "Put the cursor on a deck before x to plan for that deck alone."
+        following = self.scopes[(self.chosen + 1) % len(self.scopes)][0]
+        return f"Ctrl+O plans for {following} instead."
 
     def compose(self) -> ComposeResult:
         with Vertical(id="exam-box", classes="dialog"):
-            yield Static(f"Exam plan: {self.scope}", classes="dialog-title")
+            yield Static(self._title(), id="exam-title", classes="dialog-title")
             with Horizontal(classes="more-row"):
                 yield Label("Exam date")
                 yield Input("", id="exam-date", placeholder="2026-12-24, +14, 3w", max_length=20)
@@ -247,11 +271,21 @@ class ExamPlanDialog(ModalScreen[None]):
         text = self.query_one("#exam-date", Input).value
         shown = self.query_one("#exam-text", Static)
         try:
-            plan = self.plan_text(text)
+            plan = self.plan_text(text, self.scope[1], self._narrowing())
         except ValueError as error:
             shown.update(Text(str(error), style="bold"))
             return
         shown.update(Text(plan))
+
+    def action_other_scope(self) -> None:
+        """Plan for the next scope (the date typed is kept; a plan shown is redone)."""
+        if len(self.scopes) < 2:
+            self.notify("Put the cursor on a deck before x to plan for that deck.", timeout=3)
+            return
+        self.chosen = (self.chosen + 1) % len(self.scopes)
+        self.query_one("#exam-title", Static).update(self._title())
+        if self.query_one("#exam-date", Input).value.strip():
+            self._submit()
 
     def action_close(self) -> None:
         self.dismiss(None)
