@@ -80,7 +80,6 @@ NEVER_ONE = {
     ("scheduling/revlog_csv.py", "max_rows"): "the row limit, thousands",
     ("store/engine.py", "size"): "only said for a name over the file system's limit",
     ("toml_limits.py", "count"): "only said for a file over the size limit",
-    ("tui/screens/dialogs.py", "reviews"): "said for two or more: one has its own sentence",
     ("tui/screens/drill.py", "leech.lapses"): "a leech has lapsed many times by definition",
 }
 
