@@ -78,3 +78,31 @@ def test_the_palette_lists_each_command_once(
     for binding in bindings_of(screen):  # every key that works now is there by name
         if binding.id in enabled:
             assert binding.description in titles, binding.description
+
+
+@pytest.mark.parametrize("plan", [None, SessionPlan(minutes=10)], ids=["home", "drill"])
+def test_no_command_reads_twice_in_its_own_entry(home: Path, plan: SessionPlan | None) -> None:
+    """Each entry is a title and a line under it: that line gives the key (and a tooltip that
+    says more), never the title again, which a learner reads as the command listed twice."""
+    app = RecallApp(FakeServices(), plan=plan)
+
+    async def flow() -> list[list[str]]:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(app, pilot)
+            await pilot.press("ctrl+p")
+            await settle(app, pilot)
+            await pilot.pause(0.3)
+            options = app.screen.query_one(CommandList)
+            return [
+                str(options.get_option_at_index(i).prompt).split("\n")
+                for i in range(options.option_count)
+            ]
+
+    entries = asyncio.run(flow())
+    assert entries
+    for lines in entries:
+        title, *rest = lines
+        assert rest, f"{title!r} has no line saying its key"
+        assert "key " in rest[-1], rest
+        said = rest[-1].split(" · key ")[0]
+        assert said != title and not said.startswith(f"{title} ("), f"{title!r} twice: {said!r}"

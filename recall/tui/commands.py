@@ -20,6 +20,8 @@ from textual.app import App
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.screen import Screen
 
+from recall.tui.keys import key_label
+
 #: The palette does not list itself.
 _SKIP_ACTIONS = {"command_palette", "app.command_palette"}
 
@@ -43,7 +45,7 @@ class RecallCommands(Provider):
                 continue
             seen.update((name, binding.action))
             runner = partial(self.app.run_action, binding.action, active.node)
-            yield name, f"{binding.tooltip or name} ({key})", runner
+            yield name, _help_line(name, binding.tooltip, key), runner
 
     async def discover(self) -> Hits:
         for name, help_text, runner in self._commands():
@@ -55,3 +57,12 @@ class RecallCommands(Provider):
             score = matcher.match(name)
             if score > 0:
                 yield Hit(score, matcher.highlight(name), runner, help=help_text)
+
+
+def _help_line(name: str, tooltip: str, key: str) -> str:
+    """The line under a command: its key, after the tooltip when that says more than the name
+    (the name again read as the same command listed twice)."""
+    label = f"key {key_label(key)}"
+    if tooltip and tooltip != name:
+        return f"{tooltip} · {label}"
+    return label
