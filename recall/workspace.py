@@ -337,9 +337,12 @@ class Workspace:
         topic: str | None = None,
         *,
         now: datetime | None = None,
+        more: int = 0,
     ) -> TodayPlan:
         """What a normal session over every deck (or ``decks``, or ``topic``) drills today:
-        ``recall today``'s plan, with today's raised limit and the per-deck limits."""
+        ``recall today``'s plan, with today's raised limit and the per-deck limits.
+        ``more``: as if today's limit were raised by that many more (what a raise would
+        unlock, asked before offering one)."""
         from recall.planning import todays_plan
 
         now = now or self.clock()
@@ -348,7 +351,7 @@ class Workspace:
             self._cards,
             self.settings,
             now,
-            extra_today=self.extra_new_today(now),
+            extra_today=self.extra_new_today(now) + max(0, more),
             decks=decks,
             topic=topic,
         )

@@ -106,3 +106,31 @@ def test_recall_today_shows_todays_raise_apart_from_the_daily_limit(capsys) -> N
     assert plan["counts"]["total"]["new"] == 25
     assert main(["today"]) == 0
     assert "new cards: 20 a day + 5 today, 0 done" in capsys.readouterr().out
+
+
+def test_the_offer_to_learn_more_counts_only_what_a_raise_brings() -> None:
+    """With the shared limit spent, "learn N more" must not count cards a deck's own limit
+    (or a sibling buried today) still holds back: a raise of the offered count brings exactly
+    that many new cards into today's plan, so the session it starts is never empty."""
+    from recall.tui.services import Services
+    from recall.tui.views import SessionPlan
+
+    _write_config(
+        'new_per_day = 2\nnew_card_order = "deck"\n\n[deck_new_limits]\nactivations = 1\n'
+    )
+    services = Services()
+    services.load()
+    try:
+        workspace = services.workspace
+        session = workspace.start_session(budget=Budget.cards(2), mode="normal")
+        while session.next_card() is not None:
+            session.record(verdict="correct", rating=Rating.Easy, seconds=10.0)
+        session.end()
+        waiting = workspace.plan_today().new_waiting
+        offer = services.empty_offer(SessionPlan(minutes=10))
+        assert offer is not None and 0 < offer.held_back < waiting
+        raised = workspace.plan_today(more=offer.held_back)
+        assert raised.counts.new == offer.held_back
+        assert not [c for c in raised.queue if c.deck == "activations" and c.state == "new"]
+    finally:
+        services.close()

@@ -400,7 +400,9 @@ def test_ctrl_z_over_a_verdict_takes_back_that_answer_not_the_card_before(
         # ... and the card before keeps its review and its new state.
         assert log_of(app, screen) == [("tiny/square", "correct", 3, False)]
         assert store.cards_by_key(["tiny/square"])["tiny/square"].state == square_after
-        # The wrong verdict showed the reference: the retake is helped, as after a hint.
+        # The wrong verdict showed the reference: the retake is helped, as after a hint, but
+        # this card has no hint, so no hint line appears for it.
+        assert screen.hinted and "No hint on this card" not in screen_text(app)
         await answer(pilot, "2y")
         assert screen.feedback is not None and screen.feedback.suggested is Rating.Hard
         await press(pilot, "enter")

@@ -59,6 +59,13 @@ def _limit(name: str, limit: Limit, extra: int = 0) -> str:
     return f"{name}: {daily}, {limit.spent} done, {limit.left} left after this plan"
 
 
+def _waiting(count: int, noun: str = "new card") -> str:
+    """``1 new card waits`` / ``5 new cards wait``: the verb agrees with the count."""
+    from recall.wording import count_of
+
+    return f"{count_of(count, noun)} {'waits' if count == 1 else 'wait'}"
+
+
 def render(plan: TodayPlan, shown: int | None = SHOWN, extra_new: int = 0) -> str:
     """The plan as plain text for a terminal (``shown``: how many queued cards to list;
     ``extra_new``: today's raise of the new-card limit, "learn N more today")."""
@@ -78,12 +85,12 @@ def render(plan: TodayPlan, shown: int | None = SHOWN, extra_new: int = 0) -> st
         if plan.new_limit.spent >= limit:
             out.append(
                 f"Today's new-card allowance is spent ({plan.new_limit.spent} of {limit}); "
-                f"{plan.new_waiting} new cards wait for the next days "
+                f"{_waiting(plan.new_waiting)} for the next days "
                 "(`n` on the home screen learns more today only; "
                 "`recall config new_per_day N` raises every day's)."
             )
         else:
-            out.append(f"{plan.new_waiting} more new cards wait for the next days.")
+            out.append(f"{_waiting(plan.new_waiting, 'more new card')} for the next days.")
     if not plan.queue:
         out.append("Nothing to drill today.")
         return "\n".join(out)

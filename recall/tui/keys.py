@@ -23,6 +23,7 @@ def binding_sections(app: type) -> list[tuple[str, type]]:
     from recall.tui.screens.home import HomeScreen
     from recall.tui.screens.stats import StatsScreen
     from recall.tui.screens.summary import SummaryScreen
+    from recall.tui.screens.today_dialogs import EmptyOfferDialog, ExamPlanDialog, LearnMoreDialog
 
     return [
         ("Everywhere", app),
@@ -35,6 +36,9 @@ def binding_sections(app: type) -> list[tuple[str, type]]:
         ("Card form", CardForm),
         ("New session", SessionDialog),
         ("Asked to confirm", ConfirmDialog),
+        ("Learn more today", LearnMoreDialog),
+        ("Nothing left today", EmptyOfferDialog),
+        ("Exam plan", ExamPlanDialog),
     ]
 
 

@@ -103,7 +103,8 @@ class Services:
         if self._workspace is not None:  # the next start shows them without importing SymPy
             from recall.tui.presenting import remember_shown_formulas
 
-            remember_shown_formulas(self._workspace.cards.values())
+            # A copy: a reload on the UI thread may change the card map while this runs.
+            remember_shown_formulas(list(self._workspace.cards.values()))
 
     @property
     def workspace(self) -> Workspace:
@@ -219,11 +220,18 @@ class Services:
         allowance = workspace.new_allowance_today()
         own_spent = [d for d in decks or () if allowance.per_deck.get(d, 1) <= 0]
         shared_spent = allowance.total <= 0
+        held_back = 0
+        if shared_spent and not own_spent and today.new_waiting:
+            # Not ``new_waiting``: some of those wait for a deck's own limit or a sibling
+            # buried today, which no raise of the shared limit brings. Plan the scope as if
+            # the limit were lifted and count what it would introduce.
+            lifted = workspace.plan_today(decks, plan.topic, more=today.new_waiting)
+            held_back = lifted.counts.new
         return EmptyOffer(
             asked=plan,
             scope=self._scope(plan),
             today=today_view(today, 0, workspace.extra_new_today()),
-            held_back=today.new_waiting if shared_spent and not own_spent else 0,
+            held_back=held_back,
             own_limit=bool(own_spent) and today.new_waiting > 0,
             reviewed=reviewed,
             cards=usable,

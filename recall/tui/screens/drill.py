@@ -150,7 +150,8 @@ class DrillScreen(SessionScreen):
         symbols = self.query_one("#symbols", Static)
         symbols.update(_symbols_text(card))
         symbols.display = bool(card.symbols)
-        self._show_hint(self.hinted)
+        # A penalty without a hint (an undone wrong verdict) shows no "No hint" line.
+        self._show_hint(self.hinted and bool(card.hint))
         self.query_one("#unit", Static).update(card.unit)
         feedback = self.query_one("#feedback", FeedbackPanel)
         feedback.display = False

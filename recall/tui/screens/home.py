@@ -27,6 +27,7 @@ from textual.widgets import DataTable, Footer, Header, Sparkline, Static
 from recall.session import Mode
 from recall.tui.screens.base import RecallScreen
 from recall.tui.views import DeckRow, EmptyOffer, HomeData, SessionPlan, TodayView
+from recall.wording import count_of
 
 if TYPE_CHECKING:
     from recall.tui.screens.today_dialogs import OfferChoice
@@ -313,7 +314,7 @@ class HomeScreen(RecallScreen):
         if choice.action == "more":
             if not self._learn_more(choice.count):
                 return
-            self.recall.start_session(asked)
+            self.start_checked(asked)  # the raise may still leave nothing: then say why
         elif choice.action == "ahead":
             self.recall.start_session(
                 SessionPlan(
@@ -344,7 +345,10 @@ class HomeScreen(RecallScreen):
         except (RecallError, ValueError) as error:
             self.notify(str(error), title="Today's limit was not raised", severity="error")
             return False
-        self.notify(f"Today's new-card limit is raised by {total} (today only).", timeout=4)
+        in_all = f" ({total} today in all)" if total != count else ""
+        self.notify(
+            f"Today's new-card limit is raised by {count}{in_all}, for today only.", timeout=4
+        )
         self.mark_stale()
         return True
 
@@ -360,9 +364,10 @@ class HomeScreen(RecallScreen):
         if not waiting:
             self.notify("No new card is waiting: every card has been introduced.", timeout=3)
             return
+        limit = "no limit" if today.new_limit is None else str(today.new_limit)
         message = (
-            f"{waiting} new card{'s' if waiting != 1 else ''} wait. Today's limit is "
-            f"{today.new_limit}, {today.new_spent} introduced; the raise is for today only."
+            f"{count_of(waiting, 'new card')} {'waits' if waiting == 1 else 'wait'}. "
+            f"Today's limit is {limit}, {today.new_spent} introduced; the raise is for today only."
         )
 
         def chosen(count: int | None) -> None:

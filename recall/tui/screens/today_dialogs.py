@@ -23,6 +23,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Static
 
 from recall.tui.views import EmptyOffer
+from recall.wording import count_of
 
 #: The layout these dialogs share (kept here, with the dialogs, rather than in the app's
 #: stylesheet: ``.dialog`` there gives the box).
@@ -172,24 +173,34 @@ def offer_reason(offer: EmptyOffer) -> str:
         return "It has no cards to drill (every card is suspended or retired)."
     if offer.learning_later:
         count = offer.learning_later
+        verb = "comes" if count == 1 else "come"
         return (
-            f"{count} card{'s' if count != 1 else ''} between learning steps come back later "
-            "today; nothing else is due now."
+            f"{count_of(count, 'card')} between learning steps {verb} back later today; "
+            "nothing else is due now."
         )
     if offer.held_back:
         limit = today.new_limit or 0
         raised = f", {today.new_extra} of them added today" if today.new_extra else ""
         return (
             f"Today's new cards are done ({today.new_spent} of {limit}{raised}); "
-            f"{offer.held_back} new card{'s' if offer.held_back != 1 else ''} here wait for "
-            "the next days. Learn some now: they count for today only."
+            f"{count_of(offer.held_back, 'new card')} here "
+            f"{'waits' if offer.held_back == 1 else 'wait'} for the next days. "
+            "Learn some now: they count for today only."
         )
     if offer.own_limit:
         return (
             "This deck's own new-card limit for today is reached "
-            "(`recall config deck_new_limits.DECK N` changes it); nothing else is due."
+            f"(`recall config deck_new_limits.{_deck_of(offer)} N` changes it); "
+            "nothing else is due."
         )
     return "Every card due today is done, and no new card is waiting."
+
+
+def _deck_of(offer: EmptyOffer) -> str:
+    """The deck id the offer is about, for a command the learner can copy (``DECK`` when the
+    scope is several decks or a topic)."""
+    decks = offer.asked.deck_ids
+    return decks[0] if len(decks) == 1 else "DECK"
 
 
 def offer_keys(offer: EmptyOffer) -> Text:
