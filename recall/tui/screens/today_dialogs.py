@@ -65,7 +65,7 @@ def more_count(text: str) -> int | None:
     """The number typed for "learn N more today", or ``None`` when it is not 1 to
     :data:`MAX_MORE`."""
     cleaned = text.strip()
-    if not cleaned.isdigit() or len(cleaned) > 4:
+    if not (cleaned.isascii() and cleaned.isdecimal()) or len(cleaned) > 4:
         return None
     count = int(cleaned)
     return count if 1 <= count <= MAX_MORE else None
