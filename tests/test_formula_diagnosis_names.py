@@ -152,3 +152,29 @@ def test_shorthand_cards_diagnose_only_names_the_learner_or_reference_used(card:
             typed | reference_names
         ), f"{answer!r}: {verdict.diagnosis.message}"
     assert diagnosed, "no near miss was diagnosed: the test checks nothing"
+
+
+@pytest.mark.parametrize(
+    ("answer", "marked"),
+    [("(y_hat - y)*x", "x"), ("(y_hat + y)*x_j", "y"), ("y*x_j", "y"), ("y_hat*x_j", None)],
+)
+def test_the_marked_part_is_in_the_answer_as_typed(answer: str, marked: str | None) -> None:
+    """The part's path is found with shorthands expanded; the mark is on the typed text, and
+    nothing is marked when the part lies inside an expanded shorthand."""
+    verdict = grade(_card("gradients/linreg-grad-coordinate"), answer)
+    assert verdict.part is not None, verdict.message
+    span = verdict.part.answer_span
+    shown = None if span is None else verdict.interpreted[span[0] : span[1]]
+    assert shown == marked, verdict.message
+
+
+@pytest.mark.parametrize("card", _shorthand_cards(), ids=lambda card: card.key)
+def test_shorthand_cards_mark_a_readable_piece_of_the_typed_answer(card: Card) -> None:
+    table = symbol_table(card)
+    for answer in _near_misses(card):
+        verdict = grade(card, answer)
+        if verdict.part is None or verdict.part.answer_span is None:
+            continue
+        start, end = verdict.part.answer_span
+        piece = verdict.interpreted[start:end].lstrip("+- ")
+        assert _symbols(piece, table) <= _symbols(answer, table), (answer, piece)

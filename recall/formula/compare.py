@@ -23,7 +23,7 @@ from recall.formula.diagnose import diagnose
 from recall.formula.evaluate import UnknownFunctions, eval_float
 from recall.formula.expression import Expression
 from recall.formula.highlight import span_of
-from recall.formula.locate import locate
+from recall.formula.locate import locate, subtree_at
 from recall.formula.magnitude import constant_profile
 from recall.formula.nodes import BinOp, Node, Symbol
 from recall.formula.numeric import grade_constant
@@ -129,6 +129,7 @@ def compare_expressions(
     interpreted = typed.to_text()
     expected_text = reference.to_text()
     spoken = symbol_names(reference.tree) | symbol_names(typed.tree)
+    as_typed = typed.tree
     if table.definitions:
         reference = replace(reference, tree=expand_definitions(reference.tree, table), _cache={})
         typed = replace(typed, tree=expand_definitions(typed.tree, table), _cache={})
@@ -162,7 +163,7 @@ def compare_expressions(
         )
     if comparison.outcome == "different":
         return _incorrect(
-            reference, typed, table, comparison, seed, interpreted, expected_text, spoken
+            reference, typed, table, comparison, seed, interpreted, expected_text, spoken, as_typed
         )
     notes = comparison.notes
     if comparison.outcome in ("undecided", "inconclusive") and notes.out_of_reach is not None:
@@ -223,6 +224,7 @@ def _incorrect(
     interpreted: str,
     expected_text: str,
     spoken: set[str],
+    as_typed: Node,
 ) -> Verdict:
     witness = comparison.witness or {}
     where = _describe_point(witness) if witness else "a test point"
@@ -244,7 +246,7 @@ def _incorrect(
         undefined_mismatch=undefined,
         witness=float_env(witness) if witness else None,
     )
-    part = _located(reference, typed, table, seed, spoken)
+    part = _located(reference, typed, table, seed, spoken, as_typed)
     if part is not None and _part_explains_better(diagnosis, part):
         diagnosis = Diagnosis(part.kind, sentence_case(part.message))
     message = f"Not equivalent: {detail}."
@@ -262,7 +264,12 @@ def _incorrect(
 
 
 def _located(
-    reference: Expression, typed: Expression, table: SymbolTable, seed: int, spoken: set[str]
+    reference: Expression,
+    typed: Expression,
+    table: SymbolTable,
+    seed: int,
+    spoken: set[str],
+    as_typed: Node,
 ):
     """The differing part (:func:`recall.formula.locate.locate`), with its span in the answer's
     "read as" text. The trees have the card's shorthands expanded; the message folds back the
@@ -280,7 +287,22 @@ def _located(
         return None
     if part is None:
         return None
-    return replace(part, answer_span=span_of(typed.tree, part.answer_path))
+    return replace(part, answer_span=_span_as_typed(part, typed.tree, as_typed, table))
+
+
+def _span_as_typed(part: Part, compared: Node, as_typed: Node, table: SymbolTable):
+    """Where the part lies in the answer as typed (the "read as" text). The part's path is in
+    the tree with shorthands expanded; it marks the same thing in the typed tree only when the
+    subtree there expands to the part (else, inside an expanded shorthand, nothing is marked)."""
+    path = part.answer_path
+    if path is None:
+        return None
+    typed_node, compared_node = subtree_at(as_typed, path), subtree_at(compared, path)
+    if typed_node is None or compared_node is None:
+        return None
+    if expand_definitions(typed_node, table) != compared_node:
+        return None
+    return span_of(as_typed, path)
 
 
 def _part_explains_better(diagnosis: Diagnosis | None, part: Part) -> bool:

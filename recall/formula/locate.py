@@ -567,8 +567,10 @@ def locate(
     part = locator.locate(reference, answer, (), (), 0)
     if part is None:
         return None
-    answer_node = None if part.answer_path is None else _at(answer, part.answer_path)
-    expected_node = None if part.expected_path is None else _at(reference, part.expected_path)
+    answer_node = None if part.answer_path is None else subtree_at(answer, part.answer_path)
+    expected_node = (
+        None if part.expected_path is None else subtree_at(reference, part.expected_path)
+    )
     if (part.answer_path is not None and answer_node is None) or (
         part.expected_path is not None and expected_node is None
     ):
@@ -583,7 +585,7 @@ def locate(
     )
 
 
-def _at(node: Node, path: Path) -> Node | None:
+def subtree_at(node: Node, path: Path) -> Node | None:
     """The subtree at ``path``, or ``None`` if the path leaves the tree."""
     for index in path:
         if isinstance(node, Negate) and index == 0:
