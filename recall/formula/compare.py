@@ -23,15 +23,16 @@ from recall.formula.diagnose import diagnose
 from recall.formula.evaluate import UnknownFunctions, eval_float
 from recall.formula.expression import Expression
 from recall.formula.highlight import span_of
-from recall.formula.locate import locate
+from recall.formula.locate import locate, subtree_at
 from recall.formula.magnitude import constant_profile
-from recall.formula.nodes import BinOp, Node
+from recall.formula.nodes import BinOp, Node, Symbol
 from recall.formula.numeric import grade_constant
 from recall.formula.parser import parse
 from recall.formula.pointwise import Agreement, precise_value
 from recall.formula.printer import format_fraction
 from recall.formula.reach import OutOfReach
 from recall.formula.search import NumericComparison, compare_numerically, float_env
+from recall.formula.shorthand import sentence_case, symbol_names
 from recall.formula.showing import difference_text, distinct
 from recall.formula.structural import structurally_equal
 from recall.formula.symbols import DEFAULT_TABLE, SymbolTable
@@ -127,6 +128,8 @@ def compare_expressions(
     expanded on both sides first)."""
     interpreted = typed.to_text()
     expected_text = reference.to_text()
+    spoken = symbol_names(reference.tree) | symbol_names(typed.tree)
+    as_typed = typed.tree
     if table.definitions:
         reference = replace(reference, tree=expand_definitions(reference.tree, table), _cache={})
         typed = replace(typed, tree=expand_definitions(typed.tree, table), _cache={})
@@ -159,7 +162,9 @@ def compare_expressions(
             expected=expected_text,
         )
     if comparison.outcome == "different":
-        return _incorrect(reference, typed, table, comparison, seed, interpreted, expected_text)
+        return _incorrect(
+            reference, typed, table, comparison, seed, interpreted, expected_text, spoken, as_typed
+        )
     notes = comparison.notes
     if comparison.outcome in ("undecided", "inconclusive") and notes.out_of_reach is not None:
         return Verdict(
@@ -218,6 +223,8 @@ def _incorrect(
     seed: int,
     interpreted: str,
     expected_text: str,
+    spoken: set[str],
+    as_typed: Node,
 ) -> Verdict:
     witness = comparison.witness or {}
     where = _describe_point(witness) if witness else "a test point"
@@ -239,9 +246,9 @@ def _incorrect(
         undefined_mismatch=undefined,
         witness=float_env(witness) if witness else None,
     )
-    part = _located(reference, typed, table, seed)
+    part = _located(reference, typed, table, seed, spoken, as_typed)
     if part is not None and _part_explains_better(diagnosis, part):
-        diagnosis = Diagnosis(part.kind, part.message[0].upper() + part.message[1:])
+        diagnosis = Diagnosis(part.kind, sentence_case(part.message))
     message = f"Not equivalent: {detail}."
     if diagnosis is not None:
         message = f"{diagnosis.message} ({detail})."
@@ -256,16 +263,46 @@ def _incorrect(
     )
 
 
-def _located(reference: Expression, typed: Expression, table: SymbolTable, seed: int):
+def _located(
+    reference: Expression,
+    typed: Expression,
+    table: SymbolTable,
+    seed: int,
+    spoken: set[str],
+    as_typed: Node,
+):
     """The differing part (:func:`recall.formula.locate.locate`), with its span in the answer's
-    "read as" text."""
+    "read as" text. The trees have the card's shorthands expanded; the message folds back the
+    ones the learner or the reference used (``spoken``) and names nothing else."""
     try:
-        part = locate(reference.tree, typed.tree, table, seed=seed)
+        shorthands = {
+            name: expand_definitions(Symbol(name), table)
+            for name in table.definitions
+            if name in spoken
+        }
+        part = locate(
+            reference.tree, typed.tree, table, seed=seed, shorthands=shorthands, spoken=spoken
+        )
     except Exception:  # noqa: BLE001 - naming the part is a courtesy: it must never cost the verdict
         return None
     if part is None:
         return None
-    return replace(part, answer_span=span_of(typed.tree, part.answer_path))
+    return replace(part, answer_span=_span_as_typed(part, typed.tree, as_typed, table))
+
+
+def _span_as_typed(part: Part, compared: Node, as_typed: Node, table: SymbolTable):
+    """Where the part lies in the answer as typed (the "read as" text). The part's path is in
+    the tree with shorthands expanded; it marks the same thing in the typed tree only when the
+    subtree there expands to the part (else, inside an expanded shorthand, nothing is marked)."""
+    path = part.answer_path
+    if path is None:
+        return None
+    typed_node, compared_node = subtree_at(as_typed, path), subtree_at(compared, path)
+    if typed_node is None or compared_node is None:
+        return None
+    if expand_definitions(typed_node, table) != compared_node:
+        return None
+    return span_of(as_typed, path)
 
 
 def _part_explains_better(diagnosis: Diagnosis | None, part: Part) -> bool:

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -33,6 +34,7 @@ from recall.formula.evaluate import UnknownFunctions, eval_float
 from recall.formula.nodes import BinOp, Call, Negate, Node, Number, Symbol, walk
 from recall.formula.printer import format_fraction, to_text
 from recall.formula.sampling import plan, sample
+from recall.formula.shorthand import SpokenText, unnamed_message
 from recall.formula.symbols import SymbolTable
 from recall.formula.verdict import Part
 
@@ -149,9 +151,9 @@ def _is_power(node: Node) -> bool:
     return isinstance(node, BinOp) and node.op == "^"
 
 
-def _power(base: Node, exponent: Fraction) -> str:
+def _power(base: Node, exponent: Fraction, render=to_text) -> str:
     """``base^exponent`` as typed syntax (``sqrt(v + e)``, ``1/x``, ``x^3``)."""
-    text = to_text(base)
+    text = render(base)
     inner = text if isinstance(base, (Symbol, Call, Number)) else f"({text})"
     size = abs(exponent)
     body = (
@@ -164,8 +166,8 @@ def _power(base: Node, exponent: Fraction) -> str:
     return body if exponent > 0 else f"1/{body if size != 1 else inner}"
 
 
-def _signed(sign: int, node: Node) -> str:
-    return ("- " if sign < 0 else "+ ") + to_text(node)
+def _signed(sign: int, node: Node, render=to_text) -> str:
+    return ("- " if sign < 0 else "+ ") + render(node)
 
 
 def _ordinal(index: int, count: int) -> str:
@@ -196,8 +198,9 @@ def _rounded(answer: Fraction, reference: Fraction, text: str) -> bool:
 
 
 class _Locator:
-    def __init__(self, values: _Values) -> None:
+    def __init__(self, values: _Values, text: SpokenText) -> None:
         self.values = values
+        self.text = text
 
     def locate(self, reference: Node, answer: Node, r_path: Path, a_path: Path, depth: int):
         if depth > MAX_DEPTH:
@@ -242,16 +245,16 @@ class _Locator:
                     f"the {_ordinal(index, count)} term has the wrong sign",
                     term.path,
                     r_terms[match].path,
-                    _signed(term.sign, term.node),
-                    _signed(r_terms[match].sign, r_terms[match].node),
+                    _signed(term.sign, term.node, self.text),
+                    _signed(r_terms[match].sign, r_terms[match].node, self.text),
                 )
         if a_left and not r_left:
             term = a_terms[a_left[0]]
-            text = _signed(term.sign, term.node)
+            text = _signed(term.sign, term.node, self.text)
             return Part("extra-term", f"this term is extra: {text}", term.path, None, text)
         if r_left and not a_left:
             term = r_terms[r_left[0]]
-            text = _signed(term.sign, term.node)
+            text = _signed(term.sign, term.node, self.text)
             return Part("missing-term", f"a term is missing: {text}", None, term.path, "", text)
         if len(a_left) == 1 and len(r_left) == 1:
             a_term, r_term = a_terms[a_left[0]], r_terms[r_left[0]]
@@ -263,18 +266,18 @@ class _Locator:
                     f"the {ordinal} term has the wrong sign",
                     a_term.path,
                     r_term.path,
-                    _signed(a_term.sign, a_term.node),
-                    _signed(r_term.sign, r_term.node),
+                    _signed(a_term.sign, a_term.node, self.text),
+                    _signed(r_term.sign, r_term.node, self.text),
                 )
             if inner is not None:
                 return inner
             return Part(
                 "term",
-                f"the {ordinal} term should be {_signed(r_term.sign, r_term.node)}",
+                f"the {ordinal} term should be {_signed(r_term.sign, r_term.node, self.text)}",
                 a_term.path,
                 r_term.path,
-                _signed(a_term.sign, a_term.node),
-                _signed(r_term.sign, r_term.node),
+                _signed(a_term.sign, a_term.node, self.text),
+                _signed(r_term.sign, r_term.node, self.text),
             )
         if a_left:
             term = a_terms[a_left[0]]
@@ -283,7 +286,7 @@ class _Locator:
                 f"the {_ordinal(a_left[0], count)} term is wrong",
                 term.path,
                 None,
-                _signed(term.sign, term.node),
+                _signed(term.sign, term.node, self.text),
             )
         return None
 
@@ -331,14 +334,14 @@ class _Locator:
                 return inner
         if a_left and not r_left:
             factor = a_factors[a_left[0]]
-            text = to_text(factor.base)
+            text = self.text(factor.base)
             where = "" if factor.exponent > 0 else " in the denominator"
             return Part(
                 "extra-factor", f"this factor is extra{where}: {text}", factor.path, None, text
             )
         if r_left and not a_left:
             factor = r_factors[r_left[0]]
-            text = to_text(factor.base)
+            text = self.text(factor.base)
             if factor.exponent.denominator == 2 and any(
                 _same(self.values.of(factor.base), self.values.of(f.base)) for f in a_factors
             ):
@@ -359,10 +362,10 @@ class _Locator:
                 factor = a_factors[a_left[0]]
                 return Part(
                     "factor",
-                    f"this factor is wrong: {to_text(factor.base)}",
+                    f"this factor is wrong: {self.text(factor.base)}",
                     factor.path,
                     None,
-                    to_text(factor.base),
+                    self.text(factor.base),
                 )
             return None
         if a_coefficient != r_coefficient:
@@ -372,13 +375,13 @@ class _Locator:
         return None
 
     def _exponent(self, answer: _Factor, reference: _Factor) -> Part:
-        base = to_text(reference.base)
+        base = self.text(reference.base)
         a_exp, r_exp = answer.exponent, reference.exponent
         texts = ("", "")  # filled from the paths: the whole power, not only its base
         if a_exp == -r_exp:
             return Part(
                 "reciprocal",
-                f"{base} belongs in the {_where(r_exp)}, not the {_where(a_exp)}",
+                f"the factor {base} belongs in the {_where(r_exp)}, not the {_where(a_exp)}",
                 answer.path,
                 reference.path,
                 *texts,
@@ -388,7 +391,7 @@ class _Locator:
                 "square-root",
                 "the denominator is missing a square root"
                 if r_exp < 0
-                else f"a square root is missing: sqrt({to_text(reference.base)})",
+                else f"a square root is missing: sqrt({self.text(reference.base)})",
                 answer.path,
                 reference.path,
                 *texts,
@@ -398,7 +401,7 @@ class _Locator:
                 "square-root",
                 "the denominator has a square root too many"
                 if a_exp < 0
-                else f"a square root too many: {to_text(reference.base)} needs none",
+                else f"a square root too many: {self.text(reference.base)} needs none",
                 answer.path,
                 reference.path,
                 *texts,
@@ -413,7 +416,8 @@ class _Locator:
             )
         return Part(
             "exponent",
-            f"{base} should be to the power {format_fraction(r_exp)}, not {format_fraction(a_exp)}",
+            f"the factor {base} should be to the power {format_fraction(r_exp)}, "
+            f"not {format_fraction(a_exp)}",
             answer.path,
             reference.path,
             *texts,
@@ -427,9 +431,16 @@ class _Locator:
         if answer.exponent != reference.exponent:
             # Different bases and different powers (sqrt(v + e) for sqrt(v) + e): the whole
             # factor is what differs; looking inside either one would mislead.
-            whole = (_power(a_base, answer.exponent), _power(r_base, reference.exponent))
+            whole = (
+                _power(a_base, answer.exponent, self.text),
+                _power(r_base, reference.exponent, self.text),
+            )
             return Part(
-                "factor", f"{whole[0]} should be {whole[1]}", answer.path, reference.path, *whole
+                "factor",
+                f"the factor {whole[0]} should be {whole[1]}",
+                answer.path,
+                reference.path,
+                *whole,
             )
         if _is_power(a_base) and _is_power(r_base):
             assert isinstance(a_base, BinOp) and isinstance(r_base, BinOp)
@@ -447,7 +458,7 @@ class _Locator:
             if a_base.name != r_base.name or len(a_base.args) != len(r_base.args):
                 return Part(
                     "function",
-                    f"{a_base.name} should be {r_base.name}",
+                    f"the function {a_base.name} should be {r_base.name}",
                     answer.path,
                     reference.path,
                     *texts,
@@ -465,11 +476,11 @@ class _Locator:
                         return inner
                     return Part(
                         "factor",
-                        f"the argument of {a_base.name} should be {to_text(r_arg)}",
+                        f"the argument of {a_base.name} should be {self.text(r_arg)}",
                         answer.base_path + (index,),
                         reference.base_path + (index,),
-                        to_text(a_arg),
-                        to_text(r_arg),
+                        self.text(a_arg),
+                        self.text(r_arg),
                     )
             return None
         composite = (BinOp, Negate, Call)
@@ -481,14 +492,14 @@ class _Locator:
         if isinstance(a_base, Symbol) and isinstance(r_base, Symbol):
             return Part(
                 "factor",
-                f"{a_base.name} should be {r_base.name}",
+                f"the factor {self.text(a_base)} should be {self.text(r_base)}",
                 answer.path,
                 reference.path,
                 *texts,
             )
         return Part(
             "factor",
-            f"{to_text(a_base)} should be {to_text(r_base)}",
+            f"the factor {self.text(a_base)} should be {self.text(r_base)}",
             answer.path,
             reference.path,
             *texts,
@@ -532,30 +543,49 @@ class _Locator:
         )
 
 
-def locate(reference: Node, answer: Node, table: SymbolTable, *, seed: int = 0) -> Part | None:
+def locate(
+    reference: Node,
+    answer: Node,
+    table: SymbolTable,
+    *,
+    seed: int = 0,
+    shorthands: Mapping[str, Node] | None = None,
+    spoken: Collection[str] | None = None,
+) -> Part | None:
     """The smallest part of ``answer`` that differs from ``reference``, or ``None`` when the
-    two cannot be lined up part by part."""
+    two cannot be lined up part by part.
+
+    ``shorthands`` (name → expanded definition) are folded back into their names in the
+    message; ``spoken`` is every name the learner or the reference typed: a message that would
+    name anything else (a piece of an expanded shorthand) says which kind of part is wrong
+    without naming it."""
     names = sorted(
         {n.name for tree in (reference, answer) for n in walk(tree) if isinstance(n, Symbol)}
     )
-    locator = _Locator(_Values(names, table, seed))
+    render = SpokenText(shorthands)
+    locator = _Locator(_Values(names, table, seed), render)
     part = locator.locate(reference, answer, (), (), 0)
     if part is None:
         return None
-    answer_node = None if part.answer_path is None else _at(answer, part.answer_path)
-    expected_node = None if part.expected_path is None else _at(reference, part.expected_path)
+    answer_node = None if part.answer_path is None else subtree_at(answer, part.answer_path)
+    expected_node = (
+        None if part.expected_path is None else subtree_at(reference, part.expected_path)
+    )
     if (part.answer_path is not None and answer_node is None) or (
         part.expected_path is not None and expected_node is None
     ):
         return None  # a path that misses its tree would mark the wrong thing: say nothing
-    answer_text = part.answer_text or ("" if answer_node is None else to_text(answer_node))
-    expected_text = part.expected_text or ("" if expected_node is None else to_text(expected_node))
+    answer_text = part.answer_text or ("" if answer_node is None else render(answer_node))
+    expected_text = part.expected_text or ("" if expected_node is None else render(expected_node))
+    message = part.message
+    if spoken is not None and not render.speaks_only(spoken):
+        message, answer_text, expected_text = unnamed_message(part.kind, part.message), "", ""
     return Part(
-        part.kind, part.message, part.answer_path, part.expected_path, answer_text, expected_text
+        part.kind, message, part.answer_path, part.expected_path, answer_text, expected_text
     )
 
 
-def _at(node: Node, path: Path) -> Node | None:
+def subtree_at(node: Node, path: Path) -> Node | None:
     """The subtree at ``path``, or ``None`` if the path leaves the tree."""
     for index in path:
         if isinstance(node, Negate) and index == 0:
