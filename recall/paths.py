@@ -87,16 +87,21 @@ def redact_url(text: str) -> str:
     return text
 
 
-def write_atomically(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` whole or not at all: into a temporary file beside it, flushed
-    to disk, then renamed over it. A full disk or a crash mid-write leaves the old file (or no
-    file), never a truncated one; ``OSError`` is raised after the temporary file is removed."""
-    temp = path.with_name(path.name + ".tmp")
+def write_atomically(path: Path, text: str, *, durable: bool = True) -> None:
+    """Write ``text`` to ``path`` whole or not at all: into a temporary file beside it (named
+    for this process, so two windows writing at once never share one), flushed to disk, then
+    renamed over it. A full disk or a crash mid-write leaves the old file (or no file), never a
+    truncated one; ``OSError`` is raised after the temporary file is removed.
+
+    ``durable=False`` skips the flush to disk, for caches: a cache lost in a power cut is
+    rebuilt, and the next start should not wait for the disk."""
+    temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         with open(temp, "w", encoding="utf-8") as file:
             file.write(text)
-            file.flush()
-            os.fsync(file.fileno())
+            if durable:
+                file.flush()
+                os.fsync(file.fileno())
         os.replace(temp, path)
     except OSError as error:
         temp.unlink(missing_ok=True)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import tomllib
 from datetime import timedelta
@@ -120,7 +121,9 @@ def test_cli_bad_value_exits_non_zero_with_a_message(
 def test_a_settings_file_that_cannot_be_written_is_a_clear_error(
     home: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    (home / "config.toml.tmp").mkdir()  # stands in for a full disk or a read-only folder
+    # This process's temporary file taken by a folder stands in for a full disk or a read-only
+    # folder (main() runs in this process).
+    (home / f".config.toml.{os.getpid()}.tmp").mkdir()
     assert main(["config", "new_per_day", "12"]) == 2
     assert "cannot write the settings file" in capsys.readouterr().err
     assert config.load_settings().new_per_day == 20

@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from recall.cards.model import Card, Deck
+from recall.paths import write_atomically
 
 #: A deck check as :func:`recall.cards.loader.read_deck` takes it.
 Check = Callable[..., None]
@@ -110,14 +111,10 @@ def store(raw: bytes, deck: Deck, *, builtin: bool, check: Check | None) -> bool
         return False
     entry = json.dumps({"key": key, "digest": _digest(payload), "deck": payload})
     folder = cache_dir()
-    temp = folder / f".{key}.{os.getpid()}.tmp"
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        temp.write_text(entry, encoding="utf-8")
-        os.replace(temp, folder / f"{key}.json")
+        write_atomically(folder / f"{key}.json", entry, durable=False)
     except OSError:
-        with contextlib.suppress(OSError):
-            temp.unlink(missing_ok=True)
         return False
     _prune(folder)
     return True

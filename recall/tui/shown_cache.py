@@ -18,10 +18,8 @@ other code) just means the formulas are rendered again. Values are plain text, s
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
-import os
 import threading
 from collections.abc import Callable, Iterable
 from importlib.util import find_spec
@@ -30,6 +28,7 @@ from typing import Final
 
 from recall.cards import parse_cache
 from recall.cards.model import Card
+from recall.paths import write_atomically
 
 #: The file, under the data directory's ``cache`` folder.
 FILE_NAME: Final = "shown.json"
@@ -118,14 +117,10 @@ class ShownCache:
             entries = dict(list(self._entries.items())[-MAX_ENTRIES:])
             text = json.dumps({"code": self._code_key(), "entries": entries}, ensure_ascii=False)
             self._dirty = False
-        temp = self.folder / f".{FILE_NAME}.{os.getpid()}.tmp"
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
-            temp.write_text(text, encoding="utf-8")
-            os.replace(temp, self.path)
+            write_atomically(self.path, text, durable=False)
         except OSError:
-            with contextlib.suppress(OSError):
-                temp.unlink(missing_ok=True)
             return False
         return True
 
