@@ -1,0 +1,98 @@
+"""The one rule for text recall did not write: refused where it enters, made inert where it leaves.
+
+Deck files, imports (CSV, Anki text, Anki packages), config values, typed answers, URLs and the
+names of files in a decks folder can come from anyone. A terminal obeys the control characters in
+what it is given: ``ESC ] 52`` writes the clipboard, ``ESC [ 2J`` clears the screen, ``ESC ] 0``
+sets the title, ``ESC ] 8`` makes a hyperlink, a C1 ``CSI`` (U+009B) does what ``ESC [`` does on
+some terminals. Bidirectional overrides and zero-width characters make two different ids look the
+same. So:
+
+* **On the way in** (deck files, imports, config), :func:`first_control` finds a control
+  character the text may not hold (C0 other than newline and tab, DEL, C1), and the loader refuses
+  the field with file:line and the field named. :func:`first_invisible` finds the bidi controls
+  and zero-width characters an *id* may not hold.
+* **On the way out** (Textual widgets, CLI output, error messages, logs, exports to a terminal),
+  :func:`inert` makes every such character visible and harmless; :func:`quote` does the same and
+  keeps at most ``limit`` characters, for error messages that cite the input.
+
+Nothing here imports anything but the standard library, so every layer may call it.
+"""
+
+from __future__ import annotations
+
+import re
+
+#: C0 controls but newline and tab, DEL, and the C1 controls (U+0080 to U+009F).
+_CONTROL_CLASS = "\x00-\x08\x0b-\x1f\x7f-\x9f"
+#: Bidirectional embeddings, overrides, isolates and marks, and the zero-width characters (the
+#: byte-order mark included) that make two strings look alike. The line and paragraph
+#: separators U+2028/U+2029 end a line in some terminals and editors.
+_INVISIBLE_CLASS = "\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\u2028\u2029"
+
+_CONTROL = re.compile(f"[{_CONTROL_CLASS}]")
+_INVISIBLE = re.compile(f"[{_INVISIBLE_CLASS}]")
+_UNSAFE_OUT = re.compile(f"[{_CONTROL_CLASS}{_INVISIBLE_CLASS}]")
+_UNSAFE_OUT_ONE_LINE = re.compile(f"[{_CONTROL_CLASS}{_INVISIBLE_CLASS}\n\t]")
+
+#: How many characters of someone else's text an error message quotes at most.
+QUOTE_LIMIT = 80
+
+
+def _visible(match: re.Match[str]) -> str:
+    """A control character as something a person can read and a terminal ignores.
+
+    C0 controls become their Unicode "control picture" (ESC is ``␛``, NUL ``␀``), DEL ``␡``;
+    everything else (C1, bidi, zero-width) its code point, ``<U+202E>``.
+    """
+    char = match.group()
+    code = ord(char)
+    if code < 0x20:
+        return chr(0x2400 + code)
+    if code == 0x7F:
+        return "\u2421"
+    return f"<U+{code:04X}>"
+
+
+def inert(text: str, *, one_line: bool = False) -> str:
+    """``text`` with every control, bidi and zero-width character made visible and inert.
+
+    Newline and tab are kept (they are layout, not commands) unless ``one_line`` is set, for a
+    place where a line break would itself mislead (a table cell, a log line, an option list).
+    """
+    pattern = _UNSAFE_OUT_ONE_LINE if one_line else _UNSAFE_OUT
+    if not pattern.search(text):
+        return text
+    return pattern.sub(_visible, text)
+
+
+def quote(text: str, limit: int = QUOTE_LIMIT) -> str:
+    """``text`` for an error message: inert, on one line, at most ``limit`` characters (with an
+    ellipsis and the full length when cut), so an error never echoes a whole hostile input."""
+    if len(text) > limit:
+        shown = inert(text[:limit], one_line=True)
+        return f"{shown}… ({len(text):,} characters)"
+    return inert(text, one_line=True)
+
+
+def first_control(text: str) -> int | None:
+    """The index of the first character ``text`` may not hold as stored text (C0 other than
+    newline and tab, DEL, C1), or ``None`` when it holds none."""
+    match = _CONTROL.search(text)
+    return match.start() if match else None
+
+
+def first_invisible(text: str) -> int | None:
+    """The index of the first control, bidi or zero-width character in ``text`` (what an id, a
+    name that must look like itself, may not hold), or ``None``."""
+    match = _UNSAFE_OUT_ONE_LINE.search(text)
+    return match.start() if match else None
+
+
+def describe_char(char: str) -> str:
+    """A character named for an error message: ``U+001B (ESC)``-style, never the raw character."""
+    code = ord(char)
+    names = {0x1B: "ESC", 0x07: "BEL", 0x00: "NUL", 0x7F: "DEL", 0x9B: "CSI", 0x9D: "OSC"}
+    if _INVISIBLE.match(char):
+        return f"U+{code:04X} (an invisible or direction-changing character)"
+    name = names.get(code)
+    return f"U+{code:04X} ({name})" if name else f"U+{code:04X} (a control character)"

@@ -1,0 +1,77 @@
+"""The one rule for untrusted text: :mod:`recall.inert` leaves nothing a terminal would obey."""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from recall.inert import QUOTE_LIMIT, describe_char, first_control, first_invisible, inert, quote
+
+_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]")
+
+_HOSTILE_PIECES = st.sampled_from(
+    [
+        "\x1b]52;c;cHduZWQ=\x07",
+        "\x1b[2J\x1b[H",
+        "\x1b]0;TITLE\x07",
+        "\x1b]8;;http://evil.example\x1b\\link\x1b]8;;\x1b\\",
+        "\x1bP+q\x1b\\",
+        "\x9b31m",
+        "\x9d0;T\x9c",
+        "\u202eevil",
+        "a\u200bb",
+        "\x00",
+        "\r",
+        "\x7f",
+    ]
+)
+_TEXT = st.lists(st.one_of(st.text(max_size=20), _HOSTILE_PIECES), max_size=8).map("".join)
+
+
+@given(_TEXT)
+def test_inert_output_holds_no_control_bidi_or_zero_width_character(text: str) -> None:
+    assert not _UNSAFE.search(inert(text))
+    assert not _UNSAFE.search(inert(text, one_line=True).replace("\t", ""))
+
+
+@given(_TEXT)
+def test_one_line_output_has_no_line_break(text: str) -> None:
+    assert "\n" not in inert(text, one_line=True)
+    assert "\n" not in quote(text)
+
+
+def test_inert_keeps_newline_and_tab_and_shows_what_it_replaced() -> None:
+    assert inert("a\tb\nc") == "a\tb\nc"
+    assert inert("x\x1b[2Jy") == "x\u241b[2Jy"
+    assert inert("\u202e") == "<U+202E>"
+    assert inert("\x9b") == "<U+009B>"
+
+
+def test_plain_text_is_returned_unchanged() -> None:
+    text = "σ(x)·(1 − σ(x)) — ½δ²"
+    assert inert(text) is text
+
+
+@given(st.text(min_size=QUOTE_LIMIT + 1, max_size=400))
+def test_quote_cuts_long_input_and_names_its_length(text: str) -> None:
+    quoted = quote(text)
+    assert f"({len(text):,} characters)" in quoted
+    assert len(quoted) < 6 * QUOTE_LIMIT  # each shown character is at most "<U+XXXX>"
+
+
+def test_entry_checks_find_the_first_offending_character() -> None:
+    assert first_control("ok\n\tfine") is None
+    assert first_control("ab\x1bc") == 2
+    assert first_control("a\u0085") == 1
+    assert first_invisible("card-1") is None
+    assert first_invisible("card\u200b1") == 4
+    assert first_invisible("a\nb") == 1
+
+
+def test_describe_char_never_holds_the_raw_character() -> None:
+    for char in "\x1b\x07\x00\x7f\x9b\u202e\u200b\x01":
+        described = describe_char(char)
+        assert char not in described
+        assert described.startswith("U+")
