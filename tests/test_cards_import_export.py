@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from recall.cards.exporting import back_text, front_text, to_csv, to_json
-from recall.cards.importing import choose_kind, notes_to_deck, read_notes
 from recall.cards.loader import load_deck
 from recall.cards.model import Card, CardKind
 from recall.cards.writer import deck_to_toml, toml_string
 from recall.errors import DeckError
 from recall.grading import check_deck
+from recall.interop.text_export import back_text, front_text, to_csv, to_json
+from recall.interop.text_import import choose_kind, notes_to_deck, read_notes
 
 FIXTURE = Path(__file__).parent / "fixtures" / "decks" / "sample" / "sample.toml"
 
@@ -163,7 +163,7 @@ def test_nothing_to_import_is_an_error() -> None:
     ],
 )
 def test_kind_choice_is_conservative(back: str, kind: CardKind) -> None:
-    from recall.cards.importing import Note
+    from recall.interop.text_import import Note
 
     assert choose_kind(Note("front", back)) is kind
 

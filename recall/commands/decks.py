@@ -265,11 +265,11 @@ def run_validate(args: argparse.Namespace) -> int:
 
 
 def run_new(args: argparse.Namespace) -> int:
-    from recall.cards.importing import slug
     from recall.cards.schema import DECK_ID
     from recall.cards.template import new_deck_text
     from recall.commands import custom_folder
     from recall.errors import DeckError
+    from recall.interop.text_import import slug
     from recall.paths import write_atomically
 
     deck_id = args.deck_id or slug(args.name).replace(".", "-")
@@ -325,7 +325,7 @@ def find_deck(spec: str, args: argparse.Namespace | None = None) -> Deck:
 
 
 def run_show(args: argparse.Namespace) -> int:
-    from recall.cards.exporting import back_text, front_text, to_json
+    from recall.interop.text_export import back_text, front_text, to_json
 
     deck = find_deck(args.deck, args)
     if args.json:
@@ -366,7 +366,7 @@ def run_show(args: argparse.Namespace) -> int:
 
 
 def run_export(args: argparse.Namespace) -> int:
-    from recall.cards.exporting import to_csv, to_json
+    from recall.interop.text_export import to_csv, to_json
     from recall.paths import write_atomically
 
     deck = find_deck(args.deck, args)
@@ -385,12 +385,12 @@ def run_export(args: argparse.Namespace) -> int:
 def run_import(args: argparse.Namespace) -> int:
     from collections import Counter
 
-    from recall.cards.importing import notes_to_deck, read_notes, slug
     from recall.cards.loader import load_deck
     from recall.cards.writer import deck_to_toml
     from recall.commands import custom_folder
     from recall.errors import DeckError
     from recall.grading import check_deck
+    from recall.interop.text_import import notes_to_deck, read_notes, slug
     from recall.paths import write_atomically
 
     source: Path = args.file

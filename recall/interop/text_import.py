@@ -31,10 +31,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from recall.cards.exporting import from_spreadsheet_safe
 from recall.cards.model import Card, CardKind, Deck
 from recall.cards.schema import CARD_ID, DECK_ID, MAX_ID
 from recall.errors import DeckError
+from recall.interop.text_export import from_spreadsheet_safe
 
 _SEPARATORS = {
     "tab": "\t",
