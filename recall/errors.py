@@ -97,11 +97,12 @@ class DeckError(RecallError):
 
     def __str__(self) -> str:
         # The path, the card id and whatever the message quotes may come from a shared deck:
-        # made inert here, once, for every place an error is shown.
-        where = inert(self.path or "<deck>", one_line=True)
+        # made inert here, once, for every place an error is shown. Unlocated (a deck given as
+        # text, not a file): no invented placeholder for the place.
+        where = inert(self.path or "", one_line=True)
         if self.line is not None:
-            where += f":{self.line}"
-        text = f"{where}: "
+            where += f":{self.line}" if where else f"line {self.line}"
+        text = f"{where}: " if where else ""
         if self.card_id:
             text += f"card '{quote(self.card_id)}': "
         text += inert(self.message)

@@ -143,12 +143,13 @@ def test_an_import_with_a_control_character_is_refused_naming_its_row(
     source = tmp_path / name
     source.write_text(text, encoding="utf-8")
     folder = tmp_path / "decks"
+    folder.mkdir()
     fmt = ["--format", "csv"] if name.endswith((".csv", ".tsv")) else []
     status, output = _run(capsys, "--decks", str(folder), "decks", "import", str(source), *fmt)
     assert status != 0
     assert f"{source}" in output and where in output, output
     assert "U+" in output
-    assert not folder.exists() or not list(folder.iterdir())  # nothing was written
+    assert list(folder.iterdir()) == []  # nothing was written
 
 
 def test_an_import_with_windows_line_ends_is_still_accepted(
@@ -156,6 +157,7 @@ def test_an_import_with_windows_line_ends_is_still_accepted(
 ) -> None:
     source = tmp_path / "crlf.csv"
     source.write_bytes(b'"front","back"\r\n"two words","a\r\nb"\r\n')
+    (tmp_path / "decks").mkdir()
     status, output = _run(
         capsys,
         "--decks",
@@ -176,6 +178,7 @@ def test_a_file_name_with_an_escape_becomes_inert_deck_text(
     source = tmp_path / "deck\x1b]0;T\x07.csv"
     source.write_text('"front","back"\n"q","an answer"\n', encoding="utf-8")
     folder = tmp_path / "decks"
+    folder.mkdir()
     status, output = _run(
         capsys, "--decks", str(folder), "decks", "import", str(source), "--format", "csv"
     )
@@ -205,3 +208,24 @@ def test_a_config_value_with_a_control_character_is_refused_with_its_line(
     status, output = _run(capsys, "config")
     assert status != 0
     assert f"{path}:{line}: the setting '{setting}' holds U+" in output, output
+
+
+def test_a_json_deck_export_with_a_control_character_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    status, exported = _run(capsys, "decks", "export", "losses", "--format", "json")
+    assert status == 0
+    data = json.loads(exported)
+    data["cards"][0]["prompt"] += " \x1b]52;c;cHduZWQ=\x07"
+    source = tmp_path / "losses.json"
+    source.write_text(json.dumps(data), encoding="utf-8")
+    folder = tmp_path / "decks"
+    folder.mkdir()
+    status, output = _run(
+        capsys, "--decks", str(folder), "decks", "import", str(source), "--id", "mine"
+    )
+    assert status != 0
+    assert "'prompt' holds U+001B (ESC)" in output
+    assert list(folder.iterdir()) == []  # nothing was written

@@ -136,8 +136,10 @@ def test_a_hostile_import_is_never_written_raw(front: str, back: str, fmt: str) 
         header = "#separator:comma\n" if fmt == "anki" else ""
         source.write_text(f'{header}"front","back"\n{quoted}\n', encoding="utf-8")
         decks = Path(folder) / "decks"
-        _recall("--decks", str(decks), "decks", "import", str(source), "--format", fmt)
-        for written in decks.glob("*.toml") if decks.exists() else ():
+        decks.mkdir()
+        output = _recall("--decks", str(decks), "decks", "import", str(source), "--format", fmt)
+        assert "imported" in output or str(source) in output  # the import ran, it was refused
+        for written in decks.glob("*.toml"):
             _recall("decks", "show", str(written))
 
 
