@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from recall.clock import Clock, utc_now
+from recall.inert import quote
 
 if TYPE_CHECKING:
     from recall.analytics import Stats
@@ -286,7 +287,7 @@ class Workspace:
             for deck in custom.decks:
                 if deck.id in taken:
                     error = DeckError(
-                        f"deck id '{deck.id}' is already used by {taken[deck.id]}",
+                        f"deck id '{quote(deck.id)}' is already used by {taken[deck.id]}",
                         path=deck.path,
                         suggestion="give this deck another id",
                     )
@@ -410,7 +411,9 @@ class Workspace:
             self.store, self._cards, decks=decks, topic=topic, seed=today.toordinal()
         )
         if not cards:
-            raise ConfigError(f"no cards to prepare{f' in topic {topic!r}' if topic else ''}")
+            raise ConfigError(
+                f"no cards to prepare{f' in topic {quote(repr(topic))}' if topic else ''}"
+            )
         scheduler = settings.scheduler_settings()
         return plan_exam(
             cards,
