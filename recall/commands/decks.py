@@ -305,8 +305,8 @@ def find_deck(spec: str, args: argparse.Namespace | None = None) -> Deck:
     from recall.grading import check_deck
 
     path = Path(spec)
-    if path.suffix == ".toml" and path.is_file():
-        return load_deck(path, check=check_deck)
+    if path.suffix == ".toml" and os.path.lexists(path) and not path.is_dir():
+        return load_deck(path, check=check_deck)  # a FIFO or a device is refused, with why
     workspace = open_workspace(args or argparse.Namespace(), sync=False)
     found = workspace.deck(spec)
     if found is not None:
@@ -392,10 +392,11 @@ def run_import(args: argparse.Namespace) -> int:
     from recall.errors import DeckError
     from recall.grading import check_deck
     from recall.paths import write_atomically
+    from recall.regular_files import read_regular
 
     source: Path = args.file
     try:
-        text = source.read_text(encoding="utf-8-sig")
+        text = read_regular(source).decode("utf-8-sig")
     except OSError as error:
         raise DeckError(f"cannot read {source}: {error.strerror or error}") from None
     except UnicodeDecodeError:

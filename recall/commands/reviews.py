@@ -81,9 +81,10 @@ def run(args: argparse.Namespace) -> int:
 
 def _open_for_reading(path: Path) -> TextIO:
     from recall.errors import ConfigError
+    from recall.regular_files import open_regular_text
 
     try:
-        return path.open(encoding="utf-8-sig", newline="", errors="strict")
+        return open_regular_text(path, encoding="utf-8-sig", newline="")
     except OSError as error:
         raise ConfigError(f"{path}: cannot read it ({error.strerror})") from error
 
