@@ -44,6 +44,8 @@ if TYPE_CHECKING:
 LEARN_AHEAD = timedelta(minutes=20)
 #: Most cards one session queues up front (a learner with no daily limits set).
 MAX_QUEUE = 100_000
+#: The store keeps times to the millisecond (a review's time reads back truncated).
+_STORED_PRECISION = timedelta(milliseconds=1)
 #: Extra rows fetched with the due reviews for the learning cards mixed in with them.
 LEARNING_HEADROOM = 1_000
 
@@ -126,7 +128,9 @@ class SessionQueue:
         if last is None:
             return False
         if key in self.known_reviews:
-            return last != self.known_reviews[key]
+            known = self.known_reviews[key]
+            # The store keeps milliseconds: this session's own review reads back a little early.
+            return known is None or abs(last - known) >= _STORED_PRECISION
         return self.built_at is not None and last >= self.built_at
 
     def _loaded(self, cards: Iterable[StoredCard]) -> list[StoredCard]:
