@@ -129,6 +129,33 @@ def _read_deck(
         return None, [DeckError(error.message, path=shown, suggestion="split it into decks")]
     except OSError as error:
         return None, [DeckError(f"cannot read the file: {error.strerror or error}", path=shown)]
+    return _deck_from_raw(raw, shown, builtin=builtin, check=check)
+
+
+def check_deck_text(
+    text: str, path: str | os.PathLike[str], *, check: DeckCheck | None = None
+) -> tuple[Deck | None, list[DeckError]]:
+    """Validate deck-file ``text`` that would be written to ``path``, before anything is
+    written (an import checks what it made): ``(deck, [])`` or ``(None, errors)``, the errors
+    naming ``path``. The size limit applies as it would to the file."""
+    raw = text.encode("utf-8")
+    shown = str(path)
+    if len(raw) > DECK_LIMITS.max_bytes:
+        message = (
+            f"the deck would be {len(raw) / (1 << 20):.1f} MiB, over the "
+            f"{DECK_LIMITS.max_bytes >> 20} MiB limit for {DECK_LIMITS.what}"
+        )
+        return None, [DeckError(message, path=shown, suggestion="split it into decks")]
+    try:
+        return _deck_from_raw(raw, shown, builtin=False, check=check)
+    except Exception as error:  # as read_deck: whatever goes wrong is this text's error
+        return None, [_unexpected(error, shown)]
+
+
+def _deck_from_raw(
+    raw: bytes, shown: str, *, builtin: bool, check: DeckCheck | None
+) -> tuple[Deck | None, list[DeckError]]:
+    """A deck file's bytes (within the size limit) → a validated deck, or its errors."""
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:

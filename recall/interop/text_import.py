@@ -27,12 +27,12 @@ import csv
 import html
 import io
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from recall.cards.model import Card, CardKind, Deck
-from recall.cards.schema import CARD_ID, DECK_ID, MAX_ID
+from recall.cards.schema import CARD_ID, DECK_ID, MAX_CARDS, MAX_ID
 from recall.cards.writer import card_to_dict
 from recall.errors import DeckError
 from recall.interop.deck_tables import card_table, deck_from_tables
@@ -54,6 +54,10 @@ _TAG = re.compile(r"<[^>]+>")
 _BREAK = re.compile(r"<\s*(?:br\s*/?|/div|/p|/li)\s*>", re.IGNORECASE)
 
 KINDS = ("auto", "explain", "reverse")
+
+#: The most cards one import makes: a deck file holds at most this many
+#: (:data:`recall.cards.schema.MAX_CARDS`); reading stops at the first row past it.
+MAX_NOTES = MAX_CARDS
 
 
 @dataclass
@@ -90,20 +94,25 @@ def read_notes(
     fmt: str = "auto",
     field_sep: str | None = None,
     card_sep: str | None = None,
+    max_notes: int = MAX_NOTES,
 ) -> ImportedFile:
-    """Read notes from export text. ``fmt`` is ``auto``, ``anki``, ``quizlet`` or ``csv``."""
+    """Read notes from export text. ``fmt`` is ``auto``, ``anki``, ``quizlet`` or ``csv``.
+
+    Raises :class:`DeckError` as soon as the text holds more than ``max_notes`` rows with
+    content (more cards than a deck may hold): the rows past it are never parsed."""
     text = text.lstrip("\ufeff")
     if fmt == "auto":
         fmt = "anki" if text.startswith("#") and _HEADER.match(text.splitlines()[0]) else ""
         if not fmt:
             fmt = "csv" if text.lstrip().startswith('"') else "quizlet"
     if fmt == "anki":
-        return _read_anki(text, source, field_sep)
+        return _read_anki(text, source, field_sep, max_notes)
     if fmt == "quizlet":
-        return _read_quizlet(text, source, field_sep, card_sep)
+        return _read_quizlet(text, source, field_sep, card_sep, max_notes)
     if fmt == "csv":
         sep = _separator(field_sep) if field_sep else ("\t" if "\t" in text else ",")
-        rows = list(csv.reader(io.StringIO(text), delimiter=sep, quotechar='"'))
+        reader = csv.reader(io.StringIO(text), delimiter=sep, quotechar='"')
+        rows = _bounded_rows(reader, max_notes, source)
         notes = _rows_to_notes(rows, front=0, back=1, tags=2 if _has_third(rows) else None)
         return ImportedFile(notes, "csv", sep)
     raise DeckError(
@@ -125,11 +134,50 @@ def _separator(spec: str) -> str:
     )
 
 
+def _too_many(max_notes: int, source: str) -> DeckError:
+    return DeckError(
+        f"more than {max_notes:,} cards: a deck holds at most {MAX_CARDS:,}",
+        path=source,
+        suggestion="split the file and import each part as its own deck",
+    )
+
+
+def _pieces(text: str, sep: str) -> Iterator[str]:
+    """``text.split(sep)`` one piece at a time (no list of a million strings)."""
+    start = 0
+    while (end := text.find(sep, start)) >= 0:
+        yield text[start:end]
+        start = end + len(sep)
+    yield text[start:]
+
+
+def _more_than(pieces: Iterable[str], limit: int) -> bool:
+    """Whether more than ``limit`` of ``pieces`` hold anything but white space."""
+    count = 0
+    for piece in pieces:
+        if piece.strip():
+            count += 1
+            if count > limit:
+                return True
+    return False
+
+
+def _bounded_rows(rows: Iterable[list[str]], max_notes: int, source: str) -> list[list[str]]:
+    """The rows with content, read lazily and refused at the first one past ``max_notes``."""
+    kept: list[list[str]] = []
+    for row in rows:
+        if any(cell.strip() for cell in row):
+            if len(kept) >= max_notes:
+                raise _too_many(max_notes, source)
+            kept.append(row)
+    return kept
+
+
 def _has_third(rows: list[list[str]]) -> bool:
     return any(len(r) > 2 for r in rows)
 
 
-def _read_anki(text: str, source: str, field_sep: str | None) -> ImportedFile:
+def _read_anki(text: str, source: str, field_sep: str | None, max_notes: int) -> ImportedFile:
     headers: dict[str, str] = {}
     lines = text.splitlines(keepends=True)
     body_start = 0
@@ -142,11 +190,9 @@ def _read_anki(text: str, source: str, field_sep: str | None) -> ImportedFile:
     sep = _separator(field_sep or headers.get("separator", "tab"))
     is_html = headers.get("html", "false").lower() == "true"
     body = "".join(lines[body_start:])
-    rows = [
-        r
-        for r in csv.reader(io.StringIO(body), delimiter=sep, quotechar='"')
-        if any(c.strip() for c in r)
-    ]
+    rows = _bounded_rows(
+        csv.reader(io.StringIO(body), delimiter=sep, quotechar='"'), max_notes, source
+    )
 
     meta: dict[int, str] = {}
     for key in ("tags", "guid", "notetype", "deck"):
@@ -217,16 +263,23 @@ def _clean(text: str, is_html: bool) -> str:
 
 
 def _read_quizlet(
-    text: str, source: str, field_sep: str | None, card_sep: str | None
+    text: str, source: str, field_sep: str | None, card_sep: str | None, max_notes: int
 ) -> ImportedFile:
     sep = _separator(field_sep) if field_sep else ("\t" if "\t" in text else ",")
+    given = (_separator(card_sep) if card_sep.lower() != "newline" else "\n") if card_sep else ""
+    # Counted before any list is made: a ';'-separated file has more pieces than lines, so more
+    # lines (or records, with --card-sep) than a deck holds is too many either way.
+    if _more_than(_pieces(text, given or "\n"), max_notes):
+        raise _too_many(max_notes, source)
     lines = [line for line in text.splitlines() if line.strip()]
     if card_sep:
-        record_sep = _separator(card_sep) if card_sep.lower() != "newline" else "\n"
+        record_sep = given
     else:
         pieces = [p for p in text.split(";") if p.strip()]
         record_sep = ";" if len(pieces) > len(lines) and all(sep in p for p in pieces) else "\n"
     records = [r.strip("\r\n") for r in text.split(record_sep)] if record_sep != "\n" else lines
+    if sum(1 for record in records if record.strip()) > max_notes:
+        raise _too_many(max_notes, source)
     notes = []
     warnings = []
     for number, record in enumerate(records, start=1):
