@@ -104,7 +104,7 @@ def read_notes(
     if fmt == "auto":
         fmt = "anki" if text.startswith("#") and _HEADER.match(text.splitlines()[0]) else ""
         if not fmt:
-            fmt = "csv" if text.lstrip().startswith('"') else "quizlet"
+            fmt = "csv" if _looks_like_csv(text) else "quizlet"
     if fmt == "anki":
         return _read_anki(text, source, field_sep, max_notes)
     if fmt == "quizlet":
@@ -112,7 +112,16 @@ def read_notes(
     if fmt == "csv":
         sep = _separator(field_sep) if field_sep else ("\t" if "\t" in text else ",")
         reader = csv.reader(io.StringIO(text), delimiter=sep, quotechar='"')
-        rows = _bounded_rows(reader, max_notes, source)
+        rows = _bounded_rows(reader, max_notes + 1, source)  # the first may name the columns
+        if rows and _is_header(rows[0]):
+            names = [cell.strip().lower() for cell in rows[0]]
+            front, back = _pick_columns(names, list(range(len(names))))
+            tags = names.index("tags") if "tags" in names else None
+            notes = _rows_to_notes(rows[1:], front=front, back=back, tags=tags)
+            warning = f"the first row was read as column names ({', '.join(names)})"
+            return ImportedFile(notes, "csv", sep, [warning])
+        if len(rows) > max_notes:
+            raise _too_many(max_notes, source)
         notes = _rows_to_notes(rows, front=0, back=1, tags=2 if _has_third(rows) else None)
         return ImportedFile(notes, "csv", sep)
     raise DeckError(
@@ -171,6 +180,35 @@ def _bounded_rows(rows: Iterable[list[str]], max_notes: int, source: str) -> lis
                 raise _too_many(max_notes, source)
             kept.append(row)
     return kept
+
+
+#: Column names a header row of a plain CSV or TSV may hold (what Anki's ``#columns`` and the
+#: common exports call them); a first row made only of these, naming a front, is a header.
+_FRONT_NAMES = ("front", "term", "question", "text")
+_COLUMN_NAMES = frozenset(
+    {*_FRONT_NAMES, "back", "definition", "answer", "extra", "tags", "id", "guid", "kind"}
+)
+#: A field that opens with a quote: CSV quoting, which Quizlet's export never uses.
+_QUOTED_FIELD = re.compile(r'(?:^|[,\t;])[ ]*"', re.MULTILINE)
+
+
+def _is_header(row: list[str]) -> bool:
+    """Whether a first row names columns (``front,back[,tags]``) rather than holding a card."""
+    names = [cell.strip().lower() for cell in row]
+    return (
+        len(names) >= 2
+        and all(name in _COLUMN_NAMES for name in names)
+        and any(name in _FRONT_NAMES for name in names)
+    )
+
+
+def _looks_like_csv(text: str) -> bool:
+    """Auto-detection between CSV and Quizlet's unquoted export: a header row of column names
+    or any quoted field makes it CSV (Quizlet splits at the first separator and keeps quotes)."""
+    first = next((line for line in _pieces(text, "\n") if line.strip()), "")
+    sep = "\t" if "\t" in first else ","
+    cells = next(csv.reader([first], delimiter=sep, quotechar='"'), [])
+    return _is_header(cells) or _QUOTED_FIELD.search(text) is not None
 
 
 def _has_third(rows: list[list[str]]) -> bool:
@@ -313,7 +351,9 @@ def _cell(row: list[str], index: int | None, is_html: bool = False) -> str:
     return _clean(from_spreadsheet_safe(row[index]), is_html)
 
 
-def _rows_to_notes(rows: list[list[str]], *, front: int, back: int, tags: int | None) -> list[Note]:
+def _rows_to_notes(
+    rows: list[list[str]], *, front: int | None, back: int | None, tags: int | None
+) -> list[Note]:
     return [
         Note(_cell(row, front), _cell(row, back), tuple(_cell(row, tags).split()))
         for row in rows
