@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from recall.cards.model import Card, Deck
-from recall.paths import write_atomically
+from recall.paths import make_private_dirs, write_atomically
 
 #: A deck check as :func:`recall.cards.loader.read_deck` takes it.
 Check = Callable[..., None]
@@ -112,7 +112,7 @@ def store(raw: bytes, deck: Deck, *, builtin: bool, check: Check | None) -> bool
     entry = json.dumps({"key": key, "digest": _digest(payload), "deck": payload})
     folder = cache_dir()
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        make_private_dirs(folder)
         write_atomically(folder / f"{key}.json", entry, durable=False)
     except OSError:
         return False

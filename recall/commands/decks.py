@@ -270,7 +270,7 @@ def run_new(args: argparse.Namespace) -> int:
     from recall.commands import custom_folder
     from recall.errors import DeckError
     from recall.interop.text_import import slug
-    from recall.paths import write_atomically
+    from recall.paths import make_private_dirs, write_atomically
 
     deck_id = args.deck_id or slug(args.name).replace(".", "-")
     if not deck_id or not DECK_ID.match(deck_id):
@@ -280,7 +280,7 @@ def run_new(args: argparse.Namespace) -> int:
         )
     target = args.output or custom_folder(args) / f"{deck_id}.toml"
     _refuse_overwrite(target, args.force)
-    target.parent.mkdir(parents=True, exist_ok=True)
+    make_private_dirs(target.parent)
     write_atomically(target, new_deck_text(args.name, deck_id, path_hint=str(target)))
     print(f"wrote {target}")
     print(f"edit it, then check it with: recall decks validate {target}")
@@ -422,13 +422,13 @@ def _write_imported(deck: Deck, target: Path, comment: str) -> None:
     from recall.cards.problems import DeckFileError
     from recall.cards.writer import deck_to_toml
     from recall.grading import check_deck
-    from recall.paths import write_atomically
+    from recall.paths import make_private_dirs, write_atomically
 
     text = deck_to_toml(deck, comment=comment)
     checked, errors = check_deck_text(text, target, check=check_deck)
     if checked is None:
         raise DeckFileError(str(target), errors)
-    target.parent.mkdir(parents=True, exist_ok=True)
+    make_private_dirs(target.parent)
     write_atomically(target, text)
 
 

@@ -92,8 +92,9 @@ def _open_for_reading(path: Path) -> TextIO:
 
 def _open_for_writing(path: Path) -> TextIO:
     from recall.errors import ConfigError
+    from recall.paths import open_private_for_writing
 
     try:
-        return path.open("w", encoding="utf-8", newline="")
+        return open_private_for_writing(path, newline="")
     except OSError as error:
         raise ConfigError(f"{path}: cannot write it ({error.strerror})") from error

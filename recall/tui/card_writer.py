@@ -20,7 +20,7 @@ from recall.cards.writer import toml_string
 if TYPE_CHECKING:
     from recall.cards.model import Card
 
-from recall.paths import write_atomically
+from recall.paths import make_private_dirs, write_atomically
 
 #: Kinds the form can make (numeric cards need a parameter table: use the editor for those).
 FORM_KINDS = ("formula", "fact", "reverse", "explain")
@@ -113,7 +113,7 @@ def write_card(path: Path, draft: CardDraft, line: int | None, deck_name: str = 
     # refused, never blocked on).
     old = read_bounded(path, DECK_LIMITS).decode("utf-8") if os.path.lexists(path) else ""
     base = old or empty_deck_text(draft.deck_id, deck_name or draft.deck_id)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    make_private_dirs(path.parent)
     write_atomically(path, with_card(base, draft, line))  # a full disk never truncates a deck
     return old
 

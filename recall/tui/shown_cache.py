@@ -28,7 +28,7 @@ from typing import Final
 
 from recall.cards import parse_cache
 from recall.cards.model import Card
-from recall.paths import write_atomically
+from recall.paths import make_private_dirs, write_atomically
 
 #: The file, under the data directory's ``cache`` folder.
 FILE_NAME: Final = "shown.json"
@@ -118,7 +118,7 @@ class ShownCache:
             text = json.dumps({"code": self._code_key(), "entries": entries}, ensure_ascii=False)
             self._dirty = False
         try:
-            self.folder.mkdir(parents=True, exist_ok=True)
+            make_private_dirs(self.folder)
             write_atomically(self.path, text, durable=False)
         except OSError:
             return False
