@@ -151,3 +151,37 @@ def test_open_regular_checks_the_descriptor_too(tmp_path: Path) -> None:
     assert "FIFO" in str(caught.value)
     with pytest.raises(NotARegularFile):
         open_regular(tmp_path)
+
+
+def _returns_within(call, seconds: float = 20.0) -> object:  # noqa: ANN001
+    """``call()``'s result, failing the test if it has not returned within ``seconds`` (a read
+    blocked on a FIFO never would)."""
+    import threading
+
+    result: list[object] = []
+    worker = threading.Thread(target=lambda: result.append(call()), daemon=True)
+    worker.start()
+    worker.join(seconds)
+    assert not worker.is_alive(), "blocked (a FIFO opened for reading?)"
+    return result[0]
+
+
+def test_a_fifo_in_the_caches_is_never_waited_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from recall.cards import parse_cache
+    from recall.tui.shown_cache import ShownCache
+
+    monkeypatch.setenv("RECALL_HOME", str(tmp_path))
+    monkeypatch.delenv(parse_cache.DISABLE_VARIABLE, raising=False)
+    raw = SMALL_DECK.encode()
+    key = parse_cache.entry_key(raw, builtin=False, check=None)
+    assert key is not None
+    parse_cache.cache_dir().mkdir(parents=True)
+    os.mkfifo(parse_cache.cache_dir() / f"{key}.json")
+    loaded = _returns_within(lambda: parse_cache.load(raw, "x.toml", builtin=False, check=None))
+    assert loaded is None
+    shown = ShownCache(tmp_path / "cache")
+    shown.folder.mkdir(parents=True, exist_ok=True)
+    os.mkfifo(shown.path)
+    assert _returns_within(shown._read) == {}  # noqa: SLF001
