@@ -27,7 +27,7 @@ from recall.cards.model import Card, Deck
 from recall.cards.positions import scan
 from recall.cards.problems import DeckFileError, Problems
 from recall.cards.siblings import with_sibling_groups
-from recall.cards.untrusted import check_deck_text
+from recall.cards.untrusted import record_forbidden_characters
 from recall.errors import DeckError
 from recall.inert import quote
 from recall.toml_limits import TomlLimitExceeded, TomlLimits, check_shape, read_bounded
@@ -180,7 +180,7 @@ def _deck_from_raw(
         return None, [_toml_error(error, shown)]
 
     problems = Problems(shown, scan(text))
-    check_deck_text(data, problems)  # control characters, and invisible ones in ids
+    record_forbidden_characters(data, problems)  # control characters, and invisible ones in ids
     built = DeckBuilder(problems, builtin=builtin).build(data, shown)
     if built is not None and check is not None:
         check(built, problems)

@@ -30,7 +30,7 @@ ID_KEYS = frozenset({"id"})
 ID_LIST_KEYS = frozenset({"tags", "require", "forbid", "numbers"})
 
 
-def check_deck_text(data: Mapping[str, Any], problems: Problems) -> None:
+def record_forbidden_characters(data: Mapping[str, Any], problems: Problems) -> None:
     """Record a problem for every string (and key) of a parsed deck file that holds a character
     deck text may not hold, located by line and naming the field."""
     _walk(data, (), problems, _card_ids(data))
