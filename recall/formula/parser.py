@@ -252,9 +252,11 @@ class Parser:
             number = self.advance()
             power = Number(number.value or Fraction(0), number.text)
         if not (self.token.kind == "open" and self.token.text == "("):
-            raise self.error(
-                f"'{token.text}' is a function: write {token.text}(...) with its argument", token
-            )
+            bare = self._bare_argument(token, resolved)
+            node: Node = Call(resolved, (bare,), token.text)
+            if power is not None:
+                node = BinOp("^", node, power)
+            return node
         self.advance()
         self.enter()
         saved_abs, self.abs_depth = self.abs_depth, 0
@@ -268,11 +270,45 @@ class Parser:
             raise self.error(f"unbalanced parenthesis: '{token.text}(' is never closed", token)
         self.advance()
         self._check_arity(token, resolved, len(args))
-        node: Node = Call(resolved, tuple(args), token.text)
+        node = Call(resolved, tuple(args), token.text)
         if power is not None:
             node = BinOp("^", node, power)
             _check_power_size(node, self.text, token.pos)
         return node
+
+    def _bare_argument(self, token: Token, resolved: str) -> Node:
+        """``ln p``, ``sin x``, ``log 2``: a one-argument builtin applied to one name or number
+        without parentheses, read as ``ln(p)`` when nothing after the argument could belong to
+        it (the answer ends, or ``+``, ``-``, ``)``, ``,`` or another function follows). ``ln
+        p^2``, ``ln p q``, ``log x/2`` could be read two ways: the learner is asked for
+        parentheses instead. Unknown functions (``f x``) always need them."""
+        must = self.error(
+            f"'{token.text}' is a function: write {token.text}(...) with its argument", token
+        )
+        builtin = BUILTINS.get(resolved)
+        argument = self.token
+        if builtin is None or builtin.min_args != 1 or argument.kind not in ("name", "num"):
+            raise must
+        if argument.kind == "name" and (
+            self.table.function(argument.text) is not None
+            and argument.text not in self.table.variables
+        ):
+            raise must
+        after = self.peek()
+        ends = after.kind in ("end", "close", "comma", "bar") or (
+            after.kind == "op" and after.text in "+-"
+        )
+        if after.kind == "name" and after.text not in self.table.variables:
+            ends = self.table.function(after.text) is not None  # sin x cos x
+        if not ends:
+            rest = self.peek(2)
+            shown = self.text[token.pos : rest.pos].rstrip() + ("…" if rest.kind != "end" else "")
+            raise self.error(
+                f"'{shown}' could be read more than one way: write {token.text}(...) with "
+                "parentheses around its argument",
+                token,
+            )
+        return self.atom()
 
     def _check_arity(self, token: Token, resolved: str, count: int) -> None:
         builtin = BUILTINS.get(resolved)
