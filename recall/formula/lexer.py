@@ -123,6 +123,7 @@ class Token:
     space: bool = False
     value: Fraction | None = None
     prefix: bool = False  # a name written as a prefix operator (√x)
+    raw: str = ""  # a name as typed (``σ₁`` for the name ``sigma_1``)
 
 
 def accented(char: str) -> tuple[str, str] | None:
@@ -433,7 +434,24 @@ class Lexer:
             pieces.append("'")
             self.pos += 1
         raw = "".join(pieces)
-        self.tokens.append(Token("name", canonical_name(raw), start, space))
+        typed = text[start : self.pos]
+        self.tokens.append(Token("name", canonical_name(raw), start, space, raw=typed))
+
+
+def spellings(text: str) -> dict[str, str]:
+    """How the learner spelled each name that is not plain ASCII (``sigma`` → ``σ``, ``x_0``
+    → ``x₀``, ``m_hat_t`` → ``m̂_t``), the first spelling of each; ``{}`` for text that does
+    not lex. Feedback echoes the learner's notation with it."""
+    try:
+        tokens = Lexer(text).run()
+    except ParseError:
+        return {}
+    found: dict[str, str] = {}
+    for token in tokens:
+        if token.kind == "name" and token.raw and token.raw != token.text:
+            if not token.raw.isascii():
+                found.setdefault(token.text, token.raw)
+    return found
 
 
 def tokenize(text: str, *, numeric: bool = False) -> list[Token]:
