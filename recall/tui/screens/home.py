@@ -14,6 +14,7 @@ started: the learner is told why and offered more new cards today, review ahead,
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
@@ -154,7 +155,9 @@ class HomeScreen(RecallScreen):
             resume.update(
                 Text.assemble(
                     ("An unfinished session ", "bold"),
-                    f"({data.unfinished.describe()}, {data.unfinished_done} done) ",
+                    # Not "resumed": this session has not been resumed (yet).
+                    f"({replace(data.unfinished, resume_id=None).describe()}, "
+                    f"{data.unfinished_done} done) ",
                     ("u resumes it", "dim"),
                 )
             )
