@@ -220,3 +220,144 @@ def test_an_exam_in_the_past_or_today_is_refused_in_words(
         assert ("1 day ago" in err) == (days_ago == 1)
     assert main(["exam", "+0"]) == 2
     assert "is today" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------------------- item 7
+
+#: A numeric card whose verdict is taller than the drill body at both sizes: a prompt with
+#: forty values, a diagnosis, the reference and a worked answer over all of them.
+NAMES = [f"v{i}" for i in range(1, 41)]
+TALL_DECK = (
+    '[deck]\nid = "tall"\nname = "Tall"\ntopic = "Testing"\n\n[[card]]\nid = "sum"\n'
+    'kind = "numeric"\n'
+    f'prompt = "Add {", ".join("{" + n + "}" for n in NAMES)}: what is the sum?"\n'
+    f'answer = "{" + ".join(NAMES)}"\n'
+    "tolerance = { relative = 0.01 }\n[card.params]\n"
+    + "".join(f'{n} = {{ low = 1, high = 9, step = 1, meaning = "value {n}" }}\n' for n in NAMES)
+)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_suggested_rating_is_in_view_whatever_the_verdict_and_its_timing(
+    tmp_path: Path, clock: FakeClock, size: tuple[int, int]
+) -> None:
+    app = RecallApp(
+        real_services(tmp_path, clock, only={"tall.toml": TALL_DECK}), plan=SessionPlan(cards=1)
+    )
+    seen: list[str] = []
+
+    async def flow(pilot: Pilot[int]) -> None:
+        await pilot.press("ctrl+u")
+        await type_text(pilot, "1000000")
+        await settle(app, pilot)
+        await pilot.press("enter")
+        await asyncio.wait_for(app.workers.wait_for_complete(), timeout=60)
+        screen = drill(app)
+        # The first frame after the verdict, before any scroll has caught up...
+        await pilot.pause()
+        seen.append(screen_text(app))
+        # ... and once everything has settled.
+        await settle(app, pilot)
+        assert screen.feedback is not None and screen.phase.value == "feedback"
+        seen.append(screen_text(app))
+
+    run(app, flow, size)
+    for text in seen:
+        (line,) = [line for line in text.splitlines() if "Enter accepts" in line]
+        assert "[1 Again]" in line, text
+
+
+# ---------------------------------------------------------------------------- item 8
+
+
+async def send_at_once(app: RecallApp, *keys: tuple[str, str | None]) -> None:
+    """Hand ``keys`` to the app the way a fast typist's terminal does: one after the other,
+    with no pause for the app to catch up between them (Pilot's ``press`` waits after each)."""
+    from textual import events
+
+    driver = app._driver
+    assert driver is not None
+    for key, character in keys:
+        event = events.Key(key, character)
+        event.set_sender(app)
+        driver.send_message(event)
+
+
+#: A key that opens a question over the session: the key, and the question's words.
+QUESTIONS = {
+    "quit": ("ctrl+c", "Quit recall?"),
+    "pause": ("escape", "Paused"),
+    "end": ("ctrl+l", "End this session?"),
+}
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("question", QUESTIONS)
+def test_a_key_right_after_enter_opens_its_question_and_the_answer_is_graded(
+    tmp_path: Path, clock: FakeClock, size: tuple[int, int], question: str
+) -> None:
+    """Enter then Ctrl-C (or Esc, Ctrl-L) before the app has read the Enter: the question
+    opens and stays open (the Enter is not taken as its "go back"), and the answer is graded
+    under it, its verdict there when the learner goes back."""
+    key, words = QUESTIONS[question]
+    app = RecallApp(real_services(tmp_path, clock), plan=SessionPlan(minutes=10))
+    seen: list[str] = []
+
+    async def flow(pilot: Pilot[int]) -> None:
+        screen = drill(app)
+        assert screen.card is not None
+        await type_text(pilot, RIGHT[screen.card.key])
+        await settle(app, pilot)
+        await send_at_once(app, ("enter", "\r"), (key, None))
+        await settle(app, pilot)
+        await pilot.pause(0.2)
+        await settle(app, pilot)
+        seen.append(screen_text(app))
+        assert app.screen is not screen, "the question was dropped"
+        await press(pilot, "escape")  # back to the card
+        assert app.screen is screen
+        assert screen.feedback is not None and screen.phase.value == "feedback"
+
+    run(app, flow, size)
+    assert words in seen[0]
+
+
+# ---------------------------------------------------------------------------- item 11
+
+
+#: Every overlay that stops the session clock: the key that opens it.
+OVERLAYS = {
+    "pause": "escape",
+    "quit question": "ctrl+c",
+    "end question": "ctrl+l",
+    "palette": "ctrl+p",
+}
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("overlay", OVERLAYS)
+def test_the_question_is_hidden_while_the_clock_stands(
+    tmp_path: Path, clock: FakeClock, size: tuple[int, int], overlay: str
+) -> None:
+    """Pausing (or any overlay that stops the clock) hides the card: thinking time off the
+    clock is not given away. Back on the card, it is there again."""
+    app = RecallApp(real_services(tmp_path, clock), plan=SessionPlan(minutes=10))
+    seen: list[str] = []
+
+    async def flow(pilot: Pilot[int]) -> None:
+        screen = drill(app)
+        assert screen.card is not None
+        prompt = screen.card.prompt
+        assert prompt in screen_text(app)
+        await press(pilot, OVERLAYS[overlay])
+        assert app.screen is not screen
+        seen.append(screen_text(app))
+        await press(pilot, "escape")
+        assert app.screen is screen
+        assert prompt in screen_text(app)
+        seen.append(prompt)
+
+    run(app, flow, size)
+    covered, prompt = seen
+    assert prompt not in covered
+    assert "paused" in covered  # the header still says why the clock stands
