@@ -110,6 +110,8 @@ class RecallApp(App[int]):
         self._engine_warm = False
         self._engine_warming = False
         self._shutdown_done = False
+        #: Ctrl-C was pressed mid-session and its question is queued (see action_interrupt).
+        self._quit_question_coming = False
         if self.settings.keys:
             from recall.tui.keys import usable_keymap
 
@@ -311,9 +313,29 @@ class RecallApp(App[int]):
         if isinstance(self.screen, ConfirmDialog) and self.screen.purpose == "quit":
             self._quit_now()
             return
+        if self._quit_question_coming:
+            self._quit_now()  # pressed twice before the question could be drawn
+            return
         drilling = [s for s in self.screen_stack if isinstance(s, DrillScreen) and s.in_progress]
         if not drilling or drilling[-1].run is None:
             self._quit_now()
+            return
+        # Not pushed at once: an Enter typed just before Ctrl-C may still wait in the answer
+        # box's queue, and a key is read by the screen on top when it is handled, so the
+        # question would take that Enter as "go back" and the answer would never be graded.
+        # Queued behind it, the question comes after the answer is sent (its verdict arrives
+        # under the question).
+        self._quit_question_coming = True
+        (self.focused or self.screen).call_later(self._ask_to_quit)
+
+    def _ask_to_quit(self) -> None:
+        from recall.tui.screens.dialogs import ConfirmDialog
+        from recall.tui.screens.drill import DrillScreen
+
+        self._quit_question_coming = False
+        drilling = [s for s in self.screen_stack if isinstance(s, DrillScreen) and s.in_progress]
+        if not drilling or drilling[-1].run is None:
+            self._quit_now()  # the key before it ended the session: nothing to ask about
             return
         question = ConfirmDialog.quit_mid_session(drilling[-1].run.reviewed())
         self.push_screen(question, self._after_quit_asked)
