@@ -4,7 +4,10 @@ Every figure is printed by one command (best and median of N fresh processes, ea
 seconds by then, which follow the machine's load much less than wall time):
 
     python benchmarks/bench_startup.py [-n 5] [--bytecode both|compiled|none] [--first-frame]
-        [--no-deck-cache]
+        [--no-deck-cache] [--before DIR]
+
+``--before DIR`` measures an older tree too (``git archive COMMIT | tar -x -C DIR``), its runs
+interleaved with this checkout's, so a before/after comparison sees the same load.
 
 For each bytecode mode, the runs of every measure are interleaved (one of each, N times), so a
 burst of load on the shared machine hits them alike and the ratios stay fair:
@@ -87,31 +90,43 @@ def spawn(probe: Path, args: list[str], env: dict[str, str]) -> dict[str, float]
     return json.loads(lines[-1])
 
 
-def measure_mode(compiled: bool, runs: int, deck_cache: bool, first_frame: bool) -> None:
-    """Print every figure for one bytecode mode."""
+def measure_mode(
+    compiled: bool, runs: int, deck_cache: bool, first_frame: bool, before: str | None
+) -> None:
+    """Print every figure for one bytecode mode (and for the ``before`` tree, interleaved)."""
+    trees = [("now", None)] + ([("before", before)] if before else [])
+    results: dict[str, dict[str, list[dict[str, float]]]] = {
+        name: {HOME: [], FRESH: [], DRILL: []} for name, _path in trees
+    }
+    bare: list[dict[str, float]] = []
+    firsts: list[dict[str, float]] = []
     with tempfile.TemporaryDirectory() as scratch:
         pycache = os.path.join(scratch, "pycache")
-        home = os.path.join(scratch, "home")
         os.makedirs(pycache)
 
-        def env_for(data: str) -> dict[str, str]:
-            return child_env(data, pycache, compiled, deck_cache)
+        def env_for(data: str, source: str | None) -> dict[str, str]:
+            env = child_env(data, pycache, compiled, deck_cache)
+            if source is not None:  # the probes run from benchmarks/: this path comes first
+                env["PYTHONPATH"] = source
+            return env
 
-        # A first start fills the data directory (and, compiled, the bytecode folder).
-        spawn(CLI_PROBE, ["home"], env_for(home))
-        spawn(BARE_PROBE, [], env_for(home))
-        results: dict[str, list[dict[str, float]]] = {BARE: [], HOME: [], FRESH: [], DRILL: []}
-        firsts: list[dict[str, float]] = []
+        # A first start fills each data directory (and, compiled, the bytecode folder).
+        for name, source in trees:
+            spawn(CLI_PROBE, ["home"], env_for(os.path.join(scratch, name), source))
+        spawn(BARE_PROBE, [], env_for(scratch, None))
         for run in range(runs):
-            results[BARE].append(spawn(BARE_PROBE, [], env_for(home)))
-            results[HOME].append(spawn(CLI_PROBE, ["home"], env_for(home)))
-            results[DRILL].append(
-                spawn(CLI_PROBE, ["prompt", "drill", "--minutes", "10"], env_for(home))
-            )
-            fresh = os.path.join(scratch, f"fresh-{run}")
-            results[FRESH].append(spawn(CLI_PROBE, ["home"], env_for(fresh)))
+            bare.append(spawn(BARE_PROBE, [], env_for(scratch, None)))
+            for name, source in trees:
+                home = os.path.join(scratch, name)
+                measured = results[name]
+                measured[HOME].append(spawn(CLI_PROBE, ["home"], env_for(home, source)))
+                measured[DRILL].append(
+                    spawn(CLI_PROBE, ["prompt", "drill", "--minutes", "10"], env_for(home, source))
+                )
+                fresh = os.path.join(scratch, f"{name}-fresh-{run}")
+                measured[FRESH].append(spawn(CLI_PROBE, ["home"], env_for(fresh, source)))
             if first_frame:
-                firsts.append(spawn(FIRST_FRAME_PROBE, [], env_for(home)))
+                firsts.append(spawn(FIRST_FRAME_PROBE, [], env_for(scratch, None)))
     mode = (
         "compiled bytecode"
         if compiled
@@ -119,22 +134,26 @@ def measure_mode(compiled: bool, runs: int, deck_cache: bool, first_frame: bool)
         "modules had bytecode beside them)"
     )
     print(f"\n{mode}, best / median of {runs} (CPU seconds by then, best / median):")
-    best_bare = min(r["seconds"] for r in results[BARE])
-    median_bare = statistics.median(r["seconds"] for r in results[BARE])
-    cpu_bare = min(r["cpu"] for r in results[BARE])
-    for label, reports in results.items():
-        wall = [r["seconds"] for r in reports]
-        cpu = [r["cpu"] for r in reports]
-        ratio = (
-            f"   ×{min(wall) / best_bare:.2f} / ×{statistics.median(wall) / median_bare:.2f}"
-            f" bare (CPU ×{min(cpu) / cpu_bare:.2f})"
-            if label != BARE
-            else ""
-        )
-        print(
-            f"  {label:<50} {min(wall):.3f} / {statistics.median(wall):.3f} s"
-            f"  (CPU {min(cpu):.3f} / {statistics.median(cpu):.3f} s){ratio}"
-        )
+    wall_bare = [r["seconds"] for r in bare]
+    cpu_bare = [r["cpu"] for r in bare]
+    print(
+        f"  {BARE:<50} {min(wall_bare):.3f} / {statistics.median(wall_bare):.3f} s"
+        f"  (CPU {min(cpu_bare):.3f} / {statistics.median(cpu_bare):.3f} s)"
+    )
+    for name, _source in trees:
+        if before:
+            print(f"  {name} ({before if name == 'before' else 'this checkout'}):")
+        for label, reports in results[name].items():
+            wall = [r["seconds"] for r in reports]
+            cpu = [r["cpu"] for r in reports]
+            print(
+                f"  {label:<50} {min(wall):.3f} / {statistics.median(wall):.3f} s"
+                f"  (CPU {min(cpu):.3f} / {statistics.median(cpu):.3f} s)"
+                f"   ×{min(wall) / min(wall_bare):.2f} / "
+                f"×{statistics.median(wall) / statistics.median(wall_bare):.2f} bare"
+                f" (CPU ×{min(cpu) / min(cpu_bare):.2f} / "
+                f"×{statistics.median(cpu) / statistics.median(cpu_bare):.2f})"
+            )
     if firsts:
         first = [float(r["first_paint"]) for r in firsts]
         print(
@@ -142,12 +161,12 @@ def measure_mode(compiled: bool, runs: int, deck_cache: bool, first_frame: bool)
             f"{statistics.median(first):.3f} s; heavy modules then: "
             f"{firsts[0]['heavy_at_first_paint'] or 'none'}"
         )
-    best = {label: min(r["seconds"] for r in reports) for label, reports in results.items()}
+    now = {label: min(r["seconds"] for r in reports) for label, reports in results["now"].items()}
     print(
-        "  goals: home second start ≤ 2× bare: "
-        f"{'met' if best[HOME] <= 2 * best[BARE] else 'missed'}; fresh home ≤ 1.2 s: "
-        f"{'met' if best[FRESH] <= 1.2 else 'missed'}; first card ≤ 1.0 s: "
-        f"{'met' if best[DRILL] <= 1.0 else 'missed'} (on the best run)"
+        "  goals (this checkout, best run): home second start ≤ 2× bare: "
+        f"{'met' if now[HOME] <= 2 * min(wall_bare) else 'missed'}; fresh home ≤ 1.2 s: "
+        f"{'met' if now[FRESH] <= 1.2 else 'missed'}; first card ≤ 1.0 s: "
+        f"{'met' if now[DRILL] <= 1.0 else 'missed'}"
     )
 
 
@@ -169,6 +188,12 @@ def main() -> int:
     parser.add_argument(
         "--no-deck-cache", action="store_true", help="turn the parsed-deck cache off"
     )
+    parser.add_argument(
+        "--before",
+        metavar="DIR",
+        help="also measure the recall package in DIR (e.g. `git archive COMMIT | tar -x -C DIR`),"
+        " interleaved with this checkout's runs so both see the same load",
+    )
     args = parser.parse_args()
     load = os.getloadavg()
     print(
@@ -177,7 +202,7 @@ def main() -> int:
     )
     modes = {"both": (True, False), "compiled": (True,), "none": (False,)}[args.bytecode]
     for compiled in modes:
-        measure_mode(compiled, args.n, not args.no_deck_cache, args.first_frame)
+        measure_mode(compiled, args.n, not args.no_deck_cache, args.first_frame, args.before)
     load = os.getloadavg()
     print(f"\nload average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} at the end")
     return 0
