@@ -65,6 +65,14 @@ def test_the_contracts_named_by_the_architecture_are_declared() -> None:
         ("recall.formula", "sqlalchemy"),
         ("recall.tui", "recall.store.models"),
         ("recall.session", "recall.store.models"),
+        # The memory model: its pure part (scheduling) draws nothing and reads no store or
+        # file; the part that joins them (recall.memory) stays below the TUI and the commands.
+        ("recall.scheduling", "recall.memory"),
+        ("recall.scheduling", "recall.store"),
+        ("recall.scheduling", "recall.interop"),
+        ("recall.scheduling", "rich"),
+        ("recall.memory", "recall.tui"),
+        ("recall.memory", "textual"),
     }
     assert wanted <= forbidden
     layers = [c["layers"] for c in contracts if c["type"] == "layers"]
