@@ -106,8 +106,10 @@ def measure_mode(
 
         def env_for(data: str, source: str | None) -> dict[str, str]:
             env = child_env(data, pycache, compiled, deck_cache)
-            if source is not None:  # the probes run from benchmarks/: this path comes first
-                env["PYTHONPATH"] = source
+            # The probes run from benchmarks/, so this path comes first: the recall measured is
+            # the one in the tree this script lives in (or the ``before`` tree), whatever the
+            # environment has installed.
+            env["PYTHONPATH"] = source or str(HERE.parent)
             return env
 
         # A first start fills each data directory (and, compiled, the bytecode folder).
