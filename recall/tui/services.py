@@ -19,8 +19,6 @@ from typing import TYPE_CHECKING, Any
 from recall.clock import Clock, utc_now
 from recall.paths import redact_url
 from recall.session.mode import Mode
-from recall.tui.card_writer import CardDraft, draft_from_card, save_draft
-from recall.tui.drill_run import DrillRun
 from recall.tui.views import (
     CardView,
     DeckFailure,
@@ -37,6 +35,8 @@ if TYPE_CHECKING:
     from recall.cards.model import Card
     from recall.config import Settings
     from recall.scheduling.today import TodayPlan
+    from recall.tui.card_writer import CardDraft
+    from recall.tui.drill_run import DrillRun
     from recall.workspace import Workspace
 
 
@@ -199,6 +199,8 @@ class Services:
 
     def begin(self, plan: SessionPlan) -> DrillRun:
         """Start a drill session for ``plan``."""
+        from recall.tui.drill_run import DrillRun  # with the session: not needed for home
+
         return DrillRun(self.workspace, plan)
 
     def empty_offer(self, plan: SessionPlan) -> EmptyOffer | None:
@@ -291,6 +293,8 @@ class Services:
     def draft_of(self, card: CardView) -> CardDraft | None:
         """The form's draft of a custom card (``None`` for kinds the form does not edit)."""
         original = self.workspace.cards.get(card.key)
+        from recall.tui.card_writer import draft_from_card
+
         return None if original is None else draft_from_card(original)
 
     def preview_draft(self, draft: CardDraft) -> PreviewView | None:
@@ -317,6 +321,8 @@ class Services:
             path = Path(deck.path)
         else:
             path = self.workspace.custom_folder() / f"{draft.deck_id}.toml"
+        from recall.tui.card_writer import save_draft
+
         return save_draft(path, draft, line)
 
     # ------------------------------------------------------------------ stats
