@@ -21,8 +21,17 @@ from typing import Any
 from sqlalchemy import BigInteger, insert, select, type_coerce, update
 
 from recall.clock import utc_now
+from recall.scheduling.state import CardState
+from recall.store import queries as q
 from recall.store.engine import DATABASE_ERRORS, store_error
-from recall.store.models import CardRow, DeckRow, ImportedReviewRow, ParameterSetRow, ReviewRow
+from recall.store.models import (
+    CardRow,
+    CardStateRow,
+    DeckRow,
+    ImportedReviewRow,
+    ParameterSetRow,
+    ReviewRow,
+)
 from recall.store.rows import review_kind
 from recall.store.store import Store
 from recall.store.timeutil import from_millis
@@ -166,14 +175,28 @@ class MemoryModelStore:
             raise self._fail(error) from error
 
     def import_reviews(
-        self, reviews: Iterable[ImportedReview], now: datetime | None = None
+        self,
+        reviews: Iterable[ImportedReview],
+        now: datetime | None = None,
+        *,
+        own_within_ms: int = 0,
     ) -> tuple[int, int]:
         """Store matched reviews; returns (added, already there). Unknown card keys raise
-        ``KeyError``: match them first (:func:`recall.interop.review_csv.match_cards`)."""
+        ``KeyError``: match them first (:func:`recall.interop.review_csv.match_cards`).
+
+        With ``own_within_ms``, a review of a card that recall's own log holds within that many
+        milliseconds is already there too: it is one of ours coming back from another tool
+        (an Anki package moves a review by a millisecond where two share one)."""
         moment = now or utc_now()
         added = duplicates = 0
         try:
             with self._store._write() as conn:
+                own: dict[int, list[int]] = {}
+                if own_within_ms > 0:
+                    for card_id, at in conn.execute(
+                        select(ReviewRow.card_id, type_coerce(ReviewRow.reviewed_at, BigInteger))
+                    ):
+                        own.setdefault(card_id, []).append(int(at))
                 ids = {
                     f"{slug}/{key}": card_id
                     for card_id, slug, key in conn.execute(
@@ -192,7 +215,10 @@ class MemoryModelStore:
                 for review in reviews:
                     card_id = ids[review.card_key]
                     key = (card_id, review.reviewed_at)
-                    if key in existing:
+                    at_ms = round(review.reviewed_at.timestamp() * 1000)
+                    if key in existing or any(
+                        abs(at_ms - mine) <= own_within_ms for mine in own.get(card_id, ())
+                    ):
                         duplicates += 1
                         continue
                     existing.add(key)
@@ -212,6 +238,41 @@ class MemoryModelStore:
         except DATABASE_ERRORS as error:
             raise self._fail(error) from error
         return added, duplicates
+
+    def adopt_states(self, states: Mapping[str, tuple[CardState, bool]]) -> tuple[int, int]:
+        """Give cards (by ``deck/card`` key) a state scheduled elsewhere, with its suspension:
+        only where that state saw a later review than the one recall has (or recall has none),
+        so recall's own newer reviews are never overwritten and adopting the same states again
+        changes nothing. Returns (adopted, kept as they were); unknown keys raise ``KeyError``."""
+        adopted = kept = 0
+        try:
+            with self._store._write() as conn:
+                rows = {
+                    f"{slug}/{key}": (card_id, last)
+                    for card_id, slug, key, last in conn.execute(
+                        select(CardRow.id, DeckRow.slug, CardRow.key, CardStateRow.last_review)
+                        .join(DeckRow, DeckRow.id == CardRow.deck_id)
+                        .join(CardStateRow, CardStateRow.card_id == CardRow.id)
+                    )
+                }
+                for card_key, (state, suspended) in states.items():
+                    card_id, last = rows[card_key]
+                    newer = state.last_review is not None and (
+                        last is None or state.last_review > last
+                    )
+                    if not newer:
+                        kept += 1
+                        continue
+                    q.store_next_state(conn, card_id, state, suspended=suspended)
+                    conn.execute(
+                        update(CardStateRow)
+                        .where(CardStateRow.card_id == card_id)
+                        .values(suspended=suspended)
+                    )
+                    adopted += 1
+        except DATABASE_ERRORS as error:
+            raise self._fail(error) from error
+        return adopted, kept
 
     def scheduled_reviews(self) -> list[ScheduledReview]:
         """Every scheduled review of the log (a state after it, a rating 1..4: not cramming),
