@@ -241,25 +241,33 @@ class MemoryModelStore:
 
     def adopt_states(self, states: Mapping[str, tuple[CardState, bool]]) -> tuple[int, int]:
         """Give cards (by ``deck/card`` key) a state scheduled elsewhere, with its suspension:
-        only where that state saw a later review than the one recall has (or recall has none),
+        only where that state saw a later review than the one recall has (or, for a state with
+        no review time, where recall's card is still new),
         so recall's own newer reviews are never overwritten and adopting the same states again
         changes nothing. Returns (adopted, kept as they were); unknown keys raise ``KeyError``."""
         adopted = kept = 0
         try:
             with self._store._write() as conn:
                 rows = {
-                    f"{slug}/{key}": (card_id, last)
-                    for card_id, slug, key, last in conn.execute(
-                        select(CardRow.id, DeckRow.slug, CardRow.key, CardStateRow.last_review)
+                    f"{slug}/{key}": (card_id, last, phase)
+                    for card_id, slug, key, last, phase in conn.execute(
+                        select(
+                            CardRow.id,
+                            DeckRow.slug,
+                            CardRow.key,
+                            CardStateRow.last_review,
+                            CardStateRow.phase,
+                        )
                         .join(DeckRow, DeckRow.id == CardRow.deck_id)
                         .join(CardStateRow, CardStateRow.card_id == CardRow.id)
                     )
                 }
                 for card_key, (state, suspended) in states.items():
-                    card_id, last = rows[card_key]
-                    newer = state.last_review is not None and (
-                        last is None or state.last_review > last
-                    )
+                    card_id, last, phase = rows[card_key]
+                    if state.last_review is not None:
+                        newer = last is None or state.last_review > last
+                    else:  # a schedule with no review time: only a card never seen takes it
+                        newer = last is None and phase == 0 and state.phase != 0
                     if not newer:
                         kept += 1
                         continue
