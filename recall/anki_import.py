@@ -31,7 +31,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from recall.cards.model import Deck
 from recall.errors import InteropError
 from recall.inert import describe_char, first_control, quote
 from recall.interop.anki_convert import (
@@ -180,42 +179,66 @@ def _note_tables(notes: list[AnkiNote], collection: AnkiCollection) -> tuple[lis
     return tables, media
 
 
-def _checked_deck(header: dict[str, Any], tables: list[dict[str, Any]], source: str) -> Deck:
-    """The deck of ``tables``, formula cards the engine refuses turned into explain cards."""
-    from recall.cards.problems import Problems
-    from recall.grading import check_deck
+def _parts(
+    foreign: dict[str, list[AnkiNote]], prefix: str
+) -> list[tuple[str, list[AnkiNote], str]]:
+    """(Anki deck name, notes, deck id) per generated deck file: an Anki deck larger than a deck
+    file may be is split in note-id order (``…-2``, ``…-3``), so a note keeps its file as long
+    as no older note is deleted (Anki ids grow with time)."""
+    from recall.cards.schema import MAX_CARDS
+
+    out = []
+    for name, notes in sorted(foreign.items()):
+        ordered = sorted(notes, key=lambda note: note.id)
+        base = _deck_id(prefix, name)
+        for part, start in enumerate(range(0, len(ordered), MAX_CARDS), start=1):
+            suffix = "" if part == 1 else f"-{part}"
+            label = name if part == 1 else f"{name} ({part})"
+            out.append((label, ordered[start : start + MAX_CARDS], base + suffix))
+    return out
+
+
+def _as_explain(table: dict[str, Any]) -> dict[str, Any]:
+    """A formula card the engine's deck checks refuse (a name it reads differently, say), as a
+    self-rated card: the import goes on, and the learner can fix the formula later."""
+    out = {k: v for k, v in table.items() if k not in ("answer", "symbols", "kind")}
+    return {**out, "kind": "explain", "model_answer": f"{table.get('answer', '')}"}
+
+
+def _repair_refused_formulas(workspace: Any, report: Report, source: Path) -> bool:
+    """Rewrite the generated deck files whose formula cards the engine's checks refused, those
+    cards as explain cards (checked once, when the workspace loads the files, not twice).
+    Returns whether a file was rewritten."""
+    import tomllib
+
+    from recall.cards.writer import deck_to_toml
     from recall.interop.deck_tables import deck_from_tables
+    from recall.paths import write_atomically
 
-    deck = deck_from_tables(header, tables, source=source)
-    from recall.cards.build import DeckBuilder
-
-    problems = Problems(source)
-    built = DeckBuilder(problems).build({"deck": header, "card": tables}, source)
-    if built is None:
-        return deck
-    check_deck(built, problems)
-    failing = {error.card_id for error in problems.errors if error.card_id}
-    if not failing:
-        return deck
-    fixed = []
-    for table in tables:
-        if table["id"] in failing and table.get("kind") == "formula":
-            table = {
-                key: value
-                for key, value in table.items()
-                if key not in ("answer", "symbols", "kind")
-            }
-            table["kind"] = "explain"
-            table["model_answer"] = "(see the formula in Anki)"
-        fixed.append(table)
-    return deck_from_tables(header, fixed, source=source)
+    ours = {str(target.resolve()): target for target, *_rest in report.decks if _rest[-1]}
+    rewritten = False
+    for failure in workspace.failures:
+        target = ours.get(str(Path(failure.path).resolve()))
+        refused = {error.card_id for error in failure.errors if error.card_id}
+        if target is None or not refused:
+            continue
+        text = target.read_text(encoding="utf-8")
+        data = tomllib.loads(text)
+        tables = [
+            _as_explain(t) if t.get("id") in refused and t.get("kind") == "formula" else t
+            for t in data.get("card", [])
+        ]
+        deck = deck_from_tables(data["deck"], tables, source=str(source), siblings=False)
+        comment = "\n".join(line[2:] for line in text.splitlines() if line.startswith("# "))
+        write_atomically(target, deck_to_toml(deck, comment=comment))
+        rewritten = True
+    return rewritten
 
 
 def run_import(args: argparse.Namespace) -> int:
-    from recall.cards.loader import load_deck
     from recall.cards.writer import deck_to_toml
     from recall.commands import custom_folder, open_workspace
-    from recall.grading import check_deck
+    from recall.interop.deck_tables import deck_from_tables
     from recall.paths import write_atomically
 
     path = Path(args.file)
@@ -250,15 +273,14 @@ def run_import(args: argparse.Namespace) -> int:
             foreign[name].append(note)
 
         folder = custom_folder(args)
-        for name, notes in sorted(foreign.items()):
-            deck_id = _deck_id(prefix, name)
+        for name, notes, deck_id in _parts(foreign, prefix):
             tables, _references = _note_tables(notes, collection)
             header = {
                 "id": deck_id,
                 "name": name.replace("::", " / ") or deck_id,
                 "description": f"Imported from Anki ({path.name}).",
             }
-            deck = _checked_deck(header, tables, str(path))
+            deck = deck_from_tables(header, tables, source=str(path), siblings=False)
             target = folder / f"{deck_id}.toml"
             comment = (
                 f"Imported by `recall anki import` from {path.name} (Anki deck {name}).\n"
@@ -277,9 +299,14 @@ def run_import(args: argparse.Namespace) -> int:
                 continue
             target.parent.mkdir(parents=True, exist_ok=True)
             write_atomically(target, text)
-            load_deck(target, check=check_deck)
             report.decks.append((target, len(deck.cards), kinds, True))
         workspace.reload()
+        if _repair_refused_formulas(workspace, report, path):
+            workspace.reload()
+        written = {str(target.resolve()) for target, *_rest in report.decks}
+        for failure in workspace.failures:
+            if str(Path(failure.path).resolve()) in written:  # what we wrote must load
+                raise InteropError(f"{failure.path} did not load: {failure.errors[0]}")
         _import_schedules_and_reviews(workspace, collection, key_of_note, report)
     finally:
         workspace.close()

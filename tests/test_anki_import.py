@@ -328,3 +328,31 @@ def test_the_schema_is_anki_s_schema_11() -> None:
         db.executescript(TABLES)
         tables = {n for (n,) in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
     assert tables == {"col", "notes", "cards", "revlog", "graves"}
+
+
+def test_a_formula_the_engine_refuses_becomes_a_self_rated_card(
+    apkg: Path,
+    isolated_recall_home: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from recall.grading import checks
+
+    original = checks.check_card
+
+    def refusing(item, problems):  # noqa: ANN001, ANN202
+        if item.card.id == "n12" and str(item.card.kind) == "formula":
+            problems.add("a check the engine failed", card_id="n12")
+        return original(item, problems)
+
+    monkeypatch.setattr(checks, "check_card", refusing)
+    assert main(["anki", "import", str(apkg)]) == 0
+    text = (isolated_recall_home / "decks" / "anki-ml-formulas.toml").read_text()
+    from recall.cards.loader import load_deck
+
+    deck = load_deck(isolated_recall_home / "decks" / "anki-ml-formulas.toml")
+    by_id = {c.id: c for c in deck.cards}
+    assert str(by_id["n12"].kind) == "explain"
+    assert by_id["n12"].model_answer == "a^2 + b^2"
+    assert str(by_id["n11"].kind) == "formula"
+    assert text.startswith("# Imported by `recall anki import`")

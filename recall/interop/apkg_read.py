@@ -302,10 +302,13 @@ def _read(connection: sqlite3.Connection, member: str) -> AnkiCollection:
             "odid, data FROM cards ORDER BY id"
         )
     ]
+    # CAST: SQLite keeps whatever a column was given, and a hostile file may give text
     revlog = [
-        AnkiReview(*(int(v) for v in row))
+        AnkiReview(*row)
         for row in connection.execute(
-            "SELECT id, cid, ease, ivl, lastIvl, factor, time, type FROM revlog ORDER BY id"
+            "SELECT CAST(id AS INTEGER), CAST(cid AS INTEGER), CAST(ease AS INTEGER), "
+            "CAST(ivl AS INTEGER), CAST(lastIvl AS INTEGER), CAST(factor AS INTEGER), "
+            "CAST(time AS INTEGER), CAST(type AS INTEGER) FROM revlog ORDER BY id"
         )
     ]
     collection = AnkiCollection(

@@ -18,11 +18,10 @@ from datetime import datetime
 from itertools import chain
 from typing import Any
 
-from sqlalchemy import BigInteger, insert, select, type_coerce, update
+from sqlalchemy import BigInteger, bindparam, insert, select, type_coerce, update
 
 from recall.clock import utc_now
 from recall.scheduling.state import CardState
-from recall.store import queries as q
 from recall.store.engine import DATABASE_ERRORS, store_error
 from recall.store.models import (
     CardRow,
@@ -31,8 +30,9 @@ from recall.store.models import (
     ImportedReviewRow,
     ParameterSetRow,
     ReviewRow,
+    queue_for,
 )
-from recall.store.rows import review_kind
+from recall.store.rows import review_kind, state_columns
 from recall.store.store import Store
 from recall.store.timeutil import from_millis
 
@@ -215,9 +215,10 @@ class MemoryModelStore:
                 for review in reviews:
                     card_id = ids[review.card_key]
                     key = (card_id, review.reviewed_at)
-                    at_ms = round(review.reviewed_at.timestamp() * 1000)
-                    if key in existing or any(
-                        abs(at_ms - mine) <= own_within_ms for mine in own.get(card_id, ())
+                    at_ms = round(review.reviewed_at.timestamp() * 1000) if own else 0
+                    mine = own.get(card_id)
+                    if key in existing or (
+                        mine and any(abs(at_ms - m) <= own_within_ms for m in mine)
                     ):
                         duplicates += 1
                         continue
@@ -262,6 +263,7 @@ class MemoryModelStore:
                         .join(CardStateRow, CardStateRow.card_id == CardRow.id)
                     )
                 }
+                batch = []
                 for card_key, (state, suspended) in states.items():
                     card_id, last, phase = rows[card_key]
                     if state.last_review is not None:
@@ -271,13 +273,30 @@ class MemoryModelStore:
                     if not newer:
                         kept += 1
                         continue
-                    q.store_next_state(conn, card_id, state, suspended=suspended)
+                    batch.append(
+                        {
+                            "cid": card_id,
+                            "queue": queue_for(int(state.phase), suspended=suspended),
+                            "suspended": suspended,
+                            "buried_until": None,
+                            "reps": state.reps,
+                            "lapses": state.lapses,
+                            **state_columns("", state, with_counters=False),
+                        }
+                    )
+                if batch:
+                    # bound names apart from the column names, which SQLAlchemy keeps for itself
+                    columns = [key for key in batch[0] if key != "cid"]
                     conn.execute(
                         update(CardStateRow)
-                        .where(CardStateRow.card_id == card_id)
-                        .values(suspended=suspended)
+                        .where(CardStateRow.card_id == bindparam("cid"))
+                        .values({name: bindparam(f"new_{name}") for name in columns}),
+                        [
+                            {"cid": row["cid"], **{f"new_{n}": row[n] for n in columns}}
+                            for row in batch
+                        ],
                     )
-                    adopted += 1
+                adopted = len(batch)
         except DATABASE_ERRORS as error:
             raise self._fail(error) from error
         return adopted, kept
