@@ -74,6 +74,7 @@ class Report:
     already: int = 0
     skipped: list[Skipped] = field(default_factory=list)
     media: int = 0
+    media_names: list[str] = field(default_factory=list)
     kept_files: list[Path] = field(default_factory=list)
 
 
@@ -85,6 +86,12 @@ def _refuse_controls(collection: AnkiCollection) -> None:
                 raise InteropError(
                     f"note {note.id}, field {number} holds {describe_char(text[at])}: "
                     f"{quote(text)}; nothing was imported"
+                )
+        for tag in note.tags:
+            at = first_control(tag)
+            if at is not None:
+                raise InteropError(
+                    f"note {note.id} has a tag holding {describe_char(tag[at])}: {quote(tag)}"
                 )
     for name in collection.decks.values():
         at = first_control(name)
@@ -247,7 +254,7 @@ def run_import(args: argparse.Namespace) -> int:
     prefix = str(args.deck_prefix or "anki")
     if first_control(prefix) is not None or not re.fullmatch(r"[a-z0-9][a-z0-9_-]{0,30}", prefix):
         raise InteropError(f"--deck-prefix {quote(prefix)} must be lowercase letters and digits")
-    report = Report(media=collection.media)
+    report = Report(media=collection.media, media_names=list(collection.media_names))
 
     workspace = open_workspace(args)
     try:
@@ -418,6 +425,10 @@ def _print(report: Report) -> None:
     )
     if report.media:
         print(f"{count_of(report.media, 'media file')} skipped: recall cards carry no media")
+        for name in report.media_names[:SHOWN_SKIPPED]:
+            print(f"  {quote(name)}")
+        if len(report.media_names) > SHOWN_SKIPPED:
+            print(f"  ... and {len(report.media_names) - SHOWN_SKIPPED} more")
     if report.skipped:
         print(f"{count_of(len(report.skipped), 'revlog row')} skipped:")
         for shown, skipped in enumerate(report.skipped):

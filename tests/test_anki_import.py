@@ -118,6 +118,7 @@ def test_notes_schedules_and_history_come_in(
     assert str(by_id["n14"].kind) == "cloze"
     assert str(by_id["n15"].kind) == "explain"  # words, not a product of names
     assert "1 media file skipped" in out
+    assert "  x.png\n" in out
     assert "a manual change of the due date" in out
     assert "a cram review" in out
 
@@ -356,3 +357,41 @@ def test_a_formula_the_engine_refuses_becomes_a_self_rated_card(
     assert by_id["n12"].model_answer == "a^2 + b^2"
     assert str(by_id["n11"].kind) == "formula"
     assert text.startswith("# Imported by `recall anki import`")
+
+
+def _control_in_a_tag(path: Path) -> Path:
+    hostile = spec()
+    hostile.notes[1] = (12, BASIC, ["Pythagoras", "$a^2 + b^2$"], " ok \x9b31m ")
+    return package(path, build_collection(path.with_suffix(".db"), hostile))
+
+
+def test_a_control_character_in_a_tag_is_refused(
+    tmp_path: Path, isolated_recall_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = _control_in_a_tag(tmp_path / "tag.apkg")
+    assert main(["anki", "import", str(source)]) == 2
+    err = capsys.readouterr().err
+    assert "U+009B (CSI)" in err and "\x9b" not in err
+    assert not (isolated_recall_home / "decks").exists()
+
+
+@pytest.mark.parametrize(
+    ("argv", "reason"),
+    [
+        (["anki", "export", "sample", "out.txt"], "ending in .apkg"),
+        (["anki", "export", "nope", "out.apkg"], "no deck 'nope'"),
+        (["anki", "export", "no/such/folder/out.apkg"], "is not a folder"),
+    ],
+)
+def test_export_refuses_what_it_cannot_write(
+    argv: list[str],
+    reason: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert reason in err and len(err.strip().splitlines()) == 1
+    assert not list(tmp_path.glob("*.apkg"))

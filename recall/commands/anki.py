@@ -90,7 +90,7 @@ def run_export(args: argparse.Namespace) -> int:
             missing = [d for d in deck_ids if d not in known]
             if missing:
                 raise ConfigError(
-                    f"no deck {', '.join(quote(d) for d in missing)}: see `recall decks list`"
+                    f"no deck {', '.join(repr(quote(d)) for d in missing)}: see `recall decks list`"
                 )
             decks = tuple(known[d] for d in dict.fromkeys(deck_ids))
         store = workspace.store

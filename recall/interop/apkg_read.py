@@ -112,6 +112,8 @@ class AnkiCollection:
     cards: list[AnkiCard]
     revlog: list[AnkiReview]
     media: int = 0
+    #: The media files' names, where the package's ``media`` map says them (legacy packages).
+    media_names: tuple[str, ...] = ()
     desired_retention: dict[int, float] = field(default_factory=dict)
 
 
@@ -144,6 +146,28 @@ def _check_members(path: Path, archive: zipfile.ZipFile) -> zipfile.ZipInfo:
     return member
 
 
+#: Largest ``media`` map read for its names (a legacy package's JSON: a name per file).
+MAX_MEDIA_MAP = 16 * 1024 * 1024
+
+
+def _media_names(archive: zipfile.ZipFile) -> tuple[str, ...]:
+    """The media files' names from a legacy ``media`` map (``{"0": "name.png"}``); none for
+    the newer, protobuf one or anything else."""
+    try:
+        info = archive.getinfo("media")
+    except KeyError:
+        return ()
+    if info.file_size > MAX_MEDIA_MAP:
+        return ()
+    try:
+        value = json.loads(archive.read(info).decode("utf-8"))
+    except (ValueError, UnicodeDecodeError, zipfile.BadZipFile, OSError):
+        return ()
+    if not isinstance(value, dict):
+        return ()
+    return tuple(sorted(str(name) for name in value.values()))
+
+
 def _copy_bounded(source: IO[bytes], target: IO[bytes], limit: int, what: str) -> int:
     written = 0
     while True:
@@ -171,9 +195,10 @@ def _decompress_zstd(source: IO[bytes], target: IO[bytes], what: str) -> None:
 
 
 @contextmanager
-def extracted(path: Path) -> Iterator[tuple[Path, str, int]]:
+def extracted(path: Path) -> Iterator[tuple[Path, str, int, tuple[str, ...]]]:
     """The package's newest collection, extracted to a private temporary file: (its path, the
-    member's name, the number of media files left out). Removed on exit."""
+    member's name, the number of media files left out and their names where the package's
+    ``media`` map is JSON). Removed on exit."""
     path = Path(path)
     if not path.is_file():
         raise _refuse(path, "is not a file")
@@ -192,6 +217,7 @@ def extracted(path: Path) -> Iterator[tuple[Path, str, int]]:
                 for info in archive.infolist()
                 if info.filename not in MEMBERS and info.filename not in ("media", "meta")
             )
+            names = _media_names(archive)
             target = scratch / "collection.sqlite"
             what = f"{quote(str(path))}'s {member.filename}"
             try:
@@ -202,19 +228,20 @@ def extracted(path: Path) -> Iterator[tuple[Path, str, int]]:
                         _copy_bounded(source, out, member.file_size, what)
             except (zipfile.BadZipFile, OSError, EOFError) as error:
                 raise _refuse(path, f"could not be extracted ({error})") from None
-        yield target, member.filename, media
+        yield target, member.filename, media, names
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 
 
 def read_package(path: Path) -> AnkiCollection:
     """Everything recall imports from the package at ``path`` (validated)."""
-    with extracted(path) as (database, member, media):
+    with extracted(path) as (database, member, media, names):
         with open(database, "rb") as file:
             if file.read(16) != SQLITE_HEADER:
                 raise _refuse(path, f"holds a {member} that is not an SQLite database")
         collection = read_collection(database, member, shown=str(path))
     collection.media = media
+    collection.media_names = names
     return collection
 
 
