@@ -61,11 +61,21 @@ _WORDS = re.compile(r"[A-Za-z]{2,}\s+[A-Za-z]")
 _OPERATOR = re.compile(r"[-+*/^=(]")
 
 
+@dataclass(frozen=True)
+class GeneratedDeck:
+    """A deck file made for Anki's notes: its path, its cards by kind, and whether this import
+    wrote it (``False``: the file was there already, the same or edited by the learner)."""
+
+    path: Path
+    kinds: Counter[str]
+    written: bool
+
+
 @dataclass
 class Report:
     """What an import did, for the command's output."""
 
-    decks: list[tuple[Path, int, Counter[str], bool]] = field(default_factory=list)
+    decks: list[GeneratedDeck] = field(default_factory=list)
     matched_notes: int = 0
     adopted: int = 0
     kept: int = 0
@@ -136,15 +146,14 @@ def _deck_id(prefix: str, name: str) -> str:
     return made[:60].strip("-") or prefix
 
 
-def _note_tables(notes: list[AnkiNote], collection: AnkiCollection) -> tuple[list[dict], int]:
-    """Deck-file card tables for foreign notes (first field the front, second the back)."""
+def _note_tables(notes: list[AnkiNote]) -> list[dict[str, Any]]:
+    """Deck-file card tables for notes of other note types (the first field is the front, the
+    second the back; media references are dropped, the package's media files are counted)."""
     from recall.interop.text_import import Note, choose_kind
 
     tables: list[dict[str, Any]] = []
-    media = 0
     for note in notes:
         fields = [html_to_text(text) for text in note.fields]
-        media += sum(count for _text, count in fields)
         front = fields[0][0] if fields else ""
         back = fields[1][0] if len(fields) > 1 else ""
         card_id = f"n{note.id}"
@@ -183,7 +192,7 @@ def _note_tables(notes: list[AnkiNote], collection: AnkiCollection) -> tuple[lis
                 "model_answer": back or "(empty back)",
             }
         )
-    return tables, media
+    return tables
 
 
 def _parts(
@@ -222,7 +231,7 @@ def _repair_refused_formulas(workspace: Any, report: Report, source: Path) -> bo
     from recall.interop.deck_tables import deck_from_tables
     from recall.paths import write_atomically
 
-    ours = {str(target.resolve()): target for target, *_rest in report.decks if _rest[-1]}
+    ours = {str(deck.path.resolve()): deck.path for deck in report.decks if deck.written}
     rewritten = False
     for failure in workspace.failures:
         target = ours.get(str(Path(failure.path).resolve()))
@@ -281,7 +290,7 @@ def run_import(args: argparse.Namespace) -> int:
 
         folder = custom_folder(args)
         for name, notes, deck_id in _parts(foreign, prefix):
-            tables, _references = _note_tables(notes, collection)
+            tables = _note_tables(notes)
             header = {
                 "id": deck_id,
                 "name": name.replace("::", " / ") or deck_id,
@@ -302,15 +311,15 @@ def run_import(args: argparse.Namespace) -> int:
                 same = target.read_text(encoding="utf-8") == text
                 if not same:
                     report.kept_files.append(target)
-                report.decks.append((target, len(deck.cards), kinds, False))
+                report.decks.append(GeneratedDeck(target, kinds, written=False))
                 continue
             target.parent.mkdir(parents=True, exist_ok=True)
             write_atomically(target, text)
-            report.decks.append((target, len(deck.cards), kinds, True))
+            report.decks.append(GeneratedDeck(target, kinds, written=True))
         workspace.reload()
         if _repair_refused_formulas(workspace, report, path):
             workspace.reload()
-        written = {str(target.resolve()) for target, *_rest in report.decks}
+        written = {str(deck.path.resolve()) for deck in report.decks}
         for failure in workspace.failures:
             if str(Path(failure.path).resolve()) in written:  # what we wrote must load
                 raise InteropError(f"{failure.path} did not load: {failure.errors[0]}")
@@ -407,10 +416,10 @@ def _later(state: CardState, other: CardState) -> bool:
 
 
 def _print(report: Report) -> None:
-    for target, cards, kinds, written in report.decks:
-        summary = ", ".join(f"{count} {kind}" for kind, count in sorted(kinds.items()))
-        verb = "wrote" if written else "kept"
-        print(f"{verb} {count_of(cards, 'card')} ({summary}) in {target}")
+    for deck in report.decks:
+        summary = ", ".join(f"{count} {kind}" for kind, count in sorted(deck.kinds.items()))
+        verb = "wrote" if deck.written else "kept"
+        print(f"{verb} {count_of(sum(deck.kinds.values()), 'card')} ({summary}) in {deck.path}")
     for target in report.kept_files:
         print(f"  {target} differs from this import and was left as it is (--force rewrites it)")
     if report.matched_notes:

@@ -44,7 +44,7 @@ def spec() -> Collection:
             BASIC,
             [
                 "Why warmup?",
-                "Early Adam <b>second-moment</b> estimates are noisy &amp; big<br>steps "
+                "Early Adam <b>second-moment</b> estimates are noisy &amp; big<br>steps\r\n"
                 "diverge <img src='x.png'>",
             ],
             "",
@@ -113,7 +113,7 @@ def test_notes_schedules_and_history_come_in(
     assert {s.name for s in by_id["n12"].symbols} == {"a", "b"}
     assert str(by_id["n13"].kind) == "explain"
     assert by_id["n13"].model_answer == (
-        "Early Adam second-moment estimates are noisy & big\nsteps diverge"
+        "Early Adam second-moment estimates are noisy & big\nsteps\ndiverge"
     )
     assert str(by_id["n14"].kind) == "cloze"
     assert str(by_id["n15"].kind) == "explain"  # words, not a product of names

@@ -315,11 +315,10 @@ def _read(connection: sqlite3.Connection, member: str) -> AnkiCollection:
     offset = config.get("creationOffset")
     rollover = config.get("rollover", 4)
     notes = [
-        AnkiNote(
-            int(nid), str(guid), int(mid), tuple(str(flds).split("\x1f")), tuple(str(tags).split())
-        )
+        AnkiNote(int(nid), str(guid), int(mid), _fields(flds), tuple(str(tags).split()))
         for nid, guid, mid, flds, tags in connection.execute(
-            "SELECT id, guid, mid, flds, tags FROM notes ORDER BY id"
+            "SELECT CAST(id AS INTEGER), guid, CAST(mid AS INTEGER), flds, tags FROM notes "
+            "ORDER BY id"
         )
     ]
     cards = [
@@ -351,6 +350,13 @@ def _read(connection: sqlite3.Connection, member: str) -> AnkiCollection:
     )
     check_revlog(collection)
     return collection
+
+
+def _fields(flds: Any) -> tuple[str, ...]:
+    """A note's fields (Anki separates them with U+001F); Windows and old-Mac line ends become
+    newlines, which is what they mean (a carriage return alone is a control character)."""
+    text = str(flds).replace("\r\n", "\n").replace("\r", "\n")
+    return tuple(text.split("\x1f"))
 
 
 def _card(row: tuple[Any, ...]) -> AnkiCard:
