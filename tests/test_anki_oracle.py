@@ -213,6 +213,13 @@ def test_recall_to_anki_keeps_every_schedule_and_review(
             assert taken == round(entry.seconds * 1000)
             if entry.after is None:
                 assert (rtype, factor) == (3, 0)  # the cram review
+        # A second export of the same cards is the same notes to Anki (guids and ids come from
+        # the keys), which it skips: the hand-off the command's output warns of.
+        again = tmp_path / "again.apkg"
+        assert main(["anki", "export", "sample", str(again)]) == 0
+        _import_into_anki(col, again)
+        assert col.db.scalar("SELECT count() FROM notes") == len(cards)
+        assert col.db.scalar("SELECT count() FROM revlog") == len(log)
     finally:
         col.close()
 
