@@ -395,3 +395,21 @@ def test_export_refuses_what_it_cannot_write(
     err = capsys.readouterr().err
     assert reason in err and len(err.strip().splitlines()) == 1
     assert not list(tmp_path.glob("*.apkg"))
+
+
+def test_export_reads_the_decks_folder_the_global_option_names(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import shutil
+
+    folder = tmp_path / "my-decks"
+    folder.mkdir()
+    shutil.copy(Path(__file__).parent / "fixtures" / "decks" / "sample" / "sample.toml", folder)
+    target = tmp_path / "out.apkg"
+    assert main(["--decks", str(folder), "anki", "export", "sample", str(target)]) == 0
+    assert "wrote 9 cards and 0 reviews from 1 deck" in capsys.readouterr().out
+    with zipfile.ZipFile(target) as archive:
+        (tmp_path / "c.db").write_bytes(archive.read("collection.anki2"))
+    with sqlite3.connect(tmp_path / "c.db") as db:
+        keys = {flds.split("\x1f")[2] for (flds,) in db.execute("SELECT flds FROM notes")}
+    assert len(keys) == 9 and all(key.startswith("sample/") for key in keys)

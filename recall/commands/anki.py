@@ -37,9 +37,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         "package: one note per card (prompt, answer with MathJax, deck/card), each card's "
         "schedule and FSRS memory state, and every review. " + HAND_OFF,
     )
-    exporting.add_argument(
-        "paths", nargs="+", metavar="DECK… FILE.apkg", help="deck ids, then the package to write"
-    )
+    # not "decks": that is the global --decks folder
+    exporting.add_argument("deck_ids", nargs="*", metavar="DECK", help="deck ids (default: all)")
+    exporting.add_argument("target", metavar="FILE.apkg", help="the package to write")
     importing = actions.add_parser(
         "import",
         help="read an Anki .apkg or .colpkg: notes, schedules and review history",
@@ -51,6 +51,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     importing.add_argument(
         "--deck-prefix",
         default="anki",
+        metavar="PREFIX",
         help="prefix of the deck ids made for imported notes (default: anki)",
     )
     importing.add_argument("--force", action="store_true", help="rewrite generated deck files")
@@ -73,7 +74,7 @@ def run_export(args: argparse.Namespace) -> int:
     from recall.inert import quote
     from recall.interop.apkg_write import ExportCard, ExportSettings, write_apkg
 
-    *deck_ids, target_text = args.paths
+    deck_ids, target_text = list(args.deck_ids), str(args.target)
     target = Path(target_text)
     if target.suffix.lower() != ".apkg":
         raise ConfigError(
