@@ -27,7 +27,9 @@ from recall.cards.model import Card, Deck
 from recall.cards.positions import scan
 from recall.cards.problems import DeckFileError, Problems
 from recall.cards.siblings import with_sibling_groups
+from recall.cards.untrusted import check_deck_text
 from recall.errors import DeckError
+from recall.inert import quote
 from recall.toml_limits import TomlLimitExceeded, TomlLimits, check_shape, read_bounded
 
 _TOML_LINE = re.compile(r"at line (\d+)(?:, column (\d+))?")
@@ -151,6 +153,7 @@ def _read_deck(
         return None, [_toml_error(error, shown)]
 
     problems = Problems(shown, scan(text))
+    check_deck_text(data, problems)  # control characters, and invisible ones in ids
     built = DeckBuilder(problems, builtin=builtin).build(data, shown)
     if built is not None and check is not None:
         check(built, problems)
@@ -263,7 +266,7 @@ def load_decks(
                     str(file),
                     (
                         DeckError(
-                            f"deck id '{deck.id}' is already used by {owners[deck.id]}",
+                            f"deck id '{quote(deck.id)}' is already used by {owners[deck.id]}",
                             path=str(file),
                             line=_deck_id_line(file),
                             suggestion="give this deck another id",

@@ -23,9 +23,7 @@ math with declared symbols)
 
 from __future__ import annotations
 
-import csv
 import html
-import io
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -33,8 +31,10 @@ from typing import Any
 
 from recall.cards.model import Card, CardKind, Deck
 from recall.cards.schema import CARD_ID, DECK_ID, MAX_ID
+from recall.cards.untrusted import read_rows, refuse_control_lines, refuse_control_notes
 from recall.cards.writer import card_to_dict
 from recall.errors import DeckError
+from recall.inert import quote
 from recall.interop.deck_tables import card_table, deck_from_tables
 from recall.interop.text_export import from_spreadsheet_safe
 
@@ -91,7 +91,20 @@ def read_notes(
     field_sep: str | None = None,
     card_sep: str | None = None,
 ) -> ImportedFile:
-    """Read notes from export text. ``fmt`` is ``auto``, ``anki``, ``quizlet`` or ``csv``."""
+    """Read notes from export text. ``fmt`` is ``auto``, ``anki``, ``quizlet`` or ``csv``.
+
+    A cell holding a control character is refused with its row and column, a note with one
+    after its HTML was undone by its number (:mod:`recall.cards.untrusted`).
+    """
+    imported = _read_notes(text, source, fmt, field_sep, card_sep)
+    refuse_control_notes(imported.notes, source=source)
+    refuse_control_lines(text, source=source)  # what no row holds: an Anki header line
+    return imported
+
+
+def _read_notes(
+    text: str, source: str, fmt: str, field_sep: str | None, card_sep: str | None
+) -> ImportedFile:
     text = text.lstrip("\ufeff")
     if fmt == "auto":
         fmt = "anki" if text.startswith("#") and _HEADER.match(text.splitlines()[0]) else ""
@@ -103,11 +116,13 @@ def read_notes(
         return _read_quizlet(text, source, field_sep, card_sep)
     if fmt == "csv":
         sep = _separator(field_sep) if field_sep else ("\t" if "\t" in text else ",")
-        rows = list(csv.reader(io.StringIO(text), delimiter=sep, quotechar='"'))
+        rows = read_rows(text, sep, source=source)
         notes = _rows_to_notes(rows, front=0, back=1, tags=2 if _has_third(rows) else None)
         return ImportedFile(notes, "csv", sep)
     raise DeckError(
-        f"unknown import format '{fmt}'", path=source, suggestion="use auto, anki, quizlet or csv"
+        f"unknown import format '{quote(fmt)}'",
+        path=source,
+        suggestion="use auto, anki, quizlet or csv",
     )
 
 
@@ -120,7 +135,7 @@ def _separator(spec: str) -> str:
     if len(spec) == 1:
         return spec
     raise DeckError(
-        f"unknown separator '{spec}'",
+        f"unknown separator '{quote(spec)}'",
         suggestion="tab, comma, semicolon, space, pipe, colon, or one character",
     )
 
@@ -144,7 +159,7 @@ def _read_anki(text: str, source: str, field_sep: str | None) -> ImportedFile:
     body = "".join(lines[body_start:])
     rows = [
         r
-        for r in csv.reader(io.StringIO(body), delimiter=sep, quotechar='"')
+        for r in read_rows(body, sep, source=source, first_line=body_start + 1)
         if any(c.strip() for c in r)
     ]
 
@@ -303,11 +318,11 @@ def notes_to_deck(
     """Build a deck from notes (ids made from the fronts, unique in the deck)."""
     if not DECK_ID.match(deck_id):
         raise DeckError(
-            f"deck id '{deck_id}' is not valid",
+            f"deck id '{quote(deck_id)}' is not valid",
             suggestion="lowercase letters, digits, '-' and '_'; pass --id",
         )
     if kind not in KINDS:
-        raise DeckError(f"unknown kind '{kind}'", suggestion="auto, explain or reverse")
+        raise DeckError(f"unknown kind '{quote(kind)}'", suggestion="auto, explain or reverse")
     cards: list[Card] = []
     tables: list[dict[str, Any]] = []
     used: set[str] = set()
