@@ -265,7 +265,7 @@ def run_import(args: argparse.Namespace) -> int:
         raise InteropError(f"--deck-prefix {quote(prefix)} must be lowercase letters and digits")
     report = Report(media=collection.media, media_names=list(collection.media_names))
 
-    workspace = open_workspace(args)
+    workspace = open_workspace(args, sync=False)  # the deck files only: no database yet
     try:
         known = set(workspace.cards)
         ours = {
@@ -289,27 +289,28 @@ def run_import(args: argparse.Namespace) -> int:
             foreign[name].append(note)
 
         folder = custom_folder(args)
+        # Every deck is built (and so checked) before the first is written: a refusal leaves
+        # nothing behind.
+        planned = []
         for name, notes, deck_id in _parts(foreign, prefix):
-            tables = _note_tables(notes)
             header = {
                 "id": deck_id,
                 "name": name.replace("::", " / ") or deck_id,
                 "description": f"Imported from Anki ({path.name}).",
             }
-            deck = deck_from_tables(header, tables, source=str(path), siblings=False)
-            target = folder / f"{deck_id}.toml"
+            deck = deck_from_tables(header, _note_tables(notes), source=str(path), siblings=False)
             comment = (
                 f"Imported by `recall anki import` from {path.name} (Anki deck {name}).\n"
                 "Formula backs became formula cards (symbols declared real: refine them),\n"
                 "everything else explain cards (self-rated)."
             )
-            text = deck_to_toml(deck, comment=comment)
+            planned.append((folder / f"{deck_id}.toml", deck, deck_to_toml(deck, comment=comment)))
             for note in notes:
                 key_of_note[note.id] = f"{deck_id}/n{note.id}"
+        for target, deck, text in planned:
             kinds = Counter(str(card.kind) for card in deck.cards)
             if target.exists() and not args.force:
-                same = target.read_text(encoding="utf-8") == text
-                if not same:
+                if target.read_text(encoding="utf-8") != text:
                     report.kept_files.append(target)
                 report.decks.append(GeneratedDeck(target, kinds, written=False))
                 continue

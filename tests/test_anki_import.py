@@ -413,3 +413,20 @@ def test_export_reads_the_decks_folder_the_global_option_names(
     with sqlite3.connect(tmp_path / "c.db") as db:
         keys = {flds.split("\x1f")[2] for (flds,) in db.execute("SELECT flds FROM notes")}
     assert len(keys) == 9 and all(key.startswith("sample/") for key in keys)
+
+
+def _invisible_tag(path: Path) -> Path:
+    hostile = spec()
+    hostile.notes[2] = (13, BASIC, ["Why warmup?", "because"], " warm\u200bup ")
+    return package(path, build_collection(path.with_suffix(".db"), hostile))
+
+
+def test_a_note_the_deck_rules_refuse_leaves_nothing_written(
+    tmp_path: Path, isolated_recall_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # a zero-width character in a tag (an id): the deck builder's rule, after the package read
+    source = _invisible_tag(tmp_path / "tag.apkg")
+    assert main(["anki", "import", str(source)]) == 2
+    assert "U+200B" in capsys.readouterr().err
+    assert not (isolated_recall_home / "decks").exists()
+    assert not (isolated_recall_home / "recall.sqlite3").exists()
