@@ -14,6 +14,15 @@ from pathlib import Path
 
 APP_NAME = "recall"
 
+#: Set to ``1`` by ``recall serve`` for the app processes it starts: the TUI is then shown in a
+#: browser, where the server's editor cannot open and the browser keeps some keys to itself.
+SERVED_ENV = "RECALL_SERVED"
+
+
+def served_in_browser() -> bool:
+    """This process is the TUI ``recall serve`` started for a browser (:data:`SERVED_ENV`)."""
+    return os.environ.get(SERVED_ENV) == "1"
+
 
 def data_dir() -> Path:
     """The directory that holds the database, the config file and custom decks."""

@@ -1,0 +1,152 @@
+"""``recall serve`` as the learner runs it (a subprocess on port 0), probed with a plain HTTP and
+websocket client: every refusal has its status and starts no process; the one session let in
+starts one app process, whose environment holds none of the server's secrets; a session over the
+cap is refused while it runs. Also the command's own refusals (no extra, a network address
+without TLS) and the unsafe-LAN warning.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("textual_serve")
+
+import aiohttp  # noqa: E402
+
+from recall.cli import main  # noqa: E402
+from recall.commands import serve as serve_command  # noqa: E402
+from recall.paths import SERVED_ENV  # noqa: E402
+from tests.serve_fixtures import (  # noqa: E402
+    Served,
+    environment_of,
+    prepare_home,
+    recall_serve,
+    wait_for,
+)
+
+pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+
+SECRET = "AWS_SECRET_ACCESS_KEY"
+
+
+async def _refusals(served: Served) -> dict[str, int]:
+    """Each thing the gate must refuse, with the status it answered."""
+    statuses: dict[str, int] = {}
+    own = {"Host": served.host, "Origin": served.origin}
+    async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as client:
+        statuses["no token"] = (await client.get(served.origin + "/")).status
+        wrong = served.url[:-3] + "xyz"
+        statuses["wrong token"] = (await client.get(wrong, allow_redirects=False)).status
+        statuses["static without cookie"] = (await client.get(served.origin + "/static/")).status
+        try:
+            await client.ws_connect(served.origin + "/ws", headers=own)
+        except aiohttp.WSServerHandshakeError as error:
+            statuses["ws without cookie"] = error.status
+        statuses["foreign host"] = (
+            await client.get(served.url, headers={"Host": "attacker.example"})
+        ).status
+        login = await client.get(served.url, allow_redirects=False)
+        assert login.status == 303  # logged in from here on
+        try:
+            await client.ws_connect(
+                served.origin + "/ws", headers={**own, "Origin": "http://evil.example"}
+            )
+        except aiohttp.WSServerHandshakeError as error:
+            statuses["ws foreign origin"] = error.status
+        statuses["static listing"] = (await client.get(served.origin + "/static/")).status
+    return statuses
+
+
+def test_refused_requests_start_nothing(tmp_path: Path) -> None:
+    home = prepare_home(tmp_path / "home")
+    with recall_serve(home) as served:
+        statuses = asyncio.run(_refusals(served))
+        assert statuses == {
+            "no token": 403,
+            "wrong token": 403,
+            "static without cookie": 403,
+            "ws without cookie": 403,
+            "foreign host": 421,
+            "ws foreign origin": 403,
+            "static listing": 404,
+        }
+        assert served.children() == []
+
+
+async def _one_session_then_over_the_cap(served: Served) -> tuple[list[int], int, dict[str, str]]:
+    own = {"Host": served.host, "Origin": served.origin}
+    async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as client:
+        await client.get(served.url)
+        socket = await client.ws_connect(served.origin + "/ws?width=80&height=24", headers=own)
+        assert await asyncio.to_thread(wait_for, lambda: len(served.children()) >= 1, 30)
+        await asyncio.sleep(0.5)  # the shell has started the app
+        children = served.children()
+        environment = environment_of(max(children))
+        status = 0
+        try:
+            await client.ws_connect(served.origin + "/ws", headers=own)
+        except aiohttp.WSServerHandshakeError as error:
+            status = error.status
+        await asyncio.sleep(0.3)
+        assert sorted(served.children()) == sorted(children)  # the refusal started nothing
+        await socket.close()
+    return children, status, environment
+
+
+def test_one_session_one_process_a_clean_environment_and_the_cap(tmp_path: Path) -> None:
+    home = prepare_home(tmp_path / "home")
+    environment = {SECRET: "hunter2", "RECALL_THEME": "x", "SSH_AUTH_SOCK": "/tmp/agent"}
+    with recall_serve(home, "--max-sessions", "1", env=environment) as served:
+        children, status, child_env = asyncio.run(_one_session_then_over_the_cap(served))
+        assert children and status == 503
+        assert child_env[SERVED_ENV] == "1"
+        assert child_env["RECALL_HOME"] == str(home.resolve())
+        assert child_env["TEXTUAL_DRIVER"].endswith("WebDriver")
+        for name in (SECRET, "SSH_AUTH_SOCK", "RECALL_THEME"):
+            assert name not in child_env
+        assert "hunter2" not in " ".join(child_env.values())
+        # The page went: its app process ends.
+        assert wait_for(lambda: served.children() == [], timeout=30)
+
+
+def test_without_the_extra_one_line_says_how_to_install_it(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(serve_command, "missing_extra", lambda: "textual_serve")
+    assert main(["serve"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "pip install 'recall[serve]'" in err
+
+
+def test_a_network_address_needs_tls_or_insecure_lan(tmp_path: Path) -> None:
+    home = prepare_home(tmp_path / "home")
+    refused = subprocess.run(
+        [sys.executable, "-m", "recall", "serve", "--host", "0.0.0.0", "--port", "0"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={"RECALL_HOME": str(home), "PATH": "/usr/bin:/bin"},
+    )
+    assert refused.returncode == 2
+    assert "--tls-cert" in refused.stderr and "--insecure-lan" in refused.stderr
+    half = subprocess.run(
+        [sys.executable, "-m", "recall", "serve", "--tls-cert", "x.pem", "--port", "0"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={"RECALL_HOME": str(home), "PATH": "/usr/bin:/bin"},
+    )
+    assert half.returncode == 2 and "go together" in half.stderr
+
+
+def test_insecure_lan_prints_why_it_is_unsafe(tmp_path: Path) -> None:
+    home = prepare_home(tmp_path / "home")
+    with recall_serve(home, "--host", "0.0.0.0", "--insecure-lan") as served:
+        served.process.terminate()
+        _out, err = served.process.communicate(timeout=20)
+    assert "WARNING" in err and "plain HTTP" in err and "token" in err
