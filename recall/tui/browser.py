@@ -27,13 +27,14 @@ NOTICE = (
 )
 
 
-def editor_refusal(path: str) -> str:
-    """Why the editor does not open in a browser, and what to do instead ("" outside one)."""
+def editor_refusal() -> str:
+    """Why the editor does not open in a browser, and what to do instead ("" outside one). The
+    file is not named: its name is text recall did not write, and the notice takes markup."""
     if not served_in_browser():
         return ""
     return (
         "Editing opens an editor on the computer running recall serve, not in this browser: "
-        f"edit {path} there, then reload the decks (r on the home screen)."
+        "edit the deck file there, then reload the decks (r on the home screen)."
     )
 
 
