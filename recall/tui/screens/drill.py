@@ -155,7 +155,9 @@ class DrillScreen(SessionScreen):
         self.query_one("#unit", Static).update(card.unit)
         feedback = self.query_one("#feedback", FeedbackPanel)
         feedback.display = False
-        self.query_one("#rating-row").display = False
+        rating_row = self.query_one("#rating-row", Static)
+        rating_row.update(rating_line(None, False))  # a narrow screen's verdict may have set it
+        rating_row.display = False
         answer = self.query_one("#answer", AnswerInput)
         answer.locked = False
         answer.value = ""
@@ -270,8 +272,15 @@ class DrillScreen(SessionScreen):
         self.query_one("#answer", AnswerInput).locked = True
         self.query_one("#preview", PreviewPanel).display = False
         panel = self.query_one("#feedback", FeedbackPanel)
-        panel.show(feedback, self.hinted)
+        # On a narrow screen a verdict wraps long enough to push its last line, the ratings,
+        # below the fold: they go to the rating row under the scrolling body instead.
+        panel.show(feedback, self.hinted, with_rating=not self.narrow)
         panel.display = True
+        if self.narrow:
+            row = self.query_one("#rating-row", Static)
+            row.update(rating_line(feedback.suggested, self.hinted, feedback.unavailable))
+            row.styles.height = "auto"  # "Enter accepts" wraps below the ratings, never cut
+            row.display = True
         self.call_after_refresh(panel.scroll_visible, animate=False)
         self.call_after_refresh(self._verdict_painted)
 

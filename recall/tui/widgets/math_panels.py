@@ -47,7 +47,11 @@ class FeedbackPanel(Static, can_focus=True):
     """The verdict, the diagnosis, the reference rendered, the worked computation, and the
     suggested rating (Enter accepts it, 1–4 override)."""
 
-    def show(self, feedback: FeedbackView, hinted: bool = False) -> None:
+    def show(
+        self, feedback: FeedbackView, hinted: bool = False, *, with_rating: bool = True
+    ) -> None:
+        """Draw the verdict, ending in the rating line unless ``with_rating`` is off (the drill
+        screen then shows it in its rating row)."""
         style = {
             Status.CORRECT: "bold green",
             Status.INCORRECT: "bold red",
@@ -67,7 +71,8 @@ class FeedbackPanel(Static, can_focus=True):
         if feedback.worked:
             parts.append(Text("─ worked", style="dim"))
             parts.append(Text(feedback.worked))
-        parts.append(rating_line(feedback.suggested, hinted, feedback.unavailable))
+        if with_rating:
+            parts.append(rating_line(feedback.suggested, hinted, feedback.unavailable))
         self.set_class(feedback.outcome is Status.CORRECT, "-correct")
         self.set_class(feedback.outcome is Status.INCORRECT, "-incorrect")
         self.update(Group(*parts))
