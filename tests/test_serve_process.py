@@ -8,6 +8,7 @@ without TLS) and the unsafe-LAN warning.
 from __future__ import annotations
 
 import asyncio
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -150,3 +151,76 @@ def test_insecure_lan_prints_why_it_is_unsafe(tmp_path: Path) -> None:
         served.process.terminate()
         _out, err = served.process.communicate(timeout=20)
     assert "WARNING" in err and "plain HTTP" in err and "token" in err
+
+
+async def _open_session(served: Served, ssl: bool = True) -> tuple[str, list[int]]:
+    """Log in, open a websocket, wait for its app process; returns the cookie header sent."""
+    own = {"Host": served.host, "Origin": served.origin}
+    async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as client:
+        login = await client.get(served.url, allow_redirects=False, ssl=ssl)
+        cookie = login.headers.get("Set-Cookie", "")
+        socket = await client.ws_connect(served.origin + "/ws", headers=own, ssl=ssl)
+        assert await asyncio.to_thread(wait_for, lambda: len(served.children()) >= 1, 30)
+        children = served.children()
+        served.process.terminate()  # the server stops with a session open
+        await asyncio.to_thread(served.process.wait, 30)
+        await socket.close()
+    return cookie, children
+
+
+def test_stopping_the_server_ends_its_app_processes(tmp_path: Path) -> None:
+    home = prepare_home(tmp_path / "home")
+    with recall_serve(home) as served:
+        _cookie, children = asyncio.run(_open_session(served))
+        assert children
+        assert wait_for(lambda: not any(Path(f"/proc/{pid}").exists() for pid in children), 30)
+
+
+@pytest.mark.skipif(shutil.which("openssl") is None, reason="needs openssl to make a certificate")
+def test_tls_off_loopback_secure_cookie_and_https_origin(tmp_path: Path) -> None:
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1"]
+        + ["-subj", "/CN=recall-test", "-keyout", str(key), "-out", str(cert)],
+        check=True,
+        capture_output=True,
+        timeout=60,
+    )
+    home = prepare_home(tmp_path / "home")
+    args = ("--host", "0.0.0.0", "--tls-cert", str(cert), "--tls-key", str(key))
+    with recall_serve(home, *args) as served:
+        assert served.url.startswith("https://")
+        assert served.process.poll() is None  # no --insecure-lan needed with TLS
+
+        async def probe() -> int:
+            own = {"Host": served.host}
+            async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as client:
+                await client.get(served.url, ssl=False)
+                http_origin = {**own, "Origin": served.origin.replace("https://", "http://")}
+                try:
+                    await client.ws_connect(served.origin + "/ws", headers=http_origin, ssl=False)
+                except aiohttp.WSServerHandshakeError as error:
+                    return error.status
+            return 0
+
+        assert asyncio.run(probe()) == 403  # the page's origin is https://, not http://
+        cookie, children = asyncio.run(_open_session(served, ssl=False))
+        assert "Secure" in cookie and "HttpOnly" in cookie and children
+
+
+def test_the_qr_code_is_drawn_when_asked(tmp_path: Path) -> None:
+    home = prepare_home(tmp_path / "home")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "recall", "serve", "--port", "0", "--qr"],
+        stdout=subprocess.PIPE,
+        text=True,
+        env={"RECALL_HOME": str(home), "PATH": "/usr/bin:/bin"},
+    )
+    try:
+        assert process.stdout is not None
+        lines = [process.stdout.readline() for _ in range(6)]
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+    assert "token=" in lines[0]
+    assert any("█" in line or "▀" in line or "▄" in line for line in lines[1:])

@@ -54,6 +54,10 @@ INSECURE_WARNING = (
 )
 
 
+#: Seconds a stopping server waits for open tabs before it closes them.
+STOP_SECONDS = 2.0
+
+
 class GatedServer(Server):
     """textual-serve's ``Server``, every request through ``gate``."""
 
@@ -274,7 +278,14 @@ def serve(options: ServeOptions, out: TextIO = sys.stdout) -> int:
 async def start_runner(server: GatedServer) -> web.AppRunner:
     """The gated app, set up to serve (with the access log that never writes a query string)."""
     app = await server._make_app()
-    runner = web.AppRunner(app, handle_signals=False, access_log_class=QuietAccessLogger)
+    runner = web.AppRunner(
+        app,
+        handle_signals=False,
+        access_log_class=QuietAccessLogger,
+        # An open tab never ends its websocket by itself: on Ctrl-C, wait this long and then
+        # cancel it, which tells its app to quit (every review is committed already).
+        shutdown_timeout=STOP_SECONDS,
+    )
     await runner.setup()
     return runner
 
