@@ -224,3 +224,13 @@ def test_the_qr_code_is_drawn_when_asked(tmp_path: Path) -> None:
         process.wait(timeout=30)
     assert "token=" in lines[0]
     assert any("█" in line or "▀" in line or "▄" in line for line in lines[1:])
+
+
+def test_db_and_decks_may_follow_the_subcommand(tmp_path: Path) -> None:
+    from recall.cli import build_parser
+
+    parser = build_parser()
+    after = parser.parse_args(["serve", "--db", "sqlite:////a.db", "--decks", "/d"])
+    before = parser.parse_args(["--db", "sqlite:////b.db", "--decks", "/e", "serve"])
+    assert (after.db, after.decks) == ("sqlite:////a.db", "/d")
+    assert (before.db, before.decks) == ("sqlite:////b.db", "/e")

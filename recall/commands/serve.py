@@ -53,11 +53,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     parser = subparsers.add_parser(
         "serve",
         help="drill in a browser (needs recall[serve])",
-        description="Serve the TUI to a browser. It prints an address carrying a one-time "
-        "token; opening it logs that browser in. Loopback only unless --host says otherwise "
-        f"(then TLS, or --insecure-lan). Needs the serve extra: {INSTALL}",
+        description="Serve the TUI to a browser. It prints an address carrying a token made "
+        "for this start; opening it logs that browser in. Loopback only unless --host says "
+        f"otherwise (then TLS, or --insecure-lan). Needs the serve extra: {INSTALL}",
     )
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
+    # The global --db and --decks, also accepted after the subcommand (SUPPRESS: when absent
+    # here, the value given before it stays).
+    parser.add_argument(
+        "--db", metavar="URL", default=argparse.SUPPRESS, help="database URL (as recall --db)"
+    )
+    parser.add_argument(
+        "--decks", metavar="DIR", default=argparse.SUPPRESS, help="custom deck folder"
+    )
     parser.add_argument(
         "--port", type=_port, default=8000, help="port to listen on (8000; 0: any free port)"
     )
