@@ -7,23 +7,35 @@ is checked is the store, not the pixels: one review of that card with that answe
 verdict "correct". A screenshot of each step is kept under ``test-artifacts/serve/`` for a person
 to look at.
 
-One real browser run: the gate's refusals are tested with a plain client in
-``tests/test_serve_process.py``.
+In the same browser, logged in, a page of another site (same-site: ``127.0.0.1`` on another
+port, so the cookie goes along) tries the websocket: the attack the research measured on plain
+textual-serve. It is refused and starts nothing. One real browser run: the gate's other
+refusals are tested with a plain client in ``tests/test_serve_process.py``.
 """
 
 from __future__ import annotations
 
+import functools
 import os
 import shutil
 import sqlite3
+import threading
 import time
 from contextlib import closing
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
 
 from recall.verdicts import Status
-from tests.serve_fixtures import CARD_KEY, RIGHT_ANSWER, prepare_home, recall_serve, wait_for
+from tests.serve_fixtures import (
+    CARD_KEY,
+    RIGHT_ANSWER,
+    Served,
+    prepare_home,
+    recall_serve,
+    wait_for,
+)
 
 CHROMIUM = os.environ.get("RECALL_TEST_CHROMIUM", "/usr/bin/chromium")
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts" / "serve"
@@ -75,13 +87,48 @@ def _count(home: Path, table: str) -> int:
         return 0  # not created or migrated yet
 
 
+OTHER_SITE_PAGE = """<!doctype html><title>waiting</title><script>
+const socket = new WebSocket("WS_URL");
+socket.onopen = () => { document.title = "opened"; };
+socket.onclose = () => { if (document.title !== "opened") document.title = "refused"; };
+</script>"""
+
+
+def _cross_site_websocket(context: object, served: Served, folder: Path) -> str:
+    """What happens when a page of another site (``127.0.0.1`` on another port: same-site, so
+    the browser sends the session cookie along) opens the served websocket: "opened" or
+    "refused". No app process may start for it."""
+    folder.mkdir()
+    ws_url = "ws" + served.origin.removeprefix("http") + "/ws"
+    (folder / "index.html").write_text(OTHER_SITE_PAGE.replace("WS_URL", ws_url))
+    handler = functools.partial(SimpleHTTPRequestHandler, directory=str(folder))
+    handler.log_message = lambda *args: None  # type: ignore[attr-defined, method-assign]
+    other = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=other.serve_forever, daemon=True)
+    thread.start()
+    children = sorted(served.children())
+    try:
+        page = context.new_page()  # type: ignore[attr-defined]
+        page.goto(f"http://127.0.0.1:{other.server_address[1]}/index.html")
+        page.wait_for_function("document.title !== 'waiting'", timeout=30_000)
+        outcome = str(page.title())
+        page.close()
+    finally:
+        other.shutdown()
+        other.server_close()
+    time.sleep(1)
+    assert sorted(served.children()) == children  # nothing started for it
+    return outcome
+
+
 def test_a_learner_drills_one_card_in_chromium(tmp_path: Path) -> None:
     home = prepare_home(tmp_path / "home")
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     with recall_serve(home) as served, playwright_api.sync_playwright() as p:
         browser = _launch(p)
         try:
-            page = browser.new_page(viewport={"width": 1000, "height": 700})
+            context = browser.new_context(viewport={"width": 1000, "height": 700})
+            page = context.new_page()
             page.goto(served.url)
             assert "token=" not in page.url  # the login swapped it for the cookie
             page.wait_for_selector("body.-first-byte", timeout=60_000)  # the app drew
@@ -108,6 +155,8 @@ def test_a_learner_drills_one_card_in_chromium(tmp_path: Path) -> None:
                     break
             time.sleep(1)
             page.screenshot(path=str(ARTIFACTS / "3-recorded.png"))
+            # Another site in the same browser, logged-in cookie and all, tries to drive it.
+            assert _cross_site_websocket(context, served, tmp_path / "other-site") == "refused"
         finally:
             browser.close()
     reviews = _reviews(home)
