@@ -37,6 +37,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "recall.commands.reviews",
     "recall.commands.anki",
     "recall.commands.help",
+    "recall.commands.serve",
 )
 
 
