@@ -1,4 +1,4 @@
-"""``recall decks …``: list, validate, create, show, import and export decks.
+"""``recall decks …``: list, validate, check, create, show, import and export decks.
 
 * ``list``: every deck (built-in and custom) with its card count and file; failed files with
   their errors.
@@ -6,6 +6,9 @@
   ``file:line: card 'id': message (suggestion)``; exit 1 on any error, so it can guard a
   learner's own deck repository in CI. ``--identities`` also proves each card's stated
   identities with the engine.
+* ``check [DECK ...]``: grade what a learner sees before each card with the real graders
+  (:mod:`recall.grading.leaks`) and print every card that shows its own answer, and every
+  giveaway between two cards that are not siblings; exit 1 on any.
 * ``new NAME``: write a commented template deck (one card of every kind) to the custom folder.
 * ``show DECK [--json]``: every card with its kind, prompt, reference answer and symbols.
 * ``import FILE``: an Anki text export, a Quizlet export or a CSV/TSV file → a new deck.

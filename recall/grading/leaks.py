@@ -10,7 +10,8 @@ module grades what that text holds with the real graders (:func:`recall.grading.
   ``exp(s_j)`` on the screen of a card whose answer is ``s_j`` is (its content is graded too);
 * a word answer (reverse, word cloze): every run of up to a few words is graded, so ``the
   shift`` in a prompt answers a card that accepts ``shift``, and a forgiven typo counts too;
-* a value (fact, and the number a numeric question was drawn to give): every number of the text.
+* a fact's value: every number of the text (a numeric card's answer is drawn anew for each
+  review, so no fixed text can give it).
 
 What the check reports for a card's *own* screen is a fault of the card (a test keeps the
 built-in decks at zero). What another card shows is a giveaway between the two, which sibling
@@ -31,10 +32,10 @@ from functools import lru_cache
 
 from recall.cards.matching import forms, is_symbolic, symbolic_form, typo_allowance
 from recall.cards.model import Card, CardKind, Deck
-from recall.cards.siblings import MAX_SPREAD, MIN_WORDS
+from recall.cards.siblings import MAX_SPREAD, MIN_MATH, MIN_WORDS, math_key
 from recall.errors import RecallError
 from recall.grading.dispatch import grade
-from recall.grading.question import Question, asked_prompt
+from recall.grading.question import asked_prompt
 from recall.spelling import edit_distance
 from recall.verdicts import Status
 
@@ -93,7 +94,7 @@ def visible_fields(card: Card) -> dict[str, str]:
         re.findall(r"[^\W\d][\w']*", " ".join((card.answer, card.prompt, card.shown, card.text)))
     )
     legend = [
-        symbol.meaning
+        _without_name(symbol.meaning, symbol.name)
         for symbol in card.symbols
         if symbol.meaning and symbol.name in mentioned and not symbol.identities_only
     ]
@@ -106,6 +107,18 @@ def visible_fields(card: Card) -> dict[str, str]:
         "unit": card.unit,
     }
     return {name: text for name, text in fields.items() if text.strip()}
+
+
+def _without_name(meaning: str, name: str) -> str:
+    """A legend meaning without its own name written again (``β_t: noise variance`` for
+    ``beta_t``): the legend lists the names a learner may type, answers included, so a name
+    restated is no more of a giveaway than the name itself."""
+    words = [
+        word
+        for word in meaning.split()
+        if math_key(word.strip(":,;()")).replace("_", "") != math_key(name).replace("_", "")
+    ]
+    return " ".join(words)
 
 
 def deck_fields(deck: Deck) -> dict[str, str]:
@@ -127,10 +140,14 @@ _OPEN, _CLOSE = "([{", ")]}"
 _IDENTIFIER = re.compile(r"[^\W\d][\w']*(?:_(?:\([^()]*\)|\{[^{}]*\}|[^\W_]+))?")
 _NUMBER = re.compile(r"(?<![\w.])[−-]?\d[\d,]*(?:\.\d+)?(?:e[−-]?\d+)?%?(?![\w])")
 #: A word (with its inner hyphens and apostrophes), or one sign on its own (``−``, ``∞``).
+_SIGN = re.compile(r"(?:^|\s)[^\w\s'’-](?:\s|$)")
 _WORD = re.compile(r"[\w'’]+(?:[-–][\w'’]+)*|[^\s\w.,;:!?\"“”]")
 
 
 def _is_mathy(word: str) -> bool:
+    word = word.strip(".,;:!?")
+    if not word or word in ("{{}}", "▢"):  # the blank
+        return False
     if any(char in _MATHY or char.isdigit() for char in word):
         return True
     if any("\u0370" <= char <= "\u03ff" or "\u1f00" <= char <= "\u1fff" for char in word):
@@ -203,7 +220,7 @@ def math_pieces(text: str) -> list[str]:
                 pieces += _top_level_split(inner, ",;")
         pieces += _IDENTIFIER.findall(run)
     cleaned = (piece.strip(" .,;:") for piece in pieces)
-    return [p for p in dict.fromkeys(cleaned) if p and len(p) <= MAX_PIECE and p != "{{}}"]
+    return [p for p in dict.fromkeys(cleaned) if p and len(p) <= MAX_PIECE and p.strip("{}▢")]
 
 
 def word_runs(text: str, longest: int) -> list[str]:
@@ -230,9 +247,9 @@ def _kind_of_answer(card: Card) -> str:
         return "math"
     if card.kind in (CardKind.REVERSE, CardKind.CLOZE):
         return "words"
-    if card.kind in (CardKind.FACT, CardKind.NUMERIC):
+    if card.kind is CardKind.FACT:
         return "number"
-    return ""
+    return ""  # explain: self-rated; numeric: its answer is drawn anew for every review
 
 
 class _Grader:
@@ -242,20 +259,18 @@ class _Grader:
         self.card = card
         self.kind = _kind_of_answer(card)
         self.others = tuple(others)
-        self.asked: Question | Card = card
-        if card.kind is CardKind.NUMERIC:
-            self.asked = Question.draw(card, seed=0)
         self.seen: dict[str, bool] = {}
         self.accepted = frozenset(form for name in card.accept for form in _forms(name))
-        self.symbolic = {symbolic_form(name) for name in card.accept if is_symbolic(name)}
+        self.symbolic = {_symbolic(name) for name in card.accept if is_symbolic(name)}
         self.longest = max((len(name.split()) for name in card.accept), default=1) + EXTRA_WORDS
         self.names = _declared_names(card)
+        self.key = math_key(card.answer) if self.kind == "math" else ""
 
     def correct(self, piece: str) -> bool:
         known = self.seen.get(piece)
         if known is None:
             try:
-                verdict = grade(self.asked, piece, others=self.others)
+                verdict = grade(self.card, piece, others=self.others)
             except (RecallError, RecursionError, ValueError, ArithmeticError):
                 known = False
             else:
@@ -280,21 +295,30 @@ class _Grader:
             return [p for p in pieces if self.names <= set(_IDENTIFIER.findall(_spelled(p)))]
         if self.kind == "words":  # words as the screen draws them: LaTeX is rendered
             shown = " ".join(_plain(line) for line in text.splitlines())
-            return [run for run in word_runs(shown, self.longest) if self._may_name(run)]
+            runs = word_runs(shown, self.longest)
+            if not self.symbolic:  # a sign in a run is math, not part of a name
+                runs = [run for run in runs if not _SIGN.search(run)]
+            return [run for run in runs if self._may_name(run, typos=own)]
         if self.kind == "number":
             return numbers_in(text)
         return []
 
-    def _may_name(self, run: str) -> bool:
-        """Whether ``run`` is one of the card's names, in a form or with a typo the name
-        matcher forgives (the grader, which also weighs the deck's other names, decides)."""
-        if symbolic_form(run) in self.symbolic:
+    def _may_name(self, run: str, *, typos: bool) -> bool:
+        """Whether ``run`` is one of the card's names, in a form the name matcher accepts or,
+        with ``typos`` (the card's own screen), with a typo it forgives; the grader, which also
+        weighs the deck's other names, decides. Another card's text is searched for the names
+        as they are: a near miss there is not a giveaway worth burying a card for."""
+        if self.symbolic and _symbolic(run) in self.symbolic:
             return True
         typed = _forms(run)
         if typed & self.accepted:
             return True
+        if not typos:
+            return False
         for form in self.accepted:
             for candidate in typed:
+                if abs(len(form) - len(candidate)) > 2:
+                    continue
                 allowance = min(typo_allowance(form), typo_allowance(candidate))
                 if allowance and abs(len(form) - len(candidate)) <= allowance:
                     if edit_distance(form, candidate, allowance) <= allowance:
@@ -302,7 +326,17 @@ class _Grader:
         return False
 
     def found(self, text: str, own: bool) -> str | None:
-        """The first piece of ``text`` that grades as the answer, if any."""
+        """The first piece of ``text`` that grades as the answer, if any; for a math answer,
+        also the answer itself written in the text (``12Ld² + Vd`` holds ``V*d``), which the
+        engine cannot read when names are run together."""
+        if self.kind == "math" and self.key and len(self.key) >= (2 if own else MIN_MATH):
+            for piece in math_pieces(text):
+                written = math_key(piece)
+                for match in re.finditer(re.escape(self.key), written):
+                    before = written[match.start() - 1 : match.start()]
+                    after = written[match.end() : match.end() + 1]
+                    if not (before.isalnum() or after.isalnum()):
+                        return self.card.answer
         for piece in self.pieces(text, own):
             if self.correct(piece):
                 return piece
@@ -323,6 +357,11 @@ def distinctive(piece: str) -> bool:
     if letters and all(char.isalpha() or char.isspace() or char in "-'’" for char in text):
         return letters >= MIN_WORDS
     return len(re.sub(r"[\s{}]", "", text)) >= 2 and not _IDENTIFIER.fullmatch(text)
+
+
+@lru_cache(maxsize=65536)
+def _symbolic(text: str) -> str:
+    return symbolic_form(text)
 
 
 @lru_cache(maxsize=65536)
