@@ -1,8 +1,9 @@
 """Settings: a small TOML file at :func:`recall.paths.config_file`, with sensible defaults.
 
 A missing file means every default; a file only needs the keys the learner changed. Reading
-uses ``tomllib``; writing emits the few TOML forms the settings need (numbers, lists of numbers,
-strings, one ``[keys]`` table), so no TOML writer dependency is needed.
+uses ``tomllib``. Writing edits the learner's file in place with ``tomlkit`` (imported only
+then): ``docs/decks.md`` invites them to edit it by hand, so their comments, order and layout
+survive ``recall config KEY VALUE``; only the keys whose value changed are touched.
 
 The ``[deck_new_limits]`` table caps the new cards one deck introduces a day, under the daily
 ``new_per_day`` (``activations = 5``); a deck missing from it is bound by the daily limit only.
@@ -24,7 +25,8 @@ from pathlib import Path
 from typing import Any
 
 from recall.errors import ConfigError
-from recall.paths import config_file, write_atomically
+from recall.inert import describe_char, first_control, quote
+from recall.paths import config_file, make_private_dirs, write_atomically
 from recall.scheduling.fsrs_adapter import SchedulerSettings
 from recall.toml_limits import TomlLimitExceeded, TomlLimits, check_shape, read_bounded
 from recall.toml_text import toml_key, toml_string
@@ -208,6 +210,7 @@ def _from_mapping(
     data: dict[str, Any], where: str, text: str = "", ignored: list[str] | None = None
 ) -> Settings:
     """Settings from parsed TOML; bad bindings go to ``ignored`` when it is given (else raise)."""
+    _refuse_controls(data, where, text)
     values: dict[str, Any] = {}
     for key, value in data.items():
         at = _located(where, text, key)
@@ -231,7 +234,7 @@ def _from_mapping(
             values[key] = _deck_limits(value, at)
             continue
         if key not in SPECS:
-            raise ConfigError(f"{at}: unknown setting {key!r}; known: {', '.join(SPECS)}")
+            raise ConfigError(f"{at}: unknown setting {_shown(key)}; known: {', '.join(SPECS)}")
         values[key] = _coerce(key, value, at)
     return Settings(**values)
 
@@ -270,7 +273,7 @@ def deck_id_problem(deck: str) -> str | None:
 
 def _deck_limit_problem(limit: Any) -> str | None:
     if isinstance(limit, bool) or not isinstance(limit, int) or not 0 <= limit <= 10_000:
-        return f"{limit!r} must be a whole number of cards between 0 and 10000"
+        return f"{_shown(limit)} must be a whole number of cards between 0 and 10000"
     return None
 
 
@@ -341,8 +344,39 @@ def unknown_action_problem(action: str, known: Collection[str]) -> str | None:
 
 
 def _printable(text: str) -> str:
-    """``text`` with control characters shown as escapes, for an error message."""
-    return "".join(c if c.isprintable() else f"\\x{ord(c):02x}" for c in text)
+    """``text`` for an error message: inert and at most ~80 characters
+    (:func:`recall.inert.quote`)."""
+    return quote(text)
+
+
+def _shown(value: Any) -> str:
+    """A value from the file or the command line for an error message (its ``repr``, quoted)."""
+    return quote(repr(value))
+
+
+def _refuse_controls(data: dict[str, Any], where: str, text: str) -> None:
+    """Raise :class:`ConfigError` for the first key or string value of the settings that holds
+    a control character other than newline and tab (:func:`recall.inert.first_control`), with
+    the line and the setting named: TOML allows ``\\u001b`` escapes, so the parsed values are
+    checked."""
+
+    def walk(value: Any, top: str, name: str) -> None:
+        if isinstance(value, dict):
+            for key, item in value.items():
+                walk(key, top, name)
+                walk(item, top, f"{name}.{key}")
+        elif isinstance(value, list):
+            for item in value:
+                walk(item, top, name)
+        elif isinstance(value, str) and (index := first_control(value)) is not None:
+            raise ConfigError(
+                f"{_located(where, text, top)}: the setting '{quote(name)}' holds "
+                f"{describe_char(value[index])}: settings may not hold control characters"
+            )
+
+    for key, value in data.items():
+        walk(key, key, key)
+        walk(value, key, key)
 
 
 def _coerce(key: str, value: Any, where: str) -> Any:
@@ -363,11 +397,11 @@ def _coerce(key: str, value: Any, where: str) -> Any:
             parsed = spec.parse(str(value))
     except ValueError:
         raise ConfigError(
-            f"{where}: {key} = {value!r} is not a valid value ({spec.help})"
+            f"{where}: {key} = {_shown(value)} is not a valid value ({spec.help})"
         ) from None
     problem = spec.check(parsed)
     if problem:
-        raise ConfigError(f"{where}: {key} = {value!r} {problem}")
+        raise ConfigError(f"{where}: {key} = {_shown(value)} {problem}")
     return parsed
 
 
@@ -376,15 +410,15 @@ def get_value(settings: Settings, key: str) -> Any:
     if key.startswith("keys."):
         action = key.removeprefix("keys.")
         if action not in settings.keys:
-            raise ConfigError(f"no key binding override for {action!r}")
+            raise ConfigError(f"no key binding override for {_shown(action)}")
         return settings.keys[action]
     if key.startswith(DECK_LIMITS + "."):
         deck = key.removeprefix(DECK_LIMITS + ".")
         if deck not in settings.deck_new_limits:
-            raise ConfigError(f"no new-card limit of its own for deck {deck!r}")
+            raise ConfigError(f"no new-card limit of its own for deck {_shown(deck)}")
         return settings.deck_new_limits[deck]
     if key not in SPECS:
-        raise ConfigError(f"unknown setting {key!r}; known: {_known()}")
+        raise ConfigError(f"unknown setting {_shown(key)}; known: {_known()}")
     return getattr(settings, key)
 
 
@@ -412,15 +446,15 @@ def set_value(
     if key.startswith(DECK_LIMITS + "."):
         return _set_deck_limit(settings, key.removeprefix(DECK_LIMITS + "."), text)
     if key not in SPECS:
-        raise ConfigError(f"unknown setting {key!r}; known: {_known()}")
+        raise ConfigError(f"unknown setting {_shown(key)}; known: {_known()}")
     spec = SPECS[key]
     try:
         value = spec.parse(text)
     except ValueError:
-        raise ConfigError(f"{key}: {text!r} is not a valid value ({spec.help})") from None
+        raise ConfigError(f"{key}: {_shown(text)} is not a valid value ({spec.help})") from None
     problem = spec.check(value)
     if problem:
-        raise ConfigError(f"{key}: {text!r} {problem}")
+        raise ConfigError(f"{key}: {_shown(text)} {problem}")
     return replace(settings, **{key: value})
 
 
@@ -481,17 +515,101 @@ def dumps(settings: Settings) -> str:
 def save_settings(settings: Settings, path: Path | None = None) -> Path:
     """Write ``settings`` atomically (temp file + rename): a crash never leaves half a file.
 
-    Raises :class:`ConfigError` when the file cannot be written (full disk, no permission)."""
+    An existing file is edited, not replaced (:func:`merged`): the learner's comments and layout
+    stay. Raises :class:`ConfigError` when the file cannot be written (full disk, no
+    permission)."""
     path = path or config_file()
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        write_atomically(path, dumps(settings))
+        previous = _previous_text(path)
+        text = dumps(settings) if previous is None else merged(previous, settings)
+        make_private_dirs(path.parent)
+        write_atomically(path, text)
     except OSError as error:
         reason = error.strerror or str(error)
         raise ConfigError(
             f"{path}: cannot write the settings file ({reason}); nothing was changed"
         ) from error
     return path
+
+
+def _previous_text(path: Path) -> str | None:
+    """The file as it is now, or ``None`` when there is nothing worth keeping (no file, an empty
+    one, or one that is not readable TOML within the limits: it is then written afresh)."""
+    try:
+        raw = read_bounded(path, CONFIG_LIMITS)
+        text = raw.decode("utf-8")
+        check_shape(text, CONFIG_LIMITS)
+        tomllib.loads(text)
+    except FileNotFoundError:
+        return None
+    except (TomlLimitExceeded, UnicodeDecodeError, tomllib.TOMLDecodeError, ValueError):
+        return None
+    return text if text.strip() else None
+
+
+def merged(previous: str, settings: Settings) -> str:
+    """``previous`` (the TOML text of a settings file) edited to hold ``settings``.
+
+    A key whose value in the file already equals the setting is left exactly as written (even
+    a default the learner spelled out); a key back to its default is removed; any other is set
+    in place, keeping the comment beside it; a new key is added. The ``[keys]`` and
+    ``[deck_new_limits]`` tables are edited entry by entry the same way."""
+    import tomlkit
+
+    document = tomlkit.parse(previous)
+    defaults = Settings()
+    for f in fields(Settings):
+        if f.name in ("keys", DECK_LIMITS):
+            continue
+        value = getattr(settings, f.name)
+        if f.name in document and _same(f.name, document[f.name], value):
+            continue
+        if value == getattr(defaults, f.name):
+            document.pop(f.name, None)
+        else:
+            document[f.name] = list(value) if isinstance(value, tuple) else value
+    _merge_table(document, "keys", settings.keys)
+    _merge_table(document, DECK_LIMITS, settings.deck_new_limits)
+    return tomlkit.dumps(document)
+
+
+def _same(key: str, written: Any, value: Any) -> bool:
+    """Whether the file's ``written`` value already means ``value`` (``0.9`` and ``90e-2``
+    alike); a value the setting would refuse is never the same."""
+    try:
+        return bool(_coerce(key, _plain(written), key) == value)
+    except ConfigError:
+        return False
+
+
+def _plain(item: Any) -> Any:
+    """A tomlkit item as the plain Python value ``tomllib`` would have read."""
+    unwrap = getattr(item, "unwrap", None)
+    return unwrap() if callable(unwrap) else item
+
+
+def _merge_table(document: Any, name: str, wanted: dict[str, Any]) -> None:
+    """Make the table ``name`` of ``document`` hold exactly ``wanted``, entry by entry."""
+    import tomlkit
+
+    if name not in document:
+        if wanted:
+            table = tomlkit.table()
+            for key, value in sorted(wanted.items()):
+                table[key] = value
+            document[name] = table
+        return
+    table = document[name]
+    if not hasattr(table, "keys"):  # not a table: the loader refused it; write it afresh
+        document[name] = dict(sorted(wanted.items()))
+        return
+    for key in [k for k in table.keys() if k not in wanted]:
+        del table[key]
+    for key, value in sorted(wanted.items()):
+        if key not in table or _plain(table[key]) != value:
+            table[key] = value
+    if not wanted:
+        del document[name]
 
 
 def _toml_value(value: Any) -> str:

@@ -15,9 +15,10 @@ MODULES = [
     "recall.scheduling.fitting",
     "recall.scheduling.calibration",
     "recall.scheduling.simulation",
-    "recall.scheduling.charts",
-    "recall.scheduling.revlog_csv",
-    "recall.scheduling.memory_report",
+    "recall.memory.charts",
+    "recall.scheduling.review_row",
+    "recall.interop.review_csv",
+    "recall.memory.report",
 ]
 
 
