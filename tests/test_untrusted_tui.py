@@ -45,9 +45,10 @@ _LINK_TOML = "\\u001b]8;;http://evil.example/x\\u001b\\\\x\\u001b]8;;\\u001b\\\\
 #: recall with the deck entrance check switched off, to try the exit on its own.
 _NO_ENTRANCE = """
 import sys
-from recall.cards import loader
+from recall.cards import untrusted
 
-loader.record_forbidden_characters = lambda data, problems: None
+assert hasattr(untrusted, "record_forbidden_characters")
+untrusted.record_forbidden_characters = lambda data, problems: None  # the loader calls it here
 from recall.cli import main
 sys.exit(main(sys.argv[1:]))
 """
@@ -162,7 +163,8 @@ def test_markup_in_a_deck_stays_text_on_home_and_in_the_deck_browser(tmp_path: P
     try:
         assert terminal.wait_for(lambda: b"[link=http://evil" in terminal.screen, 90)
         terminal.send(b"b")  # the deck browser: the deck list, then the deck's cards
-        assert terminal.wait_for(lambda: b"Activations" in terminal.screen, 20)
+        assert terminal.wait_for(lambda: b"search cards" in terminal.screen, 20)
+        terminal.drain(1.0)
         terminal.send(b"\x1b[F")  # End: the last deck, ours
         assert terminal.wait_for(lambda: b"evil.example/p" in terminal.screen, 20)
         _quit(terminal)
