@@ -358,15 +358,22 @@ class Session:
         return self._current is not None and self._current in self._hinted
 
     def suggest(
-        self, verdict: Status, seconds: float | None = None, used_hint: bool = False
+        self,
+        verdict: Status,
+        seconds: float | None = None,
+        used_hint: bool = False,
+        *,
+        complete: bool = True,
     ) -> Rating | None:
         """:func:`recall.scheduling.suggest_rating` for the current card (``used_hint`` or
-        :attr:`current_hinted`)."""
+        :attr:`current_hinted`; ``complete`` false for an explanation that missed a point)."""
         state = self.current_state
         mature = state is not None and state.state.is_mature
         if seconds is None:
             seconds = self.seconds_on_current()
-        return suggest_rating(verdict, seconds, used_hint or self.current_hinted, mature)
+        return suggest_rating(
+            verdict, seconds, used_hint or self.current_hinted, mature, complete=complete
+        )
 
     def record(
         self,

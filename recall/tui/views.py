@@ -16,7 +16,7 @@ from datetime import date
 
 from recall.scheduling.rating import Rating
 from recall.session.mode import Mode
-from recall.verdicts import Status
+from recall.verdicts import PointOutcome, Status
 from recall.wording import count_of
 
 
@@ -245,6 +245,8 @@ class FeedbackView:
     suggested: Rating | None = None
     error_column: int | None = None  # for invalid answers
     grading_ms: float = 0.0  # time in the worker: grading and rendering the reference
+    #: A checked explanation: each key point, made (with the learner's words) or missed.
+    points: tuple[PointOutcome, ...] = ()
 
     @property
     def unavailable(self) -> frozenset[Rating]:
@@ -269,7 +271,8 @@ class CardView:
     source: str = ""
     model_answer: str = ""  # explain cards
     numbers: tuple[str, ...] = ()  # explain cards
-    self_rated: bool = False  # explain cards are self-rated
+    self_rated: bool = False  # explain cards without key points are self-rated
+    key_points: int = 0  # explain cards with key points: a typed explanation is checked
     math_answer: bool = True  # the answer box takes math (vs words)
     path: str = ""
     line: int = 0
@@ -315,6 +318,8 @@ class SummaryView:
     due_week: int = 0
     streak_days: int = 0
     mode: str = "normal"
+    #: Explanations that left key points out: (card, the model sentences of the points missed).
+    missed_points: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
 
 @dataclass(frozen=True)
