@@ -35,6 +35,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "recall.commands.optimize",
     "recall.commands.plan",
     "recall.commands.reviews",
+    "recall.commands.help",
 )
 
 
@@ -68,6 +69,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     func = getattr(args, "func", None)
     try:
+        refuse_missing_decks_folder(args.decks or os.environ.get("RECALL_DECKS"))
         status = _open_tui(args) if func is None else int(func(args) or 0)
         sys.stdout.flush()  # a closed pipe is found here, not after main has returned
         return status
@@ -108,6 +110,22 @@ def _open_tui(args: argparse.Namespace) -> int:
     from recall.tui.launch import run_app
 
     return run_app(db_url=database_url(args), custom_decks=custom_decks(args))
+
+
+def refuse_missing_decks_folder(folder: str | None) -> None:
+    """A custom deck folder named with ``--decks`` (or ``RECALL_DECKS``) must exist: a typo would
+    otherwise run with none of the learner's decks and say nothing. Raises :class:`ConfigError`.
+    (The default folder in the data directory may be missing: it is created when first needed.)"""
+    if not folder:
+        return
+    path = Path(folder).expanduser()
+    if path.is_dir():
+        return
+    what = "is not a folder" if path.exists() else "does not exist"
+    raise ConfigError(
+        f"--decks {folder}: the folder {what}. Create it first (mkdir -p {folder}), "
+        "or leave --decks out to use the decks folder in the data directory"
+    )
 
 
 _URL_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")

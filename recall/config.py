@@ -1,8 +1,9 @@
 """Settings: a small TOML file at :func:`recall.paths.config_file`, with sensible defaults.
 
 A missing file means every default; a file only needs the keys the learner changed. Reading
-uses ``tomllib``; writing emits the few TOML forms the settings need (numbers, lists of numbers,
-strings, one ``[keys]`` table), so no TOML writer dependency is needed.
+uses ``tomllib``. Writing edits the learner's file in place with ``tomlkit`` (imported only
+then): ``docs/decks.md`` invites them to edit it by hand, so their comments, order and layout
+survive ``recall config KEY VALUE``; only the keys whose value changed are touched.
 
 The ``[deck_new_limits]`` table caps the new cards one deck introduces a day, under the daily
 ``new_per_day`` (``activations = 5``); a deck missing from it is bound by the daily limit only.
@@ -481,17 +482,101 @@ def dumps(settings: Settings) -> str:
 def save_settings(settings: Settings, path: Path | None = None) -> Path:
     """Write ``settings`` atomically (temp file + rename): a crash never leaves half a file.
 
-    Raises :class:`ConfigError` when the file cannot be written (full disk, no permission)."""
+    An existing file is edited, not replaced (:func:`merged`): the learner's comments and layout
+    stay. Raises :class:`ConfigError` when the file cannot be written (full disk, no
+    permission)."""
     path = path or config_file()
     try:
+        previous = _previous_text(path)
+        text = dumps(settings) if previous is None else merged(previous, settings)
         path.parent.mkdir(parents=True, exist_ok=True)
-        write_atomically(path, dumps(settings))
+        write_atomically(path, text)
     except OSError as error:
         reason = error.strerror or str(error)
         raise ConfigError(
             f"{path}: cannot write the settings file ({reason}); nothing was changed"
         ) from error
     return path
+
+
+def _previous_text(path: Path) -> str | None:
+    """The file as it is now, or ``None`` when there is nothing worth keeping (no file, an empty
+    one, or one that is not readable TOML within the limits: it is then written afresh)."""
+    try:
+        raw = read_bounded(path, CONFIG_LIMITS)
+        text = raw.decode("utf-8")
+        check_shape(text, CONFIG_LIMITS)
+        tomllib.loads(text)
+    except FileNotFoundError:
+        return None
+    except (TomlLimitExceeded, UnicodeDecodeError, tomllib.TOMLDecodeError, ValueError):
+        return None
+    return text if text.strip() else None
+
+
+def merged(previous: str, settings: Settings) -> str:
+    """``previous`` (the TOML text of a settings file) edited to hold ``settings``.
+
+    A key whose value in the file already equals the setting is left exactly as written (even
+    a default the learner spelled out); a key back to its default is removed; any other is set
+    in place, keeping the comment beside it; a new key is added. The ``[keys]`` and
+    ``[deck_new_limits]`` tables are edited entry by entry the same way."""
+    import tomlkit
+
+    document = tomlkit.parse(previous)
+    defaults = Settings()
+    for f in fields(Settings):
+        if f.name in ("keys", DECK_LIMITS):
+            continue
+        value = getattr(settings, f.name)
+        if f.name in document and _same(f.name, document[f.name], value):
+            continue
+        if value == getattr(defaults, f.name):
+            document.pop(f.name, None)
+        else:
+            document[f.name] = list(value) if isinstance(value, tuple) else value
+    _merge_table(document, "keys", settings.keys)
+    _merge_table(document, DECK_LIMITS, settings.deck_new_limits)
+    return tomlkit.dumps(document)
+
+
+def _same(key: str, written: Any, value: Any) -> bool:
+    """Whether the file's ``written`` value already means ``value`` (``0.9`` and ``90e-2``
+    alike); a value the setting would refuse is never the same."""
+    try:
+        return bool(_coerce(key, _plain(written), key) == value)
+    except ConfigError:
+        return False
+
+
+def _plain(item: Any) -> Any:
+    """A tomlkit item as the plain Python value ``tomllib`` would have read."""
+    unwrap = getattr(item, "unwrap", None)
+    return unwrap() if callable(unwrap) else item
+
+
+def _merge_table(document: Any, name: str, wanted: dict[str, Any]) -> None:
+    """Make the table ``name`` of ``document`` hold exactly ``wanted``, entry by entry."""
+    import tomlkit
+
+    if name not in document:
+        if wanted:
+            table = tomlkit.table()
+            for key, value in sorted(wanted.items()):
+                table[key] = value
+            document[name] = table
+        return
+    table = document[name]
+    if not hasattr(table, "keys"):  # not a table: the loader refused it; write it afresh
+        document[name] = dict(sorted(wanted.items()))
+        return
+    for key in [k for k in table.keys() if k not in wanted]:
+        del table[key]
+    for key, value in sorted(wanted.items()):
+        if key not in table or _plain(table[key]) != value:
+            table[key] = value
+    if not wanted:
+        del document[name]
 
 
 def _toml_value(value: Any) -> str:

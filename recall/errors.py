@@ -94,10 +94,11 @@ class DeckError(RecallError):
         self.suggestion = suggestion
 
     def __str__(self) -> str:
-        where = self.path or "<deck>"
+        # Unlocated (a deck given as text, not a file): no invented placeholder for the place.
+        where = self.path or ""
         if self.line is not None:
-            where += f":{self.line}"
-        text = f"{where}: "
+            where += f":{self.line}" if where else f"line {self.line}"
+        text = f"{where}: " if where else ""
         if self.card_id:
             text += f"card '{self.card_id}': "
         text += self.message

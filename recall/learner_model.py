@@ -20,6 +20,8 @@ from typing import IO, Any
 
 from recall.clock import utc_now
 from recall.config import Settings
+from recall.interop.review_csv import RevlogRow, RowProblem, match_cards, read_revlog
+from recall.interop.review_csv import write_revlog as write_csv
 from recall.scheduling.fitting import FitResult, fit_parameters, should_refit
 from recall.scheduling.fsrs_adapter import SchedulerSettings
 from recall.scheduling.history import History
@@ -32,8 +34,6 @@ from recall.scheduling.memory_report import (
     revlog_rows,
 )
 from recall.scheduling.rating import Rating
-from recall.scheduling.revlog_csv import RevlogRow, RowProblem, match_cards, read_revlog
-from recall.scheduling.revlog_csv import write_revlog as write_csv
 from recall.scheduling.simulation import Plan, PlanInputs, plan_workload
 from recall.scheduling.state import Phase
 from recall.scheduling.today import PACE_WINDOW, pace_from_log

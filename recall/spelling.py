@@ -19,22 +19,33 @@ __all__ = ["edit_distance", "plausible_suggestion", "suggestion_allowance"]
 
 def edit_distance(a: str, b: str, limit: int = 3) -> int:
     """Optimal string alignment distance (insert, delete, substitute, swap neighbours), stopping
-    early past ``limit`` (returns ``limit + 1``)."""
+    early past ``limit`` (returns ``limit + 1``).
+
+    Only the band of cells within ``limit`` of the diagonal is computed: an alignment that
+    strays further already costs more than ``limit``. The work is ``len(a) × (2·limit + 1)``,
+    so a name of a thousand letters costs as little as its length, not its length squared.
+    """
     if abs(len(a) - len(b)) > limit:
         return limit + 1
+    over = limit + 1
+    width = len(b)
     previous2: list[int] = []
-    previous = list(range(len(b) + 1))
+    previous = [j if j <= limit else over for j in range(width + 1)]
     for i in range(1, len(a) + 1):
-        current = [i] + [0] * len(b)
-        for j in range(1, len(b) + 1):
+        current = [over] * (width + 1)
+        if i <= limit:
+            current[0] = i
+        low, high = max(1, i - limit), min(width, i + limit)
+        for j in range(low, high + 1):
             cost = 0 if a[i - 1] == b[j - 1] else 1
-            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+            best = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
             if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
-                current[j] = min(current[j], previous2[j - 2] + 1)
-        if min(current) > limit:
-            return limit + 1
+                best = min(best, previous2[j - 2] + 1)
+            current[j] = min(best, over)
+        if min(current[low - 1 : high + 1]) > limit:
+            return over
         previous2, previous = previous, current
-    return previous[-1]
+    return min(previous[-1], over)
 
 
 def _folded(word: str) -> str:

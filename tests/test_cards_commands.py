@@ -139,7 +139,17 @@ def test_import_then_list_then_export(
     assert main(["decks", "export", "quizlet-ml", "--format", "csv", "--output", str(target)]) == 0
     assert target.read_text().startswith("#separator:comma")
     assert main(["decks", "export", "sample", "--format", "json"]) == 0
-    assert json.loads(capsys.readouterr().out)["deck"]["id"] == "sample"
+    exported = capsys.readouterr().out
+    assert json.loads(exported)["deck"]["id"] == "sample"
+    # The JSON export is importable, every kind kept (auto-detected, or --format json).
+    as_json = tmp_path / "sample.json"
+    as_json.write_text(exported)
+    assert main(["decks", "import", str(as_json), "--id", "sample-back"]) == 0
+    assert "imported 9 cards" in capsys.readouterr().out
+    original = load_deck(custom / "sample.toml", check=check_deck)
+    back = load_deck(custom / "sample-back.toml", check=check_deck)
+    assert [c.kind for c in back.cards] == [c.kind for c in original.cards]
+    assert main(["decks", "import", str(as_json), "--format", "json", "--id", "s3"]) == 0
 
 
 def _rel(path: Path) -> str:

@@ -10,13 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from recall.cards.exporting import back_text, front_text, to_csv, to_json
-from recall.cards.importing import choose_kind, notes_to_deck, read_notes
 from recall.cards.loader import load_deck
 from recall.cards.model import Card, CardKind
-from recall.cards.writer import deck_to_toml, toml_string
+from recall.cards.writer import card_to_dict, deck_to_toml, toml_string
 from recall.errors import DeckError
 from recall.grading import check_deck
+from recall.interop.json_deck import read_json_deck
+from recall.interop.text_export import back_text, front_text, to_csv, to_json
+from recall.interop.text_import import choose_kind, notes_to_deck, read_notes
 
 FIXTURE = Path(__file__).parent / "fixtures" / "decks" / "sample" / "sample.toml"
 
@@ -163,7 +164,7 @@ def test_nothing_to_import_is_an_error() -> None:
     ],
 )
 def test_kind_choice_is_conservative(back: str, kind: CardKind) -> None:
-    from recall.cards.importing import Note
+    from recall.interop.text_import import Note
 
     assert choose_kind(Note("front", back)) is kind
 
@@ -174,7 +175,9 @@ def test_kind_choice_is_conservative(back: str, kind: CardKind) -> None:
 def test_csv_export_is_anki_readable_and_imports_back() -> None:
     deck = load_deck(FIXTURE, check=check_deck)
     text = to_csv(deck)
-    assert text.startswith("#separator:comma\n#html:false\n#columns:id,front,back,tags,kind\n")
+    assert text.startswith(
+        "#separator:comma\n#html:false\n#columns:id,front,back,tags,kind,recall\n"
+    )
     body = [line for line in text.splitlines(keepends=True) if not line.startswith("#")]
     rows = list(csv.reader(io.StringIO("".join(body))))
     assert len(rows) == len(deck.cards)
@@ -185,6 +188,79 @@ def test_csv_export_is_anki_readable_and_imports_back() -> None:
     assert again.notes[0].tags == ("fixture", "sheet:formula-sheet")
     reimported = notes_to_deck(again.notes, deck_id="sample-copy", name="Copy")
     assert [c.id for c in reimported.cards] == [c.id for c in deck.cards]
+
+
+def _tables(cards: tuple[Card, ...]) -> list[dict[str, object]]:
+    return [card_to_dict(card) for card in cards]
+
+
+def test_csv_export_then_import_keeps_every_kind_and_its_content() -> None:
+    deck = load_deck(FIXTURE, check=check_deck)
+    assert {str(c.kind) for c in deck.cards} == {
+        "formula",
+        "numeric",
+        "fact",
+        "reverse",
+        "cloze",
+        "explain",
+    }
+    again = notes_to_deck(read_notes(to_csv(deck)).notes, deck_id="sample-copy", name="Copy")
+    assert [c.kind for c in again.cards] == [c.kind for c in deck.cards]
+    assert _tables(again.cards) == _tables(deck.cards)
+    assert {c.deck_id for c in again.cards} == {"sample-copy"}
+
+
+def test_csv_without_the_recall_column_still_honours_a_kind_the_text_can_make() -> None:
+    # A spreadsheet user deleted the last column: the kind column still chooses fact/explain/
+    # reverse where the text allows it, and a formula without its symbols stays self-rated.
+    text = (
+        "#separator:comma\n#html:false\n#columns:id,front,back,tags,kind\n"
+        "a,Sigmoid range,(0 1),,explain\n"
+        "b,Chinchilla tokens per parameter,20,,explain\n"
+        "c,Name of the loss,cross entropy,,explain\n"
+        "d,The sigmoid,1/(1+exp(-x)),,formula\n"
+        "e,A number,not a number,,fact\n"
+    )
+    kinds = [c.kind for c in notes_to_deck(read_notes(text).notes, deck_id="t", name="T").cards]
+    # "fact" with no number falls back to the automatic choice (a short name: reverse)
+    assert kinds == [CardKind.EXPLAIN] * 4 + [CardKind.REVERSE]
+    reverse = text.replace("cross entropy,,explain", "cross entropy,,reverse")
+    kinds = [c.kind for c in notes_to_deck(read_notes(reverse).notes, deck_id="t", name="T").cards]
+    assert kinds[2] is CardKind.REVERSE
+
+
+def test_a_recall_column_that_is_not_a_valid_card_is_refused_with_the_builders_reason() -> None:
+    text = (
+        "#separator:tab\n#html:false\n#columns:id\tfront\tback\ttags\tkind\trecall\n"
+        'x\tq\ta\t\tformula\t{"id": "x", "kind": "formula", "prompt": "q"}\n'
+    )
+    with pytest.raises(DeckError) as caught:
+        notes_to_deck(read_notes(text).notes, deck_id="t", name="T")
+    assert "answer" in str(caught.value)
+
+
+def test_json_export_reads_back_as_the_same_deck() -> None:
+    deck = load_deck(FIXTURE, check=check_deck)
+    again = read_json_deck(to_json(deck), source="sample.json")
+    assert again.id == deck.id and again.name == deck.name
+    assert _tables(again.cards) == _tables(deck.cards)
+    renamed = read_json_deck(to_json(deck), deck_id="other", name="Other")
+    assert renamed.id == "other" and {c.deck_id for c in renamed.cards} == {"other"}
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("{not json", "not valid JSON"),
+        ("[1, 2]", "not a recall deck export"),
+        ('{"format": 9, "deck": {"id": "a", "name": "A"}, "cards": []}', "format 9"),
+        ('{"format": 1, "deck": {"id": "a", "name": "A"}, "cards": [3]}', "must be an object"),
+    ],
+)
+def test_json_that_is_not_a_deck_export_is_refused(text: str, reason: str) -> None:
+    with pytest.raises(DeckError) as caught:
+        read_json_deck(text)
+    assert reason in str(caught.value)
 
 
 def test_json_export_is_lossless() -> None:

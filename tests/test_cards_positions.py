@@ -68,7 +68,7 @@ def test_card_modules_import_without_sympy() -> None:
     # recall.cards never loads the engine; the decks command loads it only inside its handlers.
     code = (
         "import sys\n"
-        "import recall.cards.loader, recall.cards.importing, recall.cards.exporting, "
+        "import recall.cards.loader, recall.interop.text_import, recall.interop.text_export, "
         "recall.cards.matching, recall.cards.params, recall.commands.decks\n"
         "from recall.cards.loader import load_decks\n"
         "load_decks()\n"

@@ -180,7 +180,7 @@ CASES = [
         "does not parse",
         8,
         "a",
-        "docs/syntax.md",
+        "recall help syntax",
         id="answer-does-not-parse",
     ),
     pytest.param(
@@ -481,7 +481,7 @@ CASES = [
         "rhs '(x' does not parse",
         11,
         "a",
-        "docs/syntax.md",
+        "recall help syntax",
         id="identity-does-not-parse-points-at-its-element",
     ),
     pytest.param(

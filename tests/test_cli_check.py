@@ -75,6 +75,40 @@ def test_batch_answers_every_line_in_order() -> None:
     assert "line 2" in results[1]["message"]
 
 
+@pytest.mark.parametrize(
+    "funcs",
+    [["sigma=sigmoid"], [" sigma = sigmoid "], {"sigma": "sigmoid"}],
+)
+def test_batch_reads_funcs_as_the_command_line_does(funcs, capsys) -> None:
+    """``"funcs": ["sigma=sigmoid"]`` is an alias in a batch line exactly as ``--func
+    sigma=sigmoid`` is on the command line: one reader for both paths."""
+    expected, answer = "sigma(x)*(1 - sigma(x))", "sigmoid(x) - sigmoid(x)^2"
+    assert main(["check", expected, answer, "--func", "sigma=sigmoid", "--json"]) == 0
+    one = json.loads(capsys.readouterr().out)
+    line = {"id": 1, "expected": expected, "answer": answer, "funcs": funcs}
+    out = io.StringIO()
+    run_batch(io.StringIO(json.dumps(line) + "\n"), out)
+    batch = json.loads(out.getvalue())
+    assert (
+        (batch["verdict"], batch["method"])
+        == (one["verdict"], one["method"])
+        == (
+            "correct",
+            one["method"],
+        )
+    )
+
+
+@pytest.mark.parametrize("funcs", [[3], "sigma=sigmoid", [["f"]]])
+def test_batch_refuses_funcs_it_cannot_read(funcs) -> None:
+    out = io.StringIO()
+    line = {"id": 1, "expected": "x", "answer": "x", "funcs": funcs}
+    run_batch(io.StringIO(json.dumps(line) + "\n"), out)
+    result = json.loads(out.getvalue())
+    assert result["verdict"] == "invalid"
+    assert "funcs" in result["message"]
+
+
 def test_console_script_runs_in_a_fresh_process() -> None:
     done = subprocess.run(
         [

@@ -56,6 +56,8 @@ def test_the_contracts_named_by_the_architecture_are_declared() -> None:
     wanted = {
         ("recall.cards", "recall.formula"),
         ("recall.cards", "sympy"),
+        ("recall.interop", "recall.formula"),
+        ("recall.interop", "sqlalchemy"),
         ("recall.store", "textual"),
         ("recall.store", "sympy"),
         ("recall.formula", "recall.store"),

@@ -41,6 +41,9 @@ OPTIONAL = {
         "recall.store",
         "recall.tui",
     ],
+    "recall.interop.text_import": HEAVY,
+    "recall.interop.text_export": HEAVY,
+    "recall.interop.review_csv": HEAVY,
     "recall.store": ["textual", "sympy", "recall.tui"],
     "recall.session": ["textual", "sympy", "recall.tui"],
 }

@@ -17,10 +17,10 @@ import pytest
 from recall import learner_model
 from recall.cli import main
 from recall.config import load_settings
+from recall.interop.review_csv import RevlogRow, write_revlog
 from recall.scheduling import Rating, Scheduler, SchedulerSettings
 from recall.scheduling.history import History
 from recall.scheduling.memory_report import events_from_log
-from recall.scheduling.revlog_csv import RevlogRow, write_revlog
 from recall.store import ReviewInput, open_store
 from tests.simulated_learners import DEFAULTS, FORGETFUL, simulate_history
 from tests.store_fixtures import T0, make_deck

@@ -16,7 +16,8 @@ MODULES = [
     "recall.scheduling.calibration",
     "recall.scheduling.simulation",
     "recall.scheduling.charts",
-    "recall.scheduling.revlog_csv",
+    "recall.scheduling.review_row",
+    "recall.interop.review_csv",
     "recall.scheduling.memory_report",
 ]
 

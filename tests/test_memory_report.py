@@ -104,8 +104,8 @@ def test_model_health_report_is_json_ready() -> None:
 def test_export_import_round_trip_through_csv_and_dedupe() -> None:
     import io
 
+    from recall.interop.review_csv import read_revlog, write_revlog
     from recall.scheduling.memory_report import events_from_revlog, merged, revlog_rows
-    from recall.scheduling.revlog_csv import read_revlog, write_revlog
 
     entries = [
         entry("ml/a", NOW, 3, seconds=4.25),

@@ -7,8 +7,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from recall.scheduling.rating import Rating
-from recall.scheduling.revlog_csv import (
+from recall.interop.review_csv import (
     COLUMNS,
     RevlogRow,
     match_cards,
@@ -17,6 +16,7 @@ from recall.scheduling.revlog_csv import (
     restore,
     write_revlog,
 )
+from recall.scheduling.rating import Rating
 from recall.scheduling.state import Phase
 
 AT = datetime(2025, 3, 3, 12, 30, 15, 250000, tzinfo=UTC)

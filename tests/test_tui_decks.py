@@ -172,4 +172,4 @@ def test_recall_drill_arguments_become_a_plan() -> None:
 def test_the_editor_opens_at_the_cards_line(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("EDITOR", "nano -w")
     monkeypatch.delenv("VISUAL", raising=False)
-    assert editor_command("/decks/x.toml", 42) == ["nano", "-w", "+42", "/decks/x.toml"]
+    assert editor_command("/decks/x.toml", 42) == ["nano", "-w", "+42", "--", "/decks/x.toml"]

@@ -20,7 +20,7 @@ from textual.pilot import Pilot
 from textual.widgets import Static
 
 from recall.config import load_settings
-from recall.scheduling.revlog_csv import RevlogRow, write_revlog
+from recall.interop.review_csv import RevlogRow, write_revlog
 from recall.tui import memory_views
 from recall.tui.app import RecallApp
 from recall.tui.commands import RecallCommands

@@ -77,7 +77,7 @@ NEVER_ONE = {
     ("formula/diagnose.py", "name"): "a symbol's name: 'x times the reference'",
     ("grading/names.py", "result.clash"): "a name the learner typed",
     ("scheduling/charts.py", "p.remembered_at_end"): "a column of figures in a table",
-    ("scheduling/revlog_csv.py", "max_rows"): "the row limit, thousands",
+    ("interop/review_csv.py", "max_rows"): "the row limit, thousands",
     ("store/engine.py", "size"): "only said for a name over the file system's limit",
     ("toml_limits.py", "count"): "only said for a file over the size limit",
     ("tui/screens/drill.py", "leech.lapses"): "a leech has lapsed many times by definition",

@@ -141,6 +141,7 @@ def test_the_settings_file_is_read_once_per_start(
         return 0
 
     monkeypatch.setattr(launch, "run_app", run_app)
+    (tmp_path / "none").mkdir()
     assert main(["--decks", str(tmp_path / "none"), "drill", "--cards", "3"]) == 0
     assert len(started) == 1 and len(reads) == 1
     app = started[0]

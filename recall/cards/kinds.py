@@ -20,7 +20,7 @@ from recall.cards.specs import SpecReader
 #: What to write for a required key a card lacks.
 MISSING_HINTS = {
     "prompt": 'add prompt = "..." (the question; say what the symbols are)',
-    "answer": 'add answer = "..." in typed syntax (docs/syntax.md)',
+    "answer": 'add answer = "..." in typed syntax (`recall help syntax`)',
     "params": "add a [card.params] table, e.g. N = { low = 1e8, high = 7e10, log = true }",
     "shown": "add shown = '...' (the formula displayed, LaTeX or typed syntax)",
     "accept": 'add accept = ["name", "synonym"]',

@@ -6,7 +6,7 @@ from __future__ import annotations
 from recall.cards.writer import toml_string
 
 _TEMPLATE = """\
-# A recall deck. The format: docs/decks.md; the typed math syntax: docs/syntax.md.
+# A recall deck. The format: `recall help decks`; the typed math syntax: `recall help syntax`.
 # Check it with:  recall decks validate {path_hint}
 #
 # Every card needs an `id` that stays the same forever: your review history is keyed by it,

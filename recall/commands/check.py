@@ -96,9 +96,19 @@ def _parse_vars(items: list[str]) -> dict[str, str]:
     return variables
 
 
-def _parse_funcs(items: list[str]) -> dict[str, str]:
+def _parse_funcs(items: object) -> dict[str, str]:
+    """The declared functions, from ``--func`` options or a batch line's ``"funcs"``: the one
+    reader of both, so ``sigma=sigmoid`` means an alias wherever it is written. A list holds
+    ``NAME`` (an unknown function) or ``NAME=BUILTIN`` (an alias); an object maps names to
+    ``"unknown"`` or a builtin. Anything else is a ``ValueError`` saying so."""
+    if isinstance(items, dict):
+        return {str(name).strip(): str(means).strip() or "unknown" for name, means in items.items()}
+    if not isinstance(items, (list, tuple)):
+        raise ValueError("'funcs' must be a list of NAME or NAME=BUILTIN, or an object")
     functions = {}
     for item in items:
+        if not isinstance(item, str):
+            raise ValueError("each entry of 'funcs' must be a string, NAME or NAME=BUILTIN")
         name, _, means = item.partition("=")
         functions[name.strip()] = means.strip() or "unknown"
     return functions
@@ -260,9 +270,9 @@ def _grade_line(line: str | bytes | None, number: int, record: dict[str, Any]) -
         raise ValueError("'expected' and 'answer' must be strings")
     tolerance = checked_tolerance(item.get("tolerance"))
     variables = item.get("vars") or {}
-    functions = item.get("funcs") or []
-    if not isinstance(variables, dict) or not isinstance(functions, (list, dict)):
-        raise ValueError("'vars' must be an object and 'funcs' a list")
+    if not isinstance(variables, dict):
+        raise ValueError("'vars' must be an object")
+    functions = _parse_funcs(item.get("funcs") or [])
     data = grade_one(
         expected,
         answer,

@@ -97,8 +97,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         "--format",
         dest="fmt",
         default="auto",
-        choices=("auto", "anki", "quizlet", "csv"),
-        help="input format",
+        choices=("auto", "anki", "quizlet", "csv", "json"),
+        help="input format (json: recall's own `decks export --format json`)",
     )
     imp.add_argument(
         "--field-sep", help="between front and back: tab, comma, semicolon, or a character"
@@ -265,11 +265,11 @@ def run_validate(args: argparse.Namespace) -> int:
 
 
 def run_new(args: argparse.Namespace) -> int:
-    from recall.cards.importing import slug
     from recall.cards.schema import DECK_ID
     from recall.cards.template import new_deck_text
     from recall.commands import custom_folder
     from recall.errors import DeckError
+    from recall.interop.text_import import slug
     from recall.paths import write_atomically
 
     deck_id = args.deck_id or slug(args.name).replace(".", "-")
@@ -325,7 +325,7 @@ def find_deck(spec: str, args: argparse.Namespace | None = None) -> Deck:
 
 
 def run_show(args: argparse.Namespace) -> int:
-    from recall.cards.exporting import back_text, front_text, to_json
+    from recall.interop.text_export import back_text, front_text, to_json
 
     deck = find_deck(args.deck, args)
     if args.json:
@@ -366,7 +366,7 @@ def run_show(args: argparse.Namespace) -> int:
 
 
 def run_export(args: argparse.Namespace) -> int:
-    from recall.cards.exporting import to_csv, to_json
+    from recall.interop.text_export import to_csv, to_json
     from recall.paths import write_atomically
 
     deck = find_deck(args.deck, args)
@@ -385,12 +385,13 @@ def run_export(args: argparse.Namespace) -> int:
 def run_import(args: argparse.Namespace) -> int:
     from collections import Counter
 
-    from recall.cards.importing import notes_to_deck, read_notes, slug
     from recall.cards.loader import load_deck
     from recall.cards.writer import deck_to_toml
     from recall.commands import custom_folder
     from recall.errors import DeckError
     from recall.grading import check_deck
+    from recall.interop.json_deck import looks_like_json
+    from recall.interop.text_import import notes_to_deck, read_notes, slug
     from recall.paths import write_atomically
 
     source: Path = args.file
@@ -400,6 +401,8 @@ def run_import(args: argparse.Namespace) -> int:
         raise DeckError(f"cannot read {source}: {error.strerror or error}") from None
     except UnicodeDecodeError:
         raise DeckError(f"{source} is not UTF-8 text", suggestion="export it as UTF-8") from None
+    if args.fmt == "json" or (args.fmt == "auto" and looks_like_json(text)):
+        return _import_json(args, text, source)
     imported = read_notes(
         text, source=str(source), fmt=args.fmt, field_sep=args.field_sep, card_sep=args.card_sep
     )
@@ -430,4 +433,24 @@ def run_import(args: argparse.Namespace) -> int:
     kinds = Counter(str(card.kind) for card in deck.cards)
     summary = ", ".join(f"{count} {kind}" for kind, count in sorted(kinds.items()))
     print(f"imported {count_of(len(deck.cards), 'card')} ({summary}) into {target}")
+    return 0
+
+
+def _import_json(args: argparse.Namespace, text: str, source: Path) -> int:
+    """``recall decks import`` of a JSON export: the deck as it was, every kind kept."""
+    from recall.cards.loader import load_deck
+    from recall.cards.writer import deck_to_toml
+    from recall.commands import custom_folder
+    from recall.grading import check_deck
+    from recall.interop.json_deck import read_json_deck
+    from recall.paths import write_atomically
+
+    deck = read_json_deck(text, source=str(source), deck_id=args.deck_id, name=args.name)
+    target: Path = args.output or custom_folder(args) / f"{deck.id}.toml"
+    _refuse_overwrite(target, args.force)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    comment = f"Imported by `recall decks import` from {source.name} (recall JSON export)."
+    write_atomically(target, deck_to_toml(deck, comment=comment))
+    load_deck(target, check=check_deck)
+    print(f"imported {count_of(len(deck.cards), 'card')} into {target}")
     return 0

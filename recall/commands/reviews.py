@@ -1,6 +1,6 @@
 """``recall reviews import FILE`` / ``recall reviews export [FILE]``: review logs as CSV.
 
-The format is the FSRS tools' review-log CSV (:mod:`recall.scheduling.revlog_csv`). Imported
+The format is the FSRS tools' review-log CSV (:mod:`recall.interop.review_csv`). Imported
 rows are matched to the learner's cards by ``deck/card`` id and feed the memory model's fit only
 (they do not count as reviews drilled here); every row not used is listed with its row number
 and the reason. Export writes the scheduled reviews of the log, formula-safe for spreadsheets.

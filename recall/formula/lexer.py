@@ -81,6 +81,9 @@ class Lexer:
         self.pos = 0
         self.tokens: list[Token] = []
         self.depth = 0
+        # Brackets open so far (kept as tokens are added: counting them again at every number
+        # made a long answer's lexing quadratic).
+        self.open_brackets = 0
 
     def error(self, message: str, pos: int | None = None) -> ParseError:
         return ParseError(message, self.text, self.pos if pos is None else pos)
@@ -143,6 +146,10 @@ class Lexer:
         return self.tokens
 
     def _add(self, kind: str, text: str, pos: int, space: bool) -> None:
+        if kind == "open":
+            self.open_brackets += 1
+        elif kind == "close":
+            self.open_brackets -= 1
         self.tokens.append(Token(kind, text, pos, space))
 
     def _digit_at(self, index: int) -> bool:
@@ -202,13 +209,7 @@ class Lexer:
         return all(self._digit_at(index + k) for k in range(3)) and not self._digit_at(index + 3)
 
     def _inside_brackets(self) -> bool:
-        depth = 0
-        for token in self.tokens:
-            if token.kind == "open":
-                depth += 1
-            elif token.kind == "close":
-                depth -= 1
-        return depth > 0
+        return self.open_brackets > 0
 
     def _numeric_tail(self, value: Fraction, start: int) -> Fraction:
         """Scientific ``×10^k``, suffixes ``k M B G T``, number words, and ``%``."""

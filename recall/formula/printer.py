@@ -71,8 +71,11 @@ def to_text(node: Node, values: Mapping[str, str] | None = None) -> str:
         if op == "+":
             # a + (-b) keeps its parentheses: "a + -b" would read back as the same tree, but
             # the learner typed the parentheses and the preview should show them.
+            # Each child is printed once: printing one twice doubles the work at every level,
+            # and 30 nested sqrt(2 + ...) would take 2^30 steps.
             right = to_text(node.right, values)
-            right = f"({right})" if _negative(node.right) else wrap(node.right, 1)
+            if _negative(node.right) or _precedence(node.right) < 1:
+                right = f"({right})"
             return f"{wrap(node.left, 1)} + {right}"
         if op == "-":
             return f"{wrap(node.left, 1)} - {wrap(node.right, 2)}"

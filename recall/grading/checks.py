@@ -182,7 +182,7 @@ def _parse(
             f"{what} {text!r} does not parse: {error}",
             at,
             card_id=card.id,
-            suggestion="see docs/syntax.md for the typed syntax",
+            suggestion="`recall help syntax` shows what can be typed",
         )
         return None
     undeclared = sorted(expr.free_symbols - allowed)

@@ -36,8 +36,8 @@ from recall.scheduling.day import study_date
 from recall.scheduling.evaluation import predict
 from recall.scheduling.history import History, ReviewEvent
 from recall.scheduling.rating import Rating
+from recall.scheduling.review_row import RevlogRow
 from recall.scheduling.review_table import ReviewTable, group_codes, score_table
-from recall.scheduling.revlog_csv import RevlogRow
 from recall.scheduling.simulation import FIRST_RATINGS, PASS_RATINGS, PlannedCard
 from recall.scheduling.state import CardState
 

@@ -169,7 +169,7 @@ class MemoryModelStore:
         self, reviews: Iterable[ImportedReview], now: datetime | None = None
     ) -> tuple[int, int]:
         """Store matched reviews; returns (added, already there). Unknown card keys raise
-        ``KeyError``: match them first (:func:`recall.scheduling.revlog_csv.match_cards`)."""
+        ``KeyError``: match them first (:func:`recall.interop.review_csv.match_cards`)."""
         moment = now or utc_now()
         added = duplicates = 0
         try:

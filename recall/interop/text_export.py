@@ -2,8 +2,11 @@
 
 The CSV carries Anki's plain-text headers (``#separator:comma``, ``#html:false``, ``#columns:``,
 ``#tags column:``), so Anki imports it as front/back notes, and recall imports it back with the
-same card ids (the ``id`` column). JSON is the deck-file schema (:mod:`recall.cards.writer`)
-plus each card's reference answer in typed syntax, lossless for every kind.
+same card ids (the ``id`` column) and the same kinds: the last column, ``recall``, holds each
+card's deck-file table as JSON, which ``recall decks import`` builds the card from again (a
+formula card's symbols, a numeric card's parameters); Anki shows it as one more field.
+JSON is the deck-file schema (:mod:`recall.cards.writer`) plus each card's reference answer in
+typed syntax, lossless for every kind.
 """
 
 from __future__ import annotations
@@ -17,10 +20,11 @@ from recall.cards.model import Card, CardKind, Deck
 from recall.cards.params import format_number
 from recall.cards.schema import BLANK
 from recall.cards.writer import card_to_dict, deck_header
+from recall.interop.deck_tables import table_text
 
 #: Bumped when the JSON layout changes incompatibly.
 JSON_FORMAT_VERSION = 1
-CSV_COLUMNS = ("id", "front", "back", "tags", "kind")
+CSV_COLUMNS = ("id", "front", "back", "tags", "kind", "recall")
 
 
 def front_text(card: Card) -> str:
@@ -77,7 +81,8 @@ def to_csv(deck: Deck) -> str:
     writer = csv.writer(buffer, lineterminator="\n", quoting=csv.QUOTE_MINIMAL)
     for card in deck.cards:
         tags = " ".join(t.replace(" ", "_") for t in card.tags)
-        cells = [card.id, front_text(card), back_text(card), tags, str(card.kind)]
+        table = table_text(card_to_dict(card))
+        cells = [card.id, front_text(card), back_text(card), tags, str(card.kind), table]
         writer.writerow([spreadsheet_safe(cell) for cell in cells])
     return buffer.getvalue()
 

@@ -31,10 +31,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from recall.cards.exporting import from_spreadsheet_safe
 from recall.cards.model import Card, CardKind, Deck
 from recall.cards.schema import CARD_ID, DECK_ID, MAX_ID
+from recall.cards.writer import card_to_dict
 from recall.errors import DeckError
+from recall.interop.deck_tables import card_table, deck_from_tables
+from recall.interop.text_export import from_spreadsheet_safe
 
 _SEPARATORS = {
     "tab": "\t",
@@ -62,6 +64,10 @@ class Note:
     back: str
     tags: tuple[str, ...] = ()
     note_id: str = ""
+    #: The kind a ``kind`` column named (recall's CSV export), honoured where the text allows.
+    kind: str = ""
+    #: The card's deck-file table from a ``recall`` column: the card is built from it as is.
+    table: dict[str, Any] | None = None
 
 
 @dataclass
@@ -158,17 +164,23 @@ def _read_anki(text: str, source: str, field_sep: str | None) -> ImportedFile:
     for index, name in enumerate(names):
         if name in ("tags", "guid", "id") and index not in meta:
             meta[index] = "guid" if name in ("guid", "id") else "tags"
+        elif name in ("kind", "recall") and index not in meta:
+            meta[index] = name
     content = [i for i in range(max((len(r) for r in rows), default=0)) if i not in meta]
     front, back = _pick_columns(names, content)
 
     tags_index = next((i for i, k in meta.items() if k == "tags"), None)
     guid_index = next((i for i, k in meta.items() if k == "guid"), None)
+    kind_index = next((i for i, k in meta.items() if k == "kind"), None)
+    table_index = next((i for i, k in meta.items() if k == "recall"), None)
     notes = [
         Note(
             _cell(row, front, is_html),
             _cell(row, back, is_html),
             tuple(_cell(row, tags_index, is_html).split()),
             _cell(row, guid_index, is_html),
+            kind=_cell(row, kind_index).lower(),
+            table=card_table(_raw_cell(row, table_index)),
         )
         for row in rows
     ]
@@ -234,6 +246,13 @@ def _read_quizlet(
     return ImportedFile(notes, "quizlet", sep, warnings)
 
 
+def _raw_cell(row: list[str], index: int | None) -> str:
+    """A row's cell as written (no HTML or whitespace cleaning); empty when absent."""
+    if index is None or index >= len(row):
+        return ""
+    return from_spreadsheet_safe(row[index])
+
+
 def _cell(row: list[str], index: int | None, is_html: bool = False) -> str:
     """A row's cell, cleaned; empty when the column is absent."""
     if index is None or index >= len(row):
@@ -290,18 +309,45 @@ def notes_to_deck(
     if kind not in KINDS:
         raise DeckError(f"unknown kind '{kind}'", suggestion="auto, explain or reverse")
     cards: list[Card] = []
+    tables: list[dict[str, Any]] = []
     used: set[str] = set()
     for number, note in enumerate(notes, start=1):
-        if not note.front and not note.back:
+        if not note.front and not note.back and note.table is None:
             continue
-        chosen = choose_kind(note) if kind == "auto" else CardKind(kind)
+        card_id = _unique_id(note, number, used)
+        if note.table is not None and kind == "auto":
+            tables.append({**note.table, "id": card_id})
+            continue
+        chosen = _written_kind(note) if kind == "auto" else CardKind(kind)
         if chosen is CardKind.REVERSE and not note.back:
             chosen = CardKind.EXPLAIN
-        card_id = _unique_id(note, number, used)
-        cards.append(_card(note, chosen, deck_id, card_id, source))
-    if not cards:
+        card = _card(note, chosen, deck_id, card_id, source)
+        cards.append(card)
+        tables.append(card_to_dict(card))
+    if not tables:
         raise DeckError("no cards to import", path=source or None)
-    return Deck(id=deck_id, name=name, description=description, cards=tuple(cards))
+    if len(tables) == len(cards):
+        return Deck(id=deck_id, name=name, description=description, cards=tuple(cards))
+    # Some cards came as recall's own tables: build them all the way a deck file is built.
+    header: dict[str, Any] = {"id": deck_id, "name": name}
+    if description:
+        header["description"] = description
+    return deck_from_tables(header, tables, source=source or "<import>")
+
+
+#: Kinds a ``kind`` column may choose on its own: the front and back are all they need.
+_TEXT_KINDS = {"explain": CardKind.EXPLAIN, "reverse": CardKind.REVERSE, "fact": CardKind.FACT}
+
+
+def _written_kind(note: Note) -> CardKind:
+    """The kind a ``kind`` column named, when the note's text can make it; else the choice of
+    :func:`choose_kind` (a formula card needs its symbols, which only a ``recall`` table has)."""
+    named = _TEXT_KINDS.get(note.kind)
+    if named is None:
+        return choose_kind(note)
+    if named is CardKind.FACT and choose_kind(note) is not CardKind.FACT:
+        return choose_kind(note)
+    return named
 
 
 def _card(note: Note, kind: CardKind, deck_id: str, card_id: str, source: str) -> Card:

@@ -37,6 +37,7 @@ from datetime import UTC, datetime
 from typing import IO
 
 from recall.scheduling.rating import Rating
+from recall.scheduling.review_row import RevlogRow
 from recall.scheduling.state import Phase
 
 COLUMNS = ("card_id", "review_time", "review_rating", "review_state", "review_duration")
@@ -52,18 +53,6 @@ LATEST_MS = 7_258_118_400_000
 #: A review lasting longer than a day is not a duration anyone measured.
 MAX_DURATION_MS = 86_400_000
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-
-
-@dataclass(frozen=True, slots=True)
-class RevlogRow:
-    """One valid row. ``row`` is its line in the file (header = 1)."""
-
-    row: int
-    card_id: str
-    reviewed_at: datetime
-    rating: Rating
-    state: Phase | None = None
-    duration_ms: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,61 @@
+"""A deck read back from recall's JSON export (:func:`recall.interop.text_export.to_json`).
+
+The export is the deck-file schema plus a few keys for readers (``reference``, ``key``,
+``line``), so reading it is building those tables again: every kind, symbol and parameter comes
+back as it was written.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from recall.cards.model import Deck
+from recall.errors import DeckError
+from recall.interop.deck_tables import deck_from_tables
+from recall.interop.text_export import JSON_FORMAT_VERSION
+
+#: Header keys the deck file knows; the export's ``path`` and ``builtin`` describe where the
+#: deck came from and are not part of it.
+DECK_KEYS = ("id", "name", "description", "topic", "tags")
+
+
+def looks_like_json(text: str) -> bool:
+    """Whether ``text`` starts like a JSON object (how ``--format auto`` tells it apart)."""
+    return text.lstrip("\ufeff \t\r\n").startswith("{")
+
+
+def read_json_deck(
+    text: str, *, source: str = "<json>", deck_id: str | None = None, name: str | None = None
+) -> Deck:
+    """The deck in a JSON export (under ``deck_id``/``name`` when given, else its own); anything
+    else raises :class:`DeckError` saying what."""
+    try:
+        data: Any = json.loads(text.lstrip("\ufeff"))
+    except ValueError as error:
+        raise DeckError(f"not valid JSON: {error}", path=source) from None
+    if not isinstance(data, dict) or not isinstance(data.get("cards"), list):
+        raise DeckError(
+            "not a recall deck export: expected an object with 'deck' and 'cards'",
+            path=source,
+            suggestion="make it with `recall decks export DECK --format json`",
+        )
+    version = data.get("format")
+    if version != JSON_FORMAT_VERSION:
+        raise DeckError(
+            f"deck export format {version!r} is not {JSON_FORMAT_VERSION}",
+            path=source,
+            suggestion="export it again with this version of recall",
+        )
+    header = data.get("deck")
+    if not isinstance(header, dict):
+        raise DeckError("the export has no 'deck' object", path=source)
+    cards = data["cards"]
+    if not all(isinstance(card, dict) for card in cards):
+        raise DeckError("every entry of 'cards' must be an object", path=source)
+    wanted = {key: header[key] for key in DECK_KEYS if key in header}
+    if deck_id:
+        wanted["id"] = deck_id
+    if name:
+        wanted["name"] = name
+    return deck_from_tables(wanted, cards, source=source)
