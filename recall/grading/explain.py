@@ -69,6 +69,10 @@ _BRITISH_ISE = re.compile(r"(?<=\w{3})is(e|es|ed|ing|ation|ations|er|ers)\b")
 _BRITISH_OUR = re.compile(r"(?<=\w{3})our(s?)\b")
 _BRITISH_YSE = re.compile(r"(?<=\w{3})ys(e|es|ed|ing)\b")
 _NEGATION_SCOPE = 6
+#: Words that end a negation's reach ("does not depend on the data, *so* the KL is what moves").
+_SCOPE_ENDS = frozenset(
+    "so because since which that then therefore thus hence while whereas and".split()
+)
 
 _NUMBER = re.compile(r"(?<![\w.])[-−]?\d+(?:[.,]\d+)?(?:[eE][-+−]?\d+)?(%?)")
 _MATHY_CHARS = set("+-−*/^()=√·×<>≤≥≈_'ᵀ|!²³")
@@ -233,6 +237,8 @@ def _clauses(text: str) -> Iterator[tuple[_Token, ...]]:
             if word in _NEGATORS and not _only_intensifier(piece, raw):
                 scope = _NEGATION_SCOPE
                 continue
+            if word in _SCOPE_ENDS:
+                scope = 0
             if word in _SMALL_WORDS:
                 continue
             tokens.append(_Token(_stem(word), word, negated=scope > 0))
@@ -247,7 +253,7 @@ def _only_intensifier(piece: str, raw: str) -> bool:
 
 
 def _normalised(text: str) -> str:
-    text = text.lower().replace("’", "'")
+    text = text.lower().replace("’", "'").replace("+", " plus ")
     text = _CONTRACTION.sub(lambda m: f"{_IRREGULAR_NOT.get(m.group(1), m.group(1))} not", text)
     text = text.replace("cannot", "can not")
     text = _BRITISH_ISE.sub(r"iz\1", text)
@@ -313,6 +319,8 @@ def formula_spans(text: str) -> list[str]:
     for word in text.split():
         if _mathy(word):
             run.append(word)
+            if _ends_sentence(word):
+                close()
         else:
             close()
     close()
@@ -320,13 +328,23 @@ def formula_spans(text: str) -> list[str]:
 
 
 def _mathy(word: str) -> bool:
+    """Whether a whitespace-separated word of prose may be part of a formula: it holds an
+    operator or a digit, or is a one-letter name, a subscripted name (``d_k``), a function name
+    or a Greek letter; English words (``it``, ``is``) are not."""
     bare = word.strip(",.;:")
     if not bare:
         return False
     if any(ch in _MATHY_CHARS or ch.isdigit() for ch in bare):
         return True
-    letters = bare.replace("_", "")
-    return len(letters) <= 2 or bare.lower() in _FUNCTION_WORDS or not bare.isascii()
+    if bare.lower() in _SMALL_WORDS:
+        return False
+    return len(bare) == 1 or bare.lower() in _FUNCTION_WORDS or not bare.isascii()
+
+
+def _ends_sentence(word: str) -> bool:
+    """``d_k).`` ends a sentence; ``0.5`` and ``8.`` as a number's end may too, but a formula
+    never continues past a full stop followed by a space."""
+    return word.endswith((".", ";", ":"))
 
 
 def _by_formula(point: KeyPoint, spans: Sequence[str], table: SymbolTable) -> str | None:

@@ -200,6 +200,8 @@ def reference_rendered(card: Card) -> str:
         from recall.cards.units import with_unit
 
         return with_unit(typed, card.unit)
+    if card.kind is CardKind.EXPLAIN:
+        return reflow(typed)
     return typed
 
 
@@ -228,7 +230,7 @@ def feedback_view(
     return FeedbackView(
         outcome=outcome,
         answer=answer,
-        headline=HEADLINES[outcome],
+        headline=_points_headline(verdict) if verdict.points else HEADLINES[outcome],
         diagnosis=diagnosis,
         diagnosis_kind=_mistake_kind(verdict),
         reference=reference_rendered(card),
@@ -240,6 +242,16 @@ def feedback_view(
         grading_ms=grading_ms,
         points=verdict.points,
     )
+
+
+def _points_headline(verdict: Verdict) -> str:
+    """A checked explanation's headline: every point, enough points, or too few."""
+    made = sum(point.made for point in verdict.points)
+    if made == len(verdict.points):
+        return "✓ Every key point made"
+    if verdict.status is Status.CORRECT:
+        return "◐ Passed, with key points left out"
+    return "✗ Too few key points"
 
 
 def _mistake_kind(verdict: Verdict) -> str:

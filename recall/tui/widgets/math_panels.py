@@ -65,7 +65,8 @@ class FeedbackPanel(Static, can_focus=True):
             parts.append(Text("─ your answer, the part that differs marked", style="dim"))
             parts.append(Text.assemble(before, (part, "bold reverse red"), after))
         if feedback.reference:
-            parts.append(Text("─ reference answer", style="dim"))
+            label = "─ model answer" if feedback.points else "─ reference answer"
+            parts.append(Text(label, style="dim"))
             parts.append(Text(feedback.reference))
         if feedback.worked:
             parts.append(Text("─ worked", style="dim"))
