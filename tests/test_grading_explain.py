@@ -122,7 +122,10 @@ def test_formula_spans_are_bounded_and_split_at_relations() -> None:
 
 
 def test_verdict_passes_at_half_the_points_and_suggests_hard_until_complete(card: Card) -> None:
-    full = "Variance grows with width. The softmax saturates. q*k/sqrt(d_k). It is 8. It does not depend on the batch."
+    full = (
+        "Variance grows with width. The softmax saturates. q*k/sqrt(d_k). It is 8. "
+        "It does not depend on the batch."
+    )
     half = "Variance grows with width. The softmax saturates. It is 8."
     poor = "Something about softmax."
     v_full, v_half, v_poor = (grade(card, t) for t in (full, half, poor))
