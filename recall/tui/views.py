@@ -94,6 +94,8 @@ class TodayView:
     review_spent: int = 0
     due_tomorrow: int = 0
     pace_measured: bool = False
+    #: A followed exam plan's line, in words longest first (``()``: no plan followed).
+    exam: tuple[str, ...] = ()
 
     @property
     def total(self) -> int:
