@@ -155,3 +155,30 @@ def test_review_rows_for_known_cards_are_stored_in_batches(db_url: str) -> None:
         assert (again.added, again.already_there) == (0, rows + 3)
     finally:
         store.close()
+
+
+def test_a_review_log_line_without_end_is_never_held_whole(home: Path, tmp_path: Path) -> None:
+    """A 20 MB line (no line breaks) ends the reading after 64 kB: it is reported, not loaded."""
+    from recall import learner_model
+    from recall.interop.review_csv import MAX_LINE
+    from recall.store import open_store
+
+    source = tmp_path / "one-line.csv"
+    with source.open("w", encoding="utf-8") as out:
+        out.write("card_id,review_time,review_rating\n")
+        out.write("d/c,1700000000000,3\n")
+        out.write("x" * 20_000_000)
+    store = open_store(f"sqlite:///{home / 'r.sqlite3'}")
+    try:
+        with source.open(encoding="utf-8", newline="") as stream:
+            tracemalloc.start()
+            try:
+                report = learner_model.import_reviews(store, stream)
+                peak = tracemalloc.get_traced_memory()[1]
+            finally:
+                tracemalloc.stop()
+    finally:
+        store.close()
+    reasons = [problem.reason for problem in report.problems]
+    assert any(f"longer than {MAX_LINE:,} characters" in reason for reason in reasons), reasons
+    assert peak < 5_000_000, f"peak {peak / 1e6:.1f} MB"
