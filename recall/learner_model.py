@@ -20,6 +20,7 @@ from typing import IO, Any
 
 from recall.clock import utc_now
 from recall.config import Settings
+from recall.inert import quote
 from recall.interop.review_csv import RevlogRow, RowProblem, iter_revlog
 from recall.interop.review_csv import write_revlog as write_csv
 from recall.scheduling.fitting import FitResult, fit_parameters, should_refit
@@ -252,7 +253,7 @@ def import_reviews(
         nonlocal count
         for item in iter_revlog(stream):
             if isinstance(item, RevlogRow) and item.card_id not in known:
-                item = RowProblem(item.row, f"no card {item.card_id!r} in your collection")
+                item = RowProblem(item.row, f"no card '{quote(item.card_id)}' in your collection")
             if isinstance(item, RowProblem):
                 count += 1
                 if len(kept) < KEPT_PROBLEMS:
