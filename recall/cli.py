@@ -73,9 +73,22 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``recall`` console script; returns the exit status."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    """Entry point of the ``recall`` console script; returns the exit status.
+
+    Everything a command writes to stdout and stderr passes :func:`recall.inert.inert` on the
+    way (:func:`~recall.inert.inert_output`): deck text, typed answers, file names and error
+    messages never reach the terminal with a control character in them. Textual writes its
+    own escape sequences to ``sys.__stderr__``, past it; the TUI's views make deck text inert.
+    """
+    from recall.inert import inert_output
+
+    with inert_output():
+        args = build_parser().parse_args(argv)
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
+    """Run the parsed command (or open the TUI) and turn a failure into one line and a status."""
     func = getattr(args, "func", None)
     try:
         _keep_password_private(args)

@@ -144,9 +144,17 @@ def builtin_decks_dir() -> Path:
 
 
 #: A password in a URL's user part (``user:secret@``) and in its query (``password=secret``).
+#: The user part's secret runs to the *last* ``@`` on the line: SQLAlchemy ends the password at
+#: the first ``@`` and takes the rest (``ss@host`` of ``user:p@ss@host``) for the host, so an
+#: unencoded ``@`` would otherwise leave part of the password printed, in our messages and in
+#: SQLAlchemy's own rendering of the URL. A ``user:secret@host`` typed without a scheme is quoted
+#: back when it is refused, so it is covered too (a secret there never starts with ``/``, a
+#: SQLite path, or a space, prose). A query's password runs to the next ``&``, ``;`` or line end.
+#: Hiding too much of a malformed URL (``host:5432/db?x=a@b``) is the safe side.
 _URL_SECRETS = (
-    re.compile(r"([A-Za-z][A-Za-z0-9+.-]*:/*[^:/@\s]*:)[^@/\s]+(@)"),
-    re.compile(r"(?i)((?:^|[?&;\s])(?:password|passwd|pwd|sslpassword|sslkey_password)=)[^&;\s]*"),
+    re.compile(r"([A-Za-z][A-Za-z0-9+.-]*:/+[^:/@\s]*:)[^\n]*(@)"),
+    re.compile(r"((?:^|(?<=[\s'\"(]))[A-Za-z][^:/@\s'\"]*:)(?![/\s])[^\n]*(@)"),
+    re.compile(r"(?i)((?:^|[?&;\s])(?:password|passwd|pwd|sslpassword|sslkey_password)=)[^&;\n]*"),
 )
 
 

@@ -438,6 +438,7 @@ def run_import(args: argparse.Namespace) -> int:
     from collections import Counter
 
     from recall.commands import custom_folder
+    from recall.inert import inert
     from recall.interop.json_deck import looks_like_json
     from recall.interop.text_import import notes_to_deck, read_notes, slug
 
@@ -448,20 +449,23 @@ def run_import(args: argparse.Namespace) -> int:
     imported = read_notes(
         text, source=str(source), fmt=args.fmt, field_sep=args.field_sep, card_sep=args.card_sep
     )
-    name = args.name or source.stem.replace("_", " ").replace("-", " ").strip().capitalize()
+    # A file name is text recall did not write: what becomes deck text is made inert.
+    file_name = inert(source.name, one_line=True)
+    stem = inert(source.stem, one_line=True)
+    name = args.name or stem.replace("_", " ").replace("-", " ").strip().capitalize()
     deck_id = args.deck_id or slug(name).replace(".", "-") or "imported"
     deck = notes_to_deck(
         imported.notes,
         deck_id=deck_id,
         name=name,
-        description=f"Imported from {source.name}.",
+        description=f"Imported from {file_name}.",
         kind=args.kind,
-        source=source.name,
+        source=file_name,
     )
     target: Path = args.output or custom_folder(args) / f"{deck_id}.toml"
     _refuse_overwrite(target, args.force)
     comment = (
-        f"Imported by `recall decks import` from {source.name} ({imported.format} format).\n"
+        f"Imported by `recall decks import` from {file_name} ({imported.format} format).\n"
         "Numbers became fact cards, short names reverse cards, clozes cloze cards, and\n"
         "everything else explain cards (self-rated). To have the engine grade a card,\n"
         'make it kind = "formula" with an answer in typed syntax and its symbols declared.'

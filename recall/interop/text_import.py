@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import csv
 import html
-import io
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -33,8 +32,10 @@ from typing import Any
 
 from recall.cards.model import Card, CardKind, Deck
 from recall.cards.schema import CARD_ID, DECK_ID, MAX_CARDS, MAX_ID
+from recall.cards.untrusted import read_rows, refuse_control_lines, refuse_control_notes
 from recall.cards.writer import card_to_dict
 from recall.errors import DeckError
+from recall.inert import quote
 from recall.interop.deck_tables import card_table, deck_from_tables
 from recall.interop.text_export import from_spreadsheet_safe
 
@@ -99,7 +100,24 @@ def read_notes(
     """Read notes from export text. ``fmt`` is ``auto``, ``anki``, ``quizlet`` or ``csv``.
 
     Raises :class:`DeckError` as soon as the text holds more than ``max_notes`` rows with
-    content (more cards than a deck may hold): the rows past it are never parsed."""
+    content (more cards than a deck may hold): the rows past it are never parsed. A cell holding
+    a control character is refused with its row and column, a note with one after its HTML was
+    undone by its number (:mod:`recall.cards.untrusted`).
+    """
+    imported = _read_notes(text, source, fmt, field_sep, card_sep, max_notes)
+    refuse_control_notes(imported.notes, source=source)
+    refuse_control_lines(text, source=source)  # what no row holds: an Anki header line
+    return imported
+
+
+def _read_notes(
+    text: str,
+    source: str,
+    fmt: str,
+    field_sep: str | None,
+    card_sep: str | None,
+    max_notes: int,
+) -> ImportedFile:
     text = text.lstrip("\ufeff")
     if fmt == "auto":
         fmt = "anki" if text.startswith("#") and _HEADER.match(text.splitlines()[0]) else ""
@@ -111,8 +129,8 @@ def read_notes(
         return _read_quizlet(text, source, field_sep, card_sep, max_notes)
     if fmt == "csv":
         sep = _separator(field_sep) if field_sep else ("\t" if "\t" in text else ",")
-        reader = csv.reader(io.StringIO(text), delimiter=sep, quotechar='"')
-        rows = _bounded_rows(reader, max_notes + 1, source)  # the first may name the columns
+        # The first row may name the columns.
+        rows = _bounded_rows(read_rows(text, sep, source=source), max_notes + 1, source)
         if rows and _is_header(rows[0]):
             names = [cell.strip().lower() for cell in rows[0]]
             front, back = _pick_columns(names, list(range(len(names))))
@@ -125,7 +143,9 @@ def read_notes(
         notes = _rows_to_notes(rows, front=0, back=1, tags=2 if _has_third(rows) else None)
         return ImportedFile(notes, "csv", sep)
     raise DeckError(
-        f"unknown import format '{fmt}'", path=source, suggestion="use auto, anki, quizlet or csv"
+        f"unknown import format '{quote(fmt)}'",
+        path=source,
+        suggestion="use auto, anki, quizlet or csv",
     )
 
 
@@ -138,7 +158,7 @@ def _separator(spec: str) -> str:
     if len(spec) == 1:
         return spec
     raise DeckError(
-        f"unknown separator '{spec}'",
+        f"unknown separator '{quote(spec)}'",
         suggestion="tab, comma, semicolon, space, pipe, colon, or one character",
     )
 
@@ -229,7 +249,7 @@ def _read_anki(text: str, source: str, field_sep: str | None, max_notes: int) ->
     is_html = headers.get("html", "false").lower() == "true"
     body = "".join(lines[body_start:])
     rows = _bounded_rows(
-        csv.reader(io.StringIO(body), delimiter=sep, quotechar='"'), max_notes, source
+        read_rows(body, sep, source=source, first_line=body_start + 1), max_notes, source
     )
 
     meta: dict[int, str] = {}
@@ -396,11 +416,11 @@ def notes_to_deck(
     """Build a deck from notes (ids made from the fronts, unique in the deck)."""
     if not DECK_ID.match(deck_id):
         raise DeckError(
-            f"deck id '{deck_id}' is not valid",
+            f"deck id '{quote(deck_id)}' is not valid",
             suggestion="lowercase letters, digits, '-' and '_'; pass --id",
         )
     if kind not in KINDS:
-        raise DeckError(f"unknown kind '{kind}'", suggestion="auto, explain or reverse")
+        raise DeckError(f"unknown kind '{quote(kind)}'", suggestion="auto, explain or reverse")
     cards: list[Card] = []
     tables: list[dict[str, Any]] = []
     used: set[str] = set()
