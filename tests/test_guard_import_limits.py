@@ -182,3 +182,16 @@ def test_a_review_log_line_without_end_is_never_held_whole(home: Path, tmp_path:
     reasons = [problem.reason for problem in report.problems]
     assert any(f"longer than {MAX_LINE:,} characters" in reason for reason in reasons), reasons
     assert peak < 5_000_000, f"peak {peak / 1e6:.1f} MB"
+
+
+@pytest.mark.parametrize("depth", [40, 900, 200_000])
+def test_a_deeply_nested_json_import_is_refused_before_it_is_parsed(
+    depth: int, home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """200,000 levels used to end in a RecursionError traceback; any nesting deeper than a deck
+    can hold is refused with a sentence, nothing written."""
+    source = tmp_path / "deep.json"
+    source.write_text('{"format": 1, "cards": [], "deck": ' + "[" * depth + "]" * depth + "}")
+    assert main(["decks", "import", str(source)]) == 2
+    assert "nest deeper than 32 levels" in capsys.readouterr().err
+    assert _written(home) == []
