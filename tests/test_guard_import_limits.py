@@ -195,3 +195,16 @@ def test_a_deeply_nested_json_import_is_refused_before_it_is_parsed(
     assert main(["decks", "import", str(source)]) == 2
     assert "nest deeper than 32 levels" in capsys.readouterr().err
     assert _written(home) == []
+
+
+def test_a_csv_field_over_the_csv_modules_limit_is_refused_by_row(
+    home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A 200 kB quoted field (over the csv module's 128 kB) used to end in a traceback."""
+    source = tmp_path / "big.csv"
+    source.write_text('"front","back"\n"q","a"\n"' + "x" * 200_000 + '","b"\n', encoding="utf-8")
+    assert main(["decks", "import", str(source)]) == 2
+    err = capsys.readouterr().err
+    assert "row 3 is not readable as CSV" in err, err
+    assert "Traceback" not in err
+    assert _written(home) == []
