@@ -242,9 +242,9 @@ def import_reviews(
 ) -> ImportReport:
     """Read a review-log CSV, keep the rows matching the learner's cards, store them once.
 
-    Streamed: rows are parsed, matched and stored as they are read (in one transaction), so
-    memory does not grow with the file (a million rows once took 1.16 GB). A row repeating an
-    earlier one of the file counts as already there."""
+    Streamed: rows are parsed, matched and stored as they are read (in batches, each its own
+    short write transaction), so memory does not grow with the file (a million rows once took
+    1.16 GB). A row repeating an earlier one of the file counts as already there."""
     known = set(store.cards_by_key())
     kept: list[RowProblem] = []
     count = 0
