@@ -334,9 +334,9 @@ def run_import(args: argparse.Namespace) -> int:
 def _import_schedules_and_reviews(
     workspace: Any, collection: AnkiCollection, key_of_note: dict[int, str], report: Report
 ) -> None:
-    from recall import learner_model
+    from recall.memory import model as learner_model
     from recall.scheduling.replay import replayed_memory
-    from recall.store.memory_model import ImportedReview, MemoryModelStore
+    from recall.store.memory import ImportedReview, MemoryModelStore
 
     store = workspace.store
     settings = learner_model.scheduler_settings(store, workspace.settings)

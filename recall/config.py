@@ -26,7 +26,7 @@ from typing import Any
 
 from recall.errors import ConfigError
 from recall.inert import describe_char, first_control, quote
-from recall.paths import config_file, write_atomically
+from recall.paths import config_file, make_private_dirs, write_atomically
 from recall.scheduling.fsrs_adapter import SchedulerSettings
 from recall.toml_limits import TomlLimitExceeded, TomlLimits, check_shape, read_bounded
 from recall.toml_text import toml_key, toml_string
@@ -522,7 +522,7 @@ def save_settings(settings: Settings, path: Path | None = None) -> Path:
     try:
         previous = _previous_text(path)
         text = dumps(settings) if previous is None else merged(previous, settings)
-        path.parent.mkdir(parents=True, exist_ok=True)
+        make_private_dirs(path.parent)
         write_atomically(path, text)
     except OSError as error:
         reason = error.strerror or str(error)

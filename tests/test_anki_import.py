@@ -23,7 +23,7 @@ from recall.interop.anki_days import DayClock, clock_for_export
 from recall.interop.anki_schema import TABLES
 from recall.scheduling.state import Phase
 from recall.store import open_store
-from recall.store.memory_model import MemoryModelStore
+from recall.store.memory import MemoryModelStore
 from tests.anki_packages import BASIC, CLOZE, Card, Collection, build_collection, card_id, package
 
 NOW = datetime.now(UTC)

@@ -37,7 +37,7 @@ from recall.scheduling import Rating, Scheduler, SchedulerSettings  # noqa: E402
 from recall.scheduling.day import study_date  # noqa: E402
 from recall.scheduling.state import Phase  # noqa: E402
 from recall.store import ReviewInput, open_store  # noqa: E402
-from recall.store.memory_model import MemoryModelStore  # noqa: E402
+from recall.store.memory import MemoryModelStore  # noqa: E402
 from recall.verdicts import Status  # noqa: E402
 
 FIXTURE = Path(__file__).parent / "fixtures" / "decks" / "sample" / "sample.toml"

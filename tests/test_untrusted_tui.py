@@ -47,7 +47,7 @@ _NO_ENTRANCE = """
 import sys
 from recall.cards import loader
 
-loader.check_deck_text = lambda data, problems: None
+loader.record_forbidden_characters = lambda data, problems: None
 from recall.cli import main
 sys.exit(main(sys.argv[1:]))
 """

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from recall.cards.positions import Path
@@ -30,7 +30,7 @@ ID_KEYS = frozenset({"id"})
 ID_LIST_KEYS = frozenset({"tags", "require", "forbid", "numbers"})
 
 
-def check_deck_text(data: Mapping[str, Any], problems: Problems) -> None:
+def record_forbidden_characters(data: Mapping[str, Any], problems: Problems) -> None:
     """Record a problem for every string (and key) of a parsed deck file that holds a character
     deck text may not hold, located by line and naming the field."""
     _walk(data, (), problems, _card_ids(data))
@@ -111,12 +111,13 @@ def refuse_control_rows(
     *,
     source: str,
     columns: Sequence[str] = (),
+    first_number: int = 1,
 ) -> None:
     """Raise :class:`DeckError` naming the first row and column of an import whose cell holds a
     control character other than newline and tab (a Windows line break, CR LF, inside a quoted
     cell is a line break). ``rows`` pairs each row with the file line it starts on; ``columns``
-    names the columns when the file does."""
-    for number, (line, row) in enumerate(rows, start=1):
+    names the columns when the file does; ``first_number`` is the first row's number."""
+    for number, (line, row) in enumerate(rows, start=first_number):
         for column, cell in enumerate(row):
             text = cell.replace("\r\n", "\n")
             found = first_control(text)
@@ -151,18 +152,19 @@ def refuse_control_lines(text: str, *, source: str) -> None:
     )
 
 
-def read_rows(text: str, delimiter: str, *, source: str, first_line: int = 1) -> list[list[str]]:
-    """The CSV rows of ``text`` (``"`` quotes), refused by row and column
+def read_rows(
+    text: str, delimiter: str, *, source: str, first_line: int = 1
+) -> Iterator[list[str]]:
+    """The CSV rows of ``text`` (``"`` quotes), one at a time, each refused by row and column
     (:func:`refuse_control_rows`) when a cell holds a control character; ``first_line`` is the
-    file line ``text`` starts on."""
+    file line ``text`` starts on. Lazy, so a caller that stops early (too many rows) never
+    parses the rest."""
     reader = csv.reader(io.StringIO(text), delimiter=delimiter, quotechar='"')
-    numbered: list[tuple[int, list[str]]] = []
     start = first_line
-    for row in reader:
-        numbered.append((start, row))
+    for number, row in enumerate(reader, start=1):
+        refuse_control_rows([(start, row)], source=source, first_number=number)
+        yield row
         start = first_line + reader.line_num
-    refuse_control_rows(numbered, source=source)
-    return [row for _, row in numbered]
 
 
 def refuse_control_notes(notes: Iterable[Any], *, source: str) -> None:

@@ -67,12 +67,12 @@ def run(args: argparse.Namespace) -> int:
 
 
 def run_export(args: argparse.Namespace) -> int:
-    from recall import learner_model
     from recall.commands import open_workspace
     from recall.errors import ConfigError
     from recall.grading.anki_fields import note_fields
     from recall.inert import quote
     from recall.interop.apkg_write import ExportCard, ExportSettings, write_apkg
+    from recall.memory import model as learner_model
 
     deck_ids, target_text = list(args.deck_ids), str(args.target)
     target = Path(target_text)

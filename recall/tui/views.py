@@ -345,7 +345,9 @@ class SummaryView(ShownText):
     relearn: int = 0
     off_schedule: int = 0
     first_try_accuracy: float | None = None
-    median_answer_seconds: float = 0.0  # to the answer given, not to the rating
+    #: To the answer given, not to the rating; ``None`` when nothing was answered.
+    median_answer_seconds: float | None = None
+    learning: int = 0  # cards in their learning steps (first seen earlier today)
     elapsed_seconds: float = 0.0  # everything the budget counted
     missed: tuple[MissedCard, ...] = ()
     mistakes: tuple[tuple[str, int], ...] = ()  # (kind of mistake, count)
