@@ -358,12 +358,14 @@ RATINGS = st.lists(st.integers(min_value=1, max_value=4), min_size=1, max_size=6
 @given(
     histories=st.lists(RATINGS, min_size=1, max_size=3),
     gaps=st.lists(st.integers(min_value=1, max_value=20 * 24 * 60), min_size=18, max_size=18),
+    legacy=st.booleans(),
 )
 def test_random_histories_lose_no_review_rating_day_or_phase(
     home: Path,
     tmp_path_factory: pytest.TempPathFactory,
     histories: list[list[int]],
     gaps: list[int],
+    legacy: bool,
 ) -> None:
     tmp = tmp_path_factory.mktemp("prop")
     now = datetime.now(UTC).replace(microsecond=0)
@@ -388,7 +390,7 @@ def test_random_histories_lose_no_review_rating_day_or_phase(
     col = _anki(tmp / "anki")
     try:
         _import_into_anki(col, package)
-        back = _export_from_anki(col, tmp / "back.apkg", legacy=False)
+        back = _export_from_anki(col, tmp / "back.apkg", legacy=legacy)
     finally:
         col.close()
     fresh = f"sqlite:///{tmp / 'fresh.sqlite3'}"
