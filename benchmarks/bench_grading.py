@@ -264,6 +264,7 @@ def main(argv: list[str] | None = None) -> int:
     worst_of_two(hostile_jobs(), "hostile suite", args.top)
     worst_of_two(builtin_jobs(), "every builtin with huge arguments", args.top)
     worst_of_two(radical_jobs(), "nested radicals (goal <= 150 ms each)", args.top)
+    preview("sqrt(2 + x)^(1/3)/(1 + 1/x)", SymbolTable.build())  # the printer's first use
     radical_previews = []
     for case in load("nested_radicals.jsonl"):
         text, table = hostile_answer(case), SymbolTable.build(variables=case["vars"])
