@@ -103,3 +103,26 @@ def test_a_nest_too_deep_to_draw_previews_on_one_line() -> None:
     assert drawn.ok and "\n" in drawn.rendered
     flat = preview(deep, SymbolTable.build())
     assert flat.ok and "\n" not in flat.rendered and flat.rendered == flat.interpreted
+
+
+def test_every_drawing_holds_the_printer_lock(monkeypatch) -> None:
+    """SymPy's printer keeps its Unicode switch in a global: two threads drawing at once (the
+    preview worker and the start-up warm-up) once gave the drill screen an ASCII preview with
+    ``sigma`` spelled out. Every drawing goes through one lock."""
+    import importlib
+
+    import sympy
+
+    render_module = importlib.import_module("recall.formula.render")
+
+    held = []
+    original = sympy.pretty
+
+    def watched(*args, **kwargs):
+        held.append(render_module._PRINTER.locked())
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(sympy, "pretty", watched)
+    drawn = render_module.render("sqrt(2*pi*sigma^2)")
+    assert held == [True]
+    assert "σ" in drawn

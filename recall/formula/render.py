@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+
 import sympy
 
 from recall.formula.expression import Expression
@@ -14,6 +16,11 @@ from recall.formula.symbols import SymbolTable
 MAX_DRAWN_NESTING = 8
 #: Nodes past which an expression is shown on one line for the same reason.
 MAX_DRAWN_NODES = 400
+#: SymPy's printer switches Unicode on and off in a global for each call: two threads drawing
+#: at once (the drill screen's preview worker and the start-up warm-up drawing the decks'
+#: formulas) can each turn it off under the other, and a preview comes out in ASCII with
+#: ``sigma`` spelled out. One drawing at a time.
+_PRINTER = threading.Lock()
 
 
 def render(
@@ -29,7 +36,8 @@ def render(
         return expression.to_text()
     tree = expression.to_sympy(evaluate=False)
     try:
-        return sympy.pretty(tree, use_unicode=True, order="none", num_columns=width)
+        with _PRINTER:
+            return sympy.pretty(tree, use_unicode=True, order="none", num_columns=width)
     except Exception:  # noqa: BLE001 - a printer bug must never cost the learner the preview
         return expression.to_text()
 
