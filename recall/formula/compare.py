@@ -47,6 +47,47 @@ def _describe_point(point: dict[str, Fraction]) -> str:
     return ", ".join(f"{k} = {format_fraction(v)}" for k, v in sorted(point.items()))
 
 
+#: The values a shown test point tries first, plainest first: a symbol whose legend says "0
+#: or −∞" (a mask) or "0 or 1" (a label) is shown at a value it can take whenever the
+#: difference does not hang on it.
+_PLAIN_VALUES = (Fraction(0), Fraction(1), Fraction(2), Fraction(-1), Fraction(1, 2))
+
+#: Symbols tried one by one; past this many the drawn point is shown as it is.
+_MAX_SIMPLIFIED = 8
+
+
+def simpler_witness(
+    reference: Node, answer: Node, table: SymbolTable, point: dict[str, Fraction]
+) -> dict[str, Fraction]:
+    """``point`` (where the two differ) with each symbol moved, in turn, to the plainest value
+    of its domain at which they still differ, both defined: the point shown to the learner
+    reads as the legend does (``M = 0``, not a drawn ``M = 0.464``)."""
+    if len(point) > _MAX_SIMPLIFIED:
+        return point
+    shown = dict(point)
+    for name in sorted(shown):
+        domain = table.domain(name)
+        for value in _PLAIN_VALUES:
+            if value == shown[name] or not domain.contains(float(value)):
+                continue
+            trial = {**shown, name: value}
+            if _still_differ(reference, answer, trial):
+                shown = trial
+                break
+    return shown
+
+
+def _still_differ(reference: Node, answer: Node, point: dict[str, Fraction]) -> bool:
+    try:
+        expected = precise_value(reference, point)
+        typed = precise_value(answer, point)
+    except (OutOfReach, ArithmeticError, ValueError):
+        return False
+    if expected is None or typed is None:
+        return False
+    return distinct(expected, typed)[2]
+
+
 def _values_text(reference: Node, answer: Node, point: dict[str, Fraction]) -> str:
     """ "the reference is A but your answer gives B", with enough digits that A and B differ
     in print (or the size of the difference, when they agree to 30 figures)."""
@@ -241,7 +282,13 @@ def _incorrect(
     spelling: dict[str, str] | None = None,
 ) -> Verdict:
     spelling = spelling or {}
-    witness = comparison.witness or {}
+    drawn = comparison.witness or {}
+    witness = drawn  # the point shown; the diagnosis below reads the drawn one
+    if drawn and comparison.agreement not in (
+        Agreement.ONLY_EXPECTED_DEFINED,
+        Agreement.ONLY_ANSWER_DEFINED,
+    ):
+        witness = simpler_witness(reference.tree, typed.tree, table, drawn)
     where = _describe_point(witness) if witness else "a test point"
     if comparison.agreement is Agreement.ONLY_EXPECTED_DEFINED:
         detail = f"at {where} your answer is undefined but the reference is not"
@@ -259,7 +306,7 @@ def _incorrect(
         table,
         seed=seed,
         undefined_mismatch=undefined,
-        witness=float_env(witness) if witness else None,
+        witness=float_env(drawn) if drawn else None,
     )
     part = _located(reference, typed, table, seed, spoken, as_typed, spelling)
     diagnosis, part = one_error(diagnosis, part, interpreted)

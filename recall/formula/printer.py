@@ -52,6 +52,10 @@ def to_text(node: Node, values: Mapping[str, str] | None = None) -> str:
 
     def wrap(child: Node, minimum: int) -> str:
         text = to_text(child, values)
+        if values and isinstance(child, Symbol) and child.name in values:
+            # A value put in for a symbol ("-2.5", "70 billion") is bracketed where an
+            # operator binds it, never inside a call's own brackets: sigmoid(-2.5).
+            return f"({text})" if _needs_brackets(text) else text
         return f"({text})" if _precedence(child) < minimum else text
 
     if isinstance(node, Number):
@@ -74,7 +78,12 @@ def to_text(node: Node, values: Mapping[str, str] | None = None) -> str:
             # Each child is printed once: printing one twice doubles the work at every level,
             # and 30 nested sqrt(2 + ...) would take 2^30 steps.
             right = to_text(node.right, values)
-            if _negative(node.right) or _precedence(node.right) < 1:
+            substituted = bool(values) and isinstance(node.right, Symbol)
+            if (
+                _negative(node.right)
+                or _precedence(node.right) < 1
+                or (substituted and _needs_brackets(right))
+            ):
                 right = f"({right})"
             return f"{wrap(node.left, 1)} + {right}"
         if op == "-":
@@ -85,6 +94,12 @@ def to_text(node: Node, values: Mapping[str, str] | None = None) -> str:
             return f"{wrap(node.left, 2)}/{wrap(node.right, 4)}"
         return f"{wrap(node.left, _ATOM)}^{wrap(node.right, 4)}"
     raise TypeError(f"not an expression node: {node!r}")
+
+
+def _needs_brackets(text: str) -> bool:
+    """Whether a value's text (``-2.5``, ``70 billion``, ``1/3``) needs brackets next to an
+    operator."""
+    return text.startswith("-") or any(c in text for c in " /+*^")
 
 
 def _negative(node: Node) -> bool:
