@@ -79,6 +79,7 @@ NEVER_ONE = {
     ("grading/names.py", "result.clash"): "a name the learner typed",
     ("scheduling/charts.py", "p.remembered_at_end"): "a column of figures in a table",
     ("interop/review_csv.py", "max_rows"): "the row limit, thousands",
+    ("interop/text_import.py", "max_notes"): "only said for a file over the limit of cards",
     ("store/engine.py", "size"): "only said for a name over the file system's limit",
     ("toml_limits.py", "count"): "only said for a file over the size limit",
     ("tui/screens/drill.py", "leech.lapses"): "a leech has lapsed many times by definition",

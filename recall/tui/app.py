@@ -25,8 +25,10 @@ from typing import TYPE_CHECKING, ClassVar
 from textual import work
 from textual.app import App
 from textual.binding import Binding, BindingType
+from textual.notifications import SeverityLevel
 from textual.worker import Worker, WorkerState
 
+from recall.inert import inert
 from recall.tui.messages import DataChanged, EngineWarm, HomeLoaded, LoadFailed, WorkerFailed
 from recall.tui.views import HomeData, SessionPlan
 
@@ -120,6 +122,27 @@ class RecallApp(App[int]):
                 self.settings_problem = " ".join(filter(None, [settings_problem, note]))
 
     # ------------------------------------------------------------------ start-up
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """Every notification of the app and its screens (``Widget.notify`` comes here): the
+        message and title made inert and never read as markup, since they often quote what
+        recall did not write (an error naming a deck file, a card, a typed answer)."""
+        del markup  # no notification of recall's is markup
+        super().notify(
+            inert(message),
+            title=inert(title, one_line=True),
+            severity=severity,
+            timeout=timeout,
+            markup=False,
+        )
 
     def on_mount(self) -> None:
         from recall.tui.screens.home import HomeScreen

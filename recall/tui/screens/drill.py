@@ -36,6 +36,7 @@ from textual.widgets import Footer, Input, Static
 from recall.errors import RecallError
 from recall.tui.asking import asking_header, graded_header
 from recall.tui.messages import DataChanged, Graded, PreviewReady, WorkerFailed
+from recall.tui.plain import plain
 from recall.tui.screens.session_screen import Phase, SessionScreen
 from recall.tui.views import CardView, Leech, PreviewView, Rating, SessionPlan
 from recall.tui.widgets.answer_input import AnswerInput
@@ -83,7 +84,7 @@ class DrillScreen(SessionScreen):
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="drill-header"):
-            yield Static(self.plan.describe(), id="drill-plan")
+            yield Static(plain(self.plan.describe()), id="drill-plan")
             yield Static("", id="drill-progress")
             yield Countdown(
                 self._seconds_left,
@@ -152,7 +153,7 @@ class DrillScreen(SessionScreen):
         symbols.display = bool(card.symbols)
         # A penalty without a hint (an undone wrong verdict) shows no "No hint" line.
         self._show_hint(self.hinted and bool(card.hint))
-        self.query_one("#unit", Static).update(card.unit)
+        self.query_one("#unit", Static).update(plain(card.unit))
         feedback = self.query_one("#feedback", FeedbackPanel)
         feedback.display = False
         self.query_one("#rating-row").display = False

@@ -26,6 +26,7 @@ from textual.message import Message
 from textual.widgets import DataTable, Footer, Header, Sparkline, Static
 
 from recall.session import Mode
+from recall.tui.plain import plain
 from recall.tui.screens.base import RecallScreen
 from recall.tui.views import DeckRow, EmptyOffer, HomeData, SessionPlan, TodayView
 from recall.wording import REVIEW_AHEAD, count_of, plural
@@ -142,8 +143,8 @@ class HomeScreen(RecallScreen):
             previous_topic = deck.topic
             name = _fit(deck.name if deck.builtin else f"{deck.name} (mine)", DECK_WIDTH)
             table.add_row(
-                Text(topic, style="bold"),
-                name,
+                plain(topic, "bold"),
+                plain(name),
                 _count(deck.new, "new"),
                 _count(deck.learning, "learning"),
                 _count(deck.due, "due"),
@@ -175,7 +176,7 @@ class HomeScreen(RecallScreen):
             problems.update(
                 Text.assemble(
                     (f"{count} deck file{'s' if count > 1 else ''} did not load: ", "bold"),
-                    f"{Path(first.path).name} {first.message.splitlines()[0]}",
+                    plain(f"{Path(first.path).name} {first.message.splitlines()[0]}"),
                     ("  (b: see why)", "dim"),
                 )
             )

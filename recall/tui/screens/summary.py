@@ -15,6 +15,7 @@ from textual.widgets import Footer, Static
 
 from recall.mistakes import mistake_words
 from recall.session import Mode
+from recall.tui.plain import plain
 from recall.tui.screens.base import RecallScreen
 from recall.tui.views import SessionPlan, SummaryView
 from recall.wording import plural
@@ -114,7 +115,7 @@ def missed_table(summary: SummaryView) -> RenderableType:
     table.add_column("you typed", ratio=1, overflow="fold")
     table.add_column("answer", ratio=1, overflow="fold")
     for card in summary.missed:
-        table.add_row(card.prompt, card.answer or "—", card.reference)
+        table.add_row(plain(card.prompt), plain(card.answer or "—"), plain(card.reference))
     footer = Text("r drills these again", style="dim")
     return Group(table, footer)
 

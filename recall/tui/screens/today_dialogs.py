@@ -22,6 +22,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Static
 
+from recall.tui.plain import plain
 from recall.tui.views import EmptyOffer
 from recall.wording import REVIEW_AHEAD, count_of, in_scope, key_name
 
@@ -129,7 +130,7 @@ class EmptyOfferDialog(ModalScreen[OfferChoice | None]):
         offer = self.offer
         with Vertical(id="offer-box", classes="dialog"):
             title = "Nothing to drill now" if offer.learning_later else "Nothing left today"
-            yield Static(f"{title} {in_scope(offer.scope)}", classes="dialog-title")
+            yield Static(plain(f"{title} {in_scope(offer.scope)}"), classes="dialog-title")
             yield Static(offer_reason(offer), id="offer-reason")
             if offer.held_back:
                 with Horizontal(classes="more-row"):
