@@ -23,6 +23,8 @@ CASES = {
     "recall.cards.model": HEAVY,
     # The application layer: importing it costs nothing; the store and the engine load on use.
     "recall.workspace": HEAVY,
+    # The memory model's package: its modules load the store and NumPy themselves, on use.
+    "recall.memory": HEAVY,
 }
 OPTIONAL = {
     "recall.cards.loader": [
@@ -44,6 +46,9 @@ OPTIONAL = {
     "recall.interop.text_import": HEAVY,
     "recall.interop.text_export": HEAVY,
     "recall.interop.review_csv": HEAVY,
+    "recall.interop.apkg_write": HEAVY,
+    "recall.interop.apkg_read": HEAVY,
+    "recall.interop.anki_convert": HEAVY,
     "recall.store": ["textual", "sympy", "recall.tui"],
     "recall.session": ["textual", "sympy", "recall.tui"],
 }

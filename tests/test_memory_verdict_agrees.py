@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from recall.memory.report import ModelHealth, _said_of_what_is_shown
 from recall.scheduling.calibration import (
     Bias,
     CalibrationBin,
@@ -14,7 +15,6 @@ from recall.scheduling.calibration import (
     Health,
     Verdict,
 )
-from recall.scheduling.memory_report import ModelHealth, _said_of_what_is_shown
 
 GOOD = Verdict(Health.GOOD, "The model predicts your recall well.", 900, 0.03, Bias(900, 0.9, 0.9))
 

@@ -20,23 +20,26 @@ import tomllib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from recall.cards import parse_cache
-from recall.cards.build import BuiltDeck, DeckBuilder
 from recall.cards.model import Card, Deck
-from recall.cards.positions import scan
-from recall.cards.problems import DeckFileError, Problems
-from recall.cards.siblings import with_sibling_groups
-from recall.cards.untrusted import record_forbidden_characters
 from recall.errors import DeckError
 from recall.inert import quote
 from recall.toml_limits import TomlLimitExceeded, TomlLimits, check_shape, read_bounded
+
+if TYPE_CHECKING:
+    # Imported where a file is really parsed: a start whose decks all come from the parse cache
+    # never loads the builder, the position scanner or the sibling finder (a tenth of a second
+    # of compiling when bytecode is not kept).
+    from recall.cards.build import BuiltDeck
+    from recall.cards.problems import Problems
 
 _TOML_LINE = re.compile(r"at line (\d+)(?:, column (\d+))?")
 
 #: A check run after the structural one, adding its findings to the file's problems (e.g.
 #: :func:`recall.grading.check_deck`, which asks the formula engine).
-DeckCheck = Callable[[BuiltDeck, Problems], None]
+DeckCheck = Callable[["BuiltDeck", "Problems"], None]
 
 #: Results of :func:`read_deck` by (path, size, mtime, builtin, check): decks are immutable, and
 #: the TUI, the store sync and the CLI all load the same files, so each is validated once per
@@ -179,6 +182,12 @@ def _deck_from_raw(
     except tomllib.TOMLDecodeError as error:
         return None, [_toml_error(error, shown)]
 
+    from recall.cards.build import DeckBuilder
+    from recall.cards.positions import scan
+    from recall.cards.problems import Problems
+    from recall.cards.siblings import with_sibling_groups
+    from recall.cards.untrusted import record_forbidden_characters
+
     problems = Problems(shown, scan(text))
     record_forbidden_characters(data, problems)  # control characters, and invisible ones in ids
     built = DeckBuilder(problems, builtin=builtin).build(data, shown)
@@ -224,6 +233,8 @@ def load_deck(
     :class:`DeckFileError` carrying every error."""
     deck, errors = read_deck(path, builtin=builtin, check=check)
     if deck is None:
+        from recall.cards.problems import DeckFileError
+
         raise DeckFileError(str(path), errors)
     return deck
 
@@ -318,6 +329,8 @@ def load_decks(
 
 
 def _deck_id_line(path: Path) -> int | None:
+    from recall.cards.positions import scan
+
     try:
         positions = scan(read_bounded(path, DECK_LIMITS).decode("utf-8"))
     except (OSError, UnicodeDecodeError, TomlLimitExceeded):

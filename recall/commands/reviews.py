@@ -39,9 +39,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 
 def run(args: argparse.Namespace) -> int:
-    from recall import learner_model
     from recall.commands import open_workspace
     from recall.errors import ConfigError
+    from recall.memory import model as memory_model
 
     if args.action == "import":
         path: Path = args.file
@@ -56,14 +56,14 @@ def run(args: argparse.Namespace) -> int:
     try:
         if args.action == "export":
             if args.file is None:
-                count = learner_model.export_reviews(store, sys.stdout)
+                count = memory_model.export_reviews(store, sys.stdout)
             else:
                 with _open_for_writing(args.file) as stream:
-                    count = learner_model.export_reviews(store, stream)
+                    count = memory_model.export_reviews(store, stream)
                 print(f"{count_of(count, 'review')} written to {args.file}")
             return 0
         with _open_for_reading(args.file) as stream:
-            report = learner_model.import_reviews(store, stream)
+            report = memory_model.import_reviews(store, stream)
     finally:
         workspace.close()
     print(

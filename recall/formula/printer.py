@@ -109,17 +109,26 @@ def _negative(node: Node) -> bool:
 Path = tuple[int, ...]
 
 
-def to_text_with_spans(node: Node) -> tuple[str, dict[Path, tuple[int, int]]]:
+def to_text_with_spans(
+    node: Node, values: Mapping[str, str] | None = None
+) -> tuple[str, dict[Path, tuple[int, int]]]:
     """:func:`to_text`, and where each subtree's text lies in it: a path (child indices from
     the root: a binary operation's left is 0 and right 1, a negation's operand 0, a call's
     arguments 0, 1, ...) maps to ``(start, end)`` in the text. The text is exactly
-    :func:`to_text`'s, so a span found here can be drawn under the "read as" line."""
+    :func:`to_text`'s (with the same ``values``), so a span found here can be drawn under the
+    "read as" line."""
     spans: dict[Path, tuple[int, int]] = {}
-    text = _spanned(node, (), 0, spans)
+    text = _spanned(node, (), 0, spans, values)
     return text, spans
 
 
-def _spanned(node: Node, path: Path, start: int, spans: dict[Path, tuple[int, int]]) -> str:
+def _spanned(
+    node: Node,
+    path: Path,
+    start: int,
+    spans: dict[Path, tuple[int, int]],
+    values: Mapping[str, str] | None = None,
+) -> str:
     pieces: list[str] = []
     offset = start
 
@@ -131,7 +140,7 @@ def _spanned(node: Node, path: Path, start: int, spans: dict[Path, tuple[int, in
     def child(sub: Node, index: int, parenthesise: bool) -> None:
         if parenthesise:
             put("(")
-        put(_spanned(sub, path + (index,), offset, spans))
+        put(_spanned(sub, path + (index,), offset, spans, values))
         if parenthesise:
             put(")")
 
@@ -168,7 +177,7 @@ def _spanned(node: Node, path: Path, start: int, spans: dict[Path, tuple[int, in
             put("^")
             child(node.right, 1, _precedence(node.right) < 4)
     else:
-        put(to_text(node))
+        put(to_text(node, values))
     text = "".join(pieces)
     spans[path] = (start, start + len(text))
     return text

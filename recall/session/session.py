@@ -31,7 +31,7 @@ from recall.session.queues import SessionQueue
 from recall.session.recording import Done, Recorded, check_rating, made_leech
 from recall.session.summary import SessionSummary, summarise
 from recall.store import CardClaim, ReviewInput, SessionInfo, Store, StoredCard
-from recall.store.memory_model import MemoryModelStore
+from recall.store.memory import MemoryModelStore
 from recall.verdicts import Status
 
 

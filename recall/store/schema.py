@@ -23,7 +23,7 @@ from recall import __version__
 from recall.errors import StoreError
 from recall.paths import create_private_file
 from recall.store.engine import WRITE, redacted, sqlite_path, use_wal
-from recall.store.models import Base
+from recall.store.models import metadata
 
 #: Every schema revision this recall can read, oldest first; the last is the head.
 #: A test checks this against the migration scripts.
@@ -65,7 +65,7 @@ def _lock_for_setup(conn: Connection) -> None:
 
 
 def _create(conn: Connection) -> None:
-    Base.metadata.create_all(conn)
+    metadata.create_all(conn)
     now = datetime.now(UTC).isoformat(timespec="seconds")
     conn.execute(
         text(

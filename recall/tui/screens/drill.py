@@ -156,7 +156,9 @@ class DrillScreen(SessionScreen):
         self.query_one("#unit", Static).update(plain(card.unit))
         feedback = self.query_one("#feedback", FeedbackPanel)
         feedback.display = False
-        self.query_one("#rating-row").display = False
+        rating_row = self.query_one("#rating-row", Static)
+        rating_row.update(rating_line(None, False))  # a narrow screen's verdict may have set it
+        rating_row.display = False
         answer = self.query_one("#answer", AnswerInput)
         answer.locked = False
         answer.value = ""
@@ -277,6 +279,8 @@ class DrillScreen(SessionScreen):
         # length and however late the scroll below happens.
         rating_row = self.query_one("#rating-row", Static)
         rating_row.update(rating_line(feedback.suggested, self.hinted, feedback.unavailable))
+        if self.narrow:
+            rating_row.styles.height = "auto"  # "Enter accepts" wraps below, never cut
         rating_row.display = True
         self.call_after_refresh(panel.scroll_visible, animate=False)
         self.call_after_refresh(self._verdict_painted)

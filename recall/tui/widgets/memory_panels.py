@@ -3,7 +3,7 @@ calibration chart, true retention against the desired one, the workload curve an
 outcome.
 
 The charts are the same plain-text ones ``recall stats`` and ``recall plan`` print
-(:mod:`recall.scheduling.charts`), drawn at the width the screen has; they are imported when
+(:mod:`recall.memory.charts`), drawn at the width the screen has; they are imported when
 first drawn, which is after the worker that computed the figures has loaded them anyway. Text
 from the learner's decks (deck and topic names) goes in as plain text, never as markup.
 """
@@ -40,7 +40,7 @@ def calibration_text(view: ModelView, width: int) -> Text:
             "recalled, for reviews of cards seen on an earlier day.",
             style="dim",
         )
-    from recall.scheduling.charts import calibration_chart
+    from recall.memory.charts import calibration_chart
 
     chart_width = max(10, min(30, width - 41))
     text = Text(calibration_chart(view.bins, chart_width))
@@ -59,7 +59,7 @@ def true_retention_table(view: ModelView) -> Table | Text:
             "No reviews of cards seen on an earlier day yet: true retention counts those.",
             style="dim",
         )
-    from recall.scheduling.charts import marked_bar
+    from recall.memory.charts import marked_bar
 
     table = Table(
         title=f"You asked for {view.desired:.0%} (│ on the bar); predicted is the model's guess",
@@ -87,7 +87,7 @@ def true_retention_table(view: ModelView) -> Table | Text:
 
 def workload_text(view: WorkloadView, chosen: int | None, width: int) -> Text:
     """The curve with the chosen point marked, and that point in a sentence."""
-    from recall.scheduling.charts import workload_curve
+    from recall.memory.charts import workload_curve
 
     plan = view.plan
     chart_width = max(6, min(30, width - 66))

@@ -22,10 +22,7 @@ from recall.clock import utc_now
 from recall.config import Settings
 from recall.interop.review_csv import RevlogRow, RowProblem, iter_revlog
 from recall.interop.review_csv import write_revlog as write_csv
-from recall.scheduling.fitting import FitResult, fit_parameters, should_refit
-from recall.scheduling.fsrs_adapter import SchedulerSettings
-from recall.scheduling.history import History
-from recall.scheduling.memory_report import (
+from recall.memory.report import (
     ModelHealth,
     events_from_revlog,
     events_from_scheduled,
@@ -33,12 +30,15 @@ from recall.scheduling.memory_report import (
     planned_card,
     revlog_rows,
 )
+from recall.scheduling.fitting import FitResult, fit_parameters, should_refit
+from recall.scheduling.fsrs_adapter import SchedulerSettings
+from recall.scheduling.history import History
 from recall.scheduling.rating import Rating
 from recall.scheduling.simulation import Plan, PlanInputs, plan_workload
 from recall.scheduling.state import Phase
 from recall.scheduling.today import PACE_WINDOW, pace_from_log
 from recall.store import Store
-from recall.store.memory_model import ImportedReview, MemoryModelStore, ParameterSet
+from recall.store.memory import ImportedReview, MemoryModelStore, ParameterSet
 from recall.wording import count_of
 
 
@@ -163,7 +163,7 @@ def health(store: Store, settings: Settings, tz: tzinfo | None = None) -> ModelS
     The history is read as columns (:class:`~recall.scheduling.review_table.ReviewTable`), not
     as one event per review: at 100k reviews this is what keeps ``recall stats`` quick. It is
     the same history :func:`load_history` reads, predicted the same way."""
-    from recall.scheduling.memory_report import model_health_of_table
+    from recall.memory.report import model_health_of_table
     from recall.scheduling.review_table import ReviewTable
 
     model_store = MemoryModelStore(store)
@@ -189,7 +189,7 @@ def plan(
     tz: tzinfo | None = None,
 ) -> Plan:
     """The workload curve for the learner's collection, parameters, pace and rating habits."""
-    from recall.scheduling.memory_report import rating_shares_of_table
+    from recall.memory.report import rating_shares_of_table
     from recall.scheduling.review_table import ReviewTable
 
     moment = now or utc_now()
@@ -295,7 +295,7 @@ def refit_advice(status: ModelStatus, how: str) -> str:
 def health_lines(status: ModelStatus) -> list[str]:
     """The health report as text for ``recall stats``: the verdict, the calibration chart and
     true retention against the desired one per deck."""
-    from recall.scheduling.charts import calibration_chart
+    from recall.memory.charts import calibration_chart
 
     report = status.health
     lines = [f"memory model ({model_source(status)})", f"  {report.verdict.message}"]
