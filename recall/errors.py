@@ -12,12 +12,15 @@ catch one type and show its message to a person instead of a traceback::
     ├── GradingError         a card and an answer that cannot be graded together
     │   └── RatingError      a rating the rules refuse (Hard for a wrong answer, any for invalid)
     ├── DeckError            a deck file that fails to load or validate (file, line, card id)
-    └── StoreError           the database: unreachable, not a recall database, newer schema, ...
+    ├── StoreError           the database: unreachable, not a recall database, newer schema, ...
+    └── InteropError         a file from another tool that cannot be read (an Anki package)
 
 Messages are written for the learner: what went wrong, where, and what to do next.
 """
 
 from __future__ import annotations
+
+from recall.inert import inert, quote
 
 
 class RecallError(Exception):
@@ -94,18 +97,25 @@ class DeckError(RecallError):
         self.suggestion = suggestion
 
     def __str__(self) -> str:
-        # Unlocated (a deck given as text, not a file): no invented placeholder for the place.
-        where = self.path or ""
+        # The path, the card id and whatever the message quotes may come from a shared deck:
+        # made inert here, once, for every place an error is shown. Unlocated (a deck given as
+        # text, not a file): no invented placeholder for the place.
+        where = inert(self.path or "", one_line=True)
         if self.line is not None:
             where += f":{self.line}" if where else f"line {self.line}"
         text = f"{where}: " if where else ""
         if self.card_id:
-            text += f"card '{self.card_id}': "
-        text += self.message
+            text += f"card '{quote(self.card_id)}': "
+        text += inert(self.message)
         if self.suggestion:
-            text += f" ({self.suggestion})"
+            text += f" ({inert(self.suggestion)})"
         return text
 
 
 class StoreError(RecallError):
     """The database cannot be opened, read or written as recall needs."""
+
+
+class InteropError(RecallError):
+    """A file from another tool (an Anki package) that is damaged, hostile or not what it
+    claims to be: refused with one line, before anything is written."""

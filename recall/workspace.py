@@ -483,6 +483,7 @@ class Workspace:
         from recall.planning import exam_cards, learner_pace, parse_exam_date
         from recall.scheduling.day import study_date
         from recall.scheduling.exam import MAX_DAYS, plan_exam
+        from recall.wording import count_of
 
         settings = self.settings
         now = self.clock()
@@ -491,6 +492,13 @@ class Workspace:
             exam = parse_exam_date(date_text, today)
         except ValueError as error:
             raise ConfigError(str(error)) from None
+        if exam <= today:
+            ago = count_of((today - exam).days, "day")
+            when = "today" if exam == today else f"{ago} ago (today is {today.isoformat()})"
+            raise ConfigError(
+                f"the exam date {exam.isoformat()} is {when}: no day is left to plan; "
+                "give a day after today, e.g. +14 or 3w"
+            )
         if (exam - today).days > MAX_DAYS:
             raise ConfigError(
                 f"the exam is more than {MAX_DAYS} days away: the normal schedule prepares for "

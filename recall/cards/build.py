@@ -24,6 +24,7 @@ from recall.cards.kinds import MISSING_HINTS, KindRules
 from recall.cards.model import Card, CardKind, Deck, FunctionSpec, SymbolSpec
 from recall.cards.positions import Path
 from recall.cards.problems import Problems, did_you_mean
+from recall.inert import quote
 
 __all__ = ["BuiltCard", "BuiltDeck", "DeckBuilder", "type_ok"]
 
@@ -68,7 +69,7 @@ class DeckBuilder(KindRules):
         for key in data:
             if key not in top_allowed:
                 self.problems.add(
-                    f"unknown top-level table or key '{key}'",
+                    f"unknown top-level table or key '{quote(key)}'",
                     (key,),
                     suggestion=did_you_mean(key, top_allowed)
                     or "a deck file has [deck] and [[card]] tables",
@@ -85,7 +86,7 @@ class DeckBuilder(KindRules):
         for key in schema.DECK_REQUIRED:
             if key not in raw_deck:
                 self.problems.add(
-                    f"[deck] is missing '{key}'",
+                    f"[deck] is missing '{quote(key)}'",
                     ("deck",),
                     suggestion=f'add {key} = "..."',
                 )
@@ -98,7 +99,7 @@ class DeckBuilder(KindRules):
             )
         elif "id" in header and not schema.DECK_ID.match(deck_id):
             self.problems.add(
-                f"deck id '{deck_id}' is not valid",
+                f"deck id '{quote(deck_id)}' is not valid",
                 ("deck", "id"),
                 suggestion="use lowercase letters, digits, '-' and '_', e.g. "
                 f"'{_slug(deck_id) or 'my-deck'}'",
@@ -153,7 +154,7 @@ class DeckBuilder(KindRules):
                 if card_id in seen:
                     first_line = self.problems.positions.line("card", seen[card_id])
                     self.problems.add(
-                        f"duplicate card id '{card_id}'",
+                        f"duplicate card id '{quote(card_id)}'",
                         ("card", index, "id"),
                         card_id=card_id,
                         suggestion="ids must be unique in a deck; "
@@ -171,6 +172,7 @@ class DeckBuilder(KindRules):
                     )
                 )
 
+        self._check_siblings(cards, seen)
         deck = Deck(
             id=deck_id,
             name=name,
@@ -182,6 +184,26 @@ class DeckBuilder(KindRules):
             cards=tuple(built.card for built in cards),
         )
         return BuiltDeck(deck, cards, deck_symbols, deck_functions)
+
+    def _check_siblings(self, cards: list[BuiltCard], ids: dict[str, int]) -> None:
+        """Each declared sibling must be another card of the deck."""
+        for built in cards:
+            card = built.card
+            for other in card.siblings:
+                if other == card.id:
+                    self.problems.add(
+                        "a card cannot be its own sibling",
+                        ("card", built.index, "siblings"),
+                        card_id=card.id,
+                    )
+                elif other not in ids:
+                    self.problems.add(
+                        f"sibling '{other}' is not a card of this deck",
+                        ("card", built.index, "siblings"),
+                        card_id=card.id,
+                        suggestion=did_you_mean(other, list(ids))
+                        or "list ids of this deck's cards",
+                    )
 
     # ----- one card ------------------------------------------------------------------------
 
@@ -219,7 +241,7 @@ class DeckBuilder(KindRules):
             )
         elif not schema.CARD_ID.match(raw_id):
             self.problems.add(
-                f"card id '{raw_id}' is not valid",
+                f"card id '{quote(raw_id)}' is not valid",
                 (*where, "id"),
                 card_id=raw_id,
                 suggestion="use lowercase letters, digits, '-', '_' and '.', "
@@ -265,13 +287,13 @@ class DeckBuilder(KindRules):
         for key in schema.KIND_REQUIRED[kind]:
             if key not in raw:
                 self.problems.add(
-                    f"{kind} card is missing '{key}'",
+                    f"{kind} card is missing '{quote(key)}'",
                     where,
                     card_id=label,
-                    suggestion=MISSING_HINTS.get(key, f"add '{key}'"),
+                    suggestion=MISSING_HINTS.get(key, f"add '{quote(key)}'"),
                 )
             elif isinstance(raw[key], str) and not raw[key].strip():
-                self.problems.add(f"'{key}' is empty", (*where, key), card_id=label)
+                self.problems.add(f"'{quote(key)}' is empty", (*where, key), card_id=label)
 
         symbols = _merge(
             deck_symbols, self._symbols(entry.get("symbols", {}), (*where, "symbols"), label)
@@ -306,6 +328,7 @@ class DeckBuilder(KindRules):
             hint=entry.get("hint", "").strip(),
             source=entry.get("source", ""),
             note=entry.get("note", "").strip(),
+            siblings=tuple(dict.fromkeys(entry.get("siblings", ()))),
             tags=tags,
             topic=topic,
             line=self.problems.positions.card_line(index) or 0,

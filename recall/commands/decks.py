@@ -1,4 +1,4 @@
-"""``recall decks …``: list, validate, create, show, import and export decks.
+"""``recall decks …``: list, validate, check, create, show, import and export decks.
 
 * ``list``: every deck (built-in and custom) with its card count and file; failed files with
   their errors.
@@ -6,6 +6,9 @@
   ``file:line: card 'id': message (suggestion)``; exit 1 on any error, so it can guard a
   learner's own deck repository in CI. ``--identities`` also proves each card's stated
   identities with the engine.
+* ``check [DECK ...]``: grade what a learner sees before each card with the real graders
+  (:mod:`recall.grading.leaks`) and print every card that shows its own answer, and every
+  giveaway between two cards that are not siblings; exit 1 on any.
 * ``new NAME``: write a commented template deck (one card of every kind) to the custom folder.
 * ``show DECK [--json]``: every card with its kind, prompt, reference answer and symbols.
 * ``import FILE``: an Anki text export, a Quizlet export or a CSV/TSV file → a new deck.
@@ -19,6 +22,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -60,6 +64,25 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         help="skip the formula-engine checks (keys, types and ids only)",
     )
     validate.set_defaults(func=run_validate)
+
+    check = actions.add_parser(
+        "check",
+        help="find answers a card's screen gives away (exit 1 if any)",
+        description="Grade everything a learner sees before answering each card (prompt, shown "
+        "formula, legend, hint, unit, deck name, and the other cards of its deck) against the "
+        "card's answer with the real graders. Prints each card whose own screen shows its "
+        "answer, and each pair of cards that answer each other without being siblings. Exit "
+        "status 1 when there is either.",
+    )
+    check.add_argument(
+        "deck_specs", nargs="*", metavar="DECK", help="deck ids or files (default: all)"
+    )
+    check.add_argument(
+        "--all",
+        action="store_true",
+        help="also list the pairs already kept apart as siblings, and the deck's vocabulary",
+    )
+    check.set_defaults(func=run_check)
 
     new = actions.add_parser("new", help="write a commented template deck to fill in")
     new.add_argument("name", help="the deck's name, e.g. 'My losses'")
@@ -261,6 +284,68 @@ def run_validate(args: argparse.Namespace) -> int:
     return 1 if (result.failures or claims_failed or missing) else 0
 
 
+# ----- check ---------------------------------------------------------------------------------
+
+
+def run_check(args: argparse.Namespace) -> int:
+    from recall.commands import open_workspace
+    from recall.grading.leaks import deck_leaks, sibling_pairs_of
+
+    if args.deck_specs:
+        decks = [find_deck(spec, args) for spec in args.deck_specs]
+    else:
+        decks = list(open_workspace(args, sync=False).decks)
+    faults = 0
+    pairs = 0
+    for deck in decks:
+        found = deck_leaks(deck, sibling_pairs_of(deck))
+        where = _card_place(deck)
+        for leak in found.own:
+            shown_by = "the deck's name" if leak.by == "" else f"its own {leak.field}"
+            print(
+                f'{where(leak.card)}: {shown_by} shows the answer: "{leak.matched}" grades Correct'
+            )
+            faults += 1
+        for leak in found.unburied:
+            print(
+                f"{where(leak.card)}: card '{leak.by}' ({leak.field}) shows the answer: "
+                f'"{leak.matched}" grades Correct, and the two are not siblings '
+                f'(reword one, or add siblings = ["{leak.by}"])'
+            )
+            faults += 1
+        pairs += len(found.pairs)
+        if args.all:
+            for leak in found.across:
+                if leak not in found.unburied:
+                    print(
+                        f"{where(leak.card)}: sibling '{leak.by}' ({leak.field}) shows "
+                        f'"{leak.matched}"; kept apart'
+                    )
+            for leak in found.vocabulary:
+                print(
+                    f"{where(leak.card)}: '{leak.by}' ({leak.field}) shows \"{leak.matched}\"; "
+                    "shown by many cards: the deck's vocabulary, not kept apart"
+                )
+    print(
+        f"{count_of(len(decks), 'deck')} checked: {count_of(faults, 'giveaway')} to fix; "
+        f"{count_of(pairs, 'pair')} of cards answering each other",
+        file=sys.stderr,
+    )
+    return 1 if faults else 0
+
+
+def _card_place(deck: Deck) -> Callable[[str], str]:
+    """``file:line: card 'id'`` for the cards of ``deck``, as validation errors say it."""
+    lines = {card.id: card.line for card in deck.cards}
+
+    def where(card_id: str) -> str:
+        line = lines.get(card_id) or None
+        place = f"{_short(deck.path)}:{line}" if line else _short(deck.path)
+        return f"{place}: card '{card_id}'"
+
+    return where
+
+
 # ----- new -----------------------------------------------------------------------------------
 
 
@@ -270,7 +355,7 @@ def run_new(args: argparse.Namespace) -> int:
     from recall.commands import custom_folder
     from recall.errors import DeckError
     from recall.interop.text_import import slug
-    from recall.paths import write_atomically
+    from recall.paths import make_private_dirs, write_atomically
 
     deck_id = args.deck_id or slug(args.name).replace(".", "-")
     if not deck_id or not DECK_ID.match(deck_id):
@@ -280,7 +365,7 @@ def run_new(args: argparse.Namespace) -> int:
         )
     target = args.output or custom_folder(args) / f"{deck_id}.toml"
     _refuse_overwrite(target, args.force)
-    target.parent.mkdir(parents=True, exist_ok=True)
+    make_private_dirs(target.parent)
     write_atomically(target, new_deck_text(args.name, deck_id, path_hint=str(target)))
     print(f"wrote {target}")
     print(f"edit it, then check it with: recall decks validate {target}")
@@ -305,8 +390,8 @@ def find_deck(spec: str, args: argparse.Namespace | None = None) -> Deck:
     from recall.grading import check_deck
 
     path = Path(spec)
-    if path.suffix == ".toml" and path.is_file():
-        return load_deck(path, check=check_deck)
+    if path.suffix == ".toml" and os.path.lexists(path) and not path.is_dir():
+        return load_deck(path, check=check_deck)  # a FIFO or a device is refused, with why
     workspace = open_workspace(args or argparse.Namespace(), sync=False)
     found = workspace.deck(spec)
     if found is not None:
@@ -382,52 +467,93 @@ def run_export(args: argparse.Namespace) -> int:
 # ----- import --------------------------------------------------------------------------------
 
 
+#: The largest file ``recall decks import`` reads: four times a deck file's limit. Anything
+#: larger is refused before it is read (a deck holds at most 1 MiB; an export carries its text
+#: plus markup and bookkeeping columns, never four times as much).
+MAX_IMPORT_BYTES = 4 << 20
+
+
+def _read_import(source: Path) -> str:
+    """The text of an import file: a regular file of at most :data:`MAX_IMPORT_BYTES`, checked
+    before a byte is read (a 100 MB export is refused in a millisecond)."""
+    from recall.errors import DeckError
+    from recall.regular_files import check_regular, read_regular
+
+    limit = f"{MAX_IMPORT_BYTES >> 20} MiB"
+    try:
+        size = check_regular(source).st_size
+        if size > MAX_IMPORT_BYTES:
+            raise DeckError(
+                f"{source} is {size / (1 << 20):.1f} MiB: an import file may be at most {limit} "
+                "(a deck file at most 1 MiB)",
+                suggestion="split it and import each part as its own deck",
+            )
+        raw = read_regular(source, MAX_IMPORT_BYTES)
+    except OSError as error:
+        raise DeckError(f"cannot read {source}: {error.strerror or error}") from None
+    if len(raw) > MAX_IMPORT_BYTES:  # it grew while being read
+        raise DeckError(f"{source} is over {limit}: an import file may be at most {limit}")
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise DeckError(f"{source} is not UTF-8 text", suggestion="export it as UTF-8") from None
+
+
+def _write_imported(deck: Deck, target: Path, comment: str) -> None:
+    """Write an imported deck to ``target`` only once all of it is known to load: its text is
+    checked (size, structure, the engine's checks) before anything is written, and written
+    atomically, so a refused import leaves nothing in the decks folder."""
+    from recall.cards.loader import check_deck_text
+    from recall.cards.problems import DeckFileError
+    from recall.cards.writer import deck_to_toml
+    from recall.grading import check_deck
+    from recall.paths import make_private_dirs, write_atomically
+
+    text = deck_to_toml(deck, comment=comment)
+    checked, errors = check_deck_text(text, target, check=check_deck)
+    if checked is None:
+        raise DeckFileError(str(target), errors)
+    make_private_dirs(target.parent)
+    write_atomically(target, text)
+
+
 def run_import(args: argparse.Namespace) -> int:
     from collections import Counter
 
-    from recall.cards.loader import load_deck
-    from recall.cards.writer import deck_to_toml
     from recall.commands import custom_folder
-    from recall.errors import DeckError
-    from recall.grading import check_deck
+    from recall.inert import inert
     from recall.interop.json_deck import looks_like_json
     from recall.interop.text_import import notes_to_deck, read_notes, slug
-    from recall.paths import write_atomically
 
     source: Path = args.file
-    try:
-        text = source.read_text(encoding="utf-8-sig")
-    except OSError as error:
-        raise DeckError(f"cannot read {source}: {error.strerror or error}") from None
-    except UnicodeDecodeError:
-        raise DeckError(f"{source} is not UTF-8 text", suggestion="export it as UTF-8") from None
+    text = _read_import(source)
     if args.fmt == "json" or (args.fmt == "auto" and looks_like_json(text)):
         return _import_json(args, text, source)
     imported = read_notes(
         text, source=str(source), fmt=args.fmt, field_sep=args.field_sep, card_sep=args.card_sep
     )
-    name = args.name or source.stem.replace("_", " ").replace("-", " ").strip().capitalize()
+    # A file name is text recall did not write: what becomes deck text is made inert.
+    file_name = inert(source.name, one_line=True)
+    stem = inert(source.stem, one_line=True)
+    name = args.name or stem.replace("_", " ").replace("-", " ").strip().capitalize()
     deck_id = args.deck_id or slug(name).replace(".", "-") or "imported"
     deck = notes_to_deck(
         imported.notes,
         deck_id=deck_id,
         name=name,
-        description=f"Imported from {source.name}.",
+        description=f"Imported from {file_name}.",
         kind=args.kind,
-        source=source.name,
+        source=file_name,
     )
     target: Path = args.output or custom_folder(args) / f"{deck_id}.toml"
     _refuse_overwrite(target, args.force)
-    target.parent.mkdir(parents=True, exist_ok=True)
     comment = (
-        f"Imported by `recall decks import` from {source.name} ({imported.format} format).\n"
+        f"Imported by `recall decks import` from {file_name} ({imported.format} format).\n"
         "Numbers became fact cards, short names reverse cards, clozes cloze cards, and\n"
         "everything else explain cards (self-rated). To have the engine grade a card,\n"
         'make it kind = "formula" with an answer in typed syntax and its symbols declared.'
     )
-    write_atomically(target, deck_to_toml(deck, comment=comment))
-    # What we wrote must load: fail loudly here rather than at drill time.
-    load_deck(target, check=check_deck)
+    _write_imported(deck, target, comment)
     for warning in imported.warnings:
         print(f"warning: {warning}", file=sys.stderr)
     kinds = Counter(str(card.kind) for card in deck.cards)
@@ -438,19 +564,13 @@ def run_import(args: argparse.Namespace) -> int:
 
 def _import_json(args: argparse.Namespace, text: str, source: Path) -> int:
     """``recall decks import`` of a JSON export: the deck as it was, every kind kept."""
-    from recall.cards.loader import load_deck
-    from recall.cards.writer import deck_to_toml
     from recall.commands import custom_folder
-    from recall.grading import check_deck
     from recall.interop.json_deck import read_json_deck
-    from recall.paths import write_atomically
 
     deck = read_json_deck(text, source=str(source), deck_id=args.deck_id, name=args.name)
     target: Path = args.output or custom_folder(args) / f"{deck.id}.toml"
     _refuse_overwrite(target, args.force)
-    target.parent.mkdir(parents=True, exist_ok=True)
     comment = f"Imported by `recall decks import` from {source.name} (recall JSON export)."
-    write_atomically(target, deck_to_toml(deck, comment=comment))
-    load_deck(target, check=check_deck)
+    _write_imported(deck, target, comment)
     print(f"imported {count_of(len(deck.cards), 'card')} into {target}")
     return 0

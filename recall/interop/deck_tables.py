@@ -17,6 +17,7 @@ from recall.cards.build import DeckBuilder
 from recall.cards.model import Deck
 from recall.cards.problems import Problems
 from recall.cards.siblings import with_sibling_groups
+from recall.cards.untrusted import record_forbidden_characters
 from recall.errors import DeckError
 
 #: Characters of one card's table as JSON, at most (a real card is a few hundred).
@@ -44,19 +45,26 @@ def table_text(table: Mapping[str, Any]) -> str:
 
 
 def deck_from_tables(
-    header: Mapping[str, Any], tables: Iterable[Mapping[str, Any]], *, source: str
+    header: Mapping[str, Any],
+    tables: Iterable[Mapping[str, Any]],
+    *,
+    source: str,
+    siblings: bool = True,
 ) -> Deck:
     """A deck built from its ``[deck]`` table and card tables; every problem raises one
-    :class:`DeckError` listing them all."""
+    :class:`DeckError` listing them all. ``siblings=False`` skips finding the cards that give
+    each other's answers away, for a deck that is only written out (loading it finds them)."""
     cards = [
         {key: value for key, value in table.items() if key not in EXPORT_ONLY_KEYS}
         for table in tables
     ]
     problems = Problems(source)
-    built = DeckBuilder(problems).build({"deck": dict(header), "card": cards}, source)
+    data = {"deck": dict(header), "card": cards}
+    record_forbidden_characters(data, problems)  # control characters, and invisible ones in ids
+    built = DeckBuilder(problems).build(data, source)
     if problems or built is None:
         errors = problems.sorted()
         lines = "\n".join(str(error) for error in errors[:10])
         more = f"\n… and {len(errors) - 10} more" if len(errors) > 10 else ""
         raise DeckError(f"the cards do not make a valid deck:\n{lines}{more}", path=source)
-    return with_sibling_groups(built.deck)
+    return with_sibling_groups(built.deck) if siblings else built.deck

@@ -21,6 +21,7 @@ from sqlalchemy.engine import URL
 
 from recall import __version__
 from recall.errors import StoreError
+from recall.paths import create_private_file
 from recall.store.engine import WRITE, redacted, sqlite_path, use_wal
 from recall.store.models import metadata
 
@@ -125,6 +126,7 @@ def backup_sqlite(path: Path, revision: str) -> Path:
     """Copy a SQLite database (consistently, with the online backup API) before a migration."""
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
     target = path.with_name(f"{path.name}.backup-{revision}-{stamp}")
+    create_private_file(target)  # a copy of the learner's reviews is as private as they are
     source = sqlite3.connect(str(path))
     try:
         dest = sqlite3.connect(str(target))

@@ -25,8 +25,11 @@ from typing import TYPE_CHECKING, ClassVar
 from textual import work
 from textual.app import App
 from textual.binding import Binding, BindingType
+from textual.notifications import SeverityLevel
 from textual.worker import Worker, WorkerState
 
+from recall.inert import inert
+from recall.paths import served_in_browser
 from recall.tui.messages import DataChanged, EngineWarm, HomeLoaded, LoadFailed, WorkerFailed
 from recall.tui.views import HomeData, SessionPlan
 
@@ -108,16 +111,50 @@ class RecallApp(App[int]):
         self._engine_warm = False
         self._engine_warming = False
         self._shutdown_done = False
+        #: Ctrl-C was pressed mid-session and its question is queued (see action_interrupt).
+        self._quit_question_coming = False
+        #: Drawn in a browser by ``recall serve`` (see :mod:`recall.tui.browser`).
+        self.served = served_in_browser()
+        #: The keys remapped from their defaults: the browser's alternatives, then the
+        #: learner's ``[keys]`` (theirs win); the help lists these.
+        self.keys_in_force: dict[str, str] = {}
+        if self.served:
+            from recall.tui.browser import BROWSER_KEYS
+
+            self.keys_in_force.update(BROWSER_KEYS)
         if self.settings.keys:
             from recall.tui.keys import usable_keymap
 
             keymap, unknown = usable_keymap(self.settings.keys, type(self))
-            self.set_keymap(keymap)
+            self.keys_in_force.update(keymap)
             if unknown:  # said with the file's other problems: one notification at start
                 note = "Key bindings ignored, their defaults kept: " + "; ".join(unknown)
                 self.settings_problem = " ".join(filter(None, [settings_problem, note]))
+        if self.keys_in_force:
+            self.set_keymap(self.keys_in_force)
 
     # ------------------------------------------------------------------ start-up
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """Every notification of the app and its screens (``Widget.notify`` comes here): the
+        message and title made inert and never read as markup, since they often quote what
+        recall did not write (an error naming a deck file, a card, a typed answer)."""
+        del markup  # no notification of recall's is markup
+        super().notify(
+            inert(message),
+            title=inert(title, one_line=True),
+            severity=severity,
+            timeout=timeout,
+            markup=False,
+        )
 
     def on_mount(self) -> None:
         from recall.tui.screens.home import HomeScreen
@@ -127,6 +164,10 @@ class RecallApp(App[int]):
         self.theme = theme if theme in self.available_themes else "textual-dark"
         if self.settings_problem:
             self.notify(self.settings_problem, severity="warning", timeout=8)
+        if self.served:
+            from recall.tui.browser import NOTICE
+
+            self.notify(NOTICE, title="recall in a browser", timeout=12)
         self.push_screen(HomeScreen())
         self._install_hangup_handler()
 
@@ -267,7 +308,9 @@ class RecallApp(App[int]):
         if isinstance(self.screen, HelpScreen):
             self.screen.dismiss()
             return
-        self.push_screen(HelpScreen(keys_table(self.settings.keys, type(self)), self.screen))
+        self.push_screen(
+            HelpScreen(keys_table(self.keys_in_force, type(self), browser=self.served), self.screen)
+        )
 
     def action_toggle_theme(self) -> None:
         """Switch between the light and dark looks, and keep the choice for the next start."""
@@ -288,9 +331,29 @@ class RecallApp(App[int]):
         if isinstance(self.screen, ConfirmDialog) and self.screen.purpose == "quit":
             self._quit_now()
             return
+        if self._quit_question_coming:
+            self._quit_now()  # pressed twice before the question could be drawn
+            return
         drilling = [s for s in self.screen_stack if isinstance(s, DrillScreen) and s.in_progress]
         if not drilling or drilling[-1].run is None:
             self._quit_now()
+            return
+        # Not pushed at once: an Enter typed just before Ctrl-C may still wait in the answer
+        # box's queue, and a key is read by the screen on top when it is handled, so the
+        # question would take that Enter as "go back" and the answer would never be graded.
+        # Queued behind it, the question comes after the answer is sent (its verdict arrives
+        # under the question).
+        self._quit_question_coming = True
+        (self.focused or self.screen).call_later(self._ask_to_quit)
+
+    def _ask_to_quit(self) -> None:
+        from recall.tui.screens.dialogs import ConfirmDialog
+        from recall.tui.screens.drill import DrillScreen
+
+        self._quit_question_coming = False
+        drilling = [s for s in self.screen_stack if isinstance(s, DrillScreen) and s.in_progress]
+        if not drilling or drilling[-1].run is None:
+            self._quit_now()  # the key before it ended the session: nothing to ask about
             return
         question = ConfirmDialog.quit_mid_session(drilling[-1].run.reviewed())
         self.push_screen(question, self._after_quit_asked)

@@ -13,6 +13,8 @@ from rich.table import Table
 from rich.text import Text
 from textual.binding import Binding
 
+from recall.wording import key_name
+
 
 def binding_sections(app: type) -> list[tuple[str, type]]:
     """The places keys are bound, in the order the help lists them (``app``: the app's class,
@@ -79,21 +81,12 @@ def usable_keymap(keys: Mapping[str, str], app: type) -> tuple[dict[str, str], l
 
 def key_label(keys: str) -> str:
     """``question_mark,f1`` → ``? / F1``."""
-    names = {"question_mark": "?", "space": "Space", "escape": "Esc", "enter": "Enter"}
-    labels = []
-    for key in keys.split(","):
-        key = key.strip()
-        label = names.get(key, key)
-        if label.startswith("ctrl+"):
-            label = "Ctrl-" + label[5:].upper()
-        elif label.startswith("f") and label[1:].isdigit():
-            label = label.upper()
-        labels.append(label)
-    return " / ".join(labels)
+    return " / ".join(key_name(key) for key in keys.split(","))
 
 
-def keys_table(keymap: Mapping[str, str], app: type) -> Table:
-    """All bindings as a table: section, keys, what they do, binding id."""
+def keys_table(keymap: Mapping[str, str], app: type, *, browser: bool = False) -> Table:
+    """All bindings as a table: section, keys, what they do, binding id (``browser``: the app
+    is drawn in a browser by ``recall serve``, whose alternatives it names)."""
     table = Table(expand=True, box=None, padding=(0, 1), show_header=True)
     table.add_column("keys", style="bold", no_wrap=True)
     table.add_column("does")
@@ -107,5 +100,6 @@ def keys_table(keymap: Mapping[str, str], app: type) -> Table:
     table.add_row(Text("Answer box", style="bold underline"), "", "")
     table.add_row("Enter", "check the answer", "")
     table.add_row("F1", "these keys (? is a character while you type)", "")
-    table.add_row("Ctrl-U / Ctrl-W", "clear the box / delete a word", "")
+    word = "Alt-W" if browser else "Ctrl-W"  # a browser closes the tab on Ctrl-W
+    table.add_row(f"Ctrl-U / {word}", "clear the box / delete a word", "")
     return table

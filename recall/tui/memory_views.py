@@ -14,6 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from recall.tui.views import ShownText
+
 if TYPE_CHECKING:
     from recall.scheduling.calibration import CalibrationBin
     from recall.scheduling.simulation import Plan
@@ -24,7 +26,7 @@ PLAN_DAYS = 90
 
 
 @dataclass(frozen=True)
-class RetentionRow:
+class RetentionRow(ShownText):
     """One deck's or topic's true retention against the desired one (and the model's guess)."""
 
     by: str  # "deck" or "topic"
@@ -36,7 +38,7 @@ class RetentionRow:
 
 
 @dataclass(frozen=True)
-class ModelView:
+class ModelView(ShownText):
     """The memory model's health, in words and figures."""
 
     verdict: str  # one sentence for the learner
@@ -51,7 +53,7 @@ class ModelView:
 
 
 @dataclass(frozen=True)
-class WorkloadView:
+class WorkloadView(ShownText):
     """The workload curve: the simulated plan, and the learner's current setting."""
 
     plan: Plan
@@ -64,7 +66,7 @@ class WorkloadView:
 
 
 @dataclass(frozen=True)
-class OptimizeView:
+class OptimizeView(ShownText):
     """What a fit did: kept, not kept, or too little history (with how many more reviews)."""
 
     status: str  # :class:`recall.scheduling.fitting.FitStatus` values

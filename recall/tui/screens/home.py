@@ -14,6 +14,7 @@ started: the learner is told why and offered more new cards today, review ahead,
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
@@ -25,9 +26,10 @@ from textual.message import Message
 from textual.widgets import DataTable, Footer, Header, Sparkline, Static
 
 from recall.session import Mode
+from recall.tui.plain import plain
 from recall.tui.screens.base import RecallScreen
 from recall.tui.views import DeckRow, EmptyOffer, HomeData, SessionPlan, TodayView
-from recall.wording import count_of
+from recall.wording import REVIEW_AHEAD, count_of, plural
 
 if TYPE_CHECKING:
     from recall.tui.screens.today_dialogs import OfferChoice
@@ -72,7 +74,13 @@ class HomeScreen(RecallScreen):
         Binding("d", "deck", "One deck", id="home.deck", tooltip="Drill this deck"),
         Binding("o", "topic", "This topic", id="home.topic", show=False),
         Binding("c", "cram", "Cram", id="home.cram", show=False),
-        Binding("w", "weakest", f"Weakest {WEAKEST_COUNT}", id="home.weakest", show=False),
+        Binding(
+            "w",
+            "weakest",
+            f"{REVIEW_AHEAD.capitalize()} (the weakest {WEAKEST_COUNT})",
+            id="home.weakest",
+            show=False,
+        ),
         Binding("m", "missed", "Missed last time", id="home.missed", show=False),
         Binding("u", "resume", "Resume unfinished", id="home.resume", show=False),
         Binding("t", "stats", "Stats", id="home.stats"),
@@ -90,6 +98,8 @@ class HomeScreen(RecallScreen):
         self._stale = False
         #: Actions asked for while the decks were loading, run in order once they are in.
         self._queued: list[str] = []
+        #: The screen is narrow (:attr:`RecallScreen.narrow`, set when mounted).
+        self._narrow = False
         #: The load worker is at work (its progress is shown; once the counts are in, a late
         #: progress message is ignored).
         self._loading = True
@@ -108,12 +118,8 @@ class HomeScreen(RecallScreen):
 
     def on_mount(self) -> None:
         table = self.query_one("#decks", DataTable)
-        table.add_column("Topic", key="topic", width=TOPIC_WIDTH)
-        table.add_column("Deck", key="deck", width=DECK_WIDTH)
-        table.add_column("New", key="new", width=5)
-        table.add_column("Learn", key="learn", width=5)
-        table.add_column("Due", key="due", width=5)
-        table.add_column("Today", key="today", width=5)
+        self._narrow = self.narrow
+        self._add_columns(table)
         table.focus()
         self.query_one("#forecast", Sparkline).display = False  # until there is a forecast
         self.services.progress = self._post_progress
@@ -123,38 +129,78 @@ class HomeScreen(RecallScreen):
 
     # ------------------------------------------------------------------ data in
 
-    def show_data(self, data: HomeData) -> None:
-        """Fill the table and the figures from the load worker's result, then run the keys
-        pressed while it was loading."""
+    def _add_columns(self, table: DataTable[object]) -> None:
+        """The deck table's columns: on a narrow screen without the topic (the decks stay
+        grouped by it) and with a deck column that leaves room for the counts."""
+        if not self._narrow:
+            table.add_column("Topic", key="topic", width=TOPIC_WIDTH)
+        table.add_column("Deck", key="deck", width=self._deck_width())
+        table.add_column("New", key="new", width=5)
+        table.add_column("Learn", key="learn", width=5)
+        table.add_column("Due", key="due", width=5)
+        table.add_column("Today", key="today", width=5)
+
+    def _deck_width(self) -> int:
+        if not self._narrow:
+            return DECK_WIDTH
+        # Each column has a cell of padding on both sides; the scrollbar takes two more.
+        return max(8, self.app.size.width - 4 * (5 + 2) - 2 - 2)
+
+    def on_resize(self) -> None:
+        """Becoming narrow or wide again (:attr:`RecallScreen.narrow`) rebuilds the table for
+        the new width: narrow, it leaves out the topic column and the forecast, so each deck's
+        name and counts stay whole."""
+        narrow = self.narrow
+        if narrow == self._narrow:
+            return
+        self._narrow = narrow
         table = self.query_one("#decks", DataTable)
         selected = self.selected_deck()
+        table.clear(columns=True)
+        self._add_columns(table)
+        if self.recall.home_data is not None and not self._loading:
+            self._fill_table(self.recall.home_data, selected)
+            self.query_one("#forecast", Sparkline).display = not narrow
+
+    def _fill_table(self, data: HomeData, selected: DeckRow | None) -> None:
+        table = self.query_one("#decks", DataTable)
         table.clear()
         previous_topic = None
+        deck_width = self._deck_width()
         for deck in sorted(data.decks, key=lambda d: (d.topic.lower(), d.name.lower())):
             topic = _fit(deck.topic, TOPIC_WIDTH) if deck.topic != previous_topic else ""
             previous_topic = deck.topic
-            name = _fit(deck.name if deck.builtin else f"{deck.name} (mine)", DECK_WIDTH)
-            table.add_row(
-                Text(topic, style="bold"),
-                name,
+            name = _fit(deck.name if deck.builtin else f"{deck.name} (mine)", deck_width)
+            counts = (
                 _count(deck.new, "new"),
                 _count(deck.learning, "learning"),
                 _count(deck.due, "due"),
                 _count(deck.today, "today"),
-                key=deck.id,
             )
+            if self._narrow:
+                table.add_row(plain(name), *counts, key=deck.id)
+            else:
+                table.add_row(plain(topic, "bold"), plain(name), *counts, key=deck.id)
         if selected is not None and selected.id in table.rows:
             table.move_cursor(row=table.get_row_index(selected.id))
+
+    def show_data(self, data: HomeData) -> None:
+        """Fill the table and the figures from the load worker's result, then run the keys
+        pressed while it was loading."""
+        self._fill_table(data, self.selected_deck())
         self._loading = False
         self.query_one("#today-figures", Static).update(today_figures(data))
-        self.query_one("#forecast", Sparkline).display = True
+        # On a narrow screen the header's lines take the whole width (the forecast is a nicety).
+        self.query_one("#forecast", Sparkline).display = not self._narrow
         self.query_one("#forecast", Sparkline).data = list(data.forecast) or [0]
         resume = self.query_one("#home-resume", Static)
         if data.unfinished is not None:
             resume.update(
                 Text.assemble(
                     ("An unfinished session ", "bold"),
-                    f"({data.unfinished.describe()}, {data.unfinished_done} done) ",
+                    # Not "resumed": this session has not been resumed (yet).
+                    f"({replace(data.unfinished, resume_id=None).describe()}, "
+                    f"{data.unfinished_done} done) ",
                     ("u resumes it", "dim"),
                 )
             )
@@ -166,7 +212,7 @@ class HomeScreen(RecallScreen):
             problems.update(
                 Text.assemble(
                     (f"{count} deck file{'s' if count > 1 else ''} did not load: ", "bold"),
-                    f"{Path(first.path).name} {first.message.splitlines()[0]}",
+                    plain(f"{Path(first.path).name} {first.message.splitlines()[0]}"),
                     ("  (b: see why)", "dim"),
                 )
             )
@@ -444,7 +490,7 @@ class HomeScreen(RecallScreen):
             self.app.push_screen(DecksScreen())
 
     def action_exam(self) -> None:
-        """Ask for an exam date and show ``recall exam``'s plan for every deck, or (Ctrl+O in
+        """Ask for an exam date and show ``recall exam``'s plan for every deck, or (Ctrl-O in
         the dialog) for the deck under the cursor."""
         from recall.tui.screens.today_dialogs import ExamPlanDialog
 
@@ -510,21 +556,22 @@ def today_figures(data: HomeData) -> Text:
     # "New 7/7 (+5)": the count says it is done.
     spent_shortest = [part for part in spent_short if part[0] != " done"]
     answers, streak = (str(data.reviewed_today), True), (str(data.streak_days), True)
+    said = plural("answer", data.reviewed_today)  # "1 answer today", "2 answers today"
     day = [
         [
             *spent,
             (" · ", False),
             answers,
-            (" answers today · streak ", False),
+            (f" {said} today · streak ", False),
             streak,
             ("d", False),
         ],
-        [*spent, (" · ", False), answers, (" answers · streak ", False), streak, ("d", False)],
+        [*spent, (" · ", False), answers, (f" {said} · streak ", False), streak, ("d", False)],
         [
             *spent_short,
             (" · ", False),
             answers,
-            (" answers · streak ", False),
+            (f" {said} · streak ", False),
             streak,
             ("d", False),
         ],
@@ -532,7 +579,7 @@ def today_figures(data: HomeData) -> Text:
             *spent_shortest,
             (" · ", False),
             answers,
-            (" answers · streak ", False),
+            (f" {said} · streak ", False),
             streak,
             ("d", False),
         ],
@@ -541,8 +588,9 @@ def today_figures(data: HomeData) -> Text:
     if today.new_allowance_spent and not today.total:
         # Line 2 says the new cards are done and line 1 that nothing is left: what next.
         next_line = [
-            [tomorrow, (" due tomorrow · n more · w ahead · c cram", False)],
-            [tomorrow, (" tomorrow · n more · w ahead · c cram", False)],
+            [tomorrow, (f" due tomorrow · n more · w {REVIEW_AHEAD} · c cram", False)],
+            [tomorrow, (f" tomorrow · n more · w {REVIEW_AHEAD} · c cram", False)],
+            [tomorrow, (f" tomorrow · n more · w {REVIEW_AHEAD}", False)],
         ]
     elif today.new_allowance_spent:
         waiting = (str(today.new_waiting), True)

@@ -8,13 +8,21 @@ through to the screen's bindings (1–4, Enter, ?).
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from textual import events
+from textual.binding import Binding, BindingType
 from textual.reactive import reactive
 from textual.widgets import Input
 
 
 class AnswerInput(Input):
     """An :class:`Input` with a ``locked`` state that leaves every key to the screen."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        # Ctrl-W (delete a word) closes the tab in a browser (recall serve): Alt-W does it there.
+        Binding("alt+w", "delete_left_word", "Delete a word", show=False),
+    ]
 
     locked: reactive[bool] = reactive(False)
     """While ``True`` the value cannot change and printable keys reach the bindings."""
@@ -33,6 +41,15 @@ class AnswerInput(Input):
     async def _on_key(self, event: events.Key) -> None:
         if self.locked:
             event.prevent_default()  # skip Input's handler: nothing is typed
+            return
+        if event.key == "enter":
+            # Sent here, in the box's own turn, not by the binding: a binding is looked up
+            # when the key has bubbled to the app, in the screen on top *then*, and a question
+            # opened by a key pressed right after Enter (Ctrl-C, Esc) would take this Enter
+            # as its own "go back", and the answer would never be graded.
+            event.stop()
+            event.prevent_default()
+            await self.action_submit()
             return
         await super()._on_key(event)
 

@@ -14,6 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 from recall.tui.memory_views import ModelView, OptimizeView, WorkloadView
+from recall.tui.plain import plain
 from recall.wording import count_of, plural
 
 #: Verdict colours by the verdict's kind: good news green, too little history neutral, the
@@ -75,7 +76,7 @@ def true_retention_table(view: ModelView) -> Table | Text:
         short = row.observed < row.desired - 0.05
         table.add_row(
             row.by,
-            Text(row.name),
+            plain(row.name),
             Text(f"{row.observed:.0%}", style="yellow" if short else ""),
             marked_bar(row.observed, row.desired, 12),
             f"{row.predicted:.0%}",
