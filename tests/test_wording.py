@@ -77,7 +77,7 @@ NEVER_ONE = {
     ("formula/diagnose.py", "name"): "a symbol's name: 'x times the reference'",
     ("formula/numeric.py", "times"): "a ratio of ten or more: said only an order of magnitude off",
     ("grading/names.py", "result.clash"): "a name the learner typed",
-    ("scheduling/charts.py", "p.remembered_at_end"): "a column of figures in a table",
+    ("memory/charts.py", "p.remembered_at_end"): "a column of figures in a table",
     ("interop/review_csv.py", "max_rows"): "the row limit, thousands",
     ("interop/apkg_read.py", "member.file_size"): "bytes, only said for a member over a limit",
     ("interop/apkg_read.py", "limit"): "the byte limit, a million or more",
