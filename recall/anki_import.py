@@ -402,7 +402,11 @@ def _import_schedules_and_reviews(
     unmatched = len(reviews) - len(imported)
     if unmatched:
         report.skipped.append(
-            Skipped(0, f"{count_of(unmatched, 'review')} of cards whose notes were not imported")
+            Skipped(
+                0,
+                f"{count_of(unmatched, 'review')} of cards whose notes were not imported "
+                "(cards of a note type recall does not read, or notes a deck file kept)",
+            )
         )
     report.added, report.already = memory_store.import_reviews(
         imported, now, own_within_ms=OWN_REVIEW_WITHIN_MS
