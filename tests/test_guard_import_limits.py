@@ -97,24 +97,24 @@ def _revlog(rows: int, card: str = "ghost/card") -> str:
 
 def test_a_review_log_import_keeps_a_bounded_report(home: Path) -> None:
     """Every unusable row is counted, but only the first thousand are kept with their reason."""
-    from recall.memory import model as learner_model
+    from recall.memory import model as memory_model
     from recall.store import open_store
 
     store = open_store(f"sqlite:///{home / 'r.sqlite3'}")
     try:
-        report = learner_model.import_reviews(store, io.StringIO(_revlog(5_000)))
+        report = memory_model.import_reviews(store, io.StringIO(_revlog(5_000)))
     finally:
         store.close()
     assert report.added == 0
     assert report.problem_count == 5_000
-    assert len(report.problems) == learner_model.KEPT_PROBLEMS
+    assert len(report.problems) == memory_model.KEPT_PROBLEMS
     assert report.problems[0].row == 2 and "no card" in report.problems[0].reason
 
 
 def test_a_review_log_import_streams(home: Path) -> None:
     """Memory does not grow with the file: the peak for 40,000 rows stays near that for 4,000
     (the old reader held every row, ~1 kB each: 1.16 GB for a million)."""
-    from recall.memory import model as learner_model
+    from recall.memory import model as memory_model
     from recall.store import open_store
 
     store = open_store(f"sqlite:///{home / 'r.sqlite3'}")
@@ -124,7 +124,7 @@ def test_a_review_log_import_streams(home: Path) -> None:
             stream = io.StringIO(_revlog(rows))  # the input itself is not the reader's memory
             tracemalloc.start()
             try:
-                report = learner_model.import_reviews(store, stream)
+                report = memory_model.import_reviews(store, stream)
                 peaks.append(tracemalloc.get_traced_memory()[1])
             finally:
                 tracemalloc.stop()
@@ -139,7 +139,7 @@ def test_review_rows_for_known_cards_are_stored_in_batches(db_url: str) -> None:
     """Rows past one batch all arrive, each once; a second import finds them already there
     (SQLite, and PostgreSQL when ``RECALL_TEST_PG_URL`` is set)."""
     from recall.cards.model import Card, CardKind, Deck
-    from recall.memory import model as learner_model
+    from recall.memory import model as memory_model
     from recall.store import open_store
     from recall.store.memory import IMPORT_BATCH
 
@@ -149,9 +149,9 @@ def test_review_rows_for_known_cards_are_stored_in_batches(db_url: str) -> None:
         store.sync_decks([Deck(id="d", name="D", cards=(card,))])
         rows = IMPORT_BATCH * 2 + 7
         text = _revlog(rows, card="d/c") + _revlog(3, card="d/c").split("\n", 1)[1]
-        report = learner_model.import_reviews(store, io.StringIO(text))
+        report = memory_model.import_reviews(store, io.StringIO(text))
         assert (report.added, report.already_there, report.problem_count) == (rows, 3, 0)
-        again = learner_model.import_reviews(store, io.StringIO(text))
+        again = memory_model.import_reviews(store, io.StringIO(text))
         assert (again.added, again.already_there) == (0, rows + 3)
     finally:
         store.close()

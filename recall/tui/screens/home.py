@@ -22,12 +22,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.widgets import DataTable, Footer, Header, Sparkline, Static
+from textual.widgets import DataTable, Header, Sparkline, Static
 
 from recall.session import Mode
 from recall.tui.plain import plain
 from recall.tui.screens.base import RecallScreen
 from recall.tui.views import DeckRow, EmptyOffer, HomeData, SessionPlan, TodayView
+from recall.tui.widgets.footer import Footer
 from recall.wording import REVIEW_AHEAD, count_of, plural
 
 if TYPE_CHECKING:
