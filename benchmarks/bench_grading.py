@@ -10,6 +10,9 @@ Prints, in milliseconds:
   ``adversarial_corpus``, ``exactness_corpus``) and over all of them together: p50, p99, max,
   after one warm-up pass, each pair timed on its own with ``time.perf_counter``;
 * the slowest lines, so a regression can be traced to a formula;
+* the learner corpus (``tests/data/learner_corpus.jsonl``: realistic correct answers over the
+  built-in cards) graded through ``recall check --card``'s path: p50, p99, max, and how many
+  were refused;
 * the worst case over ``tests/data/hostile_inputs.jsonl`` (each case timed on first sight and
   again, the worse counting; the input is built before the clock starts);
 * every builtin function with the arguments ``10^999``, ``10^9999``, ``-10^9999`` and
@@ -185,6 +188,45 @@ def long_name_jobs() -> list[tuple[str, Callable[[], object]]]:
     ]
 
 
+def learner_corpus(rounds: int, top: int) -> None:
+    """Every answer of ``tests/data/learner_corpus.jsonl`` graded as ``recall check --card``
+    grades it (the workspace's card, the question drawn from seed 7, the neighbours): p50, p99
+    and max after one warm-up pass, and how many were refused (none should be)."""
+    import os
+    import tempfile
+
+    from recall.commands.card_check import find_card, grade_on_card
+    from recall.workspace import Workspace
+
+    os.environ.setdefault("RECALL_HOME", tempfile.mkdtemp(prefix="recall-bench-"))
+    workspace = Workspace.open(None, db_url=None, custom_decks=None, sync=False)
+    lines = load("learner_corpus.jsonl")
+    jobs = []
+    for line in lines:
+        card = find_card(workspace, line["card"])
+
+        def job(card=card, answer=line["answer"]) -> object:
+            return grade_on_card(workspace, card, answer, 7)[1]
+
+        jobs.append((line, job))
+    refused = 0
+    for line, job in jobs:  # warm-up, and the verdicts
+        verdict = job()
+        expected = "invalid" if line.get("ambiguous") else "correct"
+        refused += str(verdict.status) != expected
+    samples: list[float] = []
+    slowest: dict[str, float] = {}
+    for _ in range(rounds):
+        for line, job in jobs:
+            ms = timed(job)
+            samples.append(ms)
+            slowest[line["id"]] = max(ms, slowest.get(line["id"], 0.0))
+    report(f"learner corpus ({len(lines)} answers x {rounds} rounds, ms)", samples)
+    print(f"  refused (correct answer not graded correct): {refused}")
+    for line_id, ms in sorted(slowest.items(), key=lambda item: -item[1])[:top]:
+        print(f"    {ms:9.3f}  {line_id}")
+
+
 def builtin_jobs() -> list[tuple[str, Callable[[], object]]]:
     from recall.formula.functions import BUILTINS
 
@@ -218,6 +260,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"clock: {args.clock}")
 
     lines = time_corpora(args.rounds, args.top)
+    learner_corpus(args.rounds, args.top)
     worst_of_two(hostile_jobs(), "hostile suite", args.top)
     worst_of_two(builtin_jobs(), "every builtin with huge arguments", args.top)
     worst_of_two(radical_jobs(), "nested radicals (goal <= 150 ms each)", args.top)

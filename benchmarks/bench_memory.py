@@ -23,9 +23,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from recall.memory.report import model_health, model_health_of_table  # noqa: E402
 from recall.scheduling.fitting import fit_parameters, optimize  # noqa: E402
 from recall.scheduling.history import History  # noqa: E402
-from recall.scheduling.memory_report import model_health, model_health_of_table  # noqa: E402
 from recall.scheduling.review_table import ReviewTable  # noqa: E402
 from recall.scheduling.simulation import PlanInputs, PlannedCard, plan_workload  # noqa: E402
 from recall.scheduling.today import Pace  # noqa: E402

@@ -1,29 +1,42 @@
-"""Time from process start to the first painted home screen (best of N), and modules loaded.
+"""Recall's start-up against a bare Textual app, with and without compiled bytecode.
 
-Each run spawns a fresh interpreter running ``benchmarks/startup_probe.py`` headless at 80x24
-on a throwaway data directory; the clock starts just before the spawn, so interpreter start-up
-is included, and stops when the home screen's first frame has been drawn. Also reports the
-time until the deck counts are on screen and the engine is warm (``--full``).
+Every figure is printed by one command (best and median of N fresh processes, each with its CPU
+seconds by then, which follow the machine's load much less than wall time):
 
-    python benchmarks/bench_startup.py [-n 10] [--full] [--no-cli] [--no-deck-cache]
-        [--no-bytecode-cache]
+    python benchmarks/bench_startup.py [-n 5] [--bytecode both|compiled|none] [--first-frame]
+        [--no-deck-cache] [--before DIR]
 
-Then, through the real entry point (:mod:`cli_start_probe`, on a second start: a first run has
-filled the database and the parsed-deck cache): from ``recall drill --minutes 10`` to the first
-card's prompt on screen, and from ``recall`` to the home screen with real counts (best of N).
-``--no-deck-cache`` turns the parsed-deck cache off, to see what it saves. Compiled bytecode is
-kept between the runs, as an installed recall has it (``--no-bytecode-cache``: as the environment
-says; with ``PYTHONDONTWRITEBYTECODE=1`` every start compiles recall's modules again). Each
-figure comes with the process's CPU time by then, steadier than wall time on a shared machine.
+``--before DIR`` measures an older tree too (``git archive COMMIT | tar -x -C DIR``), its runs
+interleaved with this checkout's, so a before/after comparison sees the same load.
 
-Targets: first frame ≤ 0.6 s (issue 5); first prompt ≤ 1.0 s and home with counts ≤ 0.8 s
-(issue 11), on a quiet 2-core machine.
+For each bytecode mode, the runs of every measure are interleaved (one of each, N times), so a
+burst of load on the shared machine hits them alike and the ratios stay fair:
+
+* **bare app**: :mod:`bare_app_probe`, a Textual app with a header, a 17-row table and a footer:
+  the yardstick (what recall's home shows, without recall);
+* **home, second start**: ``recall`` until the home table shows real counts, on a data
+  directory a first start has filled (database, parsed-deck cache, drawing cache);
+* **home, fresh**: the same on a new, empty data directory (the database is created, migrated
+  and synced with every deck);
+* **first card**: ``recall drill --minutes 10`` until the first prompt is on screen (second
+  start).
+
+Bytecode modes: ``compiled`` keeps every module's bytecode in a private folder, compiled by a
+first run (as an installed recall and its dependencies have it); ``none`` runs with
+``PYTHONDONTWRITEBYTECODE=1`` (as ``python -B``): bytecode already beside a source file is used
+(the standard library's, as Python installs it) and nothing is written, so recall's modules (a
+checkout without ``__pycache__``) and any dependency installed without bytecode are compiled at
+every start. The script says how many of recall's modules had bytecode beside them (0 is the
+case measured).
+
+Goals (issue 19): home with counts ≤ 2× the bare app on a second start, ≤ 1.2 s on a fresh
+home, first card ≤ 1.0 s, in both modes. ``--first-frame`` adds the time to the home screen's
+first frame (:mod:`startup_probe`; goal ≤ 0.6 s) and what it has imported by then.
 """
 
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import os
 import statistics
@@ -33,129 +46,167 @@ import tempfile
 import time
 from pathlib import Path
 
-#: The checkout's root, where ``python -m benchmarks.startup_probe`` runs from.
-ROOT = Path(__file__).resolve().parent.parent
+HERE = Path(__file__).resolve().parent
+CLI_PROBE = HERE / "cli_start_probe.py"
+BARE_PROBE = HERE / "bare_app_probe.py"
+FIRST_FRAME_PROBE = HERE / "startup_probe.py"
+
+#: (label, the probe's arguments after SPAWN_TIME, goal in seconds or None).
+BARE = "bare Textual app (header, 17-row table, footer)"
+HOME = "recall → home with counts, second start"
+FRESH = "recall → home with counts, fresh data directory"
+DRILL = "recall drill --minutes 10 → first card"
 
 
-#: Where the spawned interpreters keep compiled bytecode (see :func:`child_env`); ``None``: as
-#: this environment says.
-BYTECODE_DIR: str | None = None
-
-
-def child_env(home: str) -> dict[str, str]:
-    """The environment of a measured process: a throwaway data directory, and compiled
-    bytecode kept between runs in :data:`BYTECODE_DIR` (an installed recall has its ``.pyc``
-    files; a checkout run with ``PYTHONDONTWRITEBYTECODE=1`` would otherwise compile every
-    module of recall at every start)."""
+def child_env(home: str, pycache: str, compiled: bool, deck_cache: bool) -> dict[str, str]:
+    """A measured process's environment: its own data directory; compiled, every module's
+    bytecode read from and written to ``pycache``; else none written (see the docstring)."""
     env = {**os.environ, "RECALL_HOME": home}
-    env.pop("RECALL_DB", None)
-    env.pop("RECALL_DECKS", None)
-    if BYTECODE_DIR is not None:
-        env.pop("PYTHONDONTWRITEBYTECODE", None)
-        env["PYTHONPYCACHEPREFIX"] = BYTECODE_DIR
+    for name in ("RECALL_DB", "RECALL_DECKS", "PYTHONDONTWRITEBYTECODE", "PYTHONPYCACHEPREFIX"):
+        env.pop(name, None)
+    if compiled:
+        env["PYTHONPYCACHEPREFIX"] = pycache
+    else:
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
+    if not deck_cache:
+        env["RECALL_NO_DECK_CACHE"] = "1"
     return env
 
 
-def run_once(full: bool, home: str) -> dict[str, object]:
-    env = child_env(home)
+def spawn(probe: Path, args: list[str], env: dict[str, str]) -> dict[str, float]:
+    """Run one probe in a fresh interpreter; its JSON report (seconds from the spawn)."""
     spawned = time.time()
-    args = [sys.executable, "-m", "benchmarks.startup_probe", repr(spawned)]
-    if full:
-        args.append("--wait-load")
-    done = subprocess.run(args, cwd=ROOT, capture_output=True, text=True, env=env, check=True)
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    done = subprocess.run(
+        [sys.executable, str(probe), repr(spawned), *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=HERE,
+        check=False,
+    )
+    lines = done.stdout.strip().splitlines()
+    if done.returncode != 0 or not lines:
+        raise SystemExit(f"{probe.name} {' '.join(args)} failed:\n{done.stderr[-2000:]}")
+    return json.loads(lines[-1])
 
 
-#: The probe that runs the real command line headless (next to this file).
-CLI_PROBE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "cli_start_probe.py")
+def measure_mode(
+    compiled: bool, runs: int, deck_cache: bool, first_frame: bool, before: str | None
+) -> None:
+    """Print every figure for one bytecode mode (and for the ``before`` tree, interleaved)."""
+    trees = [("now", None)] + ([("before", before)] if before else [])
+    results: dict[str, dict[str, list[dict[str, float]]]] = {
+        name: {HOME: [], FRESH: [], DRILL: []} for name, _path in trees
+    }
+    bare: list[dict[str, float]] = []
+    firsts: list[dict[str, float]] = []
+    with tempfile.TemporaryDirectory() as scratch:
+        pycache = os.path.join(scratch, "pycache")
+        os.makedirs(pycache)
 
+        def env_for(data: str, source: str | None) -> dict[str, str]:
+            env = child_env(data, pycache, compiled, deck_cache)
+            # The probes run from benchmarks/, so this path comes first: the recall measured is
+            # the one in the tree this script lives in (or the ``before`` tree), whatever the
+            # environment has installed.
+            env["PYTHONPATH"] = source or str(HERE.parent)
+            return env
 
-def run_cli(until: str, argv: list[str], home: str, deck_cache: bool) -> tuple[float, float]:
-    """Seconds from spawning ``recall ARGV`` until ``until`` is on screen, and the CPU seconds
-    the process had used by then (see the probe)."""
-    env = child_env(home)
-    if not deck_cache:
-        env["RECALL_NO_DECK_CACHE"] = "1"
-    spawned = time.time()
-    args = [sys.executable, CLI_PROBE, repr(spawned), until, *argv]
-    done = subprocess.run(args, capture_output=True, text=True, env=env, check=True)
-    report = json.loads(done.stdout.strip().splitlines()[-1])
-    return float(report["seconds"]), float(report["cpu"])
-
-
-def cli_figures(runs: int, deck_cache: bool) -> None:
-    """Print the two command-line start-up figures, best and median of ``runs`` second starts."""
-    cases = [
-        ("recall drill --minutes 10 → first prompt", "prompt", ["drill", "--minutes", "10"], 1.0),
-        ("recall → home screen with counts", "home", [], 0.8),
-    ]
-    with tempfile.TemporaryDirectory() as home:
-        run_cli("home", [], home, deck_cache)  # the first start: database and cache filled
-        for label, until, argv, target in cases:
-            figures = [run_cli(until, argv, home, deck_cache) for _ in range(runs)]
-            times = [wall for wall, _cpu in figures]
-            cpu = [used for _wall, used in figures]
+        # A first start fills each data directory (and, compiled, the bytecode folder).
+        for name, source in trees:
+            spawn(CLI_PROBE, ["home"], env_for(os.path.join(scratch, name), source))
+        spawn(BARE_PROBE, [], env_for(scratch, None))
+        for run in range(runs):
+            bare.append(spawn(BARE_PROBE, [], env_for(scratch, None)))
+            for name, source in trees:
+                home = os.path.join(scratch, name)
+                measured = results[name]
+                measured[HOME].append(spawn(CLI_PROBE, ["home"], env_for(home, source)))
+                measured[DRILL].append(
+                    spawn(CLI_PROBE, ["prompt", "drill", "--minutes", "10"], env_for(home, source))
+                )
+                fresh = os.path.join(scratch, f"{name}-fresh-{run}")
+                measured[FRESH].append(spawn(CLI_PROBE, ["home"], env_for(fresh, source)))
+            if first_frame:
+                firsts.append(spawn(FIRST_FRAME_PROBE, [], env_for(scratch, None)))
+    mode = (
+        "compiled bytecode"
+        if compiled
+        else f"no bytecode written (PYTHONDONTWRITEBYTECODE=1; {_recall_bytecode()} of recall's "
+        "modules had bytecode beside them)"
+    )
+    print(f"\n{mode}, best / median of {runs} (CPU seconds by then, best / median):")
+    wall_bare = [r["seconds"] for r in bare]
+    cpu_bare = [r["cpu"] for r in bare]
+    print(
+        f"  {BARE:<50} {min(wall_bare):.3f} / {statistics.median(wall_bare):.3f} s"
+        f"  (CPU {min(cpu_bare):.3f} / {statistics.median(cpu_bare):.3f} s)"
+    )
+    for name, _source in trees:
+        if before:
+            print(f"  {name} ({before if name == 'before' else 'this checkout'}):")
+        for label, reports in results[name].items():
+            wall = [r["seconds"] for r in reports]
+            cpu = [r["cpu"] for r in reports]
             print(
-                f"{label}: best {min(times):.3f} s, median {statistics.median(times):.3f} s "
-                f"over {runs} second starts (target ≤ {target} s"
-                f"{'' if deck_cache else ', deck cache off'}); CPU by then: best "
-                f"{min(cpu):.3f} s, median {statistics.median(cpu):.3f} s"
+                f"  {label:<50} {min(wall):.3f} / {statistics.median(wall):.3f} s"
+                f"  (CPU {min(cpu):.3f} / {statistics.median(cpu):.3f} s)"
+                f"   ×{min(wall) / min(wall_bare):.2f} / "
+                f"×{statistics.median(wall) / statistics.median(wall_bare):.2f} bare"
+                f" (CPU ×{min(cpu) / min(cpu_bare):.2f} / "
+                f"×{statistics.median(cpu) / statistics.median(cpu_bare):.2f})"
             )
+    if firsts:
+        first = [float(r["first_paint"]) for r in firsts]
+        print(
+            f"  {'recall → home first frame (goal ≤ 0.6 s)':<50} {min(first):.3f} / "
+            f"{statistics.median(first):.3f} s; heavy modules then: "
+            f"{firsts[0]['heavy_at_first_paint'] or 'none'}"
+        )
+    now = {label: min(r["seconds"] for r in reports) for label, reports in results["now"].items()}
+    print(
+        "  goals (this checkout, best run): home second start ≤ 2× bare: "
+        f"{'met' if now[HOME] <= 2 * min(wall_bare) else 'missed'}; fresh home ≤ 1.2 s: "
+        f"{'met' if now[FRESH] <= 1.2 else 'missed'}; first card ≤ 1.0 s: "
+        f"{'met' if now[DRILL] <= 1.0 else 'missed'}"
+    )
+
+
+def _recall_bytecode() -> int:
+    """How many compiled files sit in ``__pycache__`` folders of the recall package."""
+    package = HERE.parent / "recall"
+    return sum(1 for _ in package.rglob("__pycache__/*.pyc"))
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("-n", type=int, default=10, help="runs (default 10)")
-    parser.add_argument("--full", action="store_true", help="also time loading and warm-up")
-    parser.add_argument("--no-cli", action="store_true", help="skip the command-line figures")
+    parser.add_argument("-n", type=int, default=5, help="runs of each measure (default 5)")
     parser.add_argument(
-        "--no-deck-cache", action="store_true", help="command-line figures without the deck cache"
+        "--bytecode", choices=("both", "compiled", "none"), default="both", help="default both"
     )
     parser.add_argument(
-        "--no-bytecode-cache",
-        action="store_true",
-        help="keep this environment's bytecode setting (PYTHONDONTWRITEBYTECODE=1 compiles "
-        "recall's modules at every start)",
+        "--first-frame", action="store_true", help="also time the home screen's first frame"
+    )
+    parser.add_argument(
+        "--no-deck-cache", action="store_true", help="turn the parsed-deck cache off"
+    )
+    parser.add_argument(
+        "--before",
+        metavar="DIR",
+        help="also measure the recall package in DIR (e.g. `git archive COMMIT | tar -x -C DIR`),"
+        " interleaved with this checkout's runs so both see the same load",
     )
     args = parser.parse_args()
-    with contextlib.ExitStack() as stack:
-        global BYTECODE_DIR
-        if not args.no_bytecode_cache:
-            BYTECODE_DIR = stack.enter_context(tempfile.TemporaryDirectory())
-        return measure(args)
-
-
-def measure(args: argparse.Namespace) -> int:
-    """Print every figure (see the module's docstring)."""
+    load = os.getloadavg()
     print(
-        "bytecode: "
-        + ("as this environment says" if BYTECODE_DIR is None else "compiled once and kept")
+        f"python {sys.version.split()[0]}, {os.cpu_count()} cores; load average "
+        f"{load[0]:.2f} {load[1]:.2f} {load[2]:.2f} at the start"
     )
-    with tempfile.TemporaryDirectory() as home:
-        run_once(True, home)  # create and fill the database once, as a learner's second start
-        reports = [run_once(args.full, home) for _ in range(args.n)]
-    firsts = [float(r["first_paint"]) for r in reports]
-    print(
-        f"first frame: best {min(firsts):.3f} s, median {statistics.median(firsts):.3f} s "
-        f"over {len(firsts)} runs (target ≤ 0.6 s)"
-    )
-    print(
-        f"modules loaded at first frame: {reports[0]['modules']}; "
-        f"heavy modules loaded then: {reports[0]['heavy_at_first_paint'] or 'none'}"
-    )
-    if args.full:
-        loaded = [float(r["loaded"]) for r in reports]
-        warm = [float(r["warm"]) for r in reports]
-        print(
-            f"deck counts on screen: best {min(loaded):.3f} s, median "
-            f"{statistics.median(loaded):.3f} s"
-        )
-        print(
-            f"engine warm: best {min(warm):.3f} s, median {statistics.median(warm):.3f} s; "
-            f"heavy modules then: {reports[0]['heavy_after_warm']}"
-        )
-    if not args.no_cli:
-        cli_figures(args.n, deck_cache=not args.no_deck_cache)
+    modes = {"both": (True, False), "compiled": (True,), "none": (False,)}[args.bytecode]
+    for compiled in modes:
+        measure_mode(compiled, args.n, not args.no_deck_cache, args.first_frame, args.before)
+    load = os.getloadavg()
+    print(f"\nload average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} at the end")
     return 0
 
 

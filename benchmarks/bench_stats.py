@@ -10,11 +10,11 @@ scheduled reviews with the states around them. Printed, best of N:
 
 * ``recall stats`` as a learner runs it (a new process: imports, opening, deck sync, figures);
 * in one process: the review figures (:meth:`recall.workspace.Workspace.stats`); the memory
-  model's health as ``recall stats`` computes it (:func:`recall.learner_model.health`: the log
+  model's health as ``recall stats`` computes it (:func:`recall.memory.model.health`: the log
   read as columns, :class:`recall.scheduling.review_table.ReviewTable`); and, for comparison,
   the same report the event way that ``recall optimize`` still reads its history in
-  (:func:`recall.learner_model.load_history`, then
-  :func:`recall.scheduling.memory_report.model_health`).
+  (:func:`recall.memory.model.load_history`, then
+  :func:`recall.memory.report.model_health`).
 
 To time another checkout's code on the same data, copy this script into its ``benchmarks/``
 and run it there from its top folder with the same ``--home DIR``.
@@ -126,28 +126,28 @@ def bench_command(runs: int) -> float:
 
 
 def bench_parts(runs: int, profile: bool) -> None:
-    from recall import learner_model
     from recall.commands import open_workspace
-    from recall.scheduling.memory_report import model_health
+    from recall.memory import model as memory_model
+    from recall.memory.report import model_health
 
     workspace = open_workspace(argparse.Namespace(db=None))
     try:
         store, settings = workspace.store, workspace.settings
         figures = best_of(runs, lambda: workspace.stats(days=30))
-        health = best_of(runs, lambda: learner_model.health(store, settings))
-        reading = best_of(runs, lambda: learner_model.load_history(store, settings))
-        history = learner_model.load_history(store, settings)
-        parameters = learner_model.parameters_in_use(store)
+        health = best_of(runs, lambda: memory_model.health(store, settings))
+        reading = best_of(runs, lambda: memory_model.load_history(store, settings))
+        history = memory_model.load_history(store, settings)
+        parameters = memory_model.parameters_in_use(store)
         report = best_of(runs, lambda: model_health(history, parameters, 0.9))
         print(f"  review figures (Workspace.stats)               {figures:6.2f} s")
-        print(f"  memory model's health (learner_model.health)   {health:6.2f} s")
+        print(f"  memory model's health (memory_model.health)   {health:6.2f} s")
         print(f"  the event way: reading (load_history)          {reading:6.2f} s")
         print(f"  the event way: report (model_health)           {report:6.2f} s")
         if profile:
             profiler = cProfile.Profile()
             profiler.enable()
             workspace.stats(days=30)
-            learner_model.health(store, settings)
+            memory_model.health(store, settings)
             profiler.disable()
             pstats.Stats(profiler).sort_stats("cumulative").print_stats(30)
     finally:

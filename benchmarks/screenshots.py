@@ -4,7 +4,8 @@
 built-in cards headless, answering each with a classic slip first (cram asks a missed card
 again, then it is answered right), and saves the feedback on each slip: ``drill.svg`` (a missing
 factor of 1/2), ``drill-missing-root.svg`` and ``drill-wrong-sign.svg`` (the part of the answer
-that differs marked), then ``summary.svg`` (the end of the session). Nothing touches the
+that differs marked), then ``summary.svg`` (the end of the session) and ``home.svg`` (the home
+screen after it, with its counts, the README's first picture). Nothing touches the
 learner's own data: ``RECALL_HOME`` is pointed at a temporary folder first.
 """
 
@@ -65,7 +66,23 @@ async def render(out: Path) -> None:
             await pilot.pause(0.1)
         await pilot.pause(0.2)
         (out / "summary.svg").write_text(app.export_screenshot(title="recall: summary"))
+        await pilot.press("escape")
+        await _until_home_counted(app, pilot)
+        (out / "home.svg").write_text(app.export_screenshot(title="recall: home"))
         await pilot.press("ctrl+q")
+
+
+async def _until_home_counted(app: object, pilot: object) -> None:
+    """Wait until the home screen is back and shows counts (not its loading line)."""
+    from recall.tui.screens.home import HomeScreen
+
+    for _ in range(200):
+        screen = app.screen  # type: ignore[attr-defined]
+        if isinstance(screen, HomeScreen) and screen.selected_deck() is not None:
+            break
+        await pilot.pause(0.05)  # type: ignore[attr-defined]
+    await app.workers.wait_for_complete()  # type: ignore[attr-defined]
+    await pilot.pause(0.2)  # type: ignore[attr-defined]
 
 
 def main() -> int:
@@ -78,7 +95,8 @@ def main() -> int:
         os.environ.pop("RECALL_DECKS", None)
         asyncio.run(render(out))
     shots = [shot for _key, _typed, shot in SCRIPT if shot] + ["drill-wrong-sign.svg"]
-    print(f"wrote {', '.join(str(out / s) for s in shots)} and {out / 'summary.svg'}")
+    shots += ["summary.svg", "home.svg"]
+    print(f"wrote {', '.join(str(out / s) for s in shots)}")
     return 0
 
 

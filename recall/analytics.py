@@ -29,7 +29,7 @@ from recall.verdicts import Status
 
 if TYPE_CHECKING:
     from recall.config import Settings
-    from recall.store import DeckCounts, Store
+    from recall.store import DeckCounts, ReviewEntry, Store
 
 
 @dataclass(frozen=True)
@@ -259,9 +259,18 @@ def compute_stats(
     )
 
 
+def right_first_time(entry: ReviewEntry) -> bool:
+    """Whether a card's first review in a session was right first time: passed, and without
+    help. A hint counts as help, and so does an answer taken back (Ctrl-Z over a verdict): the
+    session logs the retake as helped, since the learner has seen the reference, so a wrong
+    answer taken back and typed again is never counted as right."""
+    return entry.rating > 1 and not entry.hint_used
+
+
 def _first_try_accuracy(store: Store, since: datetime, until: datetime) -> float | None:
-    """Share of (card, study session) pairs whose first answer in the period passed."""
+    """Share of (card, study session) pairs whose first answer in the period was
+    :func:`right_first_time`."""
     seen: dict[tuple[int, int | None], bool] = {}
     for entry in store.reviews(since=since, until=until):
-        seen.setdefault((entry.card_db_id, entry.session_id), entry.rating > 1)
+        seen.setdefault((entry.card_db_id, entry.session_id), right_first_time(entry))
     return sum(seen.values()) / len(seen) if seen else None

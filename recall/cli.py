@@ -51,7 +51,16 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--db",
         metavar="URL",
-        help="SQLAlchemy database URL (default: SQLite file in the data directory; env RECALL_DB)",
+        help="SQLAlchemy database URL (default: SQLite file in the data directory; env "
+        "RECALL_DB). Keep a password out of it: every user sees it in ps. Use RECALL_DB, "
+        "~/.pgpass (or PGPASSFILE) or --db-password-file",
+    )
+    parser.add_argument(
+        "--db-password-file",
+        metavar="FILE",
+        type=Path,
+        help="read the database password from the first line of FILE (mode 600) and add it "
+        "to the --db / RECALL_DB URL, instead of writing it where ps shows it",
     )
     parser.add_argument(
         "--decks",
@@ -65,11 +74,25 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``recall`` console script; returns the exit status."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    """Entry point of the ``recall`` console script; returns the exit status.
+
+    Everything a command writes to stdout and stderr passes :func:`recall.inert.inert` on the
+    way (:func:`~recall.inert.inert_output`): deck text, typed answers, file names and error
+    messages never reach the terminal with a control character in them. Textual writes its
+    own escape sequences to ``sys.__stderr__``, past it; the TUI's views make deck text inert.
+    """
+    from recall.inert import inert_output
+
+    with inert_output():
+        args = build_parser().parse_args(argv)
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
+    """Run the parsed command (or open the TUI) and turn a failure into one line and a status."""
     func = getattr(args, "func", None)
     try:
+        _keep_password_private(args)
         refuse_missing_decks_folder(args.decks or os.environ.get("RECALL_DECKS"))
         status = _open_tui(args) if func is None else int(func(args) or 0)
         sys.stdout.flush()  # a closed pipe is found here, not after main has returned
@@ -85,6 +108,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+
+
+def _keep_password_private(args: argparse.Namespace) -> None:
+    """Warn when ``--db`` carries a password (``ps`` shows it to every user); with
+    ``--db-password-file``, add the file's password to the URL in memory."""
+    from recall.db_secrets import apply_password_file, password_warning
+
+    if args.db and (warning := password_warning(args.db)):
+        print(warning, file=sys.stderr)
+    if getattr(args, "db_password_file", None) is not None:
+        args.db = apply_password_file(args.db or os.environ.get("RECALL_DB"), args.db_password_file)
 
 
 def _output_closed() -> int:

@@ -25,7 +25,8 @@ from pathlib import Path
 from typing import Any
 
 from recall.errors import ConfigError
-from recall.paths import config_file, write_atomically
+from recall.inert import describe_char, first_control, quote
+from recall.paths import config_file, make_private_dirs, write_atomically
 from recall.scheduling.fsrs_adapter import SchedulerSettings
 from recall.toml_limits import TomlLimitExceeded, TomlLimits, check_shape, read_bounded
 from recall.toml_text import toml_key, toml_string
@@ -209,6 +210,7 @@ def _from_mapping(
     data: dict[str, Any], where: str, text: str = "", ignored: list[str] | None = None
 ) -> Settings:
     """Settings from parsed TOML; bad bindings go to ``ignored`` when it is given (else raise)."""
+    _refuse_controls(data, where, text)
     values: dict[str, Any] = {}
     for key, value in data.items():
         at = _located(where, text, key)
@@ -232,7 +234,7 @@ def _from_mapping(
             values[key] = _deck_limits(value, at)
             continue
         if key not in SPECS:
-            raise ConfigError(f"{at}: unknown setting {key!r}; known: {', '.join(SPECS)}")
+            raise ConfigError(f"{at}: unknown setting {_shown(key)}; known: {', '.join(SPECS)}")
         values[key] = _coerce(key, value, at)
     return Settings(**values)
 
@@ -271,7 +273,7 @@ def deck_id_problem(deck: str) -> str | None:
 
 def _deck_limit_problem(limit: Any) -> str | None:
     if isinstance(limit, bool) or not isinstance(limit, int) or not 0 <= limit <= 10_000:
-        return f"{limit!r} must be a whole number of cards between 0 and 10000"
+        return f"{_shown(limit)} must be a whole number of cards between 0 and 10000"
     return None
 
 
@@ -342,8 +344,39 @@ def unknown_action_problem(action: str, known: Collection[str]) -> str | None:
 
 
 def _printable(text: str) -> str:
-    """``text`` with control characters shown as escapes, for an error message."""
-    return "".join(c if c.isprintable() else f"\\x{ord(c):02x}" for c in text)
+    """``text`` for an error message: inert and at most ~80 characters
+    (:func:`recall.inert.quote`)."""
+    return quote(text)
+
+
+def _shown(value: Any) -> str:
+    """A value from the file or the command line for an error message (its ``repr``, quoted)."""
+    return quote(repr(value))
+
+
+def _refuse_controls(data: dict[str, Any], where: str, text: str) -> None:
+    """Raise :class:`ConfigError` for the first key or string value of the settings that holds
+    a control character other than newline and tab (:func:`recall.inert.first_control`), with
+    the line and the setting named: TOML allows ``\\u001b`` escapes, so the parsed values are
+    checked."""
+
+    def walk(value: Any, top: str, name: str) -> None:
+        if isinstance(value, dict):
+            for key, item in value.items():
+                walk(key, top, name)
+                walk(item, top, f"{name}.{key}")
+        elif isinstance(value, list):
+            for item in value:
+                walk(item, top, name)
+        elif isinstance(value, str) and (index := first_control(value)) is not None:
+            raise ConfigError(
+                f"{_located(where, text, top)}: the setting '{quote(name)}' holds "
+                f"{describe_char(value[index])}: settings may not hold control characters"
+            )
+
+    for key, value in data.items():
+        walk(key, key, key)
+        walk(value, key, key)
 
 
 def _coerce(key: str, value: Any, where: str) -> Any:
@@ -364,11 +397,11 @@ def _coerce(key: str, value: Any, where: str) -> Any:
             parsed = spec.parse(str(value))
     except ValueError:
         raise ConfigError(
-            f"{where}: {key} = {value!r} is not a valid value ({spec.help})"
+            f"{where}: {key} = {_shown(value)} is not a valid value ({spec.help})"
         ) from None
     problem = spec.check(parsed)
     if problem:
-        raise ConfigError(f"{where}: {key} = {value!r} {problem}")
+        raise ConfigError(f"{where}: {key} = {_shown(value)} {problem}")
     return parsed
 
 
@@ -377,15 +410,15 @@ def get_value(settings: Settings, key: str) -> Any:
     if key.startswith("keys."):
         action = key.removeprefix("keys.")
         if action not in settings.keys:
-            raise ConfigError(f"no key binding override for {action!r}")
+            raise ConfigError(f"no key binding override for {_shown(action)}")
         return settings.keys[action]
     if key.startswith(DECK_LIMITS + "."):
         deck = key.removeprefix(DECK_LIMITS + ".")
         if deck not in settings.deck_new_limits:
-            raise ConfigError(f"no new-card limit of its own for deck {deck!r}")
+            raise ConfigError(f"no new-card limit of its own for deck {_shown(deck)}")
         return settings.deck_new_limits[deck]
     if key not in SPECS:
-        raise ConfigError(f"unknown setting {key!r}; known: {_known()}")
+        raise ConfigError(f"unknown setting {_shown(key)}; known: {_known()}")
     return getattr(settings, key)
 
 
@@ -413,15 +446,15 @@ def set_value(
     if key.startswith(DECK_LIMITS + "."):
         return _set_deck_limit(settings, key.removeprefix(DECK_LIMITS + "."), text)
     if key not in SPECS:
-        raise ConfigError(f"unknown setting {key!r}; known: {_known()}")
+        raise ConfigError(f"unknown setting {_shown(key)}; known: {_known()}")
     spec = SPECS[key]
     try:
         value = spec.parse(text)
     except ValueError:
-        raise ConfigError(f"{key}: {text!r} is not a valid value ({spec.help})") from None
+        raise ConfigError(f"{key}: {_shown(text)} is not a valid value ({spec.help})") from None
     problem = spec.check(value)
     if problem:
-        raise ConfigError(f"{key}: {text!r} {problem}")
+        raise ConfigError(f"{key}: {_shown(text)} {problem}")
     return replace(settings, **{key: value})
 
 
@@ -489,7 +522,7 @@ def save_settings(settings: Settings, path: Path | None = None) -> Path:
     try:
         previous = _previous_text(path)
         text = dumps(settings) if previous is None else merged(previous, settings)
-        path.parent.mkdir(parents=True, exist_ok=True)
+        make_private_dirs(path.parent)
         write_atomically(path, text)
     except OSError as error:
         reason = error.strerror or str(error)

@@ -19,6 +19,8 @@ Messages are written for the learner: what went wrong, where, and what to do nex
 
 from __future__ import annotations
 
+from recall.inert import inert, quote
+
 
 class RecallError(Exception):
     """Base of every error recall raises on purpose."""
@@ -94,16 +96,18 @@ class DeckError(RecallError):
         self.suggestion = suggestion
 
     def __str__(self) -> str:
-        # Unlocated (a deck given as text, not a file): no invented placeholder for the place.
-        where = self.path or ""
+        # The path, the card id and whatever the message quotes may come from a shared deck:
+        # made inert here, once, for every place an error is shown. Unlocated (a deck given as
+        # text, not a file): no invented placeholder for the place.
+        where = inert(self.path or "", one_line=True)
         if self.line is not None:
             where += f":{self.line}" if where else f"line {self.line}"
         text = f"{where}: " if where else ""
         if self.card_id:
-            text += f"card '{self.card_id}': "
-        text += self.message
+            text += f"card '{quote(self.card_id)}': "
+        text += inert(self.message)
         if self.suggestion:
-            text += f" ({self.suggestion})"
+            text += f" ({inert(self.suggestion)})"
         return text
 
 

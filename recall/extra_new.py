@@ -15,7 +15,8 @@ from datetime import date
 from pathlib import Path
 
 from recall.errors import ConfigError
-from recall.paths import data_dir, write_atomically
+from recall.paths import data_dir, make_private_dirs, write_atomically
+from recall.regular_files import read_regular
 
 #: The file's name in the data directory.
 FILE_NAME = "today.json"
@@ -34,8 +35,7 @@ def extra_new(day: date, path: Path | None = None) -> int:
     """The new cards added to ``day``'s limit (0 on any other day, or with no usable file)."""
     path = path or extra_file()
     try:
-        with open(path, "rb") as file:
-            raw = file.read(MAX_BYTES + 1)
+        raw = read_regular(path, MAX_BYTES)
         if len(raw) > MAX_BYTES:
             return 0
         data = json.loads(raw.decode("utf-8"))
@@ -59,7 +59,7 @@ def add_extra_new(day: date, count: int, path: Path | None = None) -> int:
     path = path or extra_file()
     total = min(extra_new(day, path) + count, MAX_EXTRA)
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        make_private_dirs(path.parent)
         write_atomically(path, json.dumps({"day": day.isoformat(), "extra_new": total}) + "\n")
     except OSError as error:
         reason = error.strerror or str(error)

@@ -21,6 +21,10 @@ Nothing here imports anything but the standard library, so every layer may call 
 from __future__ import annotations
 
 import re
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any, TextIO
 
 #: C0 controls but newline and tab, DEL, and the C1 controls (U+0080 to U+009F).
 _CONTROL_CLASS = "\x00-\x08\x0b-\x1f\x7f-\x9f"
@@ -33,6 +37,7 @@ _CONTROL = re.compile(f"[{_CONTROL_CLASS}]")
 _INVISIBLE = re.compile(f"[{_INVISIBLE_CLASS}]")
 _UNSAFE_OUT = re.compile(f"[{_CONTROL_CLASS}{_INVISIBLE_CLASS}]")
 _UNSAFE_OUT_ONE_LINE = re.compile(f"[{_CONTROL_CLASS}{_INVISIBLE_CLASS}\n\t]")
+_CONTROL_OUT_ONE_LINE = re.compile(f"[{_CONTROL_CLASS}\n\t]")
 
 #: How many characters of someone else's text an error message quotes at most.
 QUOTE_LIMIT = 80
@@ -53,13 +58,19 @@ def _visible(match: re.Match[str]) -> str:
     return f"<U+{code:04X}>"
 
 
-def inert(text: str, *, one_line: bool = False) -> str:
+def inert(text: str, *, one_line: bool = False, invisible: bool = True) -> str:
     """``text`` with every control, bidi and zero-width character made visible and inert.
 
     Newline and tab are kept (they are layout, not commands) unless ``one_line`` is set, for a
     place where a line break would itself mislead (a table cell, a log line, an option list).
+    With ``invisible=False`` only the control characters are replaced and bidi and zero-width
+    characters are kept: for data written to a pipe or a file (an export), where they may be
+    part of a right-to-left text and no terminal draws them.
     """
-    pattern = _UNSAFE_OUT_ONE_LINE if one_line else _UNSAFE_OUT
+    if invisible:
+        pattern = _UNSAFE_OUT_ONE_LINE if one_line else _UNSAFE_OUT
+    else:
+        pattern = _CONTROL_OUT_ONE_LINE if one_line else _CONTROL
     if not pattern.search(text):
         return text
     return pattern.sub(_visible, text)
@@ -96,3 +107,54 @@ def describe_char(char: str) -> str:
         return f"U+{code:04X} (an invisible or direction-changing character)"
     name = names.get(code)
     return f"U+{code:04X} ({name})" if name else f"U+{code:04X} (a control character)"
+
+
+class InertWriter:
+    """A text stream that makes everything written through it inert before passing it on.
+
+    The command line's exit: :func:`inert_output` puts one in front of ``sys.stdout`` and
+    ``sys.stderr`` for the whole of a command, so no ``print`` of a deck name, a typed answer or
+    an error message can reach the terminal with a control character in it, whichever command
+    wrote it. On a terminal bidi and zero-width characters are shown as code points too; on a
+    pipe or a file (an export redirected) only the control characters are replaced, since valid
+    data holds none and a right-to-left text keeps its marks.
+    """
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+        try:
+            self._terminal = bool(stream.isatty())
+        except (AttributeError, ValueError, OSError):
+            self._terminal = False
+
+    @property
+    def wrapped(self) -> TextIO:
+        """The stream this one writes to."""
+        return self._stream
+
+    def write(self, text: str) -> int:
+        # A CR LF line end (csv's default) is harmless and kept; a lone CR is not (it lets a
+        # line overwrite what came before it).
+        parts = text.split("\r\n")
+        self._stream.write("\r\n".join(inert(part, invisible=self._terminal) for part in parts))
+        return len(text)
+
+    def writelines(self, lines: Any) -> None:
+        for line in lines:
+            self.write(line)
+
+    def __getattr__(self, name: str) -> Any:  # flush, fileno, isatty, encoding, buffer, ...
+        return getattr(self._stream, name)
+
+
+@contextmanager
+def inert_output() -> Iterator[None]:
+    """``sys.stdout`` and ``sys.stderr`` made inert (:class:`InertWriter`) inside the block, and
+    restored after it."""
+    saved = sys.stdout, sys.stderr
+    sys.stdout = InertWriter(saved[0])  # type: ignore[assignment]
+    sys.stderr = InertWriter(saved[1])  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        sys.stdout, sys.stderr = saved

@@ -4,6 +4,11 @@ Plain functions so tests and scripts can redirect everything with one environmen
 ``RECALL_HOME`` moves the whole data directory (database, config, custom decks). Without it the
 platform's user data directory is used (``platformdirs``). ``RECALL_DB`` and ``RECALL_DECKS``
 override the database URL and the custom deck folder alone.
+
+What recall creates there is private to the learner on POSIX: files ``0600``, folders ``0700``,
+whatever the umask (the modes are set explicitly: :func:`make_private_dirs`,
+:func:`create_private_file`, :func:`open_private_for_writing`, :func:`write_atomically`). A file
+or folder that already exists keeps the mode it has: the learner's choice stands.
 """
 
 from __future__ import annotations
@@ -11,6 +16,7 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
+from typing import TextIO
 
 APP_NAME = "recall"
 
@@ -22,6 +28,75 @@ SERVED_ENV = "RECALL_SERVED"
 def served_in_browser() -> bool:
     """This process is the TUI ``recall serve`` started for a browser (:data:`SERVED_ENV`)."""
     return os.environ.get(SERVED_ENV) == "1"
+
+
+#: Modes of what recall creates (POSIX): readable by the learner alone.
+PRIVATE_FILE = 0o600
+PRIVATE_DIR = 0o700
+_POSIX = os.name == "posix"
+
+
+def make_private_dirs(path: Path) -> Path:
+    """``path`` and any missing parents created ``0700`` (folders that exist are left as they
+    are); returns ``path``."""
+    missing: list[Path] = []
+    current = Path(path)
+    while not current.exists() and current != current.parent:
+        missing.append(current)
+        current = current.parent
+    for folder in reversed(missing):
+        try:
+            folder.mkdir(mode=PRIVATE_DIR)
+        except FileExistsError:
+            continue  # another process made it first: its mode is its own
+        if _POSIX:
+            os.chmod(folder, PRIVATE_DIR)  # mkdir's mode is filtered by the umask
+    if not Path(path).is_dir():
+        raise NotADirectoryError(f"{path} is not a folder")
+    return Path(path)
+
+
+def create_private_file(path: Path) -> bool:
+    """Create ``path`` empty with mode ``0600`` if it does not exist (before a library such as
+    SQLite creates it with the umask's mode); whether it was created."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE_FILE)
+    except FileExistsError:
+        return False
+    try:
+        if _POSIX:
+            os.fchmod(fd, PRIVATE_FILE)
+    finally:
+        os.close(fd)
+    return True
+
+
+def _private_fd(path: Path, flags: int, keep_mode_of: Path | None = None) -> int:
+    """``path`` opened with ``flags`` (creating it), mode ``0600``, or that of ``keep_mode_of``
+    when that file exists (a replaced file keeps its mode)."""
+    mode = PRIVATE_FILE
+    if keep_mode_of is not None:
+        try:
+            mode = keep_mode_of.stat().st_mode & 0o777
+        except OSError:
+            mode = PRIVATE_FILE
+    fd = os.open(path, flags | os.O_CREAT, mode)
+    if _POSIX:
+        try:
+            os.fchmod(fd, mode)
+        except OSError:
+            os.close(fd)
+            raise
+    return fd
+
+
+def open_private_for_writing(path: Path, *, newline: str | None = None) -> TextIO:
+    """``path`` opened for writing text (UTF-8), truncated; created ``0600`` if it is new (an
+    existing file keeps its mode)."""
+    if path.exists():
+        return open(path, "w", encoding="utf-8", newline=newline)
+    fd = _private_fd(path, os.O_WRONLY | os.O_TRUNC)
+    return os.fdopen(fd, "w", encoding="utf-8", newline=newline)
 
 
 def data_dir() -> Path:
@@ -36,9 +111,7 @@ def data_dir() -> Path:
 
 def ensure_data_dir() -> Path:
     """:func:`data_dir`, created if it does not exist yet."""
-    path = data_dir()
-    path.mkdir(parents=True, exist_ok=True)
-    return path
+    return make_private_dirs(data_dir())
 
 
 def config_file() -> Path:
@@ -81,9 +154,17 @@ def builtin_decks_dir() -> Path:
 
 
 #: A password in a URL's user part (``user:secret@``) and in its query (``password=secret``).
+#: The user part's secret runs to the *last* ``@`` on the line: SQLAlchemy ends the password at
+#: the first ``@`` and takes the rest (``ss@host`` of ``user:p@ss@host``) for the host, so an
+#: unencoded ``@`` would otherwise leave part of the password printed, in our messages and in
+#: SQLAlchemy's own rendering of the URL. A ``user:secret@host`` typed without a scheme is quoted
+#: back when it is refused, so it is covered too (a secret there never starts with ``/``, a
+#: SQLite path, or a space, prose). A query's password runs to the next ``&``, ``;`` or line end.
+#: Hiding too much of a malformed URL (``host:5432/db?x=a@b``) is the safe side.
 _URL_SECRETS = (
-    re.compile(r"([A-Za-z][A-Za-z0-9+.-]*:/*[^:/@\s]*:)[^@/\s]+(@)"),
-    re.compile(r"(?i)((?:^|[?&;\s])(?:password|passwd|pwd|sslpassword|sslkey_password)=)[^&;\s]*"),
+    re.compile(r"([A-Za-z][A-Za-z0-9+.-]*:/+[^:/@\s]*:)[^\n]*(@)"),
+    re.compile(r"((?:^|(?<=[\s'\"(]))[A-Za-z][^:/@\s'\"]*:)(?![/\s])[^\n]*(@)"),
+    re.compile(r"(?i)((?:^|[?&;\s])(?:password|passwd|pwd|sslpassword|sslkey_password)=)[^&;\n]*"),
 )
 
 
@@ -106,7 +187,8 @@ def write_atomically(path: Path, text: str, *, durable: bool = True) -> None:
     rebuilt, and the next start should not wait for the disk."""
     temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
-        with open(temp, "w", encoding="utf-8") as file:
+        fd = _private_fd(temp, os.O_WRONLY | os.O_TRUNC, keep_mode_of=path)
+        with os.fdopen(fd, "w", encoding="utf-8") as file:
             file.write(text)
             if durable:
                 file.flush()

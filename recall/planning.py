@@ -56,10 +56,10 @@ LEARNING_HEADROOM = 1_000
 def learner_pace(store: Store) -> Pace:
     """The learner's pace from their latest :data:`PACE_WINDOW` answers (the defaults, not
     ``measured``, while the log is too short to tell). Read as the stats screen reads it
-    (:meth:`recall.store.memory_model.MemoryModelStore.recent_answers`: kind and seconds of
+    (:meth:`recall.store.memory.MemoryModelStore.recent_answers`: kind and seconds of
     the latest rows only), so every recount of the home screen stays one small query and
     the two places show the same pace."""
-    from recall.store.memory_model import MemoryModelStore
+    from recall.store.memory import MemoryModelStore
 
     return pace_from_log(MemoryModelStore(store).recent_answers(PACE_WINDOW))
 

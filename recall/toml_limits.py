@@ -14,6 +14,8 @@ import os
 import re
 from dataclasses import dataclass
 
+from recall.regular_files import read_regular
+
 
 @dataclass(frozen=True)
 class TomlLimits:
@@ -38,9 +40,10 @@ class TomlLimitExceeded(ValueError):
 
 def read_bounded(path: str | os.PathLike[str], limits: TomlLimits) -> bytes:
     """The bytes of ``path``, refusing a file larger than ``limits.max_bytes`` without reading
-    more than that (a sparse file or a device never fills memory). ``OSError`` passes through."""
-    with open(path, "rb") as file:
-        data = file.read(limits.max_bytes + 1)
+    more than that (a sparse file never fills memory). Only a regular file is opened
+    (:mod:`recall.regular_files`: a FIFO or a device is refused, never blocked on or read);
+    ``OSError`` (:class:`~recall.regular_files.NotARegularFile` among them) passes through."""
+    data = read_regular(path, limits.max_bytes)
     if len(data) > limits.max_bytes:
         raise TomlLimitExceeded(
             f"the file is larger than {_size(limits.max_bytes)}, the limit for {limits.what}"

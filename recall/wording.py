@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["count_of", "is_one", "plural", "unit_for"]
+__all__ = ["REVIEW_AHEAD", "count_of", "in_scope", "is_one", "key_name", "plural", "unit_for"]
 
 #: A last word that is an English plural of a unit (``bytes``, ``FLOPs``, ``GPU-hours``), not an
 #: abbreviation that happens to end in s (``ms``, ``s``).
@@ -56,3 +56,30 @@ def unit_for(number: str, unit: str) -> str:
         return unit
     words[-1] = match["stem"]
     return " ".join(words) + slash + rest
+
+
+#: The one name of the off-schedule session of the weakest cards, on every screen that offers it.
+REVIEW_AHEAD = "review ahead"
+
+_KEY_NAMES = {"question_mark": "?", "space": "Space", "escape": "Esc", "enter": "Enter"}
+
+
+def key_name(key: str) -> str:
+    """A key as the words around it say it: ``ctrl+o`` → ``Ctrl-O``, ``escape`` → ``Esc``,
+    ``f1`` → ``F1`` (the help screen, dialogs and notices; the footer's ``^o`` is Textual's
+    short form of the same key)."""
+    key = key.strip()
+    name = _KEY_NAMES.get(key, key)
+    if name.startswith("ctrl+"):
+        return "Ctrl-" + name[5:].upper()
+    if name.startswith("alt+"):
+        return "Alt-" + name[4:].upper()
+    if name.startswith("f") and name[1:].isdigit():
+        return name.upper()
+    return name
+
+
+def in_scope(scope: str) -> str:
+    """``in`` a session's scope as a sentence says it: ``in any deck`` (not "in every deck"),
+    ``in deck Losses``, ``in topic Metrics``."""
+    return "in any deck" if scope == "every deck" else f"in {scope}"

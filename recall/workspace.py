@@ -48,7 +48,7 @@ if TYPE_CHECKING:
     from recall.scheduling.new_order import NewAllowance
     from recall.scheduling.today import TodayPlan
     from recall.session import Budget, Mode, Session
-    from recall.store import DeckCounts, SessionInfo, Store, SyncReport
+    from recall.store import DeckCounts, SessionInfo, Store, StoredCard, SyncReport
 
 
 @dataclass(frozen=True)
@@ -98,6 +98,23 @@ Progress = Callable[[str], None]
 
 #: Days of the forecast in :meth:`Workspace.today`.
 FORECAST_DAYS = 14
+
+
+@dataclass(frozen=True)
+class EmptyScope:
+    """Why a normal session over a scope would have nothing to drill, and what is left to
+    offer instead (:meth:`Workspace.empty_scope`): the scope's plan for today; the new cards the
+    shared daily limit holds back (what lifting it would introduce); whether a deck's own limit
+    is spent with new cards waiting; the cards a session could show at all (``cards``) and of
+    them the ones reviewed before (``reviewed``: what "weakest" has); the learning cards whose
+    next step comes later today (``learning_later``)."""
+
+    plan: TodayPlan
+    held_back: int
+    own_limit: bool
+    cards: int
+    reviewed: int
+    learning_later: int
 
 
 class Workspace:
@@ -369,6 +386,85 @@ class Workspace:
         )
         return allowance
 
+    # ------------------------------------------------------------------ what a scope holds
+
+    def empty_scope(
+        self, decks: Sequence[str] | None = None, topic: str | None = None
+    ) -> EmptyScope | None:
+        """``None`` when a normal session over ``decks`` (or ``topic``, or every deck) has cards
+        to drill now; else why not, and what is left (:class:`EmptyScope`).
+
+        The scope's plan is :meth:`plan_today`, the queue the session builds, so "nothing to
+        drill" here is the session's own answer, asked before it starts; the TUI's offers and
+        any command ask the same question here."""
+        decks = decks or None
+        today = self.plan_today(decks, topic)
+        later = self.learning_later(today, decks, topic)
+        if today.queue and not later:
+            return None
+        usable, reviewed = self.scope_cards(decks, topic)
+        allowance = self.new_allowance_today()
+        own_spent = [d for d in decks or () if allowance.per_deck.get(d, 1) <= 0]
+        shared_spent = allowance.total <= 0
+        held_back = 0
+        if shared_spent and not own_spent and today.new_waiting:
+            # Not ``new_waiting``: some of those wait for a deck's own limit or a sibling
+            # buried today, which no raise of the shared limit brings. Plan the scope as if
+            # the limit were lifted and count what it would introduce.
+            lifted = self.plan_today(decks, topic, more=today.new_waiting)
+            held_back = lifted.counts.new
+        return EmptyScope(
+            plan=today,
+            held_back=held_back,
+            own_limit=bool(own_spent) and today.new_waiting > 0,
+            cards=usable,
+            reviewed=reviewed,
+            learning_later=later,
+        )
+
+    def scope_cards(self, decks: Sequence[str] | None, topic: str | None) -> tuple[int, int]:
+        """(cards that can be drilled, of them the ones reviewed before) in ``decks`` (or
+        ``topic``, or every deck): whether cram and "weakest" have anything to show."""
+        keys = [
+            key
+            for key, card in self.cards.items()
+            if (not decks or card.deck_id in decks) and (topic is None or card.topic == topic)
+        ]
+        usable = self._drillable(keys)
+        return len(usable), sum(1 for c in usable if not c.state.is_new)
+
+    def missed_last_time(self) -> tuple[int, int] | None:
+        """(cards the last finished session missed, of them the ones that can be drilled now):
+        whether "missed last time" has anything to show; ``None`` when no session has
+        finished."""
+        from recall.session.queues import missed_last_time
+
+        keys = missed_last_time(self.store)
+        if keys is None:
+            return None
+        return len(keys), len(self._drillable([k for k in keys if k in self.cards]))
+
+    def learning_later(
+        self, today: TodayPlan, decks: Sequence[str] | None, topic: str | None
+    ) -> int:
+        """When today's plan holds only learning cards and none is due soon enough for a
+        session to show it (their steps come later today), how many there are; else 0."""
+        from datetime import timedelta
+
+        from recall.session.queues import LEARN_AHEAD
+
+        if not today.queue or any(card.state != "learning" for card in today.queue):
+            return 0
+        soon = self.clock() + LEARN_AHEAD + timedelta(seconds=1)
+        due = self.store.due_cards(soon, limit=1, decks=decks, topic=topic, learning_only=True)
+        return 0 if due else len(today.queue)
+
+    def _drillable(self, keys: Sequence[str]) -> list[StoredCard]:
+        """The stored cards of ``keys`` that a session may show (neither retired nor
+        suspended)."""
+        stored = self.store.cards_by_key(keys).values()
+        return [c for c in stored if not c.retired and not c.suspended]
+
     def plan_exam(
         self,
         date_text: str,
@@ -387,6 +483,7 @@ class Workspace:
         from recall.planning import exam_cards, learner_pace, parse_exam_date
         from recall.scheduling.day import study_date
         from recall.scheduling.exam import MAX_DAYS, plan_exam
+        from recall.wording import count_of
 
         settings = self.settings
         now = self.clock()
@@ -395,6 +492,13 @@ class Workspace:
             exam = parse_exam_date(date_text, today)
         except ValueError as error:
             raise ConfigError(str(error)) from None
+        if exam <= today:
+            ago = count_of((today - exam).days, "day")
+            when = "today" if exam == today else f"{ago} ago (today is {today.isoformat()})"
+            raise ConfigError(
+                f"the exam date {exam.isoformat()} is {when}: no day is left to plan; "
+                "give a day after today, e.g. +14 or 3w"
+            )
         if (exam - today).days > MAX_DAYS:
             raise ConfigError(
                 f"the exam is more than {MAX_DAYS} days away: the normal schedule prepares for "

@@ -255,16 +255,36 @@ def test_the_worked_answer_ends_in_the_unit_once(item: Card) -> None:
     assert last.endswith(item.unit) and last.count(item.unit) == 1, last
 
 
-@pytest.mark.parametrize(
-    "key", [c.key for c in unit_cards() if card_unit(c.unit).is_percent and c.kind is CardKind.FACT]
-)
-def test_a_percent_card_asks_about_a_bare_fraction(key: str) -> None:
+PERCENT_FACTS = [
+    c.key for c in unit_cards() if card_unit(c.unit).is_percent and c.kind is CardKind.FACT
+]
+
+
+@pytest.mark.parametrize("key", PERCENT_FACTS)
+def test_a_fraction_inside_a_percent_cards_range_is_the_learners_meaning(key: str) -> None:
+    """``0.01`` on the warmup card (0.5-2%) is 1%: right, and the message says how it was read.
+    Every right value of every percent card, typed as a fraction, is graded right."""
+    item = card(key)
+    rights = [item.value] if item.value is not None else list(item.value_range or ())
+    if item.value_range is not None:
+        rights.append(sum(item.value_range) / 2)
+    for right in rights:
+        typed = f"{right / 100:.6g}"
+        verdict = grade(item, typed)
+        assert verdict.is_correct, (key, typed, verdict.message)
+        if not grade(item, f"{right / 100:.6g}%").is_correct:  # not right as a percentage too
+            assert "read as a fraction" in verdict.message, verdict.message
+
+
+@pytest.mark.parametrize("key", PERCENT_FACTS)
+def test_a_percent_card_asks_about_a_fraction_wrong_both_ways(key: str) -> None:
     item = card(key)
     low = item.value if item.value is not None else (item.value_range or (0, 0))[0]
     if low >= 1:
-        verdict = grade(item, f"{low / 100:.6g}")
+        wrong = low * 0.5  # below the sheet as a percentage and as a fraction
+        verdict = grade(item, f"{wrong / 100:.6g}")
         assert verdict.status is Status.INVALID
-        assert f"did you mean {low:.6g}%?" in verdict.message
+        assert f"did you mean {wrong:.6g}%?" in verdict.message
     else:  # the warmup card (0.5-2%): a bare 0.5 is 0.5%, a right answer, not a fraction
         assert grade(item, f"{low:.6g}").is_correct
 
@@ -273,7 +293,10 @@ def test_the_issue_cases() -> None:
     assert grade(card("inference-cost/kv-bytes-fp16"), "2 bytes").is_correct
     for typed in ("8x", "8×", "8 x"):
         assert grade(card("attention-transformers/sqrt-dk-head64"), typed).is_correct
-    hint = grade(card("training-scaling/mfu-good"), "0.45")
-    assert hint.status is Status.INVALID and "did you mean 45%?" in hint.message
+    hint = grade(card("training-scaling/mfu-good"), "0.3")
+    assert hint.status is Status.INVALID and "did you mean 30%?" in hint.message
+    assert grade(card("training-scaling/mfu-good"), "0.45").is_correct
+    assert grade(card("optimizers/warmup-fraction"), "0.01").is_correct
+    assert not grade(card("optimizers/warmup-fraction"), "0.05").is_correct
     quantity = preview(card("inference-cost/kv-cache-num"), "17.6 GB")
     assert quantity.ok and quantity.rendered == "17.6 GB"

@@ -69,6 +69,14 @@ def test_the_contracts_named_by_the_architecture_are_declared() -> None:
         ("recall.serve", "recall.tui"),
         ("recall.serve", "textual"),
         ("recall.serve", "recall.store"),
+        # The memory model: its pure part (scheduling) draws nothing and reads no store or
+        # file; the part that joins them (recall.memory) stays below the TUI and the commands.
+        ("recall.scheduling", "recall.memory"),
+        ("recall.scheduling", "recall.store"),
+        ("recall.scheduling", "recall.interop"),
+        ("recall.scheduling", "rich"),
+        ("recall.memory", "recall.tui"),
+        ("recall.memory", "textual"),
     }
     assert wanted <= forbidden
     layers = [c["layers"] for c in contracts if c["type"] == "layers"]
@@ -190,3 +198,27 @@ def test_the_architecture_map_names_only_modules_that_exist() -> None:
         name for name in named if not any(f == name or f.endswith("/" + name) for f in files)
     )
     assert missing == []
+
+
+def test_the_architecture_map_names_every_package_module_and_command() -> None:
+    """The map is complete as well as true: every package and every top-level module of
+    ``recall/``, and every subcommand ``recall --help`` lists, is named on it."""
+    import re
+
+    from recall.cli import COMMAND_MODULES
+
+    text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    package = ROOT / "recall"
+    packages = sorted(
+        init.parent.relative_to(package).as_posix()
+        for init in package.rglob("__init__.py")
+        if init.parent != package and "migrations" not in init.parts
+    )
+    modules = sorted(p.name for p in package.glob("*.py") if p.name != "__init__.py")
+    commands = [module.rsplit(".", 1)[1] for module in COMMAND_MODULES]
+    unnamed = [
+        f"{name}/" for name in packages if not re.search(rf"`(recall/)?{re.escape(name)}/", text)
+    ]
+    unnamed += [name for name in modules if not re.search(rf"`(recall/)?{re.escape(name)}`", text)]
+    unnamed += [f"recall {name}" for name in commands if f"`{name}`" not in text]
+    assert unnamed == []

@@ -413,4 +413,33 @@ def test_highlight_marks_a_subtree_of_the_printed_text() -> None:
 
 def test_locate_says_nothing_when_nothing_lines_up() -> None:
     table = SymbolTable.build(variables={"b": "(0, 1)", "t": "positive integer"})
-    assert locate(parse("(1 - b)^t", table).tree, parse("1 - b^t", table).tree, table) is None
+    assert locate(parse("(1 - b)^t", table).tree, parse("sin(b) + t", table).tree, table) is None
+
+
+@pytest.mark.parametrize(
+    ("expected", "answer", "marked"),
+    [
+        ("(1 - b)^t", "1 - b^t", "b^t"),
+        ("(1 - b)^t", "1 - b^(t)", "b^t"),
+        ("(b + t)^2", "b + t^2", "t^2"),
+        ("(1 + b)^(1/t)", "1 + b^(1/t)", "b^(1/t)"),
+    ],
+)
+def test_a_power_put_on_one_term_names_the_brackets(expected, answer, marked) -> None:
+    """``1 - beta^t`` for ``(1 - beta)^t`` (issue 18): the power on the one term is marked and
+    the message says the power belongs to the whole bracket."""
+    table = SymbolTable.build(variables={"b": "(0, 1)", "t": "positive integer"})
+    verdict = check(expected, answer, table)
+    assert verdict.part is not None and verdict.part.kind == "parentheses"
+    found = highlight_verdict(verdict)
+    assert found is not None and found.pieces[1] == marked
+    assert "belongs to the whole" in verdict.message
+
+
+def test_a_scaled_sum_marks_the_whole_answer() -> None:
+    """``p + q`` for ``(p + q)/2`` names a part: the whole answer, off by the factor 2."""
+    table = SymbolTable.build(variables={"p": "(0, 1)", "q": "(0, 1)"})
+    verdict = check("(p + q)/2", "p + q", table)
+    found = highlight_verdict(verdict)
+    assert found is not None and found.pieces == ("", "p + q", "")
+    assert "2" in verdict.message

@@ -23,6 +23,8 @@ CASES = {
     "recall.cards.model": HEAVY,
     # The application layer: importing it costs nothing; the store and the engine load on use.
     "recall.workspace": HEAVY,
+    # The memory model's package: its modules load the store and NumPy themselves, on use.
+    "recall.memory": HEAVY,
 }
 OPTIONAL = {
     "recall.cards.loader": [

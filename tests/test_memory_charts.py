@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from recall.memory.charts import bar, calibration_chart, workload_curve
 from recall.scheduling.calibration import CalibrationBin
-from recall.scheduling.charts import bar, calibration_chart, workload_curve
 from recall.scheduling.simulation import Plan, PlanPoint
 
 

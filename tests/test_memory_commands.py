@@ -14,13 +14,13 @@ from pathlib import Path
 
 import pytest
 
-from recall import learner_model
 from recall.cli import main
 from recall.config import load_settings
 from recall.interop.review_csv import RevlogRow, write_revlog
+from recall.memory import model as memory_model
+from recall.memory.report import events_from_log
 from recall.scheduling import Rating, Scheduler, SchedulerSettings
 from recall.scheduling.history import History
-from recall.scheduling.memory_report import events_from_log
 from recall.store import ReviewInput, open_store
 from tests.simulated_learners import DEFAULTS, FORGETFUL, simulate_history
 from tests.store_fixtures import T0, make_deck
@@ -73,7 +73,7 @@ def test_import_then_optimize_keeps_a_better_fit_and_revert_undoes_it(
     store = open_store()
     try:
         settings = load_settings()
-        in_use = learner_model.scheduler_settings(store, settings)
+        in_use = memory_model.scheduler_settings(store, settings)
         assert in_use.parameters == pytest.approx(fitted)
         assert in_use.desired_retention == settings.desired_retention
     finally:
@@ -83,7 +83,7 @@ def test_import_then_optimize_keeps_a_better_fit_and_revert_undoes_it(
     assert "FSRS default parameters" in capsys.readouterr().out
     store = open_store()
     try:
-        assert learner_model.parameters_in_use(store) == SchedulerSettings().parameters
+        assert memory_model.parameters_in_use(store) == SchedulerSettings().parameters
     finally:
         store.close()
 
@@ -148,7 +148,7 @@ def test_export_writes_the_scheduled_log(
     assert main(["reviews", "import", str(target)]) == 0
     store = open_store()
     try:
-        history = learner_model.load_history(store, load_settings())
+        history = memory_model.load_history(store, load_settings())
         assert len(history) == len(History.from_events(own)) == 2
     finally:
         store.close()

@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from recall import config, learner_model
+from recall import config
 from recall.cli import main
 from recall.errors import ConfigError
+from recall.memory import model as memory_model
 
 
 @pytest.mark.parametrize(("typed", "saved"), [("0.85", 0.85), ("85%", 0.85), (" 0.97 ", 0.97)])
@@ -56,10 +57,10 @@ def test_reset_retention_restores_the_default(capsys: pytest.CaptureFixture[str]
 
 def test_the_planner_and_the_command_share_one_validation(tmp_path: Path) -> None:
     path = tmp_path / "config.toml"
-    assert learner_model.apply_desired_retention(0.93, path).desired_retention == 0.93
+    assert memory_model.apply_desired_retention(0.93, path).desired_retention == 0.93
     assert config.load_settings(path).desired_retention == 0.93
     with pytest.raises(ConfigError, match="between 0.7 and 0.99"):
-        learner_model.apply_desired_retention(0.995, path)
+        memory_model.apply_desired_retention(0.995, path)
     assert config.load_settings(path).desired_retention == 0.93
 
 

@@ -15,10 +15,10 @@ MODULES = [
     "recall.scheduling.fitting",
     "recall.scheduling.calibration",
     "recall.scheduling.simulation",
-    "recall.scheduling.charts",
+    "recall.memory.charts",
     "recall.scheduling.review_row",
     "recall.interop.review_csv",
-    "recall.scheduling.memory_report",
+    "recall.memory.report",
 ]
 
 

@@ -6,13 +6,13 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from recall.scheduling.history import History, ReviewEvent
-from recall.scheduling.memory_report import (
+from recall.memory.report import (
     events_from_log,
     model_health,
     planned_card,
     rating_shares,
 )
+from recall.scheduling.history import History, ReviewEvent
 from recall.scheduling.rating import Rating
 from recall.scheduling.simulation import FIRST_RATINGS, PASS_RATINGS
 from recall.scheduling.state import NEW_STATE, CardState, Phase, ReviewKind
@@ -105,7 +105,7 @@ def test_export_import_round_trip_through_csv_and_dedupe() -> None:
     import io
 
     from recall.interop.review_csv import read_revlog, write_revlog
-    from recall.scheduling.memory_report import events_from_revlog, merged, revlog_rows
+    from recall.memory.report import events_from_revlog, merged, revlog_rows
 
     entries = [
         entry("ml/a", NOW, 3, seconds=4.25),

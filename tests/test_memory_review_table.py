@@ -3,7 +3,7 @@
 
 ``recall stats`` computes the memory model's health from NumPy columns so that 100k reviews cost
 a fraction of a second; these tests hold it to the event-based report it replaces
-(:func:`recall.scheduling.memory_report.model_health` over a ``History``), on simulated learners,
+(:func:`recall.memory.report.model_health` over a ``History``), on simulated learners,
 with repeated reviews, and through the store with imported reviews.
 """
 
@@ -15,21 +15,21 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from recall import learner_model
 from recall.config import Settings
-from recall.scheduling.day import study_date
-from recall.scheduling.history import History, ReviewEvent
-from recall.scheduling.memory_report import (
+from recall.memory import model as memory_model
+from recall.memory.report import (
     merged,
     model_health,
     model_health_of_table,
     rating_shares,
     rating_shares_of_table,
 )
+from recall.scheduling.day import study_date
+from recall.scheduling.history import History, ReviewEvent
 from recall.scheduling.rating import Rating
 from recall.scheduling.review_table import ReviewTable, study_day_numbers
 from recall.scheduling.simulation import FIRST_RATINGS, PASS_RATINGS
-from recall.store.memory_model import ImportedReview, MemoryModelStore
+from recall.store.memory import ImportedReview, MemoryModelStore
 from tests.simulated_learners import DEFAULTS, FORGETFUL, simulate_history
 from tests.store_fixtures import T0, db_url, make_deck, store  # noqa: F401
 
@@ -138,8 +138,8 @@ def test_the_store_reports_the_same_health_as_the_event_history(store) -> None: 
     imported.append(ImportedReview("deck/c1", own[0], 3, None, 5000))  # a repeat of an own review
     MemoryModelStore(store).import_reviews(imported, now=T0)
     settings = Settings()
-    status = learner_model.health(store, settings)
-    history = learner_model.load_history(store, settings)
+    status = memory_model.health(store, settings)
+    history = memory_model.load_history(store, settings)
     assert status.health.verdict.reviews == len(history.targets) > 500
     _same_report(status.health, model_health(history, DEFAULTS, settings.desired_retention))
 

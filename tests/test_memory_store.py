@@ -8,7 +8,7 @@ from datetime import timedelta
 import pytest
 
 from recall.store import Store
-from recall.store.memory_model import ImportedReview, MemoryModelStore
+from recall.store.memory import ImportedReview, MemoryModelStore
 from tests.store_fixtures import T0, db_url, make_deck, store  # noqa: F401
 
 A = tuple(float(i) for i in range(21))
@@ -64,7 +64,7 @@ def test_imported_reviews_are_stored_once_and_kept_out_of_the_log(store: Store) 
 def test_a_kept_fit_schedules_the_next_session(store: Store) -> None:
     """The parameters marked in use are the ones a new session's scheduler runs on; a revert
     brings the defaults back for the session after."""
-    from recall.learner_model import default_parameters
+    from recall.memory.model import default_parameters
     from recall.session import Session
 
     fitted = tuple(default_parameters())[:-1] + (0.3,)  # a valid FSRS-6 vector, one weight moved
@@ -83,8 +83,8 @@ def test_the_lean_reads_match_the_full_log(store: Store) -> None:
     """What the memory model reads in one lean query is what the full log entries hold:
     scheduled reviews only (a cram review left out), in log order; the pace's answers are the
     latest ones, oldest first."""
+    from recall.memory.report import events_from_log, events_from_scheduled
     from recall.scheduling import Rating, Scheduler, SchedulerSettings
-    from recall.scheduling.memory_report import events_from_log, events_from_scheduled
     from recall.store import ReviewInput
 
     store.sync_decks([make_deck("deck", "a", "b")], now=T0)

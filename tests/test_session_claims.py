@@ -8,7 +8,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import textwrap
-from datetime import UTC
+from datetime import UTC, timedelta
 from pathlib import Path
 
 from store_fixtures import T0, FakeClock, db_url, make_deck, store  # noqa: F401
@@ -152,7 +152,7 @@ def test_two_processes_never_show_the_same_card(tmp_path: Path) -> None:
         f"""
         import sys
         sys.path.insert(0, {str(tests)!r})
-        from datetime import UTC
+        from datetime import UTC, timedelta
         from store_fixtures import make_deck
         from recall.config import Settings
         from recall.session import Session
@@ -191,3 +191,61 @@ def test_leaving_mid_card_lets_the_card_go(store: Store) -> None:
     first.pause("dialog")
     first.release()
     assert claimed_keys(store) == set()
+
+
+# ----- issue 17, item 6: the card is checked at the moment it is shown --------------------------
+
+
+def test_a_card_the_other_window_just_answered_is_not_asked_ahead_of_its_step(
+    store: Store,
+) -> None:
+    """Both queues were built before either answered. The other window's answer puts ``a`` on
+    a learning step; this window must not learn it ahead (it would be asked twice, minutes
+    before due): only its own card may come back early."""
+    cards = load(store, make_deck("d", "a", "b"))
+    clock = FakeClock(T0 + timedelta(microseconds=654_321))  # the store keeps milliseconds
+    first, second = window(store, cards, clock), window(store, cards, clock)
+    a, b = first.next_card(), second.next_card()
+    assert a is not None and b is not None and a.key != b.key
+    clock.advance(4)
+    first.record(verdict="correct", rating=Rating.Good, seconds=4)
+    clock.advance(2)
+    second.record(verdict="correct", rating=Rating.Good, seconds=6)
+    again = second.next_card()  # its own card, learnt ahead
+    assert again is not None and again.key == b.key
+    second.record(verdict="correct", rating=Rating.Good, seconds=1)
+    due = store.card(first._queue.stored[a.key].db_id).state.due  # noqa: SLF001
+    assert due is not None
+    clock.now = due  # once its step is due, either window may take it
+    later = second.next_card()
+    assert later is not None and later.key == a.key
+
+
+def test_a_card_answered_and_let_go_between_the_check_and_the_claim_is_not_shown(
+    store: Store,
+) -> None:
+    """The race behind two real windows showing one card: this window looks at ``a`` (still
+    new), the other answers it and lets go, then this window claims it. The card is read again
+    after the claim, so it is passed over."""
+    cards = load(store, make_deck("d", "a", "b"))
+    clock = FakeClock()
+    first = window(store, cards, clock)
+    shown = first.next_card()
+    assert shown is not None and shown.key == "d/a"
+    second = window(store, cards, clock)
+    claim = second._claim  # noqa: SLF001
+
+    def other_window_answers_first(key: str, now):  # noqa: ANN001, ANN202
+        if key == "d/a" and first.current is not None:
+            clock.advance(3)
+            first.record(verdict="correct", rating=Rating.Good, seconds=3)  # and lets go
+        return claim(key, now)
+
+    second._claim = other_window_answers_first  # type: ignore[method-assign]  # noqa: SLF001
+    second._queue.held_elsewhere.clear()  # noqa: SLF001
+    second._queue.pending.appendleft("d/a")  # noqa: SLF001 - as if queued before the claim
+    following = second.next_card()
+    assert following is not None and following.key == "d/b"
+    assert claimed_keys(store) == {"d/b"}  # the card passed over was let go again
+    log = store.reviews()
+    assert [entry.card_key for entry in log] == ["d/a"]

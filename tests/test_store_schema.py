@@ -13,7 +13,7 @@ from store_fixtures import T0, db_url, make_deck  # noqa: F401
 
 from recall.store import HEAD, StoreError, open_store
 from recall.store.engine import WRITE, make_engine, parse_url
-from recall.store.models import Base
+from recall.store.models import metadata
 from recall.store.schema import REVISIONS
 
 
@@ -41,7 +41,7 @@ def test_migrations_build_exactly_the_models_schema(db_url: str) -> None:
     engine = create_engine(db_url)
     with engine.connect() as conn:
         context = MigrationContext.configure(conn, opts={"compare_type": True})
-        assert compare_metadata(context, Base.metadata) == []
+        assert compare_metadata(context, metadata) == []
     engine.dispose()
 
 
@@ -180,7 +180,7 @@ def test_an_engine_for_postgresql_gives_the_partial_indexes_their_where() -> Non
     make_engine(parse_url("postgresql+psycopg://nobody@127.0.0.1:1/none")).dispose()  # no connect
     partial = [
         ix
-        for t in Base.metadata.tables.values()
+        for t in metadata.tables.values()
         for ix in t.indexes
         if ix.name and ix.dialect_options["sqlite"]["where"] is not None
     ]

@@ -1,5 +1,5 @@
 """The exam dialog's "not feasible" advice is for where it is shown (issue 11, second pass,
-item 4): the TUI has no ``--deck``, so the dialog plans for every deck or, with Ctrl+O, the
+item 4): the TUI has no ``--deck``, so the dialog plans for every deck or, with Ctrl-O, the
 deck under the cursor, and says so."""
 
 from __future__ import annotations
@@ -44,14 +44,14 @@ def test_not_feasible_says_the_dialogs_key_and_ctrl_o_plans_for_the_deck(tmp_pat
             text = shown()
             assert "Not feasible" in text and "34 cards" in text
             assert "--deck" not in text and "--topic" not in text
-            assert "Ctrl+O plans for deck Beta instead." in text
+            assert "Ctrl-O plans for deck Beta instead." in text
             await pilot.press("ctrl+o")  # the date is kept, the plan redone for Beta
             await settle(app, pilot)
             assert "deck Beta" in static_text(dialog.query_one("#exam-title"))
             text = shown()
             assert "4 cards" in text and "--deck" not in text
             if "Not feasible" in text:
-                assert "Ctrl+O plans for every deck instead." in text
+                assert "Ctrl-O plans for every deck instead." in text
             await pilot.press("escape")
             await settle(app, pilot)
             assert isinstance(app.screen, HomeScreen)

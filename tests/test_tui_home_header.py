@@ -68,7 +68,7 @@ def test_every_line_fits_and_keeps_its_figures(today: TodayView) -> None:
         f"{today.due_tomorrow} tomorrow"
     )
     if today.new_allowance_spent and not today.total:
-        assert "n more · w ahead · c cram" in after
+        assert "n more · w review ahead · c cram" in after
     elif today.new_allowance_spent:
         assert f"{today.new_waiting} new wait" in after
 
@@ -108,6 +108,6 @@ def test_at_80_by_24_the_raise_and_due_tomorrow_are_both_on_screen(tmp_path: Pat
             lines = today_figures(data).plain.splitlines()
             assert len(lines) == 3 and all(line in text for line in lines), lines
             assert "New 7/7 done (+5" in lines[1] and f"{data.reviewed_today} answers" in lines[1]
-            assert f"{today.due_tomorrow} due tomorrow · n more · w ahead · c cram" in text
+            assert f"{today.due_tomorrow} tomorrow · n more · w review ahead · c cram" in text
 
     asyncio.run(flow())

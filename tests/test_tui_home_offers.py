@@ -92,7 +92,7 @@ def test_d_on_a_deck_held_back_by_the_shared_limit_offers_its_cards(tmp_path: Pa
             await settle(app, pilot)
             text = screen_text(app)
             assert "New 2/2 done" in text  # the header fits 80 columns with due tomorrow
-            assert "0 due tomorrow · n more · w ahead · c cram" in text
+            assert "0 tomorrow · n more · w review ahead · c cram" in text
             _select(app, "beta")
             await pilot.press("d")
             await settle(app, pilot)
@@ -137,7 +137,7 @@ def test_s_with_nothing_left_offers_review_ahead_and_cram_never_an_empty_session
                 assert isinstance(app.screen, HomeScreen)
             await pilot.press("s")
             await settle(app, pilot)
-            await pilot.press("a")
+            await pilot.press("w")
             await settle(app, pilot)
             drill = app.screen
             assert isinstance(drill, DrillScreen), type(drill).__name__

@@ -342,7 +342,7 @@ def test_skipping_a_learning_card_shows_another_card_not_the_same_one(
 
 
 def test_a_wrong_answer_cannot_be_rated_hard(home: Path, tmp_path: Path) -> None:
-    from recall.tui.widgets.math_panels import FeedbackPanel
+    from textual.widgets import Static
 
     services = real_services(tmp_path, FakeClock())
     app = RecallApp(services, plan=SessionPlan(minutes=10))
@@ -357,8 +357,8 @@ def test_a_wrong_answer_cannot_be_rated_hard(home: Path, tmp_path: Path) -> None
             await settle(app, pilot)
             assert screen.feedback is not None
             assert screen.feedback.outcome is Status.INCORRECT
-            panel = screen.query_one("#feedback", FeedbackPanel)
-            bar = panel.content.renderables[-1]  # the rating bar: Hard struck through
+            # The rating row (below the scrolling verdict): Hard struck through.
+            bar = screen.query_one("#rating-row", Static).content
             hard = bar.plain.index("2 Hard")
             assert any(
                 span.start <= hard < span.end and "strike" in str(span.style) for span in bar.spans

@@ -44,7 +44,7 @@ def _deck_text() -> str:
 def _services(tmp_path: Path, *, history: bool, truth: tuple[float, ...] = FORGETFUL) -> object:
     """The real facade over the 60-card deck; with ``history``, 200 days of a forgetful
     learner's reviews imported first (they end a few days before the fake clock's now)."""
-    from recall import learner_model
+    from recall.memory import model as memory_model
     from recall.tui.services import Services
     from recall.workspace import Workspace
 
@@ -66,7 +66,7 @@ def _services(tmp_path: Path, *, history: bool, truth: tuple[float, ...] = FORGE
         )
         workspace = Workspace.open(load_settings(), [decks])
         try:
-            report = learner_model.import_reviews(workspace.store, out.getvalue().splitlines())
+            report = memory_model.import_reviews(workspace.store, out.getvalue().splitlines())
             assert report.added == len(events) and not report.problems
         finally:
             workspace.close()

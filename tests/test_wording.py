@@ -75,6 +75,7 @@ NEVER_ONE = {
     ("cards/checking.py", "owners"): "card kinds' names, not a count",
     ("commands/reviews.py", "size"): "only said for a file over the size limit",
     ("formula/diagnose.py", "name"): "a symbol's name: 'x times the reference'",
+    ("formula/numeric.py", "times"): "a ratio of ten or more: said only an order of magnitude off",
     ("grading/names.py", "result.clash"): "a name the learner typed",
     ("scheduling/charts.py", "p.remembered_at_end"): "a column of figures in a table",
     ("interop/review_csv.py", "max_rows"): "the row limit, thousands",

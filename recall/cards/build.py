@@ -24,6 +24,7 @@ from recall.cards.kinds import MISSING_HINTS, KindRules
 from recall.cards.model import Card, CardKind, Deck, FunctionSpec, SymbolSpec
 from recall.cards.positions import Path
 from recall.cards.problems import Problems, did_you_mean
+from recall.inert import quote
 
 __all__ = ["BuiltCard", "BuiltDeck", "DeckBuilder", "type_ok"]
 
@@ -68,7 +69,7 @@ class DeckBuilder(KindRules):
         for key in data:
             if key not in top_allowed:
                 self.problems.add(
-                    f"unknown top-level table or key '{key}'",
+                    f"unknown top-level table or key '{quote(key)}'",
                     (key,),
                     suggestion=did_you_mean(key, top_allowed)
                     or "a deck file has [deck] and [[card]] tables",
@@ -85,7 +86,7 @@ class DeckBuilder(KindRules):
         for key in schema.DECK_REQUIRED:
             if key not in raw_deck:
                 self.problems.add(
-                    f"[deck] is missing '{key}'",
+                    f"[deck] is missing '{quote(key)}'",
                     ("deck",),
                     suggestion=f'add {key} = "..."',
                 )
@@ -98,7 +99,7 @@ class DeckBuilder(KindRules):
             )
         elif "id" in header and not schema.DECK_ID.match(deck_id):
             self.problems.add(
-                f"deck id '{deck_id}' is not valid",
+                f"deck id '{quote(deck_id)}' is not valid",
                 ("deck", "id"),
                 suggestion="use lowercase letters, digits, '-' and '_', e.g. "
                 f"'{_slug(deck_id) or 'my-deck'}'",
@@ -153,7 +154,7 @@ class DeckBuilder(KindRules):
                 if card_id in seen:
                     first_line = self.problems.positions.line("card", seen[card_id])
                     self.problems.add(
-                        f"duplicate card id '{card_id}'",
+                        f"duplicate card id '{quote(card_id)}'",
                         ("card", index, "id"),
                         card_id=card_id,
                         suggestion="ids must be unique in a deck; "
@@ -219,7 +220,7 @@ class DeckBuilder(KindRules):
             )
         elif not schema.CARD_ID.match(raw_id):
             self.problems.add(
-                f"card id '{raw_id}' is not valid",
+                f"card id '{quote(raw_id)}' is not valid",
                 (*where, "id"),
                 card_id=raw_id,
                 suggestion="use lowercase letters, digits, '-', '_' and '.', "
@@ -265,13 +266,13 @@ class DeckBuilder(KindRules):
         for key in schema.KIND_REQUIRED[kind]:
             if key not in raw:
                 self.problems.add(
-                    f"{kind} card is missing '{key}'",
+                    f"{kind} card is missing '{quote(key)}'",
                     where,
                     card_id=label,
-                    suggestion=MISSING_HINTS.get(key, f"add '{key}'"),
+                    suggestion=MISSING_HINTS.get(key, f"add '{quote(key)}'"),
                 )
             elif isinstance(raw[key], str) and not raw[key].strip():
-                self.problems.add(f"'{key}' is empty", (*where, key), card_id=label)
+                self.problems.add(f"'{quote(key)}' is empty", (*where, key), card_id=label)
 
         symbols = _merge(
             deck_symbols, self._symbols(entry.get("symbols", {}), (*where, "symbols"), label)

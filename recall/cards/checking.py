@@ -13,6 +13,7 @@ from typing import Any
 from recall.cards import schema
 from recall.cards.positions import Path
 from recall.cards.problems import Problems, did_you_mean
+from recall.inert import quote
 
 _TYPE_WORDS = {
     "str": "a string",
@@ -83,7 +84,7 @@ class TableChecker:
                 if known_elsewhere and key in known_elsewhere and kind:
                     owners = ", ".join(schema.kinds_using(key))
                     self.problems.add(
-                        f"key '{key}' is not used by {kind} cards",
+                        f"key '{quote(key)}' is not used by {kind} cards",
                         at,
                         card_id=card_id,
                         suggestion=f"it belongs to {owners} cards; remove it or change 'kind'",
@@ -92,7 +93,7 @@ class TableChecker:
                 hint = did_you_mean(key, allowed) or did_you_mean(key, known_elsewhere or {})
                 allowed_list = ", ".join(sorted(allowed))
                 self.problems.add(
-                    f"unknown key '{key}' in {what}",
+                    f"unknown key '{quote(key)}' in {what}",
                     at,
                     card_id=card_id,
                     suggestion=hint or f"allowed keys: {allowed_list}",
@@ -101,7 +102,7 @@ class TableChecker:
             expected = allowed[key]
             if not type_ok(value, expected):
                 self.problems.add(
-                    f"'{key}' must be {_TYPE_WORDS[expected]}, not {_type_word(value)}",
+                    f"'{quote(key)}' must be {_TYPE_WORDS[expected]}, not {_type_word(value)}",
                     at,
                     card_id=card_id,
                     suggestion=_type_fix(expected, value),

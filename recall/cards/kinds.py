@@ -15,6 +15,7 @@ from recall.cards import rules, schema
 from recall.cards.positions import Path
 from recall.cards.problems import did_you_mean
 from recall.cards.specs import SpecReader
+from recall.inert import quote
 
 #: What to write for a required key a card lacks.
 MISSING_HINTS = {
@@ -47,7 +48,7 @@ class KindRules(SpecReader):
             for i, name in enumerate(names):
                 if name.strip() and not (name.isascii() and schema.NAME.match(name)):
                     self.problems.add(
-                        f"'{name}' in '{key}' is not a name in typed syntax",
+                        f"'{quote(name)}' in '{quote(key)}' is not a name in typed syntax",
                         (*where, key, i),
                         card_id=card_id,
                         suggestion="spell it as an answer would, e.g. 'sigmoid', 'exp', 'sigma'",
@@ -110,7 +111,7 @@ class KindRules(SpecReader):
             for key in schema.FORM_KEYS:
                 if key in entry:
                     self.problems.add(
-                        f"'{key}' needs a math blank ('answer'), not a word blank",
+                        f"'{quote(key)}' needs a math blank ('answer'), not a word blank",
                         (*where, key),
                         card_id=card_id,
                     )
@@ -168,7 +169,7 @@ class KindRules(SpecReader):
         shown = set(schema.PLACEHOLDER.findall(prompt))
         for name in sorted(shown - declared):
             self.problems.add(
-                f"prompt uses {{{name}}} but no parameter '{name}' is declared",
+                f"prompt uses {{{name}}} but no parameter '{quote(name)}' is declared",
                 (*where, "prompt"),
                 card_id=card_id,
                 suggestion=did_you_mean(name, declared)
@@ -176,7 +177,7 @@ class KindRules(SpecReader):
             )
         for name in sorted(declared - shown):
             self.problems.add(
-                f"parameter '{name}' is never shown in the prompt",
+                f"parameter '{quote(name)}' is never shown in the prompt",
                 (*where, "params", name),
                 card_id=card_id,
                 suggestion=f"write {{{name}}} in the prompt where its value should appear",

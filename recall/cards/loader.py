@@ -20,21 +20,26 @@ import tomllib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from recall.cards import parse_cache
-from recall.cards.build import BuiltDeck, DeckBuilder
 from recall.cards.model import Card, Deck
-from recall.cards.positions import scan
-from recall.cards.problems import DeckFileError, Problems
-from recall.cards.siblings import with_sibling_groups
 from recall.errors import DeckError
+from recall.inert import quote
 from recall.toml_limits import TomlLimitExceeded, TomlLimits, check_shape, read_bounded
+
+if TYPE_CHECKING:
+    # Imported where a file is really parsed: a start whose decks all come from the parse cache
+    # never loads the builder, the position scanner or the sibling finder (a tenth of a second
+    # of compiling when bytecode is not kept).
+    from recall.cards.build import BuiltDeck
+    from recall.cards.problems import Problems
 
 _TOML_LINE = re.compile(r"at line (\d+)(?:, column (\d+))?")
 
 #: A check run after the structural one, adding its findings to the file's problems (e.g.
 #: :func:`recall.grading.check_deck`, which asks the formula engine).
-DeckCheck = Callable[[BuiltDeck, Problems], None]
+DeckCheck = Callable[["BuiltDeck", "Problems"], None]
 
 #: Results of :func:`read_deck` by (path, size, mtime, builtin, check): decks are immutable, and
 #: the TUI, the store sync and the CLI all load the same files, so each is validated once per
@@ -129,6 +134,33 @@ def _read_deck(
         return None, [DeckError(error.message, path=shown, suggestion="split it into decks")]
     except OSError as error:
         return None, [DeckError(f"cannot read the file: {error.strerror or error}", path=shown)]
+    return _deck_from_raw(raw, shown, builtin=builtin, check=check)
+
+
+def check_deck_text(
+    text: str, path: str | os.PathLike[str], *, check: DeckCheck | None = None
+) -> tuple[Deck | None, list[DeckError]]:
+    """Validate deck-file ``text`` that would be written to ``path``, before anything is
+    written (an import checks what it made): ``(deck, [])`` or ``(None, errors)``, the errors
+    naming ``path``. The size limit applies as it would to the file."""
+    raw = text.encode("utf-8")
+    shown = str(path)
+    if len(raw) > DECK_LIMITS.max_bytes:
+        message = (
+            f"the deck would be {len(raw) / (1 << 20):.1f} MiB, over the "
+            f"{DECK_LIMITS.max_bytes >> 20} MiB limit for {DECK_LIMITS.what}"
+        )
+        return None, [DeckError(message, path=shown, suggestion="split it into decks")]
+    try:
+        return _deck_from_raw(raw, shown, builtin=False, check=check)
+    except Exception as error:  # as read_deck: whatever goes wrong is this text's error
+        return None, [_unexpected(error, shown)]
+
+
+def _deck_from_raw(
+    raw: bytes, shown: str, *, builtin: bool, check: DeckCheck | None
+) -> tuple[Deck | None, list[DeckError]]:
+    """A deck file's bytes (within the size limit) → a validated deck, or its errors."""
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -150,7 +182,14 @@ def _read_deck(
     except tomllib.TOMLDecodeError as error:
         return None, [_toml_error(error, shown)]
 
+    from recall.cards.build import DeckBuilder
+    from recall.cards.positions import scan
+    from recall.cards.problems import Problems
+    from recall.cards.siblings import with_sibling_groups
+    from recall.cards.untrusted import record_forbidden_characters
+
     problems = Problems(shown, scan(text))
+    record_forbidden_characters(data, problems)  # control characters, and invisible ones in ids
     built = DeckBuilder(problems, builtin=builtin).build(data, shown)
     if built is not None and check is not None:
         check(built, problems)
@@ -194,6 +233,8 @@ def load_deck(
     :class:`DeckFileError` carrying every error."""
     deck, errors = read_deck(path, builtin=builtin, check=check)
     if deck is None:
+        from recall.cards.problems import DeckFileError
+
         raise DeckFileError(str(path), errors)
     return deck
 
@@ -206,24 +247,34 @@ def default_dirs() -> list[Path]:
 
 
 def deck_files(target: str | os.PathLike[str]) -> list[Path]:
-    """The deck files a path names: the file itself, or a folder's ``*.toml`` (sorted, not
-    recursive; names starting with ``.`` or ``_`` are skipped)."""
+    """The deck files a path names: the path itself when it is not a folder, or a folder's
+    ``*.toml`` entries (sorted, not recursive; names starting with ``.`` or ``_`` are skipped).
+
+    Everything named like a deck is returned, whatever it is: a FIFO, a device, a link to one, a
+    broken link or a symlink loop is not skipped here but refused by the reader
+    (:func:`recall.regular_files.read_regular`), so the learner is told which file and why."""
     path = Path(target)
-    if path.is_file():
-        return [path]
-    if not path.is_dir():
-        return []
-    return sorted(
-        p for p in path.glob("*.toml") if p.is_file() and not p.name.startswith((".", "_"))
-    )
+    try:
+        is_dir = path.is_dir()
+    except OSError:
+        is_dir = False
+    if not is_dir:
+        return [path] if os.path.lexists(path) else []
+    return sorted(p for p in path.glob("*.toml") if not p.name.startswith((".", "_")))
+
+
+def _identity(path: Path) -> str:
+    """Where ``path`` leads (links followed as far as they go), to load each file once; a
+    symlink loop or a broken link is its own identity (the reader reports it)."""
+    return os.path.realpath(path)
 
 
 def _is_builtin(path: Path) -> bool:
     from recall.paths import builtin_decks_dir
 
     try:
-        return path.resolve().parent == builtin_decks_dir().resolve()
-    except OSError:
+        return Path(_identity(path)).parent == builtin_decks_dir().resolve()
+    except (OSError, RuntimeError):
         return False
 
 
@@ -244,12 +295,12 @@ def load_decks(
     decks: list[Deck] = []
     failures: list[DeckFailure] = []
     owners: dict[str, str] = {}
-    seen_files: set[Path] = set()
+    seen_files: set[str] = set()
     files = [file for target in targets for file in deck_files(target)]
     for done, file in enumerate(files):
         if progress is not None:
             progress(done, len(files))
-        key = file.resolve()
+        key = _identity(file)
         if key in seen_files:
             continue
         seen_files.add(key)
@@ -263,7 +314,7 @@ def load_decks(
                     str(file),
                     (
                         DeckError(
-                            f"deck id '{deck.id}' is already used by {owners[deck.id]}",
+                            f"deck id '{quote(deck.id)}' is already used by {owners[deck.id]}",
                             path=str(file),
                             line=_deck_id_line(file),
                             suggestion="give this deck another id",
@@ -278,8 +329,10 @@ def load_decks(
 
 
 def _deck_id_line(path: Path) -> int | None:
+    from recall.cards.positions import scan
+
     try:
-        positions = scan(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError):
+        positions = scan(read_bounded(path, DECK_LIMITS).decode("utf-8"))
+    except (OSError, UnicodeDecodeError, TomlLimitExceeded):
         return None
     return positions.line("deck", "id")

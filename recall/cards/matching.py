@@ -9,6 +9,7 @@ names (one edit from 5 characters, two from 10) and only when no *other* listed 
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -37,6 +38,39 @@ GENERIC_WORDS = frozenset(
 #: Word spellings that mean the same thing (after British -isation became -ization).
 _WORD_SPELLINGS = {"normalization": "norm", "normalizing": "norm", "normalized": "norm"}
 _ARTICLES = ("the ", "a ", "an ")
+#: What a head noun of a prompt is also called: "a ▢ prior" is answered "the Laplace
+#: distribution" as naturally as "a Laplace prior".
+_HEAD_KINDS = {
+    "prior": ("distribution",),
+    "density": ("distribution",),
+    "distribution": ("density",),
+    "activation": ("function",),
+    "normalisation": ("layer", "normalization"),
+    "normalization": ("layer",),
+}
+#: Where a prompt's noun phrase ends: punctuation, a bracket, a dash between words.
+_PHRASE_END = re.compile(r"[.,;:!?()\[\]{}=≈]|\s[—–-]\s")
+#: The words that introduce a reverse card's head noun: "Name *this* loss", "which activation".
+_DETERMINERS = ("this", "these", "which", "the")
+#: Words that end a named phrase: "what does this fraction *measure*", "the method *whose* ...".
+_PHRASE_STOPS = frozenset(
+    {
+        "is",
+        "are",
+        "was",
+        "does",
+        "do",
+        "measure",
+        "estimate",
+        "approximates",
+        "belong",
+        "whose",
+        "on",
+        "in",
+        "for",
+        "with",
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -104,6 +138,78 @@ def _spelling(word: str) -> str:
     return _WORD_SPELLINGS.get(word, word)
 
 
+def head_phrases(text: str, *, blank: str = "{{}}") -> tuple[str, ...]:
+    """The words a learner may type after the answer because the prompt puts them there.
+
+    A cloze ``text`` with a ``blank``: the phrase right after the blank, and each of its
+    beginnings ("a ▢ prior on the weights" gives "prior", "prior on", ... ). Any other prompt
+    (a reverse card's): the noun phrase after "this", "these" or "which", and each of its
+    endings ("Name this regularised objective." gives "objective" and "regularised objective").
+    Each head noun's other names (:data:`_HEAD_KINDS`) count too.
+    """
+    if blank in text:
+        after = _PHRASE_END.split(text.split(blank, 1)[1], maxsplit=1)[0]
+        words = normalise_words(after)
+        phrases = [words[:end] for end in range(1, len(words) + 1)]
+    else:
+        words = []
+        for sentence in _PHRASE_END.split(text):  # the first sentence that names a thing
+            words = words or _named_phrase(normalise_words(sentence))
+        phrases = [words[start:] for start in range(len(words))]
+    out = {" ".join(phrase) for phrase in phrases if phrase}
+    for phrase in list(out):
+        for other in _HEAD_KINDS.get(phrase, ()):
+            out.add(other)
+    return tuple(sorted(out, key=lambda phrase: (len(phrase), phrase)))
+
+
+def _named_phrase(words: list[str]) -> list[str]:
+    """The noun phrase the prompt names: the last one "this", "these" or "which" opens ("this
+    is the derivative of which activation" gives "activation"), else the first after "the"
+    ("name the quantity on the right-hand side" gives "quantity"); cut at the next
+    determiner, verb or preposition."""
+    pointed: list[str] = []
+    first_the: list[str] = []
+    for index, word in enumerate(words):
+        if word not in _DETERMINERS:
+            continue
+        phrase = []
+        for following in words[index + 1 :]:
+            if following in _DETERMINERS or following in _PHRASE_STOPS:
+                break
+            phrase.append(following)
+        while phrase and phrase[-1] == "of":  # "what is this the size of"
+            phrase.pop()
+        if phrase and word != "the":
+            pointed = phrase
+        elif phrase and not first_the:
+            first_the = phrase
+    return pointed or first_the
+
+
+def normalise_words(text: str) -> list[str]:
+    """:func:`normalise`'s words, keeping a leading article (it is a phrase, not an answer)."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    chars = [
+        char.casefold() if char.isalnum() else " "
+        for char in decomposed
+        if not unicodedata.combining(char)
+    ]
+    return "".join(chars).split()
+
+
+def without_head(answer: str, heads: Iterable[str]) -> list[str]:
+    """``answer`` and, for each head phrase it ends with, the answer without it ("a Laplace
+    prior" with the head "prior" is also "Laplace"); never an empty answer."""
+    words = normalise(answer).split()
+    out = [answer]
+    for head in heads:
+        tail = head.split()
+        if len(words) > len(tail) and words[-len(tail) :] == tail:
+            out.append(" ".join(words[: -len(tail)]))
+    return out
+
+
 def typo_allowance(form: str) -> int:
     """Edits forgiven in a name of this length: none below 5 characters (acronyms), one up to 9,
     two from 10."""
@@ -114,9 +220,16 @@ def typo_allowance(form: str) -> int:
     return 2
 
 
-def match_name(answer: str, accepted: Iterable[str], others: Iterable[str] = ()) -> NameMatch:
+def match_name(
+    answer: str,
+    accepted: Iterable[str],
+    others: Iterable[str] = (),
+    heads: Iterable[str] = (),
+) -> NameMatch:
     """Whether ``answer`` names one of ``accepted``; ``others`` are the other terms a learner
-    might confuse it with (the deck's other names), which a typo must not be closer to."""
+    might confuse it with (the deck's other names), which a typo must not be closer to.
+    ``heads`` are words the prompt puts after the answer (:func:`head_phrases`): "a Laplace
+    prior" names "Laplace" when the prompt asks for "a ▢ prior"."""
     accepted = list(accepted)
     others = list(others)
     typed_symbolic = symbolic_form(answer)
@@ -128,7 +241,11 @@ def match_name(answer: str, accepted: Iterable[str], others: Iterable[str] = ())
             return NameMatch(False, clash=term)
     accepted = [a for a in accepted if not is_symbolic(a)]
     others = [o for o in others if not is_symbolic(o)]
-    typed = forms(answer)
+    variants = without_head(answer, heads)
+    typed = frozenset().union(*(forms(text) for text in variants))
+    # A typo is judged on the name alone: "the PPO loss" is not one letter off "DPO loss" when
+    # "loss" is the prompt's word; only the exact match may use the whole phrase.
+    spelled = frozenset().union(*(forms(text) for text in variants[1:])) or typed
     if not typed or is_symbolic(answer) and not accepted:
         return NameMatch(False)
     accepted = [a for a in accepted if forms(a)]
@@ -144,16 +261,16 @@ def match_name(answer: str, accepted: Iterable[str], others: Iterable[str] = ())
     best: tuple[int, str] | None = None
     for term in accepted:
         for form in forms(term):
-            allowance = min(typo_allowance(form), max(typo_allowance(t) for t in typed))
+            allowance = min(typo_allowance(form), max(typo_allowance(t) for t in spelled))
             if allowance == 0:
                 continue
-            distance = min(edit_distance(t, form, allowance) for t in typed)
+            distance = min(edit_distance(t, form, allowance) for t in spelled)
             if distance <= allowance and (best is None or distance < best[0]):
                 best = (distance, term)
     if best is None:
         return NameMatch(False)
     for term in rivals:
-        closest = min(edit_distance(t, f, best[0]) for t in typed for f in forms(term))
+        closest = min(edit_distance(t, f, best[0]) for t in spelled for f in forms(term))
         if closest <= best[0]:
             return NameMatch(False, clash=term)
     return NameMatch(True, best[1], "typo")

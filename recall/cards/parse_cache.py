@@ -40,7 +40,8 @@ from pathlib import Path
 from typing import Any, Final
 
 from recall.cards.model import Card, Deck
-from recall.paths import write_atomically
+from recall.paths import make_private_dirs, write_atomically
+from recall.regular_files import read_regular
 
 #: A deck check as :func:`recall.cards.loader.read_deck` takes it.
 Check = Callable[..., None]
@@ -77,9 +78,10 @@ def load(raw: bytes, path: str, *, builtin: bool, check: Check | None) -> Deck |
         return None
     file = cache_dir() / f"{key}.json"
     try:
-        if file.stat().st_size > MAX_ENTRY_BYTES:
+        raw = read_regular(file, MAX_ENTRY_BYTES)  # a FIFO here is refused, never waited on
+        if len(raw) > MAX_ENTRY_BYTES:
             return None
-        entry = json.loads(file.read_bytes())
+        entry = json.loads(raw)
         if not isinstance(entry, dict) or entry.get("key") != key:
             return None
         payload = entry.get("deck")
@@ -112,7 +114,7 @@ def store(raw: bytes, deck: Deck, *, builtin: bool, check: Check | None) -> bool
     entry = json.dumps({"key": key, "digest": _digest(payload), "deck": payload})
     folder = cache_dir()
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        make_private_dirs(folder)
         write_atomically(folder / f"{key}.json", entry, durable=False)
     except OSError:
         return False

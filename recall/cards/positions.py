@@ -15,6 +15,7 @@ ancestor, so a lookup always yields the most precise line known.
 from __future__ import annotations
 
 import re
+import tomllib
 from dataclasses import dataclass, field
 
 _HEADER = re.compile(r"^\s*(\[\[?)\s*(?P<name>[^\]]*?)\s*(\]\]?)\s*(#.*)?$")
@@ -51,14 +52,26 @@ class Positions:
 
 
 def _split_key(text: str) -> list[str]:
-    """``a."b.c".d`` → ``["a", "b.c", "d"]`` (quotes removed, no escapes decoded beyond ``\\"``)."""
+    """``a."b.c".d`` → ``["a", "b.c", "d"]`` (quotes removed, a double-quoted key's escapes
+    decoded)."""
     parts: list[str] = []
     for match in _KEY_SPLIT.finditer(text):
         raw = match.group(1)
-        if raw[:1] in "\"'":
-            raw = raw[1:-1].replace('\\"', '"')
+        if raw[:1] == '"' and "\\" in raw:
+            raw = _decoded_key(raw)
+        elif raw[:1] in "\"'":
+            raw = raw[1:-1]
         parts.append(raw)
     return parts
+
+
+def _decoded_key(raw: str) -> str:
+    """A double-quoted key with its escapes decoded as TOML does (``"x\\u2066"``), so a key
+    that holds an escaped character is found by the path the parsed data gives it."""
+    try:
+        return next(iter(tomllib.loads(f"{raw} = 0")))
+    except (tomllib.TOMLDecodeError, StopIteration):
+        return raw[1:-1]
 
 
 def _strip_strings(line: str) -> tuple[str, str | None]:

@@ -24,6 +24,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from recall.inert import quote
+
 #: Spellings that are one mathematical function to a learner: ``e^(-x)`` is written "with exp"
 #: as much as ``exp(-x)`` is, so requiring or forbidding ``exp`` covers the constant ``e``.
 _SAME_FORM: dict[str, frozenset[str]] = {"exp": frozenset({"exp", "e"})}
@@ -68,12 +70,12 @@ def problems(require: Iterable[str], forbid: Iterable[str]) -> list[str]:
         seen: set[str] = set()
         for name in names:
             if not name.strip():
-                out.append(f"'{key}' has an empty name")
+                out.append(f"'{quote(key)}' has an empty name")
             elif name in seen:
-                out.append(f"'{key}' lists '{name}' twice")
+                out.append(f"'{quote(key)}' lists '{quote(name)}' twice")
             seen.add(name)
     for name in sorted(set(required) & set(forbidden)):
-        out.append(f"'{name}' is both required and forbidden")
+        out.append(f"'{quote(name)}' is both required and forbidden")
     return out
 
 

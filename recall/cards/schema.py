@@ -25,12 +25,12 @@ MAX_MAGNITUDE = 1e300
 MAX_SIGFIGS = 15
 
 #: Deck ids: lowercase letters, digits, ``-`` and ``_``, starting with a letter or digit.
-DECK_ID = re.compile(rf"^[a-z0-9][a-z0-9_-]{{0,{MAX_ID - 1}}}$")
+DECK_ID = re.compile(rf"^[a-z0-9][a-z0-9_-]{{0,{MAX_ID - 1}}}\Z")
 #: Card ids may also use ``.`` (``adam.bias-correction``).
-CARD_ID = re.compile(rf"^[a-z0-9][a-z0-9_.-]{{0,{MAX_ID - 1}}}$")
+CARD_ID = re.compile(rf"^[a-z0-9][a-z0-9_.-]{{0,{MAX_ID - 1}}}\Z")
 #: A variable or function name in typed syntax: letters (any script) and digits, ``_``-joined
 #: parts, optional trailing primes (``f'``).
-NAME = re.compile(r"^[^\W\d_][^\W_]*(?:_[^\W_]+)*'*$")
+NAME = re.compile(r"^[^\W\d_][^\W_]*(?:_[^\W_]+)*'*\Z")
 #: ``{N}`` placeholders in a numeric prompt: a name in single braces (``{{}}`` and braces around
 #: anything that is not a plain name, such as ``{t-1}``, are left alone).
 PLACEHOLDER = re.compile(r"(?<!\{)\{([A-Za-z][A-Za-z0-9_]*)\}(?!\})")

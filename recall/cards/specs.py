@@ -16,6 +16,7 @@ from recall.cards import schema
 from recall.cards.checking import TableChecker
 from recall.cards.model import FunctionSpec, Identity, ParamSpec, SymbolSpec, Tolerance
 from recall.cards.positions import Path
+from recall.inert import quote
 
 
 class SpecReader(TableChecker):
@@ -27,7 +28,7 @@ class SpecReader(TableChecker):
             at = (*where, name)
             if not schema.NAME.match(name):
                 self.problems.add(
-                    f"'{name}' is not a valid symbol name",
+                    f"'{quote(name)}' is not a valid symbol name",
                     at,
                     card_id=card_id,
                     suggestion="use letters and digits with '_' subscripts, e.g. 'd_k', 'beta_1'",
@@ -37,7 +38,7 @@ class SpecReader(TableChecker):
                 specs.append(SymbolSpec(name=name, domain=value.strip() or "real"))
             elif isinstance(value, dict):
                 entry = self._check_table(
-                    value, schema.SYMBOL_KEYS, at, card_id, f"symbol '{name}'"
+                    value, schema.SYMBOL_KEYS, at, card_id, f"symbol '{quote(name)}'"
                 )
                 specs.append(
                     SymbolSpec(
@@ -50,7 +51,7 @@ class SpecReader(TableChecker):
                 )
             else:
                 self.problems.add(
-                    f"symbol '{name}' must be a domain string or a table",
+                    f"symbol '{quote(name)}' must be a domain string or a table",
                     at,
                     card_id=card_id,
                     suggestion=f'{name} = "positive" or '
@@ -66,7 +67,7 @@ class SpecReader(TableChecker):
             at = (*where, name)
             if not schema.NAME.match(name):
                 self.problems.add(
-                    f"'{name}' is not a valid function name",
+                    f"'{quote(name)}' is not a valid function name",
                     at,
                     card_id=card_id,
                     suggestion="use letters and digits, e.g. 'f', 'sigma', 'D_KL'",
@@ -76,7 +77,7 @@ class SpecReader(TableChecker):
                 specs.append(FunctionSpec(name=name, means=value.strip() or "unknown"))
             elif isinstance(value, dict):
                 entry = self._check_table(
-                    value, schema.FUNCTION_KEYS, at, card_id, f"function '{name}'"
+                    value, schema.FUNCTION_KEYS, at, card_id, f"function '{quote(name)}'"
                 )
                 specs.append(
                     FunctionSpec(
@@ -87,7 +88,7 @@ class SpecReader(TableChecker):
                 )
             else:
                 self.problems.add(
-                    f"function '{name}' must be a string or a table",
+                    f"function '{quote(name)}' must be a string or a table",
                     at,
                     card_id=card_id,
                     suggestion=f'{name} = "sigmoid" or {name} = "unknown"',
@@ -179,7 +180,7 @@ class SpecReader(TableChecker):
             self.problems.add("'sigfigs' must be at least 1", at, card_id=card_id)
             return None
         if key in ("relative", "absolute") and (value < 0 or not math.isfinite(value)):
-            self.problems.add(f"'{key}' must be a finite number >= 0", at, card_id=card_id)
+            self.problems.add(f"'{quote(key)}' must be a finite number >= 0", at, card_id=card_id)
             return None
         if key == "relative" and value >= 1:
             self.problems.add(
@@ -196,11 +197,13 @@ class SpecReader(TableChecker):
         for name, value in raw.items():
             at = (*where, name)
             if not schema.NAME.match(name):
-                self.problems.add(f"'{name}' is not a valid parameter name", at, card_id=card_id)
+                self.problems.add(
+                    f"'{quote(name)}' is not a valid parameter name", at, card_id=card_id
+                )
                 continue
             if not isinstance(value, dict):
                 self.problems.add(
-                    f"parameter '{name}' must be a table",
+                    f"parameter '{quote(name)}' must be a table",
                     at,
                     card_id=card_id,
                     suggestion=f"{name} = {{ low = 1, high = 10 }} "
@@ -208,11 +211,13 @@ class SpecReader(TableChecker):
                 )
                 continue
             before = len(self.problems.errors)
-            entry = self._check_table(value, schema.PARAM_KEYS, at, card_id, f"parameter '{name}'")
+            entry = self._check_table(
+                value, schema.PARAM_KEYS, at, card_id, f"parameter '{quote(name)}'"
+            )
             wild = _wild_number(entry)
             if wild is not None:
                 self.problems.add(
-                    f"parameter '{name}' has {wild[0]} = {_shown(wild[1])}: numbers must be "
+                    f"parameter '{quote(name)}' has {wild[0]} = {_shown(wild[1])}: numbers must be "
                     f"finite and at most {schema.MAX_MAGNITUDE:g} in size",
                     at,
                     card_id=card_id,
@@ -223,43 +228,45 @@ class SpecReader(TableChecker):
             if choices is not None:
                 if low is not None or high is not None:
                     self.problems.add(
-                        f"parameter '{name}' has both 'choices' and a range",
+                        f"parameter '{quote(name)}' has both 'choices' and a range",
                         at,
                         card_id=card_id,
                         suggestion="keep one: choices = [...] or low/high",
                     )
                 elif not choices:
-                    self.problems.add(f"parameter '{name}' has no choices", at, card_id=card_id)
+                    self.problems.add(
+                        f"parameter '{quote(name)}' has no choices", at, card_id=card_id
+                    )
             elif low is None or high is None:
                 self.problems.add(
-                    f"parameter '{name}' needs 'low' and 'high' (or 'choices')",
+                    f"parameter '{quote(name)}' needs 'low' and 'high' (or 'choices')",
                     at,
                     card_id=card_id,
                     suggestion=f"{name} = {{ low = 1, high = 10 }}",
                 )
             elif not (math.isfinite(low) and math.isfinite(high)) or low > high:
                 self.problems.add(
-                    f"parameter '{name}' has low > high",
+                    f"parameter '{quote(name)}' has low > high",
                     at,
                     card_id=card_id,
                     suggestion="swap them",
                 )
             elif entry.get("log") and low <= 0:
                 self.problems.add(
-                    f"parameter '{name}' is drawn in log space but low = {low}",
+                    f"parameter '{quote(name)}' is drawn in log space but low = {low}",
                     at,
                     card_id=card_id,
                     suggestion="a log-scale range must be positive",
                 )
             step = entry.get("step")
             if step is not None and not step > 0:
-                self.problems.add(f"parameter '{name}' has step <= 0", at, card_id=card_id)
+                self.problems.add(f"parameter '{quote(name)}' has step <= 0", at, card_id=card_id)
             elif step is not None and low is not None and high is not None:
                 grid = (high - low) / step
                 if not (math.isfinite(grid) and grid <= schema.MAX_STEPS):
                     self.problems.add(
-                        f"parameter '{name}' has a step of {step:g} over [{low:g}, {high:g}]: "
-                        f"more than {schema.MAX_STEPS:g} values",
+                        f"parameter '{quote(name)}' has a step of {step:g} over "
+                        f"[{low:g}, {high:g}]: more than {schema.MAX_STEPS:g} values",
                         at,
                         card_id=card_id,
                         suggestion="use a larger step, or sigfigs instead",
@@ -267,7 +274,7 @@ class SpecReader(TableChecker):
             sigfigs = entry.get("sigfigs")
             if sigfigs is not None and not 1 <= sigfigs <= schema.MAX_SIGFIGS:
                 self.problems.add(
-                    f"parameter '{name}' has sigfigs = {sigfigs}: it must be from 1 to "
+                    f"parameter '{quote(name)}' has sigfigs = {sigfigs}: it must be from 1 to "
                     f"{schema.MAX_SIGFIGS}",
                     at,
                     card_id=card_id,
@@ -279,7 +286,9 @@ class SpecReader(TableChecker):
                 and math.ceil(low) > math.floor(high)
             ):
                 self.problems.add(
-                    f"parameter '{name}' has no integer in [{low}, {high}]", at, card_id=card_id
+                    f"parameter '{quote(name)}' has no integer in [{low}, {high}]",
+                    at,
+                    card_id=card_id,
                 )
             if len(self.problems.errors) > before:
                 continue

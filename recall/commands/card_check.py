@@ -19,6 +19,8 @@ from recall.errors import ConfigError
 
 if TYPE_CHECKING:
     from recall.cards.model import Card
+    from recall.formula import Verdict
+    from recall.grading import Question
     from recall.workspace import Workspace
 
 #: Exit status by verdict; a self-rated (explain) card has nothing to decide: 0.
@@ -29,7 +31,6 @@ def run_card(args: argparse.Namespace, print_verdict: Callable[[dict[str, Any]],
     """Grade ``args.answer`` (or the lone positional) against ``args.card``; ``print_verdict``
     is ``recall check``'s own verdict printer (passed in: no import cycle)."""
     from recall.commands import open_workspace
-    from recall.grading import Question, grade
 
     answer = args.answer if args.answer is not None else args.expected
     if args.answer is not None and args.expected is not None:
@@ -50,8 +51,7 @@ def run_card(args: argparse.Namespace, print_verdict: Callable[[dict[str, Any]],
     workspace = open_workspace(args, sync=False)
     card = find_card(workspace, args.card)
     started = time.perf_counter()
-    question = Question.draw(card, args.seed)
-    verdict = grade(question, answer, others=workspace.neighbour_names(card))
+    question, verdict = grade_on_card(workspace, card, answer, args.seed)
     data = verdict.to_dict()
     data["ms"] = round((time.perf_counter() - started) * 1000, 3)
     data["card"] = card.key
@@ -64,6 +64,18 @@ def run_card(args: argparse.Namespace, print_verdict: Callable[[dict[str, Any]],
     else:
         _print_card_verdict(card, data, print_verdict)
     return EXIT[status]
+
+
+def grade_on_card(
+    workspace: Workspace, card: Card, answer: str, seed: int | None = None
+) -> tuple[Question, Verdict]:
+    """The question drawn from ``seed`` and the verdict for ``answer``, exactly as the drill
+    screen grades it (the deck's neighbour names as ``others``). The one path of ``recall check
+    --card``; the learner-answer corpus test grades through it too."""
+    from recall.grading import Question, grade
+
+    question = Question.draw(card, seed)
+    return question, grade(question, answer, others=workspace.neighbour_names(card))
 
 
 def find_card(workspace: Workspace, key: str) -> Card:

@@ -81,10 +81,11 @@ RETENTION = "retention"
 
 
 def _apply_retention(text: str) -> int:
-    from recall import config, learner_model
+    from recall import config
+    from recall.memory import model as memory_model
 
     before = config.load_settings().desired_retention
-    saved = learner_model.apply_desired_retention(retention_from_text(text))
+    saved = memory_model.apply_desired_retention(retention_from_text(text))
     print(
         f"desired_retention = {saved.desired_retention:g} (was {before:g}): the schedule aims "
         "for it from the next review; `recall plan` shows the workload it costs"

@@ -270,7 +270,7 @@ def run_new(args: argparse.Namespace) -> int:
     from recall.commands import custom_folder
     from recall.errors import DeckError
     from recall.interop.text_import import slug
-    from recall.paths import write_atomically
+    from recall.paths import make_private_dirs, write_atomically
 
     deck_id = args.deck_id or slug(args.name).replace(".", "-")
     if not deck_id or not DECK_ID.match(deck_id):
@@ -280,7 +280,7 @@ def run_new(args: argparse.Namespace) -> int:
         )
     target = args.output or custom_folder(args) / f"{deck_id}.toml"
     _refuse_overwrite(target, args.force)
-    target.parent.mkdir(parents=True, exist_ok=True)
+    make_private_dirs(target.parent)
     write_atomically(target, new_deck_text(args.name, deck_id, path_hint=str(target)))
     print(f"wrote {target}")
     print(f"edit it, then check it with: recall decks validate {target}")
@@ -305,8 +305,8 @@ def find_deck(spec: str, args: argparse.Namespace | None = None) -> Deck:
     from recall.grading import check_deck
 
     path = Path(spec)
-    if path.suffix == ".toml" and path.is_file():
-        return load_deck(path, check=check_deck)
+    if path.suffix == ".toml" and os.path.lexists(path) and not path.is_dir():
+        return load_deck(path, check=check_deck)  # a FIFO or a device is refused, with why
     workspace = open_workspace(args or argparse.Namespace(), sync=False)
     found = workspace.deck(spec)
     if found is not None:
@@ -382,52 +382,93 @@ def run_export(args: argparse.Namespace) -> int:
 # ----- import --------------------------------------------------------------------------------
 
 
+#: The largest file ``recall decks import`` reads: four times a deck file's limit. Anything
+#: larger is refused before it is read (a deck holds at most 1 MiB; an export carries its text
+#: plus markup and bookkeeping columns, never four times as much).
+MAX_IMPORT_BYTES = 4 << 20
+
+
+def _read_import(source: Path) -> str:
+    """The text of an import file: a regular file of at most :data:`MAX_IMPORT_BYTES`, checked
+    before a byte is read (a 100 MB export is refused in a millisecond)."""
+    from recall.errors import DeckError
+    from recall.regular_files import check_regular, read_regular
+
+    limit = f"{MAX_IMPORT_BYTES >> 20} MiB"
+    try:
+        size = check_regular(source).st_size
+        if size > MAX_IMPORT_BYTES:
+            raise DeckError(
+                f"{source} is {size / (1 << 20):.1f} MiB: an import file may be at most {limit} "
+                "(a deck file at most 1 MiB)",
+                suggestion="split it and import each part as its own deck",
+            )
+        raw = read_regular(source, MAX_IMPORT_BYTES)
+    except OSError as error:
+        raise DeckError(f"cannot read {source}: {error.strerror or error}") from None
+    if len(raw) > MAX_IMPORT_BYTES:  # it grew while being read
+        raise DeckError(f"{source} is over {limit}: an import file may be at most {limit}")
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise DeckError(f"{source} is not UTF-8 text", suggestion="export it as UTF-8") from None
+
+
+def _write_imported(deck: Deck, target: Path, comment: str) -> None:
+    """Write an imported deck to ``target`` only once all of it is known to load: its text is
+    checked (size, structure, the engine's checks) before anything is written, and written
+    atomically, so a refused import leaves nothing in the decks folder."""
+    from recall.cards.loader import check_deck_text
+    from recall.cards.problems import DeckFileError
+    from recall.cards.writer import deck_to_toml
+    from recall.grading import check_deck
+    from recall.paths import make_private_dirs, write_atomically
+
+    text = deck_to_toml(deck, comment=comment)
+    checked, errors = check_deck_text(text, target, check=check_deck)
+    if checked is None:
+        raise DeckFileError(str(target), errors)
+    make_private_dirs(target.parent)
+    write_atomically(target, text)
+
+
 def run_import(args: argparse.Namespace) -> int:
     from collections import Counter
 
-    from recall.cards.loader import load_deck
-    from recall.cards.writer import deck_to_toml
     from recall.commands import custom_folder
-    from recall.errors import DeckError
-    from recall.grading import check_deck
+    from recall.inert import inert
     from recall.interop.json_deck import looks_like_json
     from recall.interop.text_import import notes_to_deck, read_notes, slug
-    from recall.paths import write_atomically
 
     source: Path = args.file
-    try:
-        text = source.read_text(encoding="utf-8-sig")
-    except OSError as error:
-        raise DeckError(f"cannot read {source}: {error.strerror or error}") from None
-    except UnicodeDecodeError:
-        raise DeckError(f"{source} is not UTF-8 text", suggestion="export it as UTF-8") from None
+    text = _read_import(source)
     if args.fmt == "json" or (args.fmt == "auto" and looks_like_json(text)):
         return _import_json(args, text, source)
     imported = read_notes(
         text, source=str(source), fmt=args.fmt, field_sep=args.field_sep, card_sep=args.card_sep
     )
-    name = args.name or source.stem.replace("_", " ").replace("-", " ").strip().capitalize()
+    # A file name is text recall did not write: what becomes deck text is made inert.
+    file_name = inert(source.name, one_line=True)
+    stem = inert(source.stem, one_line=True)
+    name = args.name or stem.replace("_", " ").replace("-", " ").strip().capitalize()
     deck_id = args.deck_id or slug(name).replace(".", "-") or "imported"
     deck = notes_to_deck(
         imported.notes,
         deck_id=deck_id,
         name=name,
-        description=f"Imported from {source.name}.",
+        description=f"Imported from {file_name}.",
         kind=args.kind,
-        source=source.name,
+        source=file_name,
     )
     target: Path = args.output or custom_folder(args) / f"{deck_id}.toml"
     _refuse_overwrite(target, args.force)
-    target.parent.mkdir(parents=True, exist_ok=True)
     comment = (
-        f"Imported by `recall decks import` from {source.name} ({imported.format} format).\n"
+        f"Imported by `recall decks import` from {file_name} ({imported.format} format).\n"
         "Numbers became fact cards, short names reverse cards, clozes cloze cards, and\n"
         "everything else explain cards (self-rated). To have the engine grade a card,\n"
         'make it kind = "formula" with an answer in typed syntax and its symbols declared.'
     )
-    write_atomically(target, deck_to_toml(deck, comment=comment))
-    # What we wrote must load: fail loudly here rather than at drill time.
-    load_deck(target, check=check_deck)
+    _write_imported(deck, target, comment)
     for warning in imported.warnings:
         print(f"warning: {warning}", file=sys.stderr)
     kinds = Counter(str(card.kind) for card in deck.cards)
@@ -438,19 +479,13 @@ def run_import(args: argparse.Namespace) -> int:
 
 def _import_json(args: argparse.Namespace, text: str, source: Path) -> int:
     """``recall decks import`` of a JSON export: the deck as it was, every kind kept."""
-    from recall.cards.loader import load_deck
-    from recall.cards.writer import deck_to_toml
     from recall.commands import custom_folder
-    from recall.grading import check_deck
     from recall.interop.json_deck import read_json_deck
-    from recall.paths import write_atomically
 
     deck = read_json_deck(text, source=str(source), deck_id=args.deck_id, name=args.name)
     target: Path = args.output or custom_folder(args) / f"{deck.id}.toml"
     _refuse_overwrite(target, args.force)
-    target.parent.mkdir(parents=True, exist_ok=True)
     comment = f"Imported by `recall decks import` from {source.name} (recall JSON export)."
-    write_atomically(target, deck_to_toml(deck, comment=comment))
-    load_deck(target, check=check_deck)
+    _write_imported(deck, target, comment)
     print(f"imported {count_of(len(deck.cards), 'card')} into {target}")
     return 0

@@ -29,14 +29,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 
 def run(args: argparse.Namespace) -> int:
-    from recall import learner_model
     from recall.commands import open_workspace
+    from recall.memory import model as memory_model
 
     workspace = open_workspace(args)
     store, settings = workspace.store, workspace.settings
     try:
         if args.revert:
-            back = learner_model.revert(store)
+            back = memory_model.revert(store)
             outcome = {"reverted_to": None if back is None else back.id}
             message = (
                 "Back to the FSRS default parameters."
@@ -45,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
                 f"({count_of(back.reviews, 'review')})."
             )
         else:
-            done = learner_model.optimize(store, settings)
+            done = memory_model.optimize(store, settings)
             outcome = done.result.to_dict()
             outcome["recorded"] = None if done.recorded is None else done.recorded.id
             message = done.result.summary()

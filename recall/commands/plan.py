@@ -48,14 +48,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 
 def run(args: argparse.Namespace) -> int:
-    from recall import learner_model
     from recall.commands import open_workspace
-    from recall.scheduling.charts import workload_curve
+    from recall.memory import model as memory_model
+    from recall.memory.charts import workload_curve
 
     workspace = open_workspace(args)
     store, settings = workspace.store, workspace.settings
     try:
-        result = learner_model.plan(store, settings, days=args.days, seed=args.seed)
+        result = memory_model.plan(store, settings, days=args.days, seed=args.seed)
     finally:
         workspace.close()
     if args.json:

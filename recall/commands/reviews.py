@@ -39,9 +39,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 
 def run(args: argparse.Namespace) -> int:
-    from recall import learner_model
     from recall.commands import open_workspace
     from recall.errors import ConfigError
+    from recall.memory import model as memory_model
 
     if args.action == "import":
         path: Path = args.file
@@ -56,42 +56,45 @@ def run(args: argparse.Namespace) -> int:
     try:
         if args.action == "export":
             if args.file is None:
-                count = learner_model.export_reviews(store, sys.stdout)
+                count = memory_model.export_reviews(store, sys.stdout)
             else:
                 with _open_for_writing(args.file) as stream:
-                    count = learner_model.export_reviews(store, stream)
+                    count = memory_model.export_reviews(store, stream)
                 print(f"{count_of(count, 'review')} written to {args.file}")
             return 0
         with _open_for_reading(args.file) as stream:
-            report = learner_model.import_reviews(store, stream)
+            report = memory_model.import_reviews(store, stream)
     finally:
         workspace.close()
     print(
         f"{count_of(report.added, 'review')} imported, "
         f"{report.already_there} {'was' if report.already_there == 1 else 'were'} already there."
     )
-    if report.problems:
-        print(f"{count_of(len(report.problems), 'row')} not used:")
+    if report.problem_count:
+        print(f"{count_of(report.problem_count, 'row')} not used:")
         for problem in report.problems[:SHOWN_PROBLEMS]:
             print(f"  {problem}")
-        if len(report.problems) > SHOWN_PROBLEMS:
-            print(f"  ... and {len(report.problems) - SHOWN_PROBLEMS} more")
-    return 0 if not report.problems else 1
+        shown = min(SHOWN_PROBLEMS, len(report.problems))
+        if report.problem_count > shown:
+            print(f"  ... and {report.problem_count - shown} more")
+    return 0 if not report.problem_count else 1
 
 
 def _open_for_reading(path: Path) -> TextIO:
     from recall.errors import ConfigError
+    from recall.regular_files import open_regular_text
 
     try:
-        return path.open(encoding="utf-8-sig", newline="", errors="strict")
+        return open_regular_text(path, encoding="utf-8-sig", newline="")
     except OSError as error:
         raise ConfigError(f"{path}: cannot read it ({error.strerror})") from error
 
 
 def _open_for_writing(path: Path) -> TextIO:
     from recall.errors import ConfigError
+    from recall.paths import open_private_for_writing
 
     try:
-        return path.open("w", encoding="utf-8", newline="")
+        return open_private_for_writing(path, newline="")
     except OSError as error:
         raise ConfigError(f"{path}: cannot write it ({error.strerror})") from error

@@ -43,15 +43,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 
 def run(args: argparse.Namespace) -> int:
-    from recall import learner_model
     from recall.commands import open_workspace
+    from recall.memory import model as memory_model
 
     # Opening the workspace syncs the decks first: a deck file deleted since the last start is
     # retired, so its cards are no longer counted as due.
     workspace = open_workspace(args)
     try:
         stats = workspace.stats(days=args.days)
-        health = learner_model.health(workspace.store, workspace.settings)
+        health = memory_model.health(workspace.store, workspace.settings)
     finally:
         workspace.close()
     figures = {**stats.to_dict(), "memory_model": health.to_dict()}
@@ -59,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(figures, indent=2))
     else:
         print(render(stats.to_dict()))
-        print("\n" + "\n".join(learner_model.health_lines(health)))
+        print("\n" + "\n".join(memory_model.health_lines(health)))
     return 0
 
 

@@ -14,6 +14,7 @@ False accepts are the worst failure, so anything undecided is *not* accepted.
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from fractions import Fraction
 
@@ -23,13 +24,15 @@ from recall.formula.diagnose import diagnose
 from recall.formula.evaluate import UnknownFunctions, eval_float
 from recall.formula.expression import Expression
 from recall.formula.highlight import span_of
+from recall.formula.latex import looks_like_latex
+from recall.formula.lexer import spellings
 from recall.formula.locate import locate, subtree_at
 from recall.formula.magnitude import constant_profile
 from recall.formula.nodes import BinOp, Node, Symbol
 from recall.formula.numeric import grade_constant
 from recall.formula.parser import parse
 from recall.formula.pointwise import Agreement, precise_value
-from recall.formula.printer import format_fraction
+from recall.formula.printer import format_fraction, to_text
 from recall.formula.reach import OutOfReach
 from recall.formula.search import NumericComparison, compare_numerically, float_env
 from recall.formula.shorthand import sentence_case, symbol_names
@@ -42,6 +45,47 @@ from recall.formula.verdict import Diagnosis, Part, Status, Verdict
 
 def _describe_point(point: dict[str, Fraction]) -> str:
     return ", ".join(f"{k} = {format_fraction(v)}" for k, v in sorted(point.items()))
+
+
+#: The values a shown test point tries first, plainest first: a symbol whose legend says "0
+#: or −∞" (a mask) or "0 or 1" (a label) is shown at a value it can take whenever the
+#: difference does not hang on it.
+_PLAIN_VALUES = (Fraction(0), Fraction(1), Fraction(2), Fraction(-1), Fraction(1, 2))
+
+#: Symbols tried one by one; past this many the drawn point is shown as it is.
+_MAX_SIMPLIFIED = 8
+
+
+def simpler_witness(
+    reference: Node, answer: Node, table: SymbolTable, point: dict[str, Fraction]
+) -> dict[str, Fraction]:
+    """``point`` (where the two differ) with each symbol moved, in turn, to the plainest value
+    of its domain at which they still differ, both defined: the point shown to the learner
+    reads as the legend does (``M = 0``, not a drawn ``M = 0.464``)."""
+    if len(point) > _MAX_SIMPLIFIED:
+        return point
+    shown = dict(point)
+    for name in sorted(shown):
+        domain = table.domain(name)
+        for value in _PLAIN_VALUES:
+            if value == shown[name] or not domain.contains(float(value)):
+                continue
+            trial = {**shown, name: value}
+            if _still_differ(reference, answer, trial):
+                shown = trial
+                break
+    return shown
+
+
+def _still_differ(reference: Node, answer: Node, point: dict[str, Fraction]) -> bool:
+    try:
+        expected = precise_value(reference, point)
+        typed = precise_value(answer, point)
+    except (OutOfReach, ArithmeticError, ValueError):
+        return False
+    if expected is None or typed is None:
+        return False
+    return distinct(expected, typed)[2]
 
 
 def _values_text(reference: Node, answer: Node, point: dict[str, Fraction]) -> str:
@@ -126,7 +170,8 @@ def compare_expressions(
 ) -> Verdict:
     """Equivalence of two parsed expressions over ``table``'s domains (defined names are
     expanded on both sides first)."""
-    interpreted = typed.to_text()
+    spelling = learner_spelling(typed)
+    interpreted = to_text(typed.tree, spelling or None)
     expected_text = reference.to_text()
     spoken = symbol_names(reference.tree) | symbol_names(typed.tree)
     as_typed = typed.tree
@@ -163,7 +208,16 @@ def compare_expressions(
         )
     if comparison.outcome == "different":
         return _incorrect(
-            reference, typed, table, comparison, seed, interpreted, expected_text, spoken, as_typed
+            reference,
+            typed,
+            table,
+            comparison,
+            seed,
+            interpreted,
+            expected_text,
+            spoken,
+            as_typed,
+            spelling,
         )
     notes = comparison.notes
     if comparison.outcome in ("undecided", "inconclusive") and notes.out_of_reach is not None:
@@ -225,8 +279,16 @@ def _incorrect(
     expected_text: str,
     spoken: set[str],
     as_typed: Node,
+    spelling: dict[str, str] | None = None,
 ) -> Verdict:
-    witness = comparison.witness or {}
+    spelling = spelling or {}
+    drawn = comparison.witness or {}
+    witness = drawn  # the point shown; the diagnosis below reads the drawn one
+    if drawn and comparison.agreement not in (
+        Agreement.ONLY_EXPECTED_DEFINED,
+        Agreement.ONLY_ANSWER_DEFINED,
+    ):
+        witness = simpler_witness(reference.tree, typed.tree, table, drawn)
     where = _describe_point(witness) if witness else "a test point"
     if comparison.agreement is Agreement.ONLY_EXPECTED_DEFINED:
         detail = f"at {where} your answer is undefined but the reference is not"
@@ -244,14 +306,24 @@ def _incorrect(
         table,
         seed=seed,
         undefined_mismatch=undefined,
-        witness=float_env(witness) if witness else None,
+        witness=float_env(drawn) if drawn else None,
     )
-    part = _located(reference, typed, table, seed, spoken, as_typed)
-    if part is not None and _part_explains_better(diagnosis, part):
-        diagnosis = Diagnosis(part.kind, sentence_case(part.message))
+    part = _located(reference, typed, table, seed, spoken, as_typed, spelling)
+    diagnosis, part = one_error(diagnosis, part, interpreted)
     message = f"Not equivalent: {detail}."
     if diagnosis is not None:
         message = f"{diagnosis.message} ({detail})."
+    if spelling:
+        message = in_learner_notation(message, spelling)
+        if diagnosis is not None:
+            diagnosis = Diagnosis(diagnosis.kind, in_learner_notation(diagnosis.message, spelling))
+        if part is not None:
+            part = replace(
+                part,
+                message=in_learner_notation(part.message, spelling),
+                answer_text=in_learner_notation(part.answer_text, spelling),
+                expected_text=in_learner_notation(part.expected_text, spelling),
+            )
     return Verdict(
         Status.INCORRECT,
         "numeric",
@@ -263,6 +335,95 @@ def _incorrect(
     )
 
 
+def learner_spelling(typed: Expression) -> dict[str, str]:
+    """The learner's own spelling of each variable typed in Unicode (``sigma`` → ``σ``), for
+    echoing the answer and naming its parts in their notation; LaTeX answers keep the
+    canonical names (``\\sigma`` is not how they would write it either)."""
+    if looks_like_latex(typed.text):
+        return {}
+    names = typed.free_symbols
+    return {name: shown for name, shown in spellings(typed.text).items() if name in names}
+
+
+def in_learner_notation(text: str, spelling: dict[str, str]) -> str:
+    """``text`` with every canonical name the learner spelled otherwise in their spelling."""
+    if not spelling or not text:
+        return text
+    pattern = re.compile(
+        r"(?<![A-Za-z0-9_'])("
+        + "|".join(re.escape(name) for name in sorted(spelling, key=len, reverse=True))
+        + r")(?![A-Za-z0-9_'])"
+    )
+    return pattern.sub(lambda found: spelling[found.group(1)], text)
+
+
+#: Diagnoses of the whole answer (the catalogue's), marked as the whole answer when the part
+#: found names something else: the mark and the message then describe one error.
+WHOLE_ANSWER = frozenset(
+    {
+        "sign",
+        "factor",
+        "magnitude",
+        "reciprocal",
+        "square-root",
+        "swapped",
+        "complement",
+        "log-base",
+        "partial-domain",
+        "approximation",
+        "additive",
+    }
+)
+#: A diagnosis and the kinds of part that describe the same mistake.
+SAME_ERROR = {
+    "exponent": {"exponent", "missing-factor", "extra-factor", "square-root"},
+    "missing-factor": {"missing-factor", "exponent", "factor"},
+    "factor": {"constant", "factor"},
+    "magnitude": {"constant"},
+    "square-root": {"square-root", "exponent"},
+    "reciprocal": {"reciprocal", "exponent", "sign"},
+    "log-base": {"function", "constant"},
+}
+#: "x and y are swapped": the names a swap diagnosis is about.
+_SWAPPED = re.compile(r"^(\S+) and (\S+) are swapped")
+
+
+def one_error(
+    diagnosis: Diagnosis | None, part: Part | None, interpreted: str
+) -> tuple[Diagnosis | None, Part | None]:
+    """A message and a marked part that describe the same mistake.
+
+    With no part, the diagnosis stands alone. With no diagnosis (or a rounded constant), the
+    part's message is the message. When both describe the same mistake, both stay. Otherwise
+    a whole-answer diagnosis ("off by a sign", "x and y are swapped") marks the whole answer,
+    and any other gives way to the part, which is the more specific of the two."""
+    if part is None:
+        return diagnosis, None
+    if diagnosis is None or part.kind == "rounded-constant":
+        return Diagnosis(part.kind, sentence_case(part.message)), part
+    if part.kind == diagnosis.kind or part.kind in SAME_ERROR.get(diagnosis.kind, ()):
+        return diagnosis, part
+    swapped = _SWAPPED.match(diagnosis.message) if diagnosis.kind == "swapped" else None
+    if swapped and any(
+        re.search(rf"\b{re.escape(n)}\b", part.answer_text) for n in swapped.groups()
+    ):
+        return diagnosis, part  # the swap shows where one of the two names stands
+    if diagnosis.kind == "partial-domain" and not diagnosis.message.startswith("Right only"):
+        return Diagnosis(part.kind, sentence_case(part.message)), part  # the part says more
+    if diagnosis.kind in WHOLE_ANSWER:
+        whole = Part(
+            diagnosis.kind,
+            diagnosis.message,
+            (),
+            None,
+            interpreted,
+            "",
+            (0, len(interpreted)) if interpreted else None,
+        )
+        return diagnosis, whole
+    return Diagnosis(part.kind, sentence_case(part.message)), part
+
+
 def _located(
     reference: Expression,
     typed: Expression,
@@ -270,6 +431,7 @@ def _located(
     seed: int,
     spoken: set[str],
     as_typed: Node,
+    spelling: dict[str, str] | None = None,
 ):
     """The differing part (:func:`recall.formula.locate.locate`), with its span in the answer's
     "read as" text. The trees have the card's shorthands expanded; the message folds back the
@@ -287,10 +449,18 @@ def _located(
         return None
     if part is None:
         return None
-    return replace(part, answer_span=_span_as_typed(part, typed.tree, as_typed, table))
+    return replace(
+        part, answer_span=_span_as_typed(part, typed.tree, as_typed, table, spelling or None)
+    )
 
 
-def _span_as_typed(part: Part, compared: Node, as_typed: Node, table: SymbolTable):
+def _span_as_typed(
+    part: Part,
+    compared: Node,
+    as_typed: Node,
+    table: SymbolTable,
+    spelling: dict[str, str] | None = None,
+):
     """Where the part lies in the answer as typed (the "read as" text). The part's path is in
     the tree with shorthands expanded; it marks the same thing in the typed tree only when the
     subtree there expands to the part (else, inside an expanded shorthand, nothing is marked)."""
@@ -302,13 +472,4 @@ def _span_as_typed(part: Part, compared: Node, as_typed: Node, table: SymbolTabl
         return None
     if expand_definitions(typed_node, table) != compared_node:
         return None
-    return span_of(as_typed, path)
-
-
-def _part_explains_better(diagnosis: Diagnosis | None, part: Part) -> bool:
-    """The part is the message unless the catalogue of whole-answer mistakes found something
-    (a swap, a factor of ln 2, a missing term, right on a whole region of the domain: those
-    read better whole). A rounded constant is named whatever else was guessed."""
-    if diagnosis is None or part.kind == "rounded-constant":
-        return True  # a rounded constant agrees almost everywhere: that is not a partial domain
-    return False
+    return span_of(as_typed, path, spelling)

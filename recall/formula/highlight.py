@@ -21,6 +21,7 @@ imports SymPy; it is cheap enough for every verdict.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from recall.errors import ParseError
@@ -48,10 +49,12 @@ class Highlight:
         return " " * self.start + "^" * max(1, self.end - self.start)
 
 
-def highlight(tree: Node, path: Path) -> Highlight | None:
+def highlight(
+    tree: Node, path: Path, spelling: Mapping[str, str] | None = None
+) -> Highlight | None:
     """The plain text of ``tree`` with the subtree at ``path`` marked (``None`` for a path
-    that is not in the tree)."""
-    text, spans = to_text_with_spans(tree)
+    that is not in the tree); ``spelling`` prints names as the learner typed them."""
+    text, spans = to_text_with_spans(tree, spelling)
     span = spans.get(tuple(path))
     if span is None:
         return None
@@ -70,12 +73,14 @@ def highlight_verdict(verdict: Verdict) -> Highlight | None:
     return Highlight(verdict.interpreted, start, end)
 
 
-def span_of(tree: Node, path: Path | None) -> tuple[int, int] | None:
-    """Where the subtree at ``path`` lies in ``to_text(tree)``."""
+def span_of(
+    tree: Node, path: Path | None, spelling: Mapping[str, str] | None = None
+) -> tuple[int, int] | None:
+    """Where the subtree at ``path`` lies in ``to_text(tree, spelling)``."""
     if path is None:
         return None
     try:
-        found = highlight(tree, path)
+        found = highlight(tree, path, spelling)
     except ParseError:  # pragma: no cover - printing never parses
         return None
     return None if found is None else (found.start, found.end)

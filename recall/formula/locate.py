@@ -24,16 +24,32 @@ of the "read as" text.
 
 from __future__ import annotations
 
-import math
-import random
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass
 from fractions import Fraction
 
-from recall.formula.evaluate import UnknownFunctions, eval_float
-from recall.formula.nodes import BinOp, Call, Negate, Node, Number, Symbol, walk
-from recall.formula.printer import format_fraction, to_text
-from recall.formula.sampling import plan, sample
+from recall.formula.nodes import BinOp, Call, Negate, Node, Symbol, walk
+from recall.formula.part_shapes import (
+    MISSING_IN_TERM,
+    Factor,
+    Term,
+    Values,
+    common_path,
+    distributed,
+    factors,
+    is_power,
+    is_sum,
+    ordinal,
+    power_form,
+    power_text,
+    powered,
+    rebuilt,
+    rounded,
+    same,
+    signed,
+    terms,
+    where,
+)
+from recall.formula.printer import format_fraction
 from recall.formula.shorthand import SpokenText, unnamed_message
 from recall.formula.symbols import SymbolTable
 from recall.formula.verdict import Part
@@ -46,166 +62,16 @@ MAX_DEPTH = 12
 #: Sums and products with more parts than this are not lined up (the matching is quadratic).
 MAX_PARTS = 48
 
-_ORDINALS = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth"]
-
-
-@dataclass
-class _Term:
-    sign: int
-    node: Node
-    path: Path
-
-
-@dataclass
-class _Factor:
-    """``base^exponent``; ``path`` is the whole factor as typed (``x^2``, ``sqrt(b)``), for
-    marking it, and ``base_path`` where its base sits, for looking inside it."""
-
-    base: Node
-    exponent: Fraction
-    path: Path
-    base_path: Path = ()
-
-
-class _Values:
-    """Float values of subtrees at fixed sample points: the fingerprints parts match by."""
-
-    def __init__(self, names: list[str], table: SymbolTable, seed: int) -> None:
-        rng = random.Random(seed + 11)
-        self.unknown = UnknownFunctions(seed)
-        self.points = [
-            {
-                name: float(sample(table.domain(name), rng, plan(index, position)))
-                for position, name in enumerate(names)
-            }
-            for index in range(POINTS)
-        ]
-        self._cache: dict[int, tuple[float | None, ...]] = {}
-
-    def of(self, node: Node) -> tuple[float | None, ...]:
-        key = id(node)
-        if key not in self._cache:
-            values = []
-            for point in self.points:
-                value = eval_float(node, point, self.unknown)
-                values.append(None if value is None or math.isinf(value) else value)
-            self._cache[key] = tuple(values)
-        return self._cache[key]
-
-
-def _close(a: float | None, b: float | None) -> bool:
-    if a is None or b is None:
-        return a is None and b is None
-    return abs(a - b) <= _CLOSE * max(abs(a), abs(b)) or a == b
-
-
-def _same(first: tuple[float | None, ...], second: tuple[float | None, ...], scale=1.0) -> bool:
-    if all(v is None for v in first) or all(v is None for v in second):
-        return False
-    return all(
-        _close(a, None if b is None else scale * b) for a, b in zip(first, second, strict=True)
-    )
-
-
-def _terms(node: Node, path: Path, sign: int = 1) -> list[_Term]:
-    if isinstance(node, BinOp) and node.op in "+-":
-        right_sign = sign if node.op == "+" else -sign
-        return _terms(node.left, path + (0,), sign) + _terms(node.right, path + (1,), right_sign)
-    if isinstance(node, Negate) and isinstance(node.operand, BinOp) and node.operand.op in "+-":
-        return _terms(node.operand, path + (0,), -sign)
-    return [_Term(sign, node, path)]
-
-
-def _factors(
-    node: Node, path: Path, exponent: Fraction, out: list[_Factor], numbers: list[tuple]
-) -> Fraction:
-    """Split a product into ``out`` (factors with exponents) and return its rational
-    coefficient; ``numbers`` collects the number nodes that made the coefficient."""
-    if isinstance(node, Negate):
-        return -_factors(node.operand, path + (0,), exponent, out, numbers)
-    if isinstance(node, BinOp) and node.op in "*/":
-        right = exponent if node.op == "*" else -exponent
-        return _factors(node.left, path + (0,), exponent, out, numbers) * _factors(
-            node.right, path + (1,), right, out, numbers
-        )
-    if isinstance(node, Number) and exponent.denominator == 1 and node.value:
-        numbers.append((node, path))
-        return node.value ** int(exponent)
-    if isinstance(node, BinOp) and node.op == "^" and isinstance(node.right, Number):
-        power = node.right.value
-        if abs(power.numerator) <= 64 and power.denominator <= 64:
-            out.append(_Factor(node.left, exponent * power, path, path + (0,)))
-            return Fraction(1)
-    if isinstance(node, Call) and node.name == "sqrt" and len(node.args) == 1:
-        out.append(_Factor(node.args[0], exponent / 2, path, path + (0,)))
-        return Fraction(1)
-    out.append(_Factor(node, exponent, path, path))
-    return Fraction(1)
-
-
-def _is_sum(node: Node) -> bool:
-    return isinstance(node, BinOp) and node.op in "+-"
-
-
-def _is_power(node: Node) -> bool:
-    return isinstance(node, BinOp) and node.op == "^"
-
-
-def _power(base: Node, exponent: Fraction, render=to_text) -> str:
-    """``base^exponent`` as typed syntax (``sqrt(v + e)``, ``1/x``, ``x^3``)."""
-    text = render(base)
-    inner = text if isinstance(base, (Symbol, Call, Number)) else f"({text})"
-    size = abs(exponent)
-    body = (
-        text
-        if size == 1
-        else f"sqrt({text})"
-        if size == Fraction(1, 2)
-        else f"{inner}^{format_fraction(size)}"
-    )
-    return body if exponent > 0 else f"1/{body if size != 1 else inner}"
-
-
-def _signed(sign: int, node: Node, render=to_text) -> str:
-    return ("- " if sign < 0 else "+ ") + render(node)
-
-
-def _ordinal(index: int, count: int) -> str:
-    if count > 1 and index == count - 1 and count > 2:
-        return "last"
-    return _ORDINALS[index] if index < len(_ORDINALS) else f"term number {index + 1}"
-
-
-def _where(exponent: Fraction) -> str:
-    return "denominator" if exponent < 0 else "numerator"
-
-
-def _power_text(exponent: Fraction) -> str:
-    return format_fraction(abs(exponent))
-
-
-def _rounded(answer: Fraction, reference: Fraction, text: str) -> bool:
-    """Whether ``answer`` (typed as ``text``) is ``reference`` rounded or cut to fewer
-    significant figures."""
-    if answer == reference or not reference or not answer:
-        return False
-    digits = sum(c.isdigit() for c in text.lstrip("-0.").split("e")[0].replace(".", ""))
-    if not 0 < digits < 30:
-        return False
-    exponent = math.floor(math.log10(abs(float(reference))))
-    unit = Fraction(10) ** (exponent - digits + 1)
-    return abs(answer - reference) < unit and len(format_fraction(reference)) > len(text)
-
 
 class _Locator:
-    def __init__(self, values: _Values, text: SpokenText) -> None:
+    def __init__(self, values: Values, text: SpokenText) -> None:
         self.values = values
         self.text = text
 
     def locate(self, reference: Node, answer: Node, r_path: Path, a_path: Path, depth: int):
         if depth > MAX_DEPTH:
             return None
-        r_terms, a_terms = _terms(reference, r_path), _terms(answer, a_path)
+        r_terms, a_terms = terms(reference, r_path), terms(answer, a_path)
         if max(len(r_terms), len(a_terms)) > MAX_PARTS:
             return None
         if len(r_terms) > 1 or len(a_terms) > 1:
@@ -217,16 +83,28 @@ class _Locator:
         return found
 
     # -- sums --------------------------------------------------------------------------------
-    def _fingerprint(self, term: _Term) -> tuple[float | None, ...]:
+    def _fingerprint(self, term: Term) -> tuple[float | None, ...]:
         values = self.values.of(term.node)
         return tuple(None if v is None else term.sign * v for v in values)
 
-    def _sums(self, r_terms: list[_Term], a_terms: list[_Term], depth: int) -> Part | None:
+    def _sums(self, r_terms: list[Term], a_terms: list[Term], depth: int) -> Part | None:
+        if len(r_terms) != len(a_terms):
+            # w - η(u + λw) typed as w - ηu - λw: multiply a product over its sum on the side
+            # with fewer terms, so the terms line up and the one that differs is named.
+            fewer = r_terms if len(r_terms) < len(a_terms) else a_terms
+            spread = distributed(fewer)
+            if spread is not None and self._unmatched(
+                spread if fewer is r_terms else r_terms, spread if fewer is a_terms else a_terms
+            ) < self._unmatched(r_terms, a_terms):
+                if fewer is r_terms:
+                    r_terms = spread
+                else:
+                    a_terms = spread
         r_left = list(range(len(r_terms)))
         a_left = []
         for index, term in enumerate(a_terms):
             mine = self._fingerprint(term)
-            match = next((j for j in r_left if _same(mine, self._fingerprint(r_terms[j]))), None)
+            match = next((j for j in r_left if same(mine, self._fingerprint(r_terms[j]))), None)
             if match is None:
                 a_left.append(index)
             else:
@@ -234,72 +112,144 @@ class _Locator:
         count = len(a_terms)
         nothing_shared = len(a_left) == len(a_terms) and len(r_left) == len(r_terms)
         if nothing_shared and (len(a_terms) == 1 or len(r_terms) == 1):
-            return None  # a sum for a single term (1 - b^t for (1 - b)^t): no part lines up
+            # A sum for a single term: a power typed on one term of a sum (1 - b^t for
+            # (1 - b)^t), or the whole sum scaled (p + q for (p + q)/2); else no part lines up.
+            return self._whole(r_terms, a_terms, depth)
         for index in a_left:
             term = a_terms[index]
             flipped = tuple(None if v is None else -v for v in self._fingerprint(term))
-            match = next((j for j in r_left if _same(flipped, self._fingerprint(r_terms[j]))), None)
+            match = next((j for j in r_left if same(flipped, self._fingerprint(r_terms[j]))), None)
             if match is not None:
                 return Part(
                     "sign",
-                    f"the {_ordinal(index, count)} term has the wrong sign",
+                    f"the {ordinal(index, count)} term has the wrong sign",
                     term.path,
                     r_terms[match].path,
-                    _signed(term.sign, term.node, self.text),
-                    _signed(r_terms[match].sign, r_terms[match].node, self.text),
+                    signed(term.sign, term.node, self.text),
+                    signed(r_terms[match].sign, r_terms[match].node, self.text),
                 )
         if a_left and not r_left:
             term = a_terms[a_left[0]]
-            text = _signed(term.sign, term.node, self.text)
+            text = signed(term.sign, term.node, self.text)
             return Part("extra-term", f"this term is extra: {text}", term.path, None, text)
         if r_left and not a_left:
             term = r_terms[r_left[0]]
-            text = _signed(term.sign, term.node, self.text)
+            text = signed(term.sign, term.node, self.text)
             return Part("missing-term", f"a term is missing: {text}", None, term.path, "", text)
         if len(a_left) == 1 and len(r_left) == 1:
             a_term, r_term = a_terms[a_left[0]], r_terms[r_left[0]]
-            ordinal = _ordinal(a_left[0], count)
+            nth = ordinal(a_left[0], count)
             inner = self._products(r_term.node, a_term.node, r_term.path, a_term.path, depth)
+            if inner is not None and inner.answer_path is None and inner.kind in MISSING_IN_TERM:
+                # A factor missing from one term: the term it is missing from is what to mark.
+                inner = Part(
+                    inner.kind,
+                    inner.message,
+                    a_term.path,
+                    inner.expected_path,
+                    signed(a_term.sign, a_term.node, self.text),
+                    inner.expected_text,
+                )
             if inner is None and a_term.sign != r_term.sign:
                 return Part(
                     "sign",
-                    f"the {ordinal} term has the wrong sign",
+                    f"the {nth} term has the wrong sign",
                     a_term.path,
                     r_term.path,
-                    _signed(a_term.sign, a_term.node, self.text),
-                    _signed(r_term.sign, r_term.node, self.text),
+                    signed(a_term.sign, a_term.node, self.text),
+                    signed(r_term.sign, r_term.node, self.text),
                 )
             if inner is not None:
                 return inner
             return Part(
                 "term",
-                f"the {ordinal} term should be {_signed(r_term.sign, r_term.node, self.text)}",
+                f"the {nth} term should be {signed(r_term.sign, r_term.node, self.text)}",
                 a_term.path,
                 r_term.path,
-                _signed(a_term.sign, a_term.node, self.text),
-                _signed(r_term.sign, r_term.node, self.text),
+                signed(a_term.sign, a_term.node, self.text),
+                signed(r_term.sign, r_term.node, self.text),
             )
         if a_left:
             term = a_terms[a_left[0]]
             return Part(
                 "term",
-                f"the {_ordinal(a_left[0], count)} term is wrong",
+                f"the {ordinal(a_left[0], count)} term is wrong",
                 term.path,
                 None,
-                _signed(term.sign, term.node, self.text),
+                signed(term.sign, term.node, self.text),
             )
+        return None
+
+    def _unmatched(self, r_terms: list[Term], a_terms: list[Term]) -> int:
+        """How many terms of both sides find no equal term on the other side."""
+        r_left = [self._fingerprint(term) for term in r_terms]
+        left = 0
+        for term in a_terms:
+            mine = self._fingerprint(term)
+            match = next((j for j, theirs in enumerate(r_left) if same(mine, theirs)), None)
+            if match is None:
+                left += 1
+            else:
+                r_left.pop(match)
+        return left + len(r_left)
+
+    def _whole(self, r_terms: list[Term], a_terms: list[Term], depth: int) -> Part | None:
+        """One side is a single term and the other a sum, and no term is shared."""
+        if len(a_terms) > 1 and len(r_terms) == 1:
+            found = self._power_on_one_term(r_terms[0], a_terms)
+            if found is not None:
+                return found
+        r_node, a_node = rebuilt(r_terms), rebuilt(a_terms)
+        if r_node is None or a_node is None:
+            return None
+        r_path, a_path = common_path(t.path for t in r_terms), common_path(t.path for t in a_terms)
+        found = self._products(r_node, a_node, r_path, a_path, depth)
+        if found is not None and found.kind == "constant" and found.answer_path == a_path:
+            return found  # (p + q)/2 typed p + q: the whole answer is off by the constant
+        return None
+
+    def _power_on_one_term(self, reference: Term, a_terms: list[Term]) -> Part | None:
+        """``1 - beta^t`` for ``(1 - beta)^t``: the answer is the reference's sum with the
+        power put on one of its terms only (the brackets were left out)."""
+        node = reference.node
+        if not (is_power(node) and isinstance(node, BinOp) and is_sum(node.left)):
+            return None
+        inner = terms(node.left, reference.path + (0,), reference.sign)
+        if len(inner) != len(a_terms):
+            return None
+        exponent = node.right
+        for index, term in enumerate(a_terms):
+            typed = term.node
+            if not (is_power(typed) and isinstance(typed, BinOp)):
+                continue
+            if not same(self.values.of(typed.right), self.values.of(exponent)):
+                continue
+            others = [t for k, t in enumerate(a_terms) if k != index]
+            bare = Term(term.sign, typed.left, term.path + (0,))
+            if self._unmatched(inner, [*others, bare]) == 0:
+                base = self.text(node.left)
+                power = self.text(exponent)
+                return Part(
+                    "parentheses",
+                    f"the power ^{power} belongs to the whole ({base}), not only to "
+                    f"{self.text(typed.left)}: type ({base})^{power}",
+                    term.path,
+                    reference.path,
+                    signed(term.sign, typed, self.text),
+                    self.text(node),
+                )
         return None
 
     # -- products ----------------------------------------------------------------------------
     def _products(
         self, reference: Node, answer: Node, r_path: Path, a_path: Path, depth: int
     ) -> Part | None:
-        r_factors: list[_Factor] = []
-        a_factors: list[_Factor] = []
+        r_factors: list[Factor] = []
+        a_factors: list[Factor] = []
         r_numbers: list[tuple] = []
         a_numbers: list[tuple] = []
-        r_coefficient = _factors(reference, r_path, Fraction(1), r_factors, r_numbers)
-        a_coefficient = _factors(answer, a_path, Fraction(1), a_factors, a_numbers)
+        r_coefficient = factors(reference, r_path, Fraction(1), r_factors, r_numbers)
+        a_coefficient = factors(answer, a_path, Fraction(1), a_factors, a_numbers)
         if max(len(r_factors), len(a_factors)) > MAX_PARTS:
             return None
         r_left = list(range(len(r_factors)))
@@ -311,7 +261,7 @@ class _Locator:
                     j
                     for j in r_left
                     if r_factors[j].exponent == factor.exponent
-                    and _same(mine, self.values.of(r_factors[j].base))
+                    and same(mine, self.values.of(r_factors[j].base))
                 ),
                 None,
             )
@@ -323,40 +273,53 @@ class _Locator:
         for index in a_left:
             factor = a_factors[index]
             mine = self.values.of(factor.base)
-            match = next(
-                (j for j in r_left if _same(mine, self.values.of(r_factors[j].base))), None
-            )
+            match = next((j for j in r_left if same(mine, self.values.of(r_factors[j].base))), None)
             if match is not None:
                 return self._exponent(factor, r_factors[match])
         if len(a_left) == 1 and len(r_left) == 1:
             inner = self._pair(a_factors[a_left[0]], r_factors[r_left[0]], depth)
             if inner is not None:
                 return inner
+        elif a_left and r_left:
+            # Several factors differ in form on each side (σ·√(2π) for √(2πσ²)): find the one
+            # pair whose difference is the whole difference, the rest agreeing as a product.
+            pair = self._differing_pair(
+                reference,
+                answer,
+                r_factors,
+                a_factors,
+                r_left,
+                a_left,
+                r_coefficient,
+                a_coefficient,
+            )
+            if pair is not None:
+                inner = self._pair(a_factors[pair[0]], r_factors[pair[1]], depth)
+                if inner is not None:
+                    return inner
         if a_left and not r_left:
             factor = a_factors[a_left[0]]
             text = self.text(factor.base)
-            where = "" if factor.exponent > 0 else " in the denominator"
+            side = "" if factor.exponent > 0 else " in the denominator"
             return Part(
-                "extra-factor", f"this factor is extra{where}: {text}", factor.path, None, text
+                "extra-factor", f"this factor is extra{side}: {text}", factor.path, None, text
             )
         if r_left and not a_left:
             factor = r_factors[r_left[0]]
             text = self.text(factor.base)
             if factor.exponent.denominator == 2 and any(
-                _same(self.values.of(factor.base), self.values.of(f.base)) for f in a_factors
+                same(self.values.of(factor.base), self.values.of(f.base)) for f in a_factors
             ):
                 return Part(
                     "square-root",
-                    f"the {_where(factor.exponent)} is missing a square root",
+                    f"the {where(factor.exponent)} is missing a square root",
                     None,
                     factor.path,
                     "",
                     text,
                 )
-            where = "the denominator" if factor.exponent < 0 else "a factor"
-            return Part(
-                "missing-factor", f"{where} is missing: {text}", None, factor.path, "", text
-            )
+            side = "the denominator" if factor.exponent < 0 else "a factor"
+            return Part("missing-factor", f"{side} is missing: {text}", None, factor.path, "", text)
         if a_left or r_left:
             if a_left:
                 factor = a_factors[a_left[0]]
@@ -374,14 +337,49 @@ class _Locator:
             )
         return None
 
-    def _exponent(self, answer: _Factor, reference: _Factor) -> Part:
+    def _differing_pair(
+        self,
+        reference: Node,
+        answer: Node,
+        r_factors: list[Factor],
+        a_factors: list[Factor],
+        r_left: list[int],
+        a_left: list[int],
+        r_coefficient: Fraction,
+        a_coefficient: Fraction,
+    ) -> tuple[int, int] | None:
+        """The one (answer factor, reference factor) pair, of the same exponent, such that
+        the answer with its factor swapped for the reference's equals the reference: then
+        everything else agrees and that pair is the mistake. ``None`` unless exactly one pair
+        does."""
+        if a_coefficient != r_coefficient:
+            return None
+        whole_a, whole_r = self.values.of(answer), self.values.of(reference)
+        found = None
+        for i in a_left:
+            a_values = powered(self.values.of(a_factors[i].base), a_factors[i].exponent)
+            for j in r_left:
+                if a_factors[i].exponent != r_factors[j].exponent:
+                    continue
+                r_values = powered(self.values.of(r_factors[j].base), r_factors[j].exponent)
+                swapped = tuple(
+                    w / a * r if w is not None and a and r is not None else None
+                    for w, a, r in zip(whole_a, a_values, r_values, strict=True)
+                )
+                if same(swapped, whole_r):
+                    if found is not None:
+                        return None
+                    found = (i, j)
+        return found
+
+    def _exponent(self, answer: Factor, reference: Factor) -> Part:
         base = self.text(reference.base)
         a_exp, r_exp = answer.exponent, reference.exponent
         texts = ("", "")  # filled from the paths: the whole power, not only its base
         if a_exp == -r_exp:
             return Part(
                 "reciprocal",
-                f"the factor {base} belongs in the {_where(r_exp)}, not the {_where(a_exp)}",
+                f"the factor {base} belongs in the {where(r_exp)}, not the {where(a_exp)}",
                 answer.path,
                 reference.path,
                 *texts,
@@ -409,7 +407,7 @@ class _Locator:
         if (a_exp > 0) == (r_exp > 0):
             return Part(
                 "exponent",
-                f"the exponent of {base} should be {_power_text(r_exp)}, not {_power_text(a_exp)}",
+                f"the exponent of {base} should be {power_text(r_exp)}, not {power_text(a_exp)}",
                 answer.path,
                 reference.path,
                 *texts,
@@ -423,7 +421,7 @@ class _Locator:
             *texts,
         )
 
-    def _pair(self, answer: _Factor, reference: _Factor, depth: int) -> Part | None:
+    def _pair(self, answer: Factor, reference: Factor, depth: int) -> Part | None:
         """One factor differs on each side (same exponent): go inside when they share a
         shape, else name the factor."""
         a_base, r_base = answer.base, reference.base
@@ -432,8 +430,8 @@ class _Locator:
             # Different bases and different powers (sqrt(v + e) for sqrt(v) + e): the whole
             # factor is what differs; looking inside either one would mislead.
             whole = (
-                _power(a_base, answer.exponent, self.text),
-                _power(r_base, reference.exponent, self.text),
+                power_form(a_base, answer.exponent, self.text),
+                power_form(r_base, reference.exponent, self.text),
             )
             return Part(
                 "factor",
@@ -442,9 +440,9 @@ class _Locator:
                 reference.path,
                 *whole,
             )
-        if _is_power(a_base) and _is_power(r_base):
+        if is_power(a_base) and is_power(r_base):
             assert isinstance(a_base, BinOp) and isinstance(r_base, BinOp)
-            if _same(self.values.of(a_base.left), self.values.of(r_base.left)):
+            if same(self.values.of(a_base.left), self.values.of(r_base.left)):
                 inner = self.locate(
                     r_base.right,
                     a_base.right,
@@ -464,7 +462,7 @@ class _Locator:
                     *texts,
                 )
             for index, (a_arg, r_arg) in enumerate(zip(a_base.args, r_base.args, strict=True)):
-                if not _same(self.values.of(a_arg), self.values.of(r_arg)):
+                if not same(self.values.of(a_arg), self.values.of(r_arg)):
                     inner = self.locate(
                         r_arg,
                         a_arg,
@@ -484,7 +482,7 @@ class _Locator:
                     )
             return None
         composite = (BinOp, Negate, Call)
-        either_sum = _is_sum(a_base) or _is_sum(r_base)
+        either_sum = is_sum(a_base) or is_sum(r_base)
         if either_sum or (isinstance(a_base, composite) and isinstance(r_base, composite)):
             inner = self.locate(r_base, a_base, reference.base_path, answer.base_path, depth + 1)
             if inner is not None:
@@ -519,7 +517,7 @@ class _Locator:
         if len(a_numbers) == 1 and len(r_numbers) == 1:
             (a_node, a_at), (r_node, r_at) = a_numbers[0], r_numbers[0]
             a_text, r_text = format_fraction(a_node.value), format_fraction(r_node.value)
-            if _rounded(a_node.value, r_node.value, a_node.text or a_text):
+            if rounded(a_node.value, r_node.value, a_node.text or a_text):
                 return Part(
                     "rounded-constant",
                     f"a constant is rounded: {a_node.text or a_text} for {r_text}",
@@ -563,7 +561,7 @@ def locate(
         {n.name for tree in (reference, answer) for n in walk(tree) if isinstance(n, Symbol)}
     )
     render = SpokenText(shorthands)
-    locator = _Locator(_Values(names, table, seed), render)
+    locator = _Locator(Values(names, table, seed), render)
     part = locator.locate(reference, answer, (), (), 0)
     if part is None:
         return None

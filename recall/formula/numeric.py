@@ -179,8 +179,27 @@ def _off_by(expected: Any, answer: Any, tolerance: Tolerance) -> Diagnosis:
     difference = abs(answer - expected)
     if tolerance.kind == "absolute" or not expected:
         return Diagnosis("tolerance", f"Off by {figures(difference, 8)}")
+    if answer and expected:
+        size = abs(answer / expected)
+        if size >= 10 or size <= mpmath.mpf("0.1"):
+            # A percentage says nothing here (every answer 1000 times too small is "off by
+            # 99.9%", printed as 100%): the order of magnitude does.
+            return _orders_off(size, sign_differs=(answer < 0) != (expected < 0))
     percent = difference / abs(expected) * 100
     return Diagnosis("tolerance", f"Off by {figures(percent, 8)}%")
+
+
+def _orders_off(size: Any, *, sign_differs: bool) -> Diagnosis:
+    """How far off an answer ``size`` times the reference's size is, in orders of magnitude:
+    ``about 9 orders of magnitude too small (about 2.7e9 times)``."""
+    orders = int(mpmath.nint(mpmath.log10(size)))
+    direction = "too large" if size > 1 else "too small"
+    ratio = size if size > 1 else 1 / size
+    times = mpmath.nstr(ratio, 2, min_fixed=0, max_fixed=5).replace("e+", "e").replace(".0", "")
+    magnitude = "order" if abs(orders) == 1 else "orders"  # at least one: size is ≥ 10×
+    said = f"about {abs(orders)} {magnitude} of magnitude {direction} ({times} times)"
+    sign = ", and of the wrong sign" if sign_differs else ""
+    return Diagnosis("magnitude", f"Off by {said}{sign}")
 
 
 def _grade_exact(

@@ -52,6 +52,10 @@ def to_text(node: Node, values: Mapping[str, str] | None = None) -> str:
 
     def wrap(child: Node, minimum: int) -> str:
         text = to_text(child, values)
+        if values and isinstance(child, Symbol) and child.name in values:
+            # A value put in for a symbol ("-2.5", "70 billion") is bracketed where an
+            # operator binds it, never inside a call's own brackets: sigmoid(-2.5).
+            return f"({text})" if _needs_brackets(text) else text
         return f"({text})" if _precedence(child) < minimum else text
 
     if isinstance(node, Number):
@@ -74,7 +78,12 @@ def to_text(node: Node, values: Mapping[str, str] | None = None) -> str:
             # Each child is printed once: printing one twice doubles the work at every level,
             # and 30 nested sqrt(2 + ...) would take 2^30 steps.
             right = to_text(node.right, values)
-            if _negative(node.right) or _precedence(node.right) < 1:
+            substituted = bool(values) and isinstance(node.right, Symbol)
+            if (
+                _negative(node.right)
+                or _precedence(node.right) < 1
+                or (substituted and _needs_brackets(right))
+            ):
                 right = f"({right})"
             return f"{wrap(node.left, 1)} + {right}"
         if op == "-":
@@ -87,6 +96,12 @@ def to_text(node: Node, values: Mapping[str, str] | None = None) -> str:
     raise TypeError(f"not an expression node: {node!r}")
 
 
+def _needs_brackets(text: str) -> bool:
+    """Whether a value's text (``-2.5``, ``70 billion``, ``1/3``) needs brackets next to an
+    operator."""
+    return text.startswith("-") or any(c in text for c in " /+*^")
+
+
 def _negative(node: Node) -> bool:
     return isinstance(node, Negate) or (isinstance(node, Number) and node.value < 0)
 
@@ -94,17 +109,26 @@ def _negative(node: Node) -> bool:
 Path = tuple[int, ...]
 
 
-def to_text_with_spans(node: Node) -> tuple[str, dict[Path, tuple[int, int]]]:
+def to_text_with_spans(
+    node: Node, values: Mapping[str, str] | None = None
+) -> tuple[str, dict[Path, tuple[int, int]]]:
     """:func:`to_text`, and where each subtree's text lies in it: a path (child indices from
     the root: a binary operation's left is 0 and right 1, a negation's operand 0, a call's
     arguments 0, 1, ...) maps to ``(start, end)`` in the text. The text is exactly
-    :func:`to_text`'s, so a span found here can be drawn under the "read as" line."""
+    :func:`to_text`'s (with the same ``values``), so a span found here can be drawn under the
+    "read as" line."""
     spans: dict[Path, tuple[int, int]] = {}
-    text = _spanned(node, (), 0, spans)
+    text = _spanned(node, (), 0, spans, values)
     return text, spans
 
 
-def _spanned(node: Node, path: Path, start: int, spans: dict[Path, tuple[int, int]]) -> str:
+def _spanned(
+    node: Node,
+    path: Path,
+    start: int,
+    spans: dict[Path, tuple[int, int]],
+    values: Mapping[str, str] | None = None,
+) -> str:
     pieces: list[str] = []
     offset = start
 
@@ -116,7 +140,7 @@ def _spanned(node: Node, path: Path, start: int, spans: dict[Path, tuple[int, in
     def child(sub: Node, index: int, parenthesise: bool) -> None:
         if parenthesise:
             put("(")
-        put(_spanned(sub, path + (index,), offset, spans))
+        put(_spanned(sub, path + (index,), offset, spans, values))
         if parenthesise:
             put(")")
 
@@ -153,7 +177,7 @@ def _spanned(node: Node, path: Path, start: int, spans: dict[Path, tuple[int, in
             put("^")
             child(node.right, 1, _precedence(node.right) < 4)
     else:
-        put(to_text(node))
+        put(to_text(node, values))
     text = "".join(pieces)
     spans[path] = (start, start + len(text))
     return text

@@ -38,9 +38,10 @@ class Part:
 
     ``kind`` is a stable key (``sign``, ``extra-term``, ``missing-term``, ``term``,
     ``exponent``, ``square-root``, ``reciprocal``, ``extra-factor``, ``missing-factor``,
-    ``factor``, ``function``, ``constant``, ``rounded-constant``); ``message`` is for the
-    learner; ``answer_path`` and ``expected_path`` locate the part in each tree (``None`` for
-    a part that is only on the other side); ``answer_text`` and ``expected_text`` are the two
+    ``factor``, ``function``, ``constant``, ``rounded-constant``, ``parentheses``; a whole-answer
+    diagnosis's kind when the whole answer is marked); ``message`` is for the learner;
+    ``answer_path`` and ``expected_path`` locate the part in each tree (``None`` for a part
+    that is only on the other side); ``answer_text`` and ``expected_text`` are the two
     parts as typed syntax; ``answer_span`` is where the answer's part lies in
     :attr:`Verdict.interpreted` (``start, end``), for underlining it.
     """

@@ -14,7 +14,7 @@ from fractions import Fraction
 
 from recall.cards import params as param_values
 from recall.cards.model import Card
-from recall.cards.units import Quantity, fraction_hint, read_quantity, with_unit
+from recall.cards.units import Quantity, card_unit, fraction_hint, read_quantity, with_unit
 from recall.errors import GradingError
 from recall.formula import Diagnosis, Tolerance, Verdict
 from recall.grading.quantities import in_card_unit, read_number
@@ -59,6 +59,9 @@ def grade_fact(card: Card, answer_text: str) -> Verdict:
     typed = _read_answer(answer_text, card.unit)
     accepted = [v for v in (card.value, *(card.value_range or ())) if v is not None]
     single = typed if isinstance(typed, float) else None
+    as_fraction = _fraction_meant(card, quantity, single, tolerance)
+    if as_fraction is not None:
+        return replace(as_fraction, expected=expected)
     hint = fraction_hint(quantity, single, card.unit, accepted)
     if hint is not None:
         return Verdict(Status.INVALID, "unit", hint, interpreted=quantity.number, expected=expected)
@@ -108,6 +111,43 @@ def grade_fact(card: Card, answer_text: str) -> Verdict:
         right = f"{tolerance.describe()} of the sheet's {shown}"
     diagnosis = _magnitude(typed, card.value)
     return _fact_verdict(ok, interpreted, expected, shown, tolerance, diagnosis, right=right)
+
+
+def _fraction_meant(
+    card: Card, quantity: Quantity, typed: float | None, tolerance: Tolerance
+) -> Verdict | None:
+    """A bare fraction on a percent card that is right only when read as a fraction (``0.01``
+    for warmup's 0.5-2%, ``0.45`` for MFU's 40-50%): the learner's meaning, graded right and
+    shown as read. ``None`` when a unit was typed, the card is not a percent card, the number
+    is not between 0 and 1, or it is right (or wrong) as a percentage already."""
+    if (
+        quantity.unit
+        or typed is None
+        or not card_unit(card.unit).is_percent
+        or not 0 < abs(typed) < 1
+        or _single_ok(card, typed, tolerance)
+        or not _single_ok(card, typed * 100, tolerance)
+    ):
+        return None
+    percent = param_values.format_number(typed * 100)
+    shown = with_unit(reference_answer(card), card.unit)
+    return Verdict(
+        Status.CORRECT,
+        "tolerance",
+        f"Right: {param_values.format_number(typed)} read as a fraction is {percent}%, "
+        f"and the sheet says {shown}.",
+        interpreted=f"{percent}%",
+    )
+
+
+def _single_ok(card: Card, typed: float, tolerance: Tolerance) -> bool:
+    """Whether one typed number (in the card's unit) is right: in the range, or the value."""
+    if card.value_range is not None:
+        low, high = card.value_range
+        return low - tolerance.bound(low) <= typed <= high + tolerance.bound(high)
+    if card.value is None:
+        return False
+    return tolerance.accepts(_exact(card.value), _exact(typed))
 
 
 def _exact(value: float) -> Fraction:

@@ -10,7 +10,7 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import replace
 
-from recall.cards.matching import match_name
+from recall.cards.matching import head_phrases, match_name
 from recall.cards.model import Card
 from recall.errors import ParseError
 from recall.formula import Diagnosis, Verdict
@@ -29,7 +29,7 @@ def grade_name(card: Card, answer_text: str, others: Iterable[str]) -> Verdict:
     unreadable = _unreadable(answer_text, [*card.accept, *others])
     if unreadable is not None:
         return replace(unreadable, expected=expected)
-    result = match_name(answer_text, card.accept, others)
+    result = match_name(answer_text, card.accept, others, heads=card_heads(card))
     typed = answer_text.strip()
     if result.accepted:
         matched = result.matched or ""
@@ -56,6 +56,14 @@ def grade_name(card: Card, answer_text: str, others: Iterable[str]) -> Verdict:
         diagnosis=diagnosis,
         expected=expected,
     )
+
+
+def card_heads(card: Card) -> tuple[str, ...]:
+    """The words the card's prompt puts after its answer (the blank's head noun, or the noun
+    a reverse card names: "Name this loss"), which a natural answer repeats."""
+    if card.text:
+        return head_phrases(card.text)
+    return head_phrases(card.prompt)
 
 
 def wanted_names(card: Card) -> str:

@@ -12,7 +12,7 @@ from recall.cards import params as param_values
 from recall.cards.model import Card, CardKind
 from recall.formula import Preview
 from recall.formula import preview as engine_preview
-from recall.grading.expressions import card_table
+from recall.grading.expressions import card_table, without_prompt_words
 from recall.grading.quantities import quantity_preview
 
 
@@ -37,4 +37,5 @@ def preview(card: Card, text: str) -> Preview:
     "interpreted as"). Numeric and fact answers are read as numbers."""
     if card.kind in (CardKind.NUMERIC, CardKind.FACT):
         return quantity_preview(text, card.unit)
-    return engine_preview(text, card_table(card))
+    # "8 bytes" for "▢ bytes per parameter" previews as it is graded: the 8.
+    return engine_preview(without_prompt_words(card, text), card_table(card))

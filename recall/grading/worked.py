@@ -34,10 +34,8 @@ def answer_template(card: Card) -> Expression:
 def worked_answer(card: Card, template: Expression, values: Values, expected: Expression) -> str:
     """``6*N*D`` / ``N = 70 billion, D = 1.4 trillion`` / ``6*(70 billion)*(1.4 trillion)`` /
     ``= 5.88e23 FLOPs``."""
-    shown = {}
-    for name, value in values.items():
-        text = param_values.format_number(value)
-        shown[name] = f"({text})" if (" " in text or text.startswith("-")) else text
+    # Brackets are the printer's: where an operator binds a value, never doubled in a call.
+    shown = {name: param_values.format_number(value) for name, value in values.items()}
     canonical = {canonical_name(name): text for name, text in shown.items()}
     try:
         result = param_values.format_number(float(evaluate_constant(expected)))

@@ -17,6 +17,7 @@ from recall.cards.build import DeckBuilder
 from recall.cards.model import Deck
 from recall.cards.problems import Problems
 from recall.cards.siblings import with_sibling_groups
+from recall.cards.untrusted import record_forbidden_characters
 from recall.errors import DeckError
 
 #: Characters of one card's table as JSON, at most (a real card is a few hundred).
@@ -53,7 +54,9 @@ def deck_from_tables(
         for table in tables
     ]
     problems = Problems(source)
-    built = DeckBuilder(problems).build({"deck": dict(header), "card": cards}, source)
+    data = {"deck": dict(header), "card": cards}
+    record_forbidden_characters(data, problems)  # control characters, and invisible ones in ids
+    built = DeckBuilder(problems).build(data, source)
     if problems or built is None:
         errors = problems.sorted()
         lines = "\n".join(str(error) for error in errors[:10])

@@ -12,6 +12,7 @@ from typing import Any
 
 from recall.cards.model import Deck
 from recall.errors import DeckError
+from recall.inert import quote
 from recall.interop.deck_tables import deck_from_tables
 from recall.interop.text_export import JSON_FORMAT_VERSION
 
@@ -43,7 +44,7 @@ def read_json_deck(
     version = data.get("format")
     if version != JSON_FORMAT_VERSION:
         raise DeckError(
-            f"deck export format {version!r} is not {JSON_FORMAT_VERSION}",
+            f"deck export format {quote(repr(version))} is not {JSON_FORMAT_VERSION}",
             path=source,
             suggestion="export it again with this version of recall",
         )

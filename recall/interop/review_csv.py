@@ -31,7 +31,7 @@ a spreadsheet counts rows (a quoted field spanning lines is still one row).
 from __future__ import annotations
 
 import csv
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import IO
@@ -140,32 +140,52 @@ def _parse(number: int, values: dict[str, str]) -> RevlogRow:
 
 
 def read_revlog(stream: Iterable[str], max_rows: int = MAX_ROWS) -> RevlogRead:
-    """Parse a review-log CSV. Never raises for bad content: problems are returned."""
+    """Parse a review-log CSV. Never raises for bad content: problems are returned. A row with
+    the same card and time as an earlier one is a problem. Holds every row in memory: for a
+    file of any size, :func:`iter_revlog` streams."""
     rows: list[RevlogRow] = []
     problems: list[RowProblem] = []
+    seen: set[tuple[str, datetime]] = set()
+    for item in iter_revlog(stream, max_rows):
+        if isinstance(item, RowProblem):
+            problems.append(item)
+            continue
+        key = (item.card_id, item.reviewed_at)
+        if key in seen:
+            problems.append(RowProblem(item.row, "the same card and time as an earlier row"))
+            continue
+        seen.add(key)
+        rows.append(item)
+    return RevlogRead(tuple(rows), tuple(problems))
+
+
+def iter_revlog(
+    stream: Iterable[str], max_rows: int = MAX_ROWS
+) -> Iterator[RevlogRow | RowProblem]:
+    """Parse a review-log CSV row by row, yielding each usable row or the problem with it, in
+    file order; memory stays that of one row whatever the file's size. Never raises for bad
+    content. A row repeating an earlier one is not detected here (the store counts it as
+    already there)."""
     reader = csv.reader(stream)
     try:
         header = next(reader, None)
     except (csv.Error, UnicodeDecodeError) as error:
-        return RevlogRead((), (RowProblem(1, f"not a CSV text file: {error}"),))
+        yield RowProblem(1, f"not a CSV text file: {error}")
+        return
     if header is None:
-        return RevlogRead((), (RowProblem(1, "the file is empty: expected a header row"),))
+        yield RowProblem(1, "the file is empty: expected a header row")
+        return
     # Spreadsheets often start a UTF-8 file with a byte-order mark.
     names = [name.strip().lstrip("\ufeff").lower() for name in header]
     missing = [name for name in REQUIRED if name not in names]
     if missing:
-        return RevlogRead(
-            (),
-            (
-                RowProblem(
-                    1,
-                    f"the header lacks {', '.join(missing)} "
-                    f"(expected columns: {', '.join(COLUMNS)})",
-                ),
-            ),
+        yield RowProblem(
+            1,
+            f"the header lacks {', '.join(missing)} (expected columns: {', '.join(COLUMNS)})",
         )
-    seen: set[tuple[str, datetime]] = set()
+        return
     number = 1
+    counted = 0
     while True:
         try:
             record = next(reader)
@@ -173,39 +193,29 @@ def read_revlog(stream: Iterable[str], max_rows: int = MAX_ROWS) -> RevlogRead:
             break
         except csv.Error as error:
             number += 1
-            problems.append(RowProblem(number, f"unreadable CSV: {error}"))
+            counted += 1
+            yield RowProblem(number, f"unreadable CSV: {error}")
             continue
         except UnicodeDecodeError:
-            problems.append(
-                RowProblem(number + 1, "not UTF-8 text from here on: the rest was not read")
-            )
+            yield RowProblem(number + 1, "not UTF-8 text from here on: the rest was not read")
             break
         number += 1
         if not any(cell.strip() for cell in record):
             continue
-        if len(rows) + len(problems) >= max_rows:
-            problems.append(RowProblem(number, f"more than {max_rows} rows: the rest was not read"))
+        if counted >= max_rows:
+            yield RowProblem(number, f"more than {max_rows} rows: the rest was not read")
             break
+        counted += 1
         if len(record) != len(names):
-            problems.append(
-                RowProblem(number, f"{len(record)} fields where the header has {len(names)}")
-            )
+            yield RowProblem(number, f"{len(record)} fields where the header has {len(names)}")
             continue
         if any(len(cell) > MAX_FIELD for cell in record):
-            problems.append(RowProblem(number, f"a field longer than {MAX_FIELD} characters"))
+            yield RowProblem(number, f"a field longer than {MAX_FIELD} characters")
             continue
         try:
-            parsed = _parse(number, dict(zip(names, record, strict=True)))
+            yield _parse(number, dict(zip(names, record, strict=True)))
         except ValueError as error:
-            problems.append(RowProblem(number, str(error)))
-            continue
-        key = (parsed.card_id, parsed.reviewed_at)
-        if key in seen:
-            problems.append(RowProblem(number, "the same card and time as an earlier row"))
-            continue
-        seen.add(key)
-        rows.append(parsed)
-    return RevlogRead(tuple(rows), tuple(problems))
+            yield RowProblem(number, str(error))
 
 
 def match_cards(rows: Iterable[RevlogRow], known: Collection[str]) -> Matched:

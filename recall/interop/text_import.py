@@ -25,16 +25,17 @@ from __future__ import annotations
 
 import csv
 import html
-import io
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from recall.cards.model import Card, CardKind, Deck
-from recall.cards.schema import CARD_ID, DECK_ID, MAX_ID
+from recall.cards.schema import CARD_ID, DECK_ID, MAX_CARDS, MAX_ID
+from recall.cards.untrusted import read_rows, refuse_control_lines, refuse_control_notes
 from recall.cards.writer import card_to_dict
 from recall.errors import DeckError
+from recall.inert import quote
 from recall.interop.deck_tables import card_table, deck_from_tables
 from recall.interop.text_export import from_spreadsheet_safe
 
@@ -54,6 +55,10 @@ _TAG = re.compile(r"<[^>]+>")
 _BREAK = re.compile(r"<\s*(?:br\s*/?|/div|/p|/li)\s*>", re.IGNORECASE)
 
 KINDS = ("auto", "explain", "reverse")
+
+#: The most cards one import makes: a deck file holds at most this many
+#: (:data:`recall.cards.schema.MAX_CARDS`); reading stops at the first row past it.
+MAX_NOTES = MAX_CARDS
 
 
 @dataclass
@@ -90,24 +95,57 @@ def read_notes(
     fmt: str = "auto",
     field_sep: str | None = None,
     card_sep: str | None = None,
+    max_notes: int = MAX_NOTES,
 ) -> ImportedFile:
-    """Read notes from export text. ``fmt`` is ``auto``, ``anki``, ``quizlet`` or ``csv``."""
+    """Read notes from export text. ``fmt`` is ``auto``, ``anki``, ``quizlet`` or ``csv``.
+
+    Raises :class:`DeckError` as soon as the text holds more than ``max_notes`` rows with
+    content (more cards than a deck may hold): the rows past it are never parsed. A cell holding
+    a control character is refused with its row and column, a note with one after its HTML was
+    undone by its number (:mod:`recall.cards.untrusted`).
+    """
+    imported = _read_notes(text, source, fmt, field_sep, card_sep, max_notes)
+    refuse_control_notes(imported.notes, source=source)
+    refuse_control_lines(text, source=source)  # what no row holds: an Anki header line
+    return imported
+
+
+def _read_notes(
+    text: str,
+    source: str,
+    fmt: str,
+    field_sep: str | None,
+    card_sep: str | None,
+    max_notes: int,
+) -> ImportedFile:
     text = text.lstrip("\ufeff")
     if fmt == "auto":
         fmt = "anki" if text.startswith("#") and _HEADER.match(text.splitlines()[0]) else ""
         if not fmt:
-            fmt = "csv" if text.lstrip().startswith('"') else "quizlet"
+            fmt = "csv" if _looks_like_csv(text) else "quizlet"
     if fmt == "anki":
-        return _read_anki(text, source, field_sep)
+        return _read_anki(text, source, field_sep, max_notes)
     if fmt == "quizlet":
-        return _read_quizlet(text, source, field_sep, card_sep)
+        return _read_quizlet(text, source, field_sep, card_sep, max_notes)
     if fmt == "csv":
         sep = _separator(field_sep) if field_sep else ("\t" if "\t" in text else ",")
-        rows = list(csv.reader(io.StringIO(text), delimiter=sep, quotechar='"'))
+        # The first row may name the columns.
+        rows = _bounded_rows(read_rows(text, sep, source=source), max_notes + 1, source)
+        if rows and _is_header(rows[0]):
+            names = [cell.strip().lower() for cell in rows[0]]
+            front, back = _pick_columns(names, list(range(len(names))))
+            tags = names.index("tags") if "tags" in names else None
+            notes = _rows_to_notes(rows[1:], front=front, back=back, tags=tags)
+            warning = f"the first row was read as column names ({', '.join(names)})"
+            return ImportedFile(notes, "csv", sep, [warning])
+        if len(rows) > max_notes:
+            raise _too_many(max_notes, source)
         notes = _rows_to_notes(rows, front=0, back=1, tags=2 if _has_third(rows) else None)
         return ImportedFile(notes, "csv", sep)
     raise DeckError(
-        f"unknown import format '{fmt}'", path=source, suggestion="use auto, anki, quizlet or csv"
+        f"unknown import format '{quote(fmt)}'",
+        path=source,
+        suggestion="use auto, anki, quizlet or csv",
     )
 
 
@@ -120,16 +158,84 @@ def _separator(spec: str) -> str:
     if len(spec) == 1:
         return spec
     raise DeckError(
-        f"unknown separator '{spec}'",
+        f"unknown separator '{quote(spec)}'",
         suggestion="tab, comma, semicolon, space, pipe, colon, or one character",
     )
+
+
+def _too_many(max_notes: int, source: str) -> DeckError:
+    return DeckError(
+        f"more than {max_notes:,} cards: a deck holds at most {MAX_CARDS:,}",
+        path=source,
+        suggestion="split the file and import each part as its own deck",
+    )
+
+
+def _pieces(text: str, sep: str) -> Iterator[str]:
+    """``text.split(sep)`` one piece at a time (no list of a million strings)."""
+    start = 0
+    while (end := text.find(sep, start)) >= 0:
+        yield text[start:end]
+        start = end + len(sep)
+    yield text[start:]
+
+
+def _more_than(pieces: Iterable[str], limit: int) -> bool:
+    """Whether more than ``limit`` of ``pieces`` hold anything but white space."""
+    count = 0
+    for piece in pieces:
+        if piece.strip():
+            count += 1
+            if count > limit:
+                return True
+    return False
+
+
+def _bounded_rows(rows: Iterable[list[str]], max_notes: int, source: str) -> list[list[str]]:
+    """The rows with content, read lazily and refused at the first one past ``max_notes``."""
+    kept: list[list[str]] = []
+    for row in rows:
+        if any(cell.strip() for cell in row):
+            if len(kept) >= max_notes:
+                raise _too_many(max_notes, source)
+            kept.append(row)
+    return kept
+
+
+#: Column names a header row of a plain CSV or TSV may hold (what Anki's ``#columns`` and the
+#: common exports call them); a first row made only of these, naming a front, is a header.
+_FRONT_NAMES = ("front", "term", "question", "text")
+_COLUMN_NAMES = frozenset(
+    {*_FRONT_NAMES, "back", "definition", "answer", "extra", "tags", "id", "guid", "kind"}
+)
+#: A field that opens with a quote: CSV quoting, which Quizlet's export never uses.
+_QUOTED_FIELD = re.compile(r'(?:^|[,\t;])[ ]*"', re.MULTILINE)
+
+
+def _is_header(row: list[str]) -> bool:
+    """Whether a first row names columns (``front,back[,tags]``) rather than holding a card."""
+    names = [cell.strip().lower() for cell in row]
+    return (
+        len(names) >= 2
+        and all(name in _COLUMN_NAMES for name in names)
+        and any(name in _FRONT_NAMES for name in names)
+    )
+
+
+def _looks_like_csv(text: str) -> bool:
+    """Auto-detection between CSV and Quizlet's unquoted export: a header row of column names
+    or any quoted field makes it CSV (Quizlet splits at the first separator and keeps quotes)."""
+    first = next((line for line in _pieces(text, "\n") if line.strip()), "")
+    sep = "\t" if "\t" in first else ","
+    cells = next(csv.reader([first], delimiter=sep, quotechar='"'), [])
+    return _is_header(cells) or _QUOTED_FIELD.search(text) is not None
 
 
 def _has_third(rows: list[list[str]]) -> bool:
     return any(len(r) > 2 for r in rows)
 
 
-def _read_anki(text: str, source: str, field_sep: str | None) -> ImportedFile:
+def _read_anki(text: str, source: str, field_sep: str | None, max_notes: int) -> ImportedFile:
     headers: dict[str, str] = {}
     lines = text.splitlines(keepends=True)
     body_start = 0
@@ -142,11 +248,9 @@ def _read_anki(text: str, source: str, field_sep: str | None) -> ImportedFile:
     sep = _separator(field_sep or headers.get("separator", "tab"))
     is_html = headers.get("html", "false").lower() == "true"
     body = "".join(lines[body_start:])
-    rows = [
-        r
-        for r in csv.reader(io.StringIO(body), delimiter=sep, quotechar='"')
-        if any(c.strip() for c in r)
-    ]
+    rows = _bounded_rows(
+        read_rows(body, sep, source=source, first_line=body_start + 1), max_notes, source
+    )
 
     meta: dict[int, str] = {}
     for key in ("tags", "guid", "notetype", "deck"):
@@ -217,16 +321,23 @@ def _clean(text: str, is_html: bool) -> str:
 
 
 def _read_quizlet(
-    text: str, source: str, field_sep: str | None, card_sep: str | None
+    text: str, source: str, field_sep: str | None, card_sep: str | None, max_notes: int
 ) -> ImportedFile:
     sep = _separator(field_sep) if field_sep else ("\t" if "\t" in text else ",")
+    given = (_separator(card_sep) if card_sep.lower() != "newline" else "\n") if card_sep else ""
+    # Counted before any list is made: a ';'-separated file has more pieces than lines, so more
+    # lines (or records, with --card-sep) than a deck holds is too many either way.
+    if _more_than(_pieces(text, given or "\n"), max_notes):
+        raise _too_many(max_notes, source)
     lines = [line for line in text.splitlines() if line.strip()]
     if card_sep:
-        record_sep = _separator(card_sep) if card_sep.lower() != "newline" else "\n"
+        record_sep = given
     else:
         pieces = [p for p in text.split(";") if p.strip()]
         record_sep = ";" if len(pieces) > len(lines) and all(sep in p for p in pieces) else "\n"
     records = [r.strip("\r\n") for r in text.split(record_sep)] if record_sep != "\n" else lines
+    if sum(1 for record in records if record.strip()) > max_notes:
+        raise _too_many(max_notes, source)
     notes = []
     warnings = []
     for number, record in enumerate(records, start=1):
@@ -260,7 +371,9 @@ def _cell(row: list[str], index: int | None, is_html: bool = False) -> str:
     return _clean(from_spreadsheet_safe(row[index]), is_html)
 
 
-def _rows_to_notes(rows: list[list[str]], *, front: int, back: int, tags: int | None) -> list[Note]:
+def _rows_to_notes(
+    rows: list[list[str]], *, front: int | None, back: int | None, tags: int | None
+) -> list[Note]:
     return [
         Note(_cell(row, front), _cell(row, back), tuple(_cell(row, tags).split()))
         for row in rows
@@ -303,11 +416,11 @@ def notes_to_deck(
     """Build a deck from notes (ids made from the fronts, unique in the deck)."""
     if not DECK_ID.match(deck_id):
         raise DeckError(
-            f"deck id '{deck_id}' is not valid",
+            f"deck id '{quote(deck_id)}' is not valid",
             suggestion="lowercase letters, digits, '-' and '_'; pass --id",
         )
     if kind not in KINDS:
-        raise DeckError(f"unknown kind '{kind}'", suggestion="auto, explain or reverse")
+        raise DeckError(f"unknown kind '{quote(kind)}'", suggestion="auto, explain or reverse")
     cards: list[Card] = []
     tables: list[dict[str, Any]] = []
     used: set[str] = set()

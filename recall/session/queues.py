@@ -9,9 +9,14 @@
 * ``missed``: the cards failed in the last finished session.
 
 A queued card may have changed since the queue was built (buried by a sibling, reviewed from
-another window, suspended, today's allowance spent elsewhere): :meth:`SessionQueue.still_due`
-asks the store again before it is shown. A card another window has on screen (claimed in the
-store) is passed over and tried again at the end.
+another window, suspended, today's allowance spent elsewhere). So a card is checked at the
+moment it is shown, in this order: it is first *claimed* in the store (a card another window has
+on screen is passed over and tried again at the end), and only then read again
+(:meth:`SessionQueue.fit_to_show`): due, and not reviewed by anyone else since this session last
+knew it. Checking before claiming left a gap: the other window could answer the card and let go
+of it between the check and the claim, and the card was shown twice. A learning card another
+window has just answered is not shown here ahead of its step (learn-ahead is for this session's
+own cards); once its step is due, either window may take it.
 """
 
 from __future__ import annotations
@@ -39,6 +44,8 @@ if TYPE_CHECKING:
 LEARN_AHEAD = timedelta(minutes=20)
 #: Most cards one session queues up front (a learner with no daily limits set).
 MAX_QUEUE = 100_000
+#: The store keeps times to the millisecond (a review's time reads back truncated).
+_STORED_PRECISION = timedelta(milliseconds=1)
 #: Extra rows fetched with the due reviews for the learning cards mixed in with them.
 LEARNING_HEADROOM = 1_000
 
@@ -89,10 +96,15 @@ class SessionQueue:
         self.stored: dict[str, StoredCard] = {}
         self.skipped_learning: set[str] = set()  # learning cards skipped: shown after the others
         self.held_elsewhere: list[str] = []  # queued cards on screen in another window
+        # When each card this session knows of was last reviewed, as far as it knows (at the
+        # build, or by its own review): a later review in the store was made elsewhere.
+        self.known_reviews: dict[str, datetime | None] = {}
+        self.built_at: datetime | None = None
 
     def build(self, now: datetime, skip: Collection[str]) -> None:
         """Fill the queue for the session's mode, leaving out the keys in ``skip``."""
         self.store.release_buried(now)
+        self.built_at = now
         if self.mode is Mode.NORMAL:
             keys = self._normal(now)
         elif self.mode is Mode.CRAM:
@@ -102,6 +114,24 @@ class SessionQueue:
         else:
             keys = self._missed()
         self.pending = deque(k for k in keys if k not in skip)
+        self.known_reviews = {key: card.state.last_review for key, card in self.stored.items()}
+
+    def note_reviewed(self, key: str, card: StoredCard) -> None:
+        """This session reviewed ``key`` (or took its review back): ``card`` is its state now."""
+        self.stored[key] = card
+        self.known_reviews[key] = card.state.last_review
+
+    def reviewed_elsewhere(self, key: str, fresh: StoredCard) -> bool:
+        """Whether the store holds a review of ``key`` this session did not make or know of:
+        another window answered it since this session last looked."""
+        last = fresh.state.last_review
+        if last is None:
+            return False
+        if key in self.known_reviews:
+            known = self.known_reviews[key]
+            # The store keeps milliseconds: this session's own review reads back a little early.
+            return known is None or abs(last - known) >= _STORED_PRECISION
+        return self.built_at is not None and last >= self.built_at
 
     def _loaded(self, cards: Iterable[StoredCard]) -> list[StoredCard]:
         out = []
@@ -203,6 +233,29 @@ class SessionQueue:
         # spent today's allowance since, so the log decides, not the queue.
         return remaining(limit, self.store.introduced_and_reviewed(start)[spent]) > 0
 
+    def fit_to_show(self, key: str, now: datetime, until: datetime | None = None) -> bool:
+        """Whether ``key``, claimed for this session a moment ago, may be shown: read again
+        from the store now that no other window can take it. A queued card (``until`` is
+        ``None``) must be :meth:`still_due` and not reviewed elsewhere since; a learning card
+        must still be learning and due by ``until``, and when that is ahead of ``now``
+        (learn-ahead) not reviewed elsewhere since (another window's fresh answer is not
+        asked again here before its step is due)."""
+        if until is None:
+            if not self.still_due(key, now):
+                return False
+            # Off the schedule (cram, weakest, missed) a card is asked whatever its state.
+            return not (self.mode.on_schedule and self.reviewed_elsewhere(key, self.stored[key]))
+        fresh = self.store.card(self.stored[key].db_id)
+        self.stored[key] = fresh
+        state = fresh.state
+        if fresh.retired or fresh.suspended or fresh.buried_until is not None:
+            return False
+        if state.phase not in (Phase.LEARNING, Phase.RELEARNING) or state.due is None:
+            return False
+        if state.due > until:
+            return False
+        return until <= now or not self.reviewed_elsewhere(key, fresh)
+
     def learning_due(self, until: datetime, skip: Collection[str] = ()) -> str | None:
         """The first learning or relearning card due by ``until`` that is not in ``skip``."""
         for card in self._loaded(
@@ -219,22 +272,36 @@ class SessionQueue:
         return None
 
     def next_key(
-        self, now: datetime, claim: Callable[[str], bool] = lambda key: True
+        self,
+        now: datetime,
+        claim: Callable[[str], bool] = lambda key: True,
+        release: Callable[[str], None] = lambda key: None,
     ) -> str | None:
         """The card to show now, or ``None`` when nothing is left: in a normal session a
-        learning card whose step is due comes first, then the queue (each card checked with
-        :meth:`still_due`), then skipped learning cards, then queued cards another window was
-        showing (if free now), then steps due within :data:`LEARN_AHEAD`.
+        learning card whose step is due comes first, then the queue, then skipped learning
+        cards, then queued cards another window was showing (if free now), then steps due
+        within :data:`LEARN_AHEAD`.
 
         ``claim(key)`` claims a card for this session; a card it refuses (on screen in another
         window) is passed over: a queued one is held back in ``held_elsewhere`` and tried again
-        once the queue is done, by when the other window has usually answered it."""
+        once the queue is done, by when the other window has usually answered it. A claimed
+        card is then read again (:meth:`fit_to_show`); one that no longer fits is let go
+        (``release(key)``) and passed over."""
         refused: set[str] = set()
         later = self.skipped_learning
 
+        def take(key: str, until: datetime | None) -> bool | None:
+            """Claimed and fit: True; on screen elsewhere: None; claimed but unfit: False."""
+            if not claim(key):
+                return None
+            if self.fit_to_show(key, now, until):
+                return True
+            release(key)
+            return False
+
         def learning(until: datetime, skip: Collection[str]) -> str | None:
             while (key := self.learning_due(until, skip={*skip, *refused})) is not None:
-                if claim(key):
+                if take(key, until):
                     return key
                 refused.add(key)
             return None
@@ -245,31 +312,37 @@ class SessionQueue:
         while key is None and self.pending:
             candidate = self.pending.popleft()
             if not self.still_due(candidate, now):
-                continue
-            if claim(candidate):
+                continue  # cheap first look; the claimed card is read again in take()
+            taken = take(candidate, None)
+            if taken:
                 key = candidate
-            else:
+            elif taken is None:
                 self.held_elsewhere.append(candidate)
         # The queue is done: skipped learning cards due now, the cards another window had
         # (if free now), then steps coming up soon.
         if key is None and self.mode.on_schedule:
             key = learning(now, ())
         if key is None:
-            key = self._held_now_free(now, claim)
+            key = self._held_now_free(now, take)
         if key is None and self.mode.on_schedule:
             key = learning(now + LEARN_AHEAD, ())
         if key is not None:
             later.discard(key)
         return key
 
-    def _held_now_free(self, now: datetime, claim: Callable[[str], bool]) -> str | None:
+    def _held_now_free(
+        self, now: datetime, take: Callable[[str, datetime | None], bool | None]
+    ) -> str | None:
         """The first card held back for another window that may now be shown here (cards
-        answered there meanwhile are dropped: :meth:`still_due` no longer holds)."""
+        answered there meanwhile are dropped: :meth:`fit_to_show` no longer holds)."""
         for candidate in list(self.held_elsewhere):
             if not self.still_due(candidate, now):
                 self.held_elsewhere.remove(candidate)
-            elif claim(candidate):
+                continue
+            taken = take(candidate, None)
+            if taken is not None:
                 self.held_elsewhere.remove(candidate)
+            if taken:
                 return candidate
         return None
 

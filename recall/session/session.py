@@ -31,7 +31,7 @@ from recall.session.queues import SessionQueue
 from recall.session.recording import Done, Recorded, check_rating, made_leech
 from recall.session.summary import SessionSummary, summarise
 from recall.store import CardClaim, ReviewInput, SessionInfo, Store, StoredCard
-from recall.store.memory_model import MemoryModelStore
+from recall.store.memory import MemoryModelStore
 from recall.verdicts import Status
 
 
@@ -252,7 +252,9 @@ class Session:
         if self.finished:
             return None
         now = self.clock()
-        key = self._queue.next_key(now, claim=lambda key: self._claim(key, now))
+        key = self._queue.next_key(
+            now, claim=lambda key: self._claim(key, now), release=self._let_go
+        )
         if key is None:
             self._exhausted = True
             return None
@@ -434,7 +436,7 @@ class Session:
             stored.db_id, data, schedule, bury_siblings_until=bury_until
         )
         # Committed: from here on, nothing can lose this review.
-        self._queue.stored[key] = applied.card
+        self._queue.note_reviewed(key, applied.card)
         requeue = not self.mode.on_schedule and rating is Rating.Again
         if requeue:
             self._queue.pending.append(key)
@@ -478,7 +480,7 @@ class Session:
             pending.appendleft(shown)
         if last.key not in self._cards or stored.retired or stored.suspended:
             return None
-        self._queue.stored[last.key] = stored
+        self._queue.note_reviewed(last.key, stored)
         self._exhausted = False
         now = self.clock()
         self._claim(last.key, now)  # the learner asked for it back: shown even if claimed

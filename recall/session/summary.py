@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass
 from datetime import datetime, tzinfo
 from typing import TYPE_CHECKING, Any
 
-from recall.analytics import current_streak, due_counts
+from recall.analytics import current_streak, due_counts, right_first_time
 from recall.cards.model import Card, CardKind
 from recall.config import Settings
 from recall.scheduling.rating import Rating
@@ -127,7 +127,7 @@ def summarise(
             name: by_kind.get(name, 0)
             for name in ("new", "review", "relearn", "learning", "off_schedule")
         },
-        first_try_accuracy=(sum(e.rating > 1 for e in first.values()) / len(first))
+        first_try_accuracy=(sum(right_first_time(e) for e in first.values()) / len(first))
         if first
         else None,
         median_answer_seconds=statistics.median(answer_times) if answer_times else None,

@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 
 from recall.errors import StoreError
-from recall.paths import default_database_url, ensure_data_dir
+from recall.paths import create_private_file, default_database_url, ensure_data_dir
 from recall.store.engine import DATABASE_ERRORS, make_engine, parse_url, sqlite_path, store_error
 from recall.store.records import (
     AppliedReview,
@@ -58,6 +58,13 @@ def open_store(url: str | None = None) -> Store:
             raise StoreError(f"cannot create {path}: the folder {path.parent} does not exist")
         if path.is_dir():
             raise StoreError(f"{path} is a folder; --db needs a database file")
+        if "mode" not in parsed.query:
+            # SQLite would create it with the umask's mode (0644): the reviews are the
+            # learner's alone. Its journal and WAL files take the database file's mode.
+            try:
+                create_private_file(path)
+            except OSError:
+                pass  # SQLite says why it cannot create it (a read-only folder, ...)
     engine = make_engine(parsed)
     try:
         prepare(engine, parsed)

@@ -57,6 +57,15 @@ def parse_url(url: str) -> URL:
             f"{redact_url(url)!r} is not a database URL. Use e.g. "
             "sqlite:////path/to/recall.sqlite3 or postgresql+psycopg://user@host/dbname"
         ) from None
+    if parsed.get_backend_name() != "sqlite" and url.count("@") > 1:
+        # SQLAlchemy ends the password at the first "@" and takes the rest for the host (or,
+        # past a "/" or "?", for the database or the query): the driver would then name that
+        # "host", a piece of the password, in its error, and the URL's rendering would
+        # percent-encode the rest. An "@" anywhere else in such a URL is written %40 as well.
+        raise StoreError(
+            "the database URL has more than one '@': a password holding one must write it as "
+            "%40 (the URL is not shown: part of the password would be)"
+        )
     backend = parsed.get_backend_name()
     if backend == "sqlite":
         parsed = _checked_sqlite(parsed)

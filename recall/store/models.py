@@ -1,4 +1,10 @@
-"""The schema, as SQLAlchemy 2 typed declarative models. Only :mod:`recall.store` sees these rows.
+"""The schema, as SQLAlchemy Core tables. Only :mod:`recall.store` sees these rows.
+
+Core ``Table`` objects, not ORM classes: the store runs every statement on a connection and
+never used a session or a mapped object, and SQLAlchemy's ORM costs about 0.1 s of CPU to import
+and map at every start, before the home screen can show its counts. Each table is reached as
+``CardRow`` (a :class:`TableColumns`), so ``CardRow.key`` is the column, ``select(CardRow)``
+selects its columns and ``CardRow.__table__`` is the table.
 
 Tables: ``decks`` and ``cards`` (content identity synced from deck files), ``card_state`` (FSRS
 memory and queue flags, one row per card), ``review_log`` (every review, with the state before
@@ -16,11 +22,12 @@ Changing anything here needs a migration in ``migrations/versions`` (a test comp
 
 from __future__ import annotations
 
-from datetime import datetime
+from typing import Any
 
 from sqlalchemy import (
     BigInteger,
     Boolean,
+    Column,
     Float,
     ForeignKey,
     Index,
@@ -28,11 +35,11 @@ from sqlalchemy import (
     MetaData,
     SmallInteger,
     String,
+    Table,
     Text,
     UniqueConstraint,
     text,
 )
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 from recall.store.timeutil import UTCMillis
 
@@ -71,43 +78,85 @@ def queue_for(phase: int, *, suspended: bool = False, retired: bool = False) -> 
     return QUEUE_LEARNING
 
 
-class Base(DeclarativeBase):
-    metadata = MetaData(naming_convention=NAMING)
-    type_annotation_map = {datetime: UTCMillis}
+#: Every table of the schema (what migrations are compared against).
+metadata = MetaData(naming_convention=NAMING)
 
 
-class MetaRow(Base):
-    """Key/value facts about the database itself (``app = recall`` marks it as ours)."""
+class TableColumns:
+    """A table reached like the ORM class it replaced: ``CardRow.key`` is the ``key`` column,
+    ``CardRow.__table__`` the table, and the object itself goes wherever SQLAlchemy takes a
+    table (``select(CardRow)``, ``insert(CardRow)``, ``update(CardRow)``)."""
 
-    __tablename__ = "recall_meta"
-    key: Mapped[str] = mapped_column(String(40), primary_key=True)
-    value: Mapped[str] = mapped_column(String(200))
+    def __init__(self, table: Table) -> None:
+        self.__table__ = table
+
+    def __getattr__(self, name: str) -> Column[Any]:
+        try:
+            return self.__table__.c[name]  # type: ignore[no-any-return]
+        except KeyError:
+            raise AttributeError(f"table {self.__table__.name} has no column {name!r}") from None
+
+    def __clause_element__(self) -> Any:  # Any: SQLAlchemy's stubs want a role, not a Table
+        return self.__table__
+
+    def __repr__(self) -> str:
+        return f"TableColumns({self.__table__.name})"
 
 
-class DeckRow(Base):
-    __tablename__ = "decks"
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    slug: Mapped[str] = mapped_column(String(100), unique=True)
-    name: Mapped[str] = mapped_column(String(200))
-    topic: Mapped[str] = mapped_column(String(200), default="")
-    path: Mapped[str] = mapped_column(Text, default="")
-    builtin: Mapped[bool] = mapped_column(default=False)
-    synced_at: Mapped[datetime]
+def _moment(name: str, *, nullable: bool = False) -> Column[Any]:
+    """A point in time, stored as UTC milliseconds (:class:`UTCMillis`)."""
+    return Column(name, UTCMillis(), nullable=nullable)
 
 
-class CardRow(Base):
-    __tablename__ = "cards"
-    __table_args__ = (UniqueConstraint("deck_id", "key"),)
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    deck_id: Mapped[int] = mapped_column(ForeignKey("decks.id"))
-    key: Mapped[str] = mapped_column(String(100))  # the card id written in the deck file
-    kind: Mapped[str] = mapped_column(String(16))
-    topic: Mapped[str | None] = mapped_column(String(200))  # NULL: the deck's topic
-    sibling_group: Mapped[str | None] = mapped_column(String(100))
-    content_hash: Mapped[str] = mapped_column(String(16))
-    position: Mapped[int] = mapped_column(Integer)  # order in the deck file
-    created_at: Mapped[datetime]
-    retired_at: Mapped[datetime | None]
+def _required(name: str, kind: Any, *args: Any, **options: Any) -> Column[Any]:
+    return Column(name, kind, *args, nullable=False, **options)
+
+
+def _optional(name: str, kind: Any, *args: Any, **options: Any) -> Column[Any]:
+    return Column(name, kind, *args, nullable=True, **options)
+
+
+#: Key/value facts about the database itself (``app = recall`` marks it as ours).
+MetaRow = TableColumns(
+    Table(
+        "recall_meta",
+        metadata,
+        Column("key", String(40), primary_key=True),
+        _required("value", String(200)),
+    )
+)
+
+DeckRow = TableColumns(
+    Table(
+        "decks",
+        metadata,
+        Column("id", Integer, primary_key=True),
+        _required("slug", String(100), unique=True),
+        _required("name", String(200)),
+        _required("topic", String(200), default=""),
+        _required("path", Text, default=""),
+        _required("builtin", Boolean, default=False),
+        _moment("synced_at"),
+    )
+)
+
+CardRow = TableColumns(
+    Table(
+        "cards",
+        metadata,
+        Column("id", Integer, primary_key=True),
+        _required("deck_id", Integer, ForeignKey("decks.id")),
+        _required("key", String(100)),  # the card id written in the deck file
+        _required("kind", String(16)),
+        _optional("topic", String(200)),  # NULL: the deck's topic
+        _optional("sibling_group", String(100)),
+        _required("content_hash", String(16)),
+        _required("position", Integer),  # order in the deck file
+        _moment("created_at"),
+        _moment("retired_at", nullable=True),
+        UniqueConstraint("deck_id", "key"),
+    )
+)
 
 
 def partial_index(name: str, *columns: str, where: str) -> Index:
@@ -124,139 +173,148 @@ def use_on_postgresql() -> None:
     """Give every partial index its ``postgresql_where`` (the clause it has for SQLite), before
     PostgreSQL's DDL is emitted or compared; idempotent (:func:`recall.store.engine.make_engine`
     runs it for a PostgreSQL URL)."""
-    for table in Base.metadata.tables.values():
+    for table in metadata.tables.values():
         for index in table.indexes:
             where = index.dialect_options["sqlite"]["where"]
             if where is not None:
                 index.dialect_options["postgresql"]["where"] = where
 
 
-class CardStateRow(Base):
-    __tablename__ = "card_state"
-    __table_args__ = (
+CardStateRow = TableColumns(
+    Table(
+        "card_state",
+        metadata,
+        Column("card_id", Integer, ForeignKey("cards.id"), primary_key=True),
+        _required("deck_id", Integer, ForeignKey("decks.id")),
+        _required("queue", SmallInteger),
+        _required("phase", SmallInteger),
+        _optional("step", SmallInteger),
+        _optional("stability", Float),
+        _optional("difficulty", Float),
+        _moment("due", nullable=True),
+        _moment("last_review", nullable=True),
+        _required("reps", Integer, default=0),
+        _required("lapses", Integer, default=0),
+        _required("suspended", Boolean, default=False),
+        _moment("buried_until", nullable=True),
         partial_index("ix_card_state_due", "due", "deck_id", "queue", where="queue > 0"),
         partial_index("ix_card_state_deck_queue_due", "deck_id", "queue", "due", where="queue > 0"),
         partial_index("ix_card_state_new", "deck_id", "card_id", where="queue = 0"),
         partial_index("ix_card_state_buried", "buried_until", where="queue = -3"),
     )
-    card_id: Mapped[int] = mapped_column(ForeignKey("cards.id"), primary_key=True)
-    deck_id: Mapped[int] = mapped_column(ForeignKey("decks.id"))
-    queue: Mapped[int] = mapped_column(SmallInteger)
-    phase: Mapped[int] = mapped_column(SmallInteger)
-    step: Mapped[int | None] = mapped_column(SmallInteger)
-    stability: Mapped[float | None] = mapped_column(Float)
-    difficulty: Mapped[float | None] = mapped_column(Float)
-    due: Mapped[datetime | None]
-    last_review: Mapped[datetime | None]
-    reps: Mapped[int] = mapped_column(Integer, default=0)
-    lapses: Mapped[int] = mapped_column(Integer, default=0)
-    suspended: Mapped[bool] = mapped_column(default=False)
-    buried_until: Mapped[datetime | None]
+)
 
+#: A drill session. ``owner_host``/``owner_pid`` name the process drilling it (NULL once it let
+#: go); ``last_active_at`` is its heartbeat, moved by each review.
+SessionRow = TableColumns(
+    Table(
+        "sessions",
+        metadata,
+        Column("id", Integer, primary_key=True),
+        _moment("started_at"),
+        _moment("last_active_at"),
+        _moment("ended_at", nullable=True),
+        _required("budget_kind", String(12)),
+        _optional("budget_value", Float),
+        _required("mode", String(12)),
+        _optional("mode_count", Integer),
+        _optional("filter", Text),  # JSON: {"decks": [...], "topic": ...}
+        _optional("owner_host", String(255)),
+        _optional("owner_pid", Integer),
+        # Seconds spent on cards that left the screen without a review (skipped, buried,
+        # undone): budget spent for good, counted again when the session is resumed.
+        _required("set_aside_seconds", Float, server_default=text("0")),
+    )
+)
 
-class SessionRow(Base):
-    """A drill session. ``owner_host``/``owner_pid`` name the process drilling it (NULL once it
-    let go); ``last_active_at`` is its heartbeat, moved by each review."""
+#: A card on screen in some session, so another window skips it: the session, its owner process
+#: and when it claimed the card (a claim expires, so a crash never locks a card).
+CardClaimRow = TableColumns(
+    Table(
+        "card_claims",
+        metadata,
+        Column("card_id", Integer, ForeignKey("cards.id"), primary_key=True),
+        _required("session_id", Integer, ForeignKey("sessions.id")),
+        _required("owner_host", String(255)),
+        _required("owner_pid", Integer),
+        _moment("claimed_at"),
+        Index("ix_card_claims_session_id", "session_id"),
+    )
+)
 
-    __tablename__ = "sessions"
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    started_at: Mapped[datetime]
-    last_active_at: Mapped[datetime]
-    ended_at: Mapped[datetime | None]
-    budget_kind: Mapped[str] = mapped_column(String(12))
-    budget_value: Mapped[float | None] = mapped_column(Float)
-    mode: Mapped[str] = mapped_column(String(12))
-    mode_count: Mapped[int | None] = mapped_column(Integer)
-    filter: Mapped[str | None] = mapped_column(Text)  # JSON: {"decks": [...], "topic": ...}
-    owner_host: Mapped[str | None] = mapped_column(String(255))
-    owner_pid: Mapped[int | None] = mapped_column(Integer)
-    # Seconds spent on cards that left the screen without a review (skipped, buried, undone):
-    # budget spent for good, counted again when the session is resumed.
-    set_aside_seconds: Mapped[float] = mapped_column(Float, server_default=text("0"))
-
-
-class CardClaimRow(Base):
-    """A card on screen in some session, so another window skips it: the session, its owner
-    process and when it claimed the card (a claim expires, so a crash never locks a card)."""
-
-    __tablename__ = "card_claims"
-    __table_args__ = (Index("ix_card_claims_session_id", "session_id"),)
-    card_id: Mapped[int] = mapped_column(ForeignKey("cards.id"), primary_key=True)
-    session_id: Mapped[int] = mapped_column(ForeignKey("sessions.id"))
-    owner_host: Mapped[str] = mapped_column(String(255))
-    owner_pid: Mapped[int] = mapped_column(Integer)
-    claimed_at: Mapped[datetime]
-
-
-class ReviewRow(Base):
-    """One review. ``before_*``/``after_*`` are the scheduler state around it (NULL for an
-    off-schedule cram review, which changes no state); undo restores ``before_*``."""
-
-    __tablename__ = "review_log"
-    __table_args__ = (
+#: One review. ``before_*``/``after_*`` are the scheduler state around it (NULL for an
+#: off-schedule cram review, which changes no state); undo restores ``before_*``.
+ReviewRow = TableColumns(
+    Table(
+        "review_log",
+        metadata,
+        Column("id", Integer, primary_key=True),
+        _required("card_id", Integer, ForeignKey("cards.id")),
+        _optional("session_id", Integer, ForeignKey("sessions.id")),
+        _moment("reviewed_at"),
+        _required("kind", SmallInteger),
+        _required("rating", SmallInteger),
+        _optional("suggested", SmallInteger),
+        _required("verdict", String(10)),
+        _optional("diagnosis", String(60)),
+        _optional("answer", Text),
+        _required("duration_ms", Integer),  # the whole time on screen
+        # The time to give the recorded answer (shown or asked again, to Enter or Space); NULL
+        # before schema 0007.
+        _optional("answer_ms", Integer),
+        _required("hint_used", Boolean, default=False),
+        _optional("seed", BigInteger),
+        _optional("params", Text),  # JSON object of parameter values
+        _optional("before_phase", SmallInteger),
+        _optional("before_step", SmallInteger),
+        _optional("before_stability", Float),
+        _optional("before_difficulty", Float),
+        _moment("before_due", nullable=True),
+        _moment("before_last_review", nullable=True),
+        _optional("before_lapses", Integer),
+        _optional("after_phase", SmallInteger),
+        _optional("after_step", SmallInteger),
+        _optional("after_stability", Float),
+        _optional("after_difficulty", Float),
+        _moment("after_due", nullable=True),
         Index("ix_review_log_card_id_reviewed_at", "card_id", "reviewed_at"),
         Index("ix_review_log_reviewed_at", "reviewed_at"),
         Index("ix_review_log_session_id", "session_id"),
     )
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    card_id: Mapped[int] = mapped_column(ForeignKey("cards.id"))
-    session_id: Mapped[int | None] = mapped_column(ForeignKey("sessions.id"))
-    reviewed_at: Mapped[datetime]
-    kind: Mapped[int] = mapped_column(SmallInteger)
-    rating: Mapped[int] = mapped_column(SmallInteger)
-    suggested: Mapped[int | None] = mapped_column(SmallInteger)
-    verdict: Mapped[str] = mapped_column(String(10))
-    diagnosis: Mapped[str | None] = mapped_column(String(60))
-    answer: Mapped[str | None] = mapped_column(Text)
-    duration_ms: Mapped[int] = mapped_column(Integer)  # the whole time on screen
-    # The time to give the recorded answer (shown or asked again, to Enter or Space); NULL
-    # before schema 0007.
-    answer_ms: Mapped[int | None] = mapped_column(Integer)
-    hint_used: Mapped[bool] = mapped_column(default=False)
-    seed: Mapped[int | None] = mapped_column(BigInteger)
-    params: Mapped[str | None] = mapped_column(Text)  # JSON object of parameter values
-    before_phase: Mapped[int | None] = mapped_column(SmallInteger)
-    before_step: Mapped[int | None] = mapped_column(SmallInteger)
-    before_stability: Mapped[float | None] = mapped_column(Float)
-    before_difficulty: Mapped[float | None] = mapped_column(Float)
-    before_due: Mapped[datetime | None]
-    before_last_review: Mapped[datetime | None]
-    before_lapses: Mapped[int | None] = mapped_column(Integer)
-    after_phase: Mapped[int | None] = mapped_column(SmallInteger)
-    after_step: Mapped[int | None] = mapped_column(SmallInteger)
-    after_stability: Mapped[float | None] = mapped_column(Float)
-    after_difficulty: Mapped[float | None] = mapped_column(Float)
-    after_due: Mapped[datetime | None]
-
+)
 
 # The memory model (recall optimize, recall reviews import): every fit of the learner's FSRS
 # parameters, at most one marked in use (none: the defaults), and reviews imported from other
 # FSRS tools, kept apart from review_log so stats, streaks and limits count what was drilled here.
 
+ParameterSetRow = TableColumns(
+    Table(
+        "parameter_sets",
+        metadata,
+        Column("id", Integer, primary_key=True),
+        _moment("created_at"),
+        _required("parameters", Text),  # JSON list of 21 floats
+        _required("status", String(24)),  # kept | rejected
+        _required("reviews", Integer),  # countable reviews the fit saw
+        _optional("log_loss", Float),  # held out, these parameters
+        _optional("rmse_bins", Float),
+        _optional("comparison", Text),  # JSON of the held-out comparison
+        _required("in_use", Boolean, default=False),
+    )
+)
 
-class ParameterSetRow(Base):
-    __tablename__ = "parameter_sets"
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    created_at: Mapped[datetime]
-    parameters: Mapped[str] = mapped_column(Text)  # JSON list of 21 floats
-    status: Mapped[str] = mapped_column(String(24))  # kept | rejected
-    reviews: Mapped[int] = mapped_column(Integer)  # countable reviews the fit saw
-    log_loss: Mapped[float | None] = mapped_column(Float)  # held out, these parameters
-    rmse_bins: Mapped[float | None] = mapped_column(Float)
-    comparison: Mapped[str | None] = mapped_column(Text)  # JSON of the held-out comparison
-    in_use: Mapped[bool] = mapped_column(Boolean, default=False)
-
-
-class ImportedReviewRow(Base):
-    __tablename__ = "imported_reviews"
-    __table_args__ = (
+ImportedReviewRow = TableColumns(
+    Table(
+        "imported_reviews",
+        metadata,
+        Column("id", Integer, primary_key=True),
+        _required("card_id", Integer, ForeignKey("cards.id")),
+        _moment("reviewed_at"),
+        _required("rating", SmallInteger),
+        _optional("state", SmallInteger),
+        _optional("duration_ms", Integer),
+        _moment("imported_at"),
         UniqueConstraint("card_id", "reviewed_at"),
         Index("ix_imported_reviews_reviewed_at", "reviewed_at"),
     )
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    card_id: Mapped[int] = mapped_column(ForeignKey("cards.id"))
-    reviewed_at: Mapped[datetime]
-    rating: Mapped[int] = mapped_column(SmallInteger)
-    state: Mapped[int | None] = mapped_column(SmallInteger)
-    duration_ms: Mapped[int | None] = mapped_column(Integer)
-    imported_at: Mapped[datetime]
+)

@@ -21,8 +21,9 @@ from sqlalchemy.engine import URL
 
 from recall import __version__
 from recall.errors import StoreError
+from recall.paths import create_private_file
 from recall.store.engine import WRITE, redacted, sqlite_path, use_wal
-from recall.store.models import Base
+from recall.store.models import metadata
 
 #: Every schema revision this recall can read, oldest first; the last is the head.
 #: A test checks this against the migration scripts.
@@ -64,7 +65,7 @@ def _lock_for_setup(conn: Connection) -> None:
 
 
 def _create(conn: Connection) -> None:
-    Base.metadata.create_all(conn)
+    metadata.create_all(conn)
     now = datetime.now(UTC).isoformat(timespec="seconds")
     conn.execute(
         text(
@@ -125,6 +126,7 @@ def backup_sqlite(path: Path, revision: str) -> Path:
     """Copy a SQLite database (consistently, with the online backup API) before a migration."""
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
     target = path.with_name(f"{path.name}.backup-{revision}-{stamp}")
+    create_private_file(target)  # a copy of the learner's reviews is as private as they are
     source = sqlite3.connect(str(path))
     try:
         dest = sqlite3.connect(str(target))

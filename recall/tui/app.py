@@ -25,8 +25,10 @@ from typing import TYPE_CHECKING, ClassVar
 from textual import work
 from textual.app import App
 from textual.binding import Binding, BindingType
+from textual.notifications import SeverityLevel
 from textual.worker import Worker, WorkerState
 
+from recall.inert import inert
 from recall.paths import served_in_browser
 from recall.tui.messages import DataChanged, EngineWarm, HomeLoaded, LoadFailed, WorkerFailed
 from recall.tui.views import HomeData, SessionPlan
@@ -109,6 +111,8 @@ class RecallApp(App[int]):
         self._engine_warm = False
         self._engine_warming = False
         self._shutdown_done = False
+        #: Ctrl-C was pressed mid-session and its question is queued (see action_interrupt).
+        self._quit_question_coming = False
         #: Drawn in a browser by ``recall serve`` (see :mod:`recall.tui.browser`).
         self.served = served_in_browser()
         #: The keys remapped from their defaults: the browser's alternatives, then the
@@ -130,6 +134,27 @@ class RecallApp(App[int]):
             self.set_keymap(self.keys_in_force)
 
     # ------------------------------------------------------------------ start-up
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """Every notification of the app and its screens (``Widget.notify`` comes here): the
+        message and title made inert and never read as markup, since they often quote what
+        recall did not write (an error naming a deck file, a card, a typed answer)."""
+        del markup  # no notification of recall's is markup
+        super().notify(
+            inert(message),
+            title=inert(title, one_line=True),
+            severity=severity,
+            timeout=timeout,
+            markup=False,
+        )
 
     def on_mount(self) -> None:
         from recall.tui.screens.home import HomeScreen
@@ -306,9 +331,29 @@ class RecallApp(App[int]):
         if isinstance(self.screen, ConfirmDialog) and self.screen.purpose == "quit":
             self._quit_now()
             return
+        if self._quit_question_coming:
+            self._quit_now()  # pressed twice before the question could be drawn
+            return
         drilling = [s for s in self.screen_stack if isinstance(s, DrillScreen) and s.in_progress]
         if not drilling or drilling[-1].run is None:
             self._quit_now()
+            return
+        # Not pushed at once: an Enter typed just before Ctrl-C may still wait in the answer
+        # box's queue, and a key is read by the screen on top when it is handled, so the
+        # question would take that Enter as "go back" and the answer would never be graded.
+        # Queued behind it, the question comes after the answer is sent (its verdict arrives
+        # under the question).
+        self._quit_question_coming = True
+        (self.focused or self.screen).call_later(self._ask_to_quit)
+
+    def _ask_to_quit(self) -> None:
+        from recall.tui.screens.dialogs import ConfirmDialog
+        from recall.tui.screens.drill import DrillScreen
+
+        self._quit_question_coming = False
+        drilling = [s for s in self.screen_stack if isinstance(s, DrillScreen) and s.in_progress]
+        if not drilling or drilling[-1].run is None:
+            self._quit_now()  # the key before it ended the session: nothing to ask about
             return
         question = ConfirmDialog.quit_mid_session(drilling[-1].run.reviewed())
         self.push_screen(question, self._after_quit_asked)

@@ -9,6 +9,7 @@ the deck with the real loader and restores the old text if it no longer loads.
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,7 +20,7 @@ from recall.cards.writer import toml_string
 if TYPE_CHECKING:
     from recall.cards.model import Card
 
-from recall.paths import write_atomically
+from recall.paths import make_private_dirs, write_atomically
 
 #: Kinds the form can make (numeric cards need a parameter table: use the editor for those).
 FORM_KINDS = ("formula", "fact", "reverse", "explain")
@@ -105,9 +106,14 @@ def with_card(text: str, draft: CardDraft, line: int | None) -> str:
 def write_card(path: Path, draft: CardDraft, line: int | None, deck_name: str = "") -> str:
     """Write the card into ``path`` (creating the deck file if needed); returns the old text
     (empty for a new file) so the caller can restore it if the deck no longer loads."""
-    old = path.read_text(encoding="utf-8") if path.exists() else ""
+    from recall.cards.loader import DECK_LIMITS
+    from recall.toml_limits import read_bounded
+
+    # A deck the loader accepted: a regular file within the deck limits (a FIFO swapped in is
+    # refused, never blocked on).
+    old = read_bounded(path, DECK_LIMITS).decode("utf-8") if os.path.lexists(path) else ""
     base = old or empty_deck_text(draft.deck_id, deck_name or draft.deck_id)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    make_private_dirs(path.parent)
     write_atomically(path, with_card(base, draft, line))  # a full disk never truncates a deck
     return old
 

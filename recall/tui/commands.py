@@ -18,8 +18,10 @@ from functools import partial
 
 from textual.app import App
 from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.markup import escape
 from textual.screen import Screen
 
+from recall.inert import inert
 from recall.tui.keys import key_label
 
 #: The palette does not list itself.
@@ -61,8 +63,9 @@ class RecallCommands(Provider):
 
 def _help_line(name: str, tooltip: str, key: str) -> str:
     """The line under a command: its key, after the tooltip when that says more than the name
-    (the name again read as the same command listed twice)."""
+    (the name again read as the same command listed twice); escaped, since the palette reads
+    it as markup."""
     label = f"key {key_label(key)}"
-    if tooltip and tooltip != name:
-        return f"{tooltip} · {label}"
-    return label
+    line = f"{tooltip} · {label}" if tooltip and tooltip != name else label
+    # The palette reads help as markup, and a key comes from the learner's config: "[" is a key.
+    return escape(inert(line, one_line=True))

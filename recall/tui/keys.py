@@ -13,6 +13,8 @@ from rich.table import Table
 from rich.text import Text
 from textual.binding import Binding
 
+from recall.wording import key_name
+
 
 def binding_sections(app: type) -> list[tuple[str, type]]:
     """The places keys are bound, in the order the help lists them (``app``: the app's class,
@@ -79,19 +81,7 @@ def usable_keymap(keys: Mapping[str, str], app: type) -> tuple[dict[str, str], l
 
 def key_label(keys: str) -> str:
     """``question_mark,f1`` → ``? / F1``."""
-    names = {"question_mark": "?", "space": "Space", "escape": "Esc", "enter": "Enter"}
-    labels = []
-    for key in keys.split(","):
-        key = key.strip()
-        label = names.get(key, key)
-        if label.startswith("ctrl+"):
-            label = "Ctrl-" + label[5:].upper()
-        elif label.startswith("alt+"):
-            label = "Alt-" + label[4:].upper()
-        elif label.startswith("f") and label[1:].isdigit():
-            label = label.upper()
-        labels.append(label)
-    return " / ".join(labels)
+    return " / ".join(key_name(key) for key in keys.split(","))
 
 
 def keys_table(keymap: Mapping[str, str], app: type, *, browser: bool = False) -> Table:

@@ -4,7 +4,7 @@ The stats screen shows whether the learner's memory model predicts them (the ver
 calibration chart, true retention against the desired one per deck and topic), what each desired
 retention would cost (the workload curve) and what a new fit did. Every function here runs in a
 worker thread: each reads the store, and :func:`model_view`, :func:`workload_view` and
-:func:`optimize_view` import NumPy and fsrs-rs-python through :mod:`recall.learner_model`. So
+:func:`optimize_view` import NumPy and fsrs-rs-python through :mod:`recall.memory.model`. So
 nothing heavy is imported at module level, and the views are small frozen dataclasses the screen
 draws without knowing the lower layers.
 """
@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
+
+from recall.tui.views import ShownText
 
 if TYPE_CHECKING:
     from recall.scheduling.calibration import CalibrationBin
@@ -24,7 +26,7 @@ PLAN_DAYS = 90
 
 
 @dataclass(frozen=True)
-class RetentionRow:
+class RetentionRow(ShownText):
     """One deck's or topic's true retention against the desired one (and the model's guess)."""
 
     by: str  # "deck" or "topic"
@@ -36,7 +38,7 @@ class RetentionRow:
 
 
 @dataclass(frozen=True)
-class ModelView:
+class ModelView(ShownText):
     """The memory model's health, in words and figures."""
 
     verdict: str  # one sentence for the learner
@@ -44,14 +46,14 @@ class ModelView:
     source: str  # which parameters: the defaults or the learner's fit, and when
     advice: str  # the suggestion to fit (again), or empty
     #: Predicted against recalled, per bin of predicted recall (empty: nothing predicted yet);
-    #: the screen draws them at its own width (:func:`recall.scheduling.charts.calibration_chart`).
+    #: the screen draws them at its own width (:func:`recall.memory.charts.calibration_chart`).
     bins: tuple[CalibrationBin, ...]
     retention: tuple[RetentionRow, ...]
     desired: float
 
 
 @dataclass(frozen=True)
-class WorkloadView:
+class WorkloadView(ShownText):
     """The workload curve: the simulated plan, and the learner's current setting."""
 
     plan: Plan
@@ -64,7 +66,7 @@ class WorkloadView:
 
 
 @dataclass(frozen=True)
-class OptimizeView:
+class OptimizeView(ShownText):
     """What a fit did: kept, not kept, or too little history (with how many more reviews)."""
 
     status: str  # :class:`recall.scheduling.fitting.FitStatus` values
@@ -84,9 +86,9 @@ class OptimizeView:
 
 def model_view(workspace: Workspace) -> ModelView:
     """The health report for the parameters in use (a worker)."""
-    from recall import learner_model
+    from recall.memory import model as memory_model
 
-    status = learner_model.health(workspace.store, workspace.settings)
+    status = memory_model.health(workspace.store, workspace.settings)
     report = status.health
     rows = [
         RetentionRow(by, g.group, g.observed, g.mean_predicted, g.desired, g.reviews)
@@ -96,8 +98,8 @@ def model_view(workspace: Workspace) -> ModelView:
     return ModelView(
         verdict=report.verdict.message,
         health=str(report.verdict.health),
-        source=learner_model.model_source(status),
-        advice=learner_model.refit_advice(status, "press o"),
+        source=memory_model.model_source(status),
+        advice=memory_model.refit_advice(status, "press o"),
         bins=report.bins if report.verdict.reviews else (),
         retention=tuple(rows),
         desired=report.desired_retention,
@@ -106,9 +108,9 @@ def model_view(workspace: Workspace) -> ModelView:
 
 def workload_view(workspace: Workspace, *, days: int = PLAN_DAYS, seed: int = 0) -> WorkloadView:
     """The workload curve over the learner's own collection, pace and parameters (a worker)."""
-    from recall import learner_model
+    from recall.memory import model as memory_model
 
-    plan = learner_model.plan(
+    plan = memory_model.plan(
         workspace.store, workspace.settings, days=days, seed=seed, now=workspace.clock()
     )
     return WorkloadView(plan, workspace.settings.desired_retention)
@@ -117,9 +119,9 @@ def workload_view(workspace: Workspace, *, days: int = PLAN_DAYS, seed: int = 0)
 def optimize_view(workspace: Workspace) -> OptimizeView:
     """Fit the model to the learner's history and keep it only if it predicts better (a
     worker; the same as ``recall optimize``)."""
-    from recall import learner_model
+    from recall.memory import model as memory_model
 
-    done = learner_model.optimize(workspace.store, workspace.settings, now=workspace.clock())
+    done = memory_model.optimize(workspace.store, workspace.settings, now=workspace.clock())
     result = done.result
     comparison = result.comparison
     if comparison is None:
@@ -139,8 +141,8 @@ def optimize_view(workspace: Workspace) -> OptimizeView:
 def apply_retention(workspace: Workspace, value: float) -> float:
     """Save ``value`` as the desired retention (validated as ``recall config retention`` does;
     :class:`recall.errors.ConfigError` when refused) and schedule the next session with it."""
-    from recall import learner_model
+    from recall.memory import model as memory_model
 
-    saved = learner_model.apply_desired_retention(value)
+    saved = memory_model.apply_desired_retention(value)
     workspace.settings = replace(workspace.settings, desired_retention=saved.desired_retention)
     return saved.desired_retention

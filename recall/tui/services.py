@@ -19,8 +19,6 @@ from typing import TYPE_CHECKING, Any
 from recall.clock import Clock, utc_now
 from recall.paths import redact_url
 from recall.session.mode import Mode
-from recall.tui.card_writer import CardDraft, draft_from_card, save_draft
-from recall.tui.drill_run import DrillRun
 from recall.tui.views import (
     CardView,
     DeckFailure,
@@ -37,7 +35,8 @@ if TYPE_CHECKING:
     from recall.cards.model import Card
     from recall.config import Settings
     from recall.scheduling.today import TodayPlan
-    from recall.store import StoredCard
+    from recall.tui.card_writer import CardDraft
+    from recall.tui.drill_run import DrillRun
     from recall.workspace import Workspace
 
 
@@ -200,87 +199,39 @@ class Services:
 
     def begin(self, plan: SessionPlan) -> DrillRun:
         """Start a drill session for ``plan``."""
+        from recall.tui.drill_run import DrillRun  # with the session: not needed for home
+
         return DrillRun(self.workspace, plan)
 
     def empty_offer(self, plan: SessionPlan) -> EmptyOffer | None:
         """``None`` when ``plan`` has cards to drill; else what can be done instead (a normal
-        session whose cards are all done today, or held back by the new-card limits).
-
-        The scope's plan is :func:`recall.planning.todays_plan`, the queue the session builds,
-        so "nothing to drill" here is the session's own answer, asked before it starts."""
+        session whose cards are all done today, or held back by the new-card limits): the
+        workspace's answer (:meth:`recall.workspace.Workspace.empty_scope`) as a view."""
         if plan.mode is not Mode.NORMAL or plan.card_keys or plan.resume_id is not None:
             return None
         workspace = self.workspace
-        decks = plan.deck_ids or None
-        today = workspace.plan_today(decks, plan.topic)
-        later = self._learning_later(today, decks, plan.topic)
-        if today.queue and not later:
+        empty = workspace.empty_scope(plan.deck_ids or None, plan.topic)
+        if empty is None:
             return None
-        usable, reviewed = self.scope_cards(decks, plan.topic)
-        allowance = workspace.new_allowance_today()
-        own_spent = [d for d in decks or () if allowance.per_deck.get(d, 1) <= 0]
-        shared_spent = allowance.total <= 0
-        held_back = 0
-        if shared_spent and not own_spent and today.new_waiting:
-            # Not ``new_waiting``: some of those wait for a deck's own limit or a sibling
-            # buried today, which no raise of the shared limit brings. Plan the scope as if
-            # the limit were lifted and count what it would introduce.
-            lifted = workspace.plan_today(decks, plan.topic, more=today.new_waiting)
-            held_back = lifted.counts.new
         return EmptyOffer(
             asked=plan,
             scope=self._scope(plan),
-            today=today_view(today, 0, workspace.extra_new_today()),
-            held_back=held_back,
-            own_limit=bool(own_spent) and today.new_waiting > 0,
-            reviewed=reviewed,
-            cards=usable,
-            learning_later=later,
+            today=today_view(empty.plan, 0, workspace.extra_new_today()),
+            held_back=empty.held_back,
+            own_limit=empty.own_limit,
+            reviewed=empty.reviewed,
+            cards=empty.cards,
+            learning_later=empty.learning_later,
         )
 
     def scope_cards(self, decks: Sequence[str] | None, topic: str | None) -> tuple[int, int]:
-        """(cards that can be drilled, of them the ones reviewed before) in ``decks`` (or
-        ``topic``, or every deck): whether cram and "weakest" have anything to show."""
-        keys = [
-            key
-            for key, card in self.workspace.cards.items()
-            if (not decks or card.deck_id in decks) and (topic is None or card.topic == topic)
-        ]
-        usable = self._usable(keys)
-        return len(usable), sum(1 for c in usable if not c.state.is_new)
+        """(cards that can be drilled, of them the ones reviewed before): see
+        :meth:`recall.workspace.Workspace.scope_cards`."""
+        return self.workspace.scope_cards(decks, topic)
 
     def missed_last_time(self) -> tuple[int, int] | None:
-        """(cards the last finished session missed, of them the ones that can be drilled now):
-        whether ``missed`` has anything to show; ``None`` when no session has finished."""
-        from recall.session.queues import missed_last_time
-
-        keys = missed_last_time(self.workspace.store)
-        if keys is None:
-            return None
-        return len(keys), len(self._usable([k for k in keys if k in self.workspace.cards]))
-
-    def _usable(self, keys: Sequence[str]) -> list[StoredCard]:
-        """The stored cards of ``keys`` that a session may show (neither retired nor
-        suspended)."""
-        stored = self.workspace.store.cards_by_key(keys).values()
-        return [c for c in stored if not c.retired and not c.suspended]
-
-    def _learning_later(
-        self, today: TodayPlan, decks: Sequence[str] | None, topic: str | None
-    ) -> int:
-        """When today's plan holds only learning cards and none is due soon enough for a
-        session to show it (their steps come later today), how many there are; else 0."""
-        from datetime import timedelta
-
-        from recall.session.queues import LEARN_AHEAD
-
-        if not today.queue or any(card.state != "learning" for card in today.queue):
-            return 0
-        soon = self.clock() + LEARN_AHEAD + timedelta(seconds=1)
-        due = self.workspace.store.due_cards(
-            soon, limit=1, decks=decks, topic=topic, learning_only=True
-        )
-        return 0 if due else len(today.queue)
+        """See :meth:`recall.workspace.Workspace.missed_last_time`."""
+        return self.workspace.missed_last_time()
 
     def _scope(self, plan: SessionPlan) -> str:
         if plan.deck_ids:
@@ -342,6 +293,8 @@ class Services:
     def draft_of(self, card: CardView) -> CardDraft | None:
         """The form's draft of a custom card (``None`` for kinds the form does not edit)."""
         original = self.workspace.cards.get(card.key)
+        from recall.tui.card_writer import draft_from_card
+
         return None if original is None else draft_from_card(original)
 
     def preview_draft(self, draft: CardDraft) -> PreviewView | None:
@@ -368,6 +321,8 @@ class Services:
             path = Path(deck.path)
         else:
             path = self.workspace.custom_folder() / f"{draft.deck_id}.toml"
+        from recall.tui.card_writer import save_draft
+
         return save_draft(path, draft, line)
 
     # ------------------------------------------------------------------ stats

@@ -28,7 +28,8 @@ from typing import Final
 
 from recall.cards import parse_cache
 from recall.cards.model import Card
-from recall.paths import write_atomically
+from recall.paths import make_private_dirs, write_atomically
+from recall.regular_files import read_regular
 
 #: The file, under the data directory's ``cache`` folder.
 FILE_NAME: Final = "shown.json"
@@ -118,7 +119,7 @@ class ShownCache:
             text = json.dumps({"code": self._code_key(), "entries": entries}, ensure_ascii=False)
             self._dirty = False
         try:
-            self.folder.mkdir(parents=True, exist_ok=True)
+            make_private_dirs(self.folder)
             write_atomically(self.path, text, durable=False)
         except OSError:
             return False
@@ -137,9 +138,10 @@ class ShownCache:
 
     def _read(self) -> dict[str, str]:
         try:
-            if self.path.stat().st_size > MAX_FILE_BYTES:
+            raw = read_regular(self.path, MAX_FILE_BYTES)  # never waits on a FIFO
+            if len(raw) > MAX_FILE_BYTES:
                 return {}
-            data = json.loads(self.path.read_bytes())
+            data = json.loads(raw)
         except (OSError, ValueError, RecursionError):
             return {}
         if not isinstance(data, dict) or data.get("code") != self._code_key():

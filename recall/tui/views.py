@@ -5,23 +5,62 @@ the lower layers return into these small frozen dataclasses. That keeps every sc
 nothing but data, and it means a change in a lower layer's API is absorbed in one module.
 
 Nothing here imports Textual or anything heavy; this module is loaded before the first frame.
+
+Every view is a :class:`ShownText`: its strings (deck names, prompts, hints, typed answers, error
+messages: text recall did not write) are made inert once, when the view is built, so no screen
+can hand a control character to the terminal whatever widget it puts the text in. Deck files and
+imports refuse control characters on the way in (:mod:`recall.cards.untrusted`), so for valid
+data this changes nothing; it is the second wall. A ``path`` is kept as it is (it opens the
+file); a screen shows it through :func:`recall.tui.plain.plain`. Markup is the screens' part:
+deck text reaches a widget as a Rich ``Text`` (never a string a widget would parse as markup).
 The rating and the session mode are the lower layers' own (:class:`recall.scheduling.Rating`,
 :class:`recall.session.Mode`), imported from their light modules.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import date
+from typing import Any
 
+from recall.inert import inert
 from recall.scheduling.rating import Rating
 from recall.session.mode import Mode
 from recall.verdicts import Status
 from recall.wording import count_of
 
+#: Fields kept as they are: a path opens a file, so it must stay the file's real name.
+RAW_FIELDS = frozenset({"path"})
+
+
+def _inert_value(value: Any) -> Any:
+    """Strings, and strings inside tuples and dicts, made inert (control characters only:
+    bidi marks may be part of a right-to-left prompt and are harmless to draw)."""
+    if isinstance(value, str):
+        return inert(value, invisible=False)
+    if isinstance(value, tuple) and not hasattr(value, "_fields"):
+        return tuple(_inert_value(item) for item in value)
+    if isinstance(value, dict):
+        return {_inert_value(k): _inert_value(v) for k, v in value.items()}
+    return value
+
+
+class ShownText:
+    """Base of every view: its string fields are made inert when it is built (see the module
+    docstring); the one place deck text is neutralised for the screens."""
+
+    def __post_init__(self) -> None:
+        for item in fields(self):  # type: ignore[arg-type]
+            if item.name in RAW_FIELDS:
+                continue
+            value = getattr(self, item.name)
+            cleaned = _inert_value(value)
+            if cleaned is not value and cleaned != value:
+                object.__setattr__(self, item.name, cleaned)
+
 
 @dataclass(frozen=True)
-class SessionPlan:
+class SessionPlan(ShownText):
     """What the learner asked for: a budget (minutes or cards) and where the cards come from.
 
     ``minutes`` and ``cards`` are mutually exclusive; with neither the session runs until nothing
@@ -55,7 +94,7 @@ class SessionPlan:
 
 
 @dataclass(frozen=True)
-class DeckRow:
+class DeckRow(ShownText):
     """One deck on the home screen and in the deck browser."""
 
     id: str
@@ -76,7 +115,7 @@ class DeckRow:
 
 
 @dataclass(frozen=True)
-class TodayView:
+class TodayView(ShownText):
     """Today's plan as the home screen shows it: the numbers ``recall today`` prints (the
     queue by kind, the minutes), what the limits have left, and what waits."""
 
@@ -109,7 +148,7 @@ class TodayView:
 
 
 @dataclass(frozen=True)
-class EmptyOffer:
+class EmptyOffer(ShownText):
     """A session that would have nothing to drill, and what the learner can do instead.
 
     ``asked`` is the session the learner asked for; ``scope`` names its cards ("every deck",
@@ -133,7 +172,7 @@ class EmptyOffer:
 
 
 @dataclass(frozen=True)
-class DeckFailure:
+class DeckFailure(ShownText):
     """A deck file that did not load, and why, for the learner to fix."""
 
     path: str
@@ -143,7 +182,7 @@ class DeckFailure:
 
 
 @dataclass(frozen=True)
-class HomeData:
+class HomeData(ShownText):
     """Everything the home screen shows once the lower layers are loaded."""
 
     decks: tuple[DeckRow, ...]
@@ -208,7 +247,7 @@ class HomeData:
 
 
 @dataclass(frozen=True)
-class PreviewView:
+class PreviewView(ShownText):
     """How the typed answer is being read, or why it cannot be: shown on every keystroke."""
 
     text: str
@@ -227,7 +266,7 @@ class PreviewView:
 
 
 @dataclass(frozen=True)
-class FeedbackView:
+class FeedbackView(ShownText):
     """The result of grading one answer, ready to show."""
 
     outcome: Status  # invalid: not a readable answer, costs nothing, try again
@@ -254,7 +293,7 @@ class FeedbackView:
 
 
 @dataclass(frozen=True)
-class CardView:
+class CardView(ShownText):
     """A card as the drill screen shows it (parameters already drawn for numeric cards)."""
 
     key: str
@@ -277,7 +316,7 @@ class CardView:
 
 
 @dataclass(frozen=True)
-class Leech:
+class Leech(ShownText):
     """A card the review just recorded made a leech: missed so often (``lapses`` times, the
     ``leech_threshold`` setting) that drilling it again as it is will not help."""
 
@@ -286,7 +325,7 @@ class Leech:
 
 
 @dataclass(frozen=True)
-class MissedCard:
+class MissedCard(ShownText):
     """A card answered wrongly in a session, with what was typed and what was right."""
 
     key: str
@@ -296,7 +335,7 @@ class MissedCard:
 
 
 @dataclass(frozen=True)
-class SummaryView:
+class SummaryView(ShownText):
     """The figures at the end of a session, taken from the session layer's summary."""
 
     reviews: int
@@ -306,7 +345,9 @@ class SummaryView:
     relearn: int = 0
     off_schedule: int = 0
     first_try_accuracy: float | None = None
-    median_answer_seconds: float = 0.0  # to the answer given, not to the rating
+    #: To the answer given, not to the rating; ``None`` when nothing was answered.
+    median_answer_seconds: float | None = None
+    learning: int = 0  # cards in their learning steps (first seen earlier today)
     elapsed_seconds: float = 0.0  # everything the budget counted
     missed: tuple[MissedCard, ...] = ()
     mistakes: tuple[tuple[str, int], ...] = ()  # (kind of mistake, count)
@@ -318,7 +359,7 @@ class SummaryView:
 
 
 @dataclass(frozen=True)
-class StatsView:
+class StatsView(ShownText):
     """The stats screen's figures."""
 
     heatmap: tuple[tuple[date, int], ...] = ()  # reviews per day, oldest first

@@ -3,12 +3,12 @@ ini file), in the caller's transaction, in batch mode so SQLite can alter tables
 
 from alembic import context
 
-from recall.store.models import Base
+from recall.store.models import metadata
 
 connection = context.config.attributes["connection"]
 context.configure(
     connection=connection,
-    target_metadata=Base.metadata,
+    target_metadata=metadata,
     render_as_batch=connection.dialect.name == "sqlite",
     compare_type=True,
 )

@@ -27,6 +27,7 @@ from textual.widgets.option_list import Option
 
 from recall.tui.card_writer import FORM_FIELDS, FORM_KINDS, CardDraft, error_field
 from recall.tui.messages import DataChanged
+from recall.tui.plain import plain
 from recall.tui.screens.base import RecallScreen
 from recall.tui.views import CardView, DeckFailure, DeckRow, HomeData, PreviewView
 from recall.tui.widgets.answer_input import AnswerInput
@@ -83,7 +84,7 @@ class DecksScreen(RecallScreen):
             options.add_option(Option(label, id=f"deck:{deck.id}"))
         for index, failure in enumerate(data.failures):
             label = Text("✗ ", style="bold red")
-            label.append(failure.path.rsplit("/", 1)[-1])
+            label.append(plain(failure.path.rsplit("/", 1)[-1], one_line=True))
             options.add_option(Option(label, id=f"fail:{index}"))
         if options.option_count:
             keep = f"deck:{self.keep_key.partition('/')[0]}" if self.keep_key else ""
@@ -113,7 +114,7 @@ class DecksScreen(RecallScreen):
         table.clear()
         for card in self.cards:
             prompt = card.prompt.replace("\n", " ")
-            table.add_row(card.card_id, card.kind, prompt[:80], key=card.key)
+            table.add_row(plain(card.card_id), plain(card.kind), plain(prompt[:80]), key=card.key)
         if self.cards:
             keys = [card.key for card in self.cards]
             row = keys.index(self.keep_key) if self.keep_key in keys else 0
@@ -130,7 +131,7 @@ class DecksScreen(RecallScreen):
         self.query_one("#card-preview", Static).update(
             Group(
                 Text("This deck did not load", style="bold red"),
-                Text(where, style="bold"),
+                plain(where, "bold"),
                 Text(failure.message),
                 Text(
                     "Fix the file (x opens it in $EDITOR), then r on the home screen reloads.",

@@ -17,6 +17,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Checkbox, Input, Label, Static
 
 from recall.session import Mode
+from recall.tui.plain import plain
 from recall.tui.views import SessionPlan
 from recall.wording import count_of
 
@@ -122,13 +123,13 @@ class SessionDialog(ModalScreen[SessionPlan | None]):
                 yield Label("or cards")
                 yield Input("", id="cards", type="integer", placeholder="(use minutes)")
             yield Checkbox(
-                f"Only deck {self.deck_id}" if self.deck_id else "All decks",
+                plain(f"Only deck {self.deck_id}") if self.deck_id else "All decks",
                 id="only-deck",
                 value=False,
                 disabled=self.deck_id is None,
             )
             yield Checkbox(
-                f"Only topic {self.topic}" if self.topic else "All topics",
+                plain(f"Only topic {self.topic}") if self.topic else "All topics",
                 id="only-topic",
                 value=False,
                 disabled=self.topic is None,

@@ -36,6 +36,7 @@ from textual.widgets import Footer, Input, Static
 from recall.errors import RecallError
 from recall.tui.asking import asking_header, graded_header
 from recall.tui.messages import DataChanged, Graded, PreviewReady, WorkerFailed
+from recall.tui.plain import plain
 from recall.tui.screens.session_screen import Phase, SessionScreen
 from recall.tui.views import CardView, Leech, PreviewView, Rating, SessionPlan
 from recall.tui.widgets.answer_input import AnswerInput
@@ -83,7 +84,7 @@ class DrillScreen(SessionScreen):
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="drill-header"):
-            yield Static(self.plan.describe(), id="drill-plan")
+            yield Static(plain(self.plan.describe()), id="drill-plan")
             yield Static("", id="drill-progress")
             yield Countdown(
                 self._seconds_left,
@@ -152,7 +153,7 @@ class DrillScreen(SessionScreen):
         symbols.display = bool(card.symbols)
         # A penalty without a hint (an undone wrong verdict) shows no "No hint" line.
         self._show_hint(self.hinted and bool(card.hint))
-        self.query_one("#unit", Static).update(card.unit)
+        self.query_one("#unit", Static).update(plain(card.unit))
         feedback = self.query_one("#feedback", FeedbackPanel)
         feedback.display = False
         rating_row = self.query_one("#rating-row", Static)
@@ -272,15 +273,15 @@ class DrillScreen(SessionScreen):
         self.query_one("#answer", AnswerInput).locked = True
         self.query_one("#preview", PreviewPanel).display = False
         panel = self.query_one("#feedback", FeedbackPanel)
-        # On a narrow screen a verdict wraps long enough to push its last line, the ratings,
-        # below the fold: they go to the rating row under the scrolling body instead.
-        panel.show(feedback, self.hinted, with_rating=not self.narrow)
+        panel.show(feedback)
         panel.display = True
+        # The suggested rating is outside the scrolling body: in view whatever the verdict's
+        # length and however late the scroll below happens.
+        rating_row = self.query_one("#rating-row", Static)
+        rating_row.update(rating_line(feedback.suggested, self.hinted, feedback.unavailable))
         if self.narrow:
-            row = self.query_one("#rating-row", Static)
-            row.update(rating_line(feedback.suggested, self.hinted, feedback.unavailable))
-            row.styles.height = "auto"  # "Enter accepts" wraps below the ratings, never cut
-            row.display = True
+            rating_row.styles.height = "auto"  # "Enter accepts" wraps below, never cut
+        rating_row.display = True
         self.call_after_refresh(panel.scroll_visible, animate=False)
         self.call_after_refresh(self._verdict_painted)
 
@@ -359,7 +360,9 @@ class DrillScreen(SessionScreen):
         panel = self.query_one("#feedback", FeedbackPanel)
         panel.show_reveal(self.card.model_answer, self.card.numbers)
         panel.display = True
-        self.query_one("#rating-row").display = True
+        rating_row = self.query_one("#rating-row", Static)
+        rating_row.update(rating_line(None, False))
+        rating_row.display = True
         # The body takes focus, so the arrow and page keys scroll a long answer; it starts at
         # the top of the model answer.
         body = self.query_one("#drill-body", VerticalScroll)

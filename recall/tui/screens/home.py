@@ -14,6 +14,7 @@ started: the learner is told why and offered more new cards today, review ahead,
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
@@ -25,9 +26,10 @@ from textual.message import Message
 from textual.widgets import DataTable, Footer, Header, Sparkline, Static
 
 from recall.session import Mode
+from recall.tui.plain import plain
 from recall.tui.screens.base import RecallScreen
 from recall.tui.views import DeckRow, EmptyOffer, HomeData, SessionPlan, TodayView
-from recall.wording import count_of
+from recall.wording import REVIEW_AHEAD, count_of, plural
 
 if TYPE_CHECKING:
     from recall.tui.screens.today_dialogs import OfferChoice
@@ -72,7 +74,13 @@ class HomeScreen(RecallScreen):
         Binding("d", "deck", "One deck", id="home.deck", tooltip="Drill this deck"),
         Binding("o", "topic", "This topic", id="home.topic", show=False),
         Binding("c", "cram", "Cram", id="home.cram", show=False),
-        Binding("w", "weakest", f"Weakest {WEAKEST_COUNT}", id="home.weakest", show=False),
+        Binding(
+            "w",
+            "weakest",
+            f"{REVIEW_AHEAD.capitalize()} (the weakest {WEAKEST_COUNT})",
+            id="home.weakest",
+            show=False,
+        ),
         Binding("m", "missed", "Missed last time", id="home.missed", show=False),
         Binding("u", "resume", "Resume unfinished", id="home.resume", show=False),
         Binding("t", "stats", "Stats", id="home.stats"),
@@ -170,9 +178,9 @@ class HomeScreen(RecallScreen):
                 _count(deck.today, "today"),
             )
             if self._narrow:
-                table.add_row(name, *counts, key=deck.id)
+                table.add_row(plain(name), *counts, key=deck.id)
             else:
-                table.add_row(Text(topic, style="bold"), name, *counts, key=deck.id)
+                table.add_row(plain(topic, "bold"), plain(name), *counts, key=deck.id)
         if selected is not None and selected.id in table.rows:
             table.move_cursor(row=table.get_row_index(selected.id))
 
@@ -190,7 +198,9 @@ class HomeScreen(RecallScreen):
             resume.update(
                 Text.assemble(
                     ("An unfinished session ", "bold"),
-                    f"({data.unfinished.describe()}, {data.unfinished_done} done) ",
+                    # Not "resumed": this session has not been resumed (yet).
+                    f"({replace(data.unfinished, resume_id=None).describe()}, "
+                    f"{data.unfinished_done} done) ",
                     ("u resumes it", "dim"),
                 )
             )
@@ -202,7 +212,7 @@ class HomeScreen(RecallScreen):
             problems.update(
                 Text.assemble(
                     (f"{count} deck file{'s' if count > 1 else ''} did not load: ", "bold"),
-                    f"{Path(first.path).name} {first.message.splitlines()[0]}",
+                    plain(f"{Path(first.path).name} {first.message.splitlines()[0]}"),
                     ("  (b: see why)", "dim"),
                 )
             )
@@ -480,7 +490,7 @@ class HomeScreen(RecallScreen):
             self.app.push_screen(DecksScreen())
 
     def action_exam(self) -> None:
-        """Ask for an exam date and show ``recall exam``'s plan for every deck, or (Ctrl+O in
+        """Ask for an exam date and show ``recall exam``'s plan for every deck, or (Ctrl-O in
         the dialog) for the deck under the cursor."""
         from recall.tui.screens.today_dialogs import ExamPlanDialog
 
@@ -546,21 +556,22 @@ def today_figures(data: HomeData) -> Text:
     # "New 7/7 (+5)": the count says it is done.
     spent_shortest = [part for part in spent_short if part[0] != " done"]
     answers, streak = (str(data.reviewed_today), True), (str(data.streak_days), True)
+    said = plural("answer", data.reviewed_today)  # "1 answer today", "2 answers today"
     day = [
         [
             *spent,
             (" · ", False),
             answers,
-            (" answers today · streak ", False),
+            (f" {said} today · streak ", False),
             streak,
             ("d", False),
         ],
-        [*spent, (" · ", False), answers, (" answers · streak ", False), streak, ("d", False)],
+        [*spent, (" · ", False), answers, (f" {said} · streak ", False), streak, ("d", False)],
         [
             *spent_short,
             (" · ", False),
             answers,
-            (" answers · streak ", False),
+            (f" {said} · streak ", False),
             streak,
             ("d", False),
         ],
@@ -568,7 +579,7 @@ def today_figures(data: HomeData) -> Text:
             *spent_shortest,
             (" · ", False),
             answers,
-            (" answers · streak ", False),
+            (f" {said} · streak ", False),
             streak,
             ("d", False),
         ],
@@ -577,8 +588,9 @@ def today_figures(data: HomeData) -> Text:
     if today.new_allowance_spent and not today.total:
         # Line 2 says the new cards are done and line 1 that nothing is left: what next.
         next_line = [
-            [tomorrow, (" due tomorrow · n more · w ahead · c cram", False)],
-            [tomorrow, (" tomorrow · n more · w ahead · c cram", False)],
+            [tomorrow, (f" due tomorrow · n more · w {REVIEW_AHEAD} · c cram", False)],
+            [tomorrow, (f" tomorrow · n more · w {REVIEW_AHEAD} · c cram", False)],
+            [tomorrow, (f" tomorrow · n more · w {REVIEW_AHEAD}", False)],
         ]
     elif today.new_allowance_spent:
         waiting = (str(today.new_waiting), True)

@@ -10,9 +10,12 @@ but unrated answer on the way out, and the summary at the end.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from enum import Enum
+from typing import Any
 
 from textual.reactive import var
+from textual.screen import Screen
 
 from recall.tui.drill_run import DrillRun
 from recall.tui.messages import DataChanged
@@ -82,12 +85,16 @@ class SessionScreen(RecallScreen):
             self._covered = True
             self.run.pause("covered")
             self.query_one(Countdown).tick()
+            # Time off the clock is not time to read the question: the card is hidden until
+            # this screen is on top again (recall.tcss, ``.-covered``).
+            self.add_class("-covered")
 
     def on_screen_resume(self) -> None:
         if self.run is not None and self._covered:
             self._covered = False
             self.run.resume("covered")
             self.query_one(Countdown).tick()
+        self.remove_class("-covered")
         self._on_top_again()
 
     def _on_top_again(self) -> None:
@@ -130,7 +137,21 @@ class SessionScreen(RecallScreen):
 
         if self.run is None or self.phase is Phase.DONE:
             return
-        self.app.push_screen(PauseDialog(), self._after_pause)
+        self._ask_after_typed_keys(PauseDialog, self._after_pause)
+
+    def _ask_after_typed_keys(
+        self, dialog: Callable[[], Screen[Any]], callback: Callable[[Any], None]
+    ) -> None:
+        """Open ``dialog()`` once the keys typed before it are handled: a key is read by the
+        screen on top when it is handled, so an Enter still waiting in the answer box's queue
+        would otherwise land on the dialog (and the answer would never be graded). Made when
+        it opens, so it says what is true then (a verdict that arrived meanwhile)."""
+
+        def push() -> None:
+            if self.in_progress and self.app.screen is self:
+                self.app.push_screen(dialog(), callback)
+
+        (self.focused or self).call_later(push)
 
     def _after_pause(self, resume: bool | None) -> None:
         if resume is False:
@@ -142,9 +163,10 @@ class SessionScreen(RecallScreen):
 
         if not self.in_progress:
             return
-        assert self.run is not None
-        self.app.push_screen(
-            ConfirmDialog.end_session(self.run.reviewed(), self._has_pending()),
+        run = self.run
+        assert run is not None
+        self._ask_after_typed_keys(
+            lambda: ConfirmDialog.end_session(run.reviewed(), self._has_pending()),
             self._after_leave_asked,
         )
 

@@ -26,6 +26,7 @@ from textual.widgets import Footer, Header, Sparkline, Static
 from recall.mistakes import mistake_words
 from recall.tui.memory_views import ModelView, OptimizeView, WorkloadView
 from recall.tui.messages import WorkerFailed
+from recall.tui.plain import plain
 from recall.tui.screens.base import RecallScreen
 from recall.tui.views import StatsView
 from recall.tui.widgets.heatmap import heatmap_text
@@ -305,7 +306,7 @@ def retention_table(stats: StatsView) -> Table | Text:
     for by, name, retention, reviews in rows:
         filled = round(retention * 10)
         table.add_row(
-            by, name, f"{retention:.0%}", "█" * filled + "·" * (10 - filled), str(reviews)
+            by, plain(name), f"{retention:.0%}", "█" * filled + "·" * (10 - filled), str(reviews)
         )
     return table
 

@@ -15,6 +15,7 @@ from textual.widgets import Footer, Static
 
 from recall.mistakes import mistake_words
 from recall.session import Mode
+from recall.tui.plain import plain
 from recall.tui.screens.base import RecallScreen
 from recall.tui.views import SessionPlan, SummaryView
 from recall.wording import plural
@@ -67,17 +68,21 @@ def summary_figures(summary: SummaryView) -> RenderableType:
     if summary.off_schedule:
         table.add_row(str(summary.cards), _plural(summary.cards, "card") + " drilled")
     else:
+        # The words of the home screen and `recall today`: a card in its first steps is
+        # "learning", never "review".
         table.add_row(
-            f"{summary.new} / {summary.review} / {summary.relearn}", "new / review / relearn"
+            f"{summary.new} / {summary.learning} / {summary.review} / {summary.relearn}",
+            "new / learning / review / relearn",
         )
     accuracy = summary.first_try_accuracy
     table.add_row(
         "—" if accuracy is None else f"{accuracy:.0%}",
-        f"right first time (of {summary.cards} {_plural(summary.cards, 'card')})",
+        f"right first time, without help (of {summary.cards} {_plural(summary.cards, 'card')})",
     )
     # Two honest figures: how long an answer takes (up to Enter or Space, the verdict not
     # read yet), and all the time the session used (verdicts, skips and undos included).
-    table.add_row(f"{summary.median_answer_seconds:.1f} s", "median time to answer a card")
+    median = summary.median_answer_seconds
+    table.add_row("—" if median is None else f"{median:.1f} s", "median time to answer a card")
     minutes, seconds = divmod(int(summary.elapsed_seconds), 60)
     table.add_row(f"{minutes}:{seconds:02d}", "time spent in all (verdicts, skips, undos too)")
     table.add_row(str(summary.due_tomorrow), "due tomorrow")
@@ -110,7 +115,7 @@ def missed_table(summary: SummaryView) -> RenderableType:
     table.add_column("you typed", ratio=1, overflow="fold")
     table.add_column("answer", ratio=1, overflow="fold")
     for card in summary.missed:
-        table.add_row(card.prompt, card.answer or "—", card.reference)
+        table.add_row(plain(card.prompt), plain(card.answer or "—"), plain(card.reference))
     footer = Text("r drills these again", style="dim")
     return Group(table, footer)
 

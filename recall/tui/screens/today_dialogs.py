@@ -22,8 +22,9 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Static
 
+from recall.tui.plain import plain
 from recall.tui.views import EmptyOffer
-from recall.wording import count_of
+from recall.wording import REVIEW_AHEAD, count_of, in_scope, key_name
 
 #: The layout these dialogs share (kept here, with the dialogs, rather than in the app's
 #: stylesheet: ``.dialog`` there gives the box).
@@ -116,7 +117,8 @@ class EmptyOfferDialog(ModalScreen[OfferChoice | None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Cancel", id="offer.cancel"),
-        Binding("a", "ahead", "Review ahead", id="offer.ahead", priority=True),
+        # w, as on the home screen: one key and one name for reviewing ahead everywhere.
+        Binding("w", "ahead", REVIEW_AHEAD.capitalize(), id="offer.ahead", priority=True),
         Binding("c", "cram", "Cram", id="offer.cram", priority=True),
     ]
 
@@ -128,7 +130,7 @@ class EmptyOfferDialog(ModalScreen[OfferChoice | None]):
         offer = self.offer
         with Vertical(id="offer-box", classes="dialog"):
             title = "Nothing to drill now" if offer.learning_later else "Nothing left today"
-            yield Static(f"{title} in {offer.scope}", classes="dialog-title")
+            yield Static(plain(f"{title} {in_scope(offer.scope)}"), classes="dialog-title")
             yield Static(offer_reason(offer), id="offer-reason")
             if offer.held_back:
                 with Horizontal(classes="more-row"):
@@ -156,7 +158,9 @@ class EmptyOfferDialog(ModalScreen[OfferChoice | None]):
         if self.offer.reviewed:
             self.dismiss(OfferChoice("ahead"))
         else:
-            self.notify("No card here has been reviewed yet: nothing to review ahead.", timeout=3)
+            self.notify(
+                f"No card here has been reviewed yet: nothing to {REVIEW_AHEAD}.", timeout=3
+            )
 
     def action_cram(self) -> None:
         if self.offer.cards:
@@ -209,7 +213,7 @@ def offer_keys(offer: EmptyOffer) -> Text:
     if offer.held_back:
         parts.append(("Enter", "learn that many more"))
     if offer.reviewed:
-        parts.append(("a", f"review ahead (the weakest of {offer.reviewed}, off schedule)"))
+        parts.append(("w", f"{REVIEW_AHEAD} (the weakest of {offer.reviewed}, off schedule)"))
     if offer.cards:
         parts.append(("c", "cram (the schedule is left alone)"))
     parts.append(("Esc", "back"))
@@ -228,7 +232,7 @@ ExamScope = tuple[str, tuple[str, ...]]
 
 class ExamPlanDialog(ModalScreen[None]):
     """Ask for an exam date and show the plan ``recall exam`` prints for it, for one of
-    ``scopes`` (Ctrl+O goes to the next: every deck, the deck under the cursor)."""
+    ``scopes`` (Ctrl-O goes to the next: every deck, the deck under the cursor)."""
 
     DEFAULT_CSS = DIALOG_CSS
 
@@ -252,7 +256,7 @@ class ExamPlanDialog(ModalScreen[None]):
         return self.scopes[self.chosen]
 
     def _title(self) -> str:
-        other = " · Ctrl+O: other decks" if len(self.scopes) > 1 else ""
+        other = f" · {key_name('ctrl+o')}: other decks" if len(self.scopes) > 1 else ""
         return f"Exam plan: {self.scope[0]}{other}"
 
     def _narrowing(self) -> str:
@@ -260,7 +264,7 @@ class ExamPlanDialog(ModalScreen[None]):
         if len(self.scopes) < 2:
             return "Put the cursor on a deck before x to plan for that deck alone."
         following = self.scopes[(self.chosen + 1) % len(self.scopes)][0]
-        return f"Ctrl+O plans for {following} instead."
+        return f"{key_name('ctrl+o')} plans for {following} instead."
 
     def compose(self) -> ComposeResult:
         with Vertical(id="exam-box", classes="dialog"):

@@ -42,6 +42,15 @@ class AnswerInput(Input):
         if self.locked:
             event.prevent_default()  # skip Input's handler: nothing is typed
             return
+        if event.key == "enter":
+            # Sent here, in the box's own turn, not by the binding: a binding is looked up
+            # when the key has bubbled to the app, in the screen on top *then*, and a question
+            # opened by a key pressed right after Enter (Ctrl-C, Esc) would take this Enter
+            # as its own "go back", and the answer would never be graded.
+            event.stop()
+            event.prevent_default()
+            await self.action_submit()
+            return
         await super()._on_key(event)
 
     def _on_paste(self, event: events.Paste) -> None:

@@ -44,14 +44,11 @@ def render_preview(preview: PreviewView) -> RenderableType:
 
 
 class FeedbackPanel(Static, can_focus=True):
-    """The verdict, the diagnosis, the reference rendered, the worked computation, and the
-    suggested rating (Enter accepts it, 1–4 override)."""
+    """The verdict, the diagnosis, the reference rendered and the worked computation. The
+    suggested rating is not in it: it is the drill screen's rating row, below the scrolling
+    body, so a long verdict at 80x24 never pushes it out of sight."""
 
-    def show(
-        self, feedback: FeedbackView, hinted: bool = False, *, with_rating: bool = True
-    ) -> None:
-        """Draw the verdict, ending in the rating line unless ``with_rating`` is off (the drill
-        screen then shows it in its rating row)."""
+    def show(self, feedback: FeedbackView) -> None:
         style = {
             Status.CORRECT: "bold green",
             Status.INCORRECT: "bold red",
@@ -71,8 +68,6 @@ class FeedbackPanel(Static, can_focus=True):
         if feedback.worked:
             parts.append(Text("─ worked", style="dim"))
             parts.append(Text(feedback.worked))
-        if with_rating:
-            parts.append(rating_line(feedback.suggested, hinted, feedback.unavailable))
         self.set_class(feedback.outcome is Status.CORRECT, "-correct")
         self.set_class(feedback.outcome is Status.INCORRECT, "-incorrect")
         self.update(Group(*parts))

@@ -3,7 +3,7 @@ calibration chart, true retention against the desired one, the workload curve an
 outcome.
 
 The charts are the same plain-text ones ``recall stats`` and ``recall plan`` print
-(:mod:`recall.scheduling.charts`), drawn at the width the screen has; they are imported when
+(:mod:`recall.memory.charts`), drawn at the width the screen has; they are imported when
 first drawn, which is after the worker that computed the figures has loaded them anyway. Text
 from the learner's decks (deck and topic names) goes in as plain text, never as markup.
 """
@@ -14,6 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 from recall.tui.memory_views import ModelView, OptimizeView, WorkloadView
+from recall.tui.plain import plain
 from recall.wording import count_of, plural
 
 #: Verdict colours by the verdict's kind: good news green, too little history neutral, the
@@ -39,7 +40,7 @@ def calibration_text(view: ModelView, width: int) -> Text:
             "recalled, for reviews of cards seen on an earlier day.",
             style="dim",
         )
-    from recall.scheduling.charts import calibration_chart
+    from recall.memory.charts import calibration_chart
 
     chart_width = max(10, min(30, width - 41))
     text = Text(calibration_chart(view.bins, chart_width))
@@ -58,7 +59,7 @@ def true_retention_table(view: ModelView) -> Table | Text:
             "No reviews of cards seen on an earlier day yet: true retention counts those.",
             style="dim",
         )
-    from recall.scheduling.charts import marked_bar
+    from recall.memory.charts import marked_bar
 
     table = Table(
         title=f"You asked for {view.desired:.0%} (│ on the bar); predicted is the model's guess",
@@ -75,7 +76,7 @@ def true_retention_table(view: ModelView) -> Table | Text:
         short = row.observed < row.desired - 0.05
         table.add_row(
             row.by,
-            Text(row.name),
+            plain(row.name),
             Text(f"{row.observed:.0%}", style="yellow" if short else ""),
             marked_bar(row.observed, row.desired, 12),
             f"{row.predicted:.0%}",
@@ -86,7 +87,7 @@ def true_retention_table(view: ModelView) -> Table | Text:
 
 def workload_text(view: WorkloadView, chosen: int | None, width: int) -> Text:
     """The curve with the chosen point marked, and that point in a sentence."""
-    from recall.scheduling.charts import workload_curve
+    from recall.memory.charts import workload_curve
 
     plan = view.plan
     chart_width = max(6, min(30, width - 66))

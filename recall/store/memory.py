@@ -18,7 +18,7 @@ from datetime import datetime
 from itertools import chain
 from typing import Any
 
-from sqlalchemy import BigInteger, insert, select, type_coerce, update
+from sqlalchemy import BigInteger, Connection, insert, select, type_coerce, update
 
 from recall.clock import utc_now
 from recall.store.engine import DATABASE_ERRORS, store_error
@@ -41,6 +41,31 @@ class ParameterSet:
     rmse_bins: float | None
     comparison: dict[str, Any] | None
     in_use: bool
+
+
+#: Imported reviews checked and inserted together (a few hundred kB of rows at a time).
+IMPORT_BATCH = 2_000
+
+
+def _insert_new(conn: Connection, batch: dict[tuple[int, datetime], dict[str, Any]]) -> int:
+    """Insert the rows of ``batch`` (by card and time) the log does not hold yet; how many."""
+    there: set[tuple[int, datetime]] = set()
+    keys = list(batch)
+    for start in range(0, len(keys), 400):  # under every driver's parameter cap
+        chunk = keys[start : start + 400]
+        there.update(
+            (card_id, at)
+            for card_id, at in conn.execute(
+                select(ImportedReviewRow.card_id, ImportedReviewRow.reviewed_at).where(
+                    ImportedReviewRow.card_id.in_({card_id for card_id, _ in chunk}),
+                    ImportedReviewRow.reviewed_at.in_({at for _, at in chunk}),
+                )
+            )
+        )
+    new = [row for key, row in batch.items() if key not in there]
+    if new:
+        conn.execute(insert(ImportedReviewRow), new)
+    return len(new)
 
 
 @dataclass(frozen=True)
@@ -182,33 +207,30 @@ class MemoryModelStore:
                         )
                     )
                 }
-                existing = {
-                    (card_id, at)
-                    for card_id, at in conn.execute(
-                        select(ImportedReviewRow.card_id, ImportedReviewRow.reviewed_at)
-                    )
-                }
-                batch = []
+                # In batches, each checked against the log as it stands (earlier batches of
+                # this import included): memory is one batch's, whatever the file's size.
+                batch: dict[tuple[int, datetime], dict[str, Any]] = {}
                 for review in reviews:
                     card_id = ids[review.card_key]
                     key = (card_id, review.reviewed_at)
-                    if key in existing:
+                    if key in batch:
                         duplicates += 1
                         continue
-                    existing.add(key)
-                    batch.append(
-                        {
-                            "card_id": card_id,
-                            "reviewed_at": review.reviewed_at,
-                            "rating": review.rating,
-                            "state": review.state,
-                            "duration_ms": review.duration_ms,
-                            "imported_at": moment,
-                        }
-                    )
+                    batch[key] = {
+                        "card_id": card_id,
+                        "reviewed_at": review.reviewed_at,
+                        "rating": review.rating,
+                        "state": review.state,
+                        "duration_ms": review.duration_ms,
+                        "imported_at": moment,
+                    }
+                    if len(batch) >= IMPORT_BATCH:
+                        stored = _insert_new(conn, batch)
+                        added, duplicates = added + stored, duplicates + len(batch) - stored
+                        batch = {}
                 if batch:
-                    conn.execute(insert(ImportedReviewRow), batch)
-                added = len(batch)
+                    stored = _insert_new(conn, batch)
+                    added, duplicates = added + stored, duplicates + len(batch) - stored
         except DATABASE_ERRORS as error:
             raise self._fail(error) from error
         return added, duplicates

@@ -12,7 +12,7 @@ The scheduler uses the parameters in use from the next review on:
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
 from pathlib import Path
@@ -20,12 +20,9 @@ from typing import IO, Any
 
 from recall.clock import utc_now
 from recall.config import Settings
-from recall.interop.review_csv import RevlogRow, RowProblem, match_cards, read_revlog
+from recall.interop.review_csv import RevlogRow, RowProblem, iter_revlog
 from recall.interop.review_csv import write_revlog as write_csv
-from recall.scheduling.fitting import FitResult, fit_parameters, should_refit
-from recall.scheduling.fsrs_adapter import SchedulerSettings
-from recall.scheduling.history import History
-from recall.scheduling.memory_report import (
+from recall.memory.report import (
     ModelHealth,
     events_from_revlog,
     events_from_scheduled,
@@ -33,12 +30,15 @@ from recall.scheduling.memory_report import (
     planned_card,
     revlog_rows,
 )
+from recall.scheduling.fitting import FitResult, fit_parameters, should_refit
+from recall.scheduling.fsrs_adapter import SchedulerSettings
+from recall.scheduling.history import History
 from recall.scheduling.rating import Rating
 from recall.scheduling.simulation import Plan, PlanInputs, plan_workload
 from recall.scheduling.state import Phase
 from recall.scheduling.today import PACE_WINDOW, pace_from_log
 from recall.store import Store
-from recall.store.memory_model import ImportedReview, MemoryModelStore, ParameterSet
+from recall.store.memory import ImportedReview, MemoryModelStore, ParameterSet
 from recall.wording import count_of
 
 
@@ -163,7 +163,7 @@ def health(store: Store, settings: Settings, tz: tzinfo | None = None) -> ModelS
     The history is read as columns (:class:`~recall.scheduling.review_table.ReviewTable`), not
     as one event per review: at 100k reviews this is what keeps ``recall stats`` quick. It is
     the same history :func:`load_history` reads, predicted the same way."""
-    from recall.scheduling.memory_report import model_health_of_table
+    from recall.memory.report import model_health_of_table
     from recall.scheduling.review_table import ReviewTable
 
     model_store = MemoryModelStore(store)
@@ -189,7 +189,7 @@ def plan(
     tz: tzinfo | None = None,
 ) -> Plan:
     """The workload curve for the learner's collection, parameters, pace and rating habits."""
-    from recall.scheduling.memory_report import rating_shares_of_table
+    from recall.memory.report import rating_shares_of_table
     from recall.scheduling.review_table import ReviewTable
 
     moment = now or utc_now()
@@ -217,36 +217,57 @@ def plan(
     return plan_workload(inputs, current_retention=settings.desired_retention)
 
 
+#: Rows not used that a report keeps with their reasons (the rest are counted).
+KEPT_PROBLEMS = 1_000
+
+
 @dataclass(frozen=True)
 class ImportReport:
-    """What ``recall reviews import`` did, with every row it did not use and why."""
+    """What ``recall reviews import`` did: the rows it did not use (the first
+    :data:`KEPT_PROBLEMS`, with why) and how many there were in all."""
 
     added: int
     already_there: int
     problems: tuple[RowProblem, ...]
+    problem_count: int = -1
+
+    def __post_init__(self) -> None:
+        if self.problem_count < 0:
+            object.__setattr__(self, "problem_count", len(self.problems))
 
 
 def import_reviews(
     store: Store, stream: Iterable[str], now: datetime | None = None
 ) -> ImportReport:
-    """Read a review-log CSV, keep the rows matching the learner's cards, store them once."""
-    read = read_revlog(stream)
-    matched = match_cards(read.rows, set(store.cards_by_key()))
-    added, duplicates = MemoryModelStore(store).import_reviews(
-        (
-            ImportedReview(
-                r.card_id,
-                r.reviewed_at,
-                int(r.rating),
-                None if r.state is None else int(r.state),
-                r.duration_ms,
+    """Read a review-log CSV, keep the rows matching the learner's cards, store them once.
+
+    Streamed: rows are parsed, matched and stored as they are read (in one transaction), so
+    memory does not grow with the file (a million rows once took 1.16 GB). A row repeating an
+    earlier one of the file counts as already there."""
+    known = set(store.cards_by_key())
+    kept: list[RowProblem] = []
+    count = 0
+
+    def matched() -> Iterator[ImportedReview]:
+        nonlocal count
+        for item in iter_revlog(stream):
+            if isinstance(item, RevlogRow) and item.card_id not in known:
+                item = RowProblem(item.row, f"no card {item.card_id!r} in your collection")
+            if isinstance(item, RowProblem):
+                count += 1
+                if len(kept) < KEPT_PROBLEMS:
+                    kept.append(item)
+                continue
+            yield ImportedReview(
+                item.card_id,
+                item.reviewed_at,
+                int(item.rating),
+                None if item.state is None else int(item.state),
+                item.duration_ms,
             )
-            for r in matched.rows
-        ),
-        now=now,
-    )
-    problems = tuple(sorted((*read.problems, *matched.unmatched), key=lambda p: p.row))
-    return ImportReport(added, duplicates, problems)
+
+    added, duplicates = MemoryModelStore(store).import_reviews(matched(), now=now)
+    return ImportReport(added, duplicates, tuple(kept), count)
 
 
 def export_reviews(store: Store, stream: IO[str]) -> int:
@@ -274,7 +295,7 @@ def refit_advice(status: ModelStatus, how: str) -> str:
 def health_lines(status: ModelStatus) -> list[str]:
     """The health report as text for ``recall stats``: the verdict, the calibration chart and
     true retention against the desired one per deck."""
-    from recall.scheduling.charts import calibration_chart
+    from recall.memory.charts import calibration_chart
 
     report = status.health
     lines = [f"memory model ({model_source(status)})", f"  {report.verdict.message}"]
