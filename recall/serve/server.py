@@ -42,6 +42,7 @@ from recall.serve.gate import (
     clamp_size,
     host_header_names,
 )
+from recall.wording import count_of
 
 log = logging.getLogger("recall.serve")
 
@@ -305,8 +306,9 @@ async def _run(
     if options.qr:
         _print_qr(url, out)
     print(
-        f"At most {options.max_sessions} browser sessions at once; one closes after "
-        f"{options.idle_seconds / 60:g} minutes without a key. Ctrl-C stops the server.",
+        f"At most {count_of(options.max_sessions, 'browser session')} at once; one closes "
+        f"after {count_of(options.idle_seconds / 60, 'minute')} without a key. Ctrl-C stops "
+        "the server.",
         file=out,
     )
     out.flush()
