@@ -234,3 +234,25 @@ def test_db_and_decks_may_follow_the_subcommand(tmp_path: Path) -> None:
     before = parser.parse_args(["--db", "sqlite:////b.db", "--decks", "/e", "serve"])
     assert (after.db, after.decks) == ("sqlite:////a.db", "/d")
     assert (before.db, before.decks) == ("sqlite:////b.db", "/e")
+
+
+def test_an_idle_browser_session_ends_its_app(tmp_path: Path) -> None:
+    home = prepare_home(tmp_path / "home")
+
+    async def idle(served: Served) -> tuple[list[int], object]:
+        own = {"Host": served.host, "Origin": served.origin}
+        async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as client:
+            await client.get(served.url)
+            socket = await client.ws_connect(served.origin + "/ws", headers=own)
+            assert await asyncio.to_thread(wait_for, lambda: len(served.children()) >= 1, 30)
+            children = served.children()
+            while True:  # the app's output, until the server closes the idle session
+                message = await socket.receive(timeout=60)
+                if message.type not in (aiohttp.WSMsgType.BINARY, aiohttp.WSMsgType.TEXT):
+                    return children, message.type
+
+    with recall_serve(home, "--idle-minutes", "0.05") as served:  # 3 s without a key
+        children, closing = asyncio.run(idle(served))
+        assert closing in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
+        assert wait_for(lambda: not any(Path(f"/proc/{pid}").exists() for pid in children), 30)
+        assert served.process.poll() is None  # the server goes on
