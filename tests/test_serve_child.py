@@ -31,6 +31,9 @@ def test_the_environment_keeps_only_what_the_app_needs(tmp_path: Path) -> None:
         "XDG_DATA_HOME": "/elsewhere",
         "EDITOR": "vim",
         "LD_PRELOAD": "/tmp/evil.so",
+        "RECALL_THEME": "light",
+        "PGPASSWORD": "secret",
+        "DATABASE_URL": "postgresql://u:pw@h/db",
     }
     env = child_environment(server, data_dir=tmp_path, db_url=None, custom_decks=None)
     assert env == {
@@ -40,6 +43,7 @@ def test_the_environment_keeps_only_what_the_app_needs(tmp_path: Path) -> None:
         "LC_TIME": "de_DE.UTF-8",
         "TZ": "Europe/Berlin",
         "TERM": "xterm-256color",
+        "RECALL_THEME": "light",
         "RECALL_HOME": str(tmp_path),
         SERVED_ENV: "1",
     }

@@ -101,14 +101,14 @@ async def _one_session_then_over_the_cap(served: Served) -> tuple[list[int], int
 
 def test_one_session_one_process_a_clean_environment_and_the_cap(tmp_path: Path) -> None:
     home = prepare_home(tmp_path / "home")
-    environment = {SECRET: "hunter2", "RECALL_THEME": "x", "SSH_AUTH_SOCK": "/tmp/agent"}
+    environment = {SECRET: "hunter2", "GITHUB_TOKEN": "ghp_x", "SSH_AUTH_SOCK": "/tmp/agent"}
     with recall_serve(home, "--max-sessions", "1", env=environment) as served:
         children, status, child_env = asyncio.run(_one_session_then_over_the_cap(served))
         assert children and status == 503
         assert child_env[SERVED_ENV] == "1"
         assert child_env["RECALL_HOME"] == str(home.resolve())
         assert child_env["TEXTUAL_DRIVER"].endswith("WebDriver")
-        for name in (SECRET, "SSH_AUTH_SOCK", "RECALL_THEME"):
+        for name in (SECRET, "SSH_AUTH_SOCK", "GITHUB_TOKEN"):
             assert name not in child_env
         assert "hunter2" not in " ".join(child_env.values())
         # The page went: its app process ends.
