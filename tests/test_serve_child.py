@@ -52,3 +52,14 @@ def test_the_environment_keeps_only_what_the_app_needs(tmp_path: Path) -> None:
     )
     assert chosen["RECALL_DB"] == "sqlite:////x/r.db"
     assert chosen["RECALL_DECKS"] == str(tmp_path / "d")
+
+
+def test_libpq_variables_go_along_only_to_a_postgresql_database(tmp_path: Path) -> None:
+    server = {"PATH": "/usr/bin", "PGPASSWORD": "pw", "PGSSLROOTCERT": "/ca.pem"}
+    postgres = child_environment(
+        server, data_dir=tmp_path, db_url="postgresql+psycopg://u@h/db", custom_decks=None
+    )
+    assert postgres["PGPASSWORD"] == "pw" and postgres["PGSSLROOTCERT"] == "/ca.pem"
+    for url in (None, "sqlite:////x/r.db"):
+        sqlite = child_environment(server, data_dir=tmp_path, db_url=url, custom_decks=None)
+        assert "PGPASSWORD" not in sqlite and "PGSSLROOTCERT" not in sqlite

@@ -40,6 +40,9 @@ KEPT = (
 )
 #: Prefixes of variables kept (the locale's categories).
 KEPT_PREFIXES = ("LC_",)
+#: libpq's own variables (password, password file, TLS files, service file): part of the
+#: database connection, so kept only when the database is PostgreSQL.
+POSTGRES_PREFIX = "PG"
 
 
 def tui_command(python: str | None = None) -> str:
@@ -57,11 +60,13 @@ def child_environment(
 ) -> dict[str, str]:
     """The environment a served app process gets: :data:`KEPT` from ``environ``, the data
     directory the server resolved (``RECALL_HOME``, so the child needs no XDG variables to find
-    it), the database URL and deck folder if one was chosen, and :data:`SERVED_ENV`."""
+    it), the database URL and deck folder if one was chosen (with libpq's ``PG*`` variables for
+    a PostgreSQL URL: the connection may need them), and :data:`SERVED_ENV`."""
+    prefixes: tuple[str, ...] = KEPT_PREFIXES
+    if db_url and db_url.startswith("postgres"):
+        prefixes = (*prefixes, POSTGRES_PREFIX)
     kept = {
-        name: value
-        for name, value in environ.items()
-        if name in KEPT or name.startswith(KEPT_PREFIXES)
+        name: value for name, value in environ.items() if name in KEPT or name.startswith(prefixes)
     }
     kept["RECALL_HOME"] = str(data_dir)
     if db_url:
