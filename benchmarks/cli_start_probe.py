@@ -21,12 +21,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import sys
 import time
 from typing import Any
 
-#: Longest the probe waits for the screen (seconds) before giving up with a failure.
-TIMEOUT = 60.0
+#: Longest the probe waits for the screen (seconds) before giving up with a failure
+#: (``RECALL_PROBE_TIMEOUT`` overrides it: a first start over 20,000 custom cards may take longer).
+TIMEOUT = float(os.environ.get("RECALL_PROBE_TIMEOUT", "60"))
 
 
 def _prompt_shown(app: Any) -> bool:

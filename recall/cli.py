@@ -35,6 +35,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "recall.commands.optimize",
     "recall.commands.plan",
     "recall.commands.reviews",
+    "recall.commands.anki",
     "recall.commands.help",
     "recall.commands.serve",
 )

@@ -20,16 +20,6 @@ from typing import TextIO
 
 APP_NAME = "recall"
 
-#: Set to ``1`` by ``recall serve`` for the app processes it starts: the TUI is then shown in a
-#: browser, where the server's editor cannot open and the browser keeps some keys to itself.
-SERVED_ENV = "RECALL_SERVED"
-
-
-def served_in_browser() -> bool:
-    """This process is the TUI ``recall serve`` started for a browser (:data:`SERVED_ENV`)."""
-    return os.environ.get(SERVED_ENV) == "1"
-
-
 #: Modes of what recall creates (POSIX): readable by the learner alone.
 PRIVATE_FILE = 0o600
 PRIVATE_DIR = 0o700
@@ -97,6 +87,16 @@ def open_private_for_writing(path: Path, *, newline: str | None = None) -> TextI
         return open(path, "w", encoding="utf-8", newline=newline)
     fd = _private_fd(path, os.O_WRONLY | os.O_TRUNC)
     return os.fdopen(fd, "w", encoding="utf-8", newline=newline)
+
+
+#: Set to ``1`` by ``recall serve`` for the app processes it starts: the TUI is then shown in a
+#: browser, where the server's editor cannot open and the browser keeps some keys to itself.
+SERVED_ENV = "RECALL_SERVED"
+
+
+def served_in_browser() -> bool:
+    """This process is the TUI ``recall serve`` started for a browser (:data:`SERVED_ENV`)."""
+    return os.environ.get(SERVED_ENV) == "1"
 
 
 def data_dir() -> Path:

@@ -65,10 +65,6 @@ def test_the_contracts_named_by_the_architecture_are_declared() -> None:
         ("recall.formula", "sqlalchemy"),
         ("recall.tui", "recall.store.models"),
         ("recall.session", "recall.store.models"),
-        # recall serve starts the TUI as a command line, never by importing it.
-        ("recall.serve", "recall.tui"),
-        ("recall.serve", "textual"),
-        ("recall.serve", "recall.store"),
         # The memory model: its pure part (scheduling) draws nothing and reads no store or
         # file; the part that joins them (recall.memory) stays below the TUI and the commands.
         ("recall.scheduling", "recall.memory"),
@@ -77,6 +73,10 @@ def test_the_contracts_named_by_the_architecture_are_declared() -> None:
         ("recall.scheduling", "rich"),
         ("recall.memory", "recall.tui"),
         ("recall.memory", "textual"),
+        # recall serve starts the TUI as a command line, never by importing it.
+        ("recall.serve", "recall.tui"),
+        ("recall.serve", "textual"),
+        ("recall.serve", "recall.store"),
     }
     assert wanted <= forbidden
     layers = [c["layers"] for c in contracts if c["type"] == "layers"]

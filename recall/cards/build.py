@@ -172,6 +172,7 @@ class DeckBuilder(KindRules):
                     )
                 )
 
+        self._check_siblings(cards, seen)
         deck = Deck(
             id=deck_id,
             name=name,
@@ -183,6 +184,26 @@ class DeckBuilder(KindRules):
             cards=tuple(built.card for built in cards),
         )
         return BuiltDeck(deck, cards, deck_symbols, deck_functions)
+
+    def _check_siblings(self, cards: list[BuiltCard], ids: dict[str, int]) -> None:
+        """Each declared sibling must be another card of the deck."""
+        for built in cards:
+            card = built.card
+            for other in card.siblings:
+                if other == card.id:
+                    self.problems.add(
+                        "a card cannot be its own sibling",
+                        ("card", built.index, "siblings"),
+                        card_id=card.id,
+                    )
+                elif other not in ids:
+                    self.problems.add(
+                        f"sibling '{other}' is not a card of this deck",
+                        ("card", built.index, "siblings"),
+                        card_id=card.id,
+                        suggestion=did_you_mean(other, list(ids))
+                        or "list ids of this deck's cards",
+                    )
 
     # ----- one card ------------------------------------------------------------------------
 
@@ -307,6 +328,7 @@ class DeckBuilder(KindRules):
             hint=entry.get("hint", "").strip(),
             source=entry.get("source", ""),
             note=entry.get("note", "").strip(),
+            siblings=tuple(dict.fromkeys(entry.get("siblings", ()))),
             tags=tags,
             topic=topic,
             line=self.problems.positions.card_line(index) or 0,

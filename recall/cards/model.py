@@ -137,6 +137,9 @@ class Card:
     # Set by the loader: the cards of the deck that give this one's answer away, or that it gives
     # away, share a group (recall.cards.siblings); "" when it has none. Not content: not hashed.
     sibling_group: str = ""
+    # Cards of the same deck this one is declared to give away or be given away by (ids): kept
+    # apart like the siblings found from the text. Not content: not hashed.
+    siblings: tuple[str, ...] = ()
     path: str = ""  # the deck file it came from
     extra: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
 

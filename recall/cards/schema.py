@@ -60,6 +60,7 @@ COMMON_KEYS: dict[str, str] = {
     "symbols": "table",
     "functions": "table",
     "identities": "list[table]",
+    "siblings": "list[str]",
 }
 
 #: The form an answer must take (recall.cards.rules): names it must use, names it must avoid.

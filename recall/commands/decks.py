@@ -1,4 +1,4 @@
-"""``recall decks …``: list, validate, create, show, import and export decks.
+"""``recall decks …``: list, validate, check, create, show, import and export decks.
 
 * ``list``: every deck (built-in and custom) with its card count and file; failed files with
   their errors.
@@ -6,6 +6,9 @@
   ``file:line: card 'id': message (suggestion)``; exit 1 on any error, so it can guard a
   learner's own deck repository in CI. ``--identities`` also proves each card's stated
   identities with the engine.
+* ``check [DECK ...]``: grade what a learner sees before each card with the real graders
+  (:mod:`recall.grading.leaks`) and print every card that shows its own answer, and every
+  giveaway between two cards that are not siblings; exit 1 on any.
 * ``new NAME``: write a commented template deck (one card of every kind) to the custom folder.
 * ``show DECK [--json]``: every card with its kind, prompt, reference answer and symbols.
 * ``import FILE``: an Anki text export, a Quizlet export or a CSV/TSV file → a new deck.
@@ -19,6 +22,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -60,6 +64,25 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         help="skip the formula-engine checks (keys, types and ids only)",
     )
     validate.set_defaults(func=run_validate)
+
+    check = actions.add_parser(
+        "check",
+        help="find answers a card's screen gives away (exit 1 if any)",
+        description="Grade everything a learner sees before answering each card (prompt, shown "
+        "formula, legend, hint, unit, deck name, and the other cards of its deck) against the "
+        "card's answer with the real graders. Prints each card whose own screen shows its "
+        "answer, and each pair of cards that answer each other without being siblings. Exit "
+        "status 1 when there is either.",
+    )
+    check.add_argument(
+        "deck_specs", nargs="*", metavar="DECK", help="deck ids or files (default: all)"
+    )
+    check.add_argument(
+        "--all",
+        action="store_true",
+        help="also list the pairs already kept apart as siblings, and the deck's vocabulary",
+    )
+    check.set_defaults(func=run_check)
 
     new = actions.add_parser("new", help="write a commented template deck to fill in")
     new.add_argument("name", help="the deck's name, e.g. 'My losses'")
@@ -259,6 +282,68 @@ def run_validate(args: argparse.Namespace) -> int:
         summary += f"; {count_of(claims_failed, 'identity claim')} failed"
     print(summary, file=sys.stderr)
     return 1 if (result.failures or claims_failed or missing) else 0
+
+
+# ----- check ---------------------------------------------------------------------------------
+
+
+def run_check(args: argparse.Namespace) -> int:
+    from recall.commands import open_workspace
+    from recall.grading.leaks import deck_leaks, sibling_pairs_of
+
+    if args.deck_specs:
+        decks = [find_deck(spec, args) for spec in args.deck_specs]
+    else:
+        decks = list(open_workspace(args, sync=False).decks)
+    faults = 0
+    pairs = 0
+    for deck in decks:
+        found = deck_leaks(deck, sibling_pairs_of(deck))
+        where = _card_place(deck)
+        for leak in found.own:
+            shown_by = "the deck's name" if leak.by == "" else f"its own {leak.field}"
+            print(
+                f'{where(leak.card)}: {shown_by} shows the answer: "{leak.matched}" grades Correct'
+            )
+            faults += 1
+        for leak in found.unburied:
+            print(
+                f"{where(leak.card)}: card '{leak.by}' ({leak.field}) shows the answer: "
+                f'"{leak.matched}" grades Correct, and the two are not siblings '
+                f'(reword one, or add siblings = ["{leak.by}"])'
+            )
+            faults += 1
+        pairs += len(found.pairs)
+        if args.all:
+            for leak in found.across:
+                if leak not in found.unburied:
+                    print(
+                        f"{where(leak.card)}: sibling '{leak.by}' ({leak.field}) shows "
+                        f'"{leak.matched}"; kept apart'
+                    )
+            for leak in found.vocabulary:
+                print(
+                    f"{where(leak.card)}: '{leak.by}' ({leak.field}) shows \"{leak.matched}\"; "
+                    "shown by many cards: the deck's vocabulary, not kept apart"
+                )
+    print(
+        f"{count_of(len(decks), 'deck')} checked: {count_of(faults, 'giveaway')} to fix; "
+        f"{count_of(pairs, 'pair')} of cards answering each other",
+        file=sys.stderr,
+    )
+    return 1 if faults else 0
+
+
+def _card_place(deck: Deck) -> Callable[[str], str]:
+    """``file:line: card 'id'`` for the cards of ``deck``, as validation errors say it."""
+    lines = {card.id: card.line for card in deck.cards}
+
+    def where(card_id: str) -> str:
+        line = lines.get(card_id) or None
+        place = f"{_short(deck.path)}:{line}" if line else _short(deck.path)
+        return f"{place}: card '{card_id}'"
+
+    return where
 
 
 # ----- new -----------------------------------------------------------------------------------

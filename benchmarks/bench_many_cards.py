@@ -1,0 +1,171 @@
+"""Start-up with many custom cards: 10 generated decks of 2,000 cards each (issue 18, item 7).
+
+    python benchmarks/bench_many_cards.py [--decks 10] [--cards 2000] [-n 3] [--seed 7]
+
+Writes ``--decks`` deck files of ``--cards`` cards into the custom decks folder of a throwaway
+data directory, then times ``recall`` from spawning the interpreter until the home screen shows
+the deck table with real counts (:mod:`cli_start_probe`, the same probe as
+``bench_start-up``'s command-line figures):
+
+* **first start**: nothing cached yet; every deck file is parsed, checked with the formula
+  engine, its siblings found, and the store is filled;
+* **later start** (best and median of ``-n``): the parsed-deck cache and the database are warm.
+
+The cards are drawn from a seeded generator with the mix of a real deck (formulas, facts,
+reverse and cloze cards), with prompts that mention other cards' vocabulary so the sibling scan
+has real work. Each figure comes with the CPU seconds the process had used by then (steadier than
+wall time on a shared machine). Goal on a two-core machine: first start ≤ 3 s, later ≤ 1.2 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+#: The probe that runs the real command line headless (next to this file).
+PROBE = Path(__file__).resolve().parent / "cli_start_probe.py"
+
+_SYLLABLES = ("ka", "lo", "mi", "ne", "ru", "ta", "vo", "zi", "pe", "su", "do", "gar", "fen")
+_TOPICS = ("loss", "norm", "head", "step", "prior", "score", "rate", "layer", "mask", "gate")
+_SYMBOLS = ("x", "y", "w", "b", "mu", "sigma", "alpha", "beta", "eta", "lam")
+
+
+def _word(rng: random.Random) -> str:
+    return "".join(rng.choice(_SYLLABLES) for _ in range(rng.randint(2, 4)))
+
+
+def _formula(rng: random.Random) -> str:
+    a, b, c = rng.sample(_SYMBOLS, 3)
+    shapes = (
+        f"{a}*{b} + {c}",
+        f"({a} - {b})^2/{c}",
+        f"exp(-{a}/{b})*{c}",
+        f"{a}/(1 + exp(-{b}*{c}))",
+        f"log(1 + {a}^2) - {b}*{c}",
+        f"sqrt({a}^2 + {b}^2)*{c}",
+    )
+    coefficient = rng.randint(2, 97)
+    return f"{coefficient}*({rng.choice(shapes)})"
+
+
+def _card(rng: random.Random, index: int, names: list[str]) -> str:
+    """One card in TOML; its prompt names two other cards' words (vocabulary, not answers)."""
+    context = " and ".join(rng.sample(names, 2))
+    topic = rng.choice(_TOPICS)
+    kind = rng.choices(("formula", "fact", "reverse", "cloze"), (4, 2, 2, 2))[0]
+    head = f'[[card]]\nid = "c{index}"\nkind = "{kind}"\n'
+    if kind == "formula":
+        return (
+            head + f'prompt = "The {topic} of the {context} rule, card {index}: type it."\n'
+            f'answer = "{_formula(rng)}"\n'
+        )
+    if kind == "fact":
+        value = round(rng.uniform(1, 5000), 3)
+        return (
+            head
+            + f'prompt = "The {topic} constant of {context} (item {index})?"\nvalue = {value}\n'
+        )
+    if kind == "reverse":
+        return (
+            head + f'prompt = "Name this {topic} (item {index}), used with {context}."\n'
+            f'shown = "{_formula(rng)}"\naccept = ["{names[index]}"]\n'
+        )
+    return (
+        head + f'text = "The {topic} of {context} is called the {{{{}}}} rule (item {index})."\n'
+        f'accept = ["{names[index]}"]\n'
+    )
+
+
+def write_deck(folder: Path, number: int, cards: int, seed: int) -> None:
+    rng = random.Random(seed * 1000 + number)
+    names = [f"{_word(rng)} {_word(rng)}" for _ in range(cards)]
+    symbols = "\n".join(f'{s} = "real"' for s in _SYMBOLS)
+    body = "\n".join(_card(rng, i, names) for i in range(cards))
+    text = (
+        f'[deck]\nid = "many-{number}"\nname = "Many {number}"\n\n'
+        f"[deck.symbols]\n{symbols}\n\n{body}"
+    )
+    (folder / f"many-{number}.toml").write_text(text, encoding="utf-8")
+
+
+def parse_only(folder: Path) -> float:
+    """Seconds to read every deck of ``folder`` and find its siblings, in this process, with
+    the parsed-deck cache off and without the formula engine's checks: the part of a first
+    start that grows with the cards in :mod:`recall.cards` alone."""
+    os.environ["RECALL_NO_DECK_CACHE"] = "1"
+    from recall.cards.loader import load_decks
+
+    began = time.perf_counter()
+    result = load_decks([folder])
+    took = time.perf_counter() - began
+    if not result.ok:
+        raise SystemExit(f"a generated deck did not load: {result.errors[:3]}")
+    return took
+
+
+def start(home: str, timeout: float) -> tuple[float, float]:
+    """Seconds from spawning ``recall`` until the home screen shows real counts, and CPU."""
+    env = {**os.environ, "RECALL_HOME": home, "RECALL_PROBE_TIMEOUT": str(timeout)}
+    for name in ("RECALL_DB", "RECALL_DECKS", "RECALL_NO_DECK_CACHE"):
+        env.pop(name, None)
+    spawned = time.time()
+    done = subprocess.run(
+        [sys.executable, str(PROBE), repr(spawned), "home"],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
+    lines = done.stdout.strip().splitlines()
+    if done.returncode != 0 or not lines:
+        raise SystemExit(f"the start failed:\n{done.stdout}\n{done.stderr[-2000:]}")
+    report = json.loads(lines[-1])
+    return float(report["seconds"]), float(report["cpu"])
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--decks", type=int, default=10)
+    parser.add_argument("--cards", type=int, default=2000, help="cards per deck (at most 2000)")
+    parser.add_argument("-n", type=int, default=3, help="later starts (default 3)")
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--timeout", type=float, default=600, help="longest wait for a start")
+    parser.add_argument(
+        "--parse-only", action="store_true", help="only the in-process parse + siblings figure"
+    )
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as home:
+        folder = Path(home) / "decks"
+        folder.mkdir()
+        for number in range(args.decks):
+            write_deck(folder, number, args.cards, args.seed)
+        total = args.decks * args.cards
+        print(f"{total} custom cards in {args.decks} decks")
+        parsed = parse_only(folder)
+        print(
+            f"parse + siblings, every deck, in process (no engine checks, no cache): {parsed:.2f} s"
+        )
+        if args.parse_only:
+            return 0
+        first, first_cpu = start(home, args.timeout)
+        print(f"first start: {first:.2f} s (CPU {first_cpu:.2f} s; goal ≤ 3 s)")
+        later = [start(home, args.timeout) for _ in range(args.n)]
+        walls = [wall for wall, _ in later]
+        cpus = [cpu for _, cpu in later]
+        print(
+            f"later start: best {min(walls):.2f} s, median {statistics.median(walls):.2f} s "
+            f"over {args.n} (CPU best {min(cpus):.2f} s; goal ≤ 1.2 s)"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

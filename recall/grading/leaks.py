@@ -1,0 +1,451 @@
+"""Answers on screen before grading: every card's visible text graded against its own answer.
+
+A learner sees, before answering a card, its prompt (with a cloze blank), its shown formula, the
+legend of names it may type (with their meanings), its hint and unit on request, and the deck's
+name and id above them; across a session, the visible text of the deck's other cards too. This
+module grades what that text holds with the real graders (:func:`recall.grading.grade`):
+
+* a math answer (formula, math cloze): every formula-like piece of the text (a run of math, each
+  side of an ``=``, each bracket's content, each name) is graded; *Correct* is a leak, as
+  ``exp(s_j)`` on the screen of a card whose answer is ``s_j`` is (its content is graded too);
+* a word answer (reverse, word cloze): every run of up to a few words is graded, so ``the
+  shift`` in a prompt answers a card that accepts ``shift``, and a forgiven typo counts too;
+* a fact's value: every number of the text (a numeric card's answer is drawn anew for each
+  review, so no fixed text can give it).
+
+What the check reports for a card's *own* screen is a fault of the card (a test keeps the
+built-in decks at zero). What another card shows is a giveaway between the two, which sibling
+burying handles (:mod:`recall.cards.siblings`: after one is reviewed the other waits until the
+next day); an answer shown by more than :data:`~recall.cards.siblings.MAX_SPREAD` other cards is
+the deck's vocabulary and only listed. ``recall decks check`` prints all of it for deck authors.
+
+The graders are the learner's: the check says what a learner who copies the screen would get.
+It runs in the check command and the test suite, never at start-up (it needs the engine).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from recall.cards.matching import forms, is_symbolic, symbolic_form, typo_allowance
+from recall.cards.model import Card, CardKind, Deck
+from recall.cards.siblings import MAX_SPREAD, MIN_MATH, MIN_WORDS, math_key
+from recall.errors import RecallError
+from recall.grading.dispatch import grade
+from recall.grading.question import asked_prompt
+from recall.spelling import edit_distance
+from recall.verdicts import Status
+
+#: Longest piece of text graded as a formula (characters): longer runs are prose.
+MAX_PIECE = 160
+#: Longest run of words graded as a name, beyond the longest name the card accepts.
+EXTRA_WORDS = 1
+
+
+@dataclass(frozen=True, order=True)
+class ShownAnswer:
+    """``card``'s answer can be read off ``field`` of ``by`` (``by == card`` for its own
+    screen; ``by == ""`` for the deck's name), where ``matched`` grades as the answer."""
+
+    card: str
+    by: str
+    field: str
+    matched: str
+
+    @property
+    def own(self) -> bool:
+        """Whether the card gives its own answer away (a fault of the card)."""
+        return self.by in (self.card, "")
+
+
+@dataclass(frozen=True)
+class DeckLeaks:
+    """What :func:`deck_leaks` found in one deck."""
+
+    deck: str
+    own: tuple[ShownAnswer, ...] = ()
+    across: tuple[ShownAnswer, ...] = ()
+    vocabulary: tuple[ShownAnswer, ...] = ()
+    siblings: frozenset[tuple[str, str]] = field(default_factory=frozenset)
+
+    @property
+    def pairs(self) -> list[tuple[str, str]]:
+        """The cards whose texts answer each other, as sorted unordered pairs."""
+        return sorted({_pair(leak.card, leak.by) for leak in self.across})
+
+    @property
+    def unburied(self) -> list[ShownAnswer]:
+        """Giveaways between two cards that are not siblings (so may come up together)."""
+        return [leak for leak in self.across if _pair(leak.card, leak.by) not in self.siblings]
+
+
+def _pair(a: str, b: str) -> tuple[str, str]:
+    return (a, b) if a <= b else (b, a)
+
+
+def visible_fields(card: Card) -> dict[str, str]:
+    """What the drill screen shows of ``card`` before it is answered, by field (the deck's name
+    and id are the deck's: :func:`deck_fields`). The legend is the names' meanings: the names
+    themselves are what the learner may type."""
+    mentioned = set(
+        re.findall(r"[^\W\d][\w']*", " ".join((card.answer, card.prompt, card.shown, card.text)))
+    )
+    legend = [
+        _without_name(symbol.meaning, symbol.name)
+        for symbol in card.symbols
+        if symbol.meaning and symbol.name in mentioned and not symbol.identities_only
+    ]
+    legend += [param.meaning for param in card.params if param.meaning]
+    fields = {
+        "prompt": asked_prompt(card),
+        "shown": card.shown,
+        "legend": "\n".join(legend),
+        "hint": card.hint,
+        "unit": card.unit,
+    }
+    return {name: text for name, text in fields.items() if text.strip()}
+
+
+def _without_name(meaning: str, name: str) -> str:
+    """A legend meaning without its own name written again (``β_t: noise variance`` for
+    ``beta_t``): the legend lists the names a learner may type, answers included, so a name
+    restated is no more of a giveaway than the name itself."""
+    words = [
+        word
+        for word in meaning.split()
+        if math_key(word.strip(":,;()")).replace("_", "") != math_key(name).replace("_", "")
+    ]
+    return " ".join(words)
+
+
+def deck_fields(deck: Deck) -> dict[str, str]:
+    """The deck's name and id, shown above every card of it."""
+    return {"deck": f"{deck.id}\n{deck.name}"}
+
+
+# ----------------------------------------------------------------------------- pieces of text
+
+#: Characters that make a word a piece of math.
+_MATHY = set("()[]{}^_/*+=−–-√·⋅‖|²³ᵀ'<>≤≥∑Σ∏∫∇∂≈∝→⊙ᵢⱼₜ₀₁₂")
+#: Short English words that are not names.
+_SMALL_WORDS = frozenset(
+    "a an as at be by do go if in is it no of on or so to up we an vs per the and for are its "
+    "not one two all any how why was has had can may use out off our own but".split()
+)
+_SPLITTERS = "=,;:≈∝→"
+_OPEN, _CLOSE = "([{", ")]}"
+_IDENTIFIER = re.compile(r"[^\W\d][\w']*(?:_(?:\([^()]*\)|\{[^{}]*\}|[^\W_]+))?")
+_NUMBER = re.compile(r"(?<![\w.])[−-]?\d[\d,]*(?:\.\d+)?(?:e[−-]?\d+)?%?(?![\w])")
+#: A word (with its inner hyphens and apostrophes), or one sign on its own (``−``, ``∞``).
+_SIGN = re.compile(r"(?:^|\s)[^\w\s'’-](?:\s|$)")
+_WORD = re.compile(r"[\w'’]+(?:[-–][\w'’]+)*|[^\s\w.,;:!?\"“”]")
+
+
+def _is_mathy(word: str) -> bool:
+    word = word.strip(".,;:!?")
+    if not word or word in ("{{}}", "▢"):  # the blank
+        return False
+    if any(char in _MATHY or char.isdigit() for char in word):
+        return True
+    if any("\u0370" <= char <= "\u03ff" or "\u1f00" <= char <= "\u1fff" for char in word):
+        return True
+    return len(word) <= 2 and word.isalpha() and word.lower() not in _SMALL_WORDS
+
+
+def _top_level_split(text: str, separators: str) -> list[str]:
+    """``text`` split at ``separators`` outside every bracket."""
+    pieces, depth, start = [], 0, 0
+    for index, char in enumerate(text):
+        if char in _OPEN:
+            depth += 1
+        elif char in _CLOSE:
+            depth = max(0, depth - 1)
+        elif char in separators and depth == 0:
+            pieces.append(text[start:index])
+            start = index + 1
+    pieces.append(text[start:])
+    return pieces
+
+
+def _bracket_contents(text: str) -> list[str]:
+    """The content of every bracket pair of ``text`` (nested ones too)."""
+    out, stack = [], []
+    for index, char in enumerate(text):
+        if char in _OPEN:
+            stack.append(index)
+        elif char in _CLOSE and stack:
+            start = stack.pop()
+            out.append(text[start + 1 : index])
+    return out
+
+
+def _plain(text: str) -> str:
+    """LaTeX as typed text when the engine can read it, else the text as it is."""
+    from recall.formula.latex import latex_to_plain, looks_like_latex
+
+    if not looks_like_latex(text):
+        return text
+    try:
+        return latex_to_plain(text)
+    except RecallError:
+        return text
+
+
+def math_pieces(text: str) -> list[str]:
+    """The formula-like pieces of ``text``, each once: runs of math words, their parts either
+    side of ``=`` (and ``,``, ``:``), every bracket's content, and every name."""
+    runs: list[str] = []
+    for line in re.split(r"\\qquad|\\quad|\n", text):
+        plain = _plain(line)
+        for source in dict.fromkeys((line, plain)):
+            current: list[str] = []
+            for word in source.split():
+                if _is_mathy(word):
+                    current.append(word)
+                    continue
+                if current:
+                    runs.append(" ".join(current))
+                current = []
+            if current:
+                runs.append(" ".join(current))
+    pieces: list[str] = []
+    for run in runs:
+        run = run.strip(" .,;:")
+        for piece in [run, *_top_level_split(run, _SPLITTERS)]:
+            pieces.append(piece)
+            for inner in _bracket_contents(piece):
+                pieces += _top_level_split(inner, ",;")
+        pieces += _IDENTIFIER.findall(run)
+    cleaned = (piece.strip(" .,;:") for piece in pieces)
+    return [p for p in dict.fromkeys(cleaned) if p and len(p) <= MAX_PIECE and p.strip("{}▢")]
+
+
+def word_runs(text: str, longest: int) -> list[str]:
+    """Every run of 1 to ``longest`` consecutive words of ``text``, each once."""
+    words = _WORD.findall(text)
+    out = []
+    for start in range(len(words)):
+        for size in range(1, longest + 1):
+            if start + size <= len(words):
+                out.append(" ".join(words[start : start + size]))
+    return list(dict.fromkeys(out))
+
+
+def numbers_in(text: str) -> list[str]:
+    """The numbers of ``text`` as written (``0.25``, ``1,024``, ``45%``), each once."""
+    return list(dict.fromkeys(match.group() for match in _NUMBER.finditer(text)))
+
+
+# ----------------------------------------------------------------------------- grading them
+
+
+def _kind_of_answer(card: Card) -> str:
+    if card.kind in (CardKind.FORMULA,) or (card.kind is CardKind.CLOZE and card.answer):
+        return "math"
+    if card.kind in (CardKind.REVERSE, CardKind.CLOZE):
+        return "words"
+    if card.kind is CardKind.FACT:
+        return "number"
+    return ""  # explain: self-rated; numeric: its answer is drawn anew for every review
+
+
+class _Grader:
+    """One card's answer, graded against pieces of text (each piece once)."""
+
+    def __init__(self, card: Card, others: Sequence[str]) -> None:
+        self.card = card
+        self.kind = _kind_of_answer(card)
+        self.others = tuple(others)
+        self.seen: dict[str, bool] = {}
+        self.accepted = frozenset(form for name in card.accept for form in _forms(name))
+        self.symbolic = {_symbolic(name) for name in card.accept if is_symbolic(name)}
+        self.longest = max((len(name.split()) for name in card.accept), default=1) + EXTRA_WORDS
+        self.names = _declared_names(card)
+        self.key = math_key(card.answer) if self.kind == "math" else ""
+
+    def correct(self, piece: str) -> bool:
+        known = self.seen.get(piece)
+        if known is None:
+            try:
+                verdict = grade(self.card, piece, others=self.others)
+            except (RecallError, RecursionError, ValueError, ArithmeticError):
+                known = False
+            else:
+                known = verdict.status is Status.CORRECT
+            self.seen[piece] = known
+        return known
+
+    def pieces(self, text: str, own: bool) -> list[str]:
+        """The pieces of ``text`` worth grading against this card's answer: on the card's own
+        screen every piece; on another card's, only a distinctive one (see
+        :func:`distinctive`)."""
+        found = self._pieces(text, own)
+        return found if own else [piece for piece in found if distinctive(piece)]
+
+    def _pieces(self, text: str, own: bool) -> list[str]:
+        if self.kind == "math":
+            pieces = math_pieces(text)
+            if own:
+                return pieces
+            if not self.names:  # a number: only a number shows it
+                return [p for p in pieces if _NUMBER.fullmatch(p)]
+            return [p for p in pieces if self.names <= set(_IDENTIFIER.findall(_spelled(p)))]
+        if self.kind == "words":  # words as the screen draws them: LaTeX is rendered
+            shown = " ".join(_plain(line) for line in text.splitlines())
+            runs = word_runs(shown, self.longest)
+            if not self.symbolic:  # a sign in a run is math, not part of a name
+                runs = [run for run in runs if not _SIGN.search(run)]
+            return [run for run in runs if self._may_name(run, typos=own)]
+        if self.kind == "number":
+            return numbers_in(text)
+        return []
+
+    def _may_name(self, run: str, *, typos: bool) -> bool:
+        """Whether ``run`` is one of the card's names, in a form the name matcher accepts or,
+        with ``typos`` (the card's own screen), with a typo it forgives; the grader, which also
+        weighs the deck's other names, decides. Another card's text is searched for the names
+        as they are: a near miss there is not a giveaway worth burying a card for."""
+        if self.symbolic and _symbolic(run) in self.symbolic:
+            return True
+        typed = _forms(run)
+        if typed & self.accepted:
+            return True
+        if not typos:
+            return False
+        for form in self.accepted:
+            for candidate in typed:
+                if abs(len(form) - len(candidate)) > 2:
+                    continue
+                allowance = min(typo_allowance(form), typo_allowance(candidate))
+                if allowance and abs(len(form) - len(candidate)) <= allowance:
+                    if edit_distance(form, candidate, allowance) <= allowance:
+                        return True
+        return False
+
+    def found(self, text: str, own: bool) -> str | None:
+        """The first piece of ``text`` that grades as the answer, if any; for a math answer,
+        also the answer itself written in the text (``12Ld² + Vd`` holds ``V*d``), which the
+        engine cannot read when names are run together."""
+        if self.kind == "math" and self.key and len(self.key) >= (2 if own else MIN_MATH):
+            for piece in math_pieces(text):
+                written = math_key(piece)
+                for match in re.finditer(re.escape(self.key), written):
+                    before = written[match.start() - 1 : match.start()]
+                    after = written[match.end() : match.end() + 1]
+                    if not (before.isalnum() or after.isalnum()):
+                        return self.card.answer
+        for piece in self.pieces(text, own):
+            if self.correct(piece):
+                return piece
+        return None
+
+
+def distinctive(piece: str) -> bool:
+    """Whether ``piece``, shown on another card, singles out an answer (as
+    :mod:`recall.cards.siblings` counts them): a formula of at least two names or signs
+    (``2N``, ``1/√d``, not ``α`` or ``h``), a number with two significant digits or a decimal
+    point (``0.25``, ``20%``, not ``8``), a name of at least
+    :data:`~recall.cards.siblings.MIN_WORDS` letters."""
+    text = piece.strip(" ={}")
+    if re.fullmatch(r"[−-]?[\d,]+(?:\.\d+)?(?:e[−-]?\d+)?%?", text):
+        digits = re.sub(r"[^\d]", "", text.split("e")[0]).strip("0")
+        return "." in text or len(digits) >= 2
+    letters = sum(char.isalpha() for char in text)
+    if letters and all(char.isalpha() or char.isspace() or char in "-'’" for char in text):
+        return letters >= MIN_WORDS
+    return len(re.sub(r"[\s{}]", "", text)) >= 2 and not _IDENTIFIER.fullmatch(text)
+
+
+@lru_cache(maxsize=65536)
+def _symbolic(text: str) -> str:
+    return symbolic_form(text)
+
+
+@lru_cache(maxsize=65536)
+def _forms(text: str) -> frozenset[str]:
+    return forms(text)
+
+
+def _spelled(text: str) -> str:
+    from recall.cards.siblings import _spell_greek
+
+    return _spell_greek(text)
+
+
+def _declared_names(card: Card) -> set[str]:
+    """The card's own names its answer uses: a formula showing another card's answer must name
+    them (a cheap filter before the engine grades it)."""
+    declared = {symbol.name for symbol in card.symbols}
+    return {name for name in _IDENTIFIER.findall(card.answer) if name in declared}
+
+
+def card_leaks(card: Card, deck: Deck | None = None) -> list[ShownAnswer]:
+    """Where ``card``'s own screen (and its deck's name) shows its answer."""
+    if card.kind is CardKind.EXPLAIN:
+        return []
+    grader = _Grader(card, _other_names(card, deck.cards if deck else ()))
+    texts = dict(visible_fields(card))
+    out = []
+    for name, text in texts.items():
+        matched = grader.found(text, own=True)
+        if matched is not None:
+            out.append(ShownAnswer(card.id, card.id, name, matched))
+    if deck is not None:
+        matched = grader.found(deck_fields(deck)["deck"], own=True)
+        if matched is not None:
+            out.append(ShownAnswer(card.id, "", "deck", matched))
+    return out
+
+
+def _other_names(card: Card, cards: Iterable[Card]) -> list[str]:
+    return [name for other in cards if other.id != card.id for name in other.accept]
+
+
+def deck_leaks(deck: Deck, sibling_pairs: Iterable[tuple[str, str]] = ()) -> DeckLeaks:
+    """Every answer of ``deck`` its cards show: on their own screens, and on one another's.
+
+    ``sibling_pairs`` are the pairs already kept apart (see :func:`sibling_pairs_of`)."""
+    fields = [
+        (card.id, name, text) for card in deck.cards for name, text in visible_fields(card).items()
+    ]
+    own: list[ShownAnswer] = []
+    across: list[ShownAnswer] = []
+    vocabulary: list[ShownAnswer] = []
+    for card in deck.cards:
+        if card.kind is CardKind.EXPLAIN:
+            continue
+        own += card_leaks(card, deck)
+        grader = _Grader(card, _other_names(card, deck.cards))
+        found = []
+        for by, name, text in fields:
+            if by == card.id:
+                continue
+            matched = grader.found(text, own=False)
+            if matched is not None:
+                found.append(ShownAnswer(card.id, by, name, matched))
+        showing = {leak.by for leak in found}
+        if len(showing) > MAX_SPREAD:
+            vocabulary += found
+        else:
+            across += found
+    return DeckLeaks(
+        deck.id,
+        tuple(sorted(own)),
+        tuple(sorted(across)),
+        tuple(sorted(vocabulary)),
+        frozenset(_pair(a, b) for a, b in sibling_pairs),
+    )
+
+
+def sibling_pairs_of(deck: Deck) -> set[tuple[str, str]]:
+    """The pairs of ``deck``'s cards that are siblings (the same sibling group)."""
+    groups: dict[str, list[str]] = {}
+    for card in deck.cards:
+        head, dot, _rest = card.id.partition(".")  # as the store groups ``name.part`` ids
+        group = card.sibling_group or (head if dot and head else "")
+        if group:
+            groups.setdefault(group, []).append(card.id)
+    return {_pair(a, b) for ids in groups.values() for a in ids for b in ids if a < b}
