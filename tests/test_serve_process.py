@@ -256,3 +256,24 @@ def test_an_idle_browser_session_ends_its_app(tmp_path: Path) -> None:
         assert closing in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
         assert wait_for(lambda: not any(Path(f"/proc/{pid}").exists() for pid in children), 30)
         assert served.process.poll() is None  # the server goes on
+
+
+def test_a_token_file_gives_the_same_address_each_start_and_must_be_private(
+    tmp_path: Path,
+) -> None:
+    home = prepare_home(tmp_path / "home")
+    token_file = tmp_path / "token"
+    token_file.write_text("kept-token-for-the-tablet-0123456789\n")
+    token_file.chmod(0o600)
+    with recall_serve(home, "--token-file", str(token_file)) as served:
+        assert served.url.endswith("/?token=kept-token-for-the-tablet-0123456789")
+    token_file.chmod(0o644)
+    refused = subprocess.run(
+        [sys.executable, "-m", "recall", "serve", "--port", "0", "--token-file", str(token_file)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={"RECALL_HOME": str(home), "PATH": "/usr/bin:/bin"},
+    )
+    assert refused.returncode == 2 and "chmod 600" in refused.stderr
+    assert "kept-token" not in refused.stderr  # the refusal never prints the token
