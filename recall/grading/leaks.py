@@ -300,7 +300,12 @@ class _Grader:
                 runs = [run for run in runs if not _SIGN.search(run)]
             return [run for run in runs if self._may_name(run, typos=own)]
         if self.kind == "number":
-            return numbers_in(text)
+            numbers = numbers_in(text)
+            if not own and self.card.unit.startswith("%"):
+                # a bare fraction on another card (a weight decay of 0.1) is another quantity,
+                # even where this card would read it as a percentage typed as a fraction
+                numbers = [number for number in numbers if number.endswith("%")]
+            return numbers
         return []
 
     def _may_name(self, run: str, *, typos: bool) -> bool:
