@@ -35,7 +35,9 @@ COMMAND_MODULES: tuple[str, ...] = (
     "recall.commands.optimize",
     "recall.commands.plan",
     "recall.commands.reviews",
+    "recall.commands.anki",
     "recall.commands.help",
+    "recall.commands.serve",
 )
 
 

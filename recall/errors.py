@@ -12,7 +12,8 @@ catch one type and show its message to a person instead of a traceback::
     ├── GradingError         a card and an answer that cannot be graded together
     │   └── RatingError      a rating the rules refuse (Hard for a wrong answer, any for invalid)
     ├── DeckError            a deck file that fails to load or validate (file, line, card id)
-    └── StoreError           the database: unreachable, not a recall database, newer schema, ...
+    ├── StoreError           the database: unreachable, not a recall database, newer schema, ...
+    └── InteropError         a file from another tool that cannot be read (an Anki package)
 
 Messages are written for the learner: what went wrong, where, and what to do next.
 """
@@ -113,3 +114,8 @@ class DeckError(RecallError):
 
 class StoreError(RecallError):
     """The database cannot be opened, read or written as recall needs."""
+
+
+class InteropError(RecallError):
+    """A file from another tool (an Anki package) that is damaged, hostile or not what it
+    claims to be: refused with one line, before anything is written."""

@@ -89,6 +89,16 @@ def open_private_for_writing(path: Path, *, newline: str | None = None) -> TextI
     return os.fdopen(fd, "w", encoding="utf-8", newline=newline)
 
 
+#: Set to ``1`` by ``recall serve`` for the app processes it starts: the TUI is then shown in a
+#: browser, where the server's editor cannot open and the browser keeps some keys to itself.
+SERVED_ENV = "RECALL_SERVED"
+
+
+def served_in_browser() -> bool:
+    """This process is the TUI ``recall serve`` started for a browser (:data:`SERVED_ENV`)."""
+    return os.environ.get(SERVED_ENV) == "1"
+
+
 def data_dir() -> Path:
     """The directory that holds the database, the config file and custom decks."""
     home = os.environ.get("RECALL_HOME")

@@ -72,6 +72,8 @@ def key_name(key: str) -> str:
     name = _KEY_NAMES.get(key, key)
     if name.startswith("ctrl+"):
         return "Ctrl-" + name[5:].upper()
+    if name.startswith("alt+"):
+        return "Alt-" + name[4:].upper()
     if name.startswith("f") and name[1:].isdigit():
         return name.upper()
     return name

@@ -73,11 +73,16 @@ def test_the_contracts_named_by_the_architecture_are_declared() -> None:
         ("recall.scheduling", "rich"),
         ("recall.memory", "recall.tui"),
         ("recall.memory", "textual"),
+        # recall serve starts the TUI as a command line, never by importing it.
+        ("recall.serve", "recall.tui"),
+        ("recall.serve", "textual"),
+        ("recall.serve", "recall.store"),
     }
     assert wanted <= forbidden
     layers = [c["layers"] for c in contracts if c["type"] == "layers"]
     assert any(
-        layer[:4] == ["recall.cli", "recall.commands", "recall.tui", "recall.workspace"]
+        layer[:5]
+        == ["recall.cli", "recall.commands", "recall.serve", "recall.tui", "recall.workspace"]
         for layer in layers
     )
 

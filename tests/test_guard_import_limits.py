@@ -97,7 +97,7 @@ def _revlog(rows: int, card: str = "ghost/card") -> str:
 
 def test_a_review_log_import_keeps_a_bounded_report(home: Path) -> None:
     """Every unusable row is counted, but only the first thousand are kept with their reason."""
-    from recall import learner_model
+    from recall.memory import model as learner_model
     from recall.store import open_store
 
     store = open_store(f"sqlite:///{home / 'r.sqlite3'}")
@@ -114,7 +114,7 @@ def test_a_review_log_import_keeps_a_bounded_report(home: Path) -> None:
 def test_a_review_log_import_streams(home: Path) -> None:
     """Memory does not grow with the file: the peak for 40,000 rows stays near that for 4,000
     (the old reader held every row, ~1 kB each: 1.16 GB for a million)."""
-    from recall import learner_model
+    from recall.memory import model as learner_model
     from recall.store import open_store
 
     store = open_store(f"sqlite:///{home / 'r.sqlite3'}")
@@ -138,10 +138,10 @@ def test_a_review_log_import_streams(home: Path) -> None:
 def test_review_rows_for_known_cards_are_stored_in_batches(db_url: str) -> None:  # noqa: F811
     """Rows past one batch all arrive, each once; a second import finds them already there
     (SQLite, and PostgreSQL when ``RECALL_TEST_PG_URL`` is set)."""
-    from recall import learner_model
     from recall.cards.model import Card, CardKind, Deck
+    from recall.memory import model as learner_model
     from recall.store import open_store
-    from recall.store.memory_model import IMPORT_BATCH
+    from recall.store.memory import IMPORT_BATCH
 
     store = open_store(db_url)
     try:

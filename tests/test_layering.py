@@ -46,6 +46,9 @@ OPTIONAL = {
     "recall.interop.text_import": HEAVY,
     "recall.interop.text_export": HEAVY,
     "recall.interop.review_csv": HEAVY,
+    "recall.interop.apkg_write": HEAVY,
+    "recall.interop.apkg_read": HEAVY,
+    "recall.interop.anki_convert": HEAVY,
     "recall.store": ["textual", "sympy", "recall.tui"],
     "recall.session": ["textual", "sympy", "recall.tui"],
 }

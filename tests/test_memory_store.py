@@ -114,3 +114,64 @@ def test_the_lean_reads_match_the_full_log(store: Store) -> None:
     assert model.recent_answers(2) == everything[-2:]
     assert model.recent_answers(100) == everything
     assert everything[2][0] == "off_schedule"
+
+
+def test_states_from_elsewhere_are_adopted_only_when_newer(store: Store) -> None:
+    """An Anki import's schedules: taken where Anki saw a later review (or recall's card is
+    new and the schedule has no review time), never over recall's own newer review; taking the
+    same states again changes nothing. On both backends (one executemany)."""
+    from recall.scheduling import Rating, Scheduler, SchedulerSettings
+    from recall.scheduling.state import CardState, Phase
+    from recall.store import ReviewInput
+
+    store.sync_decks([make_deck("deck", "a", "b", "c")], now=T0)
+    cards = store.cards_by_key()
+    scheduler = Scheduler(SchedulerSettings(enable_fuzzing=False))
+    drilled_at = T0 + timedelta(days=10)
+    card_b = cards["deck/b"]
+    store.apply_review(
+        card_b.db_id,
+        ReviewInput(rating=Rating.Good, reviewed_at=drilled_at, verdict="correct", seconds=3.0),
+        lambda s: scheduler.review(card_b.db_id, s, Rating.Good, drilled_at),
+    )
+    drilled = store.card(card_b.db_id).state
+    anki = CardState(
+        phase=Phase.REVIEW,
+        stability=12.5,
+        difficulty=5.25,
+        due=T0 + timedelta(days=20),
+        last_review=T0 + timedelta(days=8),
+        reps=4,
+        lapses=1,
+    )
+    learning = CardState(phase=Phase.LEARNING, step=0, due=T0 + timedelta(minutes=10), reps=1)
+    model = MemoryModelStore(store)
+    states = {"deck/a": (anki, True), "deck/b": (anki, False), "deck/c": (learning, False)}
+    assert model.adopt_states(states) == (2, 1)
+    after = store.cards_by_key()
+    assert after["deck/a"].state == anki and after["deck/a"].suspended
+    assert after["deck/b"].state == drilled  # recall's review (day 10) is newer than day 8
+    assert after["deck/c"].state == learning and not after["deck/c"].suspended
+    assert model.adopt_states(states) == (0, 3)
+    assert store.cards_by_key() == after
+
+
+def test_imported_reviews_skip_recall_s_own_coming_back(store: Store) -> None:
+    from recall.scheduling import Rating
+    from recall.store import ReviewInput
+
+    store.sync_decks([make_deck("deck", "a")], now=T0)
+    card = store.cards_by_key()["deck/a"]
+    store.apply_review(
+        card.db_id,
+        ReviewInput(rating=Rating.Good, reviewed_at=T0, verdict="correct", seconds=3.0),
+        None,
+    )
+    model = MemoryModelStore(store)
+    back = [
+        ImportedReview("deck/a", T0 + timedelta(milliseconds=1), 3, 1, 3000),  # ours, moved
+        ImportedReview("deck/a", T0 + timedelta(days=1), 3, 2, 3000),  # Anki's
+    ]
+    assert model.import_reviews(back, T0, own_within_ms=1000) == (1, 1)
+    assert model.import_reviews(back, T0, own_within_ms=1000) == (0, 2)
+    assert [r.reviewed_at for r in model.imported_reviews()] == [T0 + timedelta(days=1)]

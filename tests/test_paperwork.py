@@ -59,7 +59,7 @@ def test_every_third_party_module_recall_imports_is_a_declared_dependency() -> N
     declared = {_requirement_name(r) for r in PROJECT["dependencies"]}
     optional = {
         _requirement_name(r)
-        for extra in ("postgres",)
+        for extra in ("postgres", "anki", "serve")
         for r in PROJECT["optional-dependencies"][extra]
     }
     providers = importlib.metadata.packages_distributions()

@@ -109,7 +109,5 @@ def _strings_in_source() -> list[tuple[str, int, str]]:
     ],
 )
 def test_no_screen_words_these_by_hand(words: str, instead: str) -> None:
-    by_hand = [
-        (f, n) for f, n, text in _strings_in_source() if words in text and f != "wording.py"
-    ]
+    by_hand = [(f, n) for f, n, text in _strings_in_source() if words in text and f != "wording.py"]
     assert not by_hand, f"say it with {instead}: {by_hand}"

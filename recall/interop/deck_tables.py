@@ -45,10 +45,15 @@ def table_text(table: Mapping[str, Any]) -> str:
 
 
 def deck_from_tables(
-    header: Mapping[str, Any], tables: Iterable[Mapping[str, Any]], *, source: str
+    header: Mapping[str, Any],
+    tables: Iterable[Mapping[str, Any]],
+    *,
+    source: str,
+    siblings: bool = True,
 ) -> Deck:
     """A deck built from its ``[deck]`` table and card tables; every problem raises one
-    :class:`DeckError` listing them all."""
+    :class:`DeckError` listing them all. ``siblings=False`` skips finding the cards that give
+    each other's answers away, for a deck that is only written out (loading it finds them)."""
     cards = [
         {key: value for key, value in table.items() if key not in EXPORT_ONLY_KEYS}
         for table in tables
@@ -62,4 +67,4 @@ def deck_from_tables(
         lines = "\n".join(str(error) for error in errors[:10])
         more = f"\n… and {len(errors) - 10} more" if len(errors) > 10 else ""
         raise DeckError(f"the cards do not make a valid deck:\n{lines}{more}", path=source)
-    return with_sibling_groups(built.deck)
+    return with_sibling_groups(built.deck) if siblings else built.deck

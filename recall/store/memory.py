@@ -18,12 +18,21 @@ from datetime import datetime
 from itertools import chain
 from typing import Any
 
-from sqlalchemy import BigInteger, Connection, insert, select, type_coerce, update
+from sqlalchemy import BigInteger, Connection, bindparam, insert, select, type_coerce, update
 
 from recall.clock import utc_now
+from recall.scheduling.state import CardState
 from recall.store.engine import DATABASE_ERRORS, store_error
-from recall.store.models import CardRow, DeckRow, ImportedReviewRow, ParameterSetRow, ReviewRow
-from recall.store.rows import review_kind
+from recall.store.models import (
+    CardRow,
+    CardStateRow,
+    DeckRow,
+    ImportedReviewRow,
+    ParameterSetRow,
+    ReviewRow,
+    queue_for,
+)
+from recall.store.rows import review_kind, state_columns
 from recall.store.store import Store
 from recall.store.timeutil import from_millis
 
@@ -191,14 +200,28 @@ class MemoryModelStore:
             raise self._fail(error) from error
 
     def import_reviews(
-        self, reviews: Iterable[ImportedReview], now: datetime | None = None
+        self,
+        reviews: Iterable[ImportedReview],
+        now: datetime | None = None,
+        *,
+        own_within_ms: int = 0,
     ) -> tuple[int, int]:
         """Store matched reviews; returns (added, already there). Unknown card keys raise
-        ``KeyError``: match them first (:func:`recall.interop.review_csv.match_cards`)."""
+        ``KeyError``: match them first (:func:`recall.interop.review_csv.match_cards`).
+
+        With ``own_within_ms``, a review of a card that recall's own log holds within that many
+        milliseconds is already there too: it is one of ours coming back from another tool
+        (an Anki package moves a review by a millisecond where two share one)."""
         moment = now or utc_now()
         added = duplicates = 0
         try:
             with self._store._write() as conn:
+                own: dict[int, list[int]] = {}
+                if own_within_ms > 0:
+                    for card_id, at in conn.execute(
+                        select(ReviewRow.card_id, type_coerce(ReviewRow.reviewed_at, BigInteger))
+                    ):
+                        own.setdefault(card_id, []).append(int(at))
                 ids = {
                     f"{slug}/{key}": card_id
                     for card_id, slug, key in conn.execute(
@@ -213,7 +236,11 @@ class MemoryModelStore:
                 for review in reviews:
                     card_id = ids[review.card_key]
                     key = (card_id, review.reviewed_at)
-                    if key in batch:
+                    at_ms = round(review.reviewed_at.timestamp() * 1000) if own else 0
+                    mine = own.get(card_id)
+                    if key in batch or (
+                        mine and any(abs(at_ms - m) <= own_within_ms for m in mine)
+                    ):
                         duplicates += 1
                         continue
                     batch[key] = {
@@ -234,6 +261,67 @@ class MemoryModelStore:
         except DATABASE_ERRORS as error:
             raise self._fail(error) from error
         return added, duplicates
+
+    def adopt_states(self, states: Mapping[str, tuple[CardState, bool]]) -> tuple[int, int]:
+        """Give cards (by ``deck/card`` key) a state scheduled elsewhere, with its suspension:
+        only where that state saw a later review than the one recall has (or, for a state with
+        no review time, where recall's card is still new),
+        so recall's own newer reviews are never overwritten and adopting the same states again
+        changes nothing. Returns (adopted, kept as they were); unknown keys raise ``KeyError``."""
+        adopted = kept = 0
+        try:
+            with self._store._write() as conn:
+                rows = {
+                    f"{slug}/{key}": (card_id, last, phase)
+                    for card_id, slug, key, last, phase in conn.execute(
+                        select(
+                            CardRow.id,
+                            DeckRow.slug,
+                            CardRow.key,
+                            CardStateRow.last_review,
+                            CardStateRow.phase,
+                        )
+                        .join(DeckRow, DeckRow.id == CardRow.deck_id)
+                        .join(CardStateRow, CardStateRow.card_id == CardRow.id)
+                    )
+                }
+                batch = []
+                for card_key, (state, suspended) in states.items():
+                    card_id, last, phase = rows[card_key]
+                    if state.last_review is not None:
+                        newer = last is None or state.last_review > last
+                    else:  # a schedule with no review time: only a card never seen takes it
+                        newer = last is None and phase == 0 and state.phase != 0
+                    if not newer:
+                        kept += 1
+                        continue
+                    batch.append(
+                        {
+                            "cid": card_id,
+                            "queue": queue_for(int(state.phase), suspended=suspended),
+                            "suspended": suspended,
+                            "buried_until": None,
+                            "reps": state.reps,
+                            "lapses": state.lapses,
+                            **state_columns("", state, with_counters=False),
+                        }
+                    )
+                if batch:
+                    # bound names apart from the column names, which SQLAlchemy keeps for itself
+                    columns = [key for key in batch[0] if key != "cid"]
+                    conn.execute(
+                        update(CardStateRow)
+                        .where(CardStateRow.card_id == bindparam("cid"))
+                        .values({name: bindparam(f"new_{name}") for name in columns}),
+                        [
+                            {"cid": row["cid"], **{f"new_{n}": row[n] for n in columns}}
+                            for row in batch
+                        ],
+                    )
+                adopted = len(batch)
+        except DATABASE_ERRORS as error:
+            raise self._fail(error) from error
+        return adopted, kept
 
     def scheduled_reviews(self) -> list[ScheduledReview]:
         """Every scheduled review of the log (a state after it, a rating 1..4: not cramming),

@@ -29,6 +29,7 @@ from textual.notifications import SeverityLevel
 from textual.worker import Worker, WorkerState
 
 from recall.inert import inert
+from recall.paths import served_in_browser
 from recall.tui.messages import DataChanged, EngineWarm, HomeLoaded, LoadFailed, WorkerFailed
 from recall.tui.views import HomeData, SessionPlan
 
@@ -112,14 +113,25 @@ class RecallApp(App[int]):
         self._shutdown_done = False
         #: Ctrl-C was pressed mid-session and its question is queued (see action_interrupt).
         self._quit_question_coming = False
+        #: Drawn in a browser by ``recall serve`` (see :mod:`recall.tui.browser`).
+        self.served = served_in_browser()
+        #: The keys remapped from their defaults: the browser's alternatives, then the
+        #: learner's ``[keys]`` (theirs win); the help lists these.
+        self.keys_in_force: dict[str, str] = {}
+        if self.served:
+            from recall.tui.browser import BROWSER_KEYS
+
+            self.keys_in_force.update(BROWSER_KEYS)
         if self.settings.keys:
             from recall.tui.keys import usable_keymap
 
             keymap, unknown = usable_keymap(self.settings.keys, type(self))
-            self.set_keymap(keymap)
+            self.keys_in_force.update(keymap)
             if unknown:  # said with the file's other problems: one notification at start
                 note = "Key bindings ignored, their defaults kept: " + "; ".join(unknown)
                 self.settings_problem = " ".join(filter(None, [settings_problem, note]))
+        if self.keys_in_force:
+            self.set_keymap(self.keys_in_force)
 
     # ------------------------------------------------------------------ start-up
 
@@ -152,6 +164,10 @@ class RecallApp(App[int]):
         self.theme = theme if theme in self.available_themes else "textual-dark"
         if self.settings_problem:
             self.notify(self.settings_problem, severity="warning", timeout=8)
+        if self.served:
+            from recall.tui.browser import NOTICE
+
+            self.notify(NOTICE, title="recall in a browser", timeout=12)
         self.push_screen(HomeScreen())
         self._install_hangup_handler()
 
@@ -292,7 +308,9 @@ class RecallApp(App[int]):
         if isinstance(self.screen, HelpScreen):
             self.screen.dismiss()
             return
-        self.push_screen(HelpScreen(keys_table(self.settings.keys, type(self)), self.screen))
+        self.push_screen(
+            HelpScreen(keys_table(self.keys_in_force, type(self), browser=self.served), self.screen)
+        )
 
     def action_toggle_theme(self) -> None:
         """Switch between the light and dark looks, and keep the choice for the next start."""

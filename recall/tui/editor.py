@@ -81,7 +81,13 @@ def editor_command(path: str, line: int) -> list[str]:
 
 def edit_in_editor(app: App[Any], path: str, line: int) -> str:
     """Run the editor on ``path`` at ``line`` with the app suspended; returns the problem
-    (empty when the editor ran: whatever it did to the file is the caller's to reload)."""
+    (empty when the editor ran: whatever it did to the file is the caller's to reload). In a
+    browser (``recall serve``) the editor would open on the server: it is not run."""
+    from recall.tui.browser import editor_refusal
+
+    refusal = editor_refusal()
+    if refusal:
+        return refusal
     try:
         command = editor_command(path, line)
         with app.suspend():

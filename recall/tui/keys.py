@@ -84,8 +84,9 @@ def key_label(keys: str) -> str:
     return " / ".join(key_name(key) for key in keys.split(","))
 
 
-def keys_table(keymap: Mapping[str, str], app: type) -> Table:
-    """All bindings as a table: section, keys, what they do, binding id."""
+def keys_table(keymap: Mapping[str, str], app: type, *, browser: bool = False) -> Table:
+    """All bindings as a table: section, keys, what they do, binding id (``browser``: the app
+    is drawn in a browser by ``recall serve``, whose alternatives it names)."""
     table = Table(expand=True, box=None, padding=(0, 1), show_header=True)
     table.add_column("keys", style="bold", no_wrap=True)
     table.add_column("does")
@@ -99,5 +100,6 @@ def keys_table(keymap: Mapping[str, str], app: type) -> Table:
     table.add_row(Text("Answer box", style="bold underline"), "", "")
     table.add_row("Enter", "check the answer", "")
     table.add_row("F1", "these keys (? is a character while you type)", "")
-    table.add_row("Ctrl-U / Ctrl-W", "clear the box / delete a word", "")
+    word = "Alt-W" if browser else "Ctrl-W"  # a browser closes the tab on Ctrl-W
+    table.add_row(f"Ctrl-U / {word}", "clear the box / delete a word", "")
     return table

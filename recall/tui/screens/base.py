@@ -32,6 +32,12 @@ class RecallAppApi(Protocol):
     def report_worker_failure(self, worker: Worker[object]) -> None: ...
 
 
+#: Below this many columns (a phone in landscape, a split window, a browser tab through
+#: ``recall serve``) screens keep only what is essential: the home screen drops its topic
+#: column and forecast, the drill shows the rating row below the scrolling body.
+NARROW_COLUMNS = 70
+
+
 class RecallScreen(Screen[None]):
     """A screen of the recall app.
 
@@ -48,6 +54,11 @@ class RecallScreen(Screen[None]):
     @property
     def services(self) -> Services:
         return self.recall.services
+
+    @property
+    def narrow(self) -> bool:
+        """The app is narrower than :data:`NARROW_COLUMNS`."""
+        return self.app.size.width < NARROW_COLUMNS
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.state is WorkerState.ERROR:

@@ -5,6 +5,8 @@ The flow of one card::
     ASKING ──Enter──▶ CHECKING (grade worker) ──Graded──▶ FEEDBACK ──Enter / 1–4──▶ record ─▶ next
        ▲                  │ invalid answer: back to ASKING, costs nothing
     explain cards: REVEAL ──Space──▶ REVEALED ──1–4──▶ record ─▶ next
+    explain cards with key points are ASKING like the others (the explanation is checked point
+    by point); Enter on an empty box says it aloud instead: REVEALED, self-rated.
 
 A review is committed by the session before the next card is shown. When the time budget runs
 out the current card is still finished (the countdown says "time is up, finish this card"); the
@@ -156,7 +158,9 @@ class DrillScreen(SessionScreen):
         self.query_one("#unit", Static).update(plain(card.unit))
         feedback = self.query_one("#feedback", FeedbackPanel)
         feedback.display = False
-        self.query_one("#rating-row").display = False
+        rating_row = self.query_one("#rating-row", Static)
+        rating_row.update(rating_line(None, False))  # a narrow screen's verdict may have set it
+        rating_row.display = False
         answer = self.query_one("#answer", AnswerInput)
         answer.locked = False
         answer.value = ""
@@ -173,8 +177,11 @@ class DrillScreen(SessionScreen):
             self.phase = Phase.ASKING
             self.query_one("#answer-row").display = True
             answer.locked = False
+            answer.placeholder = "your explanation" if card.key_points else "your answer"
             preview.display = True
             preview.show(None)
+            if card.key_points:
+                preview.update(_EXPLAIN_HELP)
             answer.focus()
         self._update_progress()
         self.query_one("#drill-body", VerticalScroll).scroll_home(animate=False)
@@ -205,6 +212,8 @@ class DrillScreen(SessionScreen):
         if self.phase is not Phase.ASKING or self.card is None:
             return
         self._preview_serial += 1
+        if self.card.key_points:
+            return  # prose: nothing to preview; the help line stays
         if not event.value.strip():
             self.query_one("#preview", PreviewPanel).show(None)
             return
@@ -228,6 +237,10 @@ class DrillScreen(SessionScreen):
         if self.phase is not Phase.ASKING or self.card is None or self.run is None:
             return
         if not event.value.strip():
+            if self.card.key_points:
+                self.phase = Phase.REVEAL  # said out loud: self-rated against the model
+                self.action_reveal()
+                return
             self.notify("Type an answer first (Ctrl-S skips the card).", timeout=3)
             return
         self.phase = Phase.CHECKING
@@ -277,6 +290,8 @@ class DrillScreen(SessionScreen):
         # length and however late the scroll below happens.
         rating_row = self.query_one("#rating-row", Static)
         rating_row.update(rating_line(feedback.suggested, self.hinted, feedback.unavailable))
+        if self.narrow:
+            rating_row.styles.height = "auto"  # "Enter accepts" wraps below, never cut
         rating_row.display = True
         self.call_after_refresh(panel.scroll_visible, animate=False)
         self.call_after_refresh(self._verdict_painted)
@@ -490,6 +505,13 @@ class DrillScreen(SessionScreen):
         if action == "hint":
             return self.phase in (Phase.ASKING, Phase.REVEAL)
         return True
+
+
+_EXPLAIN_HELP = Text(
+    "Type your explanation; Enter checks it against its key points. "
+    "Or say it out loud and press Enter on the empty box to see the model answer.",
+    style="dim",
+)
 
 
 def _symbols_text(card: CardView) -> Text:

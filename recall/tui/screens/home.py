@@ -98,6 +98,8 @@ class HomeScreen(RecallScreen):
         self._stale = False
         #: Actions asked for while the decks were loading, run in order once they are in.
         self._queued: list[str] = []
+        #: The screen is narrow (:attr:`RecallScreen.narrow`, set when mounted).
+        self._narrow = False
         #: The load worker is at work (its progress is shown; once the counts are in, a late
         #: progress message is ignored).
         self._loading = True
@@ -116,12 +118,8 @@ class HomeScreen(RecallScreen):
 
     def on_mount(self) -> None:
         table = self.query_one("#decks", DataTable)
-        table.add_column("Topic", key="topic", width=TOPIC_WIDTH)
-        table.add_column("Deck", key="deck", width=DECK_WIDTH)
-        table.add_column("New", key="new", width=5)
-        table.add_column("Learn", key="learn", width=5)
-        table.add_column("Due", key="due", width=5)
-        table.add_column("Today", key="today", width=5)
+        self._narrow = self.narrow
+        self._add_columns(table)
         table.focus()
         self.query_one("#forecast", Sparkline).display = False  # until there is a forecast
         self.services.progress = self._post_progress
@@ -131,31 +129,69 @@ class HomeScreen(RecallScreen):
 
     # ------------------------------------------------------------------ data in
 
-    def show_data(self, data: HomeData) -> None:
-        """Fill the table and the figures from the load worker's result, then run the keys
-        pressed while it was loading."""
+    def _add_columns(self, table: DataTable[object]) -> None:
+        """The deck table's columns: on a narrow screen without the topic (the decks stay
+        grouped by it) and with a deck column that leaves room for the counts."""
+        if not self._narrow:
+            table.add_column("Topic", key="topic", width=TOPIC_WIDTH)
+        table.add_column("Deck", key="deck", width=self._deck_width())
+        table.add_column("New", key="new", width=5)
+        table.add_column("Learn", key="learn", width=5)
+        table.add_column("Due", key="due", width=5)
+        table.add_column("Today", key="today", width=5)
+
+    def _deck_width(self) -> int:
+        if not self._narrow:
+            return DECK_WIDTH
+        # Each column has a cell of padding on both sides; the scrollbar takes two more.
+        return max(8, self.app.size.width - 4 * (5 + 2) - 2 - 2)
+
+    def on_resize(self) -> None:
+        """Becoming narrow or wide again (:attr:`RecallScreen.narrow`) rebuilds the table for
+        the new width: narrow, it leaves out the topic column and the forecast, so each deck's
+        name and counts stay whole."""
+        narrow = self.narrow
+        if narrow == self._narrow:
+            return
+        self._narrow = narrow
         table = self.query_one("#decks", DataTable)
         selected = self.selected_deck()
+        table.clear(columns=True)
+        self._add_columns(table)
+        if self.recall.home_data is not None and not self._loading:
+            self._fill_table(self.recall.home_data, selected)
+            self.query_one("#forecast", Sparkline).display = not narrow
+
+    def _fill_table(self, data: HomeData, selected: DeckRow | None) -> None:
+        table = self.query_one("#decks", DataTable)
         table.clear()
         previous_topic = None
+        deck_width = self._deck_width()
         for deck in sorted(data.decks, key=lambda d: (d.topic.lower(), d.name.lower())):
             topic = _fit(deck.topic, TOPIC_WIDTH) if deck.topic != previous_topic else ""
             previous_topic = deck.topic
-            name = _fit(deck.name if deck.builtin else f"{deck.name} (mine)", DECK_WIDTH)
-            table.add_row(
-                plain(topic, "bold"),
-                plain(name),
+            name = _fit(deck.name if deck.builtin else f"{deck.name} (mine)", deck_width)
+            counts = (
                 _count(deck.new, "new"),
                 _count(deck.learning, "learning"),
                 _count(deck.due, "due"),
                 _count(deck.today, "today"),
-                key=deck.id,
             )
+            if self._narrow:
+                table.add_row(plain(name), *counts, key=deck.id)
+            else:
+                table.add_row(plain(topic, "bold"), plain(name), *counts, key=deck.id)
         if selected is not None and selected.id in table.rows:
             table.move_cursor(row=table.get_row_index(selected.id))
+
+    def show_data(self, data: HomeData) -> None:
+        """Fill the table and the figures from the load worker's result, then run the keys
+        pressed while it was loading."""
+        self._fill_table(data, self.selected_deck())
         self._loading = False
         self.query_one("#today-figures", Static).update(today_figures(data))
-        self.query_one("#forecast", Sparkline).display = True
+        # On a narrow screen the header's lines take the whole width (the forecast is a nicety).
+        self.query_one("#forecast", Sparkline).display = not self._narrow
         self.query_one("#forecast", Sparkline).data = list(data.forecast) or [0]
         resume = self.query_one("#home-resume", Static)
         if data.unfinished is not None:
@@ -464,7 +500,18 @@ class HomeScreen(RecallScreen):
         deck = self.selected_deck()
         if deck is not None:
             scopes.append((f"deck {deck.name}", (deck.id,)))
-        self.app.push_screen(ExamPlanDialog(scopes, self.services.exam_text))
+        dialog = ExamPlanDialog(
+            scopes,
+            self.services.exam_text,
+            self.services.follow_exam,
+            self.services.stop_following_exam,
+        )
+
+        def closed(_result: None) -> None:
+            if dialog.changed:
+                self.recall.refresh_home()  # today's new cards come from the plan now
+
+        self.app.push_screen(dialog, closed)
 
     def action_reload(self) -> None:
         self._loading = True
@@ -562,6 +609,9 @@ def today_figures(data: HomeData) -> Text:
             [waiting, (" new wait (n learns more) · ", False), tomorrow, (" due tomorrow", False)],
             [waiting, (" new wait (n: more) · ", False), tomorrow, (" due tomorrow", False)],
         ]
+    elif today.exam:
+        # A followed exam plan: how it stands today takes the place of the exam offer.
+        next_line = [[(words, False)] for words in today.exam]
     else:
         next_line = [
             [tomorrow, (" due tomorrow · x plans an exam", False)],

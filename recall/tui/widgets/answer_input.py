@@ -8,13 +8,21 @@ through to the screen's bindings (1–4, Enter, ?).
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from textual import events
+from textual.binding import Binding, BindingType
 from textual.reactive import reactive
 from textual.widgets import Input
 
 
 class AnswerInput(Input):
     """An :class:`Input` with a ``locked`` state that leaves every key to the screen."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        # Ctrl-W (delete a word) closes the tab in a browser (recall serve): Alt-W does it there.
+        Binding("alt+w", "delete_left_word", "Delete a word", show=False),
+    ]
 
     locked: reactive[bool] = reactive(False)
     """While ``True`` the value cannot change and printable keys reach the bindings."""

@@ -13,6 +13,8 @@ from collections.abc import Callable
 from rich.text import Text
 from textual.widgets import Static
 
+from recall.tui.browser import timer_icon
+
 #: What the countdown says when the budget ran out while a card is on screen.
 TIME_UP = "time is up, finish this card"
 
@@ -28,7 +30,7 @@ def _never() -> bool:
 
 
 class Countdown(Static):
-    """Shows ``⏱ 9:41`` (or ``12 cards left``), refreshed twice a second.
+    """Shows ``⏱ 9:41`` (``9:41`` in a browser, or ``12 cards left``), refreshed twice a second.
 
     ``paused`` says whether the session clock stands, ``time_up`` whether the budget ran out
     under the card on screen (both default to never)."""
@@ -47,6 +49,7 @@ class Countdown(Static):
         self._cards_left = cards_left
         self._paused = paused
         self._time_up = time_up
+        self._icon = timer_icon()
 
     def on_mount(self) -> None:
         self.tick()
@@ -63,7 +66,7 @@ class Countdown(Static):
         cards = self._cards_left()
         if seconds is not None:
             style = "bold red" if seconds <= 60 else "bold"
-            text.append("⏱ ")
+            text.append(self._icon)
             text.append(format_remaining(seconds), style=style)
         elif cards is not None:
             text.append(f"{cards} card{'s' if cards != 1 else ''} left", style="bold")

@@ -1,0 +1,448 @@
+"""``recall anki import``: an Anki package's notes, schedules and history, brought into recall.
+
+The steps, each in the module that owns it:
+
+1. read and validate the package (:mod:`recall.interop.apkg_read`): a bad package is refused
+   with one line before anything is written;
+2. notes: a note of recall's own note type names its card (``deck/card``) and goes back to it
+   when this recall has that card; every other note becomes a card of a generated deck, one per
+   Anki deck, written as a deck file the way ``recall decks import`` writes one. A back that the
+   grammar reads as one formula (MathJax ``\\(…\\)``, ``$…$``, or plain typed math) becomes a
+   formula card with its symbols declared real; anything else a self-rated (explain) card, or a
+   cloze card for an Anki cloze;
+3. schedules (:mod:`recall.interop.anki_convert`): a card's phase, due date, reps, lapses and
+   FSRS memory state, adopted only where Anki saw a later review than recall did; an SM-2 card
+   without FSRS state gets the state FSRS reaches by replaying its reviews
+   (:mod:`recall.scheduling.replay`);
+4. reviews: every revlog row that is a review joins the imported history (``imported_reviews``,
+   apart from what was drilled here), skipping rows recall already holds, its own included;
+   rows that are not reviews are listed with the reason.
+
+Importing the same file twice changes nothing: the deck files are the same text, a state is
+adopted only when newer, and a review is stored once.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from recall.errors import InteropError
+from recall.inert import describe_char, first_control, quote
+from recall.interop.anki_convert import (
+    Review,
+    Skipped,
+    day_clock,
+    html_to_text,
+    reviews_of,
+    schedule_of,
+)
+from recall.interop.anki_schema import FIELD_NAMES, NOTE_TYPE_NAME
+from recall.interop.apkg_read import AnkiCollection, AnkiNote, read_package
+from recall.scheduling.state import CardState
+from recall.wording import count_of
+
+#: Skipped rows printed at most (the count of the rest follows).
+SHOWN_SKIPPED = 20
+#: A review of a recall card that Anki hands back is recall's own when it lies this close to one.
+OWN_REVIEW_WITHIN_MS = 1000
+
+_MATHJAX = (
+    re.compile(r"^\\\((.+)\\\)$", re.DOTALL),
+    re.compile(r"^\\\[(.+)\\\]$", re.DOTALL),
+    re.compile(r"^\$\$(.+)\$\$$", re.DOTALL),
+    re.compile(r"^\$(.+)\$$", re.DOTALL),
+)
+_WORDS = re.compile(r"[A-Za-z]{2,}\s+[A-Za-z]")
+_OPERATOR = re.compile(r"[-+*/^=(]")
+
+
+@dataclass(frozen=True)
+class GeneratedDeck:
+    """A deck file made for Anki's notes: its path, its cards by kind, and whether this import
+    wrote it (``False``: the file was there already, the same or edited by the learner)."""
+
+    path: Path
+    kinds: Counter[str]
+    written: bool
+
+
+@dataclass
+class Report:
+    """What an import did, for the command's output."""
+
+    decks: list[GeneratedDeck] = field(default_factory=list)
+    matched_notes: int = 0
+    adopted: int = 0
+    kept: int = 0
+    replayed: int = 0
+    added: int = 0
+    already: int = 0
+    skipped: list[Skipped] = field(default_factory=list)
+    media: int = 0
+    media_names: list[str] = field(default_factory=list)
+    kept_files: list[Path] = field(default_factory=list)
+
+
+def _refuse_controls(collection: AnkiCollection) -> None:
+    for note in collection.notes:
+        for number, text in enumerate(note.fields, start=1):
+            at = first_control(text)
+            if at is not None:
+                raise InteropError(
+                    f"note {note.id}, field {number} holds {describe_char(text[at])}: "
+                    f"{quote(text)}; nothing was imported"
+                )
+        for tag in note.tags:
+            at = first_control(tag)
+            if at is not None:
+                raise InteropError(
+                    f"note {note.id} has a tag holding {describe_char(tag[at])}: {quote(tag)}"
+                )
+    for name in collection.decks.values():
+        at = first_control(name)
+        if at is not None:
+            raise InteropError(f"deck {quote(name)} holds {describe_char(name[at])}")
+
+
+def formula_answer(back: str) -> tuple[str, tuple[str, ...]] | None:
+    """The back as a formula answer in typed syntax and its symbols, when the grammar reads it
+    as one formula; ``None`` otherwise."""
+    from recall.errors import RecallError
+    from recall.formula.latex import latex_to_plain, looks_like_latex
+    from recall.formula.parser import parse
+
+    text = back.strip()
+    delimited = False
+    for pattern in _MATHJAX:
+        match = pattern.match(text)
+        if match:
+            text, delimited = match.group(1).strip(), True
+            break
+    if not text or "\n" in text or len(text) > 500:
+        return None
+    if not delimited and (_WORDS.search(text) or not _OPERATOR.search(text)):
+        return None
+    try:
+        plain = latex_to_plain(text) if looks_like_latex(text) else text
+        if plain.count("=") == 1:
+            plain = plain.split("=", 1)[1].strip()
+        expression = parse(plain)
+    except (RecallError, RecursionError):
+        return None
+    if expression.unknown_functions or not expression.free_symbols:
+        return None
+    return expression.to_text(), tuple(sorted(expression.free_symbols))
+
+
+def _deck_id(prefix: str, name: str) -> str:
+    from recall.interop.text_import import slug
+
+    made = slug(f"{prefix} {name.replace('::', ' ')}").replace(".", "-")
+    return made[:60].strip("-") or prefix
+
+
+def _note_tables(notes: list[AnkiNote]) -> list[dict[str, Any]]:
+    """Deck-file card tables for notes of other note types (the first field is the front, the
+    second the back; media references are dropped, the package's media files are counted)."""
+    from recall.interop.text_import import Note, choose_kind
+
+    tables: list[dict[str, Any]] = []
+    for note in notes:
+        fields = [html_to_text(text) for text in note.fields]
+        front = fields[0][0] if fields else ""
+        back = fields[1][0] if len(fields) > 1 else ""
+        card_id = f"n{note.id}"
+        tags = [t for t in note.tags if t]
+        common: dict[str, Any] = {"id": card_id, "source": "Anki"}
+        if tags:
+            common["tags"] = tags
+        if not front and not back:
+            front = "(empty note)"
+        if choose_kind(Note(front, back)).value == "cloze":
+            from recall.cards.writer import card_to_dict
+            from recall.interop.text_import import notes_to_deck
+
+            built = notes_to_deck([Note(front, back, note_id=card_id)], deck_id="x", name="x")
+            table = card_to_dict(built.cards[0])
+            tables.append({**table, **common})
+            continue
+        formula = formula_answer(back)
+        if formula is not None:
+            answer, symbols = formula
+            tables.append(
+                {
+                    **common,
+                    "kind": "formula",
+                    "prompt": front or "(no prompt)",
+                    "answer": answer,
+                    "symbols": dict.fromkeys(symbols, "real"),
+                }
+            )
+            continue
+        tables.append(
+            {
+                **common,
+                "kind": "explain",
+                "prompt": front or "(no prompt)",
+                "model_answer": back or "(empty back)",
+            }
+        )
+    return tables
+
+
+def _parts(
+    foreign: dict[str, list[AnkiNote]], prefix: str
+) -> list[tuple[str, list[AnkiNote], str]]:
+    """(Anki deck name, notes, deck id) per generated deck file: an Anki deck larger than a deck
+    file may be is split in note-id order (``…-2``, ``…-3``), so a note keeps its file as long
+    as no older note is deleted (Anki ids grow with time)."""
+    from recall.cards.schema import MAX_CARDS
+
+    out = []
+    for name, notes in sorted(foreign.items()):
+        ordered = sorted(notes, key=lambda note: note.id)
+        base = _deck_id(prefix, name)
+        for part, start in enumerate(range(0, len(ordered), MAX_CARDS), start=1):
+            suffix = "" if part == 1 else f"-{part}"
+            label = name if part == 1 else f"{name} ({part})"
+            out.append((label, ordered[start : start + MAX_CARDS], base + suffix))
+    return out
+
+
+def _as_explain(table: dict[str, Any]) -> dict[str, Any]:
+    """A formula card the engine's deck checks refuse (a name it reads differently, say), as a
+    self-rated card: the import goes on, and the learner can fix the formula later."""
+    out = {k: v for k, v in table.items() if k not in ("answer", "symbols", "kind")}
+    return {**out, "kind": "explain", "model_answer": f"{table.get('answer', '')}"}
+
+
+def _repair_refused_formulas(workspace: Any, report: Report, source: Path) -> bool:
+    """Rewrite the generated deck files whose formula cards the engine's checks refused, those
+    cards as explain cards (checked once, when the workspace loads the files, not twice).
+    Returns whether a file was rewritten."""
+    import tomllib
+
+    from recall.cards.writer import deck_to_toml
+    from recall.interop.deck_tables import deck_from_tables
+    from recall.paths import write_atomically
+
+    ours = {str(deck.path.resolve()): deck.path for deck in report.decks if deck.written}
+    rewritten = False
+    for failure in workspace.failures:
+        target = ours.get(str(Path(failure.path).resolve()))
+        refused = {error.card_id for error in failure.errors if error.card_id}
+        if target is None or not refused:
+            continue
+        text = target.read_text(encoding="utf-8")
+        data = tomllib.loads(text)
+        tables = [
+            _as_explain(t) if t.get("id") in refused and t.get("kind") == "formula" else t
+            for t in data.get("card", [])
+        ]
+        deck = deck_from_tables(data["deck"], tables, source=str(source), siblings=False)
+        comment = "\n".join(line[2:] for line in text.splitlines() if line.startswith("# "))
+        write_atomically(target, deck_to_toml(deck, comment=comment))
+        rewritten = True
+    return rewritten
+
+
+def run_import(args: argparse.Namespace) -> int:
+    from recall.cards.writer import deck_to_toml
+    from recall.commands import custom_folder, open_workspace
+    from recall.interop.deck_tables import deck_from_tables
+    from recall.paths import write_atomically
+
+    path = Path(args.file)
+    collection = read_package(path)
+    _refuse_controls(collection)
+    prefix = str(args.deck_prefix or "anki")
+    if first_control(prefix) is not None or not re.fullmatch(r"[a-z0-9][a-z0-9_-]{0,30}", prefix):
+        raise InteropError(f"--deck-prefix {quote(prefix)} must be lowercase letters and digits")
+    report = Report(media=collection.media, media_names=list(collection.media_names))
+
+    workspace = open_workspace(args, sync=False)  # the deck files only: no database yet
+    try:
+        known = set(workspace.cards)
+        ours = {
+            ntid
+            for ntid, nt in collection.notetypes.items()
+            if nt.name == NOTE_TYPE_NAME or nt.fields[:3] == FIELD_NAMES
+        }
+        key_of_note: dict[int, str] = {}
+        foreign: dict[str, list[AnkiNote]] = defaultdict(list)
+        deck_of_note: dict[int, int] = {}
+        for card in collection.cards:
+            deck_of_note.setdefault(card.note, card.original_deck or card.deck)
+        for note in collection.notes:
+            if note.notetype in ours and len(note.fields) >= 3:
+                key = html_to_text(note.fields[2])[0]
+                if key in known:
+                    key_of_note[note.id] = key
+                    report.matched_notes += 1
+                    continue
+            name = collection.decks.get(deck_of_note.get(note.id, 1), "Default")
+            foreign[name].append(note)
+
+        folder = custom_folder(args)
+        # Every deck is built (and so checked) before the first is written: a refusal leaves
+        # nothing behind.
+        planned = []
+        for name, notes, deck_id in _parts(foreign, prefix):
+            header = {
+                "id": deck_id,
+                "name": name.replace("::", " / ") or deck_id,
+                "description": f"Imported from Anki ({path.name}).",
+            }
+            deck = deck_from_tables(header, _note_tables(notes), source=str(path), siblings=False)
+            comment = (
+                f"Imported by `recall anki import` from {path.name} (Anki deck {name}).\n"
+                "Formula backs became formula cards (symbols declared real: refine them),\n"
+                "everything else explain cards (self-rated)."
+            )
+            planned.append((folder / f"{deck_id}.toml", deck, deck_to_toml(deck, comment=comment)))
+            for note in notes:
+                key_of_note[note.id] = f"{deck_id}/n{note.id}"
+        for target, deck, text in planned:
+            kinds = Counter(str(card.kind) for card in deck.cards)
+            if target.exists() and not args.force:
+                if target.read_text(encoding="utf-8") != text:
+                    report.kept_files.append(target)
+                report.decks.append(GeneratedDeck(target, kinds, written=False))
+                continue
+            target.parent.mkdir(parents=True, exist_ok=True)
+            write_atomically(target, text)
+            report.decks.append(GeneratedDeck(target, kinds, written=True))
+        workspace.reload()
+        if _repair_refused_formulas(workspace, report, path):
+            workspace.reload()
+        written = {str(deck.path.resolve()) for deck in report.decks}
+        for failure in workspace.failures:
+            if str(Path(failure.path).resolve()) in written:  # what we wrote must load
+                raise InteropError(f"{failure.path} did not load: {failure.errors[0]}")
+        _import_schedules_and_reviews(workspace, collection, key_of_note, report)
+    finally:
+        workspace.close()
+    _print(report)
+    return 0
+
+
+def _import_schedules_and_reviews(
+    workspace: Any, collection: AnkiCollection, key_of_note: dict[int, str], report: Report
+) -> None:
+    from recall.memory import model as learner_model
+    from recall.scheduling.replay import replayed_memory
+    from recall.store.memory import ImportedReview, MemoryModelStore
+
+    store = workspace.store
+    settings = learner_model.scheduler_settings(store, workspace.settings)
+    now = workspace.clock()
+    clock = day_clock(collection, now)
+    present = set(workspace.cards)
+    key_of_card = {
+        card.id: key_of_note[card.note]
+        for card in collection.cards
+        if card.note in key_of_note and key_of_note[card.note] in present
+    }
+    reviews, skipped = reviews_of(collection.revlog)
+    report.skipped = skipped
+    by_card: dict[int, list[Review]] = defaultdict(list)
+    for review in reviews:
+        by_card[review.anki_card].append(review)
+
+    states: dict[str, tuple[CardState, bool]] = {}
+    rollover = getattr(workspace.settings, "day_rollover_hour", 4)
+    for card in collection.cards:
+        key = key_of_card.get(card.id)
+        if key is None:
+            continue
+        history = by_card.get(card.id, [])
+        last = max((r.reviewed_at for r in history), default=None)
+        schedule = schedule_of(
+            card,
+            clock,
+            last_review=last,
+            learning_steps=len(settings.learning_steps),
+            relearning_steps=len(settings.relearning_steps),
+        )
+        state = schedule.state
+        if not schedule.has_memory and state.due is not None and history:
+            memory = replayed_memory(
+                [(r.reviewed_at, r.rating) for r in history],
+                settings.parameters,
+                rollover_hour=rollover,
+            )
+            if memory is not None:
+                from dataclasses import replace
+
+                state = replace(state, stability=memory[0], difficulty=memory[1])
+                report.replayed += 1
+        if state.due is None:
+            continue
+        previous = states.get(key)
+        if previous is None or _later(state, previous[0]):
+            states[key] = (state, schedule.suspended)
+    memory_store = MemoryModelStore(store)
+    report.adopted, report.kept = memory_store.adopt_states(states)
+    imported = [
+        ImportedReview(
+            card_key=key_of_card[review.anki_card],
+            reviewed_at=review.reviewed_at,
+            rating=review.rating,
+            state=review.phase,
+            duration_ms=review.duration_ms,
+        )
+        for review in reviews
+        if review.anki_card in key_of_card
+    ]
+    unmatched = len(reviews) - len(imported)
+    if unmatched:
+        report.skipped.append(
+            Skipped(0, f"{count_of(unmatched, 'review')} of cards whose notes were not imported")
+        )
+    report.added, report.already = memory_store.import_reviews(
+        imported, now, own_within_ms=OWN_REVIEW_WITHIN_MS
+    )
+
+
+def _later(state: CardState, other: CardState) -> bool:
+    """Whether ``state`` saw a later review than ``other`` (two Anki cards of one note)."""
+    if state.last_review is None:
+        return False
+    return other.last_review is None or state.last_review > other.last_review
+
+
+def _print(report: Report) -> None:
+    for deck in report.decks:
+        summary = ", ".join(f"{count} {kind}" for kind, count in sorted(deck.kinds.items()))
+        verb = "wrote" if deck.written else "kept"
+        print(f"{verb} {count_of(sum(deck.kinds.values()), 'card')} ({summary}) in {deck.path}")
+    for target in report.kept_files:
+        print(f"  {target} differs from this import and was left as it is (--force rewrites it)")
+    if report.matched_notes:
+        print(f"{count_of(report.matched_notes, 'note')} went back to recall's own cards")
+    print(
+        f"schedules: {report.adopted} adopted, {report.kept} kept (recall's were as new or newer)"
+        + (f", {report.replayed} rebuilt from SM-2 history" if report.replayed else "")
+    )
+    print(
+        f"{count_of(report.added, 'review')} imported, {report.already} already there "
+        "(imported reviews feed the memory model; they do not count as drilled here)"
+    )
+    if report.media:
+        print(f"{count_of(report.media, 'media file')} skipped: recall cards carry no media")
+        for name in report.media_names[:SHOWN_SKIPPED]:
+            print(f"  {quote(name)}")
+        if len(report.media_names) > SHOWN_SKIPPED:
+            print(f"  ... and {len(report.media_names) - SHOWN_SKIPPED} more")
+    if report.skipped:
+        print(f"{count_of(len(report.skipped), 'revlog row')} skipped:")
+        for shown, skipped in enumerate(report.skipped):
+            if shown >= SHOWN_SKIPPED:
+                print(f"  ... and {len(report.skipped) - SHOWN_SKIPPED} more")
+                break
+            print(f"  {skipped}")

@@ -1,0 +1,160 @@
+"""``recall serve``: drill in a browser (the TUI through textual-serve, behind recall's gate).
+
+Loopback only by default; another address needs TLS (``--tls-cert``/``--tls-key``) or an
+explicit ``--insecure-lan``, which prints why it is unsafe. The server and its gate live in
+:mod:`recall.serve`, which needs the optional extra: without it this says how to install it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import os
+import sys
+from pathlib import Path
+
+from recall.errors import ConfigError
+
+#: The command that installs what ``recall serve`` needs.
+INSTALL = "pip install 'recall[serve]'"
+
+
+def _port(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError("a port is 0 (any free one) to 65535")
+    return value
+
+
+def _sessions(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not 1 <= value <= 50:
+        raise argparse.ArgumentTypeError("between 1 and 50 sessions")
+    return value
+
+
+def _minutes(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of minutes") from None
+    if not 0 < value <= 24 * 60:
+        raise argparse.ArgumentTypeError("more than 0 and at most 1440 minutes")
+    return value
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    parser = subparsers.add_parser(
+        "serve",
+        help="drill in a browser (needs recall[serve])",
+        description="Serve the TUI to a browser. It prints an address carrying a token made "
+        "for this start; opening it logs that browser in. Loopback only unless --host says "
+        f"otherwise (then TLS, or --insecure-lan). Needs the serve extra: {INSTALL}",
+    )
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
+    # The global --db and --decks, also accepted after the subcommand (SUPPRESS: when absent
+    # here, the value given before it stays).
+    parser.add_argument(
+        "--db", metavar="URL", default=argparse.SUPPRESS, help="database URL (as recall --db)"
+    )
+    parser.add_argument(
+        "--decks", metavar="DIR", default=argparse.SUPPRESS, help="custom deck folder"
+    )
+    parser.add_argument(
+        "--port", type=_port, default=8000, help="port to listen on (8000; 0: any free port)"
+    )
+    parser.add_argument(
+        "--token-file",
+        type=Path,
+        metavar="FILE",
+        help="read the login token from FILE (mode 0600) instead of making a new one",
+    )
+    parser.add_argument("--tls-cert", type=Path, metavar="PEM", help="TLS certificate chain")
+    parser.add_argument("--tls-key", type=Path, metavar="PEM", help="TLS private key")
+    parser.add_argument(
+        "--insecure-lan",
+        action="store_true",
+        help="allow plain HTTP off loopback (unsafe: prints why)",
+    )
+    parser.add_argument(
+        "--max-sessions",
+        type=_sessions,
+        default=3,
+        metavar="N",
+        help="browser sessions at once, one process each (3)",
+    )
+    parser.add_argument(
+        "--idle-minutes",
+        type=_minutes,
+        default=30.0,
+        metavar="M",
+        help="close a browser session after M minutes without a key (30)",
+    )
+    qr = parser.add_mutually_exclusive_group()
+    qr.add_argument("--qr", dest="qr", action="store_true", default=None, help="print a QR code")
+    qr.add_argument("--no-qr", dest="qr", action="store_false", help="never print a QR code")
+    parser.set_defaults(func=run)
+
+
+def missing_extra() -> str | None:
+    """The module of the serve extra that is not installed, if one is not."""
+    for module in ("aiohttp", "aiohttp_jinja2", "textual_serve"):
+        if importlib.util.find_spec(module) is None:
+            return module
+    return None
+
+
+def run(args: argparse.Namespace) -> int:
+    missing = missing_extra()
+    if missing:
+        print(
+            f"recall serve needs the serve extra ({missing} is missing): {INSTALL}", file=sys.stderr
+        )
+        return 2
+    from recall.commands import custom_decks, database_url
+    from recall.paths import ensure_data_dir
+    from recall.serve.gate import new_token, read_token_file
+    from recall.serve.server import INSECURE_WARNING, ServeOptions, is_loopback, serve, tls_context
+
+    if (args.tls_cert is None) != (args.tls_key is None):
+        raise ConfigError("--tls-cert and --tls-key go together")
+    tls = None
+    if args.tls_cert is not None:
+        try:
+            tls = tls_context(args.tls_cert, args.tls_key)
+        except (OSError, ValueError) as error:
+            raise ConfigError(f"cannot use the TLS certificate and key: {error}") from None
+    if not is_loopback(args.host) and tls is None:
+        if not args.insecure_lan:
+            raise ConfigError(
+                f"--host {args.host} is reachable from the network: give --tls-cert and "
+                "--tls-key, or --insecure-lan to serve plain HTTP anyway (it prints why that "
+                "is unsafe)"
+            )
+        print(INSECURE_WARNING, file=sys.stderr)
+    token = read_token_file(args.token_file) if args.token_file else new_token()
+    decks = custom_decks(args) or (
+        Path(os.environ["RECALL_DECKS"]).expanduser() if os.environ.get("RECALL_DECKS") else None
+    )
+    options = ServeOptions(
+        host=args.host,
+        port=args.port,
+        token=token,
+        data_dir=ensure_data_dir().resolve(),
+        db_url=database_url(args) or os.environ.get("RECALL_DB") or None,
+        custom_decks=decks.resolve() if decks else None,
+        tls=tls,
+        max_sessions=args.max_sessions,
+        idle_seconds=args.idle_minutes * 60,
+        qr=sys.stdout.isatty() if args.qr is None else args.qr,
+    )
+    try:
+        return serve(options)
+    except OSError as error:
+        raise ConfigError(f"cannot listen on {args.host}:{args.port}: {error.strerror}") from None

@@ -1,0 +1,325 @@
+"""textual-serve's server with recall's gate in front of it, and the loop that runs it.
+
+:class:`GatedServer` subclasses textual-serve's ``Server`` (pinned ``>=1.1.3,<1.2``: it builds
+its aiohttp app in the private ``_make_app``): the app it builds gets the gate
+(:mod:`recall.serve.gate`) as its first middleware, so every route textual-serve has now or adds
+later goes through it (``tests/test_serve_gate.py`` asks every route of the built app). The
+index page is rendered for the host the request came to (so the websocket it opens is same-origin
+under any allowed name), and the websocket loop is recall's: bounded sizes, and the session
+closed after ``idle_seconds`` without a keystroke.
+
+:func:`serve` binds the socket itself (so ``--port 0`` works and the printed address names the
+real port), prints the address with its token (and a QR code on a terminal), and runs until
+Ctrl-C. It never calls textual-serve's ``serve`` (which logs and binds its own way).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import json
+import logging
+import os
+import signal
+import socket
+import ssl
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TextIO
+
+import aiohttp_jinja2
+from aiohttp import WSMsgType, web
+from textual_serve.app_service import AppService
+from textual_serve.server import Server
+
+from recall.serve.child import child_environment, tui_command
+from recall.serve.gate import (
+    TOKEN_PARAM,
+    Gate,
+    QuietAccessLogger,
+    clamp_size,
+    host_header_names,
+)
+
+log = logging.getLogger("recall.serve")
+
+#: Why a plain-HTTP bind off loopback is unsafe (printed with ``--insecure-lan``).
+INSECURE_WARNING = (
+    "WARNING: serving over plain HTTP on a network. Anyone who can watch it (the same Wi-Fi, "
+    "the router) sees the token, the session cookie and every card and answer, and can use the "
+    "token or cookie to drive your recall. Prefer --tls-cert/--tls-key, or keep the default "
+    "127.0.0.1 and reach it through ssh -L, Tailscale or WireGuard."
+)
+
+
+#: Seconds a stopping server waits for open tabs before it closes them.
+STOP_SECONDS = 2.0
+
+
+class GatedServer(Server):
+    """textual-serve's ``Server``, every request through ``gate``."""
+
+    def __init__(self, command: str, gate: Gate) -> None:
+        super().__init__(command, host="127.0.0.1", port=0, title="recall")
+        self.gate = gate
+        gate.static_root = Path(self.statics_path)
+
+    async def _make_app(self) -> web.Application:
+        app = await super()._make_app()
+        app.middlewares.insert(0, self.gate.middleware)  # outermost: before any of theirs
+        return app
+
+    async def on_startup(self, app: web.Application) -> None:
+        """Say nothing: :func:`serve` prints the address (textual-serve prints a logo)."""
+
+    @aiohttp_jinja2.template("app_index.html")
+    async def handle_index(self, request: web.Request) -> dict[str, Any]:
+        """The page, its websocket and static addresses on the origin the request came to."""
+        origin = self.gate.own_origin(request)
+        websocket_scheme = "wss" if self.gate.tls else "ws"
+        try:
+            font_size = min(max(int(request.query.get("fontsize", "16")), 6), 64)
+        except ValueError:
+            font_size = 16
+        return {
+            "font_size": font_size,
+            "app_websocket_url": f"{websocket_scheme}://{origin.split('://', 1)[1]}/ws",
+            "config": {"static": {"url": f"{origin}/static/"}},
+            "application": {"name": "recall"},
+        }
+
+    async def _process_messages(
+        self, websocket: web.WebSocketResponse, app_service: AppService
+    ) -> None:
+        """Pass the page's keystrokes and resizes to the app until the page goes, or until
+        ``idle_seconds`` pass without a keystroke (the app then quits: every review is committed
+        already)."""
+        last_key = time.monotonic()
+        while True:
+            remaining = self.gate.idle_seconds - (time.monotonic() - last_key)
+            if remaining <= 0:
+                log.info("closed a browser session idle for %.0f s", self.gate.idle_seconds)
+                await websocket.close(message=b"idle: reload the page to start again")
+                return
+            try:
+                message = await websocket.receive(timeout=remaining)
+            except TimeoutError:
+                continue
+            if message.type in (WSMsgType.CLOSE, WSMsgType.CLOSING, WSMsgType.CLOSED):
+                return
+            if message.type == WSMsgType.ERROR:
+                return
+            if message.type != WSMsgType.TEXT:
+                continue
+            try:
+                envelope = json.loads(message.data)
+            except ValueError:
+                continue
+            if not isinstance(envelope, list) or not envelope:
+                continue
+            kind, data = envelope[0], envelope[1] if len(envelope) > 1 else None
+            if kind == "stdin" and isinstance(data, str):
+                last_key = time.monotonic()
+                await app_service.send_bytes(data.encode("utf-8"))
+            elif kind == "resize" and isinstance(data, dict):
+                size = clamp_size(data.get("width"), data.get("height"))
+                if size is not None:
+                    await app_service.set_terminal_size(*size)
+            elif kind == "ping":
+                await websocket.send_json(["pong", data])
+            elif kind == "blur":
+                await app_service.blur()
+            elif kind == "focus":
+                await app_service.focus()
+
+
+# ---------------------------------------------------------------------- where it listens
+
+
+@dataclass(frozen=True)
+class Binding:
+    """Where the server listens and the names it answers to."""
+
+    host: str
+    #: The name the printed address uses.
+    shown: str
+    #: Every name and address a browser may use to reach it (the ``Host`` allowlist).
+    names: frozenset[str]
+    loopback: bool
+
+
+def is_loopback(host: str) -> bool:
+    """``host`` (a name or an address) is this machine only."""
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        addresses = _addresses_of(host)
+        return bool(addresses) and all(ipaddress.ip_address(a).is_loopback for a in addresses)
+
+
+def binding_for(host: str) -> Binding:
+    """The :class:`Binding` for ``--host``: the names a browser may use for it."""
+    host = host.strip("[]")
+    loopback = is_loopback(host)
+    if loopback:
+        v6 = ":" in host
+        names = {host, "localhost", "::1" if v6 else "127.0.0.1"}
+        return Binding(host, host, frozenset(names), True)
+    try:
+        wildcard = ipaddress.ip_address(host).is_unspecified
+    except ValueError:
+        wildcard = False
+    if not wildcard:
+        return Binding(host, host, frozenset({host, *_addresses_of(host)}), False)
+    machine = socket.gethostname()
+    outbound = _outbound_address()
+    names = {"localhost", "127.0.0.1", "::1", machine, socket.getfqdn(), *_addresses_of(machine)}
+    if outbound:
+        names.add(outbound)
+    return Binding(host, outbound or machine, frozenset(n for n in names if n), False)
+
+
+def _addresses_of(name: str) -> set[str]:
+    try:
+        return {str(info[4][0]) for info in socket.getaddrinfo(name, None)}
+    except (OSError, UnicodeError):
+        return set()
+
+
+def _outbound_address() -> str | None:
+    """The address this machine uses to reach its network (what a tablet would connect to):
+    a UDP socket "connected" to a private address sends nothing but picks the route."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("10.254.254.254", 9))
+            address = str(probe.getsockname()[0])
+    except OSError:
+        return None
+    return None if address.startswith("127.") else address
+
+
+def bind_socket(host: str, port: int) -> socket.socket:
+    """A listening TCP socket on ``host``:``port`` (``port`` 0: any free port)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    if host == "localhost":
+        family = socket.AF_INET
+        host = "127.0.0.1"
+    return socket.create_server((host, port), family=family, backlog=64)
+
+
+def tls_context(cert: Path, key: Path) -> ssl.SSLContext:
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.load_cert_chain(cert, key)
+    return context
+
+
+# ---------------------------------------------------------------------- running
+
+
+@dataclass
+class ServeOptions:
+    """What ``recall serve`` was asked for (already checked by the command)."""
+
+    host: str
+    port: int
+    token: str
+    data_dir: Path
+    db_url: str | None = None
+    custom_decks: Path | None = None
+    tls: ssl.SSLContext | None = None
+    max_sessions: int = 3
+    idle_seconds: float = 30 * 60
+    qr: bool = False
+
+
+def build_server(options: ServeOptions, binding: Binding, port: int) -> GatedServer:
+    gate = Gate(
+        token=options.token,
+        allowed_hosts=host_header_names(binding.names, port, tls=options.tls is not None),
+        tls=options.tls is not None,
+        max_sessions=options.max_sessions,
+        idle_seconds=options.idle_seconds,
+    )
+    return GatedServer(tui_command(), gate)
+
+
+def login_url(binding: Binding, port: int, token: str, *, tls: bool) -> str:
+    shown = f"[{binding.shown}]" if ":" in binding.shown else binding.shown
+    return f"{'https' if tls else 'http'}://{shown}:{port}/?{TOKEN_PARAM}={token}"
+
+
+def serve(options: ServeOptions, out: TextIO = sys.stdout) -> int:
+    """Run the gated server until Ctrl-C or SIGTERM; returns the exit status.
+
+    Before the first app process starts, the server's own environment is cut down to
+    :func:`recall.serve.child.child_environment` (textual-serve copies it into every child).
+    """
+    binding = binding_for(options.host)
+    sock = bind_socket(options.host, options.port)
+    port = int(sock.getsockname()[1])
+    server = build_server(options, binding, port)
+    environment = child_environment(
+        os.environ,
+        data_dir=options.data_dir,
+        db_url=options.db_url,
+        custom_decks=options.custom_decks,
+    )
+    os.environ.clear()
+    os.environ.update(environment)
+    url = login_url(binding, port, options.token, tls=options.tls is not None)
+    asyncio.run(_run(server, sock, options, url, out))
+    return 0
+
+
+async def start_runner(server: GatedServer) -> web.AppRunner:
+    """The gated app, set up to serve (with the access log that never writes a query string)."""
+    app = await server._make_app()
+    runner = web.AppRunner(
+        app,
+        handle_signals=False,
+        access_log_class=QuietAccessLogger,
+        # An open tab never ends its websocket by itself: on Ctrl-C, wait this long and then
+        # cancel it, which tells its app to quit (every review is committed already).
+        shutdown_timeout=STOP_SECONDS,
+    )
+    await runner.setup()
+    return runner
+
+
+async def _run(
+    server: GatedServer, sock: socket.socket, options: ServeOptions, url: str, out: TextIO
+) -> None:
+    runner = await start_runner(server)
+
+    site = web.SockSite(runner, sock, ssl_context=options.tls)
+    await site.start()
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    print(f"recall serve: open {url}", file=out)
+    if options.qr:
+        _print_qr(url, out)
+    print(
+        f"At most {options.max_sessions} browser sessions at once; one closes after "
+        f"{options.idle_seconds / 60:g} minutes without a key. Ctrl-C stops the server.",
+        file=out,
+    )
+    out.flush()
+    try:
+        await stop.wait()
+    finally:
+        await runner.cleanup()
+
+
+def _print_qr(url: str, out: TextIO) -> None:
+    """The address as a QR code drawn with half-block characters (segno, BSD licence)."""
+    try:
+        import segno
+    except ImportError:  # part of the extra, but the address above is enough without it
+        return
+    segno.make(url, error="l").terminal(out=out, compact=True)
