@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from recall.errors import ConfigError
-from recall.inert import quote
+from recall.inert import inert, quote
 
 if TYPE_CHECKING:
     from recall.cards.model import Card
@@ -114,5 +114,17 @@ def _print_card_verdict(
     for line in data["prompt"].splitlines():
         print(f"  {line}")
     print_verdict(data)
-    if data["status"] != "correct" and data.get("expected") and not data.get("worked"):
+    if data.get("points"):
+        _print_points(data["points"])
+    elif data["status"] != "correct" and data.get("expected") and not data.get("worked"):
         print(f"reference: {data['expected']}")
+
+
+def _print_points(points: list[dict[str, Any]]) -> None:
+    """Each key point of a checked explanation: made, with the words that made it, or missed,
+    with its model sentence."""
+    for point in points:
+        if point["made"]:
+            print(f"  made:   {inert(point['say'])}  (you said: {quote(point['said'])})")
+        else:
+            print(f"  missed: {inert(point['say'])}")

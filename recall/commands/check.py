@@ -175,8 +175,11 @@ def _print_human(data: dict[str, Any]) -> None:
         print(f"read as: {data['interpreted']}")
         part = data.get("part") or {}
         if part.get("answer_span"):
+            from recall.formula.highlight import Highlight
+
             start, end = part["answer_span"]
-            print(" " * (len("read as: ") + start) + "^" * max(1, end - start) + "  this part")
+            marked = Highlight(data["interpreted"], start, end)
+            print(" " * len("read as: ") + marked.marker + "  this part")
         rendered = _render(data["interpreted"])
         if rendered and "\n" in rendered:
             print(rendered)

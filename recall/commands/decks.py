@@ -478,26 +478,28 @@ def _read_import(source: Path) -> str:
     """The text of an import file: a regular file of at most :data:`MAX_IMPORT_BYTES`, checked
     before a byte is read (a 100 MB export is refused in a millisecond)."""
     from recall.errors import DeckError
+    from recall.inert import inert
     from recall.regular_files import check_regular, read_regular
 
     limit = f"{MAX_IMPORT_BYTES >> 20} MiB"
+    shown = inert(str(source), one_line=True)  # a file name is anyone's text
     try:
         size = check_regular(source).st_size
         if size > MAX_IMPORT_BYTES:
             raise DeckError(
-                f"{source} is {size / (1 << 20):.1f} MiB: an import file may be at most {limit} "
+                f"{shown} is {size / (1 << 20):.1f} MiB: an import file may be at most {limit} "
                 "(a deck file at most 1 MiB)",
                 suggestion="split it and import each part as its own deck",
             )
         raw = read_regular(source, MAX_IMPORT_BYTES)
     except OSError as error:
-        raise DeckError(f"cannot read {source}: {error.strerror or error}") from None
+        raise DeckError(f"cannot read {shown}: {error.strerror or error}") from None
     if len(raw) > MAX_IMPORT_BYTES:  # it grew while being read
-        raise DeckError(f"{source} is over {limit}: an import file may be at most {limit}")
+        raise DeckError(f"{shown} is over {limit}: an import file may be at most {limit}")
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise DeckError(f"{source} is not UTF-8 text", suggestion="export it as UTF-8") from None
+        raise DeckError(f"{shown} is not UTF-8 text", suggestion="export it as UTF-8") from None
 
 
 def _write_imported(deck: Deck, target: Path, comment: str) -> None:
