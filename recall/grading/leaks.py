@@ -135,7 +135,8 @@ _SMALL_WORDS = frozenset(
     "a an as at be by do go if in is it no of on or so to up we an vs per the and for are its "
     "not one two all any how why was has had can may use out off our own but".split()
 )
-_SPLITTERS = "=,;:≈∝→"
+#: Where a run of math splits into the formulas it relates.
+_SPLITTERS = "=,;:≈∝→←⇒≡≤≥<>"
 _OPEN, _CLOSE = "([{", ")]}"
 _IDENTIFIER = re.compile(r"[^\W\d][\w']*(?:_(?:\([^()]*\)|\{[^{}]*\}|[^\W_]+))?")
 _NUMBER = re.compile(r"(?<![\w.])[−-]?\d[\d,]*(?:\.\d+)?(?:e[−-]?\d+)?%?(?![\w])")
