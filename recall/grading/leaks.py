@@ -41,8 +41,10 @@ from recall.verdicts import Status
 
 #: Longest piece of text graded as a formula (characters): longer runs are prose.
 MAX_PIECE = 160
-#: Longest run of words graded as a name, beyond the longest name the card accepts.
+#: Longest run of words graded as a name, beyond the longest name the card accepts, and the most
+#: in any run (a name of fifty words in a custom deck does not make every text cost fifty-fold).
 EXTRA_WORDS = 1
+MAX_RUN_WORDS = 8
 
 
 @dataclass(frozen=True, order=True)
@@ -263,7 +265,8 @@ class _Grader:
         self.seen: dict[str, bool] = {}
         self.accepted = frozenset(form for name in card.accept for form in _forms(name))
         self.symbolic = {_symbolic(name) for name in card.accept if is_symbolic(name)}
-        self.longest = max((len(name.split()) for name in card.accept), default=1) + EXTRA_WORDS
+        longest = max((len(name.split()) for name in card.accept), default=1) + EXTRA_WORDS
+        self.longest = min(longest, MAX_RUN_WORDS)
         self.names = _declared_names(card)
         self.key = math_key(card.answer) if self.kind == "math" else ""
 
