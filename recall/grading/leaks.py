@@ -16,8 +16,11 @@ module grades what that text holds with the real graders (:func:`recall.grading.
 What the check reports for a card's *own* screen is a fault of the card (a test keeps the
 built-in decks at zero). What another card shows is a giveaway between the two, which sibling
 burying handles (:mod:`recall.cards.siblings`: after one is reviewed the other waits until the
-next day); an answer shown by more than :data:`~recall.cards.siblings.MAX_SPREAD` other cards is
-the deck's vocabulary and only listed. ``recall decks check`` prints all of it for deck authors.
+next day). On another card only distinctive pieces count (:func:`distinctive`: ``α`` or ``8``
+elsewhere in a deck is notation), a percent card's value only written as a percent, and a name
+only as it is (no typos); an answer shown by more than :data:`~recall.cards.siblings.MAX_SPREAD`
+other cards is the deck's vocabulary and only listed. ``recall decks check`` prints all of it
+for deck authors.
 
 The graders are the learner's: the check says what a learner who copies the screen would get.
 It runs in the check command and the test suite, never at start-up (it needs the engine).
@@ -32,7 +35,7 @@ from functools import lru_cache
 
 from recall.cards.matching import forms, is_symbolic, symbolic_form, typo_allowance
 from recall.cards.model import Card, CardKind, Deck
-from recall.cards.siblings import MAX_SPREAD, MIN_MATH, MIN_WORDS, math_key
+from recall.cards.siblings import MAX_SPREAD, MIN_MATH, MIN_WORDS, math_key, spell_greek
 from recall.errors import RecallError
 from recall.grading.dispatch import grade
 from recall.grading.question import asked_prompt
@@ -392,9 +395,7 @@ def _forms(text: str) -> frozenset[str]:
 
 
 def _spelled(text: str) -> str:
-    from recall.cards.siblings import _spell_greek
-
-    return _spell_greek(text)
+    return spell_greek(text)
 
 
 def _declared_names(card: Card) -> set[str]:
