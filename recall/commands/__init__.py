@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from recall.errors import ConfigError
+from recall.inert import quote
 from recall.paths import redact_url
 
 if TYPE_CHECKING:
@@ -62,7 +63,7 @@ def precheck_database_url(url: str | None) -> None:
         return
     if not _URL_SCHEME.match(url):
         raise ConfigError(
-            f"'{redact_url(url)}' is not a database URL. Use e.g. "
+            f"'{quote(redact_url(url))}' is not a database URL. Use e.g. "
             "sqlite:////path/to/recall.sqlite3 or postgresql+psycopg://user@host/dbname"
         )
     if url.startswith("sqlite:///"):
