@@ -79,6 +79,7 @@ NEVER_ONE = {
     ("grading/names.py", "result.clash"): "a name the learner typed",
     ("memory/charts.py", "p.remembered_at_end"): "a column of figures in a table",
     ("interop/review_csv.py", "max_rows"): "the row limit, thousands",
+    ("interop/text_import.py", "max_notes"): "only said for a file over the limit of cards",
     ("interop/apkg_read.py", "member.file_size"): "bytes, only said for a member over a limit",
     ("interop/apkg_read.py", "limit"): "the byte limit, a million or more",
     ("store/engine.py", "size"): "only said for a name over the file system's limit",

@@ -15,7 +15,6 @@ started: the learner is told why and offered more new cards today, review ahead,
 from __future__ import annotations
 
 from dataclasses import replace
-from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
@@ -208,13 +207,14 @@ class HomeScreen(RecallScreen):
         resume.display = data.unfinished is not None
         problems = self.query_one("#home-problems", Static)
         if data.failures:
-            count = len(data.failures)
-            first = data.failures[0]
+            # One short line that always fits: the problems themselves are listed in full,
+            # every one of every file, in one place (b, the decks screen), not cut off here.
+            files = count_of(len(data.failures), "deck file")
+            found = sum(len(f.message.splitlines()) or 1 for f in data.failures)
             problems.update(
                 Text.assemble(
-                    (f"{count} deck file{'s' if count > 1 else ''} did not load: ", "bold"),
-                    plain(f"{Path(first.path).name} {first.message.splitlines()[0]}"),
-                    ("  (b: see why)", "dim"),
+                    (f"{files} did not load ({count_of(found, 'problem')}): ", "bold"),
+                    ("b lists them all", "dim"),
                 )
             )
             problems.display = True
