@@ -130,6 +130,9 @@ class Services:
         today = workspace.today()
         plan = today.plan
         rows = []
+        # A deck's new cards include those buried with a sibling today: the same count of
+        # cards waiting as the plan's, the dialogs' and `recall today`'s.
+        buried = workspace.store.buried_new_by_deck()
         for deck in workspace.decks:
             count = today.counts.get(deck.id)
             planned = plan.by_deck.get(deck.id)
@@ -140,7 +143,7 @@ class Services:
                     topic=deck.topic or deck.name,
                     builtin=deck.builtin,
                     cards=len(deck.cards),
-                    new=count.new if count else 0,
+                    new=(count.new if count else 0) + buried.get(deck.id, 0),
                     learning=count.learning if count else 0,
                     due=count.due if count else 0,
                     path=deck.path,
