@@ -23,9 +23,9 @@ from dataclasses import asdict, dataclass, field
 from datetime import UTC, date, datetime, timedelta, tzinfo
 from typing import TYPE_CHECKING, Any
 
+from recall.mistakes import counts_as_mistake
 from recall.scheduling.day import day_start, study_date
 from recall.scheduling.state import ReviewKind
-from recall.verdicts import Status
 
 if TYPE_CHECKING:
     from recall.config import Settings
@@ -223,7 +223,7 @@ def compute_stats(
     for at, kind, rating, verdict, diagnosis, deck, topic in facts:
         day = study_date(at, rollover_hour, tz)
         per_day[day] += 1
-        if verdict is Status.INCORRECT and diagnosis:
+        if diagnosis and counts_as_mistake(diagnosis, verdict):
             mistakes[diagnosis] += 1
         if kind is not ReviewKind.REVIEW:
             continue

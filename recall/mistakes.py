@@ -11,7 +11,10 @@ Standard library only: the screens import it before the engine is loaded.
 
 from __future__ import annotations
 
-__all__ = ["MISTAKE_WORDS", "mistake_words"]
+__all__ = ["MISSED_POINT", "MISTAKE_WORDS", "counts_as_mistake", "mistake_words"]
+
+#: The kind recorded when a checked explanation leaves a key point out (even one that passed).
+MISSED_POINT = "missed-point"
 
 #: Every kind a grader can record, and how the learner reads it.
 MISTAKE_WORDS: dict[str, str] = {
@@ -37,7 +40,14 @@ MISTAKE_WORDS: dict[str, str] = {
     "tolerance": "a number outside the accepted margin",
     "magnitude": "off by a power of ten",
     "confused": "another card's answer",
+    MISSED_POINT: "a key point left out",
 }
+
+
+def counts_as_mistake(kind: str | None, verdict: str) -> bool:
+    """Whether a review's diagnosis counts among the learner's mistakes: any diagnosis of a wrong
+    answer, and a key point left out of an explanation even when the rest passed."""
+    return bool(kind) and (verdict == "incorrect" or kind == MISSED_POINT)
 
 
 def mistake_words(kind: str) -> str:

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections import Counter
 from collections.abc import Collection, Mapping
+from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta, tzinfo
 from typing import TYPE_CHECKING
 
@@ -39,11 +41,16 @@ from recall.session.new_cards import (
 from recall.wording import count_of
 
 if TYPE_CHECKING:
+    from recall.exam_follow import DayGuidance, FollowedExam
     from recall.scheduling.exam import ExamPlan
     from recall.store import Store, StoredCard
 
 __all__ = [
+    "ExamGuidance",
+    "cumulative_new",
+    "day_guidance",
     "exam_cards",
+    "reviews_done",
     "learner_pace",
     "ordered_new_cards",
     "parse_exam_date",
@@ -147,19 +154,65 @@ def exam_cards(
     topic: str | None = None,
     order: str = "gathered",
     seed: int = 0,
+    done: Mapping[str, int] | None = None,
 ) -> list[ExamCard]:
     """The cards an exam plan prepares (of ``decks``, or ``topic``, or all), seen ones with
-    their memory, new ones in introduction order; suspended and retired cards left out."""
+    their memory, new ones in introduction order; suspended and retired cards left out.
+    ``done``: the reviews each card already had towards a followed plan (:func:`reviews_done`)."""
+    done = done or {}
     keys = [
         key
         for key, card in cards.items()
         if (not decks or card.deck_id in decks) and (topic is None or card.topic == topic)
     ]
     stored = [s for s in store.cards_by_key(keys).values() if not s.retired and not s.suspended]
-    seen = [ExamCard(s.deck, s.id, s.topic, s.state) for s in stored if not s.state.is_new]
+
+    def group(key: str) -> str:
+        card = cards.get(key)
+        return card.sibling_group if card is not None else ""
+
+    seen = [
+        ExamCard(s.deck, s.id, s.topic, s.state, group(s.key)) for s in stored if not s.state.is_new
+    ]
     new = [new_card(s, cards.get(s.key)) for s in stored if s.state.is_new]
     ordered = order_new_cards(new, order, seed=seed, deck_order=deck_order(cards))
-    return seen + [ExamCard(n.deck, n.card, n.topic) for n in ordered]
+    spread = _siblings_apart([n.key for n in ordered], cards)
+    by_key = {n.key: n for n in ordered}
+    return seen + [
+        ExamCard(by_key[k].deck, by_key[k].card, by_key[k].topic, group=group(k)) for k in spread
+    ]
+
+
+def reviews_done(
+    store: Store, since: datetime, rollover_hour: int, tz: tzinfo | None = None
+) -> dict[str, int]:
+    """Per card, the study days since ``since`` it was reviewed on, the day it was first seen
+    left out (a followed plan's reviews so far: a plan made again counts them)."""
+    from recall.scheduling.state import ReviewKind
+
+    first: dict[str, date] = {}
+    days: dict[str, set[date]] = {}
+    for entry in store.reviews(since=since):
+        day = study_date(entry.reviewed_at, rollover_hour, tz)
+        if entry.kind is ReviewKind.NEW:
+            first[entry.card_key] = day
+        days.setdefault(entry.card_key, set()).add(day)
+    return {key: len(seen - {first.get(key)}) for key, seen in days.items()}
+
+
+def _siblings_apart(keys: list[str], cards: Mapping[str, Card]) -> list[str]:
+    """``keys`` with the cards of a sibling group far apart: every group's first card in the
+    given order, then every group's second, and so on. A plan introduces cards a few a day in
+    this order, and siblings (cards that give each other's answers away) are never drilled on
+    one day, so siblings side by side would each hold the other back a day."""
+    rank: dict[str, int] = {}
+    seen: Counter[str] = Counter()
+    for key in keys:
+        group = cards[key].sibling_group if key in cards else ""
+        rank[key] = seen[group] if group else 0
+        if group:
+            seen[group] += 1
+    return sorted(keys, key=lambda key: rank[key])  # stable: the given order within a rank
 
 
 #: A distance from today: ``+14``, ``14d``, ``2 weeks``.
@@ -225,6 +278,14 @@ def render_exam(plan: ExamPlan, narrowing: str = CLI_NARROWING) -> str:
     if len(by_deck) > 1:
         weakest = sorted(by_deck.items(), key=lambda item: item[1])[:5]
         out.append("weakest decks then: " + ", ".join(f"{d} {_pct(r)}" for d, r in weakest))
+    baseline = plan.baseline_by_deck()
+    if baseline:
+        out += ["", "recall on the exam day   following the plan   normal schedule"]
+        width = max(len(d) for d in by_deck)
+        for deck, value in sorted(by_deck.items()):
+            out.append(
+                f"  {deck:<{max(width, 22)}} {_pct(value):>14}   {_pct(baseline.get(deck)):>15}"
+            )
     out += ["", "day          new  reviews  weakest  minutes"]
     for day in plan.days:
         out.append(
@@ -232,3 +293,110 @@ def render_exam(plan: ExamPlan, narrowing: str = CLI_NARROWING) -> str:
             f"{len(day.weakest):>8} {day.minutes:>8g}"
         )
     return "\n".join(out)
+
+
+# --------------------------------------------------------------------------- a followed exam
+
+
+def cumulative_new(plan: ExamPlan) -> dict[str, int]:
+    """Cards ``plan`` introduces by the end of each of its days, cumulative, by ISO date (what
+    a followed plan is measured against)."""
+    total, out = 0, {}
+    for day in plan.days:
+        total += len(day.new)
+        out[day.day.isoformat()] = total
+    return out
+
+
+@dataclass(frozen=True)
+class ExamGuidance:
+    """A followed exam plan and what it asks of today (:class:`recall.exam_follow.DayGuidance`)."""
+
+    followed: FollowedExam
+    today: DayGuidance
+
+    @property
+    def review_only(self) -> bool:
+        return self.today.review_only
+
+    @property
+    def days_left(self) -> int:
+        return self.followed.days_left(self.today.day)
+
+    def settings(self, base: Settings, deck_ids: Collection[str]) -> Settings:
+        """``base`` as today runs it under the plan: its new cards, none from a deck it does
+        not cover, and its retention."""
+        limits = dict(base.deck_new_limits)
+        if self.followed.decks:
+            limits.update({d: 0 for d in deck_ids if d not in self.followed.decks})
+        return replace(
+            base,
+            new_per_day=0 if self.today.review_only else self.today.new,
+            desired_retention=self.followed.retention,
+            deck_new_limits=limits,
+        )
+
+    def headers(self) -> list[str]:
+        """The home screen's line in words that fit less and less room, longest first:
+        ``exam in 12 days: on track, ~14 min today`` down to ``exam 12d: on track ~14m``."""
+        days, minutes = self.days_left, f"~{self.today.minutes:.0f} min"
+        when = "exam today" if days == 0 else f"exam in {count_of(days, 'day')}"
+        short_when = "exam today" if days == 0 else f"exam {days}d"
+        if self.review_only:
+            return [
+                f"{when}: last days, reviews only, weakest first, {minutes}",
+                f"{when}: reviews only, weakest first, {minutes}",
+                f"{short_when}: reviews only, weakest first",
+            ]
+        if self.today.behind:
+            behind = count_of(self.today.behind, "card")
+            return [
+                f"{when}: behind by {behind} (spread over the days left), {minutes} today",
+                f"{when}: behind by {behind}, {minutes} today",
+                f"{short_when}: behind {self.today.behind}, {minutes}",
+            ]
+        return [
+            f"{when}: on track, {minutes} today",
+            f"{short_when}: on track, {minutes}",
+        ]
+
+
+def day_guidance(
+    store: Store,
+    settings: Settings,
+    followed: FollowedExam,
+    plan: ExamPlan,
+    now: datetime,
+    tz: tzinfo | None = None,
+) -> DayGuidance:
+    """What ``plan`` (made this study day from the cards' states now) asks of today: the day's
+    new cards (those introduced earlier today counted in), its minutes, whether it is one of the
+    last review-only days, and how far behind the adoption plan the learner is."""
+    from recall.exam_follow import DayGuidance
+    from recall.scheduling.day import day_start
+    from recall.scheduling.exam_plan import FINAL_DAYS
+    from recall.session.new_cards import introduced_by_deck
+
+    rollover = settings.day_rollover_hour
+    today = study_date(now, rollover, tz)
+    start = day_start(today, rollover, tz)
+
+    def introduced(since: datetime) -> int:
+        by_deck = introduced_by_deck(store, since)
+        wanted = followed.decks or by_deck.keys()
+        return sum(by_deck.get(deck, 0) for deck in wanted)
+
+    today_so_far = introduced(start)
+    before_today = introduced(day_start(followed.adopted, rollover, tz)) - today_so_far
+    first = plan.days[0] if plan.days and plan.days[0].day == today else None
+    review_only = followed.days_left(today) <= FINAL_DAYS
+    return DayGuidance(
+        day=today,
+        new=0 if review_only else today_so_far + (len(first.new) if first else 0),
+        minutes=first.minutes if first else 0.0,
+        review_only=review_only,
+        behind=max(0, followed.target_by(today - timedelta(days=1)) - before_today),
+        feasible=plan.feasible,
+        ahead=(*first.reviews, *first.weakest) if first else (),
+        introduce=() if review_only or first is None else first.new,
+    )

@@ -12,6 +12,7 @@ Standard library only.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import StrEnum
 
 
@@ -33,3 +34,13 @@ class Status(StrEnum):
         """Whether the answer was judged right or wrong (so it may be rated and scheduled by
         its outcome): not for an unreadable answer nor a self-rated one."""
         return self in (Status.CORRECT, Status.INCORRECT)
+
+
+@dataclass(frozen=True)
+class PointOutcome:
+    """One key point of a checked explanation: its model sentence, whether the learner made it,
+    and the learner's words that made it (``""`` when missed)."""
+
+    say: str
+    made: bool
+    said: str = ""

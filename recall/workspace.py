@@ -33,17 +33,20 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from recall.clock import Clock, utc_now
+from recall.errors import RecallError
+from recall.inert import quote
 
 if TYPE_CHECKING:
     from recall.analytics import Stats
     from recall.cards.loader import DeckFailure, LoadResult
     from recall.cards.model import Card, Deck
     from recall.config import Settings
+    from recall.planning import ExamGuidance
     from recall.scheduling.exam import ExamPlan
     from recall.scheduling.new_order import NewAllowance
     from recall.scheduling.today import TodayPlan
@@ -68,6 +71,8 @@ class Today:
     forecast: tuple[int, ...]
     #: New cards today's limit was raised by ("learn N more today").
     extra_new: int = 0
+    #: A followed exam plan's line for the home screen, in words longest first (none: ``()``).
+    exam: tuple[str, ...] = ()
 
     @property
     def new_left(self) -> int:
@@ -303,7 +308,7 @@ class Workspace:
             for deck in custom.decks:
                 if deck.id in taken:
                     error = DeckError(
-                        f"deck id '{deck.id}' is already used by {taken[deck.id]}",
+                        f"deck id '{quote(deck.id)}' is already used by {taken[deck.id]}",
                         path=deck.path,
                         suggestion="give this deck another id",
                     )
@@ -346,6 +351,7 @@ class Workspace:
             reviewed_today=len(self.store.review_millis(start)),
             forecast=tuple(n for _day, n in forecast[:forecast_days]),
             extra_new=self.extra_new_today(now),
+            exam=tuple(guidance.headers()) if (guidance := self.exam_guidance(now)) else (),
         )
 
     def plan_today(
@@ -366,7 +372,7 @@ class Workspace:
         return todays_plan(
             self.store,
             self._cards,
-            self.settings,
+            self.day_settings(now),
             now,
             extra_today=self.extra_new_today(now) + max(0, more),
             decks=decks,
@@ -382,7 +388,7 @@ class Workspace:
         now = self.clock()
         start, _end = today_bounds(now, self.settings.day_rollover_hour)
         allowance, _introduced = new_allowance(
-            self.store, self.settings, start, extra_today=self.extra_new_today(now)
+            self.store, self.day_settings(now), start, extra_today=self.extra_new_today(now)
         )
         return allowance
 
@@ -480,9 +486,9 @@ class Workspace:
         Raises :class:`recall.errors.ConfigError` for a date that does not read, one too far
         away, an unknown deck, or nothing to prepare."""
         from recall.errors import ConfigError
-        from recall.planning import exam_cards, learner_pace, parse_exam_date
+        from recall.planning import parse_exam_date
         from recall.scheduling.day import study_date
-        from recall.scheduling.exam import MAX_DAYS, plan_exam
+        from recall.scheduling.exam import MAX_DAYS
         from recall.wording import count_of
 
         settings = self.settings
@@ -510,21 +516,133 @@ class Workspace:
             raise ConfigError(
                 f"no deck {', '.join(unknown)}; the decks are: {', '.join(sorted(known))}"
             )
+        return self._exam_plan(today, exam, decks=decks, topic=topic, minutes=minutes)
+
+    def _exam_plan(
+        self,
+        today: date,
+        exam: date,
+        *,
+        decks: Collection[str] = (),
+        topic: str | None = None,
+        minutes: float | None = None,
+        retention: float | None = None,
+        adopted: date | None = None,
+    ) -> ExamPlan:
+        """The exam plan from study day ``today`` (see :meth:`plan_exam`); ``retention`` is the
+        desired retention it plans for (default: the learner's); ``adopted``: the day a
+        followed plan began, whose reviews since count towards it."""
+        from dataclasses import replace
+
+        from recall.errors import ConfigError
+        from recall.planning import exam_cards, learner_pace
+        from recall.scheduling.exam import plan_exam
+        from recall.scheduling.exam_baseline import normal_schedule_recall
+        from recall.scheduling.exam_simulation import ExamModel
+
+        settings = self.settings
+        done = None
+        if adopted is not None:
+            from recall.planning import reviews_done
+            from recall.scheduling.day import day_start
+
+            rollover = settings.day_rollover_hour
+            done = reviews_done(self.store, day_start(adopted, rollover), rollover)
         cards = exam_cards(
-            self.store, self._cards, decks=decks, topic=topic, seed=today.toordinal()
+            self.store, self._cards, decks=decks, topic=topic, seed=today.toordinal(), done=done
         )
         if not cards:
-            raise ConfigError(f"no cards to prepare{f' in topic {topic!r}' if topic else ''}")
+            raise ConfigError(
+                f"no cards to prepare{f' in topic {quote(repr(topic))}' if topic else ''}"
+            )
         scheduler = settings.scheduler_settings()
-        return plan_exam(
+        retention = retention or scheduler.desired_retention
+        plan = plan_exam(
             cards,
             today=today,
             exam=exam,
             daily_minutes=minutes or settings.session_minutes,
             pace=learner_pace(self.store),
             parameters=scheduler.parameters,
-            desired_retention=scheduler.desired_retention,
+            desired_retention=retention,
         )
+        baseline = normal_schedule_recall(
+            cards,
+            today=today,
+            exam=exam,
+            new_per_day=max(0, settings.new_per_day),
+            model=ExamModel(scheduler.parameters, scheduler.desired_retention),
+        )
+        return replace(plan, baseline=baseline)
+
+    # ------------------------------------------------------------------ a followed exam plan
+
+    def follow_exam(
+        self,
+        date_text: str,
+        *,
+        decks: Collection[str] = (),
+        topic: str | None = None,
+        minutes: float | None = None,
+    ) -> ExamPlan:
+        """Adopt the exam plan for ``date_text`` (see :meth:`plan_exam`): until that day the
+        new cards and retention of each day come from it, made again each study day. A plan
+        that is not feasible is returned and not followed."""
+        from recall.exam_follow import FollowedExam, save_followed
+        from recall.planning import cumulative_new
+
+        plan = self.plan_exam(date_text, decks=decks, topic=topic, minutes=minutes)
+        if plan.feasible:
+            save_followed(
+                FollowedExam(
+                    exam=plan.exam,
+                    adopted=plan.today,
+                    retention=self.settings.desired_retention,
+                    decks=tuple(sorted(decks)),
+                    topic=topic,
+                    minutes=minutes,
+                    target=cumulative_new(plan),
+                )
+            )
+        return plan
+
+    def stop_following_exam(self) -> bool:
+        """Back to the normal schedule; whether a plan was followed."""
+        from recall.exam_follow import stop_following
+
+        return stop_following()
+
+    def exam_guidance(self, now: datetime | None = None) -> ExamGuidance | None:
+        """Today's guidance from the followed exam plan, or ``None`` when none is followed (or
+        its exam day has passed). Worked out once a study day and kept, so every place that
+        asks that day hears the same."""
+        from recall.exam_follow import load_followed, save_followed
+        from recall.planning import ExamGuidance, day_guidance
+        from recall.scheduling.day import study_date
+
+        now = now or self.clock()
+        today = study_date(now, self.settings.day_rollover_hour)
+        followed = load_followed(today)
+        if followed is None:
+            return None
+        guidance = followed.guidance
+        if guidance is None or guidance.day != today:
+            plan = self._exam_plan(
+                today,
+                followed.exam,
+                decks=followed.decks,
+                topic=followed.topic,
+                minutes=followed.minutes,
+                retention=followed.retention,
+                adopted=followed.adopted,
+            )
+            guidance = day_guidance(self.store, self.settings, followed, plan, now)
+            followed = followed.with_guidance(guidance)
+            try:
+                save_followed(followed)
+            except RecallError:
+                pass  # worked out again next time: the learner loses nothing
+        return ExamGuidance(followed, guidance)
 
     def extra_new_today(self, now: datetime | None = None) -> int:
         """New cards today's limit was raised by ("learn N more today"; 0 on a fresh day)."""
@@ -547,10 +665,20 @@ class Workspace:
         limit (a session reads ``new_per_day`` for today's allowance)."""
         from dataclasses import replace
 
+        settings = self.day_settings()
         extra = self.extra_new_today()
-        if not extra or self.settings.new_per_day < 0:
+        if not extra or settings.new_per_day < 0:
+            return settings
+        return replace(settings, new_per_day=settings.new_per_day + extra)
+
+    def day_settings(self, now: datetime | None = None) -> Settings:
+        """The settings today runs on: the learner's, or, while an exam plan is followed, with
+        today's new cards (none on its last days, none from decks it does not cover) and its
+        retention."""
+        guidance = self.exam_guidance(now)
+        if guidance is None:
             return self.settings
-        return replace(self.settings, new_per_day=self.settings.new_per_day + extra)
+        return guidance.settings(self.settings, [deck.id for deck in self.decks])
 
     def stats(self, days: int = 30, forecast_days: int = 30) -> Stats:
         """Review figures over the last ``days`` study days (``recall stats``, the stats
@@ -604,6 +732,7 @@ class Workspace:
         cards: Mapping[str, Card] = self._cards
         if only is not None:
             cards = _Only(self._cards, frozenset(only))
+        guidance = self.exam_guidance()
         return Session.start(
             self.store,
             cards,
@@ -614,6 +743,9 @@ class Workspace:
             topic=topic,
             settings=self.session_settings(),
             clock=self.clock,
+            weakest_first=guidance is not None and guidance.review_only,
+            ahead=guidance.today.ahead if guidance is not None and mode == "normal" else (),
+            introduce=guidance.today.introduce if guidance is not None else None,
         )
 
     def recover_session(self, session_id: int) -> Session | None:

@@ -27,6 +27,7 @@ from recall.grading import (
     symbol_table,
 )
 from recall.paths import builtin_decks_dir
+from recall.verdicts import Status
 
 SHEETS = {"sheet:cheatsheet", "sheet:formula-sheet"}
 
@@ -369,7 +370,17 @@ def test_every_accepted_name_is_accepted(card: Card) -> None:
 
 
 @pytest.mark.parametrize("card", cards_of(CardKind.EXPLAIN), ids=_ids)
-def test_explain_cards_are_self_rated(card: Card) -> None:
-    verdict = grade(card, "anything")
+def test_explain_cards_said_aloud_are_self_rated(card: Card) -> None:
+    """Nothing typed (said out loud): self-rated against the model answer, points or not."""
+    verdict = grade(card, "")
     assert verdict.method == "self"
     assert card.model_answer.strip()
+
+
+@pytest.mark.parametrize("card", cards_of(CardKind.EXPLAIN), ids=_ids)
+def test_typed_explanations_are_checked_when_the_card_has_points(card: Card) -> None:
+    verdict = grade(card, "anything at all")
+    assert verdict.method == ("points" if card.points else "self")
+    if card.points:
+        assert verdict.status is Status.INCORRECT
+        assert len(verdict.points) == len(card.points)

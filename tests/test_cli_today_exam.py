@@ -94,18 +94,40 @@ def test_exam_with_too_few_days_says_why(capsys) -> None:
 
 
 def test_exam_with_too_few_minutes_names_the_minutes_that_fit(capsys) -> None:
-    status, out = _run(capsys, "exam", "+14", "--minutes", "5")
+    # One deck: every deck in 14 days does not fit at any daily time, since a sibling group
+    # (cards that give each other's answers away) takes one card a day (the next test).
+    deck = ("--deck", "retrieval-evaluation")
+    status, out = _run(capsys, "exam", "+14", *deck, "--minutes", "1")
     assert status == 1
     assert "minutes in all" in out
-    line = next(s for s in out.splitlines() if "minutes a day instead of 5" in s)
+    line = next(s for s in out.splitlines() if "minutes a day instead of 1" in s)
     minutes = line.split("study ")[1].split(" minutes")[0]
-    status, out = _run(capsys, "exam", "+14", "--minutes", minutes, "--json")
+    status, out = _run(capsys, "exam", "+14", *deck, "--minutes", minutes, "--json")
     assert status == 0 and json.loads(out)["feasible"] is True
+
+
+def test_siblings_are_kept_on_different_days_and_a_group_too_large_for_the_date_is_said(
+    capsys,
+) -> None:
+    status, out = _run(capsys, "exam", "+30", "--deck", "metrics", "--minutes", "600", "--json")
+    plan = json.loads(out)
+    from recall.workspace import Workspace
+
+    workspace = Workspace.open(sync=False)
+    group = {c.key: c.sibling_group for c in workspace.cards.values() if c.deck_id == "metrics"}
+    workspace.close()
+    for day in plan["days"]:
+        cards = [*day["cards"]["new"], *day["cards"]["reviews"], *day["cards"]["weakest"]]
+        groups = [group[key] for key in cards if group.get(key)]
+        assert len(groups) == len(set(groups)), day["day"]  # one card of a group a day
+    status, out = _run(capsys, "exam", "+20", "--deck", "metrics", "--minutes", "600")
+    assert status == 1
+    assert "give each other's answers away" in out
 
 
 def test_exam_on_a_home_with_history(capsys) -> None:
     seen = _drill(20)
-    status, out = _run(capsys, "exam", "+10", "--topic", "Losses", "--minutes", "20", "--json")
+    status, out = _run(capsys, "exam", "+25", "--topic", "Losses", "--minutes", "20", "--json")
     plan = json.loads(out)
     assert status == 0 and plan["feasible"], plan["problems"]
     introduced = {key for day in plan["days"] for key in day["cards"]["new"]}

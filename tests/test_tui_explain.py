@@ -121,3 +121,104 @@ def test_explain_card_reveals_and_keeps_the_rating_row_on_screen(
             assert entry.verdict == "self" and entry.rating == 3
 
     asyncio.run(flow())
+
+
+# ---------------------------------------------------------------------------- issue 23: points
+
+#: An explain card with four key points (our own words, written for this test).
+POINTS_DECK = '''\
+[deck]
+id = "talk"
+name = "Talk"
+topic = "Testing"
+
+[[card]]
+id = "why-warmup"
+kind = "explain"
+prompt = "Why do large transformer runs start with a learning-rate warmup?"
+model_answer = """Adam's moment estimates are built from a handful of gradients at first, so its
+steps are noisy and some far too large. Warmup keeps steps small until the estimates settle, then
+the schedule peaks and decays. It costs a few hundred steps."""
+
+[[card.points]]
+say = "Adam's moment estimates are unreliable in the first steps."
+words = ["moment estimates unreliable|noisy|bad", "second moment noisy|unreliable"]
+
+[[card.points]]
+say = "A full learning rate on those steps can make training diverge."
+words = ["diverge", "divergence", "blow up", "unstable"]
+
+[[card.points]]
+say = "Warmup keeps steps small until the estimates settle."
+words = ["small steps", "steps small", "estimates settle"]
+
+[[card.points]]
+say = "It costs only a few hundred steps."
+words = ["few hundred steps", "cheap", "costs little"]
+'''
+
+TWO_OF_FOUR = "The moment estimates are noisy early on, and a big rate makes training diverge."
+
+
+@pytest.mark.parametrize("size", [(80, 24), (100, 30)])
+def test_explanation_with_two_of_four_points_is_checked_and_lists_the_missed_ones(
+    size: tuple[int, int], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    isolate(monkeypatch, tmp_path)
+    services = real_services(tmp_path, FakeClock(), only={"talk.toml": POINTS_DECK})
+    app = RecallApp(services, plan=SessionPlan(minutes=10))
+
+    async def flow() -> None:
+        async with app.run_test(size=size) as pilot:
+            await settle(app, pilot)
+            screen = app.screen
+            assert isinstance(screen, DrillScreen) and screen.phase is Phase.ASKING
+            assert "key points" in screen_text(app)
+            await pilot.press(*TWO_OF_FOUR)
+            await pilot.press("enter")
+            await settle(app, pilot)
+            assert screen.phase is Phase.FEEDBACK
+            text = screen_text(app)
+            assert "2 of 4 key points" in text
+            assert "missed: Warmup keeps steps small" in text
+            assert "missed: It costs only a few hundred steps." in text
+            assert "[2 Hard]" in text  # passed with points left out: Hard, and on screen
+            await pilot.press("enter")
+            await settle(app, pilot)
+            entry = services.workspace.store.reviews()[-1]  # type: ignore[attr-defined]
+            assert entry.verdict == "correct" and entry.rating == 2
+            assert entry.diagnosis == "missed-point" and entry.answer == TWO_OF_FOUR
+            # Ending the session: the summary lists the points left out and counts the mistake
+            # in words.
+            await pilot.press("ctrl+l", "y")
+            await settle(app, pilot)
+            summary = screen_text(app)
+            assert "Key points left out" in summary
+            assert "Warmup keeps steps small until the estimates settle." in summary
+            assert "a key point left out ×1" in summary
+
+    asyncio.run(flow())
+
+
+def test_enter_on_an_empty_box_says_it_aloud(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    isolate(monkeypatch, tmp_path)
+    services = real_services(tmp_path, FakeClock(), only={"talk.toml": POINTS_DECK})
+    app = RecallApp(services, plan=SessionPlan(minutes=10))
+
+    async def flow() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(app, pilot)
+            screen = app.screen
+            assert isinstance(screen, DrillScreen)
+            await pilot.press("enter")
+            await settle(app, pilot)
+            assert screen.phase is Phase.REVEALED
+            assert "Model answer" in screen_text(app)
+            await pilot.press("4")
+            await settle(app, pilot)
+            entry = services.workspace.store.reviews()[-1]  # type: ignore[attr-defined]
+            assert entry.verdict == "self" and entry.rating == 4
+
+    asyncio.run(flow())

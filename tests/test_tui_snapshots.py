@@ -17,6 +17,7 @@ from textual.widgets import Input
 
 from recall.tui.app import RecallApp
 from recall.tui.views import SessionPlan
+from tests.test_tui_explain import POINTS_DECK, TWO_OF_FOUR
 from tests.tui_fixtures import FakeClock, isolate, real_services, settle, type_text
 
 SIZES = {"small": (80, 24), "wide": (140, 40)}
@@ -117,6 +118,8 @@ D = { low = 1e10, high = 1.5e13, log = true, sigfigs = 2, meaning = "training to
 """
 
 CARD_SCREENS: dict[str, tuple[str, Steps]] = {
+    # An explain card with key points, answered with two of its four (issue 23).
+    "explain_points_two_of_four": (POINTS_DECK, steps("TYPE", "enter", text=TWO_OF_FOUR)),
     "explain_asking": (EXPLAIN_SNAPSHOT_DECK, steps()),
     "explain_revealed": (EXPLAIN_SNAPSHOT_DECK, steps("enter")),
     "numeric_unit": (NUMERIC_SNAPSHOT_DECK, steps("TYPE", text="4.2e21")),

@@ -12,6 +12,7 @@ import math
 from typing import Any
 
 from recall.cards import rules, schema
+from recall.cards.model import KeyPoint, PointValue
 from recall.cards.positions import Path
 from recall.cards.problems import did_you_mean
 from recall.cards.specs import SpecReader
@@ -60,7 +61,81 @@ class KindRules(SpecReader):
     def _kind_explain(
         self, entry: dict[str, Any], where: Path, card_id: str, fields: dict[str, Any]
     ) -> None:
-        """Explain cards are self-rated: nothing beyond the required keys to check."""
+        """Explain cards may declare key points (``[[card.points]]``); without them they are
+        self-rated. Each point needs its model sentence and at least one way to say it."""
+        raw = entry.get("points", [])
+        if len(raw) > schema.MAX_POINTS:
+            self.problems.add(
+                f"{len(raw)} key points; at most {schema.MAX_POINTS}",
+                (*where, "points"),
+                card_id=card_id,
+                suggestion="keep the points a learner must make: three to six read best",
+            )
+            return
+        points = []
+        for i, item in enumerate(raw):
+            point = self._key_point(item, (*where, "points", i), card_id)
+            if point is not None:
+                points.append(point)
+        fields["points"] = tuple(points)
+
+    def _key_point(self, item: dict[str, Any], at: Path, card_id: str) -> KeyPoint | None:
+        entry = self._check_table(item, schema.POINT_KEYS, at, card_id, "a key point")
+        say = entry.get("say", "").strip()
+        if not say:
+            self.problems.add(
+                "key point has no 'say'",
+                at,
+                card_id=card_id,
+                suggestion='add say = "..." (the sentence shown when the point is missed)',
+            )
+            return None
+        words = tuple(" ".join(w.split()) for w in entry.get("words", ()))
+        formulas = tuple(f.strip() for f in entry.get("formulas", ()))
+        values = []
+        for j, raw_value in enumerate(entry.get("values", ())):
+            value_at = (*at, "values", j)
+            got = self._check_table(
+                raw_value, schema.POINT_VALUE_KEYS, value_at, card_id, "a point's value"
+            )
+            if "value" not in got or not math.isfinite(got["value"]):
+                self.problems.add(
+                    "a point's value needs a finite 'value'",
+                    value_at,
+                    card_id=card_id,
+                    suggestion="{ value = 0.5, within = 0.05 }",
+                )
+                continue
+            within = got.get("within", 0.0)
+            if not math.isfinite(within) or within < 0:
+                self.problems.add(
+                    "'within' must be a finite number, zero or more",
+                    (*value_at, "within"),
+                    card_id=card_id,
+                )
+                continue
+            values.append(PointValue(float(got["value"]), float(within)))
+        ways = len(words) + len(formulas) + len(values)
+        if not ways:
+            self.problems.add(
+                "key point lists no way to say it",
+                at,
+                card_id=card_id,
+                suggestion='add words = ["phrase", "other phrase"] (or formulas, values)',
+            )
+            return None
+        if ways > schema.MAX_PHRASINGS:
+            self.problems.add(
+                f"key point lists {ways} phrasings; at most {schema.MAX_PHRASINGS}",
+                at,
+                card_id=card_id,
+            )
+            return None
+        for j, phrase in enumerate(words):
+            if not phrase or not any(ch.isalnum() for ch in phrase):
+                self.problems.add("a phrasing has no words", (*at, "words", j), card_id=card_id)
+                return None
+        return KeyPoint(say=say, words=words, formulas=formulas, values=tuple(values))
 
     def _kind_reverse(
         self, entry: dict[str, Any], where: Path, card_id: str, fields: dict[str, Any]

@@ -98,6 +98,31 @@ class Identity:
 
 
 @dataclass(frozen=True)
+class PointValue:
+    """A number that states a key point: ``value`` give or take ``within`` (absolute)."""
+
+    value: float
+    within: float = 0.0
+
+
+@dataclass(frozen=True)
+class KeyPoint:
+    """One point an explanation must make (``[[card.points]]`` of an explain card).
+
+    ``say`` is the model sentence shown when the point is missed. The point counts as made when
+    the learner's text says any of ``words`` (each a phrasing: words that must all occur in one
+    clause, ``a|b`` for either word; a ``not`` in the phrasing must be matched by a negation in
+    the clause, and a negation the phrasing lacks unmakes it), writes a formula equivalent to one
+    of ``formulas`` (typed syntax), or a number within one of ``values``.
+    """
+
+    say: str
+    words: tuple[str, ...] = ()
+    formulas: tuple[str, ...] = ()
+    values: tuple[PointValue, ...] = ()
+
+
+@dataclass(frozen=True)
 class Card:
     """One card of a deck. Fields a kind does not use are left empty."""
 
@@ -119,6 +144,8 @@ class Card:
     # explain: the model answer, in our own words, and the numbers to have ready.
     model_answer: str = ""
     numbers: tuple[str, ...] = ()
+    # explain: the key points a typed explanation is checked against (none: self-rated only).
+    points: tuple[KeyPoint, ...] = ()
     symbols: tuple[SymbolSpec, ...] = ()
     functions: tuple[FunctionSpec, ...] = ()
     params: tuple[ParamSpec, ...] = ()
@@ -186,6 +213,8 @@ class Card:
         # Added only when declared, so cards without a rule keep the hash they always had.
         if self.require or self.forbid:
             payload["require"], payload["forbid"] = self.require, self.forbid
+        if self.points:
+            payload["points"] = [repr(point) for point in self.points]
         blob = json.dumps(payload, sort_keys=True, default=str).encode()
         return hashlib.sha256(blob).hexdigest()[:16]
 

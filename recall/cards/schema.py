@@ -78,7 +78,7 @@ KIND_KEYS: dict[CardKind, dict[str, str]] = {
     },
     CardKind.REVERSE: {"shown": "str", "accept": "list[str]"},
     CardKind.CLOZE: {"text": "str", "answer": "str", "accept": "list[str]", **FORM_KEYS},
-    CardKind.EXPLAIN: {"model_answer": "str", "numbers": "list[str]"},
+    CardKind.EXPLAIN: {"model_answer": "str", "numbers": "list[str]", "points": "list[table]"},
 }
 
 #: Keys each kind must have (``prompt`` for every kind but cloze).
@@ -104,6 +104,11 @@ PARAM_KEYS = {
     "meaning": "str",
 }
 TOLERANCE_KEYS = {"relative": "number", "absolute": "number", "sigfigs": "int", "exact": "bool"}
+POINT_KEYS = {"say": "str", "words": "list[str]", "formulas": "list[str]", "values": "list[table]"}
+POINT_VALUE_KEYS = {"value": "number", "within": "number"}
+#: Most key points one explain card may declare, and most phrasings one point may list.
+MAX_POINTS = 12
+MAX_PHRASINGS = 40
 IDENTITY_KEYS = {"lhs": "str", "rhs": "str", "derivative_of": "str", "wrt": "str"}
 
 

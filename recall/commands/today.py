@@ -43,12 +43,29 @@ def run(args: argparse.Namespace) -> int:
     try:
         plan = workspace.plan_today()
         extra = workspace.extra_new_today()
+        exam = workspace.exam_guidance()
     finally:
         workspace.close()
     if args.json:
-        print(json.dumps({**plan.to_dict(), "new_extra_today": extra}, indent=2))
+        followed = None
+        if exam is not None:
+            followed = {
+                "exam": exam.followed.exam.isoformat(),
+                "days_left": exam.days_left,
+                "new_today": exam.today.new,
+                "minutes_today": exam.today.minutes,
+                "review_only": exam.review_only,
+                "behind": exam.today.behind,
+            }
+        print(
+            json.dumps(
+                {**plan.to_dict(), "new_extra_today": extra, "exam_followed": followed}, indent=2
+            )
+        )
     else:
         print(render(plan, shown=None if args.all else SHOWN, extra_new=extra))
+        if exam is not None:
+            print(f"\n{exam.headers()[0][:1].upper()}{exam.headers()[0][1:]}.")
     return 0
 
 

@@ -10,7 +10,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from recall.errors import ParseError
-from recall.verdicts import Status
+from recall.verdicts import PointOutcome, Status
 
 Path = tuple[int, ...]
 
@@ -89,6 +89,8 @@ class Verdict:
     caret: str = ""
     expected: str = ""
     part: Part | None = None
+    # A checked explanation (explain cards with key points): each point, made or missed.
+    points: tuple[PointOutcome, ...] = ()
 
     @classmethod
     def unreadable(cls, error: ParseError, *, expected: str = "", worked: str = "") -> Verdict:

@@ -4,8 +4,10 @@
 * ``numeric``: the typed number against the formula at the question's values (:mod:`.numeric`);
 * ``fact``: a number or a range against the card's value or range (:mod:`.facts`);
 * ``reverse`` and word ``cloze``: forgiving name matching (:mod:`.names`);
-* ``explain``: self-rated; the verdict's status is :attr:`~recall.verdicts.Status.SELF`, so the
-  rating rules suggest nothing and the learner judges.
+* ``explain``: a typed explanation of a card with key points is checked point by point
+  (:mod:`.explain`); one said aloud (nothing typed), or a card without points, is self-rated: the
+  verdict's status is :attr:`~recall.verdicts.Status.SELF`, the rating rules suggest nothing and
+  the learner judges.
 
 A verdict's ``status`` is what the scheduler's rating rules and the session take as it is.
 """
@@ -16,13 +18,22 @@ from collections.abc import Iterable
 
 from recall.cards.model import Card, CardKind
 from recall.errors import GradingError
-from recall.formula import Verdict
-from recall.grading.expressions import grade_expression
+from recall.formula import SymbolTable, Verdict
+from recall.grading.explain import grade_explanation
+from recall.grading.expressions import card_table, grade_expression
 from recall.grading.facts import grade_fact
 from recall.grading.names import grade_name
 from recall.grading.numeric import grade_numeric
 from recall.grading.question import Question
 from recall.verdicts import Status
+
+
+def explain_table(card: Card) -> SymbolTable:
+    """The names a formula in an explanation may use: the card's, else any (an explanation is
+    prose; a name it invents simply fails to match a point)."""
+    if card.symbols or card.functions:
+        return card_table(card).with_strictness(False)
+    return SymbolTable.build(strict=False)
 
 
 def grade(asked: Question | Card, answer_text: str, *, others: Iterable[str] = ()) -> Verdict:
@@ -44,6 +55,8 @@ def grade(asked: Question | Card, answer_text: str, *, others: Iterable[str] = (
     card = asked.card
     kind = card.kind
     if kind is CardKind.EXPLAIN:
+        if card.points and answer_text.strip():
+            return grade_explanation(card, answer_text, explain_table(card))
         return Verdict(
             status=Status.SELF,
             method="self",

@@ -24,6 +24,7 @@ date, fewer cards).
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
 from datetime import date, timedelta
@@ -115,12 +116,14 @@ def _problems(
             f"a review, {REQUIRED_REVIEWS} reviews each), and {_days(days)} at "
             f"{_minutes(daily_minutes)} give {available / 60:.0f}"
         )
-    short = sum(1 for n in plan.reviews_before.values() if n < REQUIRED_REVIEWS)
+    short_keys = [k for k, n in plan.reviews_before.items() if n < REQUIRED_REVIEWS]
+    short = len(short_keys)
     if short and not out:
-        out.append(
+        sentence = (
             f"at {_minutes(daily_minutes)} a day, {_cards(short)} of {len(cards)} would not get "
             f"{REQUIRED_REVIEWS} reviews before the exam"
         )
+        out.append(sentence + _sibling_reason(cards, short_keys, days))
     busy = [d for d in plan.days if d.minutes > daily_minutes]
     if busy and not out:
         worst = max(busy, key=lambda d: d.minutes)
@@ -129,6 +132,23 @@ def _problems(
             f"{_minutes(daily_minutes)} a day"
         )
     return tuple(out)
+
+
+def _sibling_reason(cards: Sequence[ExamCard], short: Sequence[str], days: int) -> str:
+    """Why cards fall short when time is not the reason: their sibling groups (one card of a
+    group a day) need more days than there are."""
+    sizes = Counter(card.group for card in cards if card.group)
+    groups = {card.group for card in cards if card.key in set(short) and card.group}
+    if not groups:
+        return ""
+    largest = max(sizes[g] for g in groups)
+    need = largest * (REQUIRED_REVIEWS + 1)
+    if need < days:
+        return ""
+    return (
+        f": cards that give each other's answers away are drilled on different days, and a "
+        f"group of {largest} such cards needs about {need} days"
+    )
 
 
 def _suggestions(

@@ -29,6 +29,12 @@ class ExamCard:
     card: str
     topic: str = ""
     state: CardState = field(default_factory=CardState)
+    #: Its sibling group ("" for none): cards that give each other's answers away are never
+    #: drilled on one day, so the plan gives a group at most one card a day.
+    group: str = ""
+    #: Reviews it already had towards the plan (a followed plan made again on a later day:
+    #: the days it was reviewed since the plan was adopted, its first day left out).
+    done: int = 0
 
     @property
     def key(self) -> str:
@@ -84,6 +90,9 @@ class ExamPlan:
     reviews_before: dict[str, int] = field(default_factory=dict)
     recall: dict[str, float] = field(default_factory=dict)
     decks: dict[str, str] = field(default_factory=dict)  # card key -> deck
+    #: Each card's predicted recall on the exam day under the normal schedule alone (no plan
+    #: followed): what the plan is shown against. Empty when not worked out.
+    baseline: dict[str, float] = field(default_factory=dict)
 
     @property
     def predicted_recall(self) -> float | None:
@@ -93,6 +102,12 @@ class ExamPlan:
     def recall_by_deck(self) -> dict[str, float]:
         totals: dict[str, list[float]] = {}
         for key, value in self.recall.items():
+            totals.setdefault(self.decks.get(key, ""), []).append(value)
+        return {deck: sum(v) / len(v) for deck, v in totals.items()}
+
+    def baseline_by_deck(self) -> dict[str, float]:
+        totals: dict[str, list[float]] = {}
+        for key, value in self.baseline.items():
             totals.setdefault(self.decks.get(key, ""), []).append(value)
         return {deck: sum(v) / len(v) for deck, v in totals.items()}
 
@@ -112,6 +127,9 @@ class ExamPlan:
             "cards": len(self.reviews_before),
             "predicted_recall": None if predicted is None else round(predicted, 4),
             "recall_by_deck": {d: round(r, 4) for d, r in self.recall_by_deck().items()},
+            "normal_schedule_recall_by_deck": {
+                d: round(r, 4) for d, r in self.baseline_by_deck().items()
+            },
             "days": [day.to_dict() for day in self.days],
             "pace": self.pace.to_dict(),
         }

@@ -102,6 +102,7 @@ class _Track:
     key: str
     deck: str
     memory: fsrs.Card | None
+    group: str = ""
     reviews: int = 0
     last_day: int | None = None  # day index of its last answer in the plan
     due_index: int = 0
@@ -109,7 +110,7 @@ class _Track:
 
     @classmethod
     def of(cls, card: ExamCard, today: date) -> _Track:
-        track = cls(card.key, card.deck, None)
+        track = cls(card.key, card.deck, None, card.group, reviews=card.done)
         memory = as_fsrs_card(card.state)
         if memory is not None:
             assert memory.last_review is not None
@@ -189,25 +190,38 @@ class _Run:
         self._index = 0
         self._moment = _moment(today)
         self._spent = 0.0
+        self._groups: set[str] = set()  # sibling groups with a card answered today
 
     def day(self, index: int) -> ExamDay:
         self._index = index
         self._moment = _moment(self.today + timedelta(days=index))
         self._spent = 0.0
+        self._groups = set()
         reviews: list[str] = []
         new: list[str] = []
         weakest: list[str] = []
         active = [t for t in self.tracks if t.memory is not None]
         # 1. Required reviews whose deadline is today, whatever the time they take.
         for track in active:
-            if track.required_left() and track.deadline(self.days) <= index:
+            if track.required_left() and track.deadline(self.days) <= index and self._free(track):
                 self._answer(track, reviews)
         # 2. New cards that must start today to leave room for their two reviews.
         if index == self.intro_days - 1:
-            self._introduce(self.waiting, new)
+            self._introduce([t for t in self.waiting if self._free(t)], new)
         # 3. Reviews FSRS asks for by today, the most urgent first.
         if self._room():
-            due = [t for t in active if t.due_index <= index and self._free(t)]
+            # A review the plan no longer needs waits while a sibling waits to be introduced:
+            # one card of a group a day, and the new one must start in time for its reviews.
+            waiting = (
+                {t.group for t in self.waiting if t.group} if index < self.intro_days else set()
+            )
+            due = [
+                t
+                for t in active
+                if t.due_index <= index
+                and self._free(t)
+                and not (t.group in waiting and not t.required_left())
+            ]
             self._answer_while_room(sorted(due, key=self._urgency), reviews)
         # 4. An even share of the new cards left over the days left to introduce them.
         if self.waiting and index < self.intro_days:
@@ -215,7 +229,7 @@ class _Run:
             if not self.front_load:
                 share = math.ceil(share / (self.intro_days - index))
             room = int(max(0.0, self.capacity - self._spent) // self.pace.new_card_seconds)
-            self._introduce(self.waiting[: min(share, room)], new)
+            self._introduce([t for t in self.waiting if self._free(t)][: min(share, room)], new)
         # 5. Spare time: required reviews pulled in once half the wait to their deadline has
         #    passed; on the last days, the cards weakest on the exam day.
         if self._room():
@@ -237,8 +251,9 @@ class _Run:
         return self._spent + self.pace.review_seconds <= self.capacity
 
     def _free(self, track: _Track) -> bool:
-        """Not answered today yet (a card is answered at most once a day in the plan)."""
-        return track.last_day != self._index
+        """Not answered today yet (a card is answered at most once a day in the plan), nor a
+        sibling of it (one card of a sibling group a day, as sessions do)."""
+        return track.last_day != self._index and not (track.group and track.group in self._groups)
 
     def _ripe(self, track: _Track) -> bool:
         """Half the time from its last answer to its deadline has passed."""
@@ -253,6 +268,8 @@ class _Run:
         return self.model.recall(track.memory, self.exam_moment)
 
     def _answer(self, track: _Track, into: list[str]) -> None:
+        if track.group:
+            self._groups.add(track.group)
         track.remember(self.model.review(track.memory, self._moment), self._index, self.today)
         track.reviews += 1
         track.last_day = self._index
@@ -267,13 +284,19 @@ class _Run:
                 self._answer(track, into)
 
     def _introduce(self, tracks: Sequence[_Track], into: list[str]) -> None:
+        chosen = []
         for track in tracks:
+            if not self._free(track):
+                continue  # a sibling was introduced a moment ago: tomorrow
+            if track.group:
+                self._groups.add(track.group)
+            chosen.append(track)
             track.remember(self.model.review(None, self._moment), self._index, self.today)
             track.last_day = self._index
             self._spent += self.pace.new_card_seconds
             into.append(track.key)
-        chosen = {id(t) for t in tracks}
-        self.waiting = [t for t in self.waiting if id(t) not in chosen]
+        done = {id(t) for t in chosen}
+        self.waiting = [t for t in self.waiting if id(t) not in done]
 
 
 def best_plan(

@@ -10,6 +10,7 @@ them:
   Hard would tell the scheduler the card was remembered;
 * ``correct``: Good; Hard when it was slow or needed the hint; Easy when it was fast on a mature
   card (a young card answered fast is still Good, the memory is not yet proven);
+* a checked explanation that passed but missed a key point: Hard (it was recalled, not fully);
 * ``self`` (an explain card the learner judges): no suggestion, the learner picks.
 """
 
@@ -62,12 +63,15 @@ def suggest_rating(
     used_hint: bool,
     card_is_mature: bool,
     *,
+    complete: bool = True,
     slow_seconds: float = SLOW_SECONDS,
     fast_seconds: float = FAST_SECONDS,
 ) -> Rating | None:
     """The rating a verdict suggests, or ``None`` when there is nothing to suggest.
 
     ``seconds`` is the time the learner took (``None`` when unknown: neither slow nor fast).
+    ``complete`` is false for a right answer that left something out (an explanation that passed
+    with a key point missed): at best Hard.
     A stored verdict string (``"correct"``) is read as its :class:`Status`; raises
     ``ValueError`` for one that is not a verdict.
     """
@@ -76,7 +80,7 @@ def suggest_rating(
         return None
     if verdict is Status.INCORRECT:
         return Rating.Again
-    if used_hint or (seconds is not None and seconds > slow_seconds):
+    if not complete or used_hint or (seconds is not None and seconds > slow_seconds):
         return Rating.Hard
     if card_is_mature and seconds is not None and seconds < fast_seconds:
         return Rating.Easy

@@ -96,6 +96,15 @@ class SessionQueue:
         self.stored: dict[str, StoredCard] = {}
         self.skipped_learning: set[str] = set()  # learning cards skipped: shown after the others
         self.held_elsewhere: list[str] = []  # queued cards on screen in another window
+        #: Due reviews by how likely they are to be forgotten now, weakest first (the last days
+        #: before a followed exam), instead of by due time.
+        self.weakest_first = False
+        #: Reviewed cards drilled today although not due yet (a followed exam plan's reviews),
+        #: after the due ones.
+        self.ahead: frozenset[str] = frozenset()
+        #: The new cards to introduce today in place of the session's own choice (a followed
+        #: exam plan's), or ``None``.
+        self.introduce: tuple[str, ...] | None = None
         # When each card this session knows of was last reviewed, as far as it knows (at the
         # build, or by its own review): a later review in the store was made elsewhere.
         self.known_reviews: dict[str, datetime | None] = {}
@@ -156,22 +165,49 @@ class SessionQueue:
                 topic=self.topic,
             )
         )
-        reviews = [c for c in due if c.state.phase is Phase.REVIEW][:reviews_left]
+        reviews = [c for c in due if c.state.phase is Phase.REVIEW]
+        if self.ahead:
+            queued = {c.key for c in due}
+            wanted = [key for key in sorted(self.ahead) if key not in queued and key in self.cards]
+            reviews += [
+                c
+                for c in self._loaded(self.store.cards_by_key(wanted).values())
+                if c.state.phase is Phase.REVIEW and self._drillable(c)
+            ]
+        if self.weakest_first:
+            reviews.sort(key=lambda c: self.scheduler.retrievability(c.state, now))
+        if self.ahead:
+            # A followed plan's reviews first: of two siblings, the one the plan chose stays
+            # (the sort is stable: weakest first within each part).
+            reviews.sort(key=lambda c: c.key not in self.ahead)
+        reviews = reviews[:reviews_left]
         # A new card whose sibling is drilled today would be buried by it: it waits a day.
         today = [c for c in due if c.state.phase is not Phase.REVIEW] + reviews
         busy = {group for c in today if (group := _group_of(c)) is not None}
-        new = self._loaded(
-            todays_new(
-                self.store,
-                self.cards,
-                self.settings,
-                now,
-                tz=self.tz,
-                decks=self.decks,
-                topic=self.topic,
-                busy_groups=busy,
-            )
-        )[: min(new_left, MAX_QUEUE)]
+        if self.introduce is not None:
+            chosen = self.store.cards_by_key([k for k in self.introduce if k in self.cards])
+            new = [
+                c
+                for c in self._loaded(chosen[k] for k in self.introduce if k in chosen)
+                if c.state.is_new and self._drillable(c)
+            ][: min(new_left, MAX_QUEUE)]
+            # The plan's introductions come first: a sibling's review waits for another day
+            # (the plan made tomorrow counts it), or the card would never be introduced.
+            introduced_groups = {g for c in new if (g := _group_of(c)) is not None}
+            reviews = [c for c in reviews if _group_of(c) not in introduced_groups]
+        else:
+            new = self._loaded(
+                todays_new(
+                    self.store,
+                    self.cards,
+                    self.settings,
+                    now,
+                    tz=self.tz,
+                    decks=self.decks,
+                    topic=self.topic,
+                    busy_groups=busy,
+                )
+            )[: min(new_left, MAX_QUEUE)]
         queue = drop_siblings(build_queue([], reviews, new), _group_of)
         return [c.key for c in queue]
 
@@ -223,7 +259,9 @@ class SessionQueue:
         state = stored.state
         if state.is_new:
             limit, spent = self.settings.new_per_day, 0
-        elif state.phase is Phase.REVIEW and state.due is not None and state.due < end:
+        elif state.phase is Phase.REVIEW and (
+            (state.due is not None and state.due < end) or key in self.ahead
+        ):
             limit, spent = self.settings.reviews_per_day, 1
         else:
             # Learning and relearning cards come back through learning_due when their step

@@ -8,7 +8,7 @@ commits the review (log row and next state, one transaction) before it returns.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from datetime import datetime, tzinfo
@@ -114,9 +114,16 @@ class Session:
         fuzz: bool = True,
         owner: Owner | None = None,
         alive: Callable[[int], bool | None] = pid_alive,
+        weakest_first: bool = False,
+        ahead: Collection[str] = (),
+        introduce: Sequence[str] | None = None,
     ) -> Session:
         """Begin a session (recorded in the store at once, so it can be recovered), held by
-        ``owner`` (default: this process)."""
+        ``owner`` (default: this process). ``weakest_first`` orders the due reviews by how
+        likely they are to be forgotten (the last days before a followed exam); ``ahead`` are
+        reviewed cards to drill today although FSRS has not made them due yet (a followed exam
+        plan's reviews); ``introduce`` the new cards to introduce today in place of the
+        session's own choice (a followed exam plan's)."""
         settings = settings or Settings()
         budget = budget or Budget.minutes(settings.session_minutes)
         mode = Mode(mode)
@@ -142,6 +149,9 @@ class Session:
             owner=owner,
             alive=alive,
         )
+        session._queue.weakest_first = weakest_first
+        session._queue.ahead = frozenset(ahead)
+        session._queue.introduce = None if introduce is None else tuple(introduce)
         session._queue.build(session.clock(), skip=set())
         return session
 
@@ -360,15 +370,22 @@ class Session:
         return self._current is not None and self._current in self._hinted
 
     def suggest(
-        self, verdict: Status, seconds: float | None = None, used_hint: bool = False
+        self,
+        verdict: Status,
+        seconds: float | None = None,
+        used_hint: bool = False,
+        *,
+        complete: bool = True,
     ) -> Rating | None:
         """:func:`recall.scheduling.suggest_rating` for the current card (``used_hint`` or
-        :attr:`current_hinted`)."""
+        :attr:`current_hinted`; ``complete`` false for an explanation that missed a point)."""
         state = self.current_state
         mature = state is not None and state.state.is_mature
         if seconds is None:
             seconds = self.seconds_on_current()
-        return suggest_rating(verdict, seconds, used_hint or self.current_hinted, mature)
+        return suggest_rating(
+            verdict, seconds, used_hint or self.current_hinted, mature, complete=complete
+        )
 
     def record(
         self,

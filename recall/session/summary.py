@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING, Any
 from recall.analytics import current_streak, due_counts, right_first_time
 from recall.cards.model import Card, CardKind
 from recall.config import Settings
+from recall.mistakes import MISSED_POINT, counts_as_mistake
 from recall.scheduling.rating import Rating
 from recall.scheduling.state import ReviewKind, is_leech
-from recall.verdicts import Status
 
 if TYPE_CHECKING:
     from recall.store import ReviewEntry, SessionInfo, Store
@@ -62,6 +62,9 @@ class SessionSummary:
     due_next_7_days: int  # today (overdue included) and the 7 days after it
     streak_days: int
     due_today: int = 0  # still due today, overdue included (the forecast's today)
+    #: Explanations that left key points out: (card key, the model sentence of each point
+    #: missed), from each card's last checked explanation in the session.
+    missed_points: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         out = asdict(self)
@@ -110,7 +113,13 @@ def summarise(
         for k in last_wrong
     )
     mistakes = Counter(
-        e.diagnosis for e in entries if e.diagnosis and e.verdict is Status.INCORRECT
+        e.diagnosis for e in entries if e.diagnosis and counts_as_mistake(e.diagnosis, e.verdict)
+    )
+    explained = {e.card_key: e for e in entries if e.diagnosis == MISSED_POINT and e.answer}
+    missed_points = tuple(
+        (key, points)
+        for key, entry in explained.items()
+        if key in cards and (points := points_missed(cards[key], entry.answer or ""))
     )
     threshold = settings.leech_threshold
     stored = store.cards_by_key(first) if first else {}
@@ -139,7 +148,19 @@ def summarise(
         due_next_7_days=week,
         streak_days=current_streak(store, now, settings.day_rollover_hour, tz),
         due_today=today,
+        missed_points=missed_points,
     )
+
+
+def points_missed(card: Card, typed: str) -> tuple[str, ...]:
+    """The model sentences of the key points ``typed`` left out (the check is deterministic, so
+    the log's typed text gives back what the learner was shown)."""
+    from recall.grading.explain import check_explanation
+
+    if not card.points:
+        return ()
+    result = check_explanation(card, typed)
+    return tuple(outcome.say for outcome in result.outcomes if not outcome.made)
 
 
 def right_answer(card: Card) -> str:

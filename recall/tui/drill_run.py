@@ -132,7 +132,8 @@ class DrillRun:
                 headline="This card cannot be graded",
                 diagnosis=f"{error} (Ctrl-S skips it; Ctrl-E opens its file)",
             )
-        suggested = self.session.suggest(verdict.status, used_hint=hinted)
+        complete = all(point.made for point in verdict.points)
+        suggested = self.session.suggest(verdict.status, used_hint=hinted, complete=complete)
         rating = None if suggested is None else Rating(int(suggested))
         view = feedback_view(original, text, verdict, rating)
         return replace(view, grading_ms=(time.perf_counter() - started) * 1000)
@@ -325,4 +326,5 @@ def summary_view(
         due_week=summary.due_next_7_days,
         streak_days=summary.streak_days,
         mode=summary.mode,
+        missed_points=summary.missed_points,
     )

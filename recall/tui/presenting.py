@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from recall.cards.model import Card, CardKind
+from recall.mistakes import MISSED_POINT
 from recall.tui.views import CardView, FeedbackView, PreviewView, Rating
 from recall.verdicts import Status
 
@@ -156,7 +157,8 @@ def card_view(card: Card, *, question: Question | None = None, new: bool = False
         source=card.source,
         model_answer=reflow(card.model_answer),
         numbers=card.numbers,
-        self_rated=card.kind is CardKind.EXPLAIN,
+        self_rated=card.kind is CardKind.EXPLAIN and not card.points,
+        key_points=len(card.points),
         math_answer=takes_math(card),
         path=card.path,
         line=card.line,
@@ -198,6 +200,8 @@ def reference_rendered(card: Card) -> str:
         from recall.cards.units import with_unit
 
         return with_unit(typed, card.unit)
+    if card.kind is CardKind.EXPLAIN:
+        return reflow(typed)
     return typed
 
 
@@ -221,14 +225,14 @@ def feedback_view(
             grading_ms=grading_ms,
         )
     diagnosis = verdict.diagnosis.message if verdict.diagnosis else ""
-    if not diagnosis and outcome is Status.INCORRECT:
+    if not diagnosis and outcome is Status.INCORRECT and not verdict.points:
         diagnosis = verdict.message
     return FeedbackView(
         outcome=outcome,
         answer=answer,
-        headline=HEADLINES[outcome],
+        headline=_points_headline(verdict) if verdict.points else HEADLINES[outcome],
         diagnosis=diagnosis,
-        diagnosis_kind=verdict.diagnosis.kind if verdict.diagnosis else "",
+        diagnosis_kind=_mistake_kind(verdict),
         reference=reference_rendered(card),
         reference_typed=verdict.expected,
         worked=verdict.worked,
@@ -236,7 +240,28 @@ def feedback_view(
         method=verdict.method,
         suggested=suggested,
         grading_ms=grading_ms,
+        points=verdict.points,
     )
+
+
+def _points_headline(verdict: Verdict) -> str:
+    """A checked explanation's headline: every point, enough points, or too few."""
+    made = sum(point.made for point in verdict.points)
+    if made == len(verdict.points):
+        return "✓ Every key point made"
+    if verdict.status is Status.CORRECT:
+        return "◐ Passed, with key points left out"
+    return "✗ Too few key points"
+
+
+def _mistake_kind(verdict: Verdict) -> str:
+    """The kind of mistake the review log records: the diagnosis's, or a key point left out of
+    an explanation (counted with the other mistakes)."""
+    if verdict.diagnosis:
+        return verdict.diagnosis.kind
+    if any(not point.made for point in verdict.points):
+        return MISSED_POINT
+    return ""
 
 
 def _marked_part(verdict: Verdict) -> tuple[str, str, str] | None:

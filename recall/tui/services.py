@@ -176,7 +176,7 @@ class Services:
             unfinished_done=done,
             new_allowance=today.new_left,
             review_allowance=today.reviews_left,
-            today=today_view(plan, today.due_tomorrow, today.extra_new),
+            today=today_view(plan, today.due_tomorrow, today.extra_new, today.exam),
         )
 
     def _unfinished(self) -> tuple[SessionPlan | None, int]:
@@ -256,6 +256,29 @@ class Services:
         except ConfigError as error:
             raise ValueError(str(error)) from None
         return render_exam(plan, narrowing)
+
+    def follow_exam(self, date_text: str, deck_ids: Sequence[str] = ()) -> str:
+        """Follow the exam plan for the date typed (every deck, or ``deck_ids``); what
+        happened, in words. ``ValueError`` with the reason for a date that does not work."""
+        from recall.errors import ConfigError
+
+        try:
+            plan = self.workspace.follow_exam(date_text, decks=deck_ids)
+        except ConfigError as error:
+            raise ValueError(str(error)) from None
+        if not plan.feasible:
+            return "Not followed: no plan fits (Enter shows why and what would)."
+        return (
+            f"Following the plan until {plan.exam.isoformat()}: each day's new cards and "
+            "retention come from it, the last days are reviews only, weakest first. "
+            "Ctrl+U stops following it."
+        )
+
+    def stop_following_exam(self) -> str:
+        """Back to the normal schedule, in words."""
+        if self.workspace.stop_following_exam():
+            return "Stopped following the exam plan: back to the normal schedule."
+        return "No exam plan is followed."
 
     def learn_more_today(self, count: int) -> int:
         """Raise today's new-card limit by ``count`` (today only); the day's raise in all."""
@@ -367,7 +390,9 @@ class Services:
             self._workspace.close()
 
 
-def today_view(plan: TodayPlan, due_tomorrow: int, extra_new: int = 0) -> TodayView:
+def today_view(
+    plan: TodayPlan, due_tomorrow: int, extra_new: int = 0, exam: tuple[str, ...] = ()
+) -> TodayView:
     """The home screen's view of today's plan (the numbers ``recall today`` prints)."""
     counts = plan.counts
     return TodayView(
@@ -383,6 +408,7 @@ def today_view(plan: TodayPlan, due_tomorrow: int, extra_new: int = 0) -> TodayV
         review_spent=plan.review_limit.spent,
         due_tomorrow=due_tomorrow,
         pace_measured=plan.pace.measured,
+        exam=exam,
     )
 
 

@@ -26,7 +26,7 @@ from typing import Any
 from recall.inert import inert
 from recall.scheduling.rating import Rating
 from recall.session.mode import Mode
-from recall.verdicts import Status
+from recall.verdicts import PointOutcome, Status
 from recall.wording import count_of
 
 #: Fields kept as they are: a path opens a file, so it must stay the file's real name.
@@ -133,6 +133,8 @@ class TodayView(ShownText):
     review_spent: int = 0
     due_tomorrow: int = 0
     pace_measured: bool = False
+    #: A followed exam plan's line, in words longest first (``()``: no plan followed).
+    exam: tuple[str, ...] = ()
 
     @property
     def total(self) -> int:
@@ -284,6 +286,8 @@ class FeedbackView(ShownText):
     suggested: Rating | None = None
     error_column: int | None = None  # for invalid answers
     grading_ms: float = 0.0  # time in the worker: grading and rendering the reference
+    #: A checked explanation: each key point, made (with the learner's words) or missed.
+    points: tuple[PointOutcome, ...] = ()
 
     @property
     def unavailable(self) -> frozenset[Rating]:
@@ -308,7 +312,8 @@ class CardView(ShownText):
     source: str = ""
     model_answer: str = ""  # explain cards
     numbers: tuple[str, ...] = ()  # explain cards
-    self_rated: bool = False  # explain cards are self-rated
+    self_rated: bool = False  # explain cards without key points are self-rated
+    key_points: int = 0  # explain cards with key points: a typed explanation is checked
     math_answer: bool = True  # the answer box takes math (vs words)
     path: str = ""
     line: int = 0
@@ -356,6 +361,8 @@ class SummaryView(ShownText):
     due_week: int = 0
     streak_days: int = 0
     mode: str = "normal"
+    #: Explanations that left key points out: (card, the model sentences of the points missed).
+    missed_points: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
 
 @dataclass(frozen=True)

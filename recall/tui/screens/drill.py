@@ -5,6 +5,8 @@ The flow of one card::
     ASKING ──Enter──▶ CHECKING (grade worker) ──Graded──▶ FEEDBACK ──Enter / 1–4──▶ record ─▶ next
        ▲                  │ invalid answer: back to ASKING, costs nothing
     explain cards: REVEAL ──Space──▶ REVEALED ──1–4──▶ record ─▶ next
+    explain cards with key points are ASKING like the others (the explanation is checked point
+    by point); Enter on an empty box says it aloud instead: REVEALED, self-rated.
 
 A review is committed by the session before the next card is shown. When the time budget runs
 out the current card is still finished (the countdown says "time is up, finish this card"); the
@@ -31,7 +33,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Input, Static
 
 from recall.errors import RecallError
 from recall.tui.asking import asking_header, graded_header
@@ -41,6 +43,7 @@ from recall.tui.screens.session_screen import Phase, SessionScreen
 from recall.tui.views import CardView, Leech, PreviewView, Rating, SessionPlan
 from recall.tui.widgets.answer_input import AnswerInput
 from recall.tui.widgets.countdown import Countdown
+from recall.tui.widgets.footer import Footer
 from recall.tui.widgets.math_panels import FeedbackPanel, PreviewPanel, rating_line
 from recall.verdicts import Status
 
@@ -175,8 +178,11 @@ class DrillScreen(SessionScreen):
             self.phase = Phase.ASKING
             self.query_one("#answer-row").display = True
             answer.locked = False
+            answer.placeholder = "your explanation" if card.key_points else "your answer"
             preview.display = True
             preview.show(None)
+            if card.key_points:
+                preview.update(_EXPLAIN_HELP)
             answer.focus()
         self._update_progress()
         self.query_one("#drill-body", VerticalScroll).scroll_home(animate=False)
@@ -207,6 +213,8 @@ class DrillScreen(SessionScreen):
         if self.phase is not Phase.ASKING or self.card is None:
             return
         self._preview_serial += 1
+        if self.card.key_points:
+            return  # prose: nothing to preview; the help line stays
         if not event.value.strip():
             self.query_one("#preview", PreviewPanel).show(None)
             return
@@ -230,6 +238,10 @@ class DrillScreen(SessionScreen):
         if self.phase is not Phase.ASKING or self.card is None or self.run is None:
             return
         if not event.value.strip():
+            if self.card.key_points:
+                self.phase = Phase.REVEAL  # said out loud: self-rated against the model
+                self.action_reveal()
+                return
             self.notify("Type an answer first (Ctrl-S skips the card).", timeout=3)
             return
         self.phase = Phase.CHECKING
@@ -494,6 +506,13 @@ class DrillScreen(SessionScreen):
         if action == "hint":
             return self.phase in (Phase.ASKING, Phase.REVEAL)
         return True
+
+
+_EXPLAIN_HELP = Text(
+    "Type your explanation; Enter checks it against its key points. "
+    "Or say it out loud and press Enter on the empty box to see the model answer.",
+    style="dim",
+)
 
 
 def _symbols_text(card: CardView) -> Text:

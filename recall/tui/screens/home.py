@@ -22,12 +22,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.widgets import DataTable, Footer, Header, Sparkline, Static
+from textual.widgets import DataTable, Header, Sparkline, Static
 
 from recall.session import Mode
 from recall.tui.plain import plain
 from recall.tui.screens.base import RecallScreen
 from recall.tui.views import DeckRow, EmptyOffer, HomeData, SessionPlan, TodayView
+from recall.tui.widgets.footer import Footer
 from recall.wording import REVIEW_AHEAD, count_of, plural
 
 if TYPE_CHECKING:
@@ -500,7 +501,18 @@ class HomeScreen(RecallScreen):
         deck = self.selected_deck()
         if deck is not None:
             scopes.append((f"deck {deck.name}", (deck.id,)))
-        self.app.push_screen(ExamPlanDialog(scopes, self.services.exam_text))
+        dialog = ExamPlanDialog(
+            scopes,
+            self.services.exam_text,
+            self.services.follow_exam,
+            self.services.stop_following_exam,
+        )
+
+        def closed(_result: None) -> None:
+            if dialog.changed:
+                self.recall.refresh_home()  # today's new cards come from the plan now
+
+        self.app.push_screen(dialog, closed)
 
     def action_reload(self) -> None:
         self._loading = True
@@ -598,6 +610,9 @@ def today_figures(data: HomeData) -> Text:
             [waiting, (" new wait (n learns more) · ", False), tomorrow, (" due tomorrow", False)],
             [waiting, (" new wait (n: more) · ", False), tomorrow, (" due tomorrow", False)],
         ]
+    elif today.exam:
+        # A followed exam plan: how it stands today takes the place of the exam offer.
+        next_line = [[(words, False)] for words in today.exam]
     else:
         next_line = [
             [tomorrow, (" due tomorrow · x plans an exam", False)],

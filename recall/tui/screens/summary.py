@@ -11,13 +11,14 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from recall.mistakes import mistake_words
 from recall.session import Mode
 from recall.tui.plain import plain
 from recall.tui.screens.base import RecallScreen
 from recall.tui.views import SessionPlan, SummaryView
+from recall.tui.widgets.footer import Footer
 from recall.wording import plural
 
 
@@ -38,6 +39,9 @@ class SummaryScreen(RecallScreen):
         with VerticalScroll(id="summary-body"):
             yield Static(summary_figures(self.summary), id="summary-figures")
             yield Static(missed_table(self.summary), id="summary-missed")
+            points = missed_points_text(self.summary)
+            if points is not None:
+                yield Static(points, id="summary-points")
         yield Footer()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -118,6 +122,18 @@ def missed_table(summary: SummaryView) -> RenderableType:
         table.add_row(plain(card.prompt), plain(card.answer or "—"), plain(card.reference))
     footer = Text("r drills these again", style="dim")
     return Group(table, footer)
+
+
+def missed_points_text(summary: SummaryView) -> RenderableType | None:
+    """The key points left out of each explanation, in the model's words."""
+    if not summary.missed_points:
+        return None
+    text = Text("Key points left out", style="bold")
+    for key, points in summary.missed_points:
+        text.append(f"\n{key}", style="dim")
+        for point in points:
+            text.append(f"\n  ✗ {point}")
+    return text
 
 
 def _plural(count: int, word: str) -> str:

@@ -248,17 +248,29 @@ class ExamPlanDialog(ModalScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", "Close", id="exam.close"),
         Binding("ctrl+o", "other_scope", "Other decks", id="exam.scope", priority=True),
+        Binding("ctrl+f", "follow", "Follow plan", id="exam.follow", priority=True),
+        Binding("ctrl+u", "stop_following", "Stop following", id="exam.stop", priority=True),
     ]
 
     def __init__(
-        self, scopes: Sequence[ExamScope], plan_text: Callable[[str, tuple[str, ...], str], str]
+        self,
+        scopes: Sequence[ExamScope],
+        plan_text: Callable[[str, tuple[str, ...], str], str],
+        follow: Callable[[str, tuple[str, ...]], str] | None = None,
+        stop_following: Callable[[], str] | None = None,
     ) -> None:
         """``plan_text(date_text, deck_ids, narrowing)`` returns the plan's text, or raises
-        ``ValueError`` with a message for a date that does not read."""
+        ``ValueError`` with a message for a date that does not read; ``follow(date_text,
+        deck_ids)`` adopts the plan and says so (``ValueError`` likewise);
+        ``stop_following()`` goes back to the normal schedule and says so."""
         super().__init__()
         self.scopes = list(scopes)
         self.chosen = 0
         self.plan_text = plan_text
+        self.follow = follow
+        self.stop_following = stop_following
+        #: Whether following changed what the home screen counts (it recounts on close).
+        self.changed = False
 
     @property
     def scope(self) -> ExamScope:
@@ -266,7 +278,8 @@ class ExamPlanDialog(ModalScreen[None]):
 
     def _title(self) -> str:
         other = f" · {key_name('ctrl+o')}: other decks" if len(self.scopes) > 1 else ""
-        return f"Exam plan: {self.scope[0]}{other}"
+        follow = f" · {key_name('ctrl+f')}: follow it" if self.follow is not None else ""
+        return f"Exam plan: {self.scope[0]}{other}{follow}"
 
     def _narrowing(self) -> str:
         """How this dialog plans for fewer cards, said under a plan's suggestions."""
@@ -297,9 +310,9 @@ class ExamPlanDialog(ModalScreen[None]):
         try:
             plan = self.plan_text(text, self.scope[1], self._narrowing())
         except ValueError as error:
-            shown.update(Text(str(error), style="bold"))
+            shown.update(plain(str(error), "bold"))
             return
-        shown.update(Text(plan))
+        shown.update(plain(plan))  # names decks and topics: text recall did not write
 
     def action_other_scope(self) -> None:
         """Plan for the next scope (the date typed is kept; a plan shown is redone)."""
@@ -310,6 +323,25 @@ class ExamPlanDialog(ModalScreen[None]):
         self.query_one("#exam-title", Static).update(self._title())
         if self.query_one("#exam-date", Input).value.strip():
             self._submit()
+
+    def action_follow(self) -> None:
+        """Follow the plan for the date typed: it drives the days until the exam."""
+        text = self.query_one("#exam-date", Input).value
+        if self.follow is None or not text.strip():
+            self.notify("Type the exam date first, then Ctrl+F follows its plan.", timeout=3)
+            return
+        try:
+            said = self.follow(text, self.scope[1])
+        except ValueError as error:
+            self.notify(str(error), severity="error", timeout=5)
+            return
+        self.changed = True
+        self.notify(said, timeout=8)
+
+    def action_stop_following(self) -> None:
+        if self.stop_following is not None:
+            self.changed = True
+            self.notify(self.stop_following(), timeout=5)
 
     def action_close(self) -> None:
         self.dismiss(None)

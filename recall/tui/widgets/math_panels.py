@@ -6,8 +6,9 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 from textual.widgets import Static
 
+from recall.inert import inert
 from recall.tui.views import FeedbackView, PreviewView, Rating
-from recall.verdicts import Status
+from recall.verdicts import PointOutcome, Status
 
 RATING_LABELS = {
     Rating.Again: "Again",
@@ -58,12 +59,15 @@ class FeedbackPanel(Static, can_focus=True):
         parts: list[RenderableType] = [Text(feedback.headline, style=style)]
         if feedback.diagnosis:
             parts.append(Text(feedback.diagnosis, style="italic"))
+        if feedback.points:
+            parts.append(points_text(feedback.points))
         if feedback.answer_marked is not None:
             before, part, after = feedback.answer_marked
             parts.append(Text("─ your answer, the part that differs marked", style="dim"))
             parts.append(Text.assemble(before, (part, "bold reverse red"), after))
         if feedback.reference:
-            parts.append(Text("─ reference answer", style="dim"))
+            label = "─ model answer" if feedback.points else "─ reference answer"
+            parts.append(Text(label, style="dim"))
             parts.append(Text(feedback.reference))
         if feedback.worked:
             parts.append(Text("─ worked", style="dim"))
@@ -82,6 +86,22 @@ class FeedbackPanel(Static, can_focus=True):
         self.set_class(False, "-correct")
         self.set_class(False, "-incorrect")
         self.update(Group(*parts))
+
+
+def points_text(points: tuple[PointOutcome, ...]) -> Text:
+    """Each key point of a checked explanation: made (with the words that made it) or missed
+    (with its model sentence)."""
+    made = sum(point.made for point in points)
+    text = Text(f"{made} of {len(points)} key points", style="dim")
+    for point in points:
+        if point.made:
+            text.append("\n✓ ", style="green")
+            text.append(inert(point.say))
+            text.append(f"  (you said: {inert(point.said, one_line=True)})", style="dim")
+        else:
+            text.append("\n✗ missed: ", style="red")
+            text.append(inert(point.say))
+    return text
 
 
 def rating_line(
