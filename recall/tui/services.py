@@ -30,6 +30,7 @@ from recall.tui.views import (
     StatsView,
     TodayView,
 )
+from recall.wording import key_name
 
 if TYPE_CHECKING:
     from recall.cards.model import Card
@@ -271,7 +272,7 @@ class Services:
         return (
             f"Following the plan until {plan.exam.isoformat()}: each day's new cards and "
             "retention come from it, the last days are reviews only, weakest first. "
-            "Ctrl+U stops following it."
+            f"{key_name('ctrl+u')} stops following it."
         )
 
     def stop_following_exam(self) -> str:

@@ -328,7 +328,10 @@ class ExamPlanDialog(ModalScreen[None]):
         """Follow the plan for the date typed: it drives the days until the exam."""
         text = self.query_one("#exam-date", Input).value
         if self.follow is None or not text.strip():
-            self.notify("Type the exam date first, then Ctrl+F follows its plan.", timeout=3)
+            self.notify(
+                f"Type the exam date first, then {key_name('ctrl+f')} follows its plan.",
+                timeout=3,
+            )
             return
         try:
             said = self.follow(text, self.scope[1])
