@@ -272,7 +272,7 @@ class Services:
         return (
             f"Following the plan until {plan.exam.isoformat()}: each day's new cards and "
             "retention come from it, the last days are reviews only, weakest first. "
-            f"{key_name('ctrl+u')} stops following it."
+            f"{key_name('ctrl+b')} stops following it."
         )
 
     def stop_following_exam(self) -> str:

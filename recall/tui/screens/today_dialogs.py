@@ -249,7 +249,7 @@ class ExamPlanDialog(ModalScreen[None]):
         Binding("escape", "close", "Close", id="exam.close"),
         Binding("ctrl+o", "other_scope", "Other decks", id="exam.scope", priority=True),
         Binding("ctrl+f", "follow", "Follow plan", id="exam.follow", priority=True),
-        Binding("ctrl+u", "stop_following", "Stop following", id="exam.stop", priority=True),
+        Binding("ctrl+b", "stop_following", "Stop following", id="exam.stop", priority=True),
     ]
 
     def __init__(
