@@ -26,7 +26,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from recall.inert import quote
+from recall.inert import inert, quote
 from recall.wording import count_of
 
 if TYPE_CHECKING:
@@ -343,7 +343,8 @@ def _card_place(deck: Deck) -> Callable[[str], str]:
 
     def where(card_id: str) -> str:
         line = lines.get(card_id) or None
-        path = quote(_short(deck.path))  # a file name is anyone's text
+        # Anyone's text, made inert but kept whole: it is where the card is.
+        path = inert(_short(deck.path), one_line=True)
         place = f"{path}:{line}" if line else path
         return f"{place}: card '{card_id}'"
 
