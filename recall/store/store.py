@@ -227,7 +227,9 @@ class Store:
         """New cards (never reviewed) buried until tomorrow as siblings of a card seen today,
         per deck: still waiting to be learned, though no session today shows them."""
         query = q.filtered(
-            q.CARD_SELECT.where(q.BURIED, CardStateRow.last_review.is_(None)), decks, topic
+            q.cards_of(self.learner_id).where(q.BURIED, CardStateRow.last_review.is_(None)),
+            decks,
+            topic,
         )
         found: dict[str, int] = {}
         with self._read() as conn:
