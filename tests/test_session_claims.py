@@ -40,8 +40,9 @@ def claimed_keys(store: Store) -> set[str]:
         rows = conn.execute(
             text(
                 "SELECT d.slug || '/' || c.key FROM card_claims k JOIN cards c ON c.id = k.card_id"
-                " JOIN decks d ON d.id = c.deck_id"
-            )
+                " JOIN decks d ON d.id = c.deck_id WHERE k.learner_id = :learner"
+            ),
+            {"learner": store.learner_id},
         ).all()
     return {row[0] for row in rows}
 

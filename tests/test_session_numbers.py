@@ -90,15 +90,17 @@ def log_counts(store: Store, session_id: int) -> tuple[int, dict[int, int]]:
     engine = store._engine  # noqa: SLF001 - the test counts the log itself
     with engine.connect() as conn:
         total = conn.execute(
-            text("SELECT count(*) FROM review_log WHERE session_id = :s"), {"s": session_id}
+            text("SELECT count(*) FROM review_log WHERE learner_id = :l AND session_id = :s"),
+            {"s": session_id, "l": store.learner_id},
         ).scalar_one()
         rows = conn.execute(
             text(
-                "SELECT r.kind, count(*) FROM review_log r WHERE r.session_id = :s AND r.id ="
-                " (SELECT min(f.id) FROM review_log f WHERE f.session_id = :s"
-                " AND f.card_id = r.card_id) GROUP BY r.kind"
+                "SELECT r.kind, count(*) FROM review_log r WHERE r.learner_id = :l"
+                " AND r.session_id = :s AND r.id = (SELECT min(f.id) FROM review_log f"
+                " WHERE f.learner_id = :l AND f.session_id = :s AND f.card_id = r.card_id)"
+                " GROUP BY r.kind"
             ),
-            {"s": session_id},
+            {"s": session_id, "l": store.learner_id},
         ).all()
     return int(total), {int(kind): int(n) for kind, n in rows}
 

@@ -204,8 +204,8 @@ def test_every_sqlite_connection_gets_recalls_setup(tmp_path: Path) -> None:
     assert seen == [(1, 15000, 2, "wal")] * 2
     with pytest.raises(IntegrityError), engine.begin() as conn:
         conn.exec_driver_sql(
-            "INSERT INTO review_log (card_id, reviewed_at, kind, rating, verdict, duration_ms,"
-            " hint_used) VALUES (999, 0, 0, 3, 'correct', 1, 0)"
+            "INSERT INTO review_log (learner_id, card_id, reviewed_at, kind, rating, verdict, "
+            "duration_ms, hint_used) VALUES (1, 999, 0, 0, 3, 'correct', 1, 0)"
         )
     with store._write() as conn:  # noqa: SLF001
         other = sqlite3.connect(path, timeout=0)

@@ -9,11 +9,12 @@ from pathlib import Path
 
 import pytest
 from sqlalchemy import create_engine, text
+from sqlalchemy.exc import IntegrityError
 from store_fixtures import T0, db_url, make_deck  # noqa: F401
 
 from recall.store import HEAD, StoreError, open_store
 from recall.store.engine import WRITE, make_engine, parse_url
-from recall.store.models import metadata
+from recall.store.models import PER_LEARNER_TABLES, metadata
 from recall.store.schema import REVISIONS
 
 
@@ -91,6 +92,7 @@ def make_old_database(url: str) -> None:
     engine.dispose()
 
 
+@pytest.mark.learner_sql_unchecked  # rows written as a pre-0008 recall wrote them
 def test_an_old_database_is_upgraded_keeping_its_data(db_url: str, tmp_path: Path) -> None:
     make_old_database(db_url)
     store = open_store(db_url)
@@ -108,6 +110,7 @@ def test_an_old_database_is_upgraded_keeping_its_data(db_url: str, tmp_path: Pat
         engine.dispose()
 
 
+@pytest.mark.learner_sql_unchecked  # rows written as a pre-0008 recall wrote them
 def test_sessions_left_open_before_owners_were_recorded_stay_resumable(db_url: str) -> None:
     alembic_upgrade(db_url, "0003")
     engine = create_engine(db_url)
@@ -128,6 +131,7 @@ def test_sessions_left_open_before_owners_were_recorded_stay_resumable(db_url: s
     store.close()
 
 
+@pytest.mark.learner_sql_unchecked  # rows written as a pre-0008 recall wrote them
 def test_upgrading_imports_alembic_but_only_then(db_url: str) -> None:
     make_old_database(db_url)
     code = (
@@ -184,7 +188,117 @@ def test_an_engine_for_postgresql_gives_the_partial_indexes_their_where() -> Non
         for ix in t.indexes
         if ix.name and ix.dialect_options["sqlite"]["where"] is not None
     ]
-    assert len(partial) == 4
+    assert len(partial) == 5  # four card_state queues, one parameter set in use per learner
     for index in partial:
         ddl = str(CreateIndex(index).compile(dialect=postgresql.dialect()))
         assert f"WHERE {index.dialect_options['sqlite']['where']}" in ddl
+
+
+PER_LEARNER_ROWS = {  # the rows each revision can hold, inserted before upgrading to 0008
+    "review_log": (
+        "0001",
+        "INSERT INTO review_log (id, card_id, reviewed_at, kind, rating, verdict, duration_ms, "
+        "hint_used) VALUES (2, 1, 1746200000000, 2, 1, 'incorrect', 5000, false)",
+    ),
+    "sessions": (
+        "0002",
+        "INSERT INTO sessions (id, started_at, last_active_at, budget_kind, budget_value, mode) "
+        "VALUES (1, 1746435600000, 1746435660000, 'minutes', 10, 'normal')",
+    ),
+    "card_claims": (
+        "0005",
+        "INSERT INTO card_claims (card_id, session_id, owner_host, owner_pid, claimed_at) "
+        "VALUES (1, 1, 'h', 1, 1746435600000)",
+    ),
+    "parameter_sets": (
+        "0006",
+        "INSERT INTO parameter_sets (id, created_at, parameters, status, reviews, in_use) "
+        "VALUES (1, 1746435600000, '[]', 'kept', 10, true)",
+    ),
+    "imported_reviews": (
+        "0006",
+        "INSERT INTO imported_reviews (id, card_id, reviewed_at, rating, imported_at) "
+        "VALUES (1, 1, 1746000000000, 3, 1746435600000)",
+    ),
+}
+
+
+@pytest.mark.learner_sql_unchecked  # rows written as a pre-0008 recall wrote them
+@pytest.mark.parametrize("start", REVISIONS[:-1])
+def test_every_earlier_schema_upgrades_to_one_learner_owning_every_row(
+    db_url: str, start: str
+) -> None:
+    make_old_database(db_url)  # schema 0001 with a deck, a card, its state and a review
+    alembic_upgrade(db_url, start)
+    engine = create_engine(db_url)
+    with engine.begin() as conn:
+        for since, insert in PER_LEARNER_ROWS.values():
+            if int(since) <= int(start):
+                conn.execute(text(insert))
+    engine.dispose()
+    open_store(db_url).close()  # the upgrade as recall runs it
+    engine = make_engine(parse_url(db_url))  # recall's engine: foreign keys on for SQLite too
+    with engine.connect() as conn:
+        learners = conn.execute(text("SELECT id, name, role_name FROM learners")).all()
+        assert [tuple(r) for r in learners] == [(1, "you", None)]
+        for table, (since, _insert) in {"card_state": ("0001", ""), **PER_LEARNER_ROWS}.items():
+            owners = conn.execute(text(f"SELECT learner_id FROM {table}")).scalars().all()
+            expected = 1 + (table == "review_log") if int(since) <= int(start) else 0
+            assert owners == [1] * expected, table
+        # the new keys: learner 2 may hold its own state and claim of card 1, not a second one
+        conn.execute(text("INSERT INTO learners (id, name, created_at) VALUES (2, 'b', 0)"))
+        conn.execute(
+            text(
+                "INSERT INTO card_state (learner_id, card_id, deck_id, queue, phase, reps, "
+                "lapses, suspended) VALUES (2, 1, 1, 0, 0, 0, 0, false)"
+            )
+        )
+        with pytest.raises(IntegrityError):
+            with conn.begin_nested():
+                conn.execute(
+                    text(
+                        "INSERT INTO card_state (learner_id, card_id, deck_id, queue, phase, "
+                        "reps, lapses, suspended) VALUES (2, 1, 1, 0, 0, 0, 0, false)"
+                    )
+                )
+        with pytest.raises(IntegrityError):  # no learner 3
+            with conn.begin_nested():
+                conn.execute(
+                    text(
+                        "INSERT INTO card_state (learner_id, card_id, deck_id, queue, phase, "
+                        "reps, lapses, suspended) VALUES (3, 1, 1, 0, 0, 0, 0, false)"
+                    )
+                )
+        conn.rollback()
+    engine.dispose()
+    store = open_store(db_url)  # and recall reads it
+    assert store.cards_by_key()["losses/mse"].state.stability == 3.5
+    assert len(store.reviews()) == 2
+    store.close()
+
+
+def test_the_learner_indexes_lead_with_learner_id(db_url: str) -> None:
+    from sqlalchemy import inspect
+
+    alembic_upgrade(db_url, "head")
+    engine = create_engine(db_url)
+    with engine.connect() as conn:
+        inspector = inspect(conn)
+        for table in PER_LEARNER_TABLES:
+            indexes = inspector.get_indexes(table)
+            assert indexes or table == "parameter_sets"
+            for index in indexes:
+                assert index["column_names"][0] == "learner_id", (table, index["name"])
+            assert inspector.get_pk_constraint(table)["constrained_columns"][0] in (
+                "learner_id",
+                "id",
+            )
+        assert inspector.get_pk_constraint("card_state")["constrained_columns"] == [
+            "learner_id",
+            "card_id",
+        ]
+        assert inspector.get_pk_constraint("card_claims")["constrained_columns"] == [
+            "learner_id",
+            "card_id",
+        ]
+    engine.dispose()

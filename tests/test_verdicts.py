@@ -68,7 +68,9 @@ def test_the_review_log_writes_the_value_and_reads_the_member(stored: str, tmp_p
         (entry,) = store.reviews(card_db_id=card.db_id)
         assert entry.verdict is Status(stored)
         with store._engine.connect() as conn:  # noqa: SLF001 - the column itself, as rows hold it
-            raw = conn.execute(text("SELECT verdict FROM review_log")).scalar_one()
+            raw = conn.execute(
+                text("SELECT verdict FROM review_log WHERE learner_id = 1")
+            ).scalar_one()
         assert type(raw) is str and raw == stored
     finally:
         store.close()

@@ -20,6 +20,7 @@ import os
 from recall.errors import StoreError
 from recall.paths import create_private_file, default_database_url, ensure_data_dir
 from recall.store.engine import DATABASE_ERRORS, make_engine, parse_url, sqlite_path, store_error
+from recall.store.models import DEFAULT_LEARNER
 from recall.store.records import (
     AppliedReview,
     CardClaim,
@@ -34,13 +35,15 @@ from recall.store.schema import HEAD, prepare
 from recall.store.store import Store
 
 
-def open_store(url: str | None = None) -> Store:
+def open_store(url: str | None = None, *, learner: int = DEFAULT_LEARNER) -> Store:
     """Open (creating or upgrading if needed) the database at ``url``.
 
     ``None`` means :func:`recall.paths.default_database_url` (``RECALL_DB``, else
     ``recall.sqlite3`` in the data directory, which is created). Raises :class:`StoreError`
     for a bad URL, an in-memory SQLite database (nothing would be kept), a file that is not a
     recall database, a damaged or read-only file, or a database written by a newer recall.
+    Every read and write of the store is ``learner``'s (learner 1, a SQLite database's only
+    one, unless told).
     """
     if url is None:
         if not os.environ.get("RECALL_DB"):
@@ -74,7 +77,7 @@ def open_store(url: str | None = None) -> Store:
     except BaseException:
         engine.dispose()
         raise
-    return Store(engine, parsed)
+    return Store(engine, parsed, learner_id=learner)
 
 
 __all__ = [

@@ -33,6 +33,7 @@ def claim_record(row: Any) -> CardClaim:
 
 def claim_card(
     conn: Connection,
+    learner: int,
     card_id: int,
     session_id: int,
     owner: tuple[str, int],
@@ -40,10 +41,13 @@ def claim_card(
     free: Callable[[CardClaim], bool],
 ) -> bool:
     """Make session ``session_id`` (held by ``owner``) the claimant of card ``card_id`` unless
-    another session holds it and ``free`` says that claim still stands; whether it did."""
+    another session holds it and ``free`` says that claim still stands; whether it did. Claims
+    are ``learner``'s own: two learners may drill the same card at once."""
     table = CardClaimRow.__table__
     row = conn.execute(
-        select(table).where(CardClaimRow.card_id == card_id).with_for_update()
+        select(table)
+        .where(CardClaimRow.learner_id == learner, CardClaimRow.card_id == card_id)
+        .with_for_update()
     ).one_or_none()
     values = {
         "session_id": session_id,
@@ -54,7 +58,9 @@ def claim_card(
     if row is None:
         try:
             with conn.begin_nested():
-                conn.execute(insert(CardClaimRow).values(card_id=card_id, **values))
+                conn.execute(
+                    insert(CardClaimRow).values(learner_id=learner, card_id=card_id, **values)
+                )
         except IntegrityError:
             return False  # another window claimed it between our look and our insert
         return True
@@ -63,6 +69,7 @@ def claim_card(
     result = conn.execute(
         update(CardClaimRow)
         .where(
+            CardClaimRow.learner_id == learner,
             CardClaimRow.card_id == card_id,
             CardClaimRow.session_id == row.session_id,
             CardClaimRow.claimed_at == row.claimed_at,
@@ -72,20 +79,24 @@ def claim_card(
     return bool(result.rowcount)
 
 
-def release_claims(conn: Connection, session_id: int, card_id: int | None = None) -> None:
+def release_claims(
+    conn: Connection, learner: int, session_id: int, card_id: int | None = None
+) -> None:
     """Let go of session ``session_id``'s claim on ``card_id`` (every claim it holds, when
     ``None``). A claim another session has taken over is left alone."""
-    statement = delete(CardClaimRow).where(CardClaimRow.session_id == session_id)
+    statement = delete(CardClaimRow).where(
+        CardClaimRow.learner_id == learner, CardClaimRow.session_id == session_id
+    )
     if card_id is not None:
         statement = statement.where(CardClaimRow.card_id == card_id)
     conn.execute(statement)
 
 
-def add_set_aside_seconds(conn: Connection, session_id: int, seconds: float) -> None:
+def add_set_aside_seconds(conn: Connection, learner: int, session_id: int, seconds: float) -> None:
     """Add ``seconds`` to the time session ``session_id`` spent on cards it set aside."""
     conn.execute(
         update(SessionRow)
-        .where(SessionRow.id == session_id)
+        .where(SessionRow.learner_id == learner, SessionRow.id == session_id)
         .values(set_aside_seconds=SessionRow.set_aside_seconds + float(seconds))
     )
 

@@ -56,8 +56,11 @@ class ParameterSet:
 IMPORT_BATCH = 2_000
 
 
-def _insert_new(conn: Connection, batch: dict[tuple[int, datetime], dict[str, Any]]) -> int:
-    """Insert the rows of ``batch`` (by card and time) the log does not hold yet; how many."""
+def _insert_new(
+    conn: Connection, learner: int, batch: dict[tuple[int, datetime], dict[str, Any]]
+) -> int:
+    """Insert the rows of ``batch`` (by card and time) ``learner``'s imported log does not hold
+    yet; how many."""
     there: set[tuple[int, datetime]] = set()
     keys = list(batch)
     for start in range(0, len(keys), 400):  # under every driver's parameter cap
@@ -66,6 +69,7 @@ def _insert_new(conn: Connection, batch: dict[tuple[int, datetime], dict[str, An
             (card_id, at)
             for card_id, at in conn.execute(
                 select(ImportedReviewRow.card_id, ImportedReviewRow.reviewed_at).where(
+                    ImportedReviewRow.learner_id == learner,
                     ImportedReviewRow.card_id.in_({card_id for card_id, _ in chunk}),
                     ImportedReviewRow.reviewed_at.in_({at for _, at in chunk}),
                 )
@@ -73,7 +77,7 @@ def _insert_new(conn: Connection, batch: dict[tuple[int, datetime], dict[str, An
         )
     new = [row for key, row in batch.items() if key not in there]
     if new:
-        conn.execute(insert(ImportedReviewRow), new)
+        conn.execute(insert(ImportedReviewRow), [{**row, "learner_id": learner} for row in new])
     return len(new)
 
 
@@ -119,6 +123,8 @@ class MemoryModelStore:
 
     def __init__(self, store: Store) -> None:
         self._store = store
+        self._learner = store.learner_id
+        self._mine = ParameterSetRow.learner_id == store.learner_id
 
     def _fail(self, error: BaseException) -> Exception:
         return store_error(error, self._store.url)
@@ -127,7 +133,9 @@ class MemoryModelStore:
         """Every recorded fit, oldest first."""
         try:
             with self._store._read() as conn:
-                rows = conn.execute(select(ParameterSetRow).order_by(ParameterSetRow.id))
+                rows = conn.execute(
+                    select(ParameterSetRow).where(self._mine).order_by(ParameterSetRow.id)
+                )
                 return [_parameter_set(r) for r in rows]
         except DATABASE_ERRORS as error:
             raise self._fail(error) from error
@@ -156,16 +164,17 @@ class MemoryModelStore:
             "rmse_bins": candidate.get("rmse_bins"),
             "comparison": json.dumps(comparison, sort_keys=True) if comparison else None,
             "in_use": kept,
+            "learner_id": self._learner,
         }
         try:
             with self._store._write() as conn:
                 if kept:
-                    conn.execute(update(ParameterSetRow).values(in_use=False))
+                    conn.execute(update(ParameterSetRow).where(self._mine).values(in_use=False))
                 new_id = conn.execute(
                     insert(ParameterSetRow).values(**values).returning(ParameterSetRow.id)
                 ).scalar_one()
                 row = conn.execute(
-                    select(ParameterSetRow).where(ParameterSetRow.id == new_id)
+                    select(ParameterSetRow).where(self._mine, ParameterSetRow.id == new_id)
                 ).one()
                 return _parameter_set(row)
         except DATABASE_ERRORS as error:
@@ -177,14 +186,16 @@ class MemoryModelStore:
         try:
             with self._store._write() as conn:
                 current = conn.execute(
-                    select(ParameterSetRow.id).where(ParameterSetRow.in_use.is_(True))
+                    select(ParameterSetRow.id).where(self._mine, ParameterSetRow.in_use.is_(True))
                 ).scalar_one_or_none()
                 if current is None:
                     return None
-                conn.execute(update(ParameterSetRow).values(in_use=False))
+                conn.execute(update(ParameterSetRow).where(self._mine).values(in_use=False))
                 earlier = conn.execute(
                     select(ParameterSetRow)
-                    .where(ParameterSetRow.id < current, ParameterSetRow.status == "kept")
+                    .where(
+                        self._mine, ParameterSetRow.id < current, ParameterSetRow.status == "kept"
+                    )
                     .order_by(ParameterSetRow.id.desc())
                     .limit(1)
                 ).one_or_none()
@@ -192,7 +203,7 @@ class MemoryModelStore:
                     return None
                 conn.execute(
                     update(ParameterSetRow)
-                    .where(ParameterSetRow.id == earlier.id)
+                    .where(self._mine, ParameterSetRow.id == earlier.id)
                     .values(in_use=True)
                 )
                 return replace(_parameter_set(earlier), in_use=True)
@@ -218,7 +229,7 @@ class MemoryModelStore:
         def store(batch: dict[tuple[int, datetime], dict[str, Any]]) -> None:
             nonlocal added, duplicates
             with self._store._write() as conn:
-                stored = _insert_new(conn, batch)
+                stored = _insert_new(conn, self._learner, batch)
             added, duplicates = added + stored, duplicates + len(batch) - stored
 
         try:
@@ -226,7 +237,9 @@ class MemoryModelStore:
                 own: dict[int, list[int]] = {}
                 if own_within_ms > 0:
                     for card_id, at in conn.execute(
-                        select(ReviewRow.card_id, type_coerce(ReviewRow.reviewed_at, BigInteger))
+                        select(
+                            ReviewRow.card_id, type_coerce(ReviewRow.reviewed_at, BigInteger)
+                        ).where(ReviewRow.learner_id == self._learner)
                     ):
                         own.setdefault(card_id, []).append(int(at))
                 ids = {
@@ -289,6 +302,7 @@ class MemoryModelStore:
                         )
                         .join(DeckRow, DeckRow.id == CardRow.deck_id)
                         .join(CardStateRow, CardStateRow.card_id == CardRow.id)
+                        .where(CardStateRow.learner_id == self._learner)
                     )
                 }
                 batch = []
@@ -317,7 +331,10 @@ class MemoryModelStore:
                     columns = [key for key in batch[0] if key != "cid"]
                     conn.execute(
                         update(CardStateRow)
-                        .where(CardStateRow.card_id == bindparam("cid"))
+                        .where(
+                            CardStateRow.learner_id == self._learner,
+                            CardStateRow.card_id == bindparam("cid"),
+                        )
                         .values({name: bindparam(f"new_{name}") for name in columns}),
                         [
                             {"cid": row["cid"], **{f"new_{n}": row[n] for n in columns}}
@@ -343,7 +360,11 @@ class MemoryModelStore:
             )
             .join(CardRow, CardRow.id == ReviewRow.card_id)
             .join(DeckRow, DeckRow.id == CardRow.deck_id)
-            .where(ReviewRow.after_phase.is_not(None), ReviewRow.rating.between(1, 4))
+            .where(
+                ReviewRow.learner_id == self._learner,
+                ReviewRow.after_phase.is_not(None),
+                ReviewRow.rating.between(1, 4),
+            )
             .order_by(ReviewRow.id)
         )
         try:
@@ -367,7 +388,11 @@ class MemoryModelStore:
             select(
                 ReviewRow.card_id, type_coerce(ReviewRow.reviewed_at, BigInteger), ReviewRow.rating
             )
-            .where(ReviewRow.after_phase.is_not(None), ReviewRow.rating.between(1, 4))
+            .where(
+                ReviewRow.learner_id == self._learner,
+                ReviewRow.after_phase.is_not(None),
+                ReviewRow.rating.between(1, 4),
+            )
             .order_by(ReviewRow.id)
         )
         imported = (
@@ -376,7 +401,10 @@ class MemoryModelStore:
                 type_coerce(ImportedReviewRow.reviewed_at, BigInteger),
                 ImportedReviewRow.rating,
             )
-            .where(ImportedReviewRow.rating.between(1, 4))
+            .where(
+                ImportedReviewRow.learner_id == self._learner,
+                ImportedReviewRow.rating.between(1, 4),
+            )
             .order_by(ImportedReviewRow.reviewed_at, ImportedReviewRow.id)
         )
         try:
@@ -394,6 +422,7 @@ class MemoryModelStore:
         learner's pace is measured on (:func:`recall.scheduling.today.pace_from_log`)."""
         query = (
             select(ReviewRow.kind, ReviewRow.duration_ms)
+            .where(ReviewRow.learner_id == self._learner)
             .order_by(ReviewRow.id.desc())
             .limit(max(0, limit))
         )
@@ -417,6 +446,7 @@ class MemoryModelStore:
             )
             .join(CardRow, CardRow.id == ImportedReviewRow.card_id)
             .join(DeckRow, DeckRow.id == CardRow.deck_id)
+            .where(ImportedReviewRow.learner_id == self._learner)
             .order_by(ImportedReviewRow.reviewed_at, ImportedReviewRow.id)
         )
         try:

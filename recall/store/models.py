@@ -159,14 +159,14 @@ CardRow = TableColumns(
 )
 
 
-def partial_index(name: str, *columns: str, where: str) -> Index:
+def partial_index(name: str, *columns: str, where: str, unique: bool = False) -> Index:
     """An index over the rows ``where`` selects (SQL over the table's columns).
 
     Declared for SQLite only; :func:`use_on_postgresql` gives PostgreSQL the same clause when an
     engine for it is made. Naming ``postgresql_where`` here would make SQLAlchemy import its
     PostgreSQL dialect and drivers (0.04 s) at every start of the SQLite default, before the
     home screen's counts."""
-    return Index(name, *columns, sqlite_where=text(where))
+    return Index(name, *columns, unique=unique, sqlite_where=text(where))
 
 
 def use_on_postgresql() -> None:
@@ -180,10 +180,51 @@ def use_on_postgresql() -> None:
                 index.dialect_options["postgresql"]["where"] = where
 
 
+#: Who the per-learner rows belong to. A SQLite database has one learner, id 1 (migration 0008
+#: made it and gave it every row that existed before); a shared PostgreSQL database has one row
+#: per learner, ``role_name`` the PostgreSQL login role that learner connects as (NULL: none).
+LearnerRow = TableColumns(
+    Table(
+        "learners",
+        metadata,
+        Column("id", Integer, primary_key=True),
+        _required("name", String(100), unique=True),
+        _optional("role_name", String(63)),  # PostgreSQL identifiers are at most 63 bytes
+        _moment("created_at"),
+    )
+)
+
+#: The learner every database has, and the one a store is opened for unless told otherwise.
+DEFAULT_LEARNER = 1
+
+#: The tables holding one learner's rows: every statement over them names ``learner_id``.
+PER_LEARNER_TABLES = (
+    "card_state",
+    "review_log",
+    "sessions",
+    "card_claims",
+    "parameter_sets",
+    "imported_reviews",
+)
+
+
+def _learner(*, primary_key: bool = False) -> Column[Any]:
+    """The owner of a per-learner row (learner 1 unless told: a single-learner database)."""
+    return Column(
+        "learner_id",
+        Integer,
+        ForeignKey("learners.id"),
+        nullable=False,
+        primary_key=primary_key,
+        server_default=text(str(DEFAULT_LEARNER)),
+    )
+
+
 CardStateRow = TableColumns(
     Table(
         "card_state",
         metadata,
+        _learner(primary_key=True),
         Column("card_id", Integer, ForeignKey("cards.id"), primary_key=True),
         _required("deck_id", Integer, ForeignKey("decks.id")),
         _required("queue", SmallInteger),
@@ -197,10 +238,19 @@ CardStateRow = TableColumns(
         _required("lapses", Integer, default=0),
         _required("suspended", Boolean, default=False),
         _moment("buried_until", nullable=True),
-        partial_index("ix_card_state_due", "due", "deck_id", "queue", where="queue > 0"),
-        partial_index("ix_card_state_deck_queue_due", "deck_id", "queue", "due", where="queue > 0"),
-        partial_index("ix_card_state_new", "deck_id", "card_id", where="queue = 0"),
-        partial_index("ix_card_state_buried", "buried_until", where="queue = -3"),
+        partial_index(
+            "ix_card_state_due", "learner_id", "due", "deck_id", "queue", where="queue > 0"
+        ),
+        partial_index(
+            "ix_card_state_deck_queue_due",
+            "learner_id",
+            "deck_id",
+            "queue",
+            "due",
+            where="queue > 0",
+        ),
+        partial_index("ix_card_state_new", "learner_id", "deck_id", "card_id", where="queue = 0"),
+        partial_index("ix_card_state_buried", "learner_id", "buried_until", where="queue = -3"),
     )
 )
 
@@ -211,6 +261,7 @@ SessionRow = TableColumns(
         "sessions",
         metadata,
         Column("id", Integer, primary_key=True),
+        _learner(),
         _moment("started_at"),
         _moment("last_active_at"),
         _moment("ended_at", nullable=True),
@@ -224,6 +275,7 @@ SessionRow = TableColumns(
         # Seconds spent on cards that left the screen without a review (skipped, buried,
         # undone): budget spent for good, counted again when the session is resumed.
         _required("set_aside_seconds", Float, server_default=text("0")),
+        Index("ix_sessions_learner_id_ended_at", "learner_id", "ended_at"),
     )
 )
 
@@ -233,12 +285,13 @@ CardClaimRow = TableColumns(
     Table(
         "card_claims",
         metadata,
+        _learner(primary_key=True),
         Column("card_id", Integer, ForeignKey("cards.id"), primary_key=True),
         _required("session_id", Integer, ForeignKey("sessions.id")),
         _required("owner_host", String(255)),
         _required("owner_pid", Integer),
         _moment("claimed_at"),
-        Index("ix_card_claims_session_id", "session_id"),
+        Index("ix_card_claims_learner_id_session_id", "learner_id", "session_id"),
     )
 )
 
@@ -249,6 +302,7 @@ ReviewRow = TableColumns(
         "review_log",
         metadata,
         Column("id", Integer, primary_key=True),
+        _learner(),
         _required("card_id", Integer, ForeignKey("cards.id")),
         _optional("session_id", Integer, ForeignKey("sessions.id")),
         _moment("reviewed_at"),
@@ -277,9 +331,11 @@ ReviewRow = TableColumns(
         _optional("after_stability", Float),
         _optional("after_difficulty", Float),
         _moment("after_due", nullable=True),
-        Index("ix_review_log_card_id_reviewed_at", "card_id", "reviewed_at"),
-        Index("ix_review_log_reviewed_at", "reviewed_at"),
-        Index("ix_review_log_session_id", "session_id"),
+        Index(
+            "ix_review_log_learner_id_card_id_reviewed_at", "learner_id", "card_id", "reviewed_at"
+        ),
+        Index("ix_review_log_learner_id_reviewed_at", "learner_id", "reviewed_at"),
+        Index("ix_review_log_learner_id_session_id", "learner_id", "session_id"),
     )
 )
 
@@ -292,6 +348,7 @@ ParameterSetRow = TableColumns(
         "parameter_sets",
         metadata,
         Column("id", Integer, primary_key=True),
+        _learner(),
         _moment("created_at"),
         _required("parameters", Text),  # JSON list of 21 floats
         _required("status", String(24)),  # kept | rejected
@@ -300,6 +357,10 @@ ParameterSetRow = TableColumns(
         _optional("rmse_bins", Float),
         _optional("comparison", Text),  # JSON of the held-out comparison
         _required("in_use", Boolean, default=False),
+        # At most one fit in use per learner (none: the defaults).
+        partial_index(
+            "uq_parameter_sets_learner_in_use", "learner_id", where="in_use", unique=True
+        ),
     )
 )
 
@@ -308,13 +369,14 @@ ImportedReviewRow = TableColumns(
         "imported_reviews",
         metadata,
         Column("id", Integer, primary_key=True),
+        _learner(),
         _required("card_id", Integer, ForeignKey("cards.id")),
         _moment("reviewed_at"),
         _required("rating", SmallInteger),
         _optional("state", SmallInteger),
         _optional("duration_ms", Integer),
         _moment("imported_at"),
-        UniqueConstraint("card_id", "reviewed_at"),
-        Index("ix_imported_reviews_reviewed_at", "reviewed_at"),
+        UniqueConstraint("learner_id", "card_id", "reviewed_at"),
+        Index("ix_imported_reviews_learner_id_reviewed_at", "learner_id", "reviewed_at"),
     )
 )

@@ -7,6 +7,12 @@ are converted by :mod:`recall.store.rows`.
 Hot queries repeat the partial indexes' WHERE terms literally (``queue > 0``, ``queue = 0``):
 SQLite uses a partial index only when the query states its condition verbatim, and a bound
 parameter (``queue > ?``) does not count. See :mod:`recall.store.models` for the queue numbers.
+
+Every statement over a per-learner table names the learner (``learner_id = :learner``, in each
+subquery too): recall uses SQLAlchemy Core, so nothing adds that filter for us. Each builder
+takes the ``learner`` the :class:`~recall.store.store.Store` was opened for; the prepared
+statements bind it as ``:learner``. A test listener fails any SQL over those tables that does not
+name ``learner_id`` (``tests/conftest.py``).
 """
 
 from __future__ import annotations
@@ -99,17 +105,32 @@ def card_query() -> Select:
 
 
 CARD_SELECT = card_query()
+#: The learner a prepared statement is for (pass ``{"learner": ...}`` when running it).
+LEARNER = bindparam("learner", type_=Integer())
+
+
+def cards_of(learner: int) -> Select:
+    """:data:`CARD_SELECT` for one learner's cards (build on it with ``.where``)."""
+    return CARD_SELECT.where(CardStateRow.learner_id == learner)
+
+
 #: Due cards of every deck, most overdue first: the common case, prepared once.
 DUE_ALL = (
-    CARD_SELECT.where(ACTIVE, CardStateRow.due <= bindparam("now", type_=UTCMillis()))
+    CARD_SELECT.where(
+        CardStateRow.learner_id == LEARNER,
+        ACTIVE,
+        CardStateRow.due <= bindparam("now", type_=UTCMillis()),
+    )
     .order_by(CardStateRow.due)
     .limit(bindparam("limit", type_=Integer()))
 )
 #: (integer key, slug, name) of every deck, in the order they were first synced.
 DECKS = select(DeckRow.id, DeckRow.slug, DeckRow.name).order_by(DeckRow.id)
 #: (deck key, queue, cards) for every deck and queue.
-CARDS_PER_QUEUE = select(CardStateRow.deck_id, CardStateRow.queue, func.count()).group_by(
-    CardStateRow.deck_id, CardStateRow.queue
+CARDS_PER_QUEUE = (
+    select(CardStateRow.deck_id, CardStateRow.queue, func.count())
+    .where(CardStateRow.learner_id == LEARNER)
+    .group_by(CardStateRow.deck_id, CardStateRow.queue)
 )
 
 
@@ -130,67 +151,76 @@ def filtered(query: Select, decks: Collection[str] | None, topic: str | None) ->
     return query
 
 
-def review_query() -> Select:
-    """Every ``review_log`` column with its card's deck slug and card key (for
-    :func:`recall.store.rows.review_entry`)."""
+def review_query(learner: int) -> Select:
+    """Every ``review_log`` column of ``learner``'s reviews with its card's deck slug and card
+    key (for :func:`recall.store.rows.review_entry`)."""
     return (
         select(ReviewRow.__table__, DeckRow.slug, CardRow.key)
         .join(CardRow, CardRow.id == ReviewRow.card_id)
         .join(DeckRow, DeckRow.id == CardRow.deck_id)
+        .where(ReviewRow.learner_id == learner)
     )
 
 
-def limits_spent_query(since: datetime) -> Select:
+def limits_spent_query(since: datetime, learner: int) -> Select:
     """(kind, distinct cards) of new and review-phase reviews since ``since``."""
     return (
         select(ReviewRow.kind, func.count(func.distinct(ReviewRow.card_id)))
-        .where(ReviewRow.reviewed_at >= since, ReviewRow.kind.in_([KIND_NEW, KIND_REVIEW]))
+        .where(
+            ReviewRow.learner_id == learner,
+            ReviewRow.reviewed_at >= since,
+            ReviewRow.kind.in_([KIND_NEW, KIND_REVIEW]),
+        )
         .group_by(ReviewRow.kind)
     )
 
 
-def memory_query(decks: Collection[str] | None, topic: str | None) -> Select:
+def memory_query(decks: Collection[str] | None, topic: str | None, learner: int) -> Select:
     """(card key, stability, last review in raw epoch milliseconds: no per-row datetime) of
     every card in a queue (new, learning, review)."""
     query = select(
         CardStateRow.card_id,
         CardStateRow.stability,
         type_coerce(CardStateRow.last_review, BigInteger),
-    ).where(CardStateRow.queue >= literal_column("0"))
+    ).where(CardStateRow.learner_id == learner, CardStateRow.queue >= literal_column("0"))
     if decks is not None or topic is not None:
         query = filtered(query.join(CardRow, CardRow.id == CardStateRow.card_id), decks, topic)
     return query
 
 
-def count_due_query(before: datetime) -> Select:
+def count_due_query(before: datetime, learner: int) -> Select:
     """How many learning and review cards fall due before ``before``; a buried card from the
     end of its burial."""
-    active = select(func.count()).where(ACTIVE, CardStateRow.due < before)
-    buried = select(func.count()).where(BURIED, BACK_FROM_BURIAL < before)
+    mine = CardStateRow.learner_id == learner
+    active = select(func.count()).where(mine, ACTIVE, CardStateRow.due < before)
+    buried = select(func.count()).where(mine, BURIED, BACK_FROM_BURIAL < before)
     return select(active.scalar_subquery() + buried.scalar_subquery())
 
 
-def due_millis_query(until: datetime) -> Any:
+def due_millis_query(until: datetime, learner: int) -> Any:
     """Due times (epoch milliseconds) of learning and review cards due before ``until``; a
     buried card's when its burial ends, if that is later."""
+    mine = CardStateRow.learner_id == learner
     active = select(type_coerce(CardStateRow.due, BigInteger)).where(
-        ACTIVE, CardStateRow.due < until
+        mine, ACTIVE, CardStateRow.due < until
     )
     buried = select(type_coerce(BACK_FROM_BURIAL, BigInteger)).where(
-        BURIED, BACK_FROM_BURIAL < until
+        mine, BURIED, BACK_FROM_BURIAL < until
     )
     return active.union_all(buried)
 
 
-def review_millis_query(since: datetime | None) -> Select:
+def review_millis_query(since: datetime | None, learner: int) -> Select:
     """Times (epoch milliseconds) of every review since ``since``, in order."""
-    query = select(type_coerce(ReviewRow.reviewed_at, BigInteger))
+    query = select(type_coerce(ReviewRow.reviewed_at, BigInteger)).where(
+        ReviewRow.learner_id == learner
+    )
     if since is not None:
         query = query.where(ReviewRow.reviewed_at >= since)
     return query.order_by(ReviewRow.reviewed_at)
 
 
-def review_facts_query(since: datetime, until: datetime) -> Select:
+def review_facts_query(since: datetime, until: datetime, learner: int) -> Select:
     """(time, kind, rating, verdict, diagnosis, deck slug, topic) of each review in a period."""
     topic = func.coalesce(CardRow.topic, DeckRow.topic)
     return (
@@ -205,39 +235,48 @@ def review_facts_query(since: datetime, until: datetime) -> Select:
         )
         .join(CardRow, CardRow.id == ReviewRow.card_id)
         .join(DeckRow, DeckRow.id == CardRow.deck_id)
-        .where(ReviewRow.reviewed_at >= since, ReviewRow.reviewed_at < until)
+        .where(
+            ReviewRow.learner_id == learner,
+            ReviewRow.reviewed_at >= since,
+            ReviewRow.reviewed_at < until,
+        )
         .order_by(ReviewRow.id)
     )
 
 
-def set_suspended(conn: Connection, card_id: int, suspended: bool) -> None:
+def set_suspended(conn: Connection, learner: int, card_id: int, suspended: bool) -> None:
     """Set a card's suspended flag (unburying it) and move it to the queue that follows; a
     retired card is left alone."""
-    not_retired = (CardStateRow.card_id == card_id, CardStateRow.queue != QUEUE_RETIRED)
+    not_retired = (
+        CardStateRow.learner_id == learner,
+        CardStateRow.card_id == card_id,
+        CardStateRow.queue != QUEUE_RETIRED,
+    )
     conn.execute(
         update(CardStateRow).where(*not_retired).values(suspended=suspended, buried_until=None)
     )
     conn.execute(update(CardStateRow).where(*not_retired).values(queue=requeue_expression()))
 
 
-def _burial_over(now: datetime) -> Any:
+def _burial_over(now: datetime, learner: int) -> Any:
     return and_(
+        CardStateRow.learner_id == learner,
         CardStateRow.queue == literal_column(str(QUEUE_BURIED)),
         CardStateRow.buried_until <= now,
     )
 
 
-def any_burial_over(conn: Connection, now: datetime) -> bool:
+def any_burial_over(conn: Connection, now: datetime, learner: int) -> bool:
     """Whether some card's burial has ended by ``now`` (a read: no write lock for nothing)."""
-    found = conn.execute(select(CardStateRow.card_id).where(_burial_over(now)).limit(1))
+    found = conn.execute(select(CardStateRow.card_id).where(_burial_over(now, learner)).limit(1))
     return found.first() is not None
 
 
-def release_buried(conn: Connection, now: datetime) -> int:
+def release_buried(conn: Connection, now: datetime, learner: int) -> int:
     """Return the cards whose burial has ended to their queues; returns how many."""
     result = conn.execute(
         update(CardStateRow)
-        .where(_burial_over(now))
+        .where(_burial_over(now, learner))
         .values(queue=requeue_expression(), buried_until=None)
     )
     return int(result.rowcount or 0)
@@ -245,6 +284,7 @@ def release_buried(conn: Connection, now: datetime) -> int:
 
 def claim_session(
     conn: Connection,
+    learner: int,
     session_id: int,
     owner: tuple[str, int],
     now: datetime,
@@ -255,6 +295,7 @@ def claim_session(
     result = conn.execute(
         update(SessionRow)
         .where(
+            SessionRow.learner_id == learner,
             SessionRow.id == session_id,
             SessionRow.ended_at.is_(None),
             SessionRow.owner_host.is_not_distinct_from(host),
@@ -265,11 +306,14 @@ def claim_session(
     return bool(result.rowcount)
 
 
-def release_session(conn: Connection, session_id: int, owner: tuple[str, int]) -> None:
+def release_session(
+    conn: Connection, learner: int, session_id: int, owner: tuple[str, int]
+) -> None:
     """Clear a session's owner, if ``owner`` still holds it."""
     conn.execute(
         update(SessionRow)
         .where(
+            SessionRow.learner_id == learner,
             SessionRow.id == session_id,
             SessionRow.owner_host == owner[0],
             SessionRow.owner_pid == owner[1],
@@ -278,11 +322,13 @@ def release_session(conn: Connection, session_id: int, owner: tuple[str, int]) -
     )
 
 
-def finished_sessions_query(mode: str | None) -> Select:
+def finished_sessions_query(mode: str | None, learner: int) -> Select:
     """Ended sessions (of ``mode``, when given) that have reviews."""
+    reviewed = select(ReviewRow.id).where(
+        ReviewRow.learner_id == learner, ReviewRow.session_id == SessionRow.id
+    )
     query = select(SessionRow.__table__).where(
-        SessionRow.ended_at.is_not(None),
-        select(ReviewRow.id).where(ReviewRow.session_id == SessionRow.id).exists(),
+        SessionRow.learner_id == learner, SessionRow.ended_at.is_not(None), reviewed.exists()
     )
     if mode is not None:
         query = query.where(SessionRow.mode == mode)
@@ -291,6 +337,7 @@ def finished_sessions_query(mode: str | None) -> Select:
 
 def bury(
     conn: Connection,
+    learner: int,
     card_ids: Collection[int],
     until: datetime,
     queues: tuple[int, ...] = (QUEUE_NEW, QUEUE_REVIEW),
@@ -302,6 +349,7 @@ def bury(
     result = conn.execute(
         update(CardStateRow)
         .where(
+            CardStateRow.learner_id == learner,
             CardStateRow.card_id.in_(list(card_ids)),
             CardStateRow.queue.in_(list(queues)),
         )
@@ -325,11 +373,13 @@ def sibling_ids(conn: Connection, group: str, deck_id: int, card_id: int) -> lis
     )
 
 
-def store_next_state(conn: Connection, card_id: int, after: CardState, *, suspended: bool) -> None:
+def store_next_state(
+    conn: Connection, learner: int, card_id: int, after: CardState, *, suspended: bool
+) -> None:
     """Write a reviewed card's next state into ``card_state`` (unburying it: it was shown)."""
     conn.execute(
         update(CardStateRow)
-        .where(CardStateRow.card_id == card_id)
+        .where(CardStateRow.learner_id == learner, CardStateRow.card_id == card_id)
         .values(
             queue=queue_for(after.phase, suspended=suspended),
             buried_until=None,
@@ -340,16 +390,22 @@ def store_next_state(conn: Connection, card_id: int, after: CardState, *, suspen
     )
 
 
-def touch_session(conn: Connection, session_id: int, at: datetime) -> None:
+def touch_session(conn: Connection, learner: int, session_id: int, at: datetime) -> None:
     """Move a session's heartbeat (``last_active_at``) to ``at``."""
-    conn.execute(update(SessionRow).where(SessionRow.id == session_id).values(last_active_at=at))
+    conn.execute(
+        update(SessionRow)
+        .where(SessionRow.learner_id == learner, SessionRow.id == session_id)
+        .values(last_active_at=at)
+    )
 
 
-def latest_scheduled_review(conn: Connection, card_id: int) -> int | None:
+def latest_scheduled_review(conn: Connection, learner: int, card_id: int) -> int | None:
     """The id of a card's latest review that changed its state (cram reviews changed none)."""
     return conn.execute(
         select(func.max(ReviewRow.id)).where(
-            ReviewRow.card_id == card_id, ReviewRow.kind != KIND_CRAM
+            ReviewRow.learner_id == learner,
+            ReviewRow.card_id == card_id,
+            ReviewRow.kind != KIND_CRAM,
         )
     ).scalar()
 
@@ -359,7 +415,7 @@ def restore_before(conn: Connection, log: Any, current: Any) -> None:
     card's ``card_state`` row now). A card suspended or retired since stays so."""
     conn.execute(
         update(CardStateRow)
-        .where(CardStateRow.card_id == log.card_id)
+        .where(CardStateRow.learner_id == log.learner_id, CardStateRow.card_id == log.card_id)
         .values(
             phase=log.before_phase,
             step=log.before_step,
@@ -376,7 +432,9 @@ def restore_before(conn: Connection, log: Any, current: Any) -> None:
     )
 
 
-def unbury_group(conn: Connection, card_id: int, review_id: int, reviewed_at: datetime) -> None:
+def unbury_group(
+    conn: Connection, learner: int, card_id: int, review_id: int, reviewed_at: datetime
+) -> None:
     """After undoing a review, release the siblings it buried, unless another review of the
     group within the day before still justifies the burial."""
     group = conn.execute(
@@ -390,6 +448,7 @@ def unbury_group(conn: Connection, card_id: int, review_id: int, reviewed_at: da
     other = conn.execute(
         select(ReviewRow.id)
         .where(
+            ReviewRow.learner_id == learner,
             ReviewRow.card_id.in_(members),
             ReviewRow.id != review_id,
             ReviewRow.kind != KIND_CRAM,
@@ -400,7 +459,11 @@ def unbury_group(conn: Connection, card_id: int, review_id: int, reviewed_at: da
     if other is None:
         conn.execute(
             update(CardStateRow)
-            .where(CardStateRow.card_id.in_(members), CardStateRow.queue == QUEUE_BURIED)
+            .where(
+                CardStateRow.learner_id == learner,
+                CardStateRow.card_id.in_(members),
+                CardStateRow.queue == QUEUE_BURIED,
+            )
             .values(queue=requeue_expression(), buried_until=None)
         )
 
@@ -408,24 +471,31 @@ def unbury_group(conn: Connection, card_id: int, review_id: int, reviewed_at: da
 @functools.lru_cache(maxsize=16)
 def per_deck_counts(decks: int, cap_new: bool, cap_due: bool) -> Any:
     """One statement returning (deck slot, queue, count) for new, learning and review cards of
-    ``decks`` decks: a UNION ALL of scalar counts over short index range scans (the partial
-    indexes ``ix_card_state_new`` and ``ix_card_state_deck_queue_due``), each stopped by a
-    LIMIT when capped. Unlike one GROUP BY over all due cards, nothing is sorted. The same SQL
-    runs on SQLite and PostgreSQL; the partial-index conditions are repeated verbatim because
-    SQLite only uses a partial index when the query states its WHERE term literally."""
+    ``decks`` decks, the learner's bound as ``:learner``: a UNION ALL of scalar counts over
+    short index range scans (the partial indexes ``ix_card_state_new`` and
+    ``ix_card_state_deck_queue_due``, both led by ``learner_id``), each stopped by a LIMIT when
+    capped. Unlike one GROUP BY over all due cards, nothing is sorted. The same SQL runs on
+    SQLite and PostgreSQL; the partial-index conditions are repeated verbatim because SQLite
+    only uses a partial index when the query states its WHERE term literally."""
     new_limit = " LIMIT :new_cap" if cap_new else ""
     due_limit = " LIMIT :due_cap" if cap_due else ""
     parts = []
     for i in range(decks):
-        new = f"SELECT 1 FROM card_state WHERE queue = 0 AND deck_id = :d{i}{new_limit}"
+        new = (
+            "SELECT 1 FROM card_state WHERE learner_id = :learner AND queue = 0 "
+            f"AND deck_id = :d{i}{new_limit}"
+        )
         parts.append(f"SELECT {i}, 0, (SELECT count(*) FROM ({new}) AS n{i})")
         for queue in (QUEUE_LEARNING, QUEUE_REVIEW):
             due = (
-                f"SELECT 1 FROM card_state WHERE queue > 0 AND deck_id = :d{i} "
+                "SELECT 1 FROM card_state WHERE learner_id = :learner AND queue > 0 "
+                f"AND deck_id = :d{i} "
                 f"AND queue = {queue} AND due < :day_end{due_limit}"
             )
             parts.append(f"SELECT {i}, {queue}, (SELECT count(*) FROM ({due}) AS q{queue}_{i})")
-    statement = text(" UNION ALL ".join(parts)).bindparams(bindparam("day_end", type_=UTCMillis()))
+    statement = text(" UNION ALL ".join(parts)).bindparams(
+        bindparam("day_end", type_=UTCMillis()), bindparam("learner", type_=Integer())
+    )
     if cap_new:
         statement = statement.bindparams(bindparam("new_cap", type_=Integer()))
     if cap_due:

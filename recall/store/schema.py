@@ -23,11 +23,11 @@ from recall import __version__
 from recall.errors import StoreError
 from recall.paths import create_private_file
 from recall.store.engine import WRITE, redacted, sqlite_path, use_wal
-from recall.store.models import metadata
+from recall.store.models import DEFAULT_LEARNER, metadata
 
 #: Every schema revision this recall can read, oldest first; the last is the head.
 #: A test checks this against the migration scripts.
-REVISIONS: tuple[str, ...] = ("0001", "0002", "0003", "0004", "0005", "0006", "0007")
+REVISIONS: tuple[str, ...] = ("0001", "0002", "0003", "0004", "0005", "0006", "0007", "0008")
 HEAD = REVISIONS[-1]
 APP_MARK = "recall"
 
@@ -73,6 +73,12 @@ def _create(conn: Connection) -> None:
             "('created_by', :version), ('last_opened_at', :now)"
         ),
         {"app": APP_MARK, "now": now, "version": __version__},
+    )
+    conn.execute(  # the one learner of a new database (what migration 0008 makes of an old one)
+        text(
+            "INSERT INTO learners (id, name, role_name, created_at) VALUES (:id, 'you', NULL, :at)"
+        ),
+        {"id": DEFAULT_LEARNER, "at": int(datetime.now(UTC).timestamp() * 1000)},
     )
     conn.execute(
         text(
@@ -147,7 +153,29 @@ def _upgrade(engine: Engine, url: URL, revision: str) -> None:
     from recall.store.migrate import upgrade  # imports Alembic: only now
 
     with engine.connect().execution_options(**WRITE) as conn:
-        with conn.begin():
-            _lock_for_setup(conn)
-            upgrade(conn, "head")
-            _touch(conn)
+        sqlite = conn.dialect.name == "sqlite"
+        if sqlite:  # see _check_foreign_keys
+            conn.connection.driver_connection.execute("PRAGMA foreign_keys = OFF")  # type: ignore[union-attr]
+        try:
+            with conn.begin():
+                _lock_for_setup(conn)
+                upgrade(conn, "head")
+                if sqlite:
+                    _check_foreign_keys(conn)
+                _touch(conn)
+        finally:
+            if sqlite:
+                conn.connection.driver_connection.execute("PRAGMA foreign_keys = ON")  # type: ignore[union-attr]
+
+
+def _check_foreign_keys(conn: Connection) -> None:
+    """SQLite alters a table by building a copy and dropping the original, and with foreign keys
+    on, dropping a table other rows point at fails (``sessions``, under ``review_log``). So a
+    SQLite upgrade runs with them off (a pragma that only takes effect outside a transaction,
+    SQLite's own recipe) and checks every reference here, before its transaction commits."""
+    broken = conn.exec_driver_sql("PRAGMA foreign_key_check").first()
+    if broken is not None:
+        raise StoreError(
+            f"the upgrade would leave a {broken[0]} row pointing at a missing {broken[2]} row; "
+            "nothing was changed"
+        )

@@ -29,6 +29,7 @@ from recall.store import claims
 from recall.store import queries as q
 from recall.store.engine import DATABASE_ERRORS, WRITE, store_error
 from recall.store.models import (
+    DEFAULT_LEARNER,
     KIND_CRAM,
     KIND_NEW,
     KIND_REVIEW,
@@ -89,11 +90,16 @@ def _translated(method: Callable[P, R]) -> Callable[P, R]:
 
 
 class Store:
-    """recall's database. Open one with :func:`recall.store.open_store`."""
+    """recall's database, as one learner sees it. Open one with :func:`recall.store.open_store`.
 
-    def __init__(self, engine: Engine, url: URL) -> None:
+    This is the choke point of learner isolation: every statement the store runs over a
+    per-learner table (:data:`recall.store.models.PER_LEARNER_TABLES`) names ``learner_id``,
+    filtering by :attr:`learner_id` and setting it on inserts; decks and cards are shared."""
+
+    def __init__(self, engine: Engine, url: URL, learner_id: int = DEFAULT_LEARNER) -> None:
         self._engine = engine
         self.url = url
+        self.learner_id = learner_id
 
     @property
     def dialect(self) -> str:
@@ -150,7 +156,7 @@ class Store:
         """One card by its database key (:attr:`StoredCard.db_id`)."""
         with self._read() as conn:
             row = conn.execute(
-                q.CARD_SELECT.where(CardStateRow.card_id == card_db_id)
+                q.cards_of(self.learner_id).where(CardStateRow.card_id == card_db_id)
             ).one_or_none()
         if row is None:
             raise StoreError(f"no card with database key {card_db_id}")
@@ -162,7 +168,8 @@ class Store:
         left out)."""
         if keys is None:
             with self._read() as conn:
-                return {c.key: c for c in map(stored_card, conn.execute(q.CARD_SELECT))}
+                mine = q.cards_of(self.learner_id)
+                return {c.key: c for c in map(stored_card, conn.execute(mine))}
         by_deck: dict[str, list[str]] = {}
         for key in keys:
             deck, _slash, card = key.partition("/")
@@ -172,7 +179,9 @@ class Store:
             for deck, cards in by_deck.items():
                 for start in range(0, len(cards), 500):  # stay under every driver's parameter cap
                     chunk = cards[start : start + 500]
-                    query = q.CARD_SELECT.where(DeckRow.slug == deck, CardRow.key.in_(chunk))
+                    query = q.cards_of(self.learner_id).where(
+                        DeckRow.slug == deck, CardRow.key.in_(chunk)
+                    )
                     out.update((c.key, c) for c in map(stored_card, conn.execute(query)))
         return out
 
@@ -189,9 +198,11 @@ class Store:
         """Learning and review cards due at ``now``, most overdue first."""
         if decks is None and topic is None and not learning_only:
             with self._read() as conn:
-                rows = conn.execute(q.DUE_ALL, {"now": now, "limit": limit})
+                rows = conn.execute(
+                    q.DUE_ALL, {"now": now, "limit": limit, "learner": self.learner_id}
+                )
                 return [stored_card(row) for row in rows]
-        query = q.CARD_SELECT.where(q.ACTIVE, CardStateRow.due <= now)
+        query = q.cards_of(self.learner_id).where(q.ACTIVE, CardStateRow.due <= now)
         if learning_only:
             query = query.where(CardStateRow.queue == QUEUE_LEARNING)
         query = q.filtered(query, decks, topic).order_by(CardStateRow.due).limit(limit)
@@ -205,7 +216,7 @@ class Store:
         """New cards in deck-file order (decks in the order they were first synced)."""
         if limit <= 0:
             return []
-        query = q.filtered(q.CARD_SELECT.where(q.NEW), decks, topic)
+        query = q.filtered(q.cards_of(self.learner_id).where(q.NEW), decks, topic)
         query = query.order_by(CardStateRow.deck_id, CardStateRow.card_id).limit(limit)
         with self._read() as conn:
             return [stored_card(row) for row in conn.execute(query)]
@@ -216,7 +227,9 @@ class Store:
         """New cards (never reviewed) buried until tomorrow as siblings of a card seen today,
         per deck: still waiting to be learned, though no session today shows them."""
         query = q.filtered(
-            q.CARD_SELECT.where(q.BURIED, CardStateRow.last_review.is_(None)), decks, topic
+            q.cards_of(self.learner_id).where(q.BURIED, CardStateRow.last_review.is_(None)),
+            decks,
+            topic,
         )
         found: dict[str, int] = {}
         with self._read() as conn:
@@ -247,7 +260,9 @@ class Store:
             if not decks:
                 return []
             params: dict[str, Any] = {f"d{i}": deck_id for i, (deck_id, _s, _n) in enumerate(decks)}
-            params.update(day_end=day_end, new_cap=new_limit, due_cap=due_limit)
+            params.update(
+                day_end=day_end, new_cap=new_limit, due_cap=due_limit, learner=self.learner_id
+            )
             statement = q.per_deck_counts(len(decks), new_limit is not None, due_limit is not None)
             return deck_counts(decks, conn.execute(statement, params).all())
 
@@ -257,13 +272,14 @@ class Store:
         frame, for the deck list)."""
         with self._read() as conn:
             decks = conn.execute(q.DECKS).all()
-            return deck_sizes(decks, conn.execute(q.CARDS_PER_QUEUE).all())
+            per_queue = conn.execute(q.CARDS_PER_QUEUE, {"learner": self.learner_id}).all()
+            return deck_sizes(decks, per_queue)
 
     @_translated
     def introduced_and_reviewed(self, since: datetime) -> tuple[int, int]:
         """(new cards first seen, review-phase reviews) since ``since``: today's limits spent."""
         with self._read() as conn:
-            rows = conn.execute(q.limits_spent_query(since)).all()
+            rows = conn.execute(q.limits_spent_query(since, self.learner_id)).all()
         counts = dict(rows)
         return int(counts.get(KIND_NEW, 0)), int(counts.get(KIND_REVIEW, 0))
 
@@ -273,7 +289,7 @@ class Store:
     def set_suspended(self, card_db_id: int, suspended: bool) -> StoredCard:
         """Suspend a card (it leaves every queue, state kept) or bring it back."""
         with self._write() as conn:
-            q.set_suspended(conn, card_db_id, suspended)
+            q.set_suspended(conn, self.learner_id, card_db_id, suspended)
         return self.card(card_db_id)
 
     @_translated
@@ -283,26 +299,32 @@ class Store:
         :meth:`apply_review`, because their short steps cannot wait a day unasked)."""
         with self._write() as conn:
             return q.bury(
-                conn, card_db_ids, until, queues=(QUEUE_NEW, QUEUE_LEARNING, QUEUE_REVIEW)
+                conn,
+                self.learner_id,
+                card_db_ids,
+                until,
+                queues=(QUEUE_NEW, QUEUE_LEARNING, QUEUE_REVIEW),
             )
 
     @_translated
     def release_buried(self, now: datetime) -> int:
         """Return cards whose burial has ended to their queues; returns how many."""
         with self._read() as conn:
-            if not q.any_burial_over(conn, now):
+            if not q.any_burial_over(conn, now, self.learner_id):
                 return 0
         with self._write() as conn:
-            return q.release_buried(conn, now)
+            return q.release_buried(conn, now, self.learner_id)
 
     @_translated
     def leeches(self, threshold: int) -> list[StoredCard]:
         """Cards with at least ``threshold`` lapses (not retired), most lapses first."""
         if threshold <= 0:
             return []
-        query = q.CARD_SELECT.where(
-            CardStateRow.lapses >= threshold, CardStateRow.queue != QUEUE_RETIRED
-        ).order_by(CardStateRow.lapses.desc(), CardStateRow.card_id)
+        query = (
+            q.cards_of(self.learner_id)
+            .where(CardStateRow.lapses >= threshold, CardStateRow.queue != QUEUE_RETIRED)
+            .order_by(CardStateRow.lapses.desc(), CardStateRow.card_id)
+        )
         with self._read() as conn:
             return [stored_card(row) for row in conn.execute(query)]
 
@@ -311,7 +333,8 @@ class Store:
         """Stability and last review of every card in a queue (new, learning, review), as
         NumPy arrays: the inputs of retrievability for "weakest N" and stats."""
         with self._read() as conn:
-            return memory_arrays(conn.execute(q.memory_query(decks, topic)).all())
+            rows = conn.execute(q.memory_query(decks, topic, self.learner_id)).all()
+            return memory_arrays(rows)
 
     # ------------------------------------------------------------------ reviews
 
@@ -333,9 +356,9 @@ class Store:
         """
         with self._write() as conn:
             row = conn.execute(
-                q.CARD_SELECT.where(CardStateRow.card_id == card_db_id).with_for_update(
-                    of=CardStateRow
-                )
+                q.cards_of(self.learner_id)
+                .where(CardStateRow.card_id == card_db_id)
+                .with_for_update(of=CardStateRow)
             ).one_or_none()
             if row is None:
                 raise StoreError(f"no card with database key {card_db_id}")
@@ -348,17 +371,20 @@ class Store:
             after = schedule(before) if schedule is not None else None
             kind = ReviewKind.OFF_SCHEDULE if after is None else ReviewKind.of(before.phase)
             values = review_values(card_db_id, review, kind, before, after)
+            values["learner_id"] = self.learner_id
             review_id = conn.execute(
                 insert(ReviewRow).values(**values).returning(ReviewRow.id)
             ).scalar_one()
             buried = 0
             if after is not None:
-                q.store_next_state(conn, card_db_id, after, suspended=card.suspended)
+                q.store_next_state(
+                    conn, self.learner_id, card_db_id, after, suspended=card.suspended
+                )
                 if bury_siblings_until is not None and card.sibling_group is not None:
                     siblings = q.sibling_ids(conn, card.sibling_group, row.deck_pk, card_db_id)
-                    buried = q.bury(conn, siblings, bury_siblings_until)
+                    buried = q.bury(conn, self.learner_id, siblings, bury_siblings_until)
             if review.session_id is not None:
-                q.touch_session(conn, review.session_id, review.reviewed_at)
+                q.touch_session(conn, self.learner_id, review.session_id, review.reviewed_at)
         # Committed. Build the results from what was written rather than reading it back.
         columns = {column.name: None for column in ReviewRow.__table__.columns}
         written = SimpleNamespace(
@@ -378,7 +404,9 @@ class Store:
         gone = StoreError("that review is not in the log (already undone?)")
         with self._write() as conn:
             card_db_id = conn.execute(
-                select(ReviewRow.card_id).where(ReviewRow.id == review_id)
+                select(ReviewRow.card_id).where(
+                    ReviewRow.learner_id == self.learner_id, ReviewRow.id == review_id
+                )
             ).scalar()
             if card_db_id is None:
                 raise gone
@@ -386,24 +414,35 @@ class Store:
             # another process while we waited for the lock is seen by the reads below.
             current = conn.execute(
                 select(CardStateRow.__table__)
-                .where(CardStateRow.card_id == card_db_id)
+                .where(
+                    CardStateRow.learner_id == self.learner_id,
+                    CardStateRow.card_id == card_db_id,
+                )
                 .with_for_update()
             ).one()
             log = conn.execute(
-                select(ReviewRow.__table__).where(ReviewRow.id == review_id)
+                select(ReviewRow.__table__).where(
+                    ReviewRow.learner_id == self.learner_id, ReviewRow.id == review_id
+                )
             ).one_or_none()
             if log is None:
                 raise gone
             if log.kind != KIND_CRAM:
-                if q.latest_scheduled_review(conn, log.card_id) != review_id:
+                if q.latest_scheduled_review(conn, self.learner_id, log.card_id) != review_id:
                     raise StoreError(
                         "the card was reviewed again after that review; undo the later one first"
                     )
                 assert log.before_phase is not None
                 q.restore_before(conn, log, current)
-                q.unbury_group(conn, log.card_id, review_id, log.reviewed_at)
-            conn.execute(delete(ReviewRow).where(ReviewRow.id == review_id))
-            row = conn.execute(q.CARD_SELECT.where(CardStateRow.card_id == log.card_id)).one()
+                q.unbury_group(conn, self.learner_id, log.card_id, review_id, log.reviewed_at)
+            conn.execute(
+                delete(ReviewRow).where(
+                    ReviewRow.learner_id == self.learner_id, ReviewRow.id == review_id
+                )
+            )
+            row = conn.execute(
+                q.cards_of(self.learner_id).where(CardStateRow.card_id == log.card_id)
+            ).one()
         return stored_card(row)
 
     @_translated
@@ -416,7 +455,7 @@ class Store:
         card_db_id: int | None = None,
     ) -> list[ReviewEntry]:
         """Log entries, oldest first, filtered by session, time range and card."""
-        query = q.review_query()
+        query = q.review_query(self.learner_id)
         if session_id is not None:
             query = query.where(ReviewRow.session_id == session_id)
         if since is not None:
@@ -432,7 +471,8 @@ class Store:
     def review_count(self) -> int:
         """How many reviews the log holds."""
         with self._read() as conn:
-            return int(conn.execute(select(func.count()).select_from(ReviewRow)).scalar_one())
+            count = select(func.count()).where(ReviewRow.learner_id == self.learner_id)
+            return int(conn.execute(count).scalar_one())
 
     # ------------------------------------------------------------------ sessions
 
@@ -462,7 +502,9 @@ class Store:
         )
         with self._write() as conn:
             session_id = conn.execute(
-                insert(SessionRow).values(**values).returning(SessionRow.id)
+                insert(SessionRow)
+                .values(learner_id=self.learner_id, **values)
+                .returning(SessionRow.id)
             ).scalar_one()
         return self.session(int(session_id))
 
@@ -471,7 +513,9 @@ class Store:
         """A session by id."""
         with self._read() as conn:
             row = conn.execute(
-                select(SessionRow.__table__).where(SessionRow.id == session_id)
+                select(SessionRow.__table__).where(
+                    SessionRow.learner_id == self.learner_id, SessionRow.id == session_id
+                )
             ).one_or_none()
             if row is None:
                 raise StoreError(f"no session with id {session_id}")
@@ -482,7 +526,9 @@ class Store:
         """Mark a session finished (it will not be offered for resuming)."""
         with self._write() as conn:
             conn.execute(
-                update(SessionRow).where(SessionRow.id == session_id).values(ended_at=ended_at)
+                update(SessionRow)
+                .where(SessionRow.learner_id == self.learner_id, SessionRow.id == session_id)
+                .values(ended_at=ended_at)
             )
 
     @_translated
@@ -497,7 +543,9 @@ class Store:
     ) -> list[SessionInfo]:
         """Sessions that never ended, active since ``newer_than``, newest first (running in
         another window, or left by a crash or a closed terminal: the caller tells which)."""
-        query = select(SessionRow.__table__).where(SessionRow.ended_at.is_(None))
+        query = select(SessionRow.__table__).where(
+            SessionRow.learner_id == self.learner_id, SessionRow.ended_at.is_(None)
+        )
         if newer_than is not None:
             query = query.where(SessionRow.last_active_at >= newer_than)
         with self._read() as conn:
@@ -517,14 +565,14 @@ class Store:
         ``expected`` (the owner seen when deciding to resume it): of two windows resuming the
         same session at once, one gets it. Returns whether this one did."""
         with self._write() as conn:
-            return q.claim_session(conn, session_id, owner, now, expected)
+            return q.claim_session(conn, self.learner_id, session_id, owner, now, expected)
 
     @_translated
     def release_session(self, session_id: int, owner: tuple[str, int]) -> None:
         """Let go of a session ``owner`` holds (leaving the app mid-session): another window
         may resume it at once. A session someone else has taken over is left alone."""
         with self._write() as conn:
-            q.release_session(conn, session_id, owner)
+            q.release_session(conn, self.learner_id, session_id, owner)
 
     @_translated
     def claim_card(
@@ -539,24 +587,26 @@ class Store:
         """Claim a card for the session showing it (atomically): refused while another
         session's claim stands, i.e. ``free(claim)`` is false. Returns whether it was claimed."""
         with self._write() as conn:
-            return claims.claim_card(conn, card_db_id, session_id, owner, now, free)
+            return claims.claim_card(
+                conn, self.learner_id, card_db_id, session_id, owner, now, free
+            )
 
     @_translated
     def release_cards(self, session_id: int, card_db_id: int | None = None) -> None:
         """Let go of the session's claim on a card (on every card, when ``None``)."""
         with self._write() as conn:
-            claims.release_claims(conn, session_id, card_db_id)
+            claims.release_claims(conn, self.learner_id, session_id, card_db_id)
 
     @_translated
     def add_set_aside_seconds(self, session_id: int, seconds: float) -> None:
         """Count ``seconds`` spent on a card that left the screen unreviewed (kept for good)."""
         with self._write() as conn:
-            claims.add_set_aside_seconds(conn, session_id, seconds)
+            claims.add_set_aside_seconds(conn, self.learner_id, session_id, seconds)
 
     @_translated
     def last_finished_session(self, mode: str | None = "normal") -> SessionInfo | None:
         """The latest ended session (of ``mode``, when given) that has reviews."""
-        query = q.finished_sessions_query(mode)
+        query = q.finished_sessions_query(mode, self.learner_id)
         with self._read() as conn:
             row = conn.execute(query.order_by(SessionRow.id.desc()).limit(1)).one_or_none()
             return None if row is None else session_info(row)
@@ -570,7 +620,7 @@ class Store:
         A buried card counts from the end of its burial: it is not due today, but it is waiting
         tomorrow."""
         with self._read() as conn:
-            return int(conn.execute(q.count_due_query(before)).scalar_one())
+            return int(conn.execute(q.count_due_query(before, self.learner_id)).scalar_one())
 
     @_translated
     def due_millis(self, until: datetime) -> list[int]:
@@ -579,7 +629,7 @@ class Store:
         when its burial ends, if that is later. (Plain lists: the home screen's counts are
         made without importing NumPy.)"""
         with self._read() as conn:
-            values = conn.execute(q.due_millis_query(until)).scalars().all()
+            values = conn.execute(q.due_millis_query(until, self.learner_id)).scalars().all()
         return sorted(int(value) for value in values)
 
     @_translated
@@ -587,7 +637,7 @@ class Store:
         """Times (epoch milliseconds, in order) of every review since ``since``: the input of
         heatmaps and streaks."""
         with self._read() as conn:
-            values = conn.execute(q.review_millis_query(since)).scalars().all()
+            values = conn.execute(q.review_millis_query(since, self.learner_id)).scalars().all()
         return [int(value) for value in values]
 
     @_translated
@@ -596,7 +646,7 @@ class Store:
     ) -> list[tuple[datetime, ReviewKind, Rating, Status, str | None, str, str]]:
         """(time, kind, rating, verdict, diagnosis, deck, topic) of each review in a period."""
         with self._read() as conn:
-            rows = conn.execute(q.review_facts_query(since, until)).all()
+            rows = conn.execute(q.review_facts_query(since, until, self.learner_id)).all()
         return [
             (at, review_kind(kind), Rating(rating), Status(verdict), diagnosis, deck, topic)
             for at, kind, rating, verdict, diagnosis, deck, topic in rows

@@ -30,6 +30,7 @@ from recall.store.models import (
     CardRow,
     CardStateRow,
     DeckRow,
+    LearnerRow,
 )
 from recall.store.records import SyncReport
 
@@ -48,6 +49,7 @@ def sync_decks(conn: Connection, decks: Sequence[Deck], now: datetime) -> SyncRe
     # Two queries for every deck at once (a second start changes nothing: 2 statements, not 3
     # per deck).
     deck_ids = _upsert_decks(conn, decks, now)
+    learners: list[int] | None = None  # read when a card is added (an unchanged sync: never)
     existing_by_deck: dict[int, dict[str, Any]] = {deck_id: {} for deck_id in deck_ids}
     for start in range(0, len(deck_ids), 500):  # stay under every driver's parameter cap
         for stored in conn.execute(
@@ -103,6 +105,8 @@ def sync_decks(conn: Connection, decks: Sequence[Deck], now: datetime) -> SyncRe
                 update(CardRow).where(CardRow.id == row.id).values(retired_at=None, **values)
             )
         if fresh:
+            if learners is None:
+                learners = list(conn.execute(select(LearnerRow.id)).scalars())
             ids = (
                 conn.execute(
                     insert(CardRow).returning(CardRow.id, sort_by_parameter_order=True), fresh
@@ -114,6 +118,7 @@ def sync_decks(conn: Connection, decks: Sequence[Deck], now: datetime) -> SyncRe
                 insert(CardStateRow),
                 [
                     {
+                        "learner_id": learner,
                         "card_id": card_id,
                         "deck_id": deck_id,
                         "queue": QUEUE_NEW,
@@ -122,6 +127,7 @@ def sync_decks(conn: Connection, decks: Sequence[Deck], now: datetime) -> SyncRe
                         "lapses": 0,
                         "suspended": False,
                     }
+                    for learner in learners
                     for card_id in ids
                 ],
             )
@@ -195,10 +201,15 @@ def _retire(conn: Connection, card_ids: list[int], now: datetime) -> None:
         conn.execute(update(CardRow).where(CardRow.id.in_(chunk)).values(retired_at=now))
         conn.execute(
             update(CardStateRow)
-            .where(CardStateRow.card_id.in_(chunk))
+            .where(EVERY_LEARNER, CardStateRow.card_id.in_(chunk))
             .values(queue=QUEUE_RETIRED, buried_until=None)
         )
 
+
+#: Deck content is shared: a card retired or restored is so in every learner's state, and a new
+#: card gets a state row (new) for every learner. Said explicitly, as every statement over
+#: ``card_state`` names its learners.
+EVERY_LEARNER = CardStateRow.learner_id.in_(select(LearnerRow.id).scalar_subquery())
 
 #: PostgreSQL advisory lock key held for the length of a sync transaction.
 SYNC_LOCK = 727275
@@ -257,7 +268,7 @@ def _restore(conn: Connection, card_id: int) -> None:
     """A retired card back in its deck: back in the queue its phase and flags say."""
     conn.execute(
         update(CardStateRow)
-        .where(CardStateRow.card_id == card_id)
+        .where(EVERY_LEARNER, CardStateRow.card_id == card_id)
         .values(queue=requeue_expression())
     )
 
