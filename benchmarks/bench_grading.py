@@ -264,6 +264,12 @@ def main(argv: list[str] | None = None) -> int:
     worst_of_two(hostile_jobs(), "hostile suite", args.top)
     worst_of_two(builtin_jobs(), "every builtin with huge arguments", args.top)
     worst_of_two(radical_jobs(), "nested radicals (goal <= 150 ms each)", args.top)
+    preview("sqrt(2 + x)^(1/3)/(1 + 1/x)", SymbolTable.build())  # the printer's first use
+    radical_previews = []
+    for case in load("nested_radicals.jsonl"):
+        text, table = hostile_answer(case), SymbolTable.build(variables=case["vars"])
+        radical_previews.append((case["id"], lambda text=text, table=table: preview(text, table)))
+    worst_of_two(radical_previews, "nested radicals, live preview", args.top)
     worst_of_two(long_name_jobs(), "a 986-letter name with a spelling suggestion", args.top)
 
     previews: list[float] = []

@@ -334,12 +334,12 @@ def run_import(args: argparse.Namespace) -> int:
 def _import_schedules_and_reviews(
     workspace: Any, collection: AnkiCollection, key_of_note: dict[int, str], report: Report
 ) -> None:
-    from recall.memory import model as learner_model
+    from recall.memory import model as memory_model
     from recall.scheduling.replay import replayed_memory
     from recall.store.memory import ImportedReview, MemoryModelStore
 
     store = workspace.store
-    settings = learner_model.scheduler_settings(store, workspace.settings)
+    settings = memory_model.scheduler_settings(store, workspace.settings)
     now = workspace.clock()
     clock = day_clock(collection, now)
     present = set(workspace.cards)
@@ -402,7 +402,11 @@ def _import_schedules_and_reviews(
     unmatched = len(reviews) - len(imported)
     if unmatched:
         report.skipped.append(
-            Skipped(0, f"{count_of(unmatched, 'review')} of cards whose notes were not imported")
+            Skipped(
+                0,
+                f"{count_of(unmatched, 'review')} of cards whose notes were not imported "
+                "(cards of a note type recall does not read, or notes a deck file kept)",
+            )
         )
     report.added, report.already = memory_store.import_reviews(
         imported, now, own_within_ms=OWN_REVIEW_WITHIN_MS

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from recall import __version__
 from recall.errors import ConfigError, RecallError
+from recall.inert import quote
 from recall.paths import redact_url
 
 #: Subcommand modules, in the order ``--help`` lists them.
@@ -174,7 +175,7 @@ def precheck_database_url(url: str | None) -> None:
         return
     if not _URL_SCHEME.match(url):
         raise ConfigError(
-            f"'{redact_url(url)}' is not a database URL. Use e.g. "
+            f"'{quote(redact_url(url))}' is not a database URL. Use e.g. "
             "sqlite:////path/to/recall.sqlite3 or postgresql+psycopg://user@host/dbname"
         )
     if url.startswith("sqlite:///"):

@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING
 
 from recall.clock import Clock, utc_now
 from recall.errors import RecallError
+from recall.inert import quote
 
 if TYPE_CHECKING:
     from recall.analytics import Stats
@@ -307,7 +308,7 @@ class Workspace:
             for deck in custom.decks:
                 if deck.id in taken:
                     error = DeckError(
-                        f"deck id '{deck.id}' is already used by {taken[deck.id]}",
+                        f"deck id '{quote(deck.id)}' is already used by {taken[deck.id]}",
                         path=deck.path,
                         suggestion="give this deck another id",
                     )
@@ -551,7 +552,9 @@ class Workspace:
             self.store, self._cards, decks=decks, topic=topic, seed=today.toordinal(), done=done
         )
         if not cards:
-            raise ConfigError(f"no cards to prepare{f' in topic {topic!r}' if topic else ''}")
+            raise ConfigError(
+                f"no cards to prepare{f' in topic {quote(repr(topic))}' if topic else ''}"
+            )
         scheduler = settings.scheduler_settings()
         retention = retention or scheduler.desired_retention
         plan = plan_exam(

@@ -358,12 +358,14 @@ RATINGS = st.lists(st.integers(min_value=1, max_value=4), min_size=1, max_size=6
 @given(
     histories=st.lists(RATINGS, min_size=1, max_size=3),
     gaps=st.lists(st.integers(min_value=1, max_value=20 * 24 * 60), min_size=18, max_size=18),
+    legacy=st.booleans(),
 )
 def test_random_histories_lose_no_review_rating_day_or_phase(
     home: Path,
     tmp_path_factory: pytest.TempPathFactory,
     histories: list[list[int]],
     gaps: list[int],
+    legacy: bool,
 ) -> None:
     tmp = tmp_path_factory.mktemp("prop")
     now = datetime.now(UTC).replace(microsecond=0)
@@ -388,7 +390,7 @@ def test_random_histories_lose_no_review_rating_day_or_phase(
     col = _anki(tmp / "anki")
     try:
         _import_into_anki(col, package)
-        back = _export_from_anki(col, tmp / "back.apkg", legacy=False)
+        back = _export_from_anki(col, tmp / "back.apkg", legacy=legacy)
     finally:
         col.close()
     fresh = f"sqlite:///{tmp / 'fresh.sqlite3'}"
@@ -407,3 +409,52 @@ def test_random_histories_lose_no_review_rating_day_or_phase(
         for key, at, rating, kind in source
     )
     assert got == want
+
+
+def test_a_collection_package_from_anki_comes_in_with_formulas_schedules_and_reviews(
+    tmp_path: Path, isolated_recall_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A whole collection exported by Anki (``.colpkg``, zstd ``anki21b``), of notes recall
+    never saw: a MathJax back becomes a formula card, every answer a review, each card's FSRS
+    state its state."""
+    from anki.scheduler.v3 import CardAnswer
+
+    col = _anki(tmp_path / "anki")
+    try:
+        col.set_config("fsrs", True)
+        basic = col.models.by_name("Basic")
+        deck = col.decks.id("Physics::Formulas")
+        for front, back in [("Kinetic energy", r"\(\frac{1}{2} m v^2\)"), ("Capital", "Paris")]:
+            note = col.new_note(basic)
+            note["Front"], note["Back"] = front, back
+            col.add_note(note, deck)
+        for cid in col.find_cards(""):
+            for rating in (CardAnswer.GOOD, CardAnswer.GOOD):
+                card = col.get_card(cid)
+                card.start_timer()
+                states = col._backend.get_scheduling_states(cid)
+                col.sched.answer_card(
+                    col.sched.build_answer(card=card, states=states, rating=rating)
+                )
+        memory = {
+            nid: col.get_card(cid).memory_state
+            for cid, nid in col.db.all("SELECT id, nid FROM cards")
+        }
+        target = tmp_path / "all.colpkg"
+        col.export_collection_package(str(target), include_media=False, legacy=False)
+    finally:
+        col.close()
+    assert main(["anki", "import", str(target)]) == 0
+    out = capsys.readouterr().out
+    assert "4 reviews imported" in out
+    store = open_store(f"sqlite:///{isolated_recall_home / 'recall.sqlite3'}")
+    try:
+        cards = {c.id: c for c in store.cards_by_key().values() if c.deck.startswith("anki")}
+    finally:
+        store.close()
+    assert {c.kind for c in cards.values()} == {"formula", "explain"}
+    for nid, state in memory.items():
+        card = cards[f"n{nid}"]
+        assert card.state.stability == pytest.approx(state.stability, rel=1e-3)
+        assert card.state.difficulty == pytest.approx(state.difficulty, rel=1e-3)
+        assert card.state.reps == 2

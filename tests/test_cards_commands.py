@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -80,8 +81,15 @@ def test_validate_identities_flag_catches_a_false_claim(
 def test_new_writes_a_valid_template(custom: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["decks", "new", "My Losses"]) == 0
     path = custom / "my-losses.toml"
+    written = load_deck(path, check=check_deck)
+    assert written.id == "my-losses" and written.name == "My Losses"
+    assert written.cards == ()  # the examples are commented out: nothing goes live
+    # Uncommented, the examples are a valid deck with one card of every kind.
+    head, said, examples = path.read_text(encoding="utf-8").partition("and edit it.\n")
+    assert said, "the template says how to bring an example to life"
+    examples = re.sub(r"^# (?!#)", "", examples, flags=re.MULTILINE)
+    path.write_text(head + said + examples, encoding="utf-8")
     deck = load_deck(path, check=check_deck)
-    assert deck.id == "my-losses" and deck.name == "My Losses"
     assert {str(c.kind) for c in deck.cards} == {
         "formula",
         "numeric",
@@ -95,6 +103,19 @@ def test_new_writes_a_valid_template(custom: Path, capsys: pytest.CaptureFixture
     assert main(["decks", "validate", "--identities", str(path)]) == 0
     assert main(["decks", "new", "My Losses"]) == 2  # refuses to overwrite
     assert "already exists" in capsys.readouterr().err
+
+
+def test_a_new_deck_puts_nothing_in_todays_plan_until_a_card_is_written(
+    custom: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 19, item 12: the template's six examples did enter today's plan at once."""
+    assert main(["decks", "new", "My Losses"]) == 0
+    capsys.readouterr()
+    assert main(["today", "--json"]) == 0
+    plan = json.loads(capsys.readouterr().out)
+    assert not [item for item in plan["queue"] if item["deck"] == "my-losses"]
+    assert main(["decks", "validate", str(custom / "my-losses.toml")]) == 0
+    assert "0 cards" in capsys.readouterr().err
 
 
 def test_show_text_and_json(custom: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -88,3 +88,41 @@ def test_each_case_gets_its_verdict(case: dict[str, Any], verdicts) -> None:
     status, message = verdicts[case["id"]]
     assert status in case["verdicts"], f"{case['id']} ({case['why']}): {status}: {message}"
     assert message
+
+
+def test_a_nest_too_deep_to_draw_previews_on_one_line() -> None:
+    """The live preview draws in 2-D only up to MAX_DRAWN_NESTING nested fractions, powers and
+    roots; deeper, the one-line text is shown (a drawing that deep is taller than the screen
+    and took SymPy's printer over half a second per keystroke)."""
+    from recall.formula import SymbolTable, preview
+    from recall.formula.render import MAX_DRAWN_NESTING
+
+    shallow = "sqrt(2+" * 3 + "2" + ")" * 3
+    deep = "(24+" * (MAX_DRAWN_NESTING + 1) + "3" + ")^(1/3)" * (MAX_DRAWN_NESTING + 1)
+    drawn = preview(shallow, SymbolTable.build())
+    assert drawn.ok and "\n" in drawn.rendered
+    flat = preview(deep, SymbolTable.build())
+    assert flat.ok and "\n" not in flat.rendered and flat.rendered == flat.interpreted
+
+
+def test_every_drawing_holds_the_printer_lock(monkeypatch) -> None:
+    """SymPy's printer keeps its Unicode switch in a global: two threads drawing at once (the
+    preview worker and the start-up warm-up) once gave the drill screen an ASCII preview with
+    ``sigma`` spelled out. Every drawing goes through one lock."""
+    import importlib
+
+    import sympy
+
+    render_module = importlib.import_module("recall.formula.render")
+
+    held = []
+    original = sympy.pretty
+
+    def watched(*args, **kwargs):
+        held.append(render_module._PRINTER.locked())
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(sympy, "pretty", watched)
+    drawn = render_module.render("sqrt(2*pi*sigma^2)")
+    assert held == [True]
+    assert "σ" in drawn

@@ -223,3 +223,13 @@ def test_a_bias_correction_without_brackets_names_them() -> None:
     shown = highlight_verdict(verdict)
     assert shown is not None and shown.pieces[1] == "β₁^t"
     assert "(1 - β₁)^t" in verdict.message
+
+
+def test_the_carets_count_columns_not_code_points() -> None:
+    """``m̂`` is two code points and one column: the carets under a part after it line up."""
+    from recall.formula.highlight import Highlight
+
+    text = "w - η*m̂/(sqrt(v̂) + ε)^2"
+    start = text.index("(")
+    marked = Highlight(text, start, len(text))
+    assert marked.marker == " " * 8 + "^" * 15

@@ -131,7 +131,7 @@ def test_imports_refuse_a_fifo(tmp_path: Path) -> None:
     home = tmp_path / "home"
     result = _recall(home, "decks", "import", str(fifo))
     assert result.returncode != 0 and "FIFO" in result.stderr, result.stderr
-    assert not list((home / "decks").glob("*")) if (home / "decks").exists() else True
+    assert not (home / "decks").exists() or not any((home / "decks").iterdir())
     result = _recall(home, "reviews", "import", str(fifo))
     assert result.returncode != 0 and "FIFO" in result.stderr, result.stderr
 

@@ -31,6 +31,9 @@ def test_the_environment_keeps_only_what_the_app_needs(tmp_path: Path) -> None:
         "XDG_DATA_HOME": "/elsewhere",
         "EDITOR": "vim",
         "LD_PRELOAD": "/tmp/evil.so",
+        "RECALL_THEME": "light",
+        "PGPASSWORD": "secret",
+        "DATABASE_URL": "postgresql://u:pw@h/db",
     }
     env = child_environment(server, data_dir=tmp_path, db_url=None, custom_decks=None)
     assert env == {
@@ -40,6 +43,7 @@ def test_the_environment_keeps_only_what_the_app_needs(tmp_path: Path) -> None:
         "LC_TIME": "de_DE.UTF-8",
         "TZ": "Europe/Berlin",
         "TERM": "xterm-256color",
+        "RECALL_THEME": "light",
         "RECALL_HOME": str(tmp_path),
         SERVED_ENV: "1",
     }
@@ -48,3 +52,14 @@ def test_the_environment_keeps_only_what_the_app_needs(tmp_path: Path) -> None:
     )
     assert chosen["RECALL_DB"] == "sqlite:////x/r.db"
     assert chosen["RECALL_DECKS"] == str(tmp_path / "d")
+
+
+def test_libpq_variables_go_along_only_to_a_postgresql_database(tmp_path: Path) -> None:
+    server = {"PATH": "/usr/bin", "PGPASSWORD": "pw", "PGSSLROOTCERT": "/ca.pem"}
+    postgres = child_environment(
+        server, data_dir=tmp_path, db_url="postgresql+psycopg://u@h/db", custom_decks=None
+    )
+    assert postgres["PGPASSWORD"] == "pw" and postgres["PGSSLROOTCERT"] == "/ca.pem"
+    for url in (None, "sqlite:////x/r.db"):
+        sqlite = child_environment(server, data_dir=tmp_path, db_url=url, custom_decks=None)
+        assert "PGPASSWORD" not in sqlite and "PGSSLROOTCERT" not in sqlite

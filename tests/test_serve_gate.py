@@ -28,6 +28,7 @@ from aiohttp import web  # noqa: E402
 from aiohttp.test_utils import TestClient, TestServer  # noqa: E402
 
 from recall.errors import ConfigError  # noqa: E402
+from recall.serve import binding as serve_binding  # noqa: E402
 from recall.serve import server as serve_server  # noqa: E402
 from recall.serve.gate import (  # noqa: E402
     COOKIE,
@@ -381,7 +382,7 @@ def test_the_token_is_never_logged(caplog: pytest.LogCaptureFixture) -> None:
     async def body() -> None:
         server = GatedServer("true", make_gate())
         runner = await serve_server.start_runner(server)
-        sock = serve_server.bind_socket("127.0.0.1", 0)
+        sock = serve_binding.bind_socket("127.0.0.1", 0)
         site = web.SockSite(runner, sock)
         await site.start()
         base = f"http://127.0.0.1:{sock.getsockname()[1]}"
@@ -428,12 +429,12 @@ def test_a_token_file_must_be_private_and_hold_a_token(tmp_path: Path) -> None:
 
 
 def test_loopback_names_and_the_wildcard() -> None:
-    assert serve_server.is_loopback("127.0.0.1") and serve_server.is_loopback("::1")
-    assert serve_server.is_loopback("localhost") and serve_server.is_loopback("127.8.0.1")
-    assert not serve_server.is_loopback("0.0.0.0") and not serve_server.is_loopback("192.168.1.4")
-    binding = serve_server.binding_for("127.0.0.1")
+    assert serve_binding.is_loopback("127.0.0.1") and serve_binding.is_loopback("::1")
+    assert serve_binding.is_loopback("localhost") and serve_binding.is_loopback("127.8.0.1")
+    assert not serve_binding.is_loopback("0.0.0.0") and not serve_binding.is_loopback("192.168.1.4")
+    binding = serve_binding.binding_for("127.0.0.1")
     assert binding.loopback and binding.names == {"127.0.0.1", "localhost"}
-    lan = serve_server.binding_for("192.0.2.7")
+    lan = serve_binding.binding_for("192.0.2.7")
     assert not lan.loopback and "192.0.2.7" in lan.names and "localhost" not in lan.names
     assert host_header_names(["::1"], 8000, tls=False) == {"[::1]:8000"}
     assert host_header_names(["Example.org"], 443, tls=True) == {"example.org:443", "example.org"}
@@ -443,7 +444,7 @@ def test_the_refusals_never_echo_control_characters() -> None:
     async def body() -> None:
         server = GatedServer("true", make_gate())
         runner = await serve_server.start_runner(server)
-        sock = serve_server.bind_socket("127.0.0.1", 0)
+        sock = serve_binding.bind_socket("127.0.0.1", 0)
         await web.SockSite(runner, sock).start()
         try:
             for host in ("evil\u202e\u200b.example", "evil\x1b]0;x\x07.example"):

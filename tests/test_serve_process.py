@@ -101,14 +101,14 @@ async def _one_session_then_over_the_cap(served: Served) -> tuple[list[int], int
 
 def test_one_session_one_process_a_clean_environment_and_the_cap(tmp_path: Path) -> None:
     home = prepare_home(tmp_path / "home")
-    environment = {SECRET: "hunter2", "RECALL_THEME": "x", "SSH_AUTH_SOCK": "/tmp/agent"}
+    environment = {SECRET: "hunter2", "GITHUB_TOKEN": "ghp_x", "SSH_AUTH_SOCK": "/tmp/agent"}
     with recall_serve(home, "--max-sessions", "1", env=environment) as served:
         children, status, child_env = asyncio.run(_one_session_then_over_the_cap(served))
         assert children and status == 503
         assert child_env[SERVED_ENV] == "1"
         assert child_env["RECALL_HOME"] == str(home.resolve())
         assert child_env["TEXTUAL_DRIVER"].endswith("WebDriver")
-        for name in (SECRET, "SSH_AUTH_SOCK", "RECALL_THEME"):
+        for name in (SECRET, "SSH_AUTH_SOCK", "GITHUB_TOKEN"):
             assert name not in child_env
         assert "hunter2" not in " ".join(child_env.values())
         # The page went: its app process ends.
@@ -234,3 +234,46 @@ def test_db_and_decks_may_follow_the_subcommand(tmp_path: Path) -> None:
     before = parser.parse_args(["--db", "sqlite:////b.db", "--decks", "/e", "serve"])
     assert (after.db, after.decks) == ("sqlite:////a.db", "/d")
     assert (before.db, before.decks) == ("sqlite:////b.db", "/e")
+
+
+def test_an_idle_browser_session_ends_its_app(tmp_path: Path) -> None:
+    home = prepare_home(tmp_path / "home")
+
+    async def idle(served: Served) -> tuple[list[int], object]:
+        own = {"Host": served.host, "Origin": served.origin}
+        async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as client:
+            await client.get(served.url)
+            socket = await client.ws_connect(served.origin + "/ws", headers=own)
+            assert await asyncio.to_thread(wait_for, lambda: len(served.children()) >= 1, 30)
+            children = served.children()
+            while True:  # the app's output, until the server closes the idle session
+                message = await socket.receive(timeout=60)
+                if message.type not in (aiohttp.WSMsgType.BINARY, aiohttp.WSMsgType.TEXT):
+                    return children, message.type
+
+    with recall_serve(home, "--idle-minutes", "0.05") as served:  # 3 s without a key
+        children, closing = asyncio.run(idle(served))
+        assert closing in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
+        assert wait_for(lambda: not any(Path(f"/proc/{pid}").exists() for pid in children), 30)
+        assert served.process.poll() is None  # the server goes on
+
+
+def test_a_token_file_gives_the_same_address_each_start_and_must_be_private(
+    tmp_path: Path,
+) -> None:
+    home = prepare_home(tmp_path / "home")
+    token_file = tmp_path / "token"
+    token_file.write_text("kept-token-for-the-tablet-0123456789\n")
+    token_file.chmod(0o600)
+    with recall_serve(home, "--token-file", str(token_file)) as served:
+        assert served.url.endswith("/?token=kept-token-for-the-tablet-0123456789")
+    token_file.chmod(0o644)
+    refused = subprocess.run(
+        [sys.executable, "-m", "recall", "serve", "--port", "0", "--token-file", str(token_file)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={"RECALL_HOME": str(home), "PATH": "/usr/bin:/bin"},
+    )
+    assert refused.returncode == 2 and "chmod 600" in refused.stderr
+    assert "kept-token" not in refused.stderr  # the refusal never prints the token

@@ -19,7 +19,16 @@ from recall.tui.app import RecallApp
 from recall.tui.screens.drill import DrillScreen
 from recall.tui.screens.summary import SummaryScreen
 from recall.tui.views import SessionPlan
-from tests.tui_fixtures import FakeClock, isolate, real_services, screen_text, settle, type_text
+from tests.tui_fixtures import (
+    SMALL_DECK,
+    FakeClock,
+    isolate,
+    real_services,
+    screen_text,
+    settle,
+    static_text,
+    type_text,
+)
 
 Flow = Callable[[Pilot[int]], Awaitable[None]]
 
@@ -361,3 +370,80 @@ def test_the_question_is_hidden_while_the_clock_stands(
     covered, prompt = seen
     assert prompt not in covered
     assert "paused" in covered  # the header still says why the clock stands
+
+
+# ---------------------------------------------------------------------------- item 10
+
+#: A deck with four problems, one of them long, and a second deck with one.
+FOUR_PROBLEMS = """\
+[deck]
+id = "mine"
+name = "Mine"
+
+[[card]]
+id = "one"
+kind = "formula"
+prompt = "A card whose prompt goes on and on so that its problem line is long enough to wrap."
+
+[[card]]
+id = "two"
+kind = "numeric"
+prompt = "Something {N}"
+answer = "2*N"
+[card.symbols]
+N = 3
+"""
+
+ONE_PROBLEM = """\
+[deck]
+id = "other"
+name = "Other"
+
+[[card]]
+id = "a"
+kind = "fact"
+prompt = "x"
+"""
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_every_deck_problem_is_listed_in_full_in_one_place(
+    tmp_path: Path, clock: FakeClock, size: tuple[int, int]
+) -> None:
+    from recall.tui.screens.decks import DecksScreen
+
+    decks = {"tiny.toml": SMALL_DECK, "mine.toml": FOUR_PROBLEMS, "other.toml": ONE_PROBLEM}
+    services = real_services(tmp_path, clock, only=decks)
+    app = RecallApp(services)
+    seen: dict[str, str] = {}
+
+    async def flow(pilot: Pilot[int]) -> None:
+        seen["home"] = screen_text(app)
+        problems = [
+            line
+            for failure in app.home_data.failures  # type: ignore[union-attr]
+            for line in failure.message.splitlines()
+        ]
+        seen["problems"] = "\n".join(problems)
+        await press(pilot, "b")
+        assert isinstance(app.screen, DecksScreen)
+        preview = app.screen.query_one("#card-preview")
+        seen["listed"] = " ".join(static_text(preview, width=size[0] - 34).split())
+        box = app.screen.query_one("#card-preview-box")
+        for _ in range(4):  # Tab reaches the list of problems
+            if not box.has_focus:
+                await press(pilot, "tab")
+        assert box.has_focus, app.focused
+        for _ in range(8):
+            await press(pilot, "pagedown")
+        seen["end"] = screen_text(app)
+
+    run(app, flow, size)
+    (line,) = [line for line in seen["home"].splitlines() if "did not load" in line]
+    assert "2 deck files did not load (5 problems): b lists them all" in line
+    assert line.rstrip().endswith("all")  # nothing cut off at the edge
+    problems = seen["problems"].splitlines()
+    assert len(problems) == 5
+    for problem in problems:  # every problem of both files, whole
+        assert " ".join(problem.split()) in seen["listed"], problem
+    assert "Fix the file" in seen["end"]  # scrolled to the end: the last one is reachable

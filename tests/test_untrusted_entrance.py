@@ -133,7 +133,8 @@ def test_a_refused_deck_is_listed_shown_and_validated_without_an_escape(
             ":4: row 2, column 1",
         ),
         ("multi.csv", '"a\nb","c"\n"d","e\x07"\n', ":3: row 2, column 2"),
-        ("quizlet.txt", "term\tdefinition\nq\tan\x1b[2Jswer\n", "card 2: its back"),
+        # (a first row "term<TAB>definition" would name the columns: a plain card here)
+        ("quizlet.txt", "word\tmeaning\nq\tan\x1b[2Jswer\n", "card 2: its back"),
         ("header.txt", "#separator:tab\n#columns:front\x1b]0;T\x07\tback\nq\ta\n", ":2:"),
     ],
 )
@@ -156,7 +157,8 @@ def test_an_import_with_windows_line_ends_is_still_accepted(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     source = tmp_path / "crlf.csv"
-    source.write_bytes(b'"front","back"\r\n"two words","a\r\nb"\r\n')
+    # Two cards (a first row "front","back" would name the columns, not be a card).
+    source.write_bytes(b'"first","card"\r\n"two words","a\r\nb"\r\n')
     (tmp_path / "decks").mkdir()
     status, output = _run(
         capsys,

@@ -159,3 +159,31 @@ def test_a_password_with_an_unencoded_at_is_never_partly_printed(
     for piece in pieces:
         assert piece not in output, (piece, output)
     assert "%40" in output or "***" in output  # says what to do, or shows the URL redacted
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["decks", "show", "{long}"],
+        ["--db", "{long}", "stats"],
+        ["--db", "postgresql://{long}", "stats"],
+        ["config", "{long}"],
+        ["config", "theme", "{long}"],
+        ["config", "retention", "{long}"],
+        ["check", "--card", "losses/{long}", "x"],
+        ["check", "--var", "{long}", "x", "x"],
+        ["drill", "--minutes", "{long}"],
+        ["stats", "--days", "{long}"],
+    ],
+)
+def test_no_error_echoes_a_long_argument_whole(
+    capsys: pytest.CaptureFixture[str], argv: list[str]
+) -> None:
+    long = "b" * 100_000
+    try:
+        main([part.replace("{long}", long) for part in argv])
+    except SystemExit:  # argparse refusing the value
+        pass
+    out, err = capsys.readouterr()
+    assert "b" * 81 not in out + err
+    assert len(out + err) < 2_000

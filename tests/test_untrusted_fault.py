@@ -123,6 +123,9 @@ def test_a_hostile_deck_field_is_never_written_raw(field: str, value: str) -> No
         _recall("decks", "show", str(path))
         _recall("decks", "export", str(path), "--format", "csv")
         _recall("--decks", folder, "decks", "show", "hostile")
+        _recall("--decks", folder, "decks", "show", "--rendered", "hostile")
+        _recall("--decks", folder, "decks", "list")
+        _recall("--decks", folder, "today")
         if "error" in output and any(ch in value for ch in _CONTROLS if ch not in "\n\t"):
             assert "U+" in output  # the refusal names the character, never shows it
 

@@ -45,9 +45,10 @@ _LINK_TOML = "\\u001b]8;;http://evil.example/x\\u001b\\\\x\\u001b]8;;\\u001b\\\\
 #: recall with the deck entrance check switched off, to try the exit on its own.
 _NO_ENTRANCE = """
 import sys
-from recall.cards import loader
+from recall.cards import untrusted
 
-loader.record_forbidden_characters = lambda data, problems: None
+assert hasattr(untrusted, "record_forbidden_characters")
+untrusted.record_forbidden_characters = lambda data, problems: None  # the loader calls it here
 from recall.cli import main
 sys.exit(main(sys.argv[1:]))
 """
@@ -144,6 +145,32 @@ def test_markup_in_a_deck_is_drawn_as_text_never_as_a_link(tmp_path: Path) -> No
     screen = terminal.screen
     assert b"[link=http://evil.example/p]click[/link] [reverse]rev[/reverse]" in screen
     _assert_nothing_hostile(screen)
+
+
+def test_markup_in_a_deck_stays_text_on_home_and_in_the_deck_browser(tmp_path: Path) -> None:
+    """The home screen's table, the deck browser's list and card table take strings as markup:
+    deck text reaches them as Text."""
+    decks = tmp_path / "decks"
+    decks.mkdir()
+    (decks / "markup.toml").write_text(
+        '[deck]\nid = "markup"\nname = "[link=http://evil.example/n]Mark[/link]"\n'
+        'topic = "[link=http://evil.example/t]T[/link]"\n'
+        '[[card]]\nid = "c1"\nkind = "fact"\n'
+        'prompt = "[link=http://evil.example/p]click[/link]"\nvalue = 4\n',
+        encoding="utf-8",
+    )
+    terminal = _terminal([*recall_command(), "--decks", str(decks)], tmp_path / "home")
+    try:
+        assert terminal.wait_for(lambda: b"[link=http://evil" in terminal.screen, 90)
+        terminal.send(b"b")  # the deck browser: the deck list, then the deck's cards
+        assert terminal.wait_for(lambda: b"search cards" in terminal.screen, 20)
+        terminal.drain(1.0)
+        terminal.send(b"\x1b[F")  # End: the last deck, ours
+        assert terminal.wait_for(lambda: b"evil.example/p" in terminal.screen, 20)
+        _quit(terminal)
+    finally:
+        terminal.close()
+    _assert_nothing_hostile(terminal.screen)
 
 
 def test_a_refused_deck_is_reported_on_the_home_screen_inert(tmp_path: Path) -> None:

@@ -127,12 +127,8 @@ class DeckBuilder(KindRules):
                 suggestion="split it into several decks",
             )
             raw_cards = []
-        if not raw_cards:
-            self.problems.add(
-                "the deck has no cards",
-                ("deck",),
-                suggestion="add at least one [[card]] table",
-            )
+        # No cards is not a problem: a new deck (`recall decks new`) starts with its example
+        # cards commented out, so nothing enters the plan until the learner writes a card.
         cards: list[BuiltCard] = []
         seen: dict[str, int] = {}
         for index, raw in enumerate(raw_cards):

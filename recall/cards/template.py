@@ -1,5 +1,10 @@
-"""The commented deck that ``recall decks new NAME`` writes: one card of every kind, valid as
-written, so a learner can copy a card and change it rather than start from a blank page."""
+"""The commented deck that ``recall decks new NAME`` writes: one example card of every kind, so
+a learner can copy a card and change it rather than start from a blank page.
+
+The examples are written commented out (``# `` before each of their lines, ``## `` before the
+words about them): a deck with no card yet loads, and nothing of it enters today's plan until
+the learner writes or uncomments a card of their own. Uncommented, they are a valid deck
+(``tests/test_cards_commands.py``)."""
 
 from __future__ import annotations
 
@@ -22,67 +27,70 @@ tags = ["mine"]
 [deck.symbols]
 x = {{ domain = "real", meaning = "any real number" }}
 
-# formula: the learner types an expression; the engine checks it is equivalent to `answer`.
-[[card]]
-id = "sigmoid-derivative"
-kind = "formula"
-prompt = "Derivative of the sigmoid σ(x), written with σ itself."
-answer = "sigma(x)*(1 - sigma(x))"
-hint = "σ times one minus σ."
-source = "where you learned it"
-# Claims the card makes, checked with the engine by `recall decks validate`'s test suite:
-identities = [{{ derivative_of = "sigma(x)", wrt = "x", rhs = "sigma(x)*(1 - sigma(x))" }}]
-[card.functions]
-sigma = {{ means = "sigmoid", meaning = "the logistic sigmoid" }}
+# The example cards below are commented out, so they stay out of your reviews until
+# you make one yours: remove the "# " in front of its lines (or copy them) and edit it.
 
-# numeric: values are drawn per review for each {{NAME}} in the prompt; the engine computes
-# the answer.
-[[card]]
-id = "training-flops"
-kind = "numeric"
-prompt = "A {{N}}-parameter model trains on {{D}} tokens. About how many FLOPs is that?"
-answer = "6*N*D"
-unit = "FLOPs"
-tolerance = {{ relative = 0.05 }}
-hint = "Six FLOPs per parameter per token."
-[card.params]
-N = {{ low = 1e8, high = 7e10, log = true, sigfigs = 2, meaning = "parameters" }}
-D = {{ low = 1e9, high = 2e12, log = true, sigfigs = 2, meaning = "training tokens" }}
+## formula: the learner types an expression; the engine checks it is equivalent to `answer`.
+# [[card]]
+# id = "sigmoid-derivative"
+# kind = "formula"
+# prompt = "Derivative of the sigmoid σ(x), written with σ itself."
+# answer = "sigma(x)*(1 - sigma(x))"
+# hint = "σ times one minus σ."
+# source = "where you learned it"
+## Claims the card makes, checked with the engine by `recall decks validate`'s test suite:
+# identities = [{{ derivative_of = "sigma(x)", wrt = "x", rhs = "sigma(x)*(1 - sigma(x))" }}]
+# [card.functions]
+# sigma = {{ means = "sigmoid", meaning = "the logistic sigmoid" }}
 
-# fact: a reference value (or `range = [low, high]`), typed as a number.
-[[card]]
-id = "adam-bytes"
-kind = "fact"
-prompt = "Bytes per parameter for mixed-precision Adam training (weights, grads, m, v, master)?"
-value = 16
-unit = "bytes/param"
-tolerance = {{ exact = true }}
+## numeric: values are drawn per review for each {{NAME}} in the prompt; the engine computes
+## the answer.
+# [[card]]
+# id = "training-flops"
+# kind = "numeric"
+# prompt = "A {{N}}-parameter model trains on {{D}} tokens. About how many FLOPs is that?"
+# answer = "6*N*D"
+# unit = "FLOPs"
+# tolerance = {{ relative = 0.05 }}
+# hint = "Six FLOPs per parameter per token."
+# [card.params]
+# N = {{ low = 1e8, high = 7e10, log = true, sigfigs = 2, meaning = "parameters" }}
+# D = {{ low = 1e9, high = 2e12, log = true, sigfigs = 2, meaning = "training tokens" }}
 
-# reverse: the formula is shown; the learner names it (case, spaces and hyphens do not matter).
-[[card]]
-id = "name-mse"
-kind = "reverse"
-prompt = "Name this loss."
-shown = '\\frac{{1}}{{n}}\\sum_i (\\hat y_i - y_i)^2'
-accept = ["mean squared error", "MSE", "L2 loss"]
+## fact: a reference value (or `range = [low, high]`), typed as a number.
+# [[card]]
+# id = "adam-bytes"
+# kind = "fact"
+# prompt = "Bytes per parameter for mixed-precision Adam training (weights, grads, m, v, master)?"
+# value = 16
+# unit = "bytes/param"
+# tolerance = {{ exact = true }}
 
-# cloze: one blank `{{{{}}}}`; `answer` for a math blank (engine-graded), `accept` for words.
-[[card]]
-id = "batchnorm-axis"
-kind = "cloze"
-text = "BatchNorm computes its statistics over the {{{{}}}} dimension, per feature."
-accept = ["batch"]
+## reverse: the formula is shown; the learner names it (case, spaces and hyphens do not matter).
+# [[card]]
+# id = "name-mse"
+# kind = "reverse"
+# prompt = "Name this loss."
+# shown = '\\frac{{1}}{{n}}\\sum_i (\\hat y_i - y_i)^2'
+# accept = ["mean squared error", "MSE", "L2 loss"]
 
-# explain: say it out loud, then compare with the model answer and rate yourself.
-[[card]]
-id = "why-cross-entropy"
-kind = "explain"
-prompt = "Why is cross-entropy the loss for classification?"
-model_answer = \"\"\"
-It is the average negative log-probability of the right class, so minimising it is maximum
-likelihood; and since it equals entropy plus KL, with the entropy fixed, it pulls the model's
-distribution onto the data's.\"\"\"
-numbers = ["H(p, q) = H(p) + KL(p || q)"]
+## cloze: one blank `{{{{}}}}`; `answer` for a math blank (engine-graded), `accept` for words.
+# [[card]]
+# id = "batchnorm-axis"
+# kind = "cloze"
+# text = "BatchNorm computes its statistics over the {{{{}}}} dimension, per feature."
+# accept = ["batch"]
+
+## explain: say it out loud, then compare with the model answer and rate yourself.
+# [[card]]
+# id = "why-cross-entropy"
+# kind = "explain"
+# prompt = "Why is cross-entropy the loss for classification?"
+# model_answer = \"\"\"
+# It is the average negative log-probability of the right class, so minimising it is maximum
+# likelihood; and since it equals entropy plus KL, with the entropy fixed, it pulls the model's
+# distribution onto the data's.\"\"\"
+# numbers = ["H(p, q) = H(p) + KL(p || q)"]
 """
 
 

@@ -72,7 +72,7 @@ def run_export(args: argparse.Namespace) -> int:
     from recall.grading.anki_fields import note_fields
     from recall.inert import quote
     from recall.interop.apkg_write import ExportCard, ExportSettings, write_apkg
-    from recall.memory import model as learner_model
+    from recall.memory import model as memory_model
 
     deck_ids, target_text = list(args.deck_ids), str(args.target)
     target = Path(target_text)
@@ -95,7 +95,7 @@ def run_export(args: argparse.Namespace) -> int:
                 )
             decks = tuple(known[d] for d in dict.fromkeys(deck_ids))
         store = workspace.store
-        sched = learner_model.scheduler_settings(store, workspace.settings)
+        sched = memory_model.scheduler_settings(store, workspace.settings)
         stored = store.cards_by_key([card.key for deck in decks for card in deck.cards])
         by_card: dict[int, list] = {}
         for entry in store.reviews():

@@ -87,20 +87,22 @@ def find_card(workspace: Workspace, key: str) -> Card:
     deck_id, sep, card_id = key.partition("/")
     if not sep or not deck_id or not card_id:
         raise ConfigError(
-            f"--card takes DECK/CARD, got '{key}' (e.g. --card losses/mse; "
+            f"--card takes DECK/CARD, got '{quote(key)}' (e.g. --card losses/mse; "
             "see `recall decks show DECK`)"
         )
     deck = workspace.deck(deck_id)
     if deck is None:
         ids = [d.id for d in workspace.decks]
         hint = did_you_mean(deck_id, ids) or "see `recall decks list`"
-        raise ConfigError(f"no deck '{deck_id}' ({hint})")
+        raise ConfigError(f"no deck '{quote(deck_id)}' ({hint})")
     try:
         return workspace.card(f"{deck_id}/{card_id}")
     except KeyError:
         ids = [c.id for c in deck.cards]
         hint = did_you_mean(card_id, ids) or f"see `recall decks show {deck_id}`"
-        raise ConfigError(f"deck '{deck_id}' has no card '{card_id}' ({hint})") from None
+        raise ConfigError(
+            f"deck '{quote(deck_id)}' has no card '{quote(card_id)}' ({hint})"
+        ) from None
 
 
 def _print_card_verdict(

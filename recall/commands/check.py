@@ -21,6 +21,7 @@ from collections.abc import Iterator
 from typing import IO, Any
 
 from recall.errors import ConfigError, RecallError
+from recall.inert import quote
 
 EXIT = {"correct": 0, "incorrect": 1, "invalid": 2}
 
@@ -91,7 +92,7 @@ def _parse_vars(items: list[str]) -> dict[str, str]:
     for item in items:
         name, sep, domain = item.partition("=")
         if not sep or not name.strip():
-            raise ConfigError(f"--var takes NAME=DOMAIN, got '{item}'")
+            raise ConfigError(f"--var takes NAME=DOMAIN, got '{quote(item)}'")
         variables[name.strip()] = domain.strip()
     return variables
 
@@ -174,8 +175,11 @@ def _print_human(data: dict[str, Any]) -> None:
         print(f"read as: {data['interpreted']}")
         part = data.get("part") or {}
         if part.get("answer_span"):
+            from recall.formula.highlight import Highlight
+
             start, end = part["answer_span"]
-            print(" " * (len("read as: ") + start) + "^" * max(1, end - start) + "  this part")
+            marked = Highlight(data["interpreted"], start, end)
+            print(" " * len("read as: ") + marked.marker + "  this part")
         rendered = _render(data["interpreted"])
         if rendered and "\n" in rendered:
             print(rendered)
@@ -299,7 +303,8 @@ def _in_range(tolerance: float) -> float:
     NaN one would silently make every comparison fail or pass."""
     if not (math.isfinite(tolerance) and 0 <= tolerance <= 1):
         raise ValueError(
-            f"a tolerance must be a finite number from 0 (exact) to 1 (100%), not {tolerance!r}"
+            "a tolerance must be a finite number from 0 (exact) to 1 (100%), "
+            f"not {quote(repr(tolerance))}"
         )
     return float(tolerance)
 
@@ -309,7 +314,7 @@ def _tolerance_argument(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        raise argparse.ArgumentTypeError(f"{quote(repr(text))} is not a number") from None
     try:
         return _in_range(value)
     except ValueError as error:

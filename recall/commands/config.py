@@ -13,6 +13,8 @@ from __future__ import annotations
 import argparse
 import math
 
+from recall.inert import quote
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser = subparsers.add_parser(
@@ -106,13 +108,13 @@ def retention_from_text(text: str) -> float:
         value = math.nan
     if not math.isfinite(value):
         raise ConfigError(
-            f"retention: {text!r} is not a number; write a fraction like 0.85 or a percentage "
-            "like 85%"
+            f"retention: {quote(repr(text))} is not a number; write a fraction like 0.85 or a "
+            "percentage like 85%"
         )
     if not percent and value > 1:
         raise ConfigError(
-            f"retention: {text!r} is more than 1; write a fraction like 0.85 or a percentage "
-            "like 85%"
+            f"retention: {quote(repr(text))} is more than 1; write a fraction like 0.85 or a "
+            "percentage like 85%"
         )
     return value / 100 if percent else value
 

@@ -26,6 +26,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from recall.inert import quote
 from recall.wording import count_of
 
 if TYPE_CHECKING:
@@ -267,7 +268,7 @@ def run_validate(args: argparse.Namespace) -> int:
                     line = card.line or None
                     where = f"{_short(card.path)}:{line}" if line else _short(card.path)
                     print(
-                        f"{where}: card '{card.id}': identity #{outcome.index + 1} does not "
+                        f"{where}: card '{quote(card.id)}': identity #{outcome.index + 1} does not "
                         f"hold: {outcome.message}"
                     )
                     claims_failed += 1
@@ -360,7 +361,7 @@ def run_new(args: argparse.Namespace) -> int:
     deck_id = args.deck_id or slug(args.name).replace(".", "-")
     if not deck_id or not DECK_ID.match(deck_id):
         raise DeckError(
-            f"cannot make a deck id from '{args.name}'",
+            f"cannot make a deck id from '{quote(args.name)}'",
             suggestion="pass --id with lowercase letters, digits, '-' and '_'",
         )
     target = args.output or custom_folder(args) / f"{deck_id}.toml"
@@ -399,13 +400,13 @@ def find_deck(spec: str, args: argparse.Namespace | None = None) -> Deck:
     for failure in workspace.failures:
         if Path(failure.path).stem == spec:
             raise DeckError(
-                f"deck '{spec}' failed to load:\n" + "\n".join(map(str, failure.errors))
+                f"deck '{quote(spec)}' failed to load:\n" + "\n".join(map(str, failure.errors))
             )
     from recall.cards.problems import did_you_mean
 
     ids = [d.id for d in workspace.decks]
     raise DeckError(
-        f"no deck '{spec}'", suggestion=did_you_mean(spec, ids) or "see `recall decks list`"
+        f"no deck '{quote(spec)}'", suggestion=did_you_mean(spec, ids) or "see `recall decks list`"
     )
 
 
@@ -477,26 +478,28 @@ def _read_import(source: Path) -> str:
     """The text of an import file: a regular file of at most :data:`MAX_IMPORT_BYTES`, checked
     before a byte is read (a 100 MB export is refused in a millisecond)."""
     from recall.errors import DeckError
+    from recall.inert import inert
     from recall.regular_files import check_regular, read_regular
 
     limit = f"{MAX_IMPORT_BYTES >> 20} MiB"
+    shown = inert(str(source), one_line=True)  # a file name is anyone's text
     try:
         size = check_regular(source).st_size
         if size > MAX_IMPORT_BYTES:
             raise DeckError(
-                f"{source} is {size / (1 << 20):.1f} MiB: an import file may be at most {limit} "
+                f"{shown} is {size / (1 << 20):.1f} MiB: an import file may be at most {limit} "
                 "(a deck file at most 1 MiB)",
                 suggestion="split it and import each part as its own deck",
             )
         raw = read_regular(source, MAX_IMPORT_BYTES)
     except OSError as error:
-        raise DeckError(f"cannot read {source}: {error.strerror or error}") from None
+        raise DeckError(f"cannot read {shown}: {error.strerror or error}") from None
     if len(raw) > MAX_IMPORT_BYTES:  # it grew while being read
-        raise DeckError(f"{source} is over {limit}: an import file may be at most {limit}")
+        raise DeckError(f"{shown} is over {limit}: an import file may be at most {limit}")
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise DeckError(f"{source} is not UTF-8 text", suggestion="export it as UTF-8") from None
+        raise DeckError(f"{shown} is not UTF-8 text", suggestion="export it as UTF-8") from None
 
 
 def _write_imported(deck: Deck, target: Path, comment: str) -> None:

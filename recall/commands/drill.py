@@ -10,6 +10,8 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
+from recall.inert import quote
+
 if TYPE_CHECKING:
     from recall.tui.views import SessionPlan
 
@@ -18,7 +20,9 @@ def _positive_float(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of minutes") from None
+        raise argparse.ArgumentTypeError(
+            f"{quote(repr(text))} is not a number of minutes"
+        ) from None
     if not 0 < value <= 24 * 60:
         raise argparse.ArgumentTypeError("minutes must be more than 0 and at most 1440")
     return value
@@ -28,7 +32,9 @@ def _positive_int(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of cards") from None
+        raise argparse.ArgumentTypeError(
+            f"{quote(repr(text))} is not a whole number of cards"
+        ) from None
     if value <= 0:
         raise argparse.ArgumentTypeError("the card count must be at least 1")
     return value

@@ -11,12 +11,16 @@ from __future__ import annotations
 import argparse
 import json
 
+from recall.inert import quote
+
 
 def _days(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of days") from None
+        raise argparse.ArgumentTypeError(
+            f"{quote(repr(text))} is not a whole number of days"
+        ) from None
     if not 1 <= value <= 730:
         raise argparse.ArgumentTypeError("days must be between 1 and 730")
     return value
@@ -26,7 +30,7 @@ def _seed(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        raise argparse.ArgumentTypeError(f"{quote(repr(text))} is not a whole number") from None
     if not 0 <= value < 2**63:
         raise argparse.ArgumentTypeError("the seed must be between 0 and 2^63 - 1")
     return value

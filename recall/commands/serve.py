@@ -119,8 +119,9 @@ def run(args: argparse.Namespace) -> int:
         return 2
     from recall.commands import custom_decks, database_url
     from recall.paths import ensure_data_dir
+    from recall.serve.binding import is_loopback, tls_context
     from recall.serve.gate import new_token, read_token_file
-    from recall.serve.server import INSECURE_WARNING, ServeOptions, is_loopback, serve, tls_context
+    from recall.serve.server import INSECURE_WARNING, ServeOptions, serve
 
     if (args.tls_cert is None) != (args.tls_key is None):
         raise ConfigError("--tls-cert and --tls-key go together")

@@ -13,6 +13,7 @@ import json
 from datetime import date, timedelta
 from typing import Any
 
+from recall.inert import quote
 from recall.mistakes import mistake_words
 from recall.wording import count_of
 
@@ -23,7 +24,9 @@ def _days(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of days") from None
+        raise argparse.ArgumentTypeError(
+            f"{quote(repr(text))} is not a whole number of days"
+        ) from None
     if not 1 <= value <= 3650:
         raise argparse.ArgumentTypeError("days must be between 1 and 3650")
     return value

@@ -21,6 +21,7 @@ imports SymPy; it is cheap enough for every verdict.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -45,8 +46,15 @@ class Highlight:
 
     @property
     def marker(self) -> str:
-        """Carets under the part, to print on the line below :attr:`text`."""
-        return " " * self.start + "^" * max(1, self.end - self.start)
+        """Carets under the part, to print on the line below :attr:`text` (counted in columns:
+        a combining hat, as in ``m̂``, takes none)."""
+        before, part, _ = self.pieces
+        return " " * columns(before) + "^" * max(1, columns(part))
+
+
+def columns(text: str) -> int:
+    """Terminal columns ``text`` takes: one per character, none for a combining mark."""
+    return sum(0 if unicodedata.combining(char) else 1 for char in text)
 
 
 def highlight(

@@ -2,10 +2,25 @@
 
 from __future__ import annotations
 
+import threading
+
 import sympy
 
 from recall.formula.expression import Expression
+from recall.formula.nodes import BinOp, Call, Negate, Node
 from recall.formula.symbols import SymbolTable
+
+#: Fractions, powers and roots nested deeper than this are shown on one line: a drawing that
+#: deep is taller than a terminal and costs SymPy's printer hundreds of milliseconds (30
+#: nested cube roots: over half a second on every keystroke).
+MAX_DRAWN_NESTING = 8
+#: Nodes past which an expression is shown on one line for the same reason.
+MAX_DRAWN_NODES = 400
+#: SymPy's printer switches Unicode on and off in a global for each call: two threads drawing
+#: at once (the drill screen's preview worker and the start-up warm-up drawing the decks'
+#: formulas) can each turn it off under the other, and a preview comes out in ASCII with
+#: ``sigma`` spelled out. One drawing at a time.
+_PRINTER = threading.Lock()
 
 
 def render(
@@ -17,8 +32,36 @@ def render(
         from recall.formula.parser import parse
 
         expression = parse(expression, table)
+    if _too_big_to_draw(expression.tree):
+        return expression.to_text()
     tree = expression.to_sympy(evaluate=False)
     try:
-        return sympy.pretty(tree, use_unicode=True, order="none", num_columns=width)
+        with _PRINTER:
+            return sympy.pretty(tree, use_unicode=True, order="none", num_columns=width)
     except Exception:  # noqa: BLE001 - a printer bug must never cost the learner the preview
         return expression.to_text()
+
+
+def _too_big_to_draw(tree: Node) -> bool:
+    """Whether ``tree`` nests more than :data:`MAX_DRAWN_NESTING` fractions, powers and roots,
+    or has more than :data:`MAX_DRAWN_NODES` nodes (a walk with its own stack: no recursion)."""
+    stack: list[tuple[Node, int]] = [(tree, 0)]
+    seen = 0
+    while stack:
+        node, depth = stack.pop()
+        seen += 1
+        if seen > MAX_DRAWN_NODES:
+            return True
+        drawn = (isinstance(node, BinOp) and node.op in "/^") or (
+            isinstance(node, Call) and node.name == "sqrt"
+        )
+        depth += drawn
+        if depth > MAX_DRAWN_NESTING:
+            return True
+        if isinstance(node, BinOp):
+            stack += [(node.left, depth), (node.right, depth)]
+        elif isinstance(node, Negate):
+            stack.append((node.operand, depth))
+        elif isinstance(node, Call):
+            stack += [(argument, depth) for argument in node.args]
+    return False

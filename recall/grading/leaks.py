@@ -300,7 +300,12 @@ class _Grader:
                 runs = [run for run in runs if not _SIGN.search(run)]
             return [run for run in runs if self._may_name(run, typos=own)]
         if self.kind == "number":
-            return numbers_in(text)
+            numbers = numbers_in(text)
+            if not own and self.card.unit.startswith("%"):
+                # a bare fraction on another card (a weight decay of 0.1) is another quantity,
+                # even where this card would read it as a percentage typed as a fraction
+                numbers = [number for number in numbers if number.endswith("%")]
+            return numbers
         return []
 
     def _may_name(self, run: str, *, typos: bool) -> bool:
@@ -331,16 +336,29 @@ class _Grader:
         engine cannot read when names are run together."""
         if self.kind == "math" and self.key and len(self.key) >= (2 if own else MIN_MATH):
             for piece in math_pieces(text):
-                written = math_key(piece)
-                for match in re.finditer(re.escape(self.key), written):
-                    before = written[match.start() - 1 : match.start()]
-                    after = written[match.end() : match.end() + 1]
-                    if not (before.isalnum() or after.isalnum()):
-                        return self.card.answer
+                if _holds(math_key(piece), self.key):
+                    return self.card.answer
+        if self.kind == "words" and self.symbolic:  # ``(−1, 1)`` written anywhere in the text
+            written = _symbolic(text)
+            for name in self.symbolic:
+                if _holds(written, name):
+                    return name
         for piece in self.pieces(text, own):
             if self.correct(piece):
                 return piece
         return None
+
+
+def _holds(written: str, key: str) -> bool:
+    """Whether ``key`` occurs in ``written`` as a whole: not as the middle of a longer name or
+    number (``Vd`` is in ``12Ld^2+Vd`` but not in ``Vdx``)."""
+    for match in re.finditer(re.escape(key), written):
+        before = written[match.start() - 1 : match.start()]
+        after = written[match.end() : match.end() + 1]
+        if (key[0].isalnum() and before.isalnum()) or (key[-1].isalnum() and after.isalnum()):
+            continue
+        return True
+    return False
 
 
 def distinctive(piece: str) -> bool:

@@ -162,7 +162,8 @@ class Skipped:
     reason: str
 
     def __str__(self) -> str:
-        return f"revlog row {self.revlog_id}: {self.reason}"
+        # 0: a summary of several rows rather than one row
+        return f"revlog row {self.revlog_id}: {self.reason}" if self.revlog_id else self.reason
 
 
 def reviews_of(rows: Iterable[AnkiReview]) -> tuple[list[Review], list[Skipped]]:

@@ -8,6 +8,7 @@ back as it was written.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from recall.cards.model import Deck
@@ -21,6 +22,27 @@ from recall.interop.text_export import JSON_FORMAT_VERSION
 DECK_KEYS = ("id", "name", "description", "topic", "tags")
 
 
+#: How deep arrays and objects may nest in an export: a deck's tables nest a few levels (a card's
+#: symbols, a parameter's range), and a deck file may nest 16 (``DECK_LIMITS``).
+MAX_DEPTH = 32
+_JSON_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+
+
+def _too_deep(text: str) -> bool:
+    """Whether ``text`` nests arrays and objects deeper than :data:`MAX_DEPTH` (strings are
+    skipped): checked before ``json.loads``, whose recursion a hostile file could exhaust."""
+    depth = 0
+    for match in _JSON_TOKEN.finditer(text):
+        token = match.group()
+        if token in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return True
+        elif token in "]}":
+            depth -= 1
+    return False
+
+
 def looks_like_json(text: str) -> bool:
     """Whether ``text`` starts like a JSON object (how ``--format auto`` tells it apart)."""
     return text.lstrip("\ufeff \t\r\n").startswith("{")
@@ -31,8 +53,15 @@ def read_json_deck(
 ) -> Deck:
     """The deck in a JSON export (under ``deck_id``/``name`` when given, else its own); anything
     else raises :class:`DeckError` saying what."""
+    if _too_deep(text):
+        raise DeckError(
+            f"arrays and objects nest deeper than {MAX_DEPTH} levels: not a recall deck export",
+            path=source,
+        )
     try:
         data: Any = json.loads(text.lstrip("\ufeff"))
+    except RecursionError:
+        raise DeckError("nested too deeply: not a recall deck export", path=source) from None
     except ValueError as error:
         raise DeckError(f"not valid JSON: {error}", path=source) from None
     if not isinstance(data, dict) or not isinstance(data.get("cards"), list):

@@ -46,6 +46,9 @@ REQUIRED = ("card_id", "review_time", "review_rating")
 MAX_ROWS = 2_000_000
 #: Characters per field at most (a card id is far shorter).
 MAX_FIELD = 1_000
+#: Characters per line at most: five fields at their limit fit many times over. A longer line
+#: (a file with no line breaks) ends the reading, so it is never held in memory whole.
+MAX_LINE = 64 * 1024
 #: Review times must lie in [2000-01-01, 2200-01-01): outside is a unit mistake (seconds for
 #: milliseconds) or garbage.
 EARLIEST_MS = 946_684_800_000
@@ -166,7 +169,8 @@ def iter_revlog(
     file order; memory stays that of one row whatever the file's size. Never raises for bad
     content. A row repeating an earlier one is not detected here (the store counts it as
     already there)."""
-    reader = csv.reader(stream)
+    too_long: list[int] = []
+    reader = csv.reader(_bounded_lines(stream, too_long))
     try:
         header = next(reader, None)
     except (csv.Error, UnicodeDecodeError) as error:
@@ -190,6 +194,11 @@ def iter_revlog(
         try:
             record = next(reader)
         except StopIteration:
+            if too_long:
+                yield RowProblem(
+                    number + 1,
+                    f"a line longer than {MAX_LINE:,} characters: the rest was not read",
+                )
             break
         except csv.Error as error:
             number += 1
@@ -216,6 +225,21 @@ def iter_revlog(
             yield _parse(number, dict(zip(names, record, strict=True)))
         except ValueError as error:
             yield RowProblem(number, str(error))
+
+
+def _bounded_lines(stream: Iterable[str], too_long: list[int]) -> Iterator[str]:
+    """The lines of ``stream``, each read with at most :data:`MAX_LINE` characters held: the
+    first longer line ends them (and is noted in ``too_long``)."""
+    readline = getattr(stream, "readline", None)
+    if readline is None:
+        lines: Iterator[str] = iter(stream)
+    else:
+        lines = iter(lambda: readline(MAX_LINE + 1), "")
+    for line in lines:
+        if len(line) > MAX_LINE:
+            too_long.append(len(line))
+            return
+        yield line
 
 
 def match_cards(rows: Iterable[RevlogRow], known: Collection[str]) -> Matched:

@@ -192,13 +192,23 @@ def _more_than(pieces: Iterable[str], limit: int) -> bool:
 
 
 def _bounded_rows(rows: Iterable[list[str]], max_notes: int, source: str) -> list[list[str]]:
-    """The rows with content, read lazily and refused at the first one past ``max_notes``."""
+    """The rows with content, read lazily and refused at the first one past ``max_notes``; a
+    row the csv module cannot read (a field over its 128 kB limit, say) is refused by number."""
     kept: list[list[str]] = []
-    for row in rows:
-        if any(cell.strip() for cell in row):
-            if len(kept) >= max_notes:
-                raise _too_many(max_notes, source)
-            kept.append(row)
+    seen = 0
+    try:
+        for row in rows:
+            seen += 1
+            if any(cell.strip() for cell in row):
+                if len(kept) >= max_notes:
+                    raise _too_many(max_notes, source)
+                kept.append(row)
+    except csv.Error as error:
+        raise DeckError(
+            f"row {seen + 1} is not readable as CSV ({error})",
+            path=source,
+            suggestion="check its quotes; a card's text is far shorter than that",
+        ) from None
     return kept
 
 
@@ -227,7 +237,10 @@ def _looks_like_csv(text: str) -> bool:
     or any quoted field makes it CSV (Quizlet splits at the first separator and keeps quotes)."""
     first = next((line for line in _pieces(text, "\n") if line.strip()), "")
     sep = "\t" if "\t" in first else ","
-    cells = next(csv.reader([first], delimiter=sep, quotechar='"'), [])
+    try:
+        cells = next(csv.reader([first], delimiter=sep, quotechar='"'), [])
+    except csv.Error:
+        cells = []  # not a header; the reader reports it with its row
     return _is_header(cells) or _QUOTED_FIELD.search(text) is not None
 
 

@@ -20,6 +20,7 @@ from typing import IO, Any
 
 from recall.clock import utc_now
 from recall.config import Settings
+from recall.inert import quote
 from recall.interop.review_csv import RevlogRow, RowProblem, iter_revlog
 from recall.interop.review_csv import write_revlog as write_csv
 from recall.memory.report import (
@@ -241,9 +242,9 @@ def import_reviews(
 ) -> ImportReport:
     """Read a review-log CSV, keep the rows matching the learner's cards, store them once.
 
-    Streamed: rows are parsed, matched and stored as they are read (in one transaction), so
-    memory does not grow with the file (a million rows once took 1.16 GB). A row repeating an
-    earlier one of the file counts as already there."""
+    Streamed: rows are parsed, matched and stored as they are read (in batches, each its own
+    short write transaction), so memory does not grow with the file (a million rows once took
+    1.16 GB). A row repeating an earlier one of the file counts as already there."""
     known = set(store.cards_by_key())
     kept: list[RowProblem] = []
     count = 0
@@ -252,7 +253,7 @@ def import_reviews(
         nonlocal count
         for item in iter_revlog(stream):
             if isinstance(item, RevlogRow) and item.card_id not in known:
-                item = RowProblem(item.row, f"no card {item.card_id!r} in your collection")
+                item = RowProblem(item.row, f"no card '{quote(item.card_id)}' in your collection")
             if isinstance(item, RowProblem):
                 count += 1
                 if len(kept) < KEPT_PROBLEMS:

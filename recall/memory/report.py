@@ -15,13 +15,15 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, tzinfo
 from typing import Any, Protocol
 
 from recall.scheduling.calibration import (
+    Bias,
     CalibrationBin,
     GroupRetention,
+    Health,
     Verdict,
     by_deck,
     by_topic,
@@ -29,6 +31,7 @@ from recall.scheduling.calibration import (
     calibration_bins_of,
     group_retention,
     group_retention_of,
+    message_for,
     verdict,
     verdict_of,
 )
@@ -40,6 +43,7 @@ from recall.scheduling.review_row import RevlogRow
 from recall.scheduling.review_table import ReviewTable, group_codes, score_table
 from recall.scheduling.simulation import FIRST_RATINGS, PASS_RATINGS, PlannedCard
 from recall.scheduling.state import CardState
+from recall.wording import count_of
 
 #: Rating shares are the learner's own once they rest on this many ratings; before, the
 #: simulator's defaults (from many Anki users) stand in.
@@ -191,13 +195,47 @@ def model_health(
 ) -> ModelHealth:
     """Predict every scored review with ``parameters`` and read the result."""
     predictions = predict(parameters, history)
-    return ModelHealth(
-        verdict=verdict(predictions),
-        bins=tuple(calibration_bins(predictions)),
-        by_deck=tuple(group_retention(predictions, desired_retention, by_deck)),
-        by_topic=tuple(group_retention(predictions, desired_retention, by_topic)),
-        desired_retention=desired_retention,
+    return _said_of_what_is_shown(
+        ModelHealth(
+            verdict=verdict(predictions),
+            bins=tuple(calibration_bins(predictions)),
+            by_deck=tuple(group_retention(predictions, desired_retention, by_deck)),
+            by_topic=tuple(group_retention(predictions, desired_retention, by_topic)),
+            desired_retention=desired_retention,
+        )
     )
+
+
+def _said_of_what_is_shown(health: ModelHealth) -> ModelHealth:
+    """The verdict as the figures shown beside it bear it out. "Predicts your recall well" is
+    a sentence over all the reviews; the stats screen also shows each calibration bin and each
+    deck and topic, and one of them may be far off (an imported history: 96% recalled against
+    67% predicted) while the whole is not. A row off by more than :data:`MAX_BIAS` and by more
+    than noise (the same test as the verdict's) turns "well" into the row that is off."""
+    if health.verdict.health is not Health.GOOD:
+        return health
+    rows: list[tuple[str, Bias]] = [
+        (f"{kind} {group.group}", Bias(group.reviews, group.mean_predicted, group.observed))
+        for kind, groups in (("deck", health.by_deck), ("topic", health.by_topic))
+        for group in groups
+    ]
+    rows += [
+        (f"the {b.low:.0%}–{b.high:.0%} bar", Bias(b.reviews, b.mean_predicted, b.observed))
+        for b in health.bins
+        if b.reviews and b.mean_predicted is not None and b.observed is not None
+    ]
+    off = [(name, b) for name, b in rows if b.direction()]
+    if not off:
+        return health
+    name, worst = max(off, key=lambda row: abs(row[1].gap))
+    others = len(off) - 1
+    message = message_for(
+        Health.UNEVEN, name=name, observed=worst.observed, predicted=worst.mean_predicted
+    )
+    if others:
+        message += f" ({count_of(others, 'other row')} {'is' if others == 1 else 'are'} off too.)"
+    shown = replace(health.verdict, health=Health.UNEVEN, message=message)
+    return replace(health, verdict=shown)
 
 
 def model_health_of_table(
@@ -213,16 +251,18 @@ def model_health_of_table(
     predicted, recalled = scored.predicted, scored.recalled
     deck_codes, deck_names = group_codes(scored.card, decks)
     topic_codes, topic_names = group_codes(scored.card, topics)
-    return ModelHealth(
-        verdict=verdict_of(predicted, recalled, scored.elapsed_days),
-        bins=tuple(calibration_bins_of(predicted, recalled)),
-        by_deck=tuple(
-            group_retention_of(predicted, recalled, deck_codes, deck_names, desired_retention)
-        ),
-        by_topic=tuple(
-            group_retention_of(predicted, recalled, topic_codes, topic_names, desired_retention)
-        ),
-        desired_retention=desired_retention,
+    return _said_of_what_is_shown(
+        ModelHealth(
+            verdict=verdict_of(predicted, recalled, scored.elapsed_days),
+            bins=tuple(calibration_bins_of(predicted, recalled)),
+            by_deck=tuple(
+                group_retention_of(predicted, recalled, deck_codes, deck_names, desired_retention)
+            ),
+            by_topic=tuple(
+                group_retention_of(predicted, recalled, topic_codes, topic_names, desired_retention)
+            ),
+            desired_retention=desired_retention,
+        )
     )
 
 

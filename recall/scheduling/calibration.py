@@ -255,6 +255,9 @@ class Health(StrEnum):
     OVERESTIMATES = "overestimates"
     UNDERESTIMATES = "underestimates"
     OFF = "predictions_off"
+    #: Right over all the reviews, but a deck, topic or calibration bar shown beside the
+    #: verdict is off (``memory_report``).
+    UNEVEN = "uneven"
 
 
 _MESSAGES = {
@@ -277,6 +280,10 @@ _MESSAGES = {
     Health.UNDERESTIMATES: (
         "It underestimates your recall (expects {predicted:.0%}, you recalled {observed:.0%}): "
         "fit again to review less often."
+    ),
+    Health.UNEVEN: (
+        "It predicts your reviews well overall, but not all of them: {name} was recalled "
+        "{observed:.0%} of the time against {predicted:.0%} predicted. Fitting again may help."
     ),
     Health.OFF: ("Its predictions are off by {rmse:.0%} on average across the chart: fit again."),
 }
@@ -311,6 +318,11 @@ class Verdict:
             "overall": as_dict(self.overall),
             "long_intervals": as_dict(self.long_intervals),
         }
+
+
+def message_for(health: Health, **figures: Any) -> str:
+    """The learner's sentence for ``health`` with its ``figures`` filled in."""
+    return _MESSAGES[health].format(**figures)
 
 
 def verdict(predictions: Sequence[Prediction]) -> Verdict:

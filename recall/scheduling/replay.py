@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime, tzinfo
+from functools import lru_cache
+from typing import Any
 
 from recall.scheduling.day import study_date
 
@@ -35,5 +37,13 @@ def replayed_memory(
         gap = 0 if previous is None else (day - previous).days
         items.append(fsrs_rs_python.FSRSReview(rating, max(0, gap)))
         previous = day
-    state = fsrs_rs_python.FSRS(list(parameters)).memory_state(fsrs_rs_python.FSRSItem(items))
+    state = _model(tuple(parameters)).memory_state(fsrs_rs_python.FSRSItem(items))
     return float(state.stability), float(state.difficulty)
+
+
+@lru_cache(maxsize=4)
+def _model(parameters: tuple[float, ...]) -> Any:
+    """One FSRS model per parameter set: making one costs more than a card's replay."""
+    import fsrs_rs_python
+
+    return fsrs_rs_python.FSRS(list(parameters))

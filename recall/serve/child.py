@@ -23,10 +23,26 @@ from recall.paths import SERVED_ENV
 
 #: Variables the app needs from the server's environment, kept as they are: where programs and
 #: the home folder are, the language and the time zone (local times), the terminal type, the
-#: temporary folder and the import path recall may run from.
-KEPT = ("PATH", "HOME", "LANG", "LANGUAGE", "TERM", "TZ", "TMPDIR", "PYTHONPATH")
+#: temporary folder and the import path recall may run from, the learner's wish for no colour,
+#: and recall's own settings that are not places (the theme, the deck cache switch).
+KEPT = (
+    "PATH",
+    "HOME",
+    "LANG",
+    "LANGUAGE",
+    "TERM",
+    "TZ",
+    "TMPDIR",
+    "PYTHONPATH",
+    "NO_COLOR",
+    "RECALL_THEME",
+    "RECALL_NO_DECK_CACHE",
+)
 #: Prefixes of variables kept (the locale's categories).
 KEPT_PREFIXES = ("LC_",)
+#: libpq's own variables (password, password file, TLS files, service file): part of the
+#: database connection, so kept only when the database is PostgreSQL.
+POSTGRES_PREFIX = "PG"
 
 
 def tui_command(python: str | None = None) -> str:
@@ -44,11 +60,13 @@ def child_environment(
 ) -> dict[str, str]:
     """The environment a served app process gets: :data:`KEPT` from ``environ``, the data
     directory the server resolved (``RECALL_HOME``, so the child needs no XDG variables to find
-    it), the database URL and deck folder if one was chosen, and :data:`SERVED_ENV`."""
+    it), the database URL and deck folder if one was chosen (with libpq's ``PG*`` variables for
+    a PostgreSQL URL: the connection may need them), and :data:`SERVED_ENV`."""
+    prefixes: tuple[str, ...] = KEPT_PREFIXES
+    if db_url and db_url.startswith("postgres"):
+        prefixes = (*prefixes, POSTGRES_PREFIX)
     kept = {
-        name: value
-        for name, value in environ.items()
-        if name in KEPT or name.startswith(KEPT_PREFIXES)
+        name: value for name, value in environ.items() if name in KEPT or name.startswith(prefixes)
     }
     kept["RECALL_HOME"] = str(data_dir)
     if db_url:

@@ -36,6 +36,7 @@ from aiohttp.abc import AbstractAccessLogger
 
 from recall.errors import ConfigError
 from recall.inert import quote
+from recall.wording import count_of
 
 #: The session cookie's name.
 COOKIE = "recall_session"
@@ -207,8 +208,8 @@ class Gate:
         if self.live >= self.max_sessions:
             return refuse(
                 503,
-                f"{self.live} browser sessions are open already, the most recall serve allows "
-                "(--max-sessions): close one, or wait for an idle one to time out",
+                f"{count_of(self.live, 'browser session')} open already, the most recall serve "
+                "allows (--max-sessions): close one, or wait for an idle one to time out",
             )
         self.live += 1
         try:

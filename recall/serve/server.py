@@ -16,7 +16,6 @@ Ctrl-C. It never calls textual-serve's ``serve`` (which logs and binds its own w
 from __future__ import annotations
 
 import asyncio
-import ipaddress
 import json
 import logging
 import os
@@ -34,6 +33,7 @@ from aiohttp import WSMsgType, web
 from textual_serve.app_service import AppService
 from textual_serve.server import Server
 
+from recall.serve.binding import Binding, bind_socket, binding_for
 from recall.serve.child import child_environment, tui_command
 from recall.serve.gate import (
     TOKEN_PARAM,
@@ -42,6 +42,7 @@ from recall.serve.gate import (
     clamp_size,
     host_header_names,
 )
+from recall.wording import count_of
 
 log = logging.getLogger("recall.serve")
 
@@ -135,88 +136,6 @@ class GatedServer(Server):
                 await app_service.focus()
 
 
-# ---------------------------------------------------------------------- where it listens
-
-
-@dataclass(frozen=True)
-class Binding:
-    """Where the server listens and the names it answers to."""
-
-    host: str
-    #: The name the printed address uses.
-    shown: str
-    #: Every name and address a browser may use to reach it (the ``Host`` allowlist).
-    names: frozenset[str]
-    loopback: bool
-
-
-def is_loopback(host: str) -> bool:
-    """``host`` (a name or an address) is this machine only."""
-    if host.lower() == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        addresses = _addresses_of(host)
-        return bool(addresses) and all(ipaddress.ip_address(a).is_loopback for a in addresses)
-
-
-def binding_for(host: str) -> Binding:
-    """The :class:`Binding` for ``--host``: the names a browser may use for it."""
-    host = host.strip("[]")
-    loopback = is_loopback(host)
-    if loopback:
-        v6 = ":" in host
-        names = {host, "localhost", "::1" if v6 else "127.0.0.1"}
-        return Binding(host, host, frozenset(names), True)
-    try:
-        wildcard = ipaddress.ip_address(host).is_unspecified
-    except ValueError:
-        wildcard = False
-    if not wildcard:
-        return Binding(host, host, frozenset({host, *_addresses_of(host)}), False)
-    machine = socket.gethostname()
-    outbound = _outbound_address()
-    names = {"localhost", "127.0.0.1", "::1", machine, socket.getfqdn(), *_addresses_of(machine)}
-    if outbound:
-        names.add(outbound)
-    return Binding(host, outbound or machine, frozenset(n for n in names if n), False)
-
-
-def _addresses_of(name: str) -> set[str]:
-    try:
-        return {str(info[4][0]) for info in socket.getaddrinfo(name, None)}
-    except (OSError, UnicodeError):
-        return set()
-
-
-def _outbound_address() -> str | None:
-    """The address this machine uses to reach its network (what a tablet would connect to):
-    a UDP socket "connected" to a private address sends nothing but picks the route."""
-    try:
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-            probe.connect(("10.254.254.254", 9))
-            address = str(probe.getsockname()[0])
-    except OSError:
-        return None
-    return None if address.startswith("127.") else address
-
-
-def bind_socket(host: str, port: int) -> socket.socket:
-    """A listening TCP socket on ``host``:``port`` (``port`` 0: any free port)."""
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    if host == "localhost":
-        family = socket.AF_INET
-        host = "127.0.0.1"
-    return socket.create_server((host, port), family=family, backlog=64)
-
-
-def tls_context(cert: Path, key: Path) -> ssl.SSLContext:
-    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
-    context.load_cert_chain(cert, key)
-    return context
-
-
 # ---------------------------------------------------------------------- running
 
 
@@ -305,8 +224,9 @@ async def _run(
     if options.qr:
         _print_qr(url, out)
     print(
-        f"At most {options.max_sessions} browser sessions at once; one closes after "
-        f"{options.idle_seconds / 60:g} minutes without a key. Ctrl-C stops the server.",
+        f"At most {count_of(options.max_sessions, 'browser session')} at once; one closes "
+        f"after {count_of(options.idle_seconds / 60, 'minute')} without a key. Ctrl-C stops "
+        "the server.",
         file=out,
     )
     out.flush()

@@ -32,6 +32,7 @@ from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError, SQLAlchemyError
 
 from recall.errors import StoreError
+from recall.inert import quote
 from recall.paths import redact_url
 
 BUSY_TIMEOUT_MS = 15_000
@@ -54,7 +55,7 @@ def parse_url(url: str) -> URL:
         parsed = make_url(url)
     except (ArgumentError, ValueError):
         raise StoreError(
-            f"{redact_url(url)!r} is not a database URL. Use e.g. "
+            f"{quote(repr(redact_url(url)))} is not a database URL. Use e.g. "
             "sqlite:////path/to/recall.sqlite3 or postgresql+psycopg://user@host/dbname"
         ) from None
     if parsed.get_backend_name() != "sqlite" and url.count("@") > 1:
@@ -66,6 +67,16 @@ def parse_url(url: str) -> URL:
             "the database URL has more than one '@': a password holding one must write it as "
             "%40 (the URL is not shown: part of the password would be)"
         )
+    if parsed.host:
+        try:
+            parsed.host.encode("idna")
+        except UnicodeError:
+            # A label over 63 characters (or empty): the driver's getaddrinfo would raise
+            # UnicodeError, a traceback instead of a message.
+            raise StoreError(
+                f"the host '{quote(parsed.host)}' is not a host name (each dot-separated part "
+                "is 1 to 63 characters)"
+            ) from None
     backend = parsed.get_backend_name()
     if backend == "sqlite":
         parsed = _checked_sqlite(parsed)

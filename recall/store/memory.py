@@ -214,8 +214,15 @@ class MemoryModelStore:
         (an Anki package moves a review by a millisecond where two share one)."""
         moment = now or utc_now()
         added = duplicates = 0
-        try:
+
+        def store(batch: dict[tuple[int, datetime], dict[str, Any]]) -> None:
+            nonlocal added, duplicates
             with self._store._write() as conn:
+                stored = _insert_new(conn, batch)
+            added, duplicates = added + stored, duplicates + len(batch) - stored
+
+        try:
+            with self._store._read() as conn:
                 own: dict[int, list[int]] = {}
                 if own_within_ms > 0:
                     for card_id, at in conn.execute(
@@ -230,34 +237,33 @@ class MemoryModelStore:
                         )
                     )
                 }
-                # In batches, each checked against the log as it stands (earlier batches of
-                # this import included): memory is one batch's, whatever the file's size.
-                batch: dict[tuple[int, datetime], dict[str, Any]] = {}
-                for review in reviews:
-                    card_id = ids[review.card_key]
-                    key = (card_id, review.reviewed_at)
-                    at_ms = round(review.reviewed_at.timestamp() * 1000) if own else 0
-                    mine = own.get(card_id)
-                    if key in batch or (
-                        mine and any(abs(at_ms - m) <= own_within_ms for m in mine)
-                    ):
-                        duplicates += 1
-                        continue
-                    batch[key] = {
-                        "card_id": card_id,
-                        "reviewed_at": review.reviewed_at,
-                        "rating": review.rating,
-                        "state": review.state,
-                        "duration_ms": review.duration_ms,
-                        "imported_at": moment,
-                    }
-                    if len(batch) >= IMPORT_BATCH:
-                        stored = _insert_new(conn, batch)
-                        added, duplicates = added + stored, duplicates + len(batch) - stored
-                        batch = {}
-                if batch:
-                    stored = _insert_new(conn, batch)
-                    added, duplicates = added + stored, duplicates + len(batch) - stored
+            # In batches, each in its own short write transaction and checked against the log
+            # as it stands (earlier batches of this import included): memory is one batch's
+            # whatever the file's size, and a window drilling meanwhile never waits for the
+            # whole file to be read. An import cut short keeps its stored batches; run again,
+            # they count as already there.
+            batch: dict[tuple[int, datetime], dict[str, Any]] = {}
+            for review in reviews:
+                card_id = ids[review.card_key]
+                key = (card_id, review.reviewed_at)
+                at_ms = round(review.reviewed_at.timestamp() * 1000) if own else 0
+                mine = own.get(card_id)
+                if key in batch or (mine and any(abs(at_ms - m) <= own_within_ms for m in mine)):
+                    duplicates += 1
+                    continue
+                batch[key] = {
+                    "card_id": card_id,
+                    "reviewed_at": review.reviewed_at,
+                    "rating": review.rating,
+                    "state": review.state,
+                    "duration_ms": review.duration_ms,
+                    "imported_at": moment,
+                }
+                if len(batch) >= IMPORT_BATCH:
+                    store(batch)
+                    batch = {}
+            if batch:
+                store(batch)
         except DATABASE_ERRORS as error:
             raise self._fail(error) from error
         return added, duplicates

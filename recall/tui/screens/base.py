@@ -34,7 +34,7 @@ class RecallAppApi(Protocol):
 
 #: Below this many columns (a phone in landscape, a split window, a browser tab through
 #: ``recall serve``) screens keep only what is essential: the home screen drops its topic
-#: column and forecast, the drill shows the rating row below the scrolling body.
+#: column and forecast, the drill's rating row wraps rather than cut "Enter accepts".
 NARROW_COLUMNS = 70
 
 

@@ -32,6 +32,7 @@ from recall.tui.screens.base import RecallScreen
 from recall.tui.views import CardView, DeckFailure, DeckRow, HomeData, PreviewView
 from recall.tui.widgets.answer_input import AnswerInput
 from recall.tui.widgets.math_panels import render_preview
+from recall.wording import count_of
 
 
 class DecksScreen(RecallScreen):
@@ -76,16 +77,17 @@ class DecksScreen(RecallScreen):
         options.clear_options()
         if data is None:
             return
+        # The decks that did not load come first, so the screen opens on what needs fixing.
+        for index, failure in enumerate(data.failures):
+            label = Text("✗ ", style="bold red")
+            label.append(plain(failure.path.rsplit("/", 1)[-1], one_line=True))
+            options.add_option(Option(label, id=f"fail:{index}"))
         for deck in sorted(data.decks, key=lambda d: (not d.builtin, d.topic, d.name)):
             label = Text(deck.name)
             label.append(f"  {deck.cards}", style="dim")
             if not deck.builtin:
                 label.append(" mine", style="italic cyan")
             options.add_option(Option(label, id=f"deck:{deck.id}"))
-        for index, failure in enumerate(data.failures):
-            label = Text("✗ ", style="bold red")
-            label.append(plain(failure.path.rsplit("/", 1)[-1], one_line=True))
-            options.add_option(Option(label, id=f"fail:{index}"))
         if options.option_count:
             keep = f"deck:{self.keep_key.partition('/')[0]}" if self.keep_key else ""
             ids = [options.get_option_at_index(i).id for i in range(options.option_count)]
@@ -111,6 +113,7 @@ class DecksScreen(RecallScreen):
 
     def _fill_table(self) -> None:
         table = self.query_one("#card-table", DataTable)
+        table.display = True  # hidden while a failure is shown
         table.clear()
         for card in self.cards:
             prompt = card.prompt.replace("\n", " ")
@@ -124,21 +127,35 @@ class DecksScreen(RecallScreen):
             self.query_one("#card-preview", Static).update(Text("No cards.", style="dim"))
 
     def show_failure(self, failure: DeckFailure) -> None:
+        """Every problem of every deck that did not load, in full (``failure``'s file first):
+        the one place they are all listed. The card table gives the list its height, and the
+        box scrolls (Tab reaches it) when they are more than the screen holds."""
         self.deck_id = None
         self.cards = []
-        self.query_one("#card-table", DataTable).clear()
-        where = failure.path + (f":{failure.line}" if failure.line else "")
-        self.query_one("#card-preview", Static).update(
-            Group(
-                Text("This deck did not load", style="bold red"),
+        table = self.query_one("#card-table", DataTable)
+        table.clear()
+        table.display = False
+        data = self.recall.home_data
+        others = [f for f in (data.failures if data else ()) if f is not failure]
+        parts: list[RenderableType] = []
+        for index, shown in enumerate([failure, *others]):
+            where = shown.path + (f":{shown.line}" if shown.line else "")
+            problems = shown.message.splitlines() or ["did not load"]
+            title = "This deck did not load" if index == 0 else "Nor did this one"
+            parts += [
+                Text(f"{title} ({count_of(len(problems), 'problem')})", style="bold red"),
                 plain(where, "bold"),
-                Text(failure.message),
-                Text(
-                    "Fix the file (x opens it in $EDITOR), then r on the home screen reloads.",
-                    style="dim",
-                ),
+                *(Text.assemble("• ", plain(problem)) for problem in problems),
+                Text(""),
+            ]
+        parts.append(
+            Text(
+                "Fix the file (x opens it in $EDITOR), then r on the home screen reloads.",
+                style="dim",
             )
         )
+        self.query_one("#card-preview", Static).update(Group(*parts))
+        self.query_one("#card-preview-box", VerticalScroll).scroll_home(animate=False)
 
     @on(DataTable.RowHighlighted, "#card-table")
     def _card_highlighted(self, event: DataTable.RowHighlighted) -> None:

@@ -33,7 +33,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Input, Static
 
 from recall.errors import RecallError
 from recall.tui.asking import asking_header, graded_header
@@ -43,6 +43,7 @@ from recall.tui.screens.session_screen import Phase, SessionScreen
 from recall.tui.views import CardView, Leech, PreviewView, Rating, SessionPlan
 from recall.tui.widgets.answer_input import AnswerInput
 from recall.tui.widgets.countdown import Countdown
+from recall.tui.widgets.footer import Footer
 from recall.tui.widgets.math_panels import FeedbackPanel, PreviewPanel, rating_line
 from recall.verdicts import Status
 

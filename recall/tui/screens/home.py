@@ -15,7 +15,6 @@ started: the learner is told why and offered more new cards today, review ahead,
 from __future__ import annotations
 
 from dataclasses import replace
-from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
@@ -23,12 +22,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.widgets import DataTable, Footer, Header, Sparkline, Static
+from textual.widgets import DataTable, Header, Sparkline, Static
 
 from recall.session import Mode
 from recall.tui.plain import plain
 from recall.tui.screens.base import RecallScreen
 from recall.tui.views import DeckRow, EmptyOffer, HomeData, SessionPlan, TodayView
+from recall.tui.widgets.footer import Footer
 from recall.wording import REVIEW_AHEAD, count_of, plural
 
 if TYPE_CHECKING:
@@ -207,13 +207,14 @@ class HomeScreen(RecallScreen):
         resume.display = data.unfinished is not None
         problems = self.query_one("#home-problems", Static)
         if data.failures:
-            count = len(data.failures)
-            first = data.failures[0]
+            # One short line that always fits: the problems themselves are listed in full,
+            # every one of every file, in one place (b, the decks screen), not cut off here.
+            files = count_of(len(data.failures), "deck file")
+            found = sum(len(f.message.splitlines()) or 1 for f in data.failures)
             problems.update(
                 Text.assemble(
-                    (f"{count} deck file{'s' if count > 1 else ''} did not load: ", "bold"),
-                    plain(f"{Path(first.path).name} {first.message.splitlines()[0]}"),
-                    ("  (b: see why)", "dim"),
+                    (f"{files} did not load ({count_of(found, 'problem')}): ", "bold"),
+                    ("b lists them all", "dim"),
                 )
             )
             problems.display = True

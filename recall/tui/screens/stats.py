@@ -21,7 +21,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.message import Message
-from textual.widgets import Footer, Header, Sparkline, Static
+from textual.widgets import Header, Sparkline, Static
 
 from recall.mistakes import mistake_words
 from recall.tui.memory_views import ModelView, OptimizeView, WorkloadView
@@ -29,6 +29,7 @@ from recall.tui.messages import WorkerFailed
 from recall.tui.plain import plain
 from recall.tui.screens.base import RecallScreen
 from recall.tui.views import StatsView
+from recall.tui.widgets.footer import Footer
 from recall.tui.widgets.heatmap import heatmap_text
 from recall.tui.widgets.memory_panels import (
     calibration_text,

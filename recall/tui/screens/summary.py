@@ -11,13 +11,14 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from recall.mistakes import mistake_words
 from recall.session import Mode
 from recall.tui.plain import plain
 from recall.tui.screens.base import RecallScreen
 from recall.tui.views import SessionPlan, SummaryView
+from recall.tui.widgets.footer import Footer
 from recall.wording import plural
 
 

@@ -301,9 +301,9 @@ class ExamPlanDialog(ModalScreen[None]):
         try:
             plan = self.plan_text(text, self.scope[1], self._narrowing())
         except ValueError as error:
-            shown.update(Text(str(error), style="bold"))
+            shown.update(plain(str(error), "bold"))
             return
-        shown.update(Text(plan))
+        shown.update(plain(plan))  # names decks and topics: text recall did not write
 
     def action_other_scope(self) -> None:
         """Plan for the next scope (the date typed is kept; a plan shown is redone)."""
