@@ -5,7 +5,8 @@ built-in cards headless, answering each with a classic slip first (cram asks a m
 again, then it is answered right), and saves the feedback on each slip: ``drill.svg`` (a missing
 factor of 1/2), ``drill-missing-root.svg`` and ``drill-wrong-sign.svg`` (the part of the answer
 that differs marked), then ``summary.svg`` (the end of the session) and ``home.svg`` (the home
-screen after it, with its counts, the README's first picture). Nothing touches the
+screen after it, with its counts, the README's first picture), and ``explain-points.svg`` (a typed
+explanation of the cross-entropy card checked point by point). Nothing touches the
 learner's own data: ``RECALL_HOME`` is pointed at a temporary folder first.
 """
 
@@ -72,6 +73,39 @@ async def render(out: Path) -> None:
         await pilot.press("ctrl+q")
 
 
+#: The explanation typed for ``explain-points.svg``: three of the card's five key points.
+EXPLANATION = (
+    "Cross-entropy is the negative log probability of the right class, so minimising it is "
+    "maximum likelihood. It blows up when the model is confidently wrong; label smoothing helps."
+)
+
+
+async def render_explain(out: Path) -> None:
+    """A checked explanation: the points made, with the words that made them, and those missed."""
+    from textual.widgets import Input
+
+    from recall.session import Mode
+    from recall.tui.app import RecallApp
+    from recall.tui.screens.drill import DrillScreen
+    from recall.tui.services import Services
+    from recall.tui.views import SessionPlan
+
+    plan = SessionPlan(minutes=10, mode=Mode.CRAM, card_keys=("losses/why-cross-entropy",))
+    app = RecallApp(Services(), plan=plan)
+    async with app.run_test(size=SIZE) as pilot:
+        while not isinstance(app.screen, DrillScreen) or app.screen.card is None:
+            await pilot.pause(0.05)
+        box = app.screen.query_one("#answer", Input)
+        box.value = EXPLANATION
+        box.cursor_blink = False
+        await pilot.pause()
+        await pilot.press("enter")
+        await app.workers.wait_for_complete()
+        await pilot.pause(0.2)
+        (out / "explain-points.svg").write_text(app.export_screenshot(title="recall: drill"))
+        await pilot.press("ctrl+q")
+
+
 async def _until_home_counted(app: object, pilot: object) -> None:
     """Wait until the home screen is back and shows counts (not its loading line)."""
     from recall.tui.screens.home import HomeScreen
@@ -94,8 +128,9 @@ def main() -> int:
         os.environ.pop("RECALL_DB", None)
         os.environ.pop("RECALL_DECKS", None)
         asyncio.run(render(out))
+        asyncio.run(render_explain(out))
     shots = [shot for _key, _typed, shot in SCRIPT if shot] + ["drill-wrong-sign.svg"]
-    shots += ["summary.svg", "home.svg"]
+    shots += ["summary.svg", "home.svg", "explain-points.svg"]
     print(f"wrote {', '.join(str(out / s) for s in shots)}")
     return 0
 
