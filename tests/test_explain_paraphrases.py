@@ -116,14 +116,15 @@ def test_every_explain_card_with_points_is_covered() -> None:
 
 
 def test_every_point_is_stated_and_the_near_misses_are_there() -> None:
+    """Over both files: the corpus is written without the matcher, open entries included."""
     cards = explain_cards()
-    stated = {(entry["card"], i) for entry in ENTRIES for i in entry["states"]}
+    stated = {(entry["card"], i) for entry in ENTRIES + OPEN_ENTRIES for i in entry["states"]}
     denied = Counter(entry["card"] for entry in ENTRIES + OPEN_ENTRIES if entry["denies"])
     for key, card in cards.items():
         if not card.points:
             continue
         unstated = [i for i in range(len(card.points)) if (key, i) not in stated]
-        assert not unstated, f"{key}: no agreed paraphrase states points {unstated}"
+        assert not unstated, f"{key}: no paraphrase states points {unstated}"
         assert denied[key] >= 1, f"{key}: no near miss"
     for key in SHEET_CARDS:
         assert denied[key] >= 5, f"{key}: fewer than five near misses"
