@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from recall.cards.loader import read_deck
-from recall.cards.model import Card
+from recall.cards.model import Card, CardKind, KeyPoint
 from recall.grading import grade
 from recall.grading.explain import check_explanation, formula_spans
 from recall.scheduling.rating import Rating, suggest_rating
@@ -96,6 +96,29 @@ def test_negation_flips_a_point_both_ways(card: Card) -> None:
     assert made(card, "The batch is not involved, and the gradient vanishes.")[1]
     # "not only" adds.
     assert made(card, "Not only does the softmax saturate, the gradient vanishes.")[1]
+
+
+def test_a_word_said_twice_counts_where_its_negation_suits_the_phrasing(card: Card) -> None:
+    # The first "gradient" is negated, the second is not: the plain phrasing takes the second.
+    assert made(card, "There is no gradient trouble at first, then the gradient vanishes.")[1]
+    # and the negated phrasing takes the negated "depend" over the plain one.
+    assert made(card, "The logits depend on the width, yet they do not depend on the batch.")[4]
+    assert not made(card, "It depends on the batch, and the batch depends on it.")[4]
+
+
+@pytest.mark.parametrize(
+    ("phrasing", "text"),
+    [
+        ("one-hot", "the softmax becomes one hot"),
+        ("one-hot", "the softmax becomes one-hot"),
+        ("0.25 most", "its slope is at most 0.25"),
+        ("h(p) plus kl", "H(p) + KL(p||q)"),
+    ],
+)
+def test_a_phrasing_word_with_punctuation_is_cut_as_the_text_is(phrasing: str, text: str) -> None:
+    card = Card("d", "c", CardKind.EXPLAIN, "?", points=(KeyPoint("s", words=(phrasing,)),))
+    assert made(card, text) == [True]
+    assert made(card, "nothing to do with it") == [False]
 
 
 def test_british_and_american_spellings_are_one(card: Card) -> None:

@@ -112,6 +112,15 @@ class Phrasing:
         slots = []
         negated = False
         for raw in _normalised(text).split():
+            # A phrasing word is cut as the text is ("one-hot", "0.2" and "h(p)" are several
+            # words there), else it could never match; each piece is then a word of its own.
+            # (Alternatives, "a|b", are taken whole.)
+            if "|" not in raw and len(_WORD.findall(raw)) > 1:
+                for word in _WORD.findall(raw):
+                    if word != "," and word not in _SMALL_WORDS and word not in _NEGATORS:
+                        folded = _folded(word)
+                        slots.append(_Slot((_stem(folded),), (folded,)))
+                continue
             options = [option for option in raw.split("|") if option]
             plain = [option for option in options if option not in _SMALL_WORDS]
             if plain and all(option in _NEGATORS for option in plain):
@@ -204,10 +213,13 @@ def _match(phrasing: Phrasing, clause: tuple[_Token, ...]) -> str | None:
     """The clause's words that say the phrasing, or ``None``."""
     found: list[_Token] = []
     for slot in phrasing.slots:
-        token = next((t for t in clause if _slot_takes(slot, t)), None)
-        if token is None:
+        # A word may occur twice in a clause, once negated ("does not depend on the data, so
+        # only the KL depends on it"): take the occurrence whose negation suits the phrasing.
+        takers = [t for t in clause if _slot_takes(slot, t)]
+        if not takers:
             return None
-        found.append(token)
+        suited = [t for t in takers if t.negated == phrasing.negated]
+        found.append((suited or takers)[0])
     if any(token.negated for token in found) != phrasing.negated:
         return None
     return " ".join(dict.fromkeys(token.word for token in found))
