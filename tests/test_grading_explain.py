@@ -3,11 +3,13 @@ written for these tests (our own words), and through ``recall check --card``."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from recall.cards.loader import read_deck
 from recall.cards.model import Card, CardKind, KeyPoint
-from recall.grading import grade
+from recall.grading import check_deck, grade
 from recall.grading.explain import check_explanation, formula_spans
 from recall.scheduling.rating import Rating, suggest_rating
 from recall.verdicts import Status
@@ -201,3 +203,17 @@ def test_recall_check_lists_points_made_and_missed_and_exits_by_the_verdict(
     out = capsys.readouterr().out
     assert out.count("  made:") == 3
     assert "missed: Cross-entropy splits" in out
+
+
+def test_a_key_point_formula_that_does_not_parse_is_a_deck_error(tmp_path: Path) -> None:
+    broken = DECK.replace('formulas = ["q*k/sqrt(d_k)"]', 'formulas = ["H(p, q) - H(p)"]')
+    path = tmp_path / "talk.toml"
+    path.write_text(broken, encoding="utf-8")
+    deck, errors = read_deck(path, check=check_deck)
+    assert deck is None
+    assert any(
+        "key point formula" in str(error) and "does not parse" in str(error) for error in errors
+    )
+    path.write_text(DECK, encoding="utf-8")
+    deck, errors = read_deck(path, check=check_deck)
+    assert deck is not None, errors

@@ -8,7 +8,8 @@ format is stdlib-only: the loader takes :func:`check_deck` as its optional ``che
 Checks, per card:
 
 * every domain and function alias is one the engine knows;
-* every expression (``answer``, identity sides, ``derivative_of``) parses and renders;
+* every expression (``answer``, identity sides, ``derivative_of``) parses and renders, and so
+  does every key point's formula;
 * every variable an expression uses is declared (card or deck ``symbols``; for numeric cards,
   ``params``), with "did you mean" for near misses;
 * a numeric template gives a finite value at every corner of its parameter ranges, for a few
@@ -119,6 +120,8 @@ def check_card(item: BuiltCard, problems: Problems) -> None:
             if card.kind is CardKind.NUMERIC:
                 check_template(card, expr, (*where, "answer"), problems)
 
+    _check_point_formulas(card, table, where, problems)
+
     for number, identity in enumerate(card.identities):
         at = (*where, "identities", number)
         if identity.derivative_of is not None:
@@ -134,6 +137,23 @@ def check_card(item: BuiltCard, problems: Problems) -> None:
         else:
             _parse(identity.lhs, table, at, "lhs", card, problems, declared)
         _parse(identity.rhs, table, at, "rhs", card, problems, declared)
+
+
+def _check_point_formulas(card: Card, table: SymbolTable, where: Path, problems: Problems) -> None:
+    """A key point's formula must parse: grading compares the learner's formulas with it, and a
+    reference that does not parse would break the card at the first typed explanation. Any
+    name may appear (an explanation is prose), so only parse errors are reported."""
+    for number, point in enumerate(card.points):
+        for j, formula in enumerate(point.formulas):
+            try:
+                parse(formula, table)
+            except FormulaError as error:
+                problems.add(
+                    f"key point formula {formula!r} does not parse: {error}",
+                    (*where, "points", number, "formulas", j),
+                    card_id=card.id,
+                    suggestion="`recall help syntax` shows what can be typed",
+                )
 
 
 def _check_form_rule(
