@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -124,6 +125,7 @@ def main() -> int:
     finally:
         server.terminate()
         server.wait(timeout=30)
+        shutil.rmtree(home, ignore_errors=True)
     return 0
 
 

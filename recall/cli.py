@@ -14,15 +14,13 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
-import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 from recall import __version__
+from recall.commands import precheck_database_url
 from recall.errors import ConfigError, RecallError
-from recall.inert import quote
-from recall.paths import redact_url
 
 #: Subcommand modules, in the order ``--help`` lists them.
 COMMAND_MODULES: tuple[str, ...] = (
@@ -163,27 +161,6 @@ def refuse_missing_decks_folder(folder: str | None) -> None:
         f"--decks {folder}: the folder {what}. Create it first (mkdir -p {folder}), "
         "or leave --decks out to use the decks folder in the data directory"
     )
-
-
-_URL_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
-
-
-def precheck_database_url(url: str | None) -> None:
-    """Refuse a database URL that cannot work, without importing SQLAlchemy: not a URL at all,
-    or a SQLite file in a folder that does not exist. Raises :class:`ConfigError`."""
-    if not url:
-        return
-    if not _URL_SCHEME.match(url):
-        raise ConfigError(
-            f"'{quote(redact_url(url))}' is not a database URL. Use e.g. "
-            "sqlite:////path/to/recall.sqlite3 or postgresql+psycopg://user@host/dbname"
-        )
-    if url.startswith("sqlite:///"):
-        path = url[len("sqlite:///") :].split("?", 1)[0]
-        if path and path != ":memory:":
-            folder = Path(path).expanduser().parent
-            if not folder.is_dir():
-                raise ConfigError(f"cannot create {path}: the folder {folder} does not exist")
 
 
 if __name__ == "__main__":  # pragma: no cover

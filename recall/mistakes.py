@@ -30,6 +30,7 @@ MISTAKE_WORDS: dict[str, str] = {
     "swapped": "two names swapped",
     "complement": "one minus the answer",
     "exponent": "a wrong power",
+    "parentheses": "brackets in the wrong place",
     "log-base": "the wrong base of log",
     "square-root": "a square root missing or extra",
     "function": "the wrong function",

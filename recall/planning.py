@@ -8,6 +8,7 @@ them (:mod:`recall.session.new_cards`), so ``recall today`` shows what a session
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections import Counter
 from collections.abc import Collection, Mapping
@@ -114,7 +115,7 @@ def todays_plan(
         topic=topic,
     )
     new_limit = settings.new_per_day + extra_today if settings.new_per_day >= 0 else -1
-    return plan_today(
+    plan = plan_today(
         day=day,
         due=due,
         new_in_order=ordered,
@@ -125,6 +126,11 @@ def todays_plan(
         review_spent=reviewed,
         pace=learner_pace(store),
     )
+    # The one count of new cards waiting, wherever it is shown: every new card not in today's
+    # queue, those buried as siblings of a card seen today included (they still wait; leaving
+    # them out made the count drop after a session and come back the next day).
+    buried = store.buried_new_by_deck(decks=decks or None, topic=topic)
+    return dataclasses.replace(plan, new_waiting=plan.new_waiting + sum(buried.values()))
 
 
 def due_card(stored: StoredCard, card: Card) -> DueCard:

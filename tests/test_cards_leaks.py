@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from recall.cards.loader import load_decks
-from recall.cards.model import Card, CardKind, Deck, SymbolSpec
+from recall.cards.model import Card, CardKind, Deck, FunctionSpec, SymbolSpec
 from recall.cards.siblings import sibling_groups
 from recall.cli import main
 from recall.grading.leaks import DeckLeaks, card_leaks, deck_leaks, sibling_pairs_of
@@ -90,6 +90,31 @@ def test_a_formula_whose_part_is_the_answer_is_found() -> None:
     assert leak.field == "shown"
     # the same card asking with a box where the logit goes shows nothing
     assert card_leaks(Card(**{**sdpa.__dict__, "shown": r"\text{logit}_{ij}=\square"})) == []
+
+
+@pytest.mark.parametrize(
+    ("prompt", "answer"),
+    [
+        ("Recall σ'(x) = σ(x)(1 − σ(x)), then type the derivative.", "sigma(x)*(1 - sigma(x))"),
+        ("SGD: w ← w − η·g. Type the new weight.", "w - eta*g"),
+        ("A bound: p ≤ 1/(1+e^(−z)). Type the sigmoid with exp.", "1/(1 + exp(-z))"),
+        ("Given x̂ = (x − μ)/√(σ² + ε), type x̂.", "(x - mu)/sqrt(sigma^2 + epsilon)"),
+    ],
+)
+def test_a_formula_written_another_way_in_the_prompt_is_found(prompt: str, answer: str) -> None:
+    names = ("x", "w", "eta", "g", "z", "mu", "sigma", "epsilon")
+    card = Card(
+        deck_id="d",
+        id="f",
+        kind=CardKind.FORMULA,
+        prompt=prompt,
+        answer=answer,
+        symbols=tuple(SymbolSpec(name, "positive" if name != "x" else "real") for name in names),
+        functions=(FunctionSpec("sigma", "sigmoid"),) if "sigma(x)" in answer else (),
+    )
+    if "sigma(x)" in answer:
+        card = Card(**{**card.__dict__, "symbols": (real("x"),)})
+    assert [leak.field for leak in card_leaks(card)] == ["prompt"]
 
 
 def test_an_answer_written_with_its_names_run_together_is_found() -> None:

@@ -277,3 +277,17 @@ def test_a_token_file_gives_the_same_address_each_start_and_must_be_private(
     )
     assert refused.returncode == 2 and "chmod 600" in refused.stderr
     assert "kept-token" not in refused.stderr  # the refusal never prints the token
+
+
+def test_a_database_url_that_cannot_work_is_refused_before_serving(tmp_path: Path) -> None:
+    home = prepare_home(tmp_path / "home")
+    for url in ("not a url", f"sqlite:///{tmp_path}/missing/folder/r.db"):
+        refused = subprocess.run(
+            [sys.executable, "-m", "recall", "serve", "--port", "0", "--db", url],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            env={"RECALL_HOME": str(home), "PATH": "/usr/bin:/bin"},
+        )
+        assert refused.returncode == 2 and "token=" not in refused.stdout
+        assert "database URL" in refused.stderr or "does not exist" in refused.stderr

@@ -193,6 +193,39 @@ def test_a_refused_deck_is_reported_on_the_home_screen_inert(tmp_path: Path) -> 
     _assert_nothing_hostile(terminal.screen)
 
 
+#: recall whose help key crashes the app with a message holding escape sequences.
+_CRASH = """
+import sys
+from recall.tui import app as app_module
+
+def crash(self):
+    raise RuntimeError("boom \\x1b]0;TITLE\\x07 \\x1b]52;c;cHduZWQ=\\x07")
+
+app_module.RecallApp.action_help = crash
+from recall.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_a_crash_report_is_plain_and_inert(tmp_path: Path) -> None:
+    """Textual prints a crash's traceback after the app, to sys.stderr, which the command line
+    made inert: in colour its escape codes would show as "␛[..."; plain, it reads as it is, and
+    the exception's message stays inert."""
+    terminal = _terminal([sys.executable, "-c", _CRASH], tmp_path / "home")
+    try:
+        assert terminal.wait_for(lambda: b"Today" in terminal.screen, 90)
+        terminal.drain(0.5)
+        terminal.send(b"?")
+        assert terminal.wait_exit(30) == 1
+        terminal.drain(0.5)
+    finally:
+        terminal.close()
+    screen = terminal.screen
+    _assert_nothing_hostile(screen)
+    assert "RuntimeError: boom ␛]0;TITLE ␛]52;c;cHduZWQ=".encode() in screen
+    assert "␛[".encode() not in screen  # no colour code turned into text
+
+
 # ----- the views: one place deck text is made inert for every screen ---------------------------
 
 

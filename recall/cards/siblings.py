@@ -68,7 +68,8 @@ def _greek_name(char: str) -> str:
 _GREEK = re.compile("[\u0370-\u03ff]")
 
 
-def _spell_greek(text: str) -> str:
+def spell_greek(text: str) -> str:
+    """``text`` with each Greek letter spelled by name (``σ`` as ``sigma``, ``Σ`` as ``Sigma``)."""
     return _GREEK.sub(lambda match: _greek_name(match.group()), text)
 
 
@@ -83,7 +84,7 @@ def math_key(text: str) -> str:
     ``-``, superscript digits as ``^n``."""
     out = _LATEX_NOISE.sub("", text)
     out = re.sub(r"\\([A-Za-z]+)", r"\1", out)
-    out = _spell_greek(out)
+    out = spell_greek(out)
     for sign, plain in (("−", "-"), ("–", "-"), ("²", "^2"), ("³", "^3"), ("½", "1/2")):
         out = out.replace(sign, plain)
     out = re.sub(r"[\s*·⋅×{}]", "", out)
@@ -92,7 +93,7 @@ def math_key(text: str) -> str:
 
 def word_key(text: str) -> str:
     """``text`` for finding a name: lowercase, hyphens and punctuation as spaces, one space."""
-    folded = _spell_greek(text.lower())
+    folded = spell_greek(text.lower())
     return " " + " ".join(re.sub(r"[^\w]+", " ", folded).split()) + " "
 
 

@@ -9,8 +9,13 @@ global options: the helpers then fall back to ``RECALL_DB`` / ``RECALL_DECKS`` a
 from __future__ import annotations
 
 import argparse
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from recall.errors import ConfigError
+from recall.inert import quote
+from recall.paths import redact_url
 
 if TYPE_CHECKING:
     from recall.config import Settings
@@ -46,3 +51,24 @@ def open_workspace(
     return Workspace.open(
         settings, db_url=database_url(args), custom_decks=custom_decks(args), sync=sync
     )
+
+
+_URL_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
+
+
+def precheck_database_url(url: str | None) -> None:
+    """Refuse a database URL that cannot work, without importing SQLAlchemy: not a URL at all,
+    or a SQLite file in a folder that does not exist. Raises :class:`ConfigError`."""
+    if not url:
+        return
+    if not _URL_SCHEME.match(url):
+        raise ConfigError(
+            f"'{quote(redact_url(url))}' is not a database URL. Use e.g. "
+            "sqlite:////path/to/recall.sqlite3 or postgresql+psycopg://user@host/dbname"
+        )
+    if url.startswith("sqlite:///"):
+        path = url[len("sqlite:///") :].split("?", 1)[0]
+        if path and path != ":memory:":
+            folder = Path(path).expanduser().parent
+            if not folder.is_dir():
+                raise ConfigError(f"cannot create {path}: the folder {folder} does not exist")

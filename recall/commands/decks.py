@@ -304,13 +304,14 @@ def run_check(args: argparse.Namespace) -> int:
         for leak in found.own:
             shown_by = "the deck's name" if leak.by == "" else f"its own {leak.field}"
             print(
-                f'{where(leak.card)}: {shown_by} shows the answer: "{leak.matched}" grades Correct'
+                f'{where(leak.card)}: {shown_by} shows the answer: "{quote(leak.matched)}" '
+                "grades Correct"
             )
             faults += 1
         for leak in found.unburied:
             print(
                 f"{where(leak.card)}: card '{leak.by}' ({leak.field}) shows the answer: "
-                f'"{leak.matched}" grades Correct, and the two are not siblings '
+                f'"{quote(leak.matched)}" grades Correct, and the two are not siblings '
                 f'(reword one, or add siblings = ["{leak.by}"])'
             )
             faults += 1
@@ -320,12 +321,13 @@ def run_check(args: argparse.Namespace) -> int:
                 if leak not in found.unburied:
                     print(
                         f"{where(leak.card)}: sibling '{leak.by}' ({leak.field}) shows "
-                        f'"{leak.matched}"; kept apart'
+                        f'"{quote(leak.matched)}"; kept apart'
                     )
             for leak in found.vocabulary:
                 print(
-                    f"{where(leak.card)}: '{leak.by}' ({leak.field}) shows \"{leak.matched}\"; "
-                    "shown by many cards: the deck's vocabulary, not kept apart"
+                    f"{where(leak.card)}: '{leak.by}' ({leak.field}) shows "
+                    f'"{quote(leak.matched)}"; shown by many cards: the deck\'s vocabulary, '
+                    "not kept apart"
                 )
     print(
         f"{count_of(len(decks), 'deck')} checked: {count_of(faults, 'giveaway')} to fix; "
@@ -341,7 +343,8 @@ def _card_place(deck: Deck) -> Callable[[str], str]:
 
     def where(card_id: str) -> str:
         line = lines.get(card_id) or None
-        place = f"{_short(deck.path)}:{line}" if line else _short(deck.path)
+        path = quote(_short(deck.path))  # a file name is anyone's text
+        place = f"{path}:{line}" if line else path
         return f"{place}: card '{card_id}'"
 
     return where

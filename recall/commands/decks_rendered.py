@@ -49,11 +49,15 @@ def rendered_card(card: Card, seed: int = DEFAULT_SEED) -> Iterator[str]:
     if view.unit:
         yield f"    answer in: {view.unit}"
     yield "  ── after grading"
-    if view.self_rated:
+    if view.self_rated or view.key_points:
         yield "    model answer"
         yield from _indented(view.model_answer, depth=6)
         for number in view.numbers:
             yield f"      • {number}"
+        if card.points:
+            yield "    key points (a typed explanation is checked against them)"
+            for point in card.points:
+                yield from _indented(f"• {point.say}", depth=6)
         return
     reference = reference_rendered(card)
     if reference:

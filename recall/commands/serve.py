@@ -117,7 +117,7 @@ def run(args: argparse.Namespace) -> int:
             f"recall serve needs the serve extra ({missing} is missing): {INSTALL}", file=sys.stderr
         )
         return 2
-    from recall.commands import custom_decks, database_url
+    from recall.commands import custom_decks, database_url, precheck_database_url
     from recall.paths import ensure_data_dir
     from recall.serve.binding import is_loopback, tls_context
     from recall.serve.gate import new_token, read_token_file
@@ -139,6 +139,9 @@ def run(args: argparse.Namespace) -> int:
                 "is unsafe)"
             )
         print(INSECURE_WARNING, file=sys.stderr)
+    db_url = database_url(args) or os.environ.get("RECALL_DB") or None
+    # Said here, once, rather than in every browser tab the app would open on it.
+    precheck_database_url(db_url)
     token = read_token_file(args.token_file) if args.token_file else new_token()
     decks = custom_decks(args) or (
         Path(os.environ["RECALL_DECKS"]).expanduser() if os.environ.get("RECALL_DECKS") else None
@@ -148,7 +151,7 @@ def run(args: argparse.Namespace) -> int:
         port=args.port,
         token=token,
         data_dir=ensure_data_dir().resolve(),
-        db_url=database_url(args) or os.environ.get("RECALL_DB") or None,
+        db_url=db_url,
         custom_decks=decks.resolve() if decks else None,
         tls=tls,
         max_sessions=args.max_sessions,

@@ -16,8 +16,11 @@ module grades what that text holds with the real graders (:func:`recall.grading.
 What the check reports for a card's *own* screen is a fault of the card (a test keeps the
 built-in decks at zero). What another card shows is a giveaway between the two, which sibling
 burying handles (:mod:`recall.cards.siblings`: after one is reviewed the other waits until the
-next day); an answer shown by more than :data:`~recall.cards.siblings.MAX_SPREAD` other cards is
-the deck's vocabulary and only listed. ``recall decks check`` prints all of it for deck authors.
+next day). On another card only distinctive pieces count (:func:`distinctive`: ``α`` or ``8``
+elsewhere in a deck is notation), a percent card's value only written as a percent, and a name
+only as it is (no typos); an answer shown by more than :data:`~recall.cards.siblings.MAX_SPREAD`
+other cards is the deck's vocabulary and only listed. ``recall decks check`` prints all of it
+for deck authors.
 
 The graders are the learner's: the check says what a learner who copies the screen would get.
 It runs in the check command and the test suite, never at start-up (it needs the engine).
@@ -32,7 +35,7 @@ from functools import lru_cache
 
 from recall.cards.matching import forms, is_symbolic, symbolic_form, typo_allowance
 from recall.cards.model import Card, CardKind, Deck
-from recall.cards.siblings import MAX_SPREAD, MIN_MATH, MIN_WORDS, math_key
+from recall.cards.siblings import MAX_SPREAD, MIN_MATH, MIN_WORDS, math_key, spell_greek
 from recall.errors import RecallError
 from recall.grading.dispatch import grade
 from recall.grading.question import asked_prompt
@@ -41,8 +44,10 @@ from recall.verdicts import Status
 
 #: Longest piece of text graded as a formula (characters): longer runs are prose.
 MAX_PIECE = 160
-#: Longest run of words graded as a name, beyond the longest name the card accepts.
+#: Longest run of words graded as a name, beyond the longest name the card accepts, and the most
+#: in any run (a name of fifty words in a custom deck does not make every text cost fifty-fold).
 EXTRA_WORDS = 1
+MAX_RUN_WORDS = 8
 
 
 @dataclass(frozen=True, order=True)
@@ -135,7 +140,8 @@ _SMALL_WORDS = frozenset(
     "a an as at be by do go if in is it no of on or so to up we an vs per the and for are its "
     "not one two all any how why was has had can may use out off our own but".split()
 )
-_SPLITTERS = "=,;:≈∝→"
+#: Where a run of math splits into the formulas it relates.
+_SPLITTERS = "=,;:≈∝→←⇒≡≤≥<>"
 _OPEN, _CLOSE = "([{", ")]}"
 _IDENTIFIER = re.compile(r"[^\W\d][\w']*(?:_(?:\([^()]*\)|\{[^{}]*\}|[^\W_]+))?")
 _NUMBER = re.compile(r"(?<![\w.])[−-]?\d[\d,]*(?:\.\d+)?(?:e[−-]?\d+)?%?(?![\w])")
@@ -262,7 +268,8 @@ class _Grader:
         self.seen: dict[str, bool] = {}
         self.accepted = frozenset(form for name in card.accept for form in _forms(name))
         self.symbolic = {_symbolic(name) for name in card.accept if is_symbolic(name)}
-        self.longest = max((len(name.split()) for name in card.accept), default=1) + EXTRA_WORDS
+        longest = max((len(name.split()) for name in card.accept), default=1) + EXTRA_WORDS
+        self.longest = min(longest, MAX_RUN_WORDS)
         self.names = _declared_names(card)
         self.key = math_key(card.answer) if self.kind == "math" else ""
 
@@ -388,9 +395,7 @@ def _forms(text: str) -> frozenset[str]:
 
 
 def _spelled(text: str) -> str:
-    from recall.cards.siblings import _spell_greek
-
-    return _spell_greek(text)
+    return spell_greek(text)
 
 
 def _declared_names(card: Card) -> set[str]:

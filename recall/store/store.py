@@ -210,6 +210,21 @@ class Store:
         with self._read() as conn:
             return [stored_card(row) for row in conn.execute(query)]
 
+    def buried_new_by_deck(
+        self, *, decks: Collection[str] | None = None, topic: str | None = None
+    ) -> dict[str, int]:
+        """New cards (never reviewed) buried until tomorrow as siblings of a card seen today,
+        per deck: still waiting to be learned, though no session today shows them."""
+        query = q.filtered(
+            q.CARD_SELECT.where(q.BURIED, CardStateRow.last_review.is_(None)), decks, topic
+        )
+        found: dict[str, int] = {}
+        with self._read() as conn:
+            for row in conn.execute(query):
+                deck = stored_card(row).deck
+                found[deck] = found.get(deck, 0) + 1
+        return found
+
     @_translated
     def deck_counts(
         self,

@@ -22,6 +22,7 @@ from collections.abc import Callable
 from types import FrameType
 from typing import TYPE_CHECKING, ClassVar
 
+from rich.console import Console
 from textual import work
 from textual.app import App
 from textual.binding import Binding, BindingType
@@ -91,6 +92,10 @@ class RecallApp(App[int]):
         warm_engine: bool = True,
     ) -> None:
         super().__init__()
+        # A crash report is printed after the app, to sys.stderr, which the command line has
+        # made inert (recall.inert.inert_output): in colour, its escape codes would come out as
+        # visible "␛[31m". Plain, it reads as it is, and what it quotes stays inert.
+        self.error_console = Console(markup=False, highlight=False, stderr=True, color_system=None)
         self.services = services
         if settings is None:
             from recall.config import Settings

@@ -171,6 +171,35 @@ def error_field(message: str) -> str:
     return "answer"
 
 
+#: The form's field names as its labels say them, and what to type in each.
+FIELD_HELP = {
+    "deck": ("Deck id", "lowercase letters, digits, '-' and '_', e.g. my-losses"),
+    "id": ("Card id", "lowercase letters, digits, '-' and '_', e.g. cube-derivative"),
+    "kind": ("Kind", "choose one from the list"),
+    "prompt": ("Prompt", "the question, in words"),
+    "answer": ("Answer", "the answer in typed math, e.g. 3*x^2 (`recall help syntax`)"),
+    "shown": ("Shown", "a LaTeX formula, e.g. \\frac{a}{b}, or nothing"),
+    "symbols": ("Symbols", "name: domain, separated by commas, e.g. x: real, p: (0, 1)"),
+    "hint": ("Hint", "a nudge in words, or nothing"),
+}
+
+#: Words of the deck file a form never shows: the table a field is written to.
+_FILE_WORDS = re.compile(r"\[(?:card|deck)\.(\w+)\]")
+
+
+def form_error(message: str) -> str:
+    """A save error as the form says it: which field, what is wrong, what to type. The loader
+    speaks of the deck file (``line 83: card 'x': ...``, ``[card.symbols]``); the learner
+    filled a form and never saw that file."""
+    field = error_field(message)
+    text = _ERROR_PREFIX.sub("", message).strip()
+    text = _FILE_WORDS.sub(lambda m: f"the {m.group(1).capitalize()} field", text)
+    label, what = FIELD_HELP[field]
+    if text.lower().startswith(f"{label.lower()}:"):
+        text = text[len(label) + 1 :].strip()  # "card id: required" under Card id
+    return f"{label}: {text[:1].lower()}{text[1:]} — type {what}."
+
+
 def draft_problems(draft: CardDraft) -> list[str]:
     """What the loader would not explain well for a form (empty fields)."""
     problems = []

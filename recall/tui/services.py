@@ -30,6 +30,7 @@ from recall.tui.views import (
     StatsView,
     TodayView,
 )
+from recall.wording import key_name
 
 if TYPE_CHECKING:
     from recall.cards.model import Card
@@ -130,6 +131,9 @@ class Services:
         today = workspace.today()
         plan = today.plan
         rows = []
+        # A deck's new cards include those buried with a sibling today: the same count of
+        # cards waiting as the plan's, the dialogs' and `recall today`'s.
+        buried = workspace.store.buried_new_by_deck()
         for deck in workspace.decks:
             count = today.counts.get(deck.id)
             planned = plan.by_deck.get(deck.id)
@@ -140,7 +144,7 @@ class Services:
                     topic=deck.topic or deck.name,
                     builtin=deck.builtin,
                     cards=len(deck.cards),
-                    new=count.new if count else 0,
+                    new=(count.new if count else 0) + buried.get(deck.id, 0),
                     learning=count.learning if count else 0,
                     due=count.due if count else 0,
                     path=deck.path,
@@ -268,7 +272,7 @@ class Services:
         return (
             f"Following the plan until {plan.exam.isoformat()}: each day's new cards and "
             "retention come from it, the last days are reviews only, weakest first. "
-            "Ctrl+U stops following it."
+            f"{key_name('ctrl+b')} stops following it."
         )
 
     def stop_following_exam(self) -> str:

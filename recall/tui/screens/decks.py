@@ -25,7 +25,7 @@ from textual.widgets import (
 )
 from textual.widgets.option_list import Option
 
-from recall.tui.card_writer import FORM_FIELDS, FORM_KINDS, CardDraft, error_field
+from recall.tui.card_writer import FORM_FIELDS, FORM_KINDS, CardDraft, error_field, form_error
 from recall.tui.messages import DataChanged
 from recall.tui.plain import plain
 from recall.tui.screens.base import RecallScreen
@@ -321,7 +321,25 @@ class CardForm(ModalScreen[str | None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+s", "save", "Save", id="form.save", priority=True),
         Binding("escape", "cancel", "Cancel", id="form.cancel"),
+        # Priority: moved the moment the key arrives. As a plain binding, Tab is looked up only
+        # once it has gone through the field, and the keys typed right after it were already
+        # handed to that field: fast typing landed in the previous field.
+        Binding("tab", "next_field", "Next field", id="form.next", priority=True, show=False),
+        Binding(
+            "shift+tab",
+            "previous_field",
+            "Previous field",
+            id="form.previous",
+            priority=True,
+            show=False,
+        ),
     ]
+
+    def action_next_field(self) -> None:
+        self.focus_next()
+
+    def action_previous_field(self) -> None:
+        self.focus_previous()
 
     def __init__(
         self,
@@ -408,7 +426,7 @@ class CardForm(ModalScreen[str | None]):
             by_field.setdefault(error_field(error), []).append(error)
         for name in FORM_FIELDS:
             line = self.query_one(f"#form-{name}-error", Static)
-            line.update(Text("\n".join(f"✗ {e}" for e in by_field.get(name, ()))))
+            line.update(Text("\n".join(f"✗ {form_error(e)}" for e in by_field.get(name, ()))))
             line.display = name in by_field
         summary = self.query_one("#form-errors", Static)
         summary.display = bool(errors)

@@ -185,10 +185,19 @@ def offer_reason(offer: EmptyOffer) -> str:
     if offer.held_back:
         limit = today.new_limit or 0
         raised = f", {today.new_extra} of them added today" if today.new_extra else ""
+        # The waiting count is the home screen's and `recall today`'s; of those, a raise
+        # brings only the ones not buried with a sibling or held by a deck's own limit.
+        waiting = max(today.new_waiting, offer.held_back)
+        can = (
+            ""
+            if offer.held_back == waiting
+            else f" ({offer.held_back} of them can be learned today: the others are siblings "
+            "of cards seen today, or held by a deck's own limit)"
+        )
         return (
             f"Today's new cards are done ({today.new_spent} of {limit}{raised}); "
-            f"{count_of(offer.held_back, 'new card')} here "
-            f"{'waits' if offer.held_back == 1 else 'wait'} for the next days. "
+            f"{count_of(waiting, 'new card')} here "
+            f"{'waits' if waiting == 1 else 'wait'} for the next days{can}. "
             "Learn some now: they count for today only."
         )
     if offer.own_limit:
@@ -240,7 +249,7 @@ class ExamPlanDialog(ModalScreen[None]):
         Binding("escape", "close", "Close", id="exam.close"),
         Binding("ctrl+o", "other_scope", "Other decks", id="exam.scope", priority=True),
         Binding("ctrl+f", "follow", "Follow plan", id="exam.follow", priority=True),
-        Binding("ctrl+u", "stop_following", "Stop following", id="exam.stop", priority=True),
+        Binding("ctrl+b", "stop_following", "Stop following", id="exam.stop", priority=True),
     ]
 
     def __init__(
@@ -319,7 +328,10 @@ class ExamPlanDialog(ModalScreen[None]):
         """Follow the plan for the date typed: it drives the days until the exam."""
         text = self.query_one("#exam-date", Input).value
         if self.follow is None or not text.strip():
-            self.notify("Type the exam date first, then Ctrl+F follows its plan.", timeout=3)
+            self.notify(
+                f"Type the exam date first, then {key_name('ctrl+f')} follows its plan.",
+                timeout=3,
+            )
             return
         try:
             said = self.follow(text, self.scope[1])
