@@ -91,6 +91,11 @@ def todays_plan(
     rollover = settings.day_rollover_hour
     start, end = today_bounds(now, rollover, tz)
     day = study_date(now, rollover, tz)
+    # Cards buried yesterday are back today: a session releases them as it builds its queue
+    # and the home screen as it counts, so the plan does too (nothing the learner sees
+    # changes: the burial is over). Without it the first `recall today` of a day planned
+    # without them, and split the new cards across decks unlike the session that followed.
+    store.release_buried(now)
     allowance, introduced = new_allowance(
         store, settings, start, deck_limits=deck_limits, extra_today=extra_today
     )

@@ -73,14 +73,14 @@ def test_ctrl_c_while_loading_then_a_closed_terminal_ends_the_process(
 _STUCK_GRADE = """
 import sys, time
 from pathlib import Path
-from recall.tui import services
+from recall.tui import drill_run
 
 def stuck_grade(self, card, text, hinted=False):
     Path(sys.argv[1]).touch()
     time.sleep(3600)  # like SymPy deep in C code: nothing can interrupt this thread
 
-assert hasattr(services.DrillRun, "grade")
-services.DrillRun.grade = stuck_grade
+assert hasattr(drill_run.DrillRun, "grade")
+drill_run.DrillRun.grade = stuck_grade
 from recall.cli import main
 sys.exit(main(sys.argv[2:]))
 """

@@ -10,11 +10,13 @@ runs on the same clock."""
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 from pathlib import Path
 
 import pytest
 
+from recall.cli import main
 from recall.tui.app import RecallApp
 from recall.tui.screens.drill import DrillScreen
 from recall.tui.screens.home import HomeScreen
@@ -130,3 +132,38 @@ async def _one_day(
         figures["learn more"] = _number(r"(\d+) new cards? waits?", screen_text(app))
         await pilot.press("escape")
         await settle(app, pilot)
+
+
+def test_the_first_recall_today_of_a_day_plans_the_cards_the_session_introduces(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 19, item 1: the first `recall today` of a new day split the day's new cards
+    across decks unlike the session (it planned before yesterday's buried siblings were back).
+    Over four days on the built-in decks, `recall today --json` run first thing each morning
+    names exactly the new cards the day's session then introduces."""
+    from recall.scheduling import Rating
+    from recall.session import Budget
+    from recall.workspace import Workspace
+
+    isolate(monkeypatch, tmp_path)
+    clock = FakeClock()
+    monkeypatch.setattr("recall.workspace.utc_now", clock)  # the command's clock
+    for day in range(4):
+        assert main(["today", "--json"]) == 0
+        queue = json.loads(capsys.readouterr().out)["queue"]
+        planned = {f"{c['deck']}/{c['card']}" for c in queue if c["state"] == "new"}
+        workspace = Workspace.open(clock=clock)
+        try:
+            session = workspace.start_session(budget=Budget.cards(400), mode="normal")
+            introduced = set()
+            while (card := session.next_card()) is not None:
+                state = session.current_state
+                if state is not None and state.state.is_new:
+                    introduced.add(card.key)
+                session.record(verdict="correct", rating=Rating.Good, seconds=10.0)
+                clock.advance(30)
+            session.end()
+        finally:
+            workspace.close()
+        assert len(planned) == 20 and introduced == planned, (day, planned ^ introduced)
+        clock.advance(24 * 3600)
