@@ -112,7 +112,9 @@ def test_undo_racing_a_review_from_another_process_loses_nothing(pg_url: str) ->
     with other.connect() as conn:
         lock = conn.begin()  # the other process, mid-review: it holds the card's row
         conn.execute(
-            select(CardStateRow.card_id).where(CardStateRow.card_id == card_id).with_for_update()
+            select(CardStateRow.card_id)
+            .where(CardStateRow.learner_id == store.learner_id, CardStateRow.card_id == card_id)
+            .with_for_update()
         )
         outcome: list[BaseException | None] = []
 
@@ -132,6 +134,7 @@ def test_undo_racing_a_review_from_another_process_loses_nothing(pg_url: str) ->
             time.sleep(0.01)
         conn.execute(
             insert(ReviewRow).values(
+                learner_id=store.learner_id,
                 card_id=card_id,
                 reviewed_at=later,
                 kind=int(after_first.phase),
@@ -147,7 +150,7 @@ def test_undo_racing_a_review_from_another_process_loses_nothing(pg_url: str) ->
         )
         conn.execute(
             update(CardStateRow)
-            .where(CardStateRow.card_id == card_id)
+            .where(CardStateRow.learner_id == store.learner_id, CardStateRow.card_id == card_id)
             .values(
                 phase=int(second_state.phase),
                 stability=second_state.stability,
