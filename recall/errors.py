@@ -49,10 +49,12 @@ class ParseError(FormulaError):
         self.column = column
 
     def caret(self) -> str:
-        """The offending text with a ``^`` under the column, for terminals and logs."""
+        """The offending text with a ``^`` under the column, for terminals and logs: on one line
+        and inert (a carriage return in it would otherwise pair with the line break below it,
+        which the command line's exit keeps as a CR LF line end)."""
         if self.column is None or not self.text:
-            return self.text
-        line = self.text.replace("\n", " ")
+            return inert(self.text, one_line=True)
+        line = inert(self.text.replace("\n", " "), one_line=True)
         return f"{line}\n{' ' * min(self.column, len(line))}^"
 
     def __str__(self) -> str:
