@@ -72,3 +72,17 @@ def precheck_database_url(url: str | None) -> None:
             folder = Path(path).expanduser().parent
             if not folder.is_dir():
                 raise ConfigError(f"cannot create {path}: the folder {folder} does not exist")
+
+
+def minutes_argument(text: str) -> float:
+    """An argparse type: a number of minutes, more than 0 and at most a day (``recall exam
+    --minutes``, ``recall serve --idle-minutes``); the error quotes the text bounded and inert."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"'{quote(text, 40)}' is not a number of minutes"
+        ) from None
+    if not 0 < value <= 24 * 60:
+        raise argparse.ArgumentTypeError("minutes must be more than 0 and at most 1440")
+    return value

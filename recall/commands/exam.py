@@ -21,15 +21,7 @@ import argparse
 import json
 import sys
 
-
-def _minutes(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a number of minutes") from None
-    if not 0 < value <= 24 * 60:
-        raise argparse.ArgumentTypeError("minutes a day must be more than 0 and at most 1440")
-    return value
+from recall.commands import minutes_argument
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -60,7 +52,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     chosen.add_argument("--topic", metavar="T", help="only the cards of this topic")
     parser.add_argument(
         "--minutes",
-        type=_minutes,
+        type=minutes_argument,
         metavar="N",
         help="minutes a day you can study (default: the session_minutes setting)",
     )

@@ -13,6 +13,7 @@ import os
 import sys
 from pathlib import Path
 
+from recall.commands import minutes_argument
 from recall.errors import ConfigError
 
 #: The command that installs what ``recall serve`` needs.
@@ -36,16 +37,6 @@ def _sessions(text: str) -> int:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
     if not 1 <= value <= 50:
         raise argparse.ArgumentTypeError("between 1 and 50 sessions")
-    return value
-
-
-def _minutes(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of minutes") from None
-    if not 0 < value <= 24 * 60:
-        raise argparse.ArgumentTypeError("more than 0 and at most 1440 minutes")
     return value
 
 
@@ -91,7 +82,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     )
     parser.add_argument(
         "--idle-minutes",
-        type=_minutes,
+        type=minutes_argument,
         default=30.0,
         metavar="M",
         help="close a browser session after M minutes without a key (30)",
