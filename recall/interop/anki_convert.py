@@ -27,7 +27,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from recall.interop.anki_days import DayClock, local_minutes_west
-from recall.interop.apkg_read import AnkiCard, AnkiCollection, AnkiReview
+from recall.interop.anki_schema import RevlogRow
+from recall.interop.apkg_read import AnkiCard, AnkiCollection
 from recall.scheduling.state import CardState, Phase
 
 _TAG = re.compile(r"<[^>]+>")
@@ -166,7 +167,7 @@ class Skipped:
         return f"revlog row {self.revlog_id}: {self.reason}" if self.revlog_id else self.reason
 
 
-def reviews_of(rows: Iterable[AnkiReview]) -> tuple[list[Review], list[Skipped]]:
+def reviews_of(rows: Iterable[RevlogRow]) -> tuple[list[Review], list[Skipped]]:
     """Every revlog row as a review or as skipped with the reason, oldest first."""
     reviews: list[Review] = []
     skipped: list[Skipped] = []
@@ -183,12 +184,12 @@ def reviews_of(rows: Iterable[AnkiReview]) -> tuple[list[Review], list[Skipped]]
             skipped.append(Skipped(row.id, "a cram review, which changed no schedule"))
             continue
         phase = _PHASE_OF_TYPE[row.type]
-        if row.type == 0 and row.card not in seen_cards:
+        if row.type == 0 and row.cid not in seen_cards:
             phase = Phase.NEW
-        seen_cards.add(row.card)
+        seen_cards.add(row.cid)
         reviews.append(
             Review(
-                anki_card=row.card,
+                anki_card=row.cid,
                 revlog_id=row.id,
                 reviewed_at=datetime.fromtimestamp(row.id / 1000, tz=UTC),
                 rating=row.ease,

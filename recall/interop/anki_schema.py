@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 TABLES = """
@@ -213,3 +214,20 @@ def collection_conf(*, offset_minutes_west: int, rollover: int) -> dict[str, Any
 def dumps(value: Any) -> str:
     """Compact JSON, as Anki writes it."""
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+@dataclass(frozen=True)
+class RevlogRow:
+    """One row of a collection's ``revlog`` table, as a package is written and read back:
+    ``id`` is the review's time in epoch milliseconds, ``cid`` its card, ``ease`` the rating
+    (0 for a change made without answering), ``type`` Learning 0, Review 1, Relearning 2,
+    Filtered 3, Manual 4, Rescheduled 5."""
+
+    id: int
+    cid: int
+    ease: int
+    ivl: int
+    last_ivl: int
+    factor: int
+    time: int
+    type: int

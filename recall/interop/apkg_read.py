@@ -32,6 +32,7 @@ from typing import IO, Any
 
 from recall.errors import InteropError
 from recall.inert import quote
+from recall.interop.anki_schema import RevlogRow
 
 #: Collection members, newest format first.
 MEMBERS = ("collection.anki21b", "collection.anki21", "collection.anki2")
@@ -79,18 +80,6 @@ class AnkiCard:
 
 
 @dataclass(frozen=True)
-class AnkiReview:
-    id: int
-    card: int
-    ease: int
-    ivl: int
-    last_ivl: int
-    factor: int
-    time: int
-    type: int
-
-
-@dataclass(frozen=True)
 class NoteType:
     id: int
     name: str
@@ -110,7 +99,7 @@ class AnkiCollection:
     decks: dict[int, str]
     notes: list[AnkiNote]
     cards: list[AnkiCard]
-    revlog: list[AnkiReview]
+    revlog: list[RevlogRow]
     media: int = 0
     #: The media files' names, where the package's ``media`` map says them (legacy packages).
     media_names: tuple[str, ...] = ()
@@ -330,7 +319,7 @@ def _read(connection: sqlite3.Connection, member: str) -> AnkiCollection:
     ]
     # CAST: SQLite keeps whatever a column was given, and a hostile file may give text
     revlog = [
-        AnkiReview(*row)
+        RevlogRow(*row)
         for row in connection.execute(
             "SELECT CAST(id AS INTEGER), CAST(cid AS INTEGER), CAST(ease AS INTEGER), "
             "CAST(ivl AS INTEGER), CAST(lastIvl AS INTEGER), CAST(factor AS INTEGER), "

@@ -36,6 +36,7 @@ from typing import Protocol
 
 from recall.interop import anki_schema as schema
 from recall.interop.anki_days import DayClock, clock_for_export
+from recall.interop.anki_schema import RevlogRow
 from recall.scheduling.rating import Rating
 from recall.scheduling.state import CardState, Phase, ReviewKind
 
@@ -104,20 +105,6 @@ class CardRow:
     lapses: int
     left: int
     data: str
-
-
-@dataclass(frozen=True)
-class RevlogRow:
-    """One ``revlog`` row."""
-
-    id: int
-    cid: int
-    ease: int
-    ivl: int
-    last_ivl: int
-    factor: int
-    time: int
-    type: int
 
 
 @dataclass(frozen=True)
