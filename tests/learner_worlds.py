@@ -119,6 +119,9 @@ def worlds_setup(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> FrozenClock
     for deck, cards in BUILTIN_DECKS.items():
         (builtin / f"{deck}.toml").write_text(deck_toml(deck, cards), encoding="utf-8")
     monkeypatch.setattr("recall.paths.builtin_decks_dir", lambda: builtin)
+    # one parse cache for every data directory: each deck file is checked by the engine once
+    cache = tmp_path / "parse-cache"
+    monkeypatch.setattr("recall.cards.parse_cache.cache_dir", lambda: cache)
     clock = FrozenClock()
     for module in (
         recall.workspace,
@@ -136,6 +139,7 @@ def make_learner(tmp_path: Path, world: str, name: str, url: str, learner_id: in
     home = tmp_path / f"home-{world}"
     decks = tmp_path / f"decks-{world}-{name}"
     decks.mkdir(parents=True)
+    home.mkdir(exist_ok=True)
     (decks / "mine.toml").write_text(deck_toml("mine", CUSTOM_DECKS[name]), encoding="utf-8")
     return Learner(name, url, learner_id, home, decks, flip=name == "B")
 
