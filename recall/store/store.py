@@ -132,7 +132,7 @@ class Store:
     def sync_decks(self, decks: Sequence[Deck], now: datetime | None = None) -> SyncReport:
         """Bring the cards of ``decks`` in line with their files (see :mod:`.sync`)."""
         with self._write() as conn:
-            return sync_decks(conn, decks, now or utc_now())
+            return sync_decks(conn, decks, now or utc_now(), learner_id=self.learner_id)
 
     @_translated
     def retire_vanished_decks(

@@ -17,7 +17,18 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Connection, case, insert, select, text, update
+from sqlalchemy import (
+    Connection,
+    bindparam,
+    case,
+    exists,
+    insert,
+    literal,
+    select,
+    text,
+    update,
+)
+from sqlalchemy.sql.elements import BindParameter
 
 from recall.cards.model import Deck
 from recall.scheduling.queue import sibling_group
@@ -35,8 +46,13 @@ from recall.store.models import (
 from recall.store.records import SyncReport
 
 
-def sync_decks(conn: Connection, decks: Sequence[Deck], now: datetime) -> SyncReport:
-    """Bring the rows of ``decks`` in line with their content (in the caller's transaction)."""
+def sync_decks(
+    conn: Connection, decks: Sequence[Deck], now: datetime, *, learner_id: int | None = None
+) -> SyncReport:
+    """Bring the rows of ``decks`` in line with their content (in the caller's transaction).
+
+    On PostgreSQL, ``learner_id``'s own state is then brought in line too (see
+    :func:`catch_up_states`)."""
     slugs = [deck.id for deck in decks]
     if len(set(slugs)) != len(slugs):
         raise ValueError(f"deck ids must be unique, got {slugs}")
@@ -136,7 +152,61 @@ def sync_decks(conn: Connection, decks: Sequence[Deck], now: datetime) -> SyncRe
         for row in gone:
             retired.append(f"{deck.id}/{row.key}")
         _retire(conn, [row.id for row in gone], now)
+    if learner_id is not None and conn.dialect.name == "postgresql":
+        catch_up_states(conn, learner_id, deck_ids)
     return SyncReport(tuple(added), tuple(changed), tuple(retired), tuple(restored), unchanged)
+
+
+def catch_up_states(conn: Connection, learner_id: int, deck_ids: Sequence[int]) -> None:
+    """Give one learner a state row for each card of ``deck_ids`` they lack, and retire or
+    restore their state of a card retired or restored by another learner's sync.
+
+    Logged in as a learner on a shared PostgreSQL server, row-level security lets a sync see
+    and write that learner's state only (:mod:`recall.store.rls`): another learner's sync that
+    added, retired or restored a card could not reach this learner's rows. So each learner's
+    own sync catches up here: three statements over the learner's index, each changing nothing
+    when nothing is missing (always so for the owner, whose sync reaches every learner)."""
+    if not deck_ids:
+        return
+    me: BindParameter[int] = bindparam("learner", learner_id)
+    decks = CardRow.deck_id.in_(deck_ids)
+    mine = (CardStateRow.learner_id == me) & (CardStateRow.card_id == CardRow.id)
+    missing = select(
+        me,
+        CardRow.id,
+        CardRow.deck_id,
+        case((CardRow.retired_at.is_(None), QUEUE_NEW), else_=QUEUE_RETIRED),
+        literal(0),
+        literal(0),
+        literal(0),
+        literal(False),
+    ).where(decks, ~exists().where(mine))
+    conn.execute(
+        insert(CardStateRow).from_select(
+            ["learner_id", "card_id", "deck_id", "queue", "phase", "reps", "lapses", "suspended"],
+            missing,
+        )
+    )
+    retired = select(CardRow.id).where(decks, CardRow.retired_at.is_not(None))
+    conn.execute(
+        update(CardStateRow)
+        .where(
+            CardStateRow.learner_id == me,
+            CardStateRow.queue != QUEUE_RETIRED,
+            CardStateRow.card_id.in_(retired.scalar_subquery()),
+        )
+        .values(queue=QUEUE_RETIRED, buried_until=None)
+    )
+    active = select(CardRow.id).where(decks, CardRow.retired_at.is_(None))
+    conn.execute(
+        update(CardStateRow)
+        .where(
+            CardStateRow.learner_id == me,
+            CardStateRow.queue == QUEUE_RETIRED,
+            CardStateRow.card_id.in_(active.scalar_subquery()),
+        )
+        .values(queue=requeue_expression())
+    )
 
 
 def vanished_decks(
