@@ -11,6 +11,7 @@ is tested here: the roles are.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -18,7 +19,7 @@ import pytest
 from pg_roles import SharedServer, shared_server  # noqa: F401
 from sqlalchemy import Connection, create_engine, text
 from sqlalchemy.exc import DBAPIError, ProgrammingError
-from store_fixtures import T0
+from store_fixtures import T0, make_deck
 from test_store_learners import DECKS, SCRIPT, drill, reads
 
 from recall.errors import StoreError
@@ -86,6 +87,36 @@ def test_b_reads_none_of_a_rows(two_learners: dict[str, str]) -> None:
             assert set(mine) <= {int(two_learners["b"])}, table
         # learners: B's own row only
         assert ben.execute(text("SELECT name FROM learners")).scalars().all() == ["ben"]
+
+
+def test_b_sees_none_of_a_custom_decks(two_learners: dict[str, str]) -> None:
+    """A custom deck is its learner's alone: B sees neither it nor its cards, and cannot make
+    one in A's name."""
+    a = int(two_learners["a"])
+    custom = dataclasses.replace(make_deck("mine", "x1", "x2"), builtin=False)
+    store = open_store(two_learners["ana"])
+    store.sync_decks([*DECKS, custom], now=T0)
+    store.close()
+    count_decks = text("SELECT count(*) FROM decks WHERE owner_learner_id = :a")
+    count_cards = text(
+        "SELECT count(*) FROM cards JOIN decks ON decks.id = cards.deck_id "
+        "WHERE decks.owner_learner_id = :a"
+    )
+    with as_login(two_learners["owner"]) as owner:
+        assert owner.execute(count_decks, {"a": a}).scalar() == 1
+        assert owner.execute(count_cards, {"a": a}).scalar() == 2
+    with as_login(two_learners["ben"]) as ben:
+        assert ben.execute(count_decks, {"a": a}).scalar() == 0
+        assert ben.execute(count_cards, {"a": a}).scalar() == 0
+        assert ben.execute(text("SELECT count(*) FROM decks")).scalar() == len(DECKS)
+        with pytest.raises(DBAPIError, match="row-level security"):
+            ben.execute(
+                text(
+                    "INSERT INTO decks (slug, name, topic, path, builtin, synced_at, "
+                    "owner_learner_id) VALUES ('x', 'x', '', '', false, 0, :a)"
+                ),
+                {"a": a},
+            )
 
 
 @pytest.mark.parametrize(
@@ -191,9 +222,10 @@ def test_the_tables_report_forced_row_security(two_learners: dict[str, str]) -> 
                 "WHERE relname = ANY(:names) AND relkind = 'r' "
                 "AND relnamespace = current_schema()::regnamespace"
             ),
-            {"names": [*PER_LEARNER_TABLES, "learners"]},
+            {"names": [*PER_LEARNER_TABLES, "learners", "decks", "cards"]},
         ).all()
-    assert sorted(rows) == sorted((t, True, True) for t in (*PER_LEARNER_TABLES, "learners"))
+    expected = (*PER_LEARNER_TABLES, "learners", "decks", "cards")
+    assert sorted(rows) == sorted((t, True, True) for t in expected)
 
 
 def test_the_owner_is_not_a_learner(
@@ -311,7 +343,7 @@ def test_a_hostile_name_is_a_quoted_role_not_sql(
     engine.dispose()
 
 
-def test_migration_0009_gives_an_old_database_the_same_security(
+def test_migration_0010_gives_an_old_database_the_same_security(
     shared_server: SharedServer,
 ) -> None:
     """Created at head (from the models), taken down to 0008 and up again by the migration:
@@ -329,7 +361,7 @@ def test_migration_0009_gives_an_old_database_the_same_security(
     with engine.connect() as conn:
         created = conn.execute(query).all()
     with engine.connect().execution_options(**WRITE) as conn, conn.begin():
-        command.downgrade(alembic_config(conn), "0008")
+        command.downgrade(alembic_config(conn), "0009")
     with engine.connect() as conn:
         assert conn.execute(query).all() == []
         assert not conn.execute(
@@ -343,6 +375,6 @@ def test_migration_0009_gives_an_old_database_the_same_security(
         migrated = conn.execute(query).all()
     engine.dispose()
     assert migrated == created
-    # a learner's and the owner's policy on each per-learner table and on learners, and the
-    # owner's, a read and a touch policy on recall_meta
-    assert len(created) == 2 * (len(PER_LEARNER_TABLES) + 1) + 3
+    # a learner's and the owner's policy on each per-learner table, decks, cards and
+    # learners, and the owner's, a read and a touch policy on recall_meta
+    assert len(created) == 2 * (len(PER_LEARNER_TABLES) + 3) + 3

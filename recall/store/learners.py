@@ -34,6 +34,7 @@ from recall.store.models import (
     QUEUE_RETIRED,
     CardRow,
     CardStateRow,
+    DeckRow,
     LearnerRow,
 )
 from recall.store.rls import CURRENT_LEARNER, GRANT_LEARNER
@@ -223,8 +224,13 @@ def add_learner(engine: Engine, name: str, role: str | None = None) -> AddedLear
 
 
 def _new_states(conn: Connection, learner_id: int) -> None:
-    """A new learner's state of every card: new (retired for a retired card)."""
-    cards = conn.execute(select(CardRow.id, CardRow.deck_id, CardRow.retired_at)).all()
+    """A new learner's state of every card of the shared decks: new (retired for a retired
+    card)."""
+    cards = conn.execute(
+        select(CardRow.id, CardRow.deck_id, CardRow.retired_at)
+        .join(DeckRow, DeckRow.id == CardRow.deck_id)
+        .where(DeckRow.owner_learner_id.is_(None))  # shared decks: a custom one is its learner's
+    ).all()
     if cards:
         conn.execute(
             insert(CardStateRow),
@@ -245,8 +251,9 @@ def _new_states(conn: Connection, learner_id: int) -> None:
 
 
 def remove_learner(engine: Engine, name: str) -> tuple[LearnerInfo, int]:
-    """Delete learner ``name``'s rows from every per-learner table, their row, and their login
-    role (its privileges in this database first); the learner and how many rows went."""
+    """Delete learner ``name``'s rows from every per-learner table, their custom decks and
+    those decks' cards, their row, and their login role (its privileges in this database
+    first); the learner and how many rows went."""
     from recall.store.models import metadata
 
     with engine.connect() as conn, conn.begin():
@@ -264,6 +271,15 @@ def remove_learner(engine: Engine, name: str) -> tuple[LearnerInfo, int]:
             deleted += conn.execute(
                 delete(rows).where(rows.c.learner_id == bindparam("learner", learner.id))
             ).rowcount
+        own_decks = select(DeckRow.id).where(
+            DeckRow.owner_learner_id == bindparam("owner", learner.id)
+        )
+        deleted += conn.execute(
+            delete(CardRow).where(CardRow.deck_id.in_(own_decks.scalar_subquery()))
+        ).rowcount
+        deleted += conn.execute(
+            delete(DeckRow).where(DeckRow.owner_learner_id == bindparam("owner", learner.id))
+        ).rowcount
         conn.execute(delete(LearnerRow).where(LearnerRow.id == bindparam("id", learner.id)))
         if learner.role_name is not None:
             exists = conn.execute(

@@ -24,10 +24,14 @@ the same boundary, keyed on the login and nothing a session can change:
   ``pg_policies`` next to the learners' one, is created by the migration itself (``BYPASSRLS``
   needs a superuser to grant) and covers these tables only, not every table of the cluster.
   ``TO`` a role applies to its members too: never grant the owner role to a learner.
-* What a learner role may touch at all is :func:`grant_learner` (``recall_grant_learner``, a
-  function in the database so each migration can keep the list whole); decks and cards are
-  shared content, readable and writable by every learner (syncing the built-in decks writes
-  them).
+* ``decks`` and ``cards``: a learner sees the shared (built-in) decks and their own custom
+  decks, with their cards, never another learner's custom deck. Shared decks are written by
+  every learner's sync (a new built-in card is added by whichever learner's recall sees it
+  first), so a learner may insert and update them.
+* What a learner role may touch at all is ``recall_grant_learner(role)``, a function in the
+  database (so each migration can keep the list whole): every table with a ``learner_id``
+  and forced row security, the decks and cards, reading ``alembic_version`` and
+  ``recall_meta``, and the sequences the store's inserts draw ids from.
 
 A new database is created from the models (:mod:`recall.store.schema`) and an old one upgraded
 by migration 0009: both call :func:`install` with the per-learner tables they have. A later
@@ -81,6 +85,7 @@ def install(conn: Connection, per_learner_tables: Sequence[str]) -> None:
     _pin_search_path(conn, f"{CURRENT_LEARNER}()")
     for table in per_learner_tables:
         protect_table(conn, table)
+    _protect_decks(conn)
     _owner_policy(conn, "learners")
     _sql(
         conn,
@@ -110,6 +115,24 @@ def protect_table(conn: Connection, table: str) -> None:
         f"WITH CHECK (learner_id = {CURRENT_LEARNER}())",
     )
     _force(conn, table)
+
+
+#: A deck a learner sees: a shared one (built-in), or their own custom deck.
+VISIBLE_DECK = f"owner_learner_id IS NULL OR owner_learner_id = {CURRENT_LEARNER}()"
+#: A card a learner sees: one of a deck they see (the decks' policy applies in the subquery).
+VISIBLE_CARD = "EXISTS (SELECT 1 FROM decks WHERE decks.id = cards.deck_id)"
+
+
+def _protect_decks(conn: Connection) -> None:
+    """Shared decks for everyone, a custom deck for its learner only (its name, path and
+    cards' ids are theirs); both written by syncs, so a learner may add and update them."""
+    for table, visible in (("decks", VISIBLE_DECK), ("cards", VISIBLE_CARD)):
+        _owner_policy(conn, table)
+        _sql(
+            conn,
+            f"CREATE POLICY {LEARNER_POLICY} ON {table} USING ({visible}) WITH CHECK ({visible})",
+        )
+        _force(conn, table)
 
 
 def _force(conn: Connection, table: str) -> None:
@@ -165,7 +188,7 @@ def _group_views(conn: Connection) -> None:
         LEFT JOIN (
             SELECT card_id, sum(lapses) AS lapses FROM card_state GROUP BY card_id
         ) s ON s.card_id = c.id
-        WHERE c.retired_at IS NULL
+        WHERE c.retired_at IS NULL AND d.owner_learner_id IS NULL
         """,
     )
     # One row per learner, unnamed: the active cards (neither suspended nor retired), those
@@ -263,12 +286,13 @@ def uninstall(conn: Connection, per_learner_tables: Sequence[str]) -> None:
         _sql(conn, f"DROP FUNCTION {function}")
     _sql(conn, f"DROP FUNCTION {GROUP_READINESS}(bigint)")
     _sql(conn, f"DROP VIEW {GROUP_CARDS_VIEW}")
-    for table in (*per_learner_tables, "learners", "recall_meta"):
+    protected = (*per_learner_tables, *SHARED_TABLES, "learners")
+    for table in (*protected, "recall_meta"):
         _sql(conn, f"ALTER TABLE {table} NO FORCE ROW LEVEL SECURITY")
         _sql(conn, f"ALTER TABLE {table} DISABLE ROW LEVEL SECURITY")
-    for table in (*per_learner_tables, "learners"):
+    for table in protected:
         _sql(conn, f"DROP POLICY {LEARNER_POLICY} ON {table}")
-    for table in (*per_learner_tables, "learners", "recall_meta"):
+    for table in (*protected, "recall_meta"):
         _sql(conn, f"DROP POLICY {OWNER_POLICY} ON {table}")
     _sql(conn, "DROP POLICY recall_read ON recall_meta")
     _sql(conn, "DROP POLICY recall_touch ON recall_meta")

@@ -38,6 +38,7 @@ REVISIONS: tuple[str, ...] = (
     "0007",
     "0008",
     "0009",
+    "0010",
 )
 HEAD = REVISIONS[-1]
 APP_MARK = "recall"
@@ -98,7 +99,7 @@ def _create(conn: Connection) -> None:
         )
     )
     conn.execute(text("INSERT INTO alembic_version (version_num) VALUES (:rev)"), {"rev": HEAD})
-    rls.install(conn, PER_LEARNER_TABLES)  # PostgreSQL: what migration 0009 makes of an old one
+    rls.install(conn, PER_LEARNER_TABLES)  # PostgreSQL: what migration 0010 makes of an old one
 
 
 def _identify(conn: Connection, tables: set[str], url: URL) -> str:

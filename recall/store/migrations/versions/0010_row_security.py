@@ -5,8 +5,8 @@ keyed on the login through ``current_learner()``, with a policy for the owner ru
 the functions granting a learner's or a group reader's privileges and the group's aggregate
 views. See :mod:`recall.store.rls`. SQLite: nothing (one learner per file).
 
-Revision ID: 0009
-Revises: 0008
+Revision ID: 0010
+Revises: 0009
 Create Date: 2026-12-02
 """
 
@@ -14,8 +14,8 @@ from alembic import op
 
 from recall.store import rls
 
-revision = "0009"
-down_revision = "0008"
+revision = "0010"
+down_revision = "0009"
 branch_labels = None
 depends_on = None
 
@@ -27,6 +27,7 @@ PER_LEARNER = (
     "card_claims",
     "parameter_sets",
     "imported_reviews",
+    "learner_settings",
 )
 
 
