@@ -45,6 +45,7 @@ if TYPE_CHECKING:
     from recall.analytics import Stats
     from recall.cards.loader import DeckFailure, LoadResult
     from recall.cards.model import Card, Deck
+    from recall.cards.parse_cache import PendingWrites
     from recall.config import Settings
     from recall.planning import ExamGuidance
     from recall.scheduling.exam import ExamPlan
@@ -139,6 +140,7 @@ class Workspace:
         custom_decks: Path | None = None,
         db_url: str | None = None,
         clock: Clock | None = None,
+        defer_cache_writes: bool = False,
     ) -> None:
         self.settings = settings
         self.clock: Clock = clock or utc_now
@@ -150,6 +152,13 @@ class Workspace:
         #: The one card cache, by key; replaced in place so sessions holding it stay current.
         self._cards: dict[str, Card] = {}
         self._lock = threading.Lock()
+        #: Parsed-deck cache entries not written yet (``defer_cache_writes``: the TUI writes
+        #: them once its first screen has its counts, see :meth:`write_parse_cache`).
+        self._cache_writes: PendingWrites | None = None
+        if defer_cache_writes:
+            from recall.cards.parse_cache import PendingWrites
+
+            self._cache_writes = PendingWrites()
 
     @classmethod
     def open(
@@ -162,6 +171,7 @@ class Workspace:
         clock: Clock | None = None,
         sync: bool = True,
         progress: Progress | None = None,
+        defer_cache_writes: bool = False,
     ) -> Workspace:
         """Load the settings (unless given: a caller that read them already passes them),
         load the decks and, with ``sync``, open the store and bring it in line with them.
@@ -169,14 +179,22 @@ class Workspace:
         Raises :class:`recall.errors.ConfigError` for a settings file that does not read, and
         :class:`recall.errors.StoreError` for a database that cannot be opened. Decks that fail
         to load do not raise: they are listed in :attr:`failures`. ``progress`` is told each
-        step in words ("Loading decks 5/17…"), for a loading screen.
+        step in words ("Loading decks 5/17…"), for a loading screen. With
+        ``defer_cache_writes``, decks parsed afresh are put in the parsed-deck cache only when
+        :meth:`write_parse_cache` (or :meth:`close`) is called: a first start shows its counts
+        sooner.
         """
         if settings is None:
             from recall.config import load_settings
 
             settings = load_settings()
         workspace = cls(
-            settings, deck_dirs=deck_dirs, custom_decks=custom_decks, db_url=db_url, clock=clock
+            settings,
+            deck_dirs=deck_dirs,
+            custom_decks=custom_decks,
+            db_url=db_url,
+            clock=clock,
+            defer_cache_writes=defer_cache_writes,
         )
         if sync:
             workspace.reload(progress=progress)
@@ -280,7 +298,21 @@ class Workspace:
 
         return builtin_decks_dir()
 
+    def write_parse_cache(self) -> int:
+        """Write the parsed-deck cache entries held back by ``defer_cache_writes`` (a worker
+        may call this); how many were written."""
+        return self._cache_writes.write() if self._cache_writes is not None else 0
+
     def _load_decks(self, progress: Progress | None = None) -> None:
+        if self._cache_writes is None:
+            self._read_decks(progress)
+            return
+        from recall.cards.parse_cache import writes_deferred
+
+        with writes_deferred(self._cache_writes):
+            self._read_decks(progress)
+
+    def _read_decks(self, progress: Progress | None = None) -> None:
         from recall.cards.loader import DeckFailure, LoadResult, deck_files, load_decks
         from recall.errors import DeckError
         from recall.grading import check_deck
@@ -764,7 +796,9 @@ class Workspace:
     # ------------------------------------------------------------------ the end
 
     def close(self) -> None:
-        """Close the store (every review is already committed); safe to call twice."""
+        """Close the store (every review is already committed) and write what the parsed-deck
+        cache still holds back; safe to call twice."""
+        self.write_parse_cache()
         if self._store is not None:
             self._store.close()
             self._store = None
