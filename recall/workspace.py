@@ -315,7 +315,6 @@ class Workspace:
     def _read_decks(self, progress: Progress | None = None) -> None:
         from recall.cards.loader import DeckFailure, LoadResult, deck_files, load_decks
         from recall.errors import DeckError
-        from recall.grading import check_deck
 
         if progress is not None:
             progress("Loading decks…")
@@ -327,13 +326,17 @@ class Workspace:
 
         if self._deck_dirs is not None:
             total = sum(len(deck_files(d)) for d in self._deck_dirs)
-            result = load_decks(self._deck_dirs, check=check_deck, progress=files_done(0, total))
+            result = load_decks(
+                self._deck_dirs, check=_engine_checks(), progress=files_done(0, total)
+            )
         else:
             builtin_dir, custom_dir = self.folders()
             first = len(deck_files(builtin_dir)) if progress is not None else 0
             total = first + (len(deck_files(custom_dir)) if progress is not None else 0)
             builtin = load_decks([builtin_dir], progress=files_done(0, total))
-            custom = load_decks([custom_dir], check=check_deck, progress=files_done(first, total))
+            # The engine's checks (and the grading package) only when there are custom decks.
+            custom_check = _engine_checks() if deck_files(custom_dir) else None
+            custom = load_decks([custom_dir], check=custom_check, progress=files_done(first, total))
             taken = {deck.id: deck.path for deck in builtin.decks}
             decks = list(builtin.decks)
             failures = list(builtin.failures) + list(custom.failures)
@@ -740,9 +743,11 @@ class Workspace:
 
     def unfinished(self, now: datetime | None = None) -> Unfinished | None:
         """A recent session that never ended, nobody is drilling, and that has reviews."""
-        from recall.session import Session
+        # What Session.unfinished asks, without importing the session facade (its queues,
+        # recording and summary): the home screen asks this at every start.
+        from recall.session.ownership import Owner, latest_resumable
 
-        info = Session.unfinished(self.store, now or self.clock())
+        info = latest_resumable(self.store, now or self.clock(), Owner.this_process())
         if info is None:
             return None
         done = len(self.store.reviews(session_id=info.id))
@@ -802,6 +807,14 @@ class Workspace:
         if self._store is not None:
             self._store.close()
             self._store = None
+
+
+def _engine_checks() -> Callable[..., None]:
+    """The engine's deck checks (:func:`recall.grading.check_deck`), imported when a deck
+    needs them."""
+    from recall.grading import check_deck as engine_checks
+
+    return engine_checks
 
 
 class _Only(Mapping[str, "Card"]):
