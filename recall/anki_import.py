@@ -399,6 +399,8 @@ def _import_schedules_and_reviews(
         for review in reviews
         if review.anki_card in key_of_card
     ]
+    # grouped by card: the store looks up what it holds a few hundred cards at a time
+    imported.sort(key=lambda review: (review.card_key, review.reviewed_at))
     unmatched = len(reviews) - len(imported)
     if unmatched:
         report.skipped.append(
