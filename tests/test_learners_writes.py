@@ -24,6 +24,7 @@ from learner_worlds import (
     command,
     drill_script,
     make_learner,
+    worlds_parse_cache,  # noqa: F401
     worlds_setup,  # noqa: F401
 )
 from sqlalchemy import text
