@@ -27,8 +27,9 @@ from recall.cards.model import Card, CardKind, FunctionSpec, SymbolSpec
 from recall.cards.positions import Path
 from recall.cards.problems import Problems, did_you_mean
 from recall.errors import FormulaError, ParseError
-from recall.formula import Expression, SymbolTable, evaluate_constant, parse, parse_domain, render
+from recall.formula import Expression, SymbolTable, evaluate_constant, parse, parse_domain
 from recall.formula.names import canonical_name
+from recall.formula.render import check_drawable
 from recall.grading.tables import substitute, symbol_table
 
 #: Seeds drawn, besides the range corners, to check a numeric template.
@@ -228,12 +229,16 @@ def _name_hint(name: str, declared: Iterable[str]) -> str:
 
 
 def _check_renders(expr: Expression, at: Path, card: Card, problems: Problems) -> None:
+    """The answer can be shown after grading: what :func:`recall.formula.render` would raise
+    on, or an empty drawing, is reported (:func:`recall.formula.render.check_drawable`; the
+    drawing itself is left to the screen that shows it, where a printer error falls back to
+    one line)."""
     try:
-        text = render(expr)
+        text = check_drawable(expr)
     except Exception as error:  # noqa: BLE001 - any renderer failure is a deck problem to report
         problems.add(f"answer does not render: {error}", at, card_id=card.id)
         return
-    if not str(text).strip():
+    if not text.strip():
         problems.add("answer renders as nothing", at, card_id=card.id)
 
 
