@@ -186,8 +186,16 @@ class Card:
         """A digest of everything the learner sees and is graded on.
 
         The store keeps it to notice edits; an edit changes the hash but never the id, so the
-        card's history is kept.
+        card's history is kept. Computed once per card object (it is frozen): the parse cache's
+        check and the store sync both ask for every card's.
         """
+        memo = self.__dict__.get("_content_hash")
+        if memo is None:
+            memo = self._hash_content()
+            object.__setattr__(self, "_content_hash", memo)
+        return memo
+
+    def _hash_content(self) -> str:
         payload = {
             "kind": str(self.kind),
             "prompt": self.prompt,

@@ -213,17 +213,18 @@ def _encode(value: Any) -> Any:
     """Plain JSON values for a deck: dataclasses as objects of the fields that differ from
     their defaults, enums by value, tuples as lists. The deck's and cards' paths are left out
     (an entry is about content, not place)."""
+    kind = type(value)
+    if kind is str or value is None or kind is bool or kind is int or kind is float:
+        return value  # most values of a deck: no other test needed
+    if kind is tuple or kind is list:
+        return [_encode(v) for v in value]
     if is_dataclass(value) and not isinstance(value, type):
         out = {}
-        for f in fields(value):
-            if f.name == "path" and isinstance(value, (Card, Deck)):
+        for name, default in _layout(kind):
+            item = getattr(value, name)
+            if default is not MISSING and _same(item, default):
                 continue
-            item = getattr(value, f.name)
-            if f.default is not MISSING and _same(item, f.default):
-                continue
-            if f.default_factory is not MISSING and _same(item, f.default_factory()):
-                continue
-            out[f.name] = _encode(item)
+            out[name] = item if type(item) is str else _encode(item)
         return out
     if isinstance(value, Enum):
         return _encode(value.value)
@@ -236,6 +237,20 @@ def _encode(value: Any) -> Any:
     if value is None or isinstance(value, (str, bool, int, float)):
         return value
     raise TypeError(f"cannot cache a {type(value).__name__}")
+
+
+@cache
+def _layout(kind: type) -> tuple[tuple[str, Any], ...]:
+    """The fields :func:`_encode` writes for a dataclass, each with the default it is left out
+    at (a factory's value made once; ``MISSING`` when there is none): read once per type, not
+    once per card (``dataclasses.fields`` cost a tenth of a first start)."""
+    out = []
+    for f in fields(kind):
+        if f.name == "path" and kind in (Card, Deck):
+            continue
+        default = f.default_factory() if f.default_factory is not MISSING else f.default
+        out.append((f.name, default))
+    return tuple(out)
 
 
 def _same(value: Any, default: Any) -> bool:

@@ -74,36 +74,41 @@ def _decoded_key(raw: str) -> str:
         return raw[1:-1]
 
 
+#: What :func:`_strip_strings` removes: a comment (to the end of the line), the opening of a
+#: multi-line string, a basic string (an escape skips the next character, a quote included) or
+#: a literal string, each possibly unclosed at the end of the line.
+_STRING_OR_COMMENT = re.compile(r"""#|\"\"\"|'''|"(?:[^"\\]|\\.?)*"?|'[^']*'?""")
+
+
 def _strip_strings(line: str) -> tuple[str, str | None]:
-    """Remove single-line strings and comments from ``line`` so brackets can be counted.
+    """Remove single-line strings and comments from ``line`` so brackets can be counted (each
+    string becomes ``""``).
 
     Returns the stripped text and, if the line opens a multi-line string that does not close on
-    it, that string's delimiter (the scanner then skips lines until it closes).
+    it, that string's delimiter (the scanner then skips lines until it closes). A regular
+    expression finds each string, not a loop over characters: a deck of 2,000 cards has 30,000
+    lines, and the loop was a tenth of reading one.
     """
+    if '"' not in line and "'" not in line and "#" not in line:
+        return line, None
     out: list[str] = []
     i = 0
-    while i < len(line):
-        ch = line[i]
-        if ch == "#":
-            break
-        if line.startswith('"""', i) or line.startswith("'''", i):
-            delim = line[i : i + 3]
-            end = _find_close(line, i + 3, delim)
+    while True:
+        match = _STRING_OR_COMMENT.search(line, i)
+        if match is None:
+            out.append(line[i:])
+            return "".join(out), None
+        out.append(line[i : match.start()])
+        token = match.group()
+        if token == "#":
+            return "".join(out), None
+        i = match.end()
+        if token in ('"""', "'''"):
+            end = _find_close(line, i, token)
             if end is None:
-                return "".join(out), delim
-            out.append('""')
+                return "".join(out), token
             i = end
-            continue
-        if ch in "\"'":
-            j = i + 1
-            while j < len(line) and line[j] != ch:
-                j += 2 if (ch == '"' and line[j] == "\\") else 1
-            out.append('""')
-            i = j + 1
-            continue
-        out.append(ch)
-        i += 1
-    return "".join(out), None
+        out.append('""')
 
 
 def _find_close(line: str, start: int, delim: str) -> int | None:

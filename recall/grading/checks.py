@@ -20,10 +20,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
+from functools import lru_cache
 
 from recall.cards import params as param_values
 from recall.cards.build import BuiltCard, BuiltDeck
-from recall.cards.model import Card, CardKind, FunctionSpec, SymbolSpec
+from recall.cards.model import Card, CardKind, FunctionSpec, ParamSpec, SymbolSpec
 from recall.cards.positions import Path
 from recall.cards.problems import Problems, did_you_mean
 from recall.errors import FormulaError, ParseError
@@ -88,7 +89,7 @@ def check_card(item: BuiltCard, problems: Problems) -> None:
         return
     try:
         # Not strict: an undeclared name must parse, so it can be reported with a suggestion.
-        table = symbol_table(card, strict=False, identities=True)
+        table = _table(card.symbols, card.functions, card.params, card.kind)
     except FormulaError as error:
         problems.add(str(error), (*where, "symbols"), card_id=card.id)
         return
@@ -138,6 +139,20 @@ def check_card(item: BuiltCard, problems: Problems) -> None:
         else:
             _parse(identity.lhs, table, at, "lhs", card, problems, declared)
         _parse(identity.rhs, table, at, "rhs", card, problems, declared)
+
+
+@lru_cache(maxsize=64)
+def _table(
+    symbols: tuple[SymbolSpec, ...],
+    functions: tuple[FunctionSpec, ...],
+    params: tuple[ParamSpec, ...],
+    kind: CardKind,
+) -> SymbolTable:
+    """The table a card's expressions are checked with (not strict, identities' names
+    included), built once for the cards that declare the same names: a deck's symbols reach
+    every card, and building the table (every domain read) cost as much as parsing a formula."""
+    card = Card("", "", kind, "", symbols=symbols, functions=functions, params=params)
+    return symbol_table(card, strict=False, identities=True)
 
 
 def _check_point_formulas(card: Card, table: SymbolTable, where: Path, problems: Problems) -> None:
