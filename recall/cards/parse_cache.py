@@ -240,7 +240,7 @@ def _encode(value: Any) -> Any:
 
 
 @cache
-def _layout(kind: type) -> tuple[tuple[str, Any], ...]:
+def _layout(kind: Any) -> tuple[tuple[str, Any], ...]:
     """The fields :func:`_encode` writes for a dataclass, each with the default it is left out
     at (a factory's value made once; ``MISSING`` when there is none): read once per type, not
     once per card (``dataclasses.fields`` cost a tenth of a first start)."""
