@@ -213,7 +213,7 @@ def _encode(value: Any) -> Any:
     """Plain JSON values for a deck: dataclasses as objects of the fields that differ from
     their defaults, enums by value, tuples as lists. The deck's and cards' paths are left out
     (an entry is about content, not place)."""
-    kind = type(value)
+    kind: Any = type(value)
     if kind is str or value is None or kind is bool or kind is int or kind is float:
         return value  # most values of a deck: no other test needed
     if kind is tuple or kind is list:
