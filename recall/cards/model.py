@@ -239,6 +239,11 @@ class Deck:
     path: str = ""
     builtin: bool = False
     cards: tuple[Card, ...] = ()
+    #: What the deck was read from, set by the loader: the parse cache's key for its file (the
+    #: file's bytes, the code that read it, the load flags), so two decks with one digest hold
+    #: the same cards; ``""`` when unknown (the cache is off). The store skips syncing a deck
+    #: whose digest it synced last. Not content: not compared, not cached.
+    digest: str = field(default="", compare=False)
 
     def card(self, card_id: str) -> Card:
         """The card with this id (``KeyError`` if there is none)."""

@@ -212,7 +212,7 @@ def _prune(folder: Path) -> None:
 def _encode(value: Any) -> Any:
     """Plain JSON values for a deck: dataclasses as objects of the fields that differ from
     their defaults, enums by value, tuples as lists. The deck's and cards' paths are left out
-    (an entry is about content, not place)."""
+    (an entry is about content, not place), and so is the deck's digest (its key)."""
     kind: Any = type(value)
     if kind is str or value is None or kind is bool or kind is int or kind is float:
         return value  # most values of a deck: no other test needed
@@ -246,7 +246,7 @@ def _layout(kind: Any) -> tuple[tuple[str, Any], ...]:
     once per card (``dataclasses.fields`` cost a tenth of a first start)."""
     out = []
     for f in fields(kind):
-        if f.name == "path" and kind in (Card, Deck):
+        if f.name == "path" and kind in (Card, Deck) or f.name == "digest" and kind is Deck:
             continue
         default = f.default_factory() if f.default_factory is not MISSING else f.default
         out.append((f.name, default))
