@@ -9,6 +9,8 @@ one row each, with the cards that drill it. These tests keep it true:
   sheet, each formula the cheatsheet separates with ``;``, each comma-separated value of the
   cheatsheet's quick numeric reference), so a line cannot be counted as one item by mistake;
 - no item is listed twice, and the counts the table's header states are the rows it has;
+- every card tagged with a sheet is in a row, or in the table's list of cards that go beyond the
+  sheets' items;
 - where the row names what the answer holds (a formula in typed syntax, a number, a word), one of
   its cards' reference answers holds it, so a card that stops drilling its item fails here.
 
@@ -50,6 +52,7 @@ _ROW = re.compile(
     + _CELL
     + r" \|$"
 )
+_BEYOND = re.compile(r"^- `([a-z0-9_-]+/[a-z0-9_.-]+)`: ")
 _COUNTS = re.compile(r"(\d+) items: (\d+) of the cheatsheet and (\d+) of the formula sheet")
 
 
@@ -199,6 +202,29 @@ def test_every_row_lists_real_cards() -> None:
     assert missing == []
     assert [(row.sheet, row.line, row.item) for row in rows() if not row.cards] == []
     assert {row.kind for row in rows()} <= KINDS
+
+
+def beyond_the_sheets() -> list[str]:
+    """The cards the table says go beyond the sheets' items (its last section)."""
+    text = TABLE.read_text(encoding="utf-8")
+    section = text[text.index("## Cards beyond the sheets' items") :]
+    return [m.group(1) for line in section.splitlines() if (m := _BEYOND.match(line))]
+
+
+def test_every_card_made_from_the_sheets_is_in_the_table() -> None:
+    """A card tagged with a sheet drills a listed item, or is listed as going beyond them."""
+    in_rows = {card for row in rows() for card in row.cards}
+    beyond = beyond_the_sheets()
+    assert beyond, "the table lists the cards beyond the sheets' items"
+    assert sorted(set(beyond) & in_rows) == []
+    assert sorted(set(beyond) - set(builtin_cards())) == []
+    assert len(beyond) == len(set(beyond))
+    tagged = {
+        key
+        for key, card in builtin_cards().items()
+        if any(tag.startswith("sheet:") for tag in card.tags)
+    }
+    assert sorted(tagged - in_rows - set(beyond)) == []
 
 
 def test_no_item_is_listed_twice_and_the_header_counts_the_rows() -> None:
