@@ -57,6 +57,7 @@ def sync_decks(
     # per deck).
     deck_ids = _upsert_decks(conn, decks, now, learner)
     missing: list[tuple[int, int, bool]] = []  # (card, deck, retired) without learner's state
+    behind: list[tuple[int, bool]] = []  # (card, retired): learner's state says otherwise
     learners: list[int] | None = None  # read when a card is added (an unchanged sync: never)
     existing_by_deck: dict[int, dict[str, Any]] = {deck_id: {} for deck_id in deck_ids}
     for start in range(0, len(deck_ids), 500):  # stay under every driver's parameter cap
@@ -72,6 +73,7 @@ def sync_decks(
                 CardRow.sibling_group,
                 CardRow.position,
                 CardStateRow.card_id.label("state_of"),
+                CardStateRow.queue.label("state_queue"),
             )
             .outerjoin(
                 CardStateRow,
@@ -82,8 +84,12 @@ def sync_decks(
             existing_by_deck[stored.deck_id][stored.key] = stored
             if stored.state_of is None:
                 missing.append((stored.id, stored.deck_id, stored.retired_at is not None))
+            elif (stored.retired_at is not None) != (stored.state_queue == QUEUE_RETIRED):
+                behind.append((stored.id, stored.retired_at is not None))
     if missing:  # before the restores and retirements below, which then reach them too
         _give_state_rows(conn, learner, missing)
+    if behind and conn.dialect.name == "postgresql":
+        _catch_up_retirements(conn, learner, behind)
     for deck, deck_id in zip(decks, deck_ids, strict=True):
         deck_topic = deck.topic or deck.name
         existing = existing_by_deck[deck_id]
@@ -181,6 +187,25 @@ def _give_state_rows(conn: Connection, learner: int, cards: list[tuple[int, int,
             for card_id, deck_id, retired in cards
         ],
     )
+
+
+def _catch_up_retirements(conn: Connection, learner: int, cards: list[tuple[int, bool]]) -> None:
+    """Retire or restore ``learner``'s state of cards another learner's sync retired or
+    restored. Logged in as a learner on a shared PostgreSQL server, row-level security lets a
+    sync write that learner's own state only (:mod:`recall.store.rls`), so the other learners'
+    states catch up at their own next sync, here (nothing to do for the owner, whose sync
+    reaches every learner, nor on SQLite, with one learner)."""
+    for retired, requeued in ((True, QUEUE_RETIRED), (False, None)):
+        ids = [card for card, card_retired in cards if card_retired is retired]
+        if ids:
+            conn.execute(
+                update(CardStateRow)
+                .where(CardStateRow.learner_id == learner, CardStateRow.card_id.in_(ids))
+                .values(
+                    queue=requeue_expression() if requeued is None else requeued,
+                    buried_until=None,
+                )
+            )
 
 
 def vanished_decks(
