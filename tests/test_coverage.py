@@ -148,6 +148,8 @@ def item_lines(sheet: str, text: str) -> set[int]:
     if sheet == "cheatsheet":
         reference = next(n for n, line in enumerate(lines, 1) if line == "Quick numeric reference")
         for n, line in enumerate(lines[: reference - 1], 1):
+            # a row's label printed above its formula ("Thin shell (dim d)"): the formula's line
+            # holds the row's items
             label = not line.startswith("\\(") and n < len(lines) and lines[n].startswith("\\(")
             if "\\(" in line and not label:
                 found.add(n)
@@ -159,7 +161,7 @@ def item_lines(sheet: str, text: str) -> set[int]:
         return found
     for n, line in enumerate(lines, 1):
         heading = len(line.split()) <= 4 and not re.search(r"[$.—:=]", line)
-        introduces_a_list = line.rstrip().endswith(":")
+        introduces_a_list = line.rstrip().endswith(":")  # "Complexity — sequence n, width d:"
         if n > 3 and line.strip() and not heading and not introduces_a_list:
             found.add(n)
     return found
