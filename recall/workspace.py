@@ -128,7 +128,9 @@ class Workspace:
     ``deck_dirs`` loads exactly these folders, every deck fully checked (tests and tools);
     without it decks come from the built-in folder and the custom one (``custom_decks``, else
     :func:`recall.paths.custom_decks_dir`). ``db_url`` is the database (default: ``RECALL_DB``
-    or the SQLite file in the data directory); ``clock`` the time source for everything.
+    or the SQLite file in the data directory); ``learner`` the learner's name in it (``None``:
+    ``RECALL_LEARNER``, else the learner who logged in, else the database's first: see
+    :func:`recall.store.open_store`); ``clock`` the time source for everything.
     """
 
     def __init__(
@@ -139,10 +141,12 @@ class Workspace:
         custom_decks: Path | None = None,
         db_url: str | None = None,
         clock: Clock | None = None,
+        learner: str | None = None,
     ) -> None:
         self.settings = settings
         self.clock: Clock = clock or utc_now
         self.db_url = db_url
+        self.learner = learner
         self._deck_dirs = list(deck_dirs) if deck_dirs is not None else None
         self._custom_decks = custom_decks
         self._store: Store | None = None
@@ -162,6 +166,7 @@ class Workspace:
         clock: Clock | None = None,
         sync: bool = True,
         progress: Progress | None = None,
+        learner: str | None = None,
     ) -> Workspace:
         """Load the settings (unless given: a caller that read them already passes them),
         load the decks and, with ``sync``, open the store and bring it in line with them.
@@ -176,7 +181,12 @@ class Workspace:
 
             settings = load_settings()
         workspace = cls(
-            settings, deck_dirs=deck_dirs, custom_decks=custom_decks, db_url=db_url, clock=clock
+            settings,
+            deck_dirs=deck_dirs,
+            custom_decks=custom_decks,
+            db_url=db_url,
+            clock=clock,
+            learner=learner,
         )
         if sync:
             workspace.reload(progress=progress)
@@ -330,7 +340,7 @@ class Workspace:
         if self._store is None:
             from recall.store import open_store
 
-            self._store = open_store(self.db_url)
+            self._store = open_store(self.db_url, learner=self.learner)
         return self._store
 
     def today(self, forecast_days: int = FORECAST_DAYS) -> Today:

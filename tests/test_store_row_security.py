@@ -183,8 +183,17 @@ def test_b_updating_or_deleting_a_rows_touches_nothing(two_learners: dict[str, s
         "SET search_path = pg_temp, public",  # with a temporary "learners" naming B as A
     ],
 )
-def test_no_session_setting_lets_b_read_a(two_learners: dict[str, str], setting: str) -> None:
+def test_no_session_setting_lets_b_read_a(
+    two_learners: dict[str, str], shared_server: SharedServer, setting: str
+) -> None:
     a = int(two_learners["a"])
+    with shared_server.superuser().connect() as su:  # even a learner allowed temporary tables
+        su.execute(
+            text(
+                f'GRANT TEMPORARY ON DATABASE "{shared_server.database}" '
+                f'TO "ben_{shared_server.tag}"'
+            )
+        )
     with as_login(two_learners["ben"]) as ben:
         ben.execute(text("CREATE TEMPORARY TABLE learners (id integer, name text, role_name text)"))
         ben.execute(text("INSERT INTO pg_temp.learners VALUES (:a, 'x', session_user)"), {"a": a})

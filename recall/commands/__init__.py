@@ -27,6 +27,12 @@ def database_url(args: argparse.Namespace) -> str | None:
     return getattr(args, "db", None) or None
 
 
+def learner_name(args: argparse.Namespace) -> str | None:
+    """``--learner``, if given (``None``: ``RECALL_LEARNER``, else the learner who logged in,
+    else the database's first; resolved by :func:`recall.store.open_store`)."""
+    return getattr(args, "learner", None) or None
+
+
 def custom_decks(args: argparse.Namespace) -> Path | None:
     """``--decks``, if given (``None``: ``RECALL_DECKS``, else the data directory's decks/)."""
     folder = getattr(args, "decks", None)
@@ -49,7 +55,11 @@ def open_workspace(
     from recall.workspace import Workspace
 
     return Workspace.open(
-        settings, db_url=database_url(args), custom_decks=custom_decks(args), sync=sync
+        settings,
+        db_url=database_url(args),
+        custom_decks=custom_decks(args),
+        sync=sync,
+        learner=learner_name(args),
     )
 
 
