@@ -387,3 +387,23 @@ def test_migration_0010_gives_an_old_database_the_same_security(
     # a learner's and the owner's policy on each per-learner table, decks, cards and
     # learners, and the owner's, a read and a touch policy on recall_meta
     assert len(created) == 2 * (len(PER_LEARNER_TABLES) + 3) + 3
+
+
+def test_a_learner_cannot_upgrade_and_is_told_who_can(
+    two_learners: dict[str, str], shared_server: SharedServer
+) -> None:
+    from alembic import command
+
+    from recall.store.engine import WRITE
+    from recall.store.migrate import alembic_config
+
+    engine = make_engine(parse_url(two_learners["owner"]))
+    with engine.connect().execution_options(**WRITE) as conn, conn.begin():
+        command.downgrade(alembic_config(conn), "0009")
+    with pytest.raises(StoreError, match="only the database's owner can"):
+        open_store(two_learners["ben"])
+    with engine.connect() as conn:  # nothing changed
+        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0009"
+    engine.dispose()
+    open_store(two_learners["owner"]).close()  # the owner upgrades; then ben opens again
+    assert open_store(two_learners["ben"]).learner_id == int(two_learners["b"])
