@@ -351,3 +351,26 @@ class Learners:
 
     def close(self) -> None:
         self.engine.dispose()
+
+
+def learner_of_login(url: str) -> str | None:
+    """The name of the learner whose login ``url`` is (``current_learner()``), or ``None``
+    when it logs in as no learner (the owner, a group reader, another role). Checked by
+    ``recall serve --learner-logins`` before it serves anyone: each learner's app must run as
+    that learner's own login."""
+    from recall.store.engine import make_engine, parse_url, store_error
+
+    parsed = parse_url(url)
+    if parsed.get_backend_name() != "postgresql":
+        return None
+    engine = make_engine(parsed)
+    try:
+        with engine.connect() as conn:
+            name = conn.execute(
+                text(f"SELECT name FROM learners WHERE id = {CURRENT_LEARNER}()")
+            ).scalar()
+    except DATABASE_ERRORS as error:
+        raise store_error(error, parsed) from error
+    finally:
+        engine.dispose()
+    return None if name is None else str(name)
