@@ -197,3 +197,73 @@ def test_every_line_must_be_that_learner_own_login(
     shared = logins_file(tmp_path, f"ana {shared_server.owner_url}\n")
     with pytest.raises(ConfigError, match="logs in as no learner"):
         read_learner_logins(shared)
+
+
+# ---------------------------------------------------------------------- as a learner runs it
+
+
+@pytest.mark.postgres
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_a_learner_browser_app_connects_as_their_role(
+    shared_server: SharedServer, tmp_path: Path
+) -> None:
+    """``recall serve --learner-logins`` as a subprocess: ben's address starts an app whose
+    environment holds ben's URL and none of the server's, and the database sees it log in as
+    ben's role (never the owner's, which the server itself was started with)."""
+    from sqlalchemy import text
+
+    from recall.store import open_store
+    from recall.store.engine import make_engine, parse_url
+    from recall.store.learners import add_learner
+    from tests.serve_fixtures import environment_of, prepare_home, recall_serve, wait_for
+
+    open_store(shared_server.owner_url).close()
+    owner = make_engine(parse_url(shared_server.owner_url))
+    roles, urls = {}, {}
+    for name in ("ana", "ben"):
+        added = add_learner(owner, name, shared_server.role(name))
+        roles[name] = added.learner.role_name
+        urls[name] = shared_server.url(added.learner.role_name, added.password)
+    owner.dispose()
+    logins = logins_file(tmp_path, "".join(f"{name} {url}\n" for name, url in urls.items()))
+    server_env = {"RECALL_DB": shared_server.owner_url, "PGPASSWORD": "owner-secret"}
+    home = prepare_home(tmp_path / "home")
+    admin = shared_server.superuser()
+
+    def logged_in_as(role: str) -> int:
+        with admin.connect() as conn:
+            return int(
+                conn.execute(
+                    text(
+                        "SELECT count(*) FROM pg_stat_activity "
+                        "WHERE usename = :role AND datname = :db"
+                    ),
+                    {"role": role, "db": shared_server.database},
+                ).scalar_one()
+            )
+
+    with recall_serve(home, "--learner-logins", str(logins), env=server_env) as served:
+        assert served.process.stdout is not None
+        ben_line = served.process.stdout.readline()
+        assert "ben opens" in ben_line
+        ben_url = ben_line.split(" opens ", 1)[1].strip()
+        assert ben_url != served.url and "token=" in ben_url
+
+        async def open_ben() -> dict[str, str]:
+            own = {"Host": served.host, "Origin": served.origin}
+            async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as c:
+                await c.get(ben_url)
+                socket = await c.ws_connect(served.origin + "/ws?width=80&height=24", headers=own)
+                assert await asyncio.to_thread(wait_for, lambda: served.children() != [], 30)
+                await asyncio.sleep(0.5)
+                env = environment_of(max(served.children()))
+                assert await asyncio.to_thread(wait_for, lambda: logged_in_as(roles["ben"]) > 0, 60)
+                assert logged_in_as(roles["ana"]) == 0
+                assert logged_in_as(shared_server.owner) == 0
+                await socket.close()
+                return env
+
+        env = asyncio.run(open_ben())
+    admin.dispose()
+    assert env["RECALL_DB"] == urls["ben"]
+    assert "PGPASSWORD" not in env and "owner-secret" not in " ".join(env.values())
