@@ -19,10 +19,12 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Connection, case, delete, func, insert, select, text, update
+from sqlalchemy.exc import DBAPIError
 
 from recall.cards.model import Deck
 from recall.scheduling.queue import sibling_group
 from recall.store.models import (
+    DEFAULT_LEARNER,
     QUEUE_LEARNING,
     QUEUE_NEW,
     QUEUE_RETIRED,
@@ -33,12 +35,18 @@ from recall.store.models import (
     DeckRow,
     LearnerRow,
     MetaRow,
+    decks_visible_to,
 )
 from recall.store.records import SyncReport
 
 
-def sync_decks(conn: Connection, decks: Sequence[Deck], now: datetime) -> SyncReport:
-    """Bring the rows of ``decks`` in line with their content (in the caller's transaction)."""
+def sync_decks(
+    conn: Connection, decks: Sequence[Deck], now: datetime, learner: int = DEFAULT_LEARNER
+) -> SyncReport:
+    """Bring the rows of ``decks`` in line with their content (in the caller's transaction),
+    as ``learner`` sees them: a built-in deck is the shared one, a custom deck ``learner``'s own
+    (:func:`deck_owner`). A card ``learner`` has no state row for (a learner added after the
+    card was) gets one, new; nothing is written when every row is there."""
     slugs = [deck.id for deck in decks]
     if len(set(slugs)) != len(slugs):
         raise ValueError(f"deck ids must be unique, got {slugs}")
@@ -50,10 +58,13 @@ def sync_decks(conn: Connection, decks: Sequence[Deck], now: datetime) -> SyncRe
     unchanged = 0
     # Two queries for every deck at once (a second start changes nothing: 2 statements, not 3
     # per deck).
-    deck_ids = _upsert_decks(conn, decks, now)
+    deck_ids = _upsert_decks(conn, decks, now, learner)
     digests = [_sync_digest(deck) for deck in decks]
-    skipped = _synced_already(conn, decks, deck_ids, digests)
+    skipped = _synced_already(conn, decks, deck_ids, digests, learner)
     synced = [deck_id for deck_id in deck_ids if deck_id not in skipped]
+    rewritten: list[int] = []  # decks whose card rows this sync wrote
+    missing: list[tuple[int, int, bool]] = []  # (card, deck, retired) without learner's state
+    behind: list[tuple[int, bool]] = []  # (card, retired): learner's state says otherwise
     learners: list[int] | None = None  # read when a card is added (an unchanged sync: never)
     existing_by_deck: dict[int, dict[str, Any]] = {deck_id: {} for deck_id in synced}
     for start in range(0, len(synced), 500):  # stay under every driver's parameter cap
@@ -68,13 +79,29 @@ def sync_decks(conn: Connection, decks: Sequence[Deck], now: datetime) -> SyncRe
                 CardRow.topic,
                 CardRow.sibling_group,
                 CardRow.position,
-            ).where(CardRow.deck_id.in_(synced[start : start + 500]))
+                CardStateRow.card_id.label("state_of"),
+                CardStateRow.queue.label("state_queue"),
+            )
+            .outerjoin(
+                CardStateRow,
+                (CardStateRow.learner_id == learner) & (CardStateRow.card_id == CardRow.id),
+            )
+            .where(CardRow.deck_id.in_(synced[start : start + 500]))
         ):
             existing_by_deck[stored.deck_id][stored.key] = stored
+            if stored.state_of is None:
+                missing.append((stored.id, stored.deck_id, stored.retired_at is not None))
+            elif (stored.retired_at is not None) != (stored.state_queue == QUEUE_RETIRED):
+                behind.append((stored.id, stored.retired_at is not None))
+    if missing:  # before the restores and retirements below, which then reach them too
+        _give_state_rows(conn, learner, missing)
+    if behind and conn.dialect.name == "postgresql":
+        _catch_up_retirements(conn, learner, behind)
     for deck, deck_id in zip(decks, deck_ids, strict=True):
         if deck_id in skipped:
             unchanged += len(deck.cards)
             continue
+        writes_before = len(added) + len(changed) + len(retired) + len(restored)
         deck_topic = deck.topic or deck.name
         existing = existing_by_deck[deck_id]
         fresh: list[dict[str, object]] = []
@@ -113,8 +140,9 @@ def sync_decks(conn: Connection, decks: Sequence[Deck], now: datetime) -> SyncRe
                 update(CardRow).where(CardRow.id == row.id).values(retired_at=None, **values)
             )
         if fresh:
-            if learners is None:
+            if deck.builtin and learners is None:
                 learners = list(conn.execute(select(LearnerRow.id)).scalars())
+            owners = learners if deck.builtin and learners is not None else [learner]
             ids = (
                 conn.execute(
                     insert(CardRow).returning(CardRow.id, sort_by_parameter_order=True), fresh
@@ -126,7 +154,7 @@ def sync_decks(conn: Connection, decks: Sequence[Deck], now: datetime) -> SyncRe
                 insert(CardStateRow),
                 [
                     {
-                        "learner_id": learner,
+                        "learner_id": owner,
                         "card_id": card_id,
                         "deck_id": deck_id,
                         "queue": QUEUE_NEW,
@@ -135,7 +163,7 @@ def sync_decks(conn: Connection, decks: Sequence[Deck], now: datetime) -> SyncRe
                         "lapses": 0,
                         "suspended": False,
                     }
-                    for learner in learners
+                    for owner in owners
                     for card_id in ids
                 ],
             )
@@ -144,20 +172,29 @@ def sync_decks(conn: Connection, decks: Sequence[Deck], now: datetime) -> SyncRe
         for row in gone:
             retired.append(f"{deck.id}/{row.key}")
         _retire(conn, [row.id for row in gone], now)
+        if len(added) + len(changed) + len(retired) + len(restored) > writes_before:
+            rewritten.append(deck_id)
     _remember_synced(
         conn,
+        learner,
         synced,
+        rewritten,
         {deck_id: digest for deck_id, digest in zip(deck_ids, digests, strict=True) if digest},
     )
     return SyncReport(tuple(added), tuple(changed), tuple(retired), tuple(restored), unchanged)
 
 
-#: ``recall_meta`` key of a deck's last sync (``synced:<deck row id>``), whose value is the
-#: :func:`_sync_digest` of the deck it brought the rows in line with.
+#: ``recall_meta`` key of a deck's last full sync for a learner (``synced:<deck row
+#: id>:<learner>``), whose value is the :func:`_sync_digest` of the deck it brought the rows
+#: (and that learner's state rows) in line with.
 _SYNCED = "synced:"
 #: The code that decides what a deck's rows hold besides the deck itself: an edit to it
 #: makes every deck sync in full once.
 _SYNC_SOURCES = ("store/sync.py", "scheduling/queue.py")
+
+
+def _synced_key(deck_id: int, learner: int) -> str:
+    return f"{_SYNCED}{deck_id}:{learner}"
 
 
 def _sync_digest(deck: Deck) -> str:
@@ -173,14 +210,19 @@ def _sync_digest(deck: Deck) -> str:
 
 
 def _synced_already(
-    conn: Connection, decks: Sequence[Deck], deck_ids: Sequence[int], digests: Sequence[str]
+    conn: Connection,
+    decks: Sequence[Deck],
+    deck_ids: Sequence[int],
+    digests: Sequence[str],
+    learner: int,
 ) -> set[int]:
-    """The decks (row ids) whose rows are in line with them already: their last sync was of
-    this very deck (the same digest), and they hold as many cards as it has, none retired
-    since. A later start over unchanged decks then reads two small tables instead of every
+    """The decks (row ids) whose rows are in line with them already for ``learner``: the
+    learner's last full sync of each was of this very deck (the same digest: so every card has
+    the learner's state row), and it holds as many live cards as the deck has (none retired
+    since). A later start over unchanged decks then reads two small tables instead of every
     card row and every card's content hash (20,000 custom cards: most of the sync)."""
     wanted = {
-        f"{_SYNCED}{deck_id}": (deck_id, digest, len(deck.cards))
+        _synced_key(deck_id, learner): (deck_id, digest, len(deck.cards))
         for deck, deck_id, digest in zip(decks, deck_ids, digests, strict=True)
         if digest
     }
@@ -209,27 +251,116 @@ def _synced_already(
     return {deck_id for deck_id, cards in same.items() if live.get(deck_id, 0) == cards}
 
 
-def _remember_synced(conn: Connection, synced: Sequence[int], digests: dict[int, str]) -> None:
-    """Record the digest each of ``synced`` (row ids, just brought in line) is in line with;
-    a deck without one forgets any earlier record."""
-    _forget_synced(conn, synced)
+def _remember_synced(
+    conn: Connection,
+    learner: int,
+    synced: Sequence[int],
+    rewritten: Sequence[int],
+    digests: dict[int, str],
+) -> None:
+    """Record the digest each of ``synced`` (row ids, just brought in line for ``learner``)
+    is in line with; every learner's record of the ``rewritten`` ones (whose card rows this
+    sync wrote) is forgotten, so their next start syncs in full; a deck without a digest only
+    loses its record. A learner logged in under row-level security may not write
+    ``recall_meta``: then nothing is recorded (the next start syncs in full, as before), and
+    the sync itself stands."""
+    if not synced:
+        return
     rows = [
-        {"key": f"{_SYNCED}{deck_id}", "value": digests[deck_id]}
+        {"key": _synced_key(deck_id, learner), "value": digests[deck_id]}
         for deck_id in synced
         if deck_id in digests
     ]
-    if rows:
-        conn.execute(insert(MetaRow), rows)
+
+    def write() -> None:
+        _forget_synced(conn, rewritten)
+        own = [_synced_key(deck_id, learner) for deck_id in synced]
+        for start in range(0, len(own), 500):
+            conn.execute(delete(MetaRow).where(MetaRow.key.in_(own[start : start + 500])))
+        if rows:
+            conn.execute(insert(MetaRow), rows)
+
+    if conn.dialect.name != "postgresql":
+        write()
+        return
+    try:
+        with conn.begin_nested():
+            write()
+    except DBAPIError:
+        return
+
+
+def _forget_vanished(conn: Connection, deck_ids: Sequence[int]) -> None:
+    """Forget the records of decks being retired whole (as :func:`_remember_synced`, nothing
+    is forgotten where row-level security forbids it: the live-card count then tells the
+    deck's next sync that its cards were retired)."""
+    if not deck_ids:
+        return
+    if conn.dialect.name != "postgresql":
+        _forget_synced(conn, deck_ids)
+        return
+    try:
+        with conn.begin_nested():
+            _forget_synced(conn, deck_ids)
+    except DBAPIError:
+        return
 
 
 def _forget_synced(conn: Connection, deck_ids: Sequence[int]) -> None:
-    keys = [f"{_SYNCED}{deck_id}" for deck_id in deck_ids]
-    for start in range(0, len(keys), 500):
-        conn.execute(delete(MetaRow).where(MetaRow.key.in_(keys[start : start + 500])))
+    """Forget every learner's record of ``deck_ids``' last sync."""
+    for deck_id in deck_ids:
+        conn.execute(delete(MetaRow).where(MetaRow.key.like(f"{_SYNCED}{deck_id}:%")))
+
+
+def deck_owner(deck: Deck, learner: int) -> int | None:
+    """Who a synced deck belongs to: nobody (shared) for a built-in deck, else ``learner``."""
+    return None if deck.builtin else learner
+
+
+def _give_state_rows(conn: Connection, learner: int, cards: list[tuple[int, int, bool]]) -> None:
+    """New-card state rows for ``learner`` (cards that existed before the learner did)."""
+    conn.execute(
+        insert(CardStateRow),
+        [
+            {
+                "learner_id": learner,
+                "card_id": card_id,
+                "deck_id": deck_id,
+                "queue": QUEUE_RETIRED if retired else QUEUE_NEW,
+                "phase": 0,
+                "reps": 0,
+                "lapses": 0,
+                "suspended": False,
+            }
+            for card_id, deck_id, retired in cards
+        ],
+    )
+
+
+def _catch_up_retirements(conn: Connection, learner: int, cards: list[tuple[int, bool]]) -> None:
+    """Retire or restore ``learner``'s state of cards another learner's sync retired or
+    restored. Logged in as a learner on a shared PostgreSQL server, row-level security lets a
+    sync write that learner's own state only (:mod:`recall.store.rls`), so the other learners'
+    states catch up at their own next sync, here (nothing to do for the owner, whose sync
+    reaches every learner, nor on SQLite, with one learner)."""
+    for retired, requeued in ((True, QUEUE_RETIRED), (False, None)):
+        ids = [card for card, card_retired in cards if card_retired is retired]
+        if ids:
+            conn.execute(
+                update(CardStateRow)
+                .where(CardStateRow.learner_id == learner, CardStateRow.card_id.in_(ids))
+                .values(
+                    queue=requeue_expression() if requeued is None else requeued,
+                    buried_until=None,
+                )
+            )
 
 
 def vanished_decks(
-    conn: Connection, folders: Iterable[str | os.PathLike[str]], keep: Collection[str]
+    conn: Connection,
+    folders: Iterable[str | os.PathLike[str]],
+    keep: Collection[str],
+    learner: int = DEFAULT_LEARNER,
 ) -> list[tuple[int, str]]:
     """(row id, deck id) of the decks whose file was deleted.
 
@@ -241,7 +372,9 @@ def vanished_decks(
     scanned = {_resolved(folder) for folder in folders}
     return [
         (deck_id, slug)
-        for deck_id, slug, path in conn.execute(select(DeckRow.id, DeckRow.slug, DeckRow.path))
+        for deck_id, slug, path in conn.execute(
+            select(DeckRow.id, DeckRow.slug, DeckRow.path).where(decks_visible_to(learner))
+        )
         if slug not in keep and path and _resolved(Path(path).parent) in scanned and _gone(path)
     ]
 
@@ -251,7 +384,7 @@ def retire_decks(conn: Connection, decks: Sequence[tuple[int, str]], now: dateti
     transaction). Syncing a deck again when its file is back restores the cards with their
     history (see :func:`sync_decks`)."""
     _serialise_syncs(conn)
-    _forget_synced(conn, [deck_id for deck_id, _slug in decks])  # back with its file: in full
+    _forget_vanished(conn, [deck_id for deck_id, _slug in decks])  # back with its file: in full
     retired: list[str] = []
     for deck_id, slug in decks:
         rows = conn.execute(
@@ -314,16 +447,25 @@ def _serialise_syncs(conn: Connection) -> None:
         conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": SYNC_LOCK})
 
 
-def _upsert_decks(conn: Connection, decks: Sequence[Deck], now: datetime) -> list[int]:
+def _upsert_decks(
+    conn: Connection, decks: Sequence[Deck], now: datetime, learner: int
+) -> list[int]:
     """The row id of each deck, in order: a new deck is inserted, a deck whose name, topic,
     path or origin changed is updated (``synced_at`` then says when), an unchanged one is left
-    as it is (one query reads them all)."""
+    as it is (one query reads them all). A deck is found by its owner and slug: a built-in deck
+    among the shared ones, a custom one among ``learner``'s."""
     stored = {
-        row.slug: row
+        (row.owner_learner_id, row.slug): row
         for row in conn.execute(
             select(
-                DeckRow.id, DeckRow.slug, DeckRow.name, DeckRow.topic, DeckRow.path, DeckRow.builtin
-            )
+                DeckRow.id,
+                DeckRow.slug,
+                DeckRow.name,
+                DeckRow.topic,
+                DeckRow.path,
+                DeckRow.builtin,
+                DeckRow.owner_learner_id,
+            ).where(decks_visible_to(learner))
         )
     }
     ids: list[int] = []
@@ -334,13 +476,14 @@ def _upsert_decks(conn: Connection, decks: Sequence[Deck], now: datetime) -> lis
             "path": deck.path,
             "builtin": deck.builtin,
         }
-        row = stored.get(deck.id)
+        owner = deck_owner(deck, learner)
+        row = stored.get((owner, deck.id))
         if row is None:
             ids.append(
                 int(
                     conn.execute(
                         insert(DeckRow)
-                        .values(slug=deck.id, synced_at=now, **values)
+                        .values(slug=deck.id, synced_at=now, owner_learner_id=owner, **values)
                         .returning(DeckRow.id)
                     ).scalar_one()
                 )
