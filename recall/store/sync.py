@@ -60,7 +60,7 @@ def sync_decks(
     # per deck).
     deck_ids = _upsert_decks(conn, decks, now, learner)
     digests = [_sync_digest(deck) for deck in decks]
-    skipped = _synced_already(conn, decks, deck_ids, digests, learner)
+    skipped, recorded = _synced_already(conn, decks, deck_ids, digests, learner)
     synced = [deck_id for deck_id in deck_ids if deck_id not in skipped]
     rewritten: list[int] = []  # decks whose card rows this sync wrote
     missing: list[tuple[int, int, bool]] = []  # (card, deck, retired) without learner's state
@@ -180,6 +180,7 @@ def sync_decks(
         synced,
         rewritten,
         {deck_id: digest for deck_id, digest in zip(deck_ids, digests, strict=True) if digest},
+        recorded,
     )
     return SyncReport(tuple(added), tuple(changed), tuple(retired), tuple(restored), unchanged)
 
@@ -215,30 +216,33 @@ def _synced_already(
     deck_ids: Sequence[int],
     digests: Sequence[str],
     learner: int,
-) -> set[int]:
+) -> tuple[set[int], dict[int, str]]:
     """The decks (row ids) whose rows are in line with them already for ``learner``: the
     learner's last full sync of each was of this very deck (the same digest: so every card has
     the learner's state row), and it holds as many live cards as the deck has (none retired
     since). A later start over unchanged decks then reads two small tables instead of every
-    card row and every card's content hash (20,000 custom cards: most of the sync)."""
-    wanted = {
-        _synced_key(deck_id, learner): (deck_id, digest, len(deck.cards))
-        for deck, deck_id, digest in zip(decks, deck_ids, digests, strict=True)
+    card row and every card's content hash (20,000 custom cards: most of the sync). Also
+    the learner's records of the decks that have a digest, by deck (a deck without one is
+    not looked up: a sync without digests reads what it always read)."""
+    keys = {
+        _synced_key(deck_id, learner): deck_id
+        for deck_id, digest in zip(deck_ids, digests, strict=True)
         if digest
     }
-    if not wanted:
-        return set()
-    keys = list(wanted)
-    same: dict[int, int] = {}
-    for start in range(0, len(keys), 500):
+    recorded: dict[int, str] = {}
+    listed = list(keys)
+    for start in range(0, len(listed), 500):
         for key, value in conn.execute(
-            select(MetaRow.key, MetaRow.value).where(MetaRow.key.in_(keys[start : start + 500]))
+            select(MetaRow.key, MetaRow.value).where(MetaRow.key.in_(listed[start : start + 500]))
         ):
-            deck_id, digest, cards = wanted[key]
-            if value == digest:
-                same[deck_id] = cards
+            recorded[keys[key]] = value
+    same = {
+        deck_id: len(deck.cards)
+        for deck, deck_id, digest in zip(decks, deck_ids, digests, strict=True)
+        if digest and recorded.get(deck_id) == digest
+    }
     if not same:
-        return set()
+        return set(), recorded
     ids = list(same)
     live: dict[int, int] = {}
     for start in range(0, len(ids), 500):
@@ -248,7 +252,8 @@ def _synced_already(
             .group_by(CardRow.deck_id)
         ):
             live[deck_id] = count
-    return {deck_id for deck_id, cards in same.items() if live.get(deck_id, 0) == cards}
+    skipped = {deck_id for deck_id, cards in same.items() if live.get(deck_id, 0) == cards}
+    return skipped, recorded
 
 
 def _remember_synced(
@@ -257,26 +262,33 @@ def _remember_synced(
     synced: Sequence[int],
     rewritten: Sequence[int],
     digests: dict[int, str],
+    recorded: dict[int, str],
 ) -> None:
     """Record the digest each of ``synced`` (row ids, just brought in line for ``learner``)
-    is in line with; every learner's record of the ``rewritten`` ones (whose card rows this
-    sync wrote) is forgotten, so their next start syncs in full; a deck without a digest only
-    loses its record. A learner logged in under row-level security may not write
-    ``recall_meta``: then nothing is recorded (the next start syncs in full, as before), and
-    the sync itself stands."""
-    if not synced:
-        return
+    is in line with, replacing ``recorded`` (the learner's records read before); every
+    learner's record of the ``rewritten`` ones (whose card rows this sync wrote) is forgotten,
+    so their next start syncs in full. A record left for a deck that has no digest now is
+    harmless: a sync that writes its rows forgets it. Nothing is written when nothing
+    changes (a sync without digests stays read-only). A learner
+    logged in under row-level security may not write ``recall_meta``: then nothing is recorded
+    (the next start syncs in full, as before), and the sync itself stands."""
+    stale = [
+        _synced_key(deck_id, learner)
+        for deck_id in synced
+        if deck_id in recorded and deck_id not in rewritten
+    ]
     rows = [
         {"key": _synced_key(deck_id, learner), "value": digests[deck_id]}
         for deck_id in synced
         if deck_id in digests
     ]
+    if not (stale or rows or rewritten):
+        return
 
     def write() -> None:
         _forget_synced(conn, rewritten)
-        own = [_synced_key(deck_id, learner) for deck_id in synced]
-        for start in range(0, len(own), 500):
-            conn.execute(delete(MetaRow).where(MetaRow.key.in_(own[start : start + 500])))
+        for start in range(0, len(stale), 500):
+            conn.execute(delete(MetaRow).where(MetaRow.key.in_(stale[start : start + 500])))
         if rows:
             conn.execute(insert(MetaRow), rows)
 
