@@ -130,9 +130,8 @@ class Workspace:
     without it decks come from the built-in folder and the custom one (``custom_decks``, else
     :func:`recall.paths.custom_decks_dir`). ``db_url`` is the database (default: ``RECALL_DB``
     or the SQLite file in the data directory); ``learner`` the learner whose reviews, custom
-    decks and settings these are (an id or a name; ``None``: the one
-    :func:`recall.store.open_store` picks, ``RECALL_LEARNER`` or the login's, learner 1 on a
-    SQLite database);
+    decks and settings these are, by id or name (``None``: the one :func:`recall.store.open_store`
+    picks: ``RECALL_LEARNER``, else the learner who logged in, else learner 1);
     ``clock`` the time source for everything.
 
     On a database several learners share (:meth:`shared_database`), the settings a learner set
