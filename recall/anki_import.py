@@ -468,7 +468,7 @@ def _import_schedules_and_reviews(
         if key is None:
             continue
         history = by_card.get(card.id, [])
-        last = max((r.reviewed_at for r in history), default=None)
+        last = history[-1].reviewed_at if history else None  # reviews come oldest first
         schedule = schedule_of(
             card,
             clock,
@@ -495,19 +495,19 @@ def _import_schedules_and_reviews(
             states[key] = (state, schedule.suspended)
     memory_store = MemoryModelStore(store)
     report.adopted, report.kept = memory_store.adopt_states(states)
+    # grouped by card (the store looks up what it holds a few hundred cards at a time), each
+    # card's oldest first
     imported = [
         ImportedReview(
-            card_key=key_of_card[review.anki_card],
+            card_key=key,
             reviewed_at=review.reviewed_at,
             rating=review.rating,
             state=review.phase,
             duration_ms=review.duration_ms,
         )
-        for review in reviews
-        if review.anki_card in key_of_card
+        for key, anki_card in sorted((key, card) for card, key in key_of_card.items())
+        for review in by_card.get(anki_card, ())
     ]
-    # grouped by card: the store looks up what it holds a few hundred cards at a time
-    imported.sort(key=lambda review: (review.card_key, review.reviewed_at))
     unmatched = len(reviews) - len(imported)
     if unmatched:
         report.skipped.append(

@@ -16,6 +16,7 @@ from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
 from itertools import chain
+from operator import itemgetter
 from typing import Any
 
 from sqlalchemy import (
@@ -89,16 +90,14 @@ def _stored(conn: Connection, learner: int, keys: Collection[_Key]) -> set[_Key]
     for start in range(0, len(cards), PROBE_CARDS):
         chunk = cards[start : start + PROBE_CARDS]
         times = [ms for card_id in chunk for ms in by_card[card_id]]
-        found.update(
-            (int(card_id), int(ms))
-            for card_id, ms in conn.execute(
-                select(ImportedReviewRow.card_id, at).where(
-                    ImportedReviewRow.learner_id == learner,
-                    ImportedReviewRow.card_id.in_(chunk),
-                    at.between(min(times), max(times)),
-                )
+        rows = conn.execute(
+            select(ImportedReviewRow.card_id, at).where(
+                ImportedReviewRow.learner_id == learner,
+                ImportedReviewRow.card_id.in_(chunk),
+                at.between(min(times), max(times)),
             )
-        )
+        ).all()  # fetched at once: row by row costs a call per row
+        found.update(map(tuple, rows))  # two integers each (the time coerced to BIGINT)
     return found.intersection(keys)
 
 
@@ -131,8 +130,9 @@ def _insert_rows(conn: Connection, rows: list[tuple[int | None, ...]]) -> None:
     The statement is still Core's, compiled for the connection's dialect."""
     compiled = _INSERT.compile(dialect=conn.dialect)
     if compiled.positional:
-        order = [_INSERT_COLUMNS.index(name) for name in compiled.positiontup or ()]
-        params: list[Any] = [tuple(row[i] for i in order) for row in rows]
+        order = tuple(_INSERT_COLUMNS.index(name) for name in compiled.positiontup or ())
+        in_order = order == tuple(range(len(_INSERT_COLUMNS)))
+        params: list[Any] = rows if in_order else list(map(itemgetter(*order), rows))
     else:
         params = [dict(zip(_INSERT_COLUMNS, row, strict=True)) for row in rows]
     conn.exec_driver_sql(compiled.string, params)
