@@ -189,19 +189,24 @@ def build_with_wheel(target: Path, made: Content) -> Path:
         col.add_notes(requests)
         cards = [cid for (cid,) in col.db.all("SELECT id FROM cards ORDER BY nid")]
         reps = len(made.revlog) // max(1, len(made.fields))
-        col.db.execute("UPDATE col SET crt = ?", made.crt)
-        col.db.executemany(
-            "UPDATE cards SET type = 2, queue = 2, due = ?, ivl = 10, factor = 2500, reps = ?,"
-            " data = ? WHERE id = ?",
-            [
-                (due, reps, data, cid)
-                for cid, (due, data) in zip(cards, made.schedules, strict=True)
-            ],
-        )
-        col.db.executemany(
-            "INSERT INTO revlog VALUES (?,?,0,?,?,0,?,?,?)",
-            [(at, cards[n], *rest) for at, n, *rest in made.revlog],
-        )
+
+        def write_schedules_and_revlog() -> None:
+            col.db.execute("UPDATE col SET crt = ?", made.crt)
+            col.db.executemany(
+                "UPDATE cards SET type = 2, queue = 2, due = ?, ivl = 10, factor = 2500,"
+                " reps = ?, data = ? WHERE id = ?",
+                [
+                    (due, reps, data, cid)
+                    for cid, (due, data) in zip(cards, made.schedules, strict=True)
+                ],
+            )
+            col.db.executemany(
+                "INSERT INTO revlog VALUES (?,?,0,?,?,0,?,?,?)",
+                [(at, cards[n], *rest) for at, n, *rest in made.revlog],
+            )
+
+        # one transaction: row by row, the wheel commits (and syncs to disk) each statement
+        col.db.transact(write_schedules_and_revlog)
         col.export_anki_package(
             out_path=str(target),
             options=ExportAnkiPackageOptions(with_scheduling=True, with_media=False, legacy=False),
