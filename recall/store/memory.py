@@ -317,14 +317,7 @@ class MemoryModelStore:
                         ).where(ReviewRow.learner_id == self._learner)
                     ):
                         own.setdefault(card_id, []).append(int(at))
-                ids = {
-                    f"{slug}/{key}": card_id
-                    for card_id, slug, key in conn.execute(
-                        select(CardRow.id, DeckRow.slug, CardRow.key)
-                        .join(DeckRow, DeckRow.id == CardRow.deck_id)
-                        .where(decks_visible_to(self._learner))
-                    )
-                }
+                ids = self._card_ids(conn)
             # In batches, each checked against the log as it stands (earlier batches of this
             # import included) and written in its own short write transaction: memory is one
             # batch's whatever the file's size, and a window drilling meanwhile never waits for
@@ -500,6 +493,42 @@ class MemoryModelStore:
         except DATABASE_ERRORS as error:
             raise self._fail(error) from error
         return [(str(review_kind(kind)), ms / 1000) for kind, ms in reversed(rows)]
+
+    def _card_ids(self, conn: Connection) -> dict[str, int]:
+        """The database id of every card this learner sees, by ``deck/card`` key."""
+        return {
+            f"{slug}/{key}": card_id
+            for card_id, slug, key in conn.execute(
+                select(CardRow.id, DeckRow.slug, CardRow.key)
+                .join(DeckRow, DeckRow.id == CardRow.deck_id)
+                .where(decks_visible_to(self._learner))
+            )
+        }
+
+    def imported_times(self, card_keys: Iterable[str]) -> dict[str, set[int]]:
+        """When each of these cards (by ``deck/card`` key) was reviewed in the imported log
+        (epoch ms): what an importer reads first to set aside the reviews already there, so
+        a file imported again costs one read rather than a look-up per review. Unknown keys
+        have no times."""
+        try:
+            with self._store._read() as conn:
+                ids = self._card_ids(conn)
+                key_of = {ids[key]: key for key in set(card_keys) if key in ids}
+                cards = sorted(key_of)
+                times: dict[str, set[int]] = {}
+                at = type_coerce(ImportedReviewRow.reviewed_at, BigInteger)
+                for start in range(0, len(cards), PROBE_CARDS):
+                    rows = conn.execute(
+                        select(ImportedReviewRow.card_id, at).where(
+                            ImportedReviewRow.learner_id == self._learner,
+                            ImportedReviewRow.card_id.in_(cards[start : start + PROBE_CARDS]),
+                        )
+                    ).all()
+                    for card_id, ms in rows:
+                        times.setdefault(key_of[card_id], set()).add(ms)
+                return times
+        except DATABASE_ERRORS as error:
+            raise self._fail(error) from error
 
     def imported_reviews(self) -> list[ImportedReview]:
         """Every imported review, oldest first."""
