@@ -380,12 +380,14 @@ def test_migration_0010_gives_an_old_database_the_same_security(
     assert len(created) == 2 * (len(PER_LEARNER_TABLES) + 3) + 3
 
 
-def test_a_learners_login_syncs_decks_with_digests_without_recording_them(
+@pytest.mark.learner_sql_unchecked  # the owner lists every learner's records, on purpose
+def test_a_learners_login_skips_the_decks_it_synced_already(
     two_learners: dict[str, str],
 ) -> None:
-    """A learner's login may not write ``recall_meta``, where the store records each deck's
-    last full sync (issue 18: a later start skips unchanged decks): the sync stands, nothing
-    is recorded, and the next start syncs that learner in full again."""
+    """Logged in as a learner, the store records each deck's last full sync among the
+    learner's own settings (issue 18: a later start skips unchanged decks), which row-level
+    security lets the learner write: the second sync skips every deck, and the records are
+    the learner's."""
     digested = [dataclasses.replace(deck, digest=f"d-{deck.id}") for deck in DECKS]
     custom = dataclasses.replace(make_deck("ben-own", "p", "q"), digest="d-ben")
     ben = open_store(two_learners["ben"])
@@ -398,7 +400,7 @@ def test_a_learners_login_syncs_decks_with_digests_without_recording_them(
     finally:
         ben.close()
     with as_login(two_learners["owner"]) as owner:
-        records = owner.execute(
-            text("SELECT count(*) FROM recall_meta WHERE key LIKE 'synced:%'")
-        ).scalar()
-    assert records == 0
+        owners = owner.execute(
+            text("SELECT DISTINCT learner_id FROM learner_settings WHERE key LIKE '%synced:%'")
+        ).scalars()
+        assert set(owners) == {int(two_learners["b"])}

@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Connection, case, delete, func, insert, select, text, update
-from sqlalchemy.exc import DBAPIError
 
 from recall.cards.model import Deck
 from recall.scheduling.queue import sibling_group
@@ -30,11 +29,12 @@ from recall.store.models import (
     QUEUE_RETIRED,
     QUEUE_REVIEW,
     QUEUE_SUSPENDED,
+    STORE_RECORD_PREFIX,
     CardRow,
     CardStateRow,
     DeckRow,
     LearnerRow,
-    MetaRow,
+    LearnerSettingRow,
     decks_visible_to,
 )
 from recall.store.records import SyncReport
@@ -59,12 +59,11 @@ def sync_decks(
     # Two queries for every deck at once (a second start changes nothing: 2 statements, not 3
     # per deck).
     deck_ids = _upsert_decks(conn, decks, now, learner)
-    digests = [_sync_digest(deck) for deck in decks]
-    skipped, recorded = _synced_already(conn, decks, deck_ids, digests, learner)
-    synced = [deck_id for deck_id in deck_ids if deck_id not in skipped]
-    rewritten: list[int] = []  # decks whose card rows this sync wrote
     missing: list[tuple[int, int, bool]] = []  # (card, deck, retired) without learner's state
     behind: list[tuple[int, bool]] = []  # (card, retired): learner's state says otherwise
+    digests = [_sync_digest(deck) for deck in decks]
+    skipped = _synced_already(conn, learner, decks, deck_ids, digests)
+    synced = [deck_id for deck_id in deck_ids if deck_id not in skipped]
     learners: list[int] | None = None  # read when a card is added (an unchanged sync: never)
     existing_by_deck: dict[int, dict[str, Any]] = {deck_id: {} for deck_id in synced}
     for start in range(0, len(synced), 500):  # stay under every driver's parameter cap
@@ -101,7 +100,6 @@ def sync_decks(
         if deck_id in skipped:
             unchanged += len(deck.cards)
             continue
-        writes_before = len(added) + len(changed) + len(retired) + len(restored)
         deck_topic = deck.topic or deck.name
         existing = existing_by_deck[deck_id]
         fresh: list[dict[str, object]] = []
@@ -172,156 +170,13 @@ def sync_decks(
         for row in gone:
             retired.append(f"{deck.id}/{row.key}")
         _retire(conn, [row.id for row in gone], now)
-        if len(added) + len(changed) + len(retired) + len(restored) > writes_before:
-            rewritten.append(deck_id)
     _remember_synced(
         conn,
         learner,
         synced,
-        rewritten,
         {deck_id: digest for deck_id, digest in zip(deck_ids, digests, strict=True) if digest},
-        recorded,
     )
     return SyncReport(tuple(added), tuple(changed), tuple(retired), tuple(restored), unchanged)
-
-
-#: ``recall_meta`` key of a deck's last full sync for a learner (``synced:<deck row
-#: id>:<learner>``), whose value is the :func:`_sync_digest` of the deck it brought the rows
-#: (and that learner's state rows) in line with.
-_SYNCED = "synced:"
-#: The code that decides what a deck's rows hold besides the deck itself: an edit to it
-#: makes every deck sync in full once.
-_SYNC_SOURCES = ("store/sync.py", "scheduling/queue.py")
-
-
-def _synced_key(deck_id: int, learner: int) -> str:
-    return f"{_SYNCED}{deck_id}:{learner}"
-
-
-def _sync_digest(deck: Deck) -> str:
-    """What a deck's rows are in line with once it has synced: its
-    :attr:`~recall.cards.model.Deck.digest` (the file's bytes, the code that read it) and the
-    sync's own code; ``""`` when the deck has no digest (then it always syncs in full)."""
-    if not deck.digest:
-        return ""
-    from recall.cards.parse_cache import sources_fingerprint
-
-    code = sources_fingerprint(_SYNC_SOURCES)
-    return hashlib.sha256(f"{deck.digest}\0{code}".encode()).hexdigest()
-
-
-def _synced_already(
-    conn: Connection,
-    decks: Sequence[Deck],
-    deck_ids: Sequence[int],
-    digests: Sequence[str],
-    learner: int,
-) -> tuple[set[int], dict[int, str]]:
-    """The decks (row ids) whose rows are in line with them already for ``learner``: the
-    learner's last full sync of each was of this very deck (the same digest: so every card has
-    the learner's state row), and it holds as many live cards as the deck has (none retired
-    since). A later start over unchanged decks then reads two small tables instead of every
-    card row and every card's content hash (20,000 custom cards: most of the sync). Also
-    the learner's records of the decks that have a digest, by deck (a deck without one is
-    not looked up: a sync without digests reads what it always read)."""
-    keys = {
-        _synced_key(deck_id, learner): deck_id
-        for deck_id, digest in zip(deck_ids, digests, strict=True)
-        if digest
-    }
-    recorded: dict[int, str] = {}
-    listed = list(keys)
-    for start in range(0, len(listed), 500):
-        for key, value in conn.execute(
-            select(MetaRow.key, MetaRow.value).where(MetaRow.key.in_(listed[start : start + 500]))
-        ):
-            recorded[keys[key]] = value
-    same = {
-        deck_id: len(deck.cards)
-        for deck, deck_id, digest in zip(decks, deck_ids, digests, strict=True)
-        if digest and recorded.get(deck_id) == digest
-    }
-    if not same:
-        return set(), recorded
-    ids = list(same)
-    live: dict[int, int] = {}
-    for start in range(0, len(ids), 500):
-        for deck_id, count in conn.execute(
-            select(CardRow.deck_id, func.count())
-            .where(CardRow.deck_id.in_(ids[start : start + 500]), CardRow.retired_at.is_(None))
-            .group_by(CardRow.deck_id)
-        ):
-            live[deck_id] = count
-    skipped = {deck_id for deck_id, cards in same.items() if live.get(deck_id, 0) == cards}
-    return skipped, recorded
-
-
-def _remember_synced(
-    conn: Connection,
-    learner: int,
-    synced: Sequence[int],
-    rewritten: Sequence[int],
-    digests: dict[int, str],
-    recorded: dict[int, str],
-) -> None:
-    """Record the digest each of ``synced`` (row ids, just brought in line for ``learner``)
-    is in line with, replacing ``recorded`` (the learner's records read before); every
-    learner's record of the ``rewritten`` ones (whose card rows this sync wrote) is forgotten,
-    so their next start syncs in full. A record left for a deck that has no digest now is
-    harmless: a sync that writes its rows forgets it. Nothing is written when nothing
-    changes (a sync without digests stays read-only). A learner
-    logged in under row-level security may not write ``recall_meta``: then nothing is recorded
-    (the next start syncs in full, as before), and the sync itself stands."""
-    stale = [
-        _synced_key(deck_id, learner)
-        for deck_id in synced
-        if deck_id in recorded and deck_id not in rewritten
-    ]
-    rows = [
-        {"key": _synced_key(deck_id, learner), "value": digests[deck_id]}
-        for deck_id in synced
-        if deck_id in digests
-    ]
-    if not (stale or rows or rewritten):
-        return
-
-    def write() -> None:
-        _forget_synced(conn, rewritten)
-        for start in range(0, len(stale), 500):
-            conn.execute(delete(MetaRow).where(MetaRow.key.in_(stale[start : start + 500])))
-        if rows:
-            conn.execute(insert(MetaRow), rows)
-
-    if conn.dialect.name != "postgresql":
-        write()
-        return
-    try:
-        with conn.begin_nested():
-            write()
-    except DBAPIError:
-        return
-
-
-def _forget_vanished(conn: Connection, deck_ids: Sequence[int]) -> None:
-    """Forget the records of decks being retired whole (as :func:`_remember_synced`, nothing
-    is forgotten where row-level security forbids it: the live-card count then tells the
-    deck's next sync that its cards were retired)."""
-    if not deck_ids:
-        return
-    if conn.dialect.name != "postgresql":
-        _forget_synced(conn, deck_ids)
-        return
-    try:
-        with conn.begin_nested():
-            _forget_synced(conn, deck_ids)
-    except DBAPIError:
-        return
-
-
-def _forget_synced(conn: Connection, deck_ids: Sequence[int]) -> None:
-    """Forget every learner's record of ``deck_ids``' last sync."""
-    for deck_id in deck_ids:
-        conn.execute(delete(MetaRow).where(MetaRow.key.like(f"{_SYNCED}{deck_id}:%")))
 
 
 def deck_owner(deck: Deck, learner: int) -> int | None:
@@ -368,6 +223,101 @@ def _catch_up_retirements(conn: Connection, learner: int, cards: list[tuple[int,
             )
 
 
+#: ``learner_settings`` key of a deck's last sync for that learner (``store.synced:<deck id>``),
+#: whose value is the :func:`_sync_digest` of the deck it brought the rows in line with. Kept
+#: per learner: a sync also gives its learner state rows for cards they lack (a learner added
+#: later, or cards another learner's sync added), so one learner's sync says nothing about
+#: another's rows, and on a shared PostgreSQL server a learner may write only their own rows.
+_SYNCED = f"{STORE_RECORD_PREFIX}synced:"
+#: The code that decides what a deck's rows hold besides the deck itself: an edit to it
+#: makes every deck sync in full once.
+_SYNC_SOURCES = ("store/sync.py", "scheduling/queue.py")
+
+
+def _sync_digest(deck: Deck) -> str:
+    """What a deck's rows are in line with once it has synced: its
+    :attr:`~recall.cards.model.Deck.digest` (the file's bytes, the code that read it) and the
+    sync's own code; ``""`` when the deck has no digest (then it always syncs in full)."""
+    if not deck.digest:
+        return ""
+    from recall.cards.parse_cache import sources_fingerprint
+
+    code = sources_fingerprint(_SYNC_SOURCES)
+    return hashlib.sha256(f"{deck.digest}\0{code}".encode()).hexdigest()
+
+
+def _synced_already(
+    conn: Connection,
+    learner: int,
+    decks: Sequence[Deck],
+    deck_ids: Sequence[int],
+    digests: Sequence[str],
+) -> set[int]:
+    """The decks (row ids) whose rows are in line with them already: ``learner``'s last sync was of
+    this very deck (the same digest), and they hold as many cards as it has, none retired
+    since. A later start over unchanged decks then reads two small tables instead of every
+    card row and every card's content hash (20,000 custom cards: most of the sync)."""
+    wanted = {
+        f"{_SYNCED}{deck_id}": (deck_id, digest, len(deck.cards))
+        for deck, deck_id, digest in zip(decks, deck_ids, digests, strict=True)
+        if digest
+    }
+    if not wanted:
+        return set()
+    keys = list(wanted)
+    same: dict[int, int] = {}
+    for start in range(0, len(keys), 500):
+        for key, value in conn.execute(
+            select(LearnerSettingRow.key, LearnerSettingRow.value).where(
+                LearnerSettingRow.learner_id == learner,
+                LearnerSettingRow.key.in_(keys[start : start + 500]),
+            )
+        ):
+            deck_id, digest, cards = wanted[key]
+            if value == digest:
+                same[deck_id] = cards
+    if not same:
+        return set()
+    ids = list(same)
+    live: dict[int, int] = {}
+    for start in range(0, len(ids), 500):
+        for deck_id, count in conn.execute(
+            select(CardRow.deck_id, func.count())
+            .where(CardRow.deck_id.in_(ids[start : start + 500]), CardRow.retired_at.is_(None))
+            .group_by(CardRow.deck_id)
+        ):
+            live[deck_id] = count
+    return {deck_id for deck_id, cards in same.items() if live.get(deck_id, 0) == cards}
+
+
+def _remember_synced(
+    conn: Connection, learner: int, synced: Sequence[int], digests: dict[int, str]
+) -> None:
+    """Record for ``learner`` the digest each of ``synced`` (row ids, just brought in line) is
+    in line with; a deck without one forgets any earlier record."""
+    _forget_synced(conn, learner, synced)
+    rows = [
+        {"learner_id": learner, "key": f"{_SYNCED}{deck_id}", "value": digests[deck_id]}
+        for deck_id in synced
+        if deck_id in digests
+    ]
+    if rows:
+        conn.execute(insert(LearnerSettingRow), rows)
+
+
+def _forget_synced(conn: Connection, learner: int, deck_ids: Sequence[int]) -> None:
+    """Forget ``learner``'s records of ``deck_ids`` (another learner's records of a deck
+    retired and back are caught by :func:`_synced_already`'s count of live cards)."""
+    keys = [f"{_SYNCED}{deck_id}" for deck_id in deck_ids]
+    for start in range(0, len(keys), 500):
+        conn.execute(
+            delete(LearnerSettingRow).where(
+                LearnerSettingRow.learner_id == learner,
+                LearnerSettingRow.key.in_(keys[start : start + 500]),
+            )
+        )
+
+
 def vanished_decks(
     conn: Connection,
     folders: Iterable[str | os.PathLike[str]],
@@ -396,7 +346,8 @@ def retire_decks(conn: Connection, decks: Sequence[tuple[int, str]], now: dateti
     transaction). Syncing a deck again when its file is back restores the cards with their
     history (see :func:`sync_decks`)."""
     _serialise_syncs(conn)
-    _forget_vanished(conn, [deck_id for deck_id, _slug in decks])  # back with its file: in full
+    # No sync record is forgotten here: a deck back with its file has no live cards, which
+    # :func:`_synced_already` counts, so it syncs in full (for every learner, whoever retired it).
     retired: list[str] = []
     for deck_id, slug in decks:
         rows = conn.execute(
