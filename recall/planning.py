@@ -118,7 +118,7 @@ def todays_plan(
         )
         if c.key in cards
     ]
-    ordered, _stored = ordered_new_cards(
+    ordered = ordered_new_cards(
         store,
         cards,
         order=settings.new_card_order,
