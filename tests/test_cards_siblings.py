@@ -205,7 +205,7 @@ def test_the_keys_shortcuts_for_plain_text_change_no_key() -> None:
         "²",
         "−",
         "½",
-        "K",
+        "\u212a",  # the Kelvin sign: lowercases to ASCII k
         "İ",
         "{",
         "}",
