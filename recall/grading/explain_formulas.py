@@ -1,0 +1,538 @@
+"""Formulas written inside a typed explanation, found and graded against a key point's formulas.
+
+A learner who states a point as a formula writes it inline, the way their keyboard types it:
+``so var(q·k) = d_k, hence…``, ``‖a − b‖² = 2 − 2cos θ``, ``D*(x) = p_data(x)/(p_data(x) +
+p_g(x))``. This module finds those runs of math in prose, cuts them at relations, and asks the
+engine whether one of them says what a point's formula says. Nothing here reads math itself:
+every candidate is text handed to the engine (:func:`recall.formula.parse` and
+:func:`recall.formula.check`, with their size, depth and time limits); what this module adds is
+where a formula starts and ends, and a few rewrites of how people write prose math, made on the
+engine's own tokens:
+
+* **Runs.** Whitespace-separated words that hold an operator, a digit, a relation, a one-letter
+  or subscripted name, a Greek letter or a function name join into a run; a run ends at a prose
+  word, or at ``,`` ``;`` ``:`` ``.`` closing a word outside brackets.
+* **Relations cut a run into parts** (``= ≈ ≤ → ∝ ~ …``); two parts around ``=``, ``≈``, ``≃``,
+  ``≡`` or ``:=`` also make an *equation*. Parts around ``≠`` are never evidence.
+* **Divergence bars** inside a call (``KL(p‖q)``, ``JS(p || q)``) read as a comma, ``⊙`` as a
+  product, and ``log₂`` as ``log2``.
+* **Names as the point spells them.** A glued product of the point's names (``6ND`` for
+  ``6*N*D``, ``wx`` for ``w*x``) is split; a subscripted or accented form of one of its names
+  (``β₁``, ``m_t``, ``m̂_t`` for ``beta``, ``m``, ``m_hat``) is read as that name when the mapping
+  is one-to-one; a name of the point applied to names the point does not use (``p_data(x)``,
+  ``JS(p_data, p_g)``, ``Var(q·k)``) is read as the name alone; ``σ(…)`` is the sigmoid when the
+  point's formula uses the sigmoid and the card does not make ``σ`` a variable.
+
+A point's formula is an expression (``2 - 2*cos(theta)``) or an equation with one ``=``
+(``lambda = 1/(eta*t)``). An expression is made by any part equal to it; an equation only by an
+equation of the text that is the same equation: the same two sides in either order, or sides
+whose difference is a nonzero constant times the point's (``w − η(g + 2λw) = (1 − 2ηλ)w − ηg``
+rearranged any way), or whose ratio is the point's ratio or its inverse (``ηt ≈ 1/λ`` for ``λ =
+1/(ηt)``). An equation that holds for every value (an identity) is made only by its own two
+sides. Every part must use exactly the point formula's names, so a bare number or a formula
+about something else never credits it.
+
+Bounded: at most :data:`MAX_SPANS` parts and :data:`MAX_EQUATIONS` equations per explanation,
+each at most :data:`MAX_SPAN_CHARS` characters, and the comparisons of one explanation stop at
+:data:`BUDGET_SECONDS` (what was not compared by then is not credited).
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+
+from recall.errors import FormulaError, GradingError
+from recall.formula import Expression, Status, SymbolTable, check, evaluate_constant, parse
+from recall.formula.functions import BUILTINS
+from recall.formula.lexer import (
+    ACCENT_MARKS,
+    OPERATORS,
+    RELATIONS,
+    SUBSCRIPTS,
+    SUPERSCRIPT_SIGNS,
+    SUPERSCRIPTS,
+    VULGAR_FRACTIONS,
+    Token,
+    accented,
+    tokenize,
+)
+from recall.formula.names import GREEK, GREEK_NAMES
+from recall.formula.nodes import Number, replace_symbols
+
+#: Most parts (expressions) and equations taken from one explanation.
+MAX_SPANS = 24
+MAX_EQUATIONS = 12
+#: Longest part compared (characters): prose math is short; a longer run is not a formula.
+MAX_SPAN_CHARS = 300
+#: Wall-clock budget for the formula comparisons of one explanation (seconds).
+BUDGET_SECONDS = 0.25
+
+#: Relations that make an equation of the two parts around them.
+_EQUALS = frozenset({"=", "≈", "≃", "≅", "≡", ":=", "=="})
+#: Relations whose parts are never evidence (a denial).
+_DENIES = frozenset({"≠", "!=", "=/="})
+_RELATION = re.compile(
+    r"(=/=|:=|==|!=|<=|>=|->|=>|<-|[" + re.escape("".join(sorted(RELATIONS))) + r"])"
+)
+_MATHY_CHARS = (
+    frozenset("()[]√_′|‖ᵀ⊙")
+    | frozenset(OPERATORS)
+    | frozenset(SUPERSCRIPTS)
+    | frozenset(SUPERSCRIPT_SIGNS)
+    | frozenset(VULGAR_FRACTIONS)
+    | RELATIONS
+)
+#: Characters that make a word a name of math: Greek letters and subscripts as typed.
+_MATH_LETTERS = frozenset(GREEK) | frozenset(SUBSCRIPTS) | frozenset(ACCENT_MARKS)
+#: A word that is only an operator or a relation (``=``, ``+``, ``≈``, ``->``).
+_OPERATOR_WORD = re.compile(
+    "[" + re.escape("".join(sorted(set(OPERATORS) | RELATIONS))) + r"]{1,2}|:=|->|<-|=>"
+)
+_SMALL = frozenset(
+    """a an the of to in on at by for from with as and or is are was were be it its this that
+    so than then do does has have we you they i our your their""".split()
+)
+_FUNCTION_WORDS = frozenset(BUILTINS) | {"ln", "var", "cov", "softmax", "kl", "js", "e"}
+_GREEK_WORDS = frozenset(name.lower() for name in GREEK_NAMES)
+#: ``KL(p‖q)``, ``JS(p || q)``: the bars of a divergence inside one pair of brackets.
+_DIVERGENCE = re.compile(r"\(([^()‖|]*?)\s*(?:‖|\|\|)\s*([^()‖|]*?)\)")
+#: ``log-odds``, ``one-hot``, ``mass-covering``: prose words joined by hyphens, not a difference.
+_HYPHENATED = re.compile(r"[A-Za-z]{3,}(?:-[A-Za-z]{3,})+")
+_FOLDS = str.maketrans({"⊙": "·", "∗": "*"})
+
+
+@dataclass(frozen=True)
+class Candidates:
+    """What one explanation offers: its parts (expressions) and equations (pairs of parts)."""
+
+    parts: tuple[str, ...]
+    equations: tuple[tuple[str, str], ...]
+
+
+def formula_spans(text: str) -> list[str]:
+    """Runs of ``text`` that look like math, and each part of them between relations: the
+    text's candidate formulas as written. Bounded by :data:`MAX_SPANS`."""
+    spans: list[str] = []
+    for run in _runs(text):
+        spans.append(run)
+        spans.extend(part for part, _ in _parts(run) if part)
+    return list(dict.fromkeys(spans))[:MAX_SPANS]
+
+
+def candidates(text: str) -> Candidates:
+    """The parts and equations of every math run of ``text`` (bounded)."""
+    parts: list[str] = []
+    equations: list[tuple[str, str]] = []
+    for run in _runs(text):
+        pieces = _parts(run)
+        for index, (part, _) in enumerate(pieces):
+            before = pieces[index - 1][1] if index else ""
+            after = pieces[index][1]
+            if part and before not in _DENIES and after not in _DENIES:
+                parts.append(part)
+            if index and part and pieces[index - 1][0] and before in _EQUALS:
+                equations.append((pieces[index - 1][0], part))
+    unique = [p for p in dict.fromkeys(parts) if len(p) <= MAX_SPAN_CHARS]
+    pairs = [e for e in dict.fromkeys(equations) if max(map(len, e)) <= MAX_SPAN_CHARS]
+    return Candidates(tuple(unique[:MAX_SPANS]), tuple(pairs[:MAX_EQUATIONS]))
+
+
+# --- finding runs -----------------------------------------------------------------------------
+
+
+def _runs(text: str) -> list[str]:
+    text = text.translate(_FOLDS).replace("log₂", "log2").replace("log₁₀", "log10")
+    text = _DIVERGENCE.sub(r"(\1, \2)", text)
+    words = text.split()
+    runs: list[str] = []
+    run: list[str] = []
+    depth = 0
+
+    def close() -> None:
+        nonlocal depth
+        if run:
+            joined = " ".join(run).strip(",.;:!?")
+            if any(ch in _MATHY_CHARS or ch.isdigit() for ch in joined):
+                runs.append(joined)
+            run.clear()
+        depth = 0
+
+    mathy = [_mathy(word) for word in words]
+    for index, word in enumerate(words):
+        if not mathy[index] and _name_like(word):
+            # ``SE = σ/√n``, ``= wx + b``: a name beside a lone operator or relation
+            neighbours = words[max(index - 1, 0) : index] + words[index + 1 : index + 2]
+            mathy[index] = any(_OPERATOR_WORD.fullmatch(n) for n in neighbours)
+    for index, word in enumerate(words):
+        if mathy[index]:
+            run.append(word)
+            depth += word.count("(") + word.count("[") - word.count(")") - word.count("]")
+            if word.endswith((",", ";", ":", ".", "!", "?")) and depth <= 0:
+                close()
+        else:
+            close()
+    close()
+    return runs
+
+
+def _mathy(word: str) -> bool:
+    """Whether a word of prose may be part of a formula: it holds an operator, a digit or a
+    relation, or is a one-letter or subscripted name, a Greek letter (typed or spelled) or a
+    function name; English words (``it``, ``is``, ``so``) are not."""
+    bare = word.strip(",.;:!?")
+    if not bare or _HYPHENATED.fullmatch(bare):
+        return False
+    if any(ch in _MATHY_CHARS or ch.isdigit() for ch in bare):
+        return True
+    lower = bare.lower()
+    if lower in _SMALL:
+        return False
+    return (
+        len(bare) == 1
+        or lower in _FUNCTION_WORDS
+        or lower in _GREEK_WORDS
+        or any(ch in _MATH_LETTERS or accented(ch) is not None for ch in bare)
+    )
+
+
+def _name_like(word: str) -> bool:
+    """``SE``, ``PPL``, ``wx``: a word that is a name when an operator stands beside it."""
+    return word.isalnum() and len(word) <= 12 and word.lower() not in _SMALL
+
+
+def _parts(run: str) -> list[tuple[str, str]]:
+    """The run cut at relations: each part with the relation that follows it (``""`` last)."""
+    pieces = _RELATION.split(run)
+    out: list[tuple[str, str]] = []
+    for index in range(0, len(pieces), 2):
+        relation = pieces[index + 1] if index + 1 < len(pieces) else ""
+        out.append((_trimmed(pieces[index]), relation))
+    return out
+
+
+def _trimmed(part: str) -> str:
+    """A part without the prose punctuation around it or a bracket the relation cut off."""
+    part = part.strip().strip(",.;:!?").strip()
+    while part.startswith(("(", "[")) and part.count("(") + part.count("[") > part.count(
+        ")"
+    ) + part.count("]"):
+        part = part[1:].strip()
+    while part.endswith((")", "]")) and part.count(")") + part.count("]") > part.count(
+        "("
+    ) + part.count("["):
+        part = part[:-1].strip()
+    return part
+
+
+# --- grading a point's formulas ---------------------------------------------------------------
+
+
+def formula_sides(formula: str) -> tuple[str, ...]:
+    """A point formula's sides: one for an expression, two for an equation (``a = b``)."""
+    if formula.count("=") == 1:
+        left, right = formula.split("=")
+        return (left.strip(), right.strip())
+    return (formula.strip(),)
+
+
+@dataclass
+class FormulaGrader:
+    """Grades one explanation's candidates against point formulas, within one time budget.
+    Parses are cached for the explanation (several points share names and parts)."""
+
+    found: Candidates
+    table: SymbolTable
+    deadline: float = field(default_factory=lambda: time.monotonic() + BUDGET_SECONDS)
+    _parsed: dict[tuple[str, int], Expression | None] = field(default_factory=dict)
+    _identity: dict[str, bool] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, text: str, table: SymbolTable) -> FormulaGrader:
+        return cls(candidates(text), table)
+
+    def evidence(self, formulas: Iterable[str]) -> str | None:
+        """The part or equation of the text that states one of ``formulas``, or ``None``."""
+        for formula in formulas:
+            sides = formula_sides(formula)
+            try:
+                point = _Point.read(sides, self.table)
+            except FormulaError:
+                continue
+            found = self._equation(point) if len(sides) == 2 else self._expression(point)
+            if found is not None:
+                return found
+        return None
+
+    # -- expressions ----------------------------------------------------------------------
+
+    def _expression(self, point: _Point) -> str | None:
+        (reference,) = point.sides
+        for part in self.found.parts:
+            for typed in self._readings(part, point):
+                if self._equal(reference, typed, point.table):
+                    return part
+        return None
+
+    # -- equations ------------------------------------------------------------------------
+
+    def _equation(self, point: _Point) -> str | None:
+        identity = self._is_identity(point)
+        for left, right in self.found.equations:
+            for lhs in self._readings(left, point, whole=False):
+                for rhs in self._readings(right, point, whole=False):
+                    if (lhs.free_symbols | rhs.free_symbols) != point.names:
+                        continue
+                    if self._same_equation(point, lhs, rhs, identity):
+                        return f"{left} = {right}"
+        return None
+
+    def _same_equation(
+        self, point: _Point, lhs: Expression, rhs: Expression, identity: bool
+    ) -> bool:
+        a, b = point.sides
+        table = point.table
+        if self._sides_equal(a, lhs, table) and self._sides_equal(b, rhs, table):
+            return True
+        if self._sides_equal(a, rhs, table) and self._sides_equal(b, lhs, table):
+            return True
+        if identity:
+            return False
+        difference = self._parse(f"({lhs.to_text()}) - ({rhs.to_text()})", table)
+        factor = None if difference is None else _factor(point.difference, difference)
+        if difference is not None and factor is not None:
+            scaled = self._parse(f"({factor}) * ({difference.to_text()})", table)
+            if scaled is not None and self._equal(point.difference, scaled, table):
+                return True
+        if point.ratio is None:
+            return False
+        left, right = lhs.to_text(), rhs.to_text()
+        for ratio in (f"({left}) / ({right})", f"({right}) / ({left})"):
+            typed = self._parse(ratio, table)
+            if typed is not None and self._equal(point.ratio, typed, table):
+                return True
+        return False
+
+    def _sides_equal(self, reference: Expression, typed: Expression, table: SymbolTable) -> bool:
+        if typed.free_symbols != reference.free_symbols:
+            return False
+        return self._equal(reference, typed, table)
+
+    def _is_identity(self, point: _Point) -> bool:
+        key = point.key
+        if key not in self._identity:
+            zero = self._parse("0", point.table)
+            self._identity[key] = zero is not None and self._equal(
+                point.difference, zero, point.table, names=False
+            )
+        return self._identity[key]
+
+    # -- the engine -----------------------------------------------------------------------
+
+    def _readings(self, part: str, point: _Point, *, whole: bool = True) -> list[Expression]:
+        """The part read with the point's names: as typed, then rewritten the way the point
+        spells its names. ``whole``: a reading must use exactly the point's names."""
+        readings = []
+        for text in dict.fromkeys((part, *_rewritten(part, point))):
+            typed = self._parse(text, point.table)
+            if typed is None:
+                continue
+            if whole and typed.free_symbols != point.names:
+                continue
+            readings.append(typed)
+        return readings
+
+    def _parse(self, text: str, table: SymbolTable) -> Expression | None:
+        key = (text, id(table))
+        if key not in self._parsed:
+            try:
+                self._parsed[key] = parse(text, table)
+            except FormulaError:
+                self._parsed[key] = None
+        return self._parsed[key]
+
+    def _equal(
+        self, reference: Expression, typed: Expression, table: SymbolTable, *, names: bool = True
+    ) -> bool:
+        if names and typed.free_symbols - reference.free_symbols:
+            return False
+        if time.monotonic() > self.deadline:
+            return False
+        try:
+            verdict = check(reference, typed.to_text(), table)
+        except (FormulaError, GradingError):
+            return False
+        return verdict.status is Status.CORRECT
+
+
+@dataclass(frozen=True)
+class _Point:
+    """A point formula read: its sides, its names, and (for an equation) the difference and
+    ratio of its sides, all with the table its text is read with."""
+
+    key: str
+    sides: tuple[Expression, ...]
+    names: frozenset[str]
+    table: SymbolTable
+    difference: Expression
+    ratio: Expression | None
+
+    @classmethod
+    def read(cls, sides: Sequence[str], table: SymbolTable) -> _Point:
+        loose = table.with_strictness(False)
+        parsed = [parse(side, loose) for side in sides]
+        names = frozenset().union(*(side.free_symbols for side in parsed))
+        uses_sigmoid = any("sigmoid" in side.names for side in parsed)
+        strict = table.with_variables(names)
+        if uses_sigmoid and "sigma" not in table.variables and "sigma" not in table.functions:
+            strict = replace(
+                strict,
+                functions={
+                    **strict.functions,
+                    **SymbolTable.build(functions={"sigma": "sigmoid"}).functions,
+                },
+            )
+        if len(sides) == 1:
+            return cls(sides[0], tuple(parsed), names, strict, parsed[0], None)
+        left, right = sides
+        difference = parse(f"({left}) - ({right})", loose)
+        try:
+            ratio: Expression | None = parse(f"({left}) / ({right})", loose)
+        except FormulaError:
+            ratio = None
+        return cls(" = ".join(sides), tuple(parsed), names, strict, difference, ratio)
+
+
+def _factor(reference: Expression, typed: Expression) -> str | None:
+    """The constant ``k`` with ``reference = k·typed`` if there is one, guessed at one point
+    (the engine then decides): a small fraction, as text."""
+    names = sorted(reference.free_symbols | typed.free_symbols)
+    for attempt in range(3):
+        values = {
+            name: Number(value, str(value))
+            for i, name in enumerate(names)
+            for value in [Fraction(7 + 3 * attempt + 2 * i, 5 + i + attempt)]
+        }
+        try:
+            top = evaluate_constant(replace_symbols(reference.tree, values))
+            bottom = evaluate_constant(replace_symbols(typed.tree, values))
+        except FormulaError:
+            continue
+        if bottom == 0 or top == 0:
+            continue
+        factor = Fraction(top / bottom).limit_denominator(1000)
+        return f"{factor.numerator}/{factor.denominator}"
+    return None
+
+
+# --- rewriting a part the way the point spells its names ---------------------------------------
+
+
+def _rewritten(part: str, point: _Point) -> list[str]:
+    """``part`` with glued names split, subscripted names read as the point's, and the point's
+    names applied to foreign names read bare; nothing when no rewrite applies."""
+    try:
+        tokens = tokenize(part)
+    except FormulaError:
+        return []
+    known = set(point.names)
+    edits: list[tuple[int, int, str]] = []
+    renamed: dict[str, str] = {}
+    for token in tokens:
+        if token.kind != "name" or not token.raw or token.text in known:
+            continue
+        if point.table.function(token.text) is not None or token.text in ("pi", "e"):
+            continue
+        target = _base_name(token.text, known)
+        if target is not None:
+            renamed.setdefault(token.text, target)
+            continue
+        split = _split_glued(token.text, known)
+        if split:
+            edits.append((token.pos, token.pos + len(token.raw), " " + " ".join(split) + " "))
+    typed_names = {t.text for t in tokens if t.kind == "name"}
+    targets = list(renamed.values())
+    if len(set(targets)) == len(targets) and not (set(targets) & typed_names):
+        for token in tokens:
+            if token.kind == "name" and token.text in renamed:
+                edits.append((token.pos, token.pos + len(token.raw), f" {renamed[token.text]} "))
+    edits.extend(_applications(tokens, known, renamed))
+    if not edits:
+        return []
+    return [_apply(part, edits)]
+
+
+def _base_name(name: str, known: set[str]) -> str | None:
+    """``beta_1`` → ``beta``, ``m_hat_t`` → ``m_hat``, ``m_t`` → ``m`` when that is a point
+    name: the name with its trailing subscripts dropped, one at a time."""
+    while "_" in name:
+        name = name.rsplit("_", 1)[0]
+        if name in known:
+            return name
+    return None
+
+
+def _split_glued(name: str, known: set[str]) -> list[str] | None:
+    """``ND`` → ``N``, ``D`` when both are point names (as the engine suggests ``N*D``); a
+    lower-case word of four letters or more is a word, not a product of letters."""
+    if len(name) > 24 or "_" in name:
+        return None
+    best: dict[int, list[str]] = {0: []}
+    for end in range(1, len(name) + 1):
+        for start in range(end):
+            if start in best and name[start:end] in known:
+                best[end] = [*best[start], name[start:end]]
+                break
+    parts = best.get(len(name))
+    if not parts or len(parts) < 2:
+        return None
+    if len(name) >= 4 and name.isalpha() and name.islower() and all(len(p) == 1 for p in parts):
+        return None
+    return parts
+
+
+def _applications(
+    tokens: Sequence[Token], known: set[str], renamed: dict[str, str]
+) -> list[tuple[int, int, str]]:
+    """``p_data(x)`` → ``p_data``: a point name applied (no space) to a bracket of names the
+    point does not use; the bracket is dropped."""
+    edits = []
+    for index, token in enumerate(tokens[:-1]):
+        name = renamed.get(token.text, token.text)
+        opener = tokens[index + 1]
+        if token.kind != "name" or name not in known or opener.text != "(" or opener.space:
+            continue
+        depth, inner, end = 0, [], None
+        for later in tokens[index + 1 :]:
+            if later.kind == "open":
+                depth += 1
+            elif later.kind == "close":
+                depth -= 1
+                if depth == 0:
+                    end = later
+                    break
+            elif depth:
+                inner.append(later)
+        if end is None:
+            continue
+        names = [t.text for t in inner if t.kind == "name"]
+        if names and not any(renamed.get(n, n) in known for n in names):
+            if all(t.kind in ("name", "op", "comma") for t in inner):
+                edits.append((opener.pos, end.pos + 1, " "))
+    return edits
+
+
+def _apply(text: str, edits: list[tuple[int, int, str]]) -> str:
+    out = []
+    cursor = 0
+    for start, end, replacement in sorted(edits):
+        if start < cursor:
+            continue
+        out.append(text[cursor:start])
+        out.append(replacement)
+        cursor = end
+    out.append(text[cursor:])
+    return re.sub(r"\s+", " ", "".join(out)).strip()
