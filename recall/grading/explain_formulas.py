@@ -68,7 +68,8 @@ MAX_SPANS = 24
 MAX_EQUATIONS = 12
 #: Longest part compared (characters): prose math is short; a longer run is not a formula.
 MAX_SPAN_CHARS = 300
-#: Wall-clock budget for the formula comparisons of one explanation (seconds).
+#: Budget for the formula comparisons of one explanation (seconds of this thread's CPU time, so a
+#: busy machine does not change what is credited).
 BUDGET_SECONDS = 0.25
 
 #: Relations that make an equation of the two parts around them.
@@ -246,7 +247,7 @@ class FormulaGrader:
 
     found: Candidates
     table: SymbolTable
-    deadline: float = field(default_factory=lambda: time.monotonic() + BUDGET_SECONDS)
+    deadline: float = field(default_factory=lambda: time.thread_time() + BUDGET_SECONDS)
     _parsed: dict[tuple[str, int], Expression | None] = field(default_factory=dict)
     _identity: dict[str, bool] = field(default_factory=dict)
 
@@ -295,9 +296,12 @@ class FormulaGrader:
     ) -> bool:
         a, b = point.sides
         table = point.table
-        if self._sides_equal(a, lhs, table) and self._sides_equal(b, rhs, table):
+        # An identity holds for any sides equal in value (``β/β = 1``): its own sides must be
+        # written, up to order and grouping.
+        same = {"structural", "exact"} if identity else None
+        if self._sides_equal(a, lhs, table, same) and self._sides_equal(b, rhs, table, same):
             return True
-        if self._sides_equal(a, rhs, table) and self._sides_equal(b, lhs, table):
+        if self._sides_equal(a, rhs, table, same) and self._sides_equal(b, lhs, table, same):
             return True
         if identity:
             return False
@@ -316,10 +320,16 @@ class FormulaGrader:
                 return True
         return False
 
-    def _sides_equal(self, reference: Expression, typed: Expression, table: SymbolTable) -> bool:
+    def _sides_equal(
+        self,
+        reference: Expression,
+        typed: Expression,
+        table: SymbolTable,
+        methods: set[str] | None = None,
+    ) -> bool:
         if typed.free_symbols != reference.free_symbols:
             return False
-        return self._equal(reference, typed, table)
+        return self._equal(reference, typed, table, methods=methods)
 
     def _is_identity(self, point: _Point) -> bool:
         key = point.key
@@ -355,15 +365,25 @@ class FormulaGrader:
         return self._parsed[key]
 
     def _equal(
-        self, reference: Expression, typed: Expression, table: SymbolTable, *, names: bool = True
+        self,
+        reference: Expression,
+        typed: Expression,
+        table: SymbolTable,
+        *,
+        names: bool = True,
+        methods: set[str] | None = None,
     ) -> bool:
+        """Whether the engine grades ``typed`` equal to ``reference`` (by one of ``methods``
+        when given); ``False`` once the explanation's time budget is spent."""
         if names and typed.free_symbols - reference.free_symbols:
             return False
-        if time.monotonic() > self.deadline:
+        if time.thread_time() > self.deadline:
             return False
         try:
             verdict = check(reference, typed.to_text(), table)
         except (FormulaError, GradingError):
+            return False
+        if methods is not None and verdict.method not in methods:
             return False
         return verdict.status is Status.CORRECT
 

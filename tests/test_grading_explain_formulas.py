@@ -1,0 +1,288 @@
+"""A key point stated as a formula inside prose is credited; a wrong formula is not (issue 23).
+
+The sentences here are written for this file, the way a learner types an identity or an update
+rule in the middle of an explanation: Unicode from the keyboard (``²``, ``·``, ``‖…‖``, ``≈``,
+``→``, ``−``, ``dₖ``, Greek letters), both sides of an ``=``, words and punctuation around the
+formula, an equivalent form (expanded, factored, sides swapped, the equation rearranged), a
+named function applied (``p_data(x)``), divergence bars. Each is checked on the formula path
+alone (the point's words are not consulted), so a positive here is the formula's doing and a
+negative shows the formula path does not credit a wrong formula (sign, factor, swapped terms).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from recall.cards.loader import load_decks, read_deck
+from recall.cards.model import Card, CardKind, KeyPoint
+from recall.grading import check_deck, grade
+from recall.grading.dispatch import explain_table
+from recall.grading.explain_formulas import (
+    MAX_EQUATIONS,
+    MAX_SPAN_CHARS,
+    MAX_SPANS,
+    FormulaGrader,
+    candidates,
+    formula_sides,
+)
+from recall.paths import builtin_decks_dir
+
+
+@cache
+def cards() -> dict[str, Card]:
+    loaded = load_decks([builtin_decks_dir()])
+    assert loaded.ok, loaded.failures
+    return {card.key: card for card in loaded.cards if card.kind is CardKind.EXPLAIN}
+
+
+def by_formula(key: str, point: int, text: str) -> str | None:
+    """What the formula path alone finds for ``point`` of the built-in card ``key``."""
+    card = cards()[key]
+    assert card.points[point].formulas, f"{key} point {point} declares no formulas"
+    return FormulaGrader.of(text, explain_table(card)).evidence(card.points[point].formulas)
+
+
+def synthetic(*formulas: str) -> Card:
+    return Card("d", "c", CardKind.EXPLAIN, "?", points=(KeyPoint("s", formulas=formulas),))
+
+
+def made(card: Card, text: str) -> bool:
+    return bool(FormulaGrader.of(text, explain_table(card)).evidence(card.points[0].formulas))
+
+
+STATED = [
+    # norms and dot products, Unicode squares, both sides of an =
+    ("retrieval-evaluation/l2-cosine-explain", 0, "For unit vectors ||a−b||² = 2 − 2cos θ, so"),
+    ("retrieval-evaluation/l2-cosine-explain", 0, "normalised: ‖u − v‖² = 2(1 − cos θ)."),
+    ("retrieval-evaluation/l2-cosine-explain", 0, "since |a|=|b|=1, dist^2 = 2 - 2·cos(θ) hence"),
+    # an update rule written inline, expanded, factored and rearranged
+    ("regularization/explain-weight-decay-vs-l2", 0, "SGD: w − η(g + 2λw) = (1 − 2ηλ)w − ηg."),
+    ("regularization/explain-weight-decay-vs-l2", 0, "the step becomes w ← (1−2ηλ)·w − η·g so"),
+    ("regularization/explain-weight-decay-vs-l2", 0, "With SGD the new weight is w(1 − 2ηλ) − ηg."),
+    ("regularization/explain-weight-decay-vs-l2", 0, "w − 2ηλw − ηg, i.e. a decay step."),
+    # a named function applied, and the point's formula in another form
+    ("generative-models/explain-gan-jsd", 0, "For fixed G, D*(x) = p_data(x)/(p_data(x)+p_g(x))."),
+    ("generative-models/explain-gan-jsd", 0, "the best D is D* = 1/(1 + p_g/p_data) everywhere"),
+    ("generative-models/explain-gan-jsd", 1, "put back, V = 2·JS(p_data‖p_g) − 2 log 2."),
+    ("generative-models/explain-gan-jsd", 1, "the objective becomes 2 JS(p_data || p_g) - log 4"),
+    ("information-theory/explain-js", 4, "the generator minimises 2·JS(p_data‖p_g) − 2 log 2"),
+    # "so var(q·k) = d_k, hence…": words around, subscripts as typed, sides swapped
+    ("attention-transformers/explain-sqrt-dk", 0, "so var(q·k) = dₖ, hence the logits grow"),
+    ("attention-transformers/explain-sqrt-dk", 0, "we get d_k = Var(q·k) for unit entries"),
+    ("attention-transformers/explain-sqrt-dk", 3, "so the logit is q·k/√dₖ and var is back to 1"),
+    # label smoothing: a convex mix, and the true class's value
+    ("regularization/explain-label-smoothing", 0, "the target becomes (1−ε)·onehot + ε/C"),
+    ("regularization/explain-label-smoothing", 0, "y_smooth = (1 − ε) y + ε/C, so"),
+    ("regularization/explain-label-smoothing", 0, "the true class gets 1 − ε + ε/C, others ε/C"),
+    # standard errors
+    ("probability-statistics/explain-clt", 0, "a mean of n draws has variance σ²/n around it"),
+    ("probability-statistics/explain-clt", 1, "the error bar is SE = σ/√n, so"),
+    ("probability-statistics/explain-clt", 1, "the standard error σ_mean = σ·n^(−1/2)."),
+    ("probability-statistics/explain-clt", 3, "for accuracy it is SE = √(p(1 − p)/n)"),
+    # bias correction with subscripts and hats as typed
+    ("optimizers/explain-bias-correction", 2, "m̂_t = m_t/(1 − β₁^t) undoes the zero start"),
+    ("optimizers/explain-bias-correction", 2, "we divide: m_hat = m / (1 - β^t), unbiased"),
+    ("optimizers/explain-bias-correction", 2, "likewise v̂ = v/(1 − β₂^t)."),
+    # glued products
+    ("inference-cost/explain-where-compute-goes", 0, "C ≈ 6ND FLOPs: 2ND forward, 4ND back"),
+    ("inference-cost/explain-where-compute-goes", 0, "training compute is C = 6·N·D, so"),
+    # derivatives written with ∂ on the left, σ applied as the sigmoid
+    ("gradients/why-mse-sigmoid-trains-badly", 0, "with BCE, ∂L/∂w = (p − y)·x, the error"),
+    ("gradients/why-mse-sigmoid-trains-badly", 0, "the BCE gradient dL/dw = x(p - y)"),
+    ("gradients/why-mse-sigmoid-trains-badly", 1, "MSE gives (p − y)·σ(z)(1 − σ(z))·x instead"),
+    ("gradients/why-mse-sigmoid-trains-badly", 2, "because σ′(z) = σ(z)(1 − σ(z)) ≤ 0.25"),
+    # an equation rearranged: ratio and difference forms
+    ("regularization/explain-early-stopping", 3, "like ridge with λ ≈ 1/(η t)"),
+    ("regularization/explain-early-stopping", 3, "the match is λ·η·t ≈ 1"),
+    ("regularization/explain-early-stopping", 3, "roughly 1/λ ≈ ηt"),
+    ("regularization/explain-early-stopping", 2, "ridge keeps a fraction 1/(1 + λ/h) of it"),
+    ("probability-statistics/explain-log-odds", 0, "it says log(p/(1−p)) = w·x + b"),
+    ("probability-statistics/explain-log-odds", 0, "ln(p/(1-p)) = wx + b, linear in x"),
+    ("probability-statistics/explain-log-odds", 0, "log((1−p)/p) = −(w·x + b), the same thing"),
+    ("probability-statistics/explain-log-odds", 0, "equivalently p = σ(w·x + b)"),
+    ("information-theory/explain-js", 0, "with the mixture m = ½(p + q)"),
+    ("optimizers/explain-residual-scaling", 2, "variance (1/√(2L))² = 1/(2L) per branch"),
+    ("alignment/lora-explain", 2, "params drop from d·k to rd + rk per matrix"),
+    ("gaussians/explain-reparameterization", 1, "write z = μ + σ ⊙ ε with ε ~ N(0, I)"),
+    ("gaussians/explain-reparameterization", 1, "so z = σ·ε + μ."),
+    ("gaussians/explain-random-cosine", 1, "the cosine's std is about d^(−1/2)"),
+    ("regularization/explain-l1-zeros", 0, "the gradient of λw² is 2λw, which vanishes"),
+    ("regularization/explain-l1-zeros", 2, "L1's subgradient λ·sign(w) is a constant pull"),
+    ("retrieval-evaluation/rrf-explain", 2, "each list contributes 1/(k + rank)"),
+    ("diffusion-flow/forward-variance-preserving", 1, "(1 − β_t) + β_t = 1 so it stays one"),
+    ("information-theory/explain-perplexity", 0, "perplexity = e^L with L in nats"),
+    ("losses/explain-infonce", 2, "so I(q; k) ≥ log N − L holds"),
+    ("metrics/dcg-conventions", 1, "both divide by log₂(i + 1), so"),
+    ("retrieval-evaluation/speculative-decoding-explain", 3, "(1 − α^(k+1))/(1 − α) tokens"),
+    ("attention-transformers/explain-rope", 1, "pair i turns at θ_i = 10000^(−2i/d) per step"),
+]
+
+WRONG = [
+    # sign, factor, swapped terms: never credited by the formula
+    ("retrieval-evaluation/l2-cosine-explain", 0, "For unit vectors ||a−b||² = 2 + 2cos θ."),
+    ("retrieval-evaluation/l2-cosine-explain", 0, "||a−b||² = 1 − 2cos θ for unit vectors"),
+    ("retrieval-evaluation/l2-cosine-explain", 0, "||a-b||^2 = 2cos θ - 2"),
+    ("regularization/explain-weight-decay-vs-l2", 0, "under SGD w ← (1 − ηλ)w − ηg"),
+    ("regularization/explain-weight-decay-vs-l2", 0, "under SGD w ← (1 + 2ηλ)w − ηg"),
+    ("regularization/explain-weight-decay-vs-l2", 0, "under SGD w ← (1 − 2ηλ)w + ηg"),
+    ("generative-models/explain-gan-jsd", 0, "D*(x) = p_g(x)/(p_data(x)+p_g(x))"),
+    ("generative-models/explain-gan-jsd", 0, "D* = p_data/(p_data − p_g)"),
+    ("generative-models/explain-gan-jsd", 1, "it becomes 2 JS(p_data || p_g) + 2 log 2"),
+    ("generative-models/explain-gan-jsd", 2, "its minimum is log 4"),
+    ("attention-transformers/explain-sqrt-dk", 0, "Var(q·k) = √d_k"),
+    ("attention-transformers/explain-sqrt-dk", 0, "Var(q·k) = 1/d_k"),
+    ("attention-transformers/explain-sqrt-dk", 0, "var(q·k) ≠ d_k"),
+    ("attention-transformers/explain-sqrt-dk", 3, "so we use q·k/dₖ"),
+    ("regularization/explain-label-smoothing", 0, "the target becomes (1−ε)·onehot + ε"),
+    ("regularization/explain-label-smoothing", 0, "the target becomes ε·onehot + (1−ε)/C"),
+    ("regularization/explain-label-smoothing", 0, "target = (1+ε)·y − ε/C"),
+    ("probability-statistics/explain-clt", 1, "the error bar is SE = σ/n"),
+    ("probability-statistics/explain-clt", 3, "for accuracy SE = √(p(1 + p)/n)"),
+    ("optimizers/explain-bias-correction", 2, "m̂ = m·(1 − β^t)"),
+    ("optimizers/explain-bias-correction", 2, "m̂ = m/(1 + β^t)"),
+    ("optimizers/explain-bias-correction", 2, "m̂ = m/(1 − β)^t"),
+    ("inference-cost/explain-where-compute-goes", 0, "training costs C ≈ 2ND"),
+    ("inference-cost/explain-where-compute-goes", 0, "training costs C ≈ 6N/D"),
+    ("gradients/why-mse-sigmoid-trains-badly", 0, "with BCE, dL/dw = (y − p)·x"),
+    ("gradients/why-mse-sigmoid-trains-badly", 1, "with MSE you get (p − y)·σ(z)·x"),
+    ("regularization/explain-early-stopping", 3, "roughly λ ≈ ηt"),
+    ("regularization/explain-early-stopping", 3, "roughly λ ≈ 1/η + t"),
+    ("regularization/explain-early-stopping", 2, "ridge keeps λ/(h + λ) of each direction"),
+    ("probability-statistics/explain-log-odds", 0, "log(p/(1−p)) = −(w·x + b)"),
+    ("probability-statistics/explain-log-odds", 0, "log((1−p)/p) = w·x + b"),
+    ("probability-statistics/explain-log-odds", 0, "log(p) = w·x + b"),
+    ("alignment/lora-explain", 2, "params drop from d·k to r·d·k per matrix"),
+    ("alignment/lora-explain", 2, "params drop from d·k to r + d + k"),
+    ("gaussians/explain-reparameterization", 1, "so z = μ·ε + σ."),
+    ("gaussians/explain-reparameterization", 1, "so z = μ + σ²ε."),
+    ("gaussians/explain-random-cosine", 1, "the cosine's variance is about 1/d²"),
+    ("regularization/explain-l1-zeros", 0, "the gradient of the penalty is 2λ/w"),
+    ("retrieval-evaluation/rrf-explain", 2, "each list contributes k/(k + r)"),
+    ("diffusion-flow/forward-variance-preserving", 1, "(1 − β_t)² + β_t = 1 holds"),
+    ("diffusion-flow/forward-variance-preserving", 1, "the variance becomes 1 after a while"),
+    ("information-theory/explain-perplexity", 0, "PPL = exp(−L)"),
+    ("losses/explain-infonce", 2, "so I(q; k) ≥ L − log N holds"),
+]
+
+
+@pytest.mark.parametrize(("key", "point", "text"), STATED, ids=lambda v: str(v)[:30])
+def test_a_point_stated_as_a_formula_in_prose_is_credited(key: str, point: int, text: str) -> None:
+    assert by_formula(key, point, text) is not None
+    assert grade(cards()[key], text).points[point].made
+
+
+@pytest.mark.parametrize(("key", "point", "text"), WRONG, ids=lambda v: str(v)[:30])
+def test_a_wrong_formula_does_not_credit_the_point(key: str, point: int, text: str) -> None:
+    assert by_formula(key, point, text) is None
+
+
+def test_the_sentences_cover_at_least_ten_cards() -> None:
+    assert len({key for key, _, _ in STATED}) >= 10
+    assert len({key for key, _, _ in WRONG}) >= 10
+
+
+def test_a_run_ends_at_prose_and_at_punctuation_outside_brackets() -> None:
+    found = candidates("so var(q·k) = d_k, hence the softmax saturates; and N(0, 1) is fine.")
+    assert found.parts[:2] == ("var(q·k)", "d_k")
+    assert found.equations[0] == ("var(q·k)", "d_k")
+    assert "N(0, 1)" in found.parts  # a comma inside brackets does not end the run
+    # a bracket cut off by the relation is not part of the formula
+    assert candidates("(that is, z = μ + σε) as said").equations == (("z", "μ + σε"),)
+    # prose words joined by hyphens are not a difference
+    assert candidates("the log-odds are linear").parts == ()
+
+
+def test_an_equation_point_is_made_only_by_an_equation() -> None:
+    card = synthetic("lambda = 1/(eta*t)")
+    assert made(card, "so λ = 1/(ηt) here")
+    assert made(card, "so ηt·λ = 1 here")
+    assert made(card, "so 2λ = 2/(ηt) here")  # both sides times a constant
+    assert not made(card, "the strength is 1/(ηt)")  # one side alone is not the equation
+    assert not made(card, "so λ = 1/(2ηt) here")
+    assert not made(card, "so λ ≠ 1/(ηt) here")
+
+
+def test_a_rearranged_linear_equation_is_the_same_equation() -> None:
+    card = synthetic("w_new = w - eta*(g + 2*lambda*w)")
+    assert made(card, "w_new = (1 − 2ηλ)w − ηg")
+    assert made(card, "w − w_new = η(g + 2λw)")
+    assert made(card, "w_new + ηg = (1 − 2ηλ)·w")
+    assert not made(card, "w − w_new = η(g − 2λw)")
+    assert not made(card, "w_new = (1 − 2ηλ)w + ηg")
+
+
+def test_an_identity_is_made_only_by_its_own_two_sides() -> None:
+    card = synthetic("(1 - beta) + beta = 1")
+    assert made(card, "(1 − β) + β = 1")
+    assert made(card, "1 = β + (1 − β)")
+    assert not made(card, "β/β = 1")  # true, but another identity
+    assert not made(card, "1 = 1")
+
+
+def test_a_part_must_use_the_point_formulas_names() -> None:
+    card = synthetic("(1 - beta) + beta")
+    assert not made(card, "the variance stays 1")
+    constant = synthetic("-log(4)")
+    assert made(constant, "its minimum is −2 log 2 there")
+    assert not made(constant, "its minimum is -log(4x)")
+
+
+def test_renaming_is_one_to_one() -> None:
+    # beta_1 and beta_2 cannot both be the point's beta
+    card = synthetic("m/(1 - beta^t)")
+    assert made(card, "m_t/(1 − β₁^t)")
+    assert not made(card, "m_t/(1 − β₁^t β₂)")
+
+
+def test_deck_formulas_may_be_equations_whose_sides_must_parse(tmp_path: Path) -> None:
+    deck = """\
+[deck]
+id = "talk"
+name = "Talk"
+topic = "Testing"
+
+[[card]]
+id = "why"
+kind = "explain"
+prompt = "Why?"
+model_answer = "Because."
+
+[[card.points]]
+say = "The strength is one over the steps."
+formulas = ["lambda = 1/(eta*t)"]
+"""
+    path = tmp_path / "talk.toml"
+    path.write_text(deck, encoding="utf-8")
+    loaded, errors = read_deck(path, check=check_deck)
+    assert loaded is not None, errors
+    path.write_text(deck.replace("1/(eta*t)", "1/(eta*t"), encoding="utf-8")
+    loaded, errors = read_deck(path, check=check_deck)
+    assert loaded is None
+    assert any("key point formula" in str(error) for error in errors)
+    assert formula_sides("a = b") == ("a", "b") and formula_sides("a + b") == ("a + b",)
+
+
+def test_candidates_are_bounded() -> None:
+    many = " and ".join(f"x{i} = {i}*y" for i in range(2_000))[:4_000]
+    found = candidates(many)
+    assert len(found.parts) <= MAX_SPANS and len(found.equations) <= MAX_EQUATIONS
+    long = "(" * 10 + " + ".join(["x"] * 200) + ")" * 10
+    assert all(len(part) <= MAX_SPAN_CHARS for part in candidates(long).parts)
+    assert candidates(long).parts == ()
+
+
+def test_hostile_formulas_are_refused_by_the_engine_limits() -> None:
+    card = synthetic("x^2")
+    hostile = "so 9^9^9^9^9 = " + "(" * 80 + "x" + ")" * 80 + " = x^(10^5000)"
+    assert not made(card, hostile)
+    assert made(card, hostile + ", and so x·x = x² holds")
+
+
+def test_the_comparisons_of_one_explanation_stop_at_the_budget() -> None:
+    card = cards()["retrieval-evaluation/l2-cosine-explain"]
+    grader = FormulaGrader.of("so ||a−b||² = 2 − 2cos θ", explain_table(card))
+    grader.deadline = 0.0  # already spent: nothing more is compared, nothing credited
+    assert grader.evidence(card.points[0].formulas) is None
