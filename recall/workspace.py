@@ -128,7 +128,15 @@ class Workspace:
     ``deck_dirs`` loads exactly these folders, every deck fully checked (tests and tools);
     without it decks come from the built-in folder and the custom one (``custom_decks``, else
     :func:`recall.paths.custom_decks_dir`). ``db_url`` is the database (default: ``RECALL_DB``
-    or the SQLite file in the data directory); ``clock`` the time source for everything.
+    or the SQLite file in the data directory); ``learner`` the learner whose reviews, custom
+    decks and settings these are (``None``: the one :func:`recall.store.open_store` picks, learner 1
+    on a SQLite database);
+    ``clock`` the time source for everything.
+
+    On a database several learners share (:meth:`shared_database`), the settings a learner set
+    there apply over ``config.toml``'s (when the store opens) and today's raise of the new-card
+    limit is kept there, the learner's own; on a learner's own database both stay in the data
+    directory.
     """
 
     def __init__(
@@ -139,10 +147,13 @@ class Workspace:
         custom_decks: Path | None = None,
         db_url: str | None = None,
         clock: Clock | None = None,
+        learner: int | None = None,
     ) -> None:
         self.settings = settings
         self.clock: Clock = clock or utc_now
         self.db_url = db_url
+        self.learner = learner
+        self._shared: bool | None = None
         self._deck_dirs = list(deck_dirs) if deck_dirs is not None else None
         self._custom_decks = custom_decks
         self._store: Store | None = None
@@ -162,6 +173,7 @@ class Workspace:
         clock: Clock | None = None,
         sync: bool = True,
         progress: Progress | None = None,
+        learner: int | None = None,
     ) -> Workspace:
         """Load the settings (unless given: a caller that read them already passes them),
         load the decks and, with ``sync``, open the store and bring it in line with them.
@@ -176,7 +188,12 @@ class Workspace:
 
             settings = load_settings()
         workspace = cls(
-            settings, deck_dirs=deck_dirs, custom_decks=custom_decks, db_url=db_url, clock=clock
+            settings,
+            deck_dirs=deck_dirs,
+            custom_decks=custom_decks,
+            db_url=db_url,
+            clock=clock,
+            learner=learner,
         )
         if sync:
             workspace.reload(progress=progress)
@@ -326,12 +343,76 @@ class Workspace:
 
     @property
     def store(self) -> Store:
-        """The store, opened (created or upgraded) on first use."""
+        """The store, opened (created or upgraded) on first use, for :attr:`learner`; on a
+        shared database the settings the learner set there apply from then on."""
         if self._store is None:
             from recall.store import open_store
 
-            self._store = open_store(self.db_url)
+            if self.learner is None:
+                store = open_store(self.db_url)
+            else:
+                store = open_store(self.db_url, learner=self.learner)
+            try:
+                self.settings = self._learner_settings(store)
+            except BaseException:
+                store.close()
+                raise
+            self._store = store
         return self._store
+
+    def shared_database(self) -> bool:
+        """Whether several learners share the database (PostgreSQL, or more than one learner;
+        :meth:`recall.store.learner_settings.LearnerSettings.shared`), asked once."""
+        return self._shared_store(self.store)
+
+    def _shared_store(self, store: Store) -> bool:
+        if self._shared is None:
+            from recall.store.learner_settings import LearnerSettings
+
+            self._shared = LearnerSettings(store).shared()
+        return self._shared
+
+    def _learner_settings(self, store: Store) -> Settings:
+        """The settings with the values the learner set in a shared database applied over
+        them (validated as ``recall config set`` validates them; a value that no longer reads
+        is a :class:`recall.errors.ConfigError`, as a bad ``config.toml`` is)."""
+        if not self._shared_store(store):
+            return self.settings
+        from recall.config import set_value
+        from recall.errors import ConfigError
+        from recall.store.learner_settings import LearnerSettings
+        from recall.store.models import EXTRA_NEW_KEY
+
+        settings = self.settings
+        for key, text in LearnerSettings(store).values().items():
+            if key == EXTRA_NEW_KEY:
+                continue
+            try:
+                settings = set_value(settings, key, text)
+            except ConfigError as error:
+                raise ConfigError(f"the database's settings of this learner: {error}") from None
+        return settings
+
+    def set_learner_setting(self, key: str, text: str | None) -> Settings:
+        """Set ``key`` from the text a person typed (``None``: back to ``config.toml``'s) for
+        this learner in a shared database, validated first; the settings now in force. Raises
+        :class:`recall.errors.ConfigError` for a bad value or a database that is not shared
+        (a learner's own settings are ``config.toml``)."""
+        from recall.config import set_value
+        from recall.errors import ConfigError
+        from recall.store.learner_settings import LearnerSettings
+        from recall.store.models import EXTRA_NEW_KEY
+
+        if not self.shared_database():
+            raise ConfigError("this database is not shared: settings live in config.toml")
+        if key == EXTRA_NEW_KEY:
+            raise ConfigError(f"unknown setting {quote(key)}")
+        if text is not None:
+            set_value(self.settings, key, text)  # validates; raises ConfigError
+        LearnerSettings(self.store).set(key, text)
+        if text is not None:
+            self.settings = set_value(self.settings, key, text)
+        return self.settings
 
     def today(self, forecast_days: int = FORECAST_DAYS) -> Today:
         """Each deck's own counts, today's plan over every deck, the streak, the reviews done
@@ -650,6 +731,12 @@ class Workspace:
         from recall.scheduling.day import study_date
 
         day = study_date(now or self.clock(), self.settings.day_rollover_hour)
+        if self.shared_database():
+            from recall.extra_new import raise_from_text
+            from recall.store.learner_settings import LearnerSettings
+            from recall.store.models import EXTRA_NEW_KEY
+
+            return raise_from_text(LearnerSettings(self.store).values().get(EXTRA_NEW_KEY), day)
         return extra_new(day)
 
     def learn_more_today(self, count: int) -> int:
@@ -658,7 +745,18 @@ class Workspace:
         from recall.extra_new import add_extra_new
         from recall.scheduling.day import study_date
 
-        return add_extra_new(study_date(self.clock(), self.settings.day_rollover_hour), count)
+        day = study_date(self.clock(), self.settings.day_rollover_hour)
+        if self.shared_database():
+            from recall.extra_new import raise_from_text, raised_text
+            from recall.store.learner_settings import LearnerSettings
+            from recall.store.models import EXTRA_NEW_KEY
+
+            raised_text(None, day, count)  # a bad count is refused before the database
+            kept = LearnerSettings(self.store).update(
+                EXTRA_NEW_KEY, lambda old: raised_text(old, day, count)
+            )
+            return raise_from_text(kept, day)
+        return add_extra_new(day, count)
 
     def session_settings(self) -> Settings:
         """The settings a session starts with: the learner's, with today's raised new-card
