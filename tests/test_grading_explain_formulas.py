@@ -286,3 +286,30 @@ def test_the_comparisons_of_one_explanation_stop_at_the_budget() -> None:
     grader = FormulaGrader.of("so ||a−b||² = 2 − 2cos θ", explain_table(card))
     grader.deadline = 0.0  # already spent: nothing more is compared, nothing credited
     assert grader.evidence(card.points[0].formulas) is None
+
+
+@pytest.mark.parametrize(
+    ("key", "point", "text"),
+    [
+        ("probability-statistics/explain-clt", 3, "for accuracy SE = √(p(1 + p)/n)"),
+        ("regularization/explain-early-stopping", 2, "ridge keeps λ/(h + λ) of each direction"),
+        ("probability-statistics/explain-log-odds", 0, "log(p/(1−p)) = −(w·x + b)"),
+        ("alignment/lora-explain", 2, "the trainable count becomes r·d + k"),
+    ],
+)
+def test_a_phrasing_read_off_a_wrong_formula_does_not_credit(
+    key: str, point: int, text: str
+) -> None:
+    """The point's words occur in the text only inside a formula the engine grades wrong."""
+    assert not grade(cards()[key], text).points[point].made
+
+
+@pytest.mark.parametrize(
+    ("key", "point", "text"),
+    [
+        ("probability-statistics/explain-clt", 3, "it is the root of p times 1 minus p over n"),
+        ("regularization/explain-early-stopping", 2, "a share h over h plus λ survives ridge"),
+    ],
+)
+def test_the_same_phrasing_in_words_still_credits(key: str, point: int, text: str) -> None:
+    assert grade(cards()[key], text).points[point].made

@@ -24,7 +24,8 @@ How a phrasing is matched, and why:
 * **Formulas and numbers are graded, not read.** Runs of the text that look like math are read
   with the engine's own grammar and compared with the point's formulas by the engine, an
   equation as an equation (:mod:`recall.grading.explain_formulas`); numbers are compared within
-  the point's margin.
+  the point's margin. A phrasing whose words were all read off a formula of the text that the
+  engine grades wrong for the point (``√(p(1 + p)/n)`` for ``p 1 p n``) does not make it.
 
 The verdict is correct when at least half the points are made; the rating it suggests is Good
 when every point is made and Hard when some are missed (Hard still passes), Again below half.
@@ -162,12 +163,32 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
         evidence = _by_words(point, clauses)
         if evidence is None and point.values:
             evidence = _by_value(point, text)
-        if evidence is None and point.formulas:
+        if point.formulas and (evidence is None or _read_from_math(evidence)):
             if formulas is None:
                 formulas = FormulaGrader.of(text, table or SymbolTable.build(strict=False))
-            evidence = formulas.evidence(point.formulas)
+            if evidence is None:
+                evidence = formulas.evidence(point.formulas)
+            elif _within_any(evidence, formulas.miswritten(point.formulas)):
+                # the phrasing's words were read off a formula the engine grades wrong
+                evidence = None
         outcomes.append(PointOutcome(say=point.say, made=evidence is not None, said=evidence or ""))
     return Explanation(tuple(outcomes))
+
+
+def _read_from_math(said: str) -> bool:
+    """Whether a phrasing's matched words could have been read off a formula (a short word,
+    a number or a Greek letter among them): only then is the formula path asked about them."""
+    return any(len(word) <= 2 or not word.isascii() or word.isdigit() for word in said.split())
+
+
+def _within_any(said: str, texts: Sequence[str]) -> bool:
+    """Whether every word of ``said`` is a word of one of ``texts``, read as the text is."""
+    wanted = set(said.split())
+    for text in texts:
+        words = {_folded(raw) for raw in _WORD.findall(_normalised(text)) if raw != ","}
+        if wanted <= words:
+            return True
+    return False
 
 
 def grade_explanation(card: Card, text: str, table: SymbolTable | None = None) -> Verdict:

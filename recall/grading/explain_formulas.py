@@ -268,6 +268,30 @@ class FormulaGrader:
                 return found
         return None
 
+    def miswritten(self, formulas: Sequence[str]) -> list[str]:
+        """The parts (or equations) of the text that write a point's formula wrongly: they use
+        exactly its names, yet the engine grades none of ``formulas`` equal to them. Empty when
+        one of them is stated, or when the budget ran out before that was decided: a formula
+        that was not compared is not called wrong."""
+        if self.evidence(formulas) is not None or time.thread_time() > self.deadline:
+            return []
+        wrong: list[str] = []
+        for formula in formulas:
+            sides = formula_sides(formula)
+            try:
+                point = _Point.read(sides, self.table)
+            except FormulaError:
+                continue
+            if len(sides) == 1:
+                wrong.extend(p for p in self.found.parts if self._readings(p, point))
+                continue
+            for left, right in self.found.equations:
+                lhs = self._readings(left, point, whole=False)
+                rhs = self._readings(right, point, whole=False)
+                if any(a.free_symbols | b.free_symbols == point.names for a in lhs for b in rhs):
+                    wrong.append(f"{left} = {right}")
+        return list(dict.fromkeys(wrong))
+
     # -- expressions ----------------------------------------------------------------------
 
     def _expression(self, point: _Point) -> str | None:
