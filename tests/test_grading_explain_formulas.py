@@ -118,6 +118,31 @@ STATED = [
     ("metrics/dcg-conventions", 1, "both divide by log₂(i + 1), so"),
     ("retrieval-evaluation/speculative-decoding-explain", 3, "(1 − α^(k+1))/(1 − α) tokens"),
     ("attention-transformers/explain-rope", 1, "pair i turns at θ_i = 10000^(−2i/d) per step"),
+    # chains, glued words, quotes and dollars, a bracket around the whole sentence
+    ("retrieval-evaluation/l2-cosine-explain", 0, "‖a−b‖² = ‖a‖² + ‖b‖² − 2a·b = 2 − 2cos θ"),
+    ("retrieval-evaluation/l2-cosine-explain", 0, "dist² = 2-2cosθ"),
+    ("retrieval-evaluation/l2-cosine-explain", 0, "we get `2 - 2*cos(theta)` exactly"),
+    ("retrieval-evaluation/l2-cosine-explain", 0, "the squared distance is $2 - 2\\cos\\theta$"),
+    ("retrieval-evaluation/l2-cosine-explain", 0, "(that is, ||x−y||^2 = 2(1−cos θ))"),
+    ("attention-transformers/explain-sqrt-dk", 3, "the weights are softmax(q·k/√d_k) over keys"),
+    ("attention-transformers/explain-sqrt-dk", 0, "(so Var[q·k] = d_k)"),
+    ("attention-transformers/explain-sqrt-dk", 0, "d_k = var(Σ q_i k_i) since each term adds one"),
+    ("regularization/explain-weight-decay-vs-l2", 0, "it is w_{t+1} = w_t − η(g_t + 2λw_t)"),
+    ("regularization/explain-weight-decay-vs-l2", 0, "so w_new = w·(1 − 2·η·λ) − η·g"),
+    ("regularization/explain-label-smoothing", 0, "y_ls = (1-ε)·y_onehot + ε/C"),
+    ("information-theory/explain-perplexity", 0, "PPL = exp(CE) in nats"),
+    ("retrieval-evaluation/elo-explain", 1, "Elo's expected score is 1/(1+10^((R_B-R_A)/400))"),
+    ("retrieval-evaluation/elo-explain", 1, "P(A beats B) = σ(s_A − s_B), a logistic"),
+    ("inference-cost/explain-where-compute-goes", 0, "C≈6ND."),
+    ("inference-cost/explain-where-compute-goes", 0, "FLOPs ≈ 6 × N × D"),
+    ("probability-statistics/explain-clt", 1, "SE=σ/√n"),
+    ("probability-statistics/explain-clt", 3, "SE = sqrt(p*(1-p)/n) = sqrt(0.8*0.2/1000)"),
+    ("optimizers/explain-bias-correction", 2, "so m̂ₜ = mₜ / (1 − β₁ᵗ)"),
+    ("gaussians/explain-reparameterization", 1, "z = mu + sigma * eps, eps ~ N(0,1)"),
+    ("probability-statistics/explain-log-odds", 0, "logit(p) := ln(p/(1−p)) = wᵀx + b"),
+    ("regularization/explain-early-stopping", 3, "λ_eff ≈ 1/(ηt)"),
+    ("regularization/explain-early-stopping", 3, "λ ~ 1/(η·t)"),
+    ("generative-models/explain-gan-jsd", 0, "D_G*(x) = p_data(x) / (p_data(x) + p_G(x))"),
 ]
 
 WRONG = [
@@ -165,6 +190,15 @@ WRONG = [
     ("diffusion-flow/forward-variance-preserving", 1, "the variance becomes 1 after a while"),
     ("information-theory/explain-perplexity", 0, "PPL = exp(−L)"),
     ("losses/explain-infonce", 2, "so I(q; k) ≥ L − log N holds"),
+    ("attention-transformers/explain-sqrt-dk", 0, "(so Var[q·k] = d_k²)"),
+    ("attention-transformers/explain-sqrt-dk", 3, "the weights are softmax(q·k·√d_k)"),
+    ("retrieval-evaluation/elo-explain", 1, "Elo's expected score is 1/(1+10^((R_A-R_B)/400))"),
+    ("regularization/explain-label-smoothing", 0, "y_ls = (1-ε)·y_onehot + ε"),
+    ("information-theory/explain-perplexity", 0, "PPL = exp(−CE) in nats"),
+    ("regularization/explain-early-stopping", 3, "λ_eff ≈ ηt"),
+    ("generative-models/explain-gan-jsd", 0, "D_G*(x) = p_G(x) / (p_data(x) + p_G(x))"),
+    ("gaussians/explain-reparameterization", 1, "z = mu + eps, eps ~ N(0,1)"),
+    ("regularization/explain-weight-decay-vs-l2", 0, "it is w_{t+1} = w_t − η(g_t − 2λw_t)"),
 ]
 
 
@@ -186,7 +220,7 @@ def test_the_sentences_cover_at_least_ten_cards() -> None:
 
 def test_a_run_ends_at_prose_and_at_punctuation_outside_brackets() -> None:
     found = candidates("so var(q·k) = d_k, hence the softmax saturates; and N(0, 1) is fine.")
-    assert found.parts[:2] == ("var(q·k)", "d_k")
+    assert found.parts[:3] == ("var(q·k)", "q·k", "d_k")  # an unknown call's argument too
     assert found.equations[0] == ("var(q·k)", "d_k")
     assert "N(0, 1)" in found.parts  # a comma inside brackets does not end the run
     # a bracket cut off by the relation is not part of the formula

@@ -15,11 +15,14 @@ engine's own tokens:
 * **Relations cut a run into parts** (``= ≈ ≤ → ∝ ~ …``); two parts around ``=``, ``≈``, ``≃``,
   ``≡`` or ``:=`` also make an *equation*. Parts around ``≠`` are never evidence.
 * **Divergence bars** inside a call (``KL(p‖q)``, ``JS(p || q)``) read as a comma, ``⊙`` as a
-  product, and ``log₂`` as ``log2``.
+  product, ``log₂`` as ``log2``; a transpose (``wᵀx``, ``q^T k``: entries are scalars here),
+  backticks, quotes and dollars are dropped. Small words glued to a bracket (``(so var(q·k)``)
+  are cut off a part, and the argument of a function the grammar does not know
+  (``softmax(q·k/√d_k)``) is a part of its own.
 * **Names as the point spells them.** A glued product of the point's names (``6ND`` for
   ``6*N*D``, ``wx`` for ``w*x``) is split; a subscripted or accented form of one of its names
-  (``β₁``, ``m_t``, ``m̂_t`` for ``beta``, ``m``, ``m_hat``) is read as that name when the mapping
-  is one-to-one; a name of the point applied to names the point does not use (``p_data(x)``,
+  (``β₁``, ``m_t``, ``m̂_t`` for ``beta``, ``m``, ``m_hat``; ``p_G`` for ``p_g``, ``eps`` for
+  ``epsilon``) is read as that name when the mapping is one-to-one; a name of the point applied to names the point does not use (``p_data(x)``,
   ``JS(p_data, p_g)``, ``Var(q·k)``) is read as the name alone; ``σ(…)`` is the sigmoid when the
   point's formula uses the sigmoid and the card does not make ``σ`` a variable.
 
@@ -103,7 +106,14 @@ _GREEK_WORDS = frozenset(name.lower() for name in GREEK_NAMES)
 _DIVERGENCE = re.compile(r"\(([^()‖|]*?)\s*(?:‖|\|\|)\s*([^()‖|]*?)\)")
 #: ``log-odds``, ``one-hot``, ``mass-covering``: prose words joined by hyphens, not a difference.
 _HYPHENATED = re.compile(r"[A-Za-z]{3,}(?:-[A-Za-z]{3,})+")
-_FOLDS = str.maketrans({"⊙": "·", "∗": "*"})
+_FOLDS = str.maketrans({"⊙": "·", "∗": "*", "ᵀ": " ", **dict.fromkeys('`$"“”', " ")})
+#: ``q^T k``: a transpose typed as a power of ``T`` (entries are scalars here).
+_TRANSPOSE = re.compile(r"\^\s*T\b")
+#: ``softmax(q·k/√d_k)``: a call of a function the grammar does not know; its argument is
+#: offered as a part of its own.
+_CALL = re.compile(r"([A-Za-z][A-Za-z0-9_]*)\((.+)\)")
+#: Short spellings of a Greek name that learners type.
+_ALIASES = {"eps": "epsilon"}
 
 
 @dataclass(frozen=True)
@@ -135,6 +145,7 @@ def candidates(text: str) -> Candidates:
             after = pieces[index][1]
             if part and before not in _DENIES and after not in _DENIES:
                 parts.append(part)
+                parts.extend(_arguments(part))
             if index and part and pieces[index - 1][0] and before in _EQUALS:
                 equations.append((pieces[index - 1][0], part))
     unique = [p for p in dict.fromkeys(parts) if len(p) <= MAX_SPAN_CHARS]
@@ -147,6 +158,7 @@ def candidates(text: str) -> Candidates:
 
 def _runs(text: str) -> list[str]:
     text = text.translate(_FOLDS).replace("log₂", "log2").replace("log₁₀", "log10")
+    text = _TRANSPOSE.sub(" ", text)
     text = _DIVERGENCE.sub(r"(\1, \2)", text)
     words = text.split()
     runs: list[str] = []
@@ -202,7 +214,8 @@ def _mathy(word: str) -> bool:
 
 def _name_like(word: str) -> bool:
     """``SE``, ``PPL``, ``wx``: a word that is a name when an operator stands beside it."""
-    return word.isalnum() and len(word) <= 12 and word.lower() not in _SMALL
+    bare = word.strip(",.;:!?")
+    return bare.isalnum() and len(bare) <= 12 and bare.lower() not in _SMALL
 
 
 def _parts(run: str) -> list[tuple[str, str]]:
@@ -216,17 +229,38 @@ def _parts(run: str) -> list[tuple[str, str]]:
 
 
 def _trimmed(part: str) -> str:
-    """A part without the prose punctuation around it or a bracket the relation cut off."""
-    part = part.strip().strip(",.;:!?").strip()
-    while part.startswith(("(", "[")) and part.count("(") + part.count("[") > part.count(
-        ")"
-    ) + part.count("]"):
-        part = part[1:].strip()
-    while part.endswith((")", "]")) and part.count(")") + part.count("]") > part.count(
-        "("
-    ) + part.count("["):
-        part = part[:-1].strip()
+    """A part without the prose punctuation and small words around it (``(so var(q·k)``) or
+    a bracket the relation cut off."""
+    previous = None
+    while part != previous:
+        previous = part
+        part = part.strip().strip(",.;:!?").strip()
+        opened = part.count("(") + part.count("[")
+        closed = part.count(")") + part.count("]")
+        if part.startswith(("(", "[")) and opened > closed:
+            part = part[1:]
+        elif part.endswith((")", "]")) and closed > opened:
+            part = part[:-1]
+        words = part.split(" ")
+        if len(words) > 1 and words[0].lower() in _SMALL:
+            part = " ".join(words[1:])
+        elif len(words) > 1 and words[-1].lower() in _SMALL:
+            part = " ".join(words[:-1])
     return part
+
+
+def _arguments(part: str) -> list[str]:
+    """The argument of an unknown function applied to the whole part (``softmax(…)``)."""
+    call = _CALL.fullmatch(part)
+    if call is None or call.group(1).lower() in _FUNCTION_WORDS - {"softmax", "var", "cov"}:
+        return []
+    inner = call.group(2)
+    depth = 0
+    for char in inner:
+        depth += (char in "([") - (char in ")]")
+        if depth < 0:
+            return []  # ``f(a)(b)``: the brackets do not enclose one argument
+    return [inner.strip()] if depth == 0 and "," not in inner else []
 
 
 # --- grading a point's formulas ---------------------------------------------------------------
@@ -511,7 +545,14 @@ def _rewritten(part: str, point: _Point) -> list[str]:
 
 def _base_name(name: str, known: set[str]) -> str | None:
     """``beta_1`` → ``beta``, ``m_hat_t`` → ``m_hat``, ``m_t`` → ``m`` when that is a point
-    name: the name with its trailing subscripts dropped, one at a time."""
+    name: the name with its trailing subscripts dropped, one at a time; ``p_G`` → ``p_g`` (a
+    subscript's case) and ``eps`` → ``epsilon``."""
+    if _ALIASES.get(name) in known:
+        return _ALIASES[name]
+    head, _, tail = name.partition("_")
+    folded = [k for k in known if k.lower() == name.lower() and k.partition("_")[0] == head]
+    if tail and len(folded) == 1:
+        return folded[0]  # ``p_G`` for ``p_g``: a subscript's case
     while "_" in name:
         name = name.rsplit("_", 1)[0]
         if name in known:
@@ -547,7 +588,7 @@ def _applications(
     for index, token in enumerate(tokens[:-1]):
         name = renamed.get(token.text, token.text)
         opener = tokens[index + 1]
-        if token.kind != "name" or name not in known or opener.text != "(" or opener.space:
+        if token.kind != "name" or name not in known or opener.kind != "open" or opener.space:
             continue
         depth, inner, end = 0, [], None
         for later in tokens[index + 1 :]:
