@@ -52,7 +52,7 @@ def _timed(card: Card, text: str) -> float:
     return CLOCK() - start
 
 
-def _worst_texts(cards: dict[str, Card]) -> list[tuple[str, str]]:
+def _worst_texts(cards: dict[str, Card]) -> list[tuple[str, str, str]]:
     pieces = [
         "so ||a−b||² = 2 − 2cos θ, hence",
         "w − η(g + 2λw) = (1 − 2ηλ)w − ηg and",
@@ -64,7 +64,18 @@ def _worst_texts(cards: dict[str, Card]) -> list[tuple[str, str]]:
     text = " ".join(pieces)
     text = (text + " ") * (2000 // len(text) + 1)
     ranked = sorted(cards.values(), key=lambda c: -sum(len(p.formulas) for p in c.points))
-    return [(card.key, text[:2000]) for card in ranked[:5]]
+    worst = [(card.key, text[:2000]) for card in ranked[:5]]
+    # Every part uses a point formula's own names but is wrong, so each one is compared.
+    for card in ranked[:5]:
+        wrong = []
+        for point in card.points:
+            for formula in point.formulas:
+                side = formula.split("=")[-1].strip()
+                for i in range(2, 6):
+                    wrong.append(f"so ({side})^{i} + {i}/({side}) = {i}*({side}), and")
+        filler = " ".join(wrong) or "nothing"
+        worst.append((card.key + " (wrong formulas)", (filler + " ") * (2000 // len(filler) + 1)))
+    return [(key.split(" (")[0], text[:2000], key) for key, text in worst]
 
 
 def main() -> None:
@@ -96,9 +107,9 @@ def main() -> None:
     for index, seconds in slowest:
         print(f"  {_ms(seconds):7.2f} ms  {entries[index]['card']}: {entries[index]['text'][:60]}")
     print("2,000-character formula-heavy explanations (first sight and again, worse counts):")
-    for key, text in _worst_texts(cards):
+    for key, text, label in _worst_texts(cards):
         worst = max(_timed(cards[key], text), _timed(cards[key], text))
-        print(f"  {_ms(worst):7.2f} ms  {key}")
+        print(f"  {_ms(worst):7.2f} ms  {label}")
 
 
 if __name__ == "__main__":

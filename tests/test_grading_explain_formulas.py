@@ -143,6 +143,12 @@ STATED = [
     ("regularization/explain-early-stopping", 3, "λ_eff ≈ 1/(ηt)"),
     ("regularization/explain-early-stopping", 3, "λ ~ 1/(η·t)"),
     ("generative-models/explain-gan-jsd", 0, "D_G*(x) = p_data(x) / (p_data(x) + p_G(x))"),
+    ("inference-cost/explain-inference-regimes", 3, "each decode step is ~2N FLOPs, so"),
+    ("training-scaling/explain-overtraining", 2, "serving costs 2·N per token"),
+    ("training-scaling/explain-compute-optimal-exponents", 1, "so D/N ∝ C^(b−a), constant"),
+    ("training-scaling/explain-compute-optimal-exponents", 0, "with C = 6ND, a + b = 1"),
+    ("training-scaling/explain-compute-optimal-exponents", 0, "so b = 1 − a"),
+    ("generative-models/explain-flows", 2, "a dense Jacobian's determinant is O(d³)"),
 ]
 
 WRONG = [
@@ -199,6 +205,11 @@ WRONG = [
     ("generative-models/explain-gan-jsd", 0, "D_G*(x) = p_G(x) / (p_data(x) + p_G(x))"),
     ("gaussians/explain-reparameterization", 1, "z = mu + eps, eps ~ N(0,1)"),
     ("regularization/explain-weight-decay-vs-l2", 0, "it is w_{t+1} = w_t − η(g_t − 2λw_t)"),
+    ("inference-cost/explain-inference-regimes", 3, "each decode step is ~6N FLOPs"),
+    ("training-scaling/explain-compute-optimal-exponents", 1, "so D/N ∝ C^(a−b)"),
+    ("training-scaling/explain-compute-optimal-exponents", 0, "so a − b = 1"),
+    ("training-scaling/explain-compute-optimal-exponents", 0, "so a + b ≠ 1"),
+    ("generative-models/explain-flows", 2, "a dense Jacobian's determinant is O(d²)"),
 ]
 
 

@@ -22,9 +22,10 @@ engine's own tokens:
 * **Names as the point spells them.** A glued product of the point's names (``6ND`` for
   ``6*N*D``, ``wx`` for ``w*x``) is split; a subscripted or accented form of one of its names
   (``β₁``, ``m_t``, ``m̂_t`` for ``beta``, ``m``, ``m_hat``; ``p_G`` for ``p_g``, ``eps`` for
-  ``epsilon``) is read as that name when the mapping is one-to-one; a name of the point applied to names the point does not use (``p_data(x)``,
-  ``JS(p_data, p_g)``, ``Var(q·k)``) is read as the name alone; ``σ(…)`` is the sigmoid when the
-  point's formula uses the sigmoid and the card does not make ``σ`` a variable.
+  ``epsilon``) is read as that name when the mapping is one-to-one; a name of the point applied
+  to names the point does not use (``p_data(x)``, ``JS(p_data, p_g)``, ``Var(q·k)``) is read as
+  the name alone; ``σ(…)`` is the sigmoid when the point's formula uses the sigmoid and the card
+  does not make ``σ`` a variable.
 
 A point's formula is an expression (``2 - 2*cos(theta)``) or an equation with one ``=``
 (``lambda = 1/(eta*t)``). An expression is made by any part equal to it; an equation only by an
@@ -179,7 +180,7 @@ def _runs(text: str) -> list[str]:
         if not mathy[index] and _name_like(word):
             # ``SE = σ/√n``, ``= wx + b``: a name beside a lone operator or relation
             neighbours = words[max(index - 1, 0) : index] + words[index + 1 : index + 2]
-            mathy[index] = any(_OPERATOR_WORD.fullmatch(n) for n in neighbours)
+            mathy[index] = any(_operator(n) for n in neighbours)
     for index, word in enumerate(words):
         if mathy[index]:
             run.append(word)
@@ -213,9 +214,10 @@ def _mathy(word: str) -> bool:
 
 
 def _name_like(word: str) -> bool:
-    """``SE``, ``PPL``, ``wx``: a word that is a name when an operator stands beside it."""
+    """``SE``, ``PPL``, ``wx``, ``a`` in ``a + b``: a word that is a name when an operator
+    stands beside it."""
     bare = word.strip(",.;:!?")
-    return bare.isalnum() and len(bare) <= 12 and bare.lower() not in _SMALL
+    return bare.isalnum() and len(bare) <= 12 and (len(bare) == 1 or bare.lower() not in _SMALL)
 
 
 def _parts(run: str) -> list[tuple[str, str]]:
@@ -242,11 +244,16 @@ def _trimmed(part: str) -> str:
         elif part.endswith((")", "]")) and closed > opened:
             part = part[:-1]
         words = part.split(" ")
-        if len(words) > 1 and words[0].lower() in _SMALL:
+        # ``so`` in ``so var(q·k)`` is prose; ``a`` in ``a + b`` is a name
+        if len(words) > 1 and words[0].lower() in _SMALL and not _operator(words[1]):
             part = " ".join(words[1:])
-        elif len(words) > 1 and words[-1].lower() in _SMALL:
+        elif len(words) > 1 and words[-1].lower() in _SMALL and not _operator(words[-2]):
             part = " ".join(words[:-1])
     return part
+
+
+def _operator(word: str) -> bool:
+    return bool(_OPERATOR_WORD.fullmatch(word))
 
 
 def _arguments(part: str) -> list[str]:
@@ -284,6 +291,7 @@ class FormulaGrader:
     deadline: float = field(default_factory=lambda: time.thread_time() + BUDGET_SECONDS)
     _parsed: dict[tuple[str, int], Expression | None] = field(default_factory=dict)
     _identity: dict[str, bool] = field(default_factory=dict)
+    _graded: dict[tuple[str, str, int, frozenset[str] | None], bool] = field(default_factory=dict)
 
     @classmethod
     def of(cls, text: str, table: SymbolTable) -> FormulaGrader:
@@ -435,15 +443,22 @@ class FormulaGrader:
         when given); ``False`` once the explanation's time budget is spent."""
         if names and typed.free_symbols - reference.free_symbols:
             return False
+        key = (reference.to_text(), typed.to_text(), id(table), frozenset(methods or ()) or None)
+        if key in self._graded:
+            return self._graded[key]
         if time.thread_time() > self.deadline:
             return False
         try:
             verdict = check(reference, typed.to_text(), table)
         except (FormulaError, GradingError):
-            return False
-        if methods is not None and verdict.method not in methods:
-            return False
-        return verdict.status is Status.CORRECT
+            verdict = None
+        equal = (
+            verdict is not None
+            and verdict.status is Status.CORRECT
+            and (methods is None or verdict.method in methods)
+        )
+        self._graded[key] = equal
+        return equal
 
 
 @dataclass(frozen=True)
