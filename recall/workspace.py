@@ -45,6 +45,7 @@ if TYPE_CHECKING:
     from recall.analytics import Stats
     from recall.cards.loader import DeckFailure, LoadResult
     from recall.cards.model import Card, Deck
+    from recall.cards.parse_cache import PendingWrites
     from recall.config import Settings
     from recall.planning import ExamGuidance
     from recall.scheduling.exam import ExamPlan
@@ -148,6 +149,7 @@ class Workspace:
         db_url: str | None = None,
         clock: Clock | None = None,
         learner: int | None = None,
+        defer_cache_writes: bool = False,
     ) -> None:
         self.settings = settings
         self.clock: Clock = clock or utc_now
@@ -161,6 +163,13 @@ class Workspace:
         #: The one card cache, by key; replaced in place so sessions holding it stay current.
         self._cards: dict[str, Card] = {}
         self._lock = threading.Lock()
+        #: Parsed-deck cache entries not written yet (``defer_cache_writes``: the TUI writes
+        #: them once its first screen has its counts, see :meth:`write_parse_cache`).
+        self._cache_writes: PendingWrites | None = None
+        if defer_cache_writes:
+            from recall.cards.parse_cache import PendingWrites
+
+            self._cache_writes = PendingWrites()
 
     @classmethod
     def open(
@@ -174,6 +183,7 @@ class Workspace:
         sync: bool = True,
         progress: Progress | None = None,
         learner: int | None = None,
+        defer_cache_writes: bool = False,
     ) -> Workspace:
         """Load the settings (unless given: a caller that read them already passes them),
         load the decks and, with ``sync``, open the store and bring it in line with them.
@@ -181,7 +191,10 @@ class Workspace:
         Raises :class:`recall.errors.ConfigError` for a settings file that does not read, and
         :class:`recall.errors.StoreError` for a database that cannot be opened. Decks that fail
         to load do not raise: they are listed in :attr:`failures`. ``progress`` is told each
-        step in words ("Loading decks 5/17…"), for a loading screen.
+        step in words ("Loading decks 5/17…"), for a loading screen. With
+        ``defer_cache_writes``, decks parsed afresh are put in the parsed-deck cache only when
+        :meth:`write_parse_cache` (or :meth:`close`) is called: a first start shows its counts
+        sooner.
         """
         if settings is None:
             from recall.config import load_settings
@@ -194,6 +207,7 @@ class Workspace:
             db_url=db_url,
             clock=clock,
             learner=learner,
+            defer_cache_writes=defer_cache_writes,
         )
         if sync:
             workspace.reload(progress=progress)
@@ -297,10 +311,23 @@ class Workspace:
 
         return builtin_decks_dir()
 
+    def write_parse_cache(self) -> int:
+        """Write the parsed-deck cache entries held back by ``defer_cache_writes`` (a worker
+        may call this); how many were written."""
+        return self._cache_writes.write() if self._cache_writes is not None else 0
+
     def _load_decks(self, progress: Progress | None = None) -> None:
+        if self._cache_writes is None:
+            self._read_decks(progress)
+            return
+        from recall.cards.parse_cache import writes_deferred
+
+        with writes_deferred(self._cache_writes):
+            self._read_decks(progress)
+
+    def _read_decks(self, progress: Progress | None = None) -> None:
         from recall.cards.loader import DeckFailure, LoadResult, deck_files, load_decks
         from recall.errors import DeckError
-        from recall.grading import check_deck
 
         if progress is not None:
             progress("Loading decks…")
@@ -312,13 +339,17 @@ class Workspace:
 
         if self._deck_dirs is not None:
             total = sum(len(deck_files(d)) for d in self._deck_dirs)
-            result = load_decks(self._deck_dirs, check=check_deck, progress=files_done(0, total))
+            result = load_decks(
+                self._deck_dirs, check=_engine_checks(), progress=files_done(0, total)
+            )
         else:
             builtin_dir, custom_dir = self.folders()
             first = len(deck_files(builtin_dir)) if progress is not None else 0
             total = first + (len(deck_files(custom_dir)) if progress is not None else 0)
             builtin = load_decks([builtin_dir], progress=files_done(0, total))
-            custom = load_decks([custom_dir], check=check_deck, progress=files_done(first, total))
+            # The engine's checks (and the grading package) only when there are custom decks.
+            custom_check = _engine_checks() if deck_files(custom_dir) else None
+            custom = load_decks([custom_dir], check=custom_check, progress=files_done(first, total))
             taken = {deck.id: deck.path for deck in builtin.decks}
             decks = list(builtin.decks)
             failures = list(builtin.failures) + list(custom.failures)
@@ -806,9 +837,11 @@ class Workspace:
 
     def unfinished(self, now: datetime | None = None) -> Unfinished | None:
         """A recent session that never ended, nobody is drilling, and that has reviews."""
-        from recall.session import Session
+        # What Session.unfinished asks, without importing the session facade (its queues,
+        # recording and summary): the home screen asks this at every start.
+        from recall.session.ownership import Owner, latest_resumable
 
-        info = Session.unfinished(self.store, now or self.clock())
+        info = latest_resumable(self.store, now or self.clock(), Owner.this_process())
         if info is None:
             return None
         done = len(self.store.reviews(session_id=info.id))
@@ -862,10 +895,20 @@ class Workspace:
     # ------------------------------------------------------------------ the end
 
     def close(self) -> None:
-        """Close the store (every review is already committed); safe to call twice."""
+        """Close the store (every review is already committed) and write what the parsed-deck
+        cache still holds back; safe to call twice."""
+        self.write_parse_cache()
         if self._store is not None:
             self._store.close()
             self._store = None
+
+
+def _engine_checks() -> Callable[..., None]:
+    """The engine's deck checks (:func:`recall.grading.check_deck`), imported when a deck
+    needs them."""
+    from recall.grading import check_deck as engine_checks
+
+    return engine_checks
 
 
 class _Only(Mapping[str, "Card"]):

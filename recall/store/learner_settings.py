@@ -16,7 +16,7 @@ from collections.abc import Callable
 from sqlalchemy import delete, func, insert, select, update
 
 from recall.store.engine import DATABASE_ERRORS, store_error
-from recall.store.models import LearnerRow, LearnerSettingRow
+from recall.store.models import STORE_RECORD_PREFIX, LearnerRow, LearnerSettingRow
 from recall.store.store import Store
 
 #: The longest name and value kept (a setting's text is short; a bound before any work).
@@ -45,12 +45,13 @@ class LearnerSettings:
         return int(learners or 0) > 1
 
     def values(self) -> dict[str, str]:
-        """Every name and value the learner set, by name."""
+        """Every name and value the learner set, by name (not the store's own records kept
+        beside them, :data:`~recall.store.models.STORE_RECORD_PREFIX`)."""
         try:
             with self._store._read() as conn:
                 rows = conn.execute(
                     select(LearnerSettingRow.key, LearnerSettingRow.value)
-                    .where(self._mine)
+                    .where(self._mine, ~LearnerSettingRow.key.startswith(STORE_RECORD_PREFIX))
                     .order_by(LearnerSettingRow.key)
                 )
                 return {key: value for key, value in rows}
