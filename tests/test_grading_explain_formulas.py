@@ -149,6 +149,33 @@ STATED = [
     ("training-scaling/explain-compute-optimal-exponents", 0, "with C = 6ND, a + b = 1"),
     ("training-scaling/explain-compute-optimal-exponents", 0, "so b = 1 − a"),
     ("generative-models/explain-flows", 2, "a dense Jacobian's determinant is O(d³)"),
+    # operators said in words between math, braces without LaTeX, sums, digits for subscripts
+    ("probability-statistics/explain-clt", 1, "the standard error is σ over √n"),
+    ("probability-statistics/explain-clt", 1, "the error is σ/√n over all questions"),
+    ("probability-statistics/explain-clt", 0, "variance σ squared over n"),
+    ("probability-statistics/explain-clt", 3, "SE = sqrt{p(1-p)/n}"),
+    ("optimizers/explain-bias-correction", 2, "m̂ = m/(1 − β_{1}^{t})"),
+    ("information-theory/explain-perplexity", 0, "PPL = e^{L}"),
+    ("generative-models/explain-ebm-langevin", 0, "p(x) = e^{-E(x)} / Z"),
+    ("generative-models/explain-ebm-langevin", 0, "p(x) = exp(−E(x))/Z with Z intractable"),
+    ("retrieval-evaluation/rrf-explain", 2, "RRF(d) = Σ_r 1/(k + r(d))"),
+    ("retrieval-evaluation/bm25-explain", 1, "the cap is k1+1"),
+    ("retrieval-evaluation/bm25-explain", 1, "it levels off at k₁ + 1"),
+    ("gradients/why-mse-sigmoid-trains-badly", 0, "grad = (ŷ − y)·x"),
+    ("attention-transformers/explain-gqa", 2, "the cache shrinks by h/g"),
+    ("gaussians/explain-thin-shell", 1, "so ‖z‖ ≈ √d"),
+    ("gaussians/explain-thin-shell", 1, "the norm sits near d^(1/2)"),
+    ("information-theory/explain-js", 0, "the midpoint m = 0.5·(p+q)"),
+    ("alignment/lora-explain", 2, "r × (d + k) instead of d × k"),
+    ("alignment/lora-explain", 5, "the update is scaled by α/r so"),
+    ("retrieval-evaluation/speculative-decoding-explain", 3, "(1 - α^{k+1}) / (1 - α) tokens"),
+    ("retrieval-evaluation/pass-at-k-explain", 4, "the naive 1 − (1 − c/n)^k is biased low"),
+    ("metrics/dcg-conventions", 1, "divide by log2(i+1)"),
+    ("probability-statistics/explain-map-mle", 2, "the prior adds w²/(2τ²)"),
+    ("probability-statistics/explain-map-mle", 3, "Laplace gives |w|/b"),
+    ("diffusion-flow/forward-variance-preserving", 0, "scale by √(1 − β_t) each step"),
+    ("attention-transformers/explain-rope", 1, "θ_i = 10000^{-2i/d}"),
+    ("training-scaling/explain-compute-optimal-exponents", 3, "a = β/(α+β) ≈ 0.45"),
 ]
 
 WRONG = [
@@ -210,6 +237,19 @@ WRONG = [
     ("training-scaling/explain-compute-optimal-exponents", 0, "so a − b = 1"),
     ("training-scaling/explain-compute-optimal-exponents", 0, "so a + b ≠ 1"),
     ("generative-models/explain-flows", 2, "a dense Jacobian's determinant is O(d²)"),
+    ("probability-statistics/explain-clt", 1, "the standard error is σ over n"),
+    ("probability-statistics/explain-clt", 0, "variance σ over n"),
+    ("attention-transformers/explain-gqa", 2, "the cache shrinks by g/h"),
+    ("gaussians/explain-thin-shell", 1, "the norm sits near d"),
+    ("information-theory/explain-js", 0, "the midpoint m = p + q"),
+    ("alignment/lora-explain", 5, "the update is scaled by r/α so"),
+    ("retrieval-evaluation/pass-at-k-explain", 4, "the naive 1 − (1 − c/n)·k is biased low"),
+    ("metrics/dcg-conventions", 1, "divide by log2(i)"),
+    ("generative-models/explain-ebm-langevin", 0, "p(x) = exp(E(x))/Z"),
+    ("probability-statistics/explain-map-mle", 2, "the prior adds w/(2τ²)"),
+    ("diffusion-flow/forward-variance-preserving", 0, "scale by (1 − β_t) each step"),
+    ("training-scaling/explain-compute-optimal-exponents", 3, "a = α/(α+β) ≈ 0.45"),
+    ("retrieval-evaluation/bm25-explain", 1, "the cap is k2+1"),
 ]
 
 
@@ -358,3 +398,16 @@ def test_a_phrasing_read_off_a_wrong_formula_does_not_credit(
 )
 def test_the_same_phrasing_in_words_still_credits(key: str, point: int, text: str) -> None:
     assert grade(cards()[key], text).points[point].made
+
+
+def test_every_point_of_one_explanation_is_read_with_its_own_names() -> None:
+    """Parses are cached per explanation, by the point's table: a point read later must never
+    see a part parsed with an earlier point's names (b is no name of the Gaussian point)."""
+    card = cards()["probability-statistics/explain-map-mle"]
+    text = "a Gaussian prior adds w²/(2τ²), a Laplace prior |w|/b, and that is all"
+    grader = FormulaGrader.of(text, explain_table(card))
+    for _ in range(3):
+        assert grader.evidence(card.points[2].formulas) == "w²/(2τ²)"
+        assert grader.evidence(card.points[3].formulas) == "|w|/b"
+    made = [outcome.made for outcome in grade(card, text).points]
+    assert made[2] and made[3]

@@ -113,6 +113,13 @@ _TRANSPOSE = re.compile(r"\^\s*T\b")
 #: ``softmax(q·k/√d_k)``: a call of a function the grammar does not know; its argument is
 #: offered as a part of its own.
 _CALL = re.compile(r"([A-Za-z][A-Za-z0-9_]*)\((.+)\)")
+_BRACED_SUBSCRIPT = re.compile(r"_\{(\w+)\}")
+_BRACES = str.maketrans("{}", "()")
+#: Operators said in words between two pieces of math (``σ over √n``); not ``plus`` and
+#: ``minus``, whose grouping a sentence leaves open (``h over h plus λ``).
+_SPOKEN = {"times": "*", "over": "/"}
+#: A sum sign in front of a term (``Σ_r 1/(k + r)``): the term is offered as a part.
+_SUM = re.compile(r"(?:Σ|∑|Sigma)(?:_\w+|[\u2080-\u209c\u1d62-\u1d65]+)?\s+(.+)")
 #: Short spellings of a Greek name that learners type.
 _ALIASES = {"eps": "epsilon"}
 
@@ -161,7 +168,9 @@ def _runs(text: str) -> list[str]:
     text = text.translate(_FOLDS).replace("log₂", "log2").replace("log₁₀", "log10")
     text = _TRANSPOSE.sub(" ", text)
     text = _DIVERGENCE.sub(r"(\1, \2)", text)
-    words = text.split()
+    if "\\" not in text:  # braces without LaTeX: β_{1}, e^{-E(x)}, sqrt{p(1-p)/n}
+        text = _BRACED_SUBSCRIPT.sub(r"_\1", text).translate(_BRACES)
+    words = _spoken(text.split())
     runs: list[str] = []
     run: list[str] = []
     depth = 0
@@ -191,6 +200,21 @@ def _runs(text: str) -> list[str]:
             close()
     close()
     return runs
+
+
+def _spoken(words: list[str]) -> list[str]:
+    """``σ over √n`` → ``σ / √n``, ``σ squared`` → ``σ ^2``: an operator said in words counts
+    only between (or, for ``squared``, after) words that are math already."""
+    out = list(words)
+    for index, word in enumerate(words):
+        lower = word.lower()
+        before = index > 0 and _mathy(out[index - 1]) and out[index - 1][-1] not in ",.;:"
+        after = index + 1 < len(words) and _mathy(words[index + 1])
+        if lower in _SPOKEN and before and after:
+            out[index] = _SPOKEN[lower]
+        elif lower.rstrip(",.;:") == "squared" and before:
+            out[index] = "^2" + word[len("squared") :]
+    return out
 
 
 def _mathy(word: str) -> bool:
@@ -257,7 +281,11 @@ def _operator(word: str) -> bool:
 
 
 def _arguments(part: str) -> list[str]:
-    """The argument of an unknown function applied to the whole part (``softmax(…)``)."""
+    """The argument of an unknown function applied to the whole part (``softmax(…)``), or the
+    term of a sum (``Σ_r 1/(k + r)``)."""
+    summed = _SUM.fullmatch(part)
+    if summed is not None:
+        return [summed.group(1)]
     call = _CALL.fullmatch(part)
     if call is None or call.group(1).lower() in _FUNCTION_WORDS - {"softmax", "var", "cov"}:
         return []
@@ -292,6 +320,8 @@ class FormulaGrader:
     _parsed: dict[tuple[str, int], Expression | None] = field(default_factory=dict)
     _identity: dict[str, bool] = field(default_factory=dict)
     _graded: dict[tuple[str, str, int, frozenset[str] | None], bool] = field(default_factory=dict)
+    # Points are kept for the grader's life: the caches above key on their tables' ids.
+    _points: dict[str, _Point | None] = field(default_factory=dict)
 
     @classmethod
     def of(cls, text: str, table: SymbolTable) -> FormulaGrader:
@@ -301,9 +331,8 @@ class FormulaGrader:
         """The part or equation of the text that states one of ``formulas``, or ``None``."""
         for formula in formulas:
             sides = formula_sides(formula)
-            try:
-                point = _Point.read(sides, self.table)
-            except FormulaError:
+            point = self._point(formula)
+            if point is None:
                 continue
             found = self._equation(point) if len(sides) == 2 else self._expression(point)
             if found is not None:
@@ -320,9 +349,8 @@ class FormulaGrader:
         wrong: list[str] = []
         for formula in formulas:
             sides = formula_sides(formula)
-            try:
-                point = _Point.read(sides, self.table)
-            except FormulaError:
+            point = self._point(formula)
+            if point is None:
                 continue
             if len(sides) == 1:
                 wrong.extend(p for p in self.found.parts if self._readings(p, point))
@@ -333,6 +361,14 @@ class FormulaGrader:
                 if any(a.free_symbols | b.free_symbols == point.names for a in lhs for b in rhs):
                     wrong.append(f"{left} = {right}")
         return list(dict.fromkeys(wrong))
+
+    def _point(self, formula: str) -> _Point | None:
+        if formula not in self._points:
+            try:
+                self._points[formula] = _Point.read(formula_sides(formula), self.table)
+            except FormulaError:
+                self._points[formula] = None
+        return self._points[formula]
 
     # -- expressions ----------------------------------------------------------------------
 
@@ -564,6 +600,9 @@ def _base_name(name: str, known: set[str]) -> str | None:
     subscript's case) and ``eps`` → ``epsilon``."""
     if _ALIASES.get(name) in known:
         return _ALIASES[name]
+    numbered = re.fullmatch(r"([A-Za-z]+)(\d+)", name)  # ``k1`` for ``k_1``
+    if numbered is not None and f"{numbered[1]}_{numbered[2]}" in known:
+        return f"{numbered[1]}_{numbered[2]}"
     head, _, tail = name.partition("_")
     folded = [k for k in known if k.lower() == name.lower() and k.partition("_")[0] == head]
     if tail and len(folded) == 1:
