@@ -411,3 +411,12 @@ def test_every_point_of_one_explanation_is_read_with_its_own_names() -> None:
         assert grader.evidence(card.points[3].formulas) == "|w|/b"
     made = [outcome.made for outcome in grade(card, text).points]
     assert made[2] and made[3]
+
+
+def test_math_right_after_a_negation_is_no_evidence() -> None:
+    key = "probability-statistics/explain-clt"
+    assert by_formula(key, 1, "the error bar is not σ/√n, it is something else") is None
+    assert by_formula(key, 1, "it isn't σ/n; the error bar is σ/√n") == "σ/√n"
+    # a wrong formula after a negation does not unmake the point's words either
+    assert grade(cards()[key], "for accuracy SE is not √(p(1 + p)/n)").points[3].made is False
+    assert by_formula(key, 1, "not a problem, since SE = σ/√n") == "σ/√n"

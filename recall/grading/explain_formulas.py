@@ -10,22 +10,28 @@ where a formula starts and ends, and a few rewrites of how people write prose ma
 engine's own tokens:
 
 * **Runs.** Whitespace-separated words that hold an operator, a digit, a relation, a one-letter
-  or subscripted name, a Greek letter or a function name join into a run; a run ends at a prose
-  word, or at ``,`` ``;`` ``:`` ``.`` closing a word outside brackets.
+  or subscripted name, a Greek letter or a function name join into a run, and so does a short
+  word beside a lone operator (``SE = σ/√n``, ``a + b``); a run ends at a prose word, or at
+  ``,`` ``;`` ``:`` ``.`` closing a word outside brackets. A run right after a negation ("it is
+  *not* σ/n") is no evidence, neither for the point nor against it.
 * **Relations cut a run into parts** (``= ≈ ≤ → ∝ ~ …``); two parts around ``=``, ``≈``, ``≃``,
-  ``≡`` or ``:=`` also make an *equation*. Parts around ``≠`` are never evidence.
-* **Divergence bars** inside a call (``KL(p‖q)``, ``JS(p || q)``) read as a comma, ``⊙`` as a
-  product, ``log₂`` as ``log2``; a transpose (``wᵀx``, ``q^T k``: entries are scalars here),
-  backticks, quotes and dollars are dropped. Small words glued to a bracket (``(so var(q·k)``)
-  are cut off a part, and the argument of a function the grammar does not know
-  (``softmax(q·k/√d_k)``) is a part of its own.
+  ``≡`` or ``:=`` also make an *equation*. Parts around ``≠`` are never evidence. Small words
+  glued to a bracket (``(so var(q·k)``) are cut off a part; the argument of a function the
+  grammar does not know (``softmax(q·k/√d_k)``) and the term of a sum (``Σ_r 1/(k + r)``) are
+  parts of their own.
+* **Keyboard notation.** Divergence bars inside a call (``KL(p‖q)``, ``JS(p || q)``) read as a
+  comma, ``⊙`` as a product, ``log₂`` as ``log2``, braces typed without LaTeX (``β_{1}``,
+  ``e^{-x}``) as brackets; a transpose (``wᵀx``, ``q^T k``: entries are scalars here),
+  backticks, quotes and dollars are dropped. ``over``, ``times`` and ``squared`` between pieces
+  of math are operators (``σ over √n``); ``plus`` and ``minus`` are not, since a sentence leaves
+  their grouping open (``h over h plus λ``).
 * **Names as the point spells them.** A glued product of the point's names (``6ND`` for
   ``6*N*D``, ``wx`` for ``w*x``) is split; a subscripted or accented form of one of its names
-  (``β₁``, ``m_t``, ``m̂_t`` for ``beta``, ``m``, ``m_hat``; ``p_G`` for ``p_g``, ``eps`` for
-  ``epsilon``) is read as that name when the mapping is one-to-one; a name of the point applied
-  to names the point does not use (``p_data(x)``, ``JS(p_data, p_g)``, ``Var(q·k)``) is read as
-  the name alone; ``σ(…)`` is the sigmoid when the point's formula uses the sigmoid and the card
-  does not make ``σ`` a variable.
+  (``β₁``, ``m_t``, ``m̂_t`` for ``beta``, ``m``, ``m_hat``; ``p_G`` for ``p_g``, ``k1`` for
+  ``k_1``, ``eps`` for ``epsilon``) is read as that name when the mapping is one-to-one; a name
+  of the point applied to names the point does not use (``p_data(x)``, ``JS(p_data, p_g)``,
+  ``Var(q·k)``) is read as the name alone; ``σ(…)`` is the sigmoid when the point's formula
+  uses the sigmoid and the card does not make ``σ`` a variable.
 
 A point's formula is an expression (``2 - 2*cos(theta)``) or an equation with one ``=``
 (``lambda = 1/(eta*t)``). An expression is made by any part equal to it; an equation only by an
@@ -120,6 +126,10 @@ _BRACES = str.maketrans("{}", "()")
 _SPOKEN = {"times": "*", "over": "/"}
 #: A sum sign in front of a term (``Σ_r 1/(k + r)``): the term is offered as a part.
 _SUM = re.compile(r"(?:Σ|∑|Sigma)(?:_\w+|[\u2080-\u209c\u1d62-\u1d65]+)?\s+(.+)")
+#: Words that deny the math right after them ("the error is *not* σ/n"), and how far back one
+#: is looked for.
+_NEGATORS = frozenset({"not", "no", "never", "nor", "neither", "without", "cannot", "isnt"})
+_NEGATION_REACH = 4
 #: Short spellings of a Greek name that learners type.
 _ALIASES = {"eps": "epsilon"}
 
@@ -174,12 +184,14 @@ def _runs(text: str) -> list[str]:
     runs: list[str] = []
     run: list[str] = []
     depth = 0
+    start = 0
 
     def close() -> None:
         nonlocal depth
         if run:
             joined = " ".join(run).strip(",.;:!?")
-            if any(ch in _MATHY_CHARS or ch.isdigit() for ch in joined):
+            mathy = any(ch in _MATHY_CHARS or ch.isdigit() for ch in joined)
+            if mathy and not _negated(words[max(start - _NEGATION_REACH, 0) : start]):
                 runs.append(joined)
             run.clear()
         depth = 0
@@ -192,6 +204,8 @@ def _runs(text: str) -> list[str]:
             mathy[index] = any(_operator(n) for n in neighbours)
     for index, word in enumerate(words):
         if mathy[index]:
+            if not run:
+                start = index
             run.append(word)
             depth += word.count("(") + word.count("[") - word.count(")") - word.count("]")
             if word.endswith((",", ";", ":", ".", "!", "?")) and depth <= 0:
@@ -200,6 +214,18 @@ def _runs(text: str) -> list[str]:
             close()
     close()
     return runs
+
+
+def _negated(before: list[str]) -> bool:
+    """Whether a negation governs the math that follows these words ("it is *not* σ/n"): one
+    of the last few words, after any punctuation that ends a phrase, negates."""
+    for word in reversed(before):
+        if word[-1] in ",;:.!?":
+            return False
+        lower = word.lower().replace("’", "'")
+        if lower in _NEGATORS or lower.endswith("n't"):
+            return True
+    return False
 
 
 def _spoken(words: list[str]) -> list[str]:
