@@ -420,3 +420,14 @@ def test_math_right_after_a_negation_is_no_evidence() -> None:
     # a wrong formula after a negation does not unmake the point's words either
     assert grade(cards()[key], "for accuracy SE is not √(p(1 + p)/n)").points[3].made is False
     assert by_formula(key, 1, "not a problem, since SE = σ/√n") == "σ/√n"
+
+
+def test_binomials_conditionals_and_divergences_as_typed() -> None:
+    key = "retrieval-evaluation/pass-at-k-explain"
+    assert by_formula(key, 2, "pass@k = 1 - C(n-c,k)/C(n,k), unbiased") is not None
+    assert by_formula(key, 2, "it is 1 − C(n − c, k) / C(n, k) per problem") is not None
+    assert by_formula(key, 2, "it is 1 − C(n, k) / C(n − c, k) per problem") is None
+    assert by_formula(key, 2, "it is 1 − C(n − c, k) · C(n, k) per problem") is None
+    found = candidates("ELBO = log p(x) − KL(q(z|x) ‖ p(z|x)) while ||a−b||² = 2 − 2cos θ")
+    assert "log p(x) − KL(q(z, x), p(z, x))" in found.parts  # the bars inside brackets
+    assert "||a−b||²" in found.parts  # a norm outside brackets stays

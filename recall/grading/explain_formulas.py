@@ -19,19 +19,19 @@ engine's own tokens:
   glued to a bracket (``(so var(q·k)``) are cut off a part; the argument of a function the
   grammar does not know (``softmax(q·k/√d_k)``) and the term of a sum (``Σ_r 1/(k + r)``) are
   parts of their own.
-* **Keyboard notation.** Divergence bars inside a call (``KL(p‖q)``, ``JS(p || q)``) read as a
-  comma, ``⊙`` as a product, ``log₂`` as ``log2``, braces typed without LaTeX (``β_{1}``,
-  ``e^{-x}``) as brackets; a transpose (``wᵀx``, ``q^T k``: entries are scalars here),
-  backticks, quotes and dollars are dropped. ``over``, ``times`` and ``squared`` between pieces
-  of math are operators (``σ over √n``); ``plus`` and ``minus`` are not, since a sentence leaves
-  their grouping open (``h over h plus λ``).
+* **Keyboard notation.** Divergence bars inside a call (``KL(p‖q)``, ``JS(p || q)``) and a
+  conditional bar (``p(x|c)``) read as a comma, ``⊙`` as a product, ``log₂`` as ``log2``,
+  braces typed without LaTeX (``β_{1}``, ``e^{-x}``) as brackets; a transpose (``wᵀx``,
+  ``q^T k``: entries are scalars here), backticks, quotes and dollars are dropped. ``over``,
+  ``times`` and ``squared`` between pieces of math are operators (``σ over √n``); ``plus`` and
+  ``minus`` are not, since a sentence leaves their grouping open (``h over h plus λ``).
 * **Names as the point spells them.** A glued product of the point's names (``6ND`` for
   ``6*N*D``, ``wx`` for ``w*x``) is split; a subscripted or accented form of one of its names
   (``β₁``, ``m_t``, ``m̂_t`` for ``beta``, ``m``, ``m_hat``; ``p_G`` for ``p_g``, ``k1`` for
   ``k_1``, ``eps`` for ``epsilon``) is read as that name when the mapping is one-to-one; a name
   of the point applied to names the point does not use (``p_data(x)``, ``JS(p_data, p_g)``,
-  ``Var(q·k)``) is read as the name alone; ``σ(…)`` is the sigmoid when the point's formula
-  uses the sigmoid and the card does not make ``σ`` a variable.
+  ``Var(q·k)``) is read as the name alone; ``σ(…)`` is the sigmoid and ``C(n, k)`` the binomial
+  when the point's formula uses that function and the card gives the letter no other meaning.
 
 A point's formula is an expression (``2 - 2*cos(theta)``) or an equation with one ``=``
 (``lambda = 1/(eta*t)``). An expression is made by any part equal to it; an equation only by an
@@ -110,7 +110,8 @@ _SMALL = frozenset(
 _FUNCTION_WORDS = frozenset(BUILTINS) | {"ln", "var", "cov", "softmax", "kl", "js", "e"}
 _GREEK_WORDS = frozenset(name.lower() for name in GREEK_NAMES)
 #: ``KL(p‖q)``, ``JS(p || q)``: the bars of a divergence inside one pair of brackets.
-_DIVERGENCE = re.compile(r"\(([^()‖|]*?)\s*(?:‖|\|\|)\s*([^()‖|]*?)\)")
+#: ``p(x|c)``: a conditional bar between two plain arguments.
+_CONDITIONAL = re.compile(r"\(([^()|‖]+)\|([^()|‖]+)\)")
 #: ``log-odds``, ``one-hot``, ``mass-covering``: prose words joined by hyphens, not a difference.
 _HYPHENATED = re.compile(r"[A-Za-z]{3,}(?:-[A-Za-z]{3,})+")
 _FOLDS = str.maketrans({"⊙": "·", "∗": "*", "ᵀ": " ", **dict.fromkeys('`$"“”', " ")})
@@ -130,6 +131,8 @@ _SUM = re.compile(r"(?:Σ|∑|Sigma)(?:_\w+|[\u2080-\u209c\u1d62-\u1d65]+)?\s+(.
 #: is looked for.
 _NEGATORS = frozenset({"not", "no", "never", "nor", "neither", "without", "cannot", "isnt"})
 _NEGATION_REACH = 4
+#: Letters that name a builtin in common notation, read so when a point's formula uses it.
+_NOTATION_ALIASES = {"sigma": "sigmoid", "C": "binom"}
 #: Short spellings of a Greek name that learners type.
 _ALIASES = {"eps": "epsilon"}
 
@@ -177,7 +180,7 @@ def candidates(text: str) -> Candidates:
 def _runs(text: str) -> list[str]:
     text = text.translate(_FOLDS).replace("log₂", "log2").replace("log₁₀", "log10")
     text = _TRANSPOSE.sub(" ", text)
-    text = _DIVERGENCE.sub(r"(\1, \2)", text)
+    text = _divergences(_CONDITIONAL.sub(r"(\1, \2)", text))
     if "\\" not in text:  # braces without LaTeX: β_{1}, e^{-E(x)}, sqrt{p(1-p)/n}
         text = _BRACED_SUBSCRIPT.sub(r"_\1", text).translate(_BRACES)
     words = _spoken(text.split())
@@ -214,6 +217,27 @@ def _runs(text: str) -> list[str]:
             close()
     close()
     return runs
+
+
+def _divergences(text: str) -> str:
+    """``KL(q(z|x) ‖ p(z|x))``, ``JS(p || q)``: a double bar inside brackets separates two
+    arguments; outside brackets it is a norm and stays."""
+    out: list[str] = []
+    depth = 0
+    index = 0
+    while index < len(text):
+        char = text[index]
+        depth += (char in "([") - (char in ")]")
+        bars = 1 if char == "‖" else 2 if text.startswith("||", index) else 0
+        if depth > 0 and bars:
+            while out and out[-1].isspace():
+                out.pop()  # ``q ‖ p``: the comma stays on the word before, inside the run
+            out.append(",")
+            index += bars - 1
+        else:
+            out.append(char)
+        index += 1
+    return "".join(out)
 
 
 def _negated(before: list[str]) -> bool:
@@ -540,15 +564,22 @@ class _Point:
         loose = table.with_strictness(False)
         parsed = [parse(side, loose) for side in sides]
         names = frozenset().union(*(side.free_symbols for side in parsed))
-        uses_sigmoid = any("sigmoid" in side.names for side in parsed)
         strict = table.with_variables(names)
-        if uses_sigmoid and "sigma" not in table.variables and "sigma" not in table.functions:
+        used = frozenset().union(*(side.names for side in parsed))
+        # σ(z) for the sigmoid, C(n, k) for the binomial: the notation of the formula's own
+        # function, when the card gives the letter no other meaning
+        aliases = {
+            letter: builtin
+            for letter, builtin in _NOTATION_ALIASES.items()
+            if builtin in used
+            and letter not in table.variables
+            and letter not in table.functions
+            and letter not in names
+        }
+        if aliases:
             strict = replace(
                 strict,
-                functions={
-                    **strict.functions,
-                    **SymbolTable.build(functions={"sigma": "sigmoid"}).functions,
-                },
+                functions={**strict.functions, **SymbolTable.build(functions=aliases).functions},
             )
         if len(sides) == 1:
             return cls(sides[0], tuple(parsed), names, strict, parsed[0], None)
