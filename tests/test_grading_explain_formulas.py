@@ -426,3 +426,20 @@ def test_binomials_conditionals_and_divergences_as_typed() -> None:
     found = candidates("ELBO = log p(x) − KL(q(z|x) ‖ p(z|x)) while ||a−b||² = 2 − 2cos θ")
     assert "log p(x) − KL(q(z, x), p(z, x))" in found.parts  # the bars inside brackets
     assert "||a−b||²" in found.parts  # a norm outside brackets stays
+
+
+def test_the_hostile_suite_inside_an_explanation_is_read_safely() -> None:
+    """Each answer of the engine's hostile suite (injection, power towers, deep nesting,
+    Unicode bombs), alone and inside a sentence next to a right formula: grading never raises,
+    and the right formula is still credited beside it."""
+    import json
+
+    card = cards()["retrieval-evaluation/l2-cosine-explain"]
+    path = Path(__file__).parent / "data" / "hostile_inputs.jsonl"
+    answers = [json.loads(line).get("answer") for line in path.read_text("utf-8").splitlines()]
+    typed = [answer for answer in answers if isinstance(answer, str)]
+    assert len(typed) > 40
+    for answer in typed:
+        grade(card, answer)
+        text = f"so {answer} and, for unit vectors, ||a−b||² = 2 − 2cos θ."
+        assert by_formula(card.key, 0, text) == "2 − 2cos θ"
