@@ -173,6 +173,22 @@ STATED = [
     ("attention-transformers/explain-rope", 1, "θ_i = 10000^{-2i/d}"),
     ("training-scaling/explain-compute-optimal-exponents", 3, "a = β/(α+β) ≈ 0.45"),
     ("gradients/why-they-coincide", 2, "d/dθ of the NLL is A′(θ) − y"),
+    # sides swapped, terms moved across, a second form, ** for powers, ∇ on the left
+    ("retrieval-evaluation/l2-cosine-explain", 0, "2 − 2cos θ = ‖a − b‖² when both are unit"),
+    ("retrieval-evaluation/l2-cosine-explain", 0, "‖a − b‖² = 2 − 2a·b for unit vectors"),
+    ("probability-statistics/explain-log-odds", 0, "w·x + b − log(p/(1−p)) = 0"),
+    ("probability-statistics/explain-log-odds", 0, "odds: p/(1−p) = e^{w·x+b}"),
+    ("optimizers/explain-bias-correction", 2, "m_hat = m / (1 - beta1**t)"),
+    ("regularization/explain-early-stopping", 3, "λ ≈ (ηt)^(-1)"),
+    ("regularization/explain-weight-decay-vs-l2", 0, "w_new = (1-2*eta*lambda)*w - eta*g"),
+    ("regularization/explain-label-smoothing", 0, "ε/C + (1−ε)·y per class"),
+    ("attention-transformers/explain-sqrt-dk", 0, "Var[q^T k] = d_k"),
+    ("attention-transformers/explain-sqrt-dk", 3, "(q·k)/√(d_k)"),
+    ("attention-transformers/explain-sqrt-dk", 3, "q·k·d_k^(−½)"),
+    ("probability-statistics/explain-clt", 1, "σ_x̄ = σ/√n"),
+    ("generative-models/explain-gan-jsd", 0, "D*(x) = 1/(1 + p_g(x)/p_data(x))"),
+    ("gradients/why-mse-sigmoid-trains-badly", 1, "∂L/∂w = (σ(z) − y)·σ(z)(1−σ(z))·x"),
+    ("regularization/explain-l1-zeros", 0, "∇_w λ‖w‖² = 2λw"),
 ]
 
 WRONG = [
@@ -245,6 +261,11 @@ WRONG = [
     ("training-scaling/explain-compute-optimal-exponents", 3, "a = α/(α+β) ≈ 0.45"),
     ("retrieval-evaluation/bm25-explain", 1, "the cap is k2+1"),
     ("gradients/why-they-coincide", 2, "d/dθ of the NLL is y − A′(θ)"),
+    ("retrieval-evaluation/l2-cosine-explain", 0, "‖a − b‖² = 2 + 2a·b for unit vectors"),
+    ("probability-statistics/explain-log-odds", 0, "odds: p/(1−p) = e^{−(w·x+b)}"),
+    ("probability-statistics/explain-log-odds", 0, "w·x + b + log(p/(1−p)) = 0"),
+    ("generative-models/explain-gan-jsd", 0, "D*(x) = 1/(1 + p_data(x)/p_g(x))"),
+    ("regularization/explain-l1-zeros", 0, "∇_w λ‖w‖² = λw"),
 ]
 
 

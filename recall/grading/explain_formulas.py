@@ -592,15 +592,20 @@ class _Point:
         return cls(" = ".join(sides), tuple(parsed), names, strict, difference, ratio)
 
 
+#: Where a constant factor is guessed: the ``i``-th name at ``(a + b·i)/(c + d·i)``, distinct
+#: values in (0, 1) first (a probability's domain), then above 1, then in (0, 1) again.
+_SAMPLES = ((2, 1, 7, 2), (7, 2, 5, 1), (3, 1, 4, 1))
+
+
 def _factor(reference: Expression, typed: Expression) -> str | None:
     """The constant ``k`` with ``reference = k·typed`` if there is one, guessed at one point
     (the engine then decides): a small fraction, as text."""
     names = sorted(reference.free_symbols | typed.free_symbols)
-    for attempt in range(3):
+    for a, b, c, d in _SAMPLES:
         values = {
             name: Number(value, str(value))
             for i, name in enumerate(names)
-            for value in [Fraction(7 + 3 * attempt + 2 * i, 5 + i + attempt)]
+            for value in [Fraction(a + b * i, c + d * i)]
         }
         try:
             top = evaluate_constant(replace_symbols(reference.tree, values))
@@ -657,9 +662,11 @@ def _base_name(name: str, known: set[str]) -> str | None:
     subscript's case) and ``eps`` → ``epsilon``."""
     if _ALIASES.get(name) in known:
         return _ALIASES[name]
-    numbered = re.fullmatch(r"([A-Za-z]+)(\d+)", name)  # ``k1`` for ``k_1``
-    if numbered is not None and f"{numbered[1]}_{numbered[2]}" in known:
-        return f"{numbered[1]}_{numbered[2]}"
+    numbered = re.fullmatch(r"([A-Za-z]+)(\d+)", name)  # ``k1`` for ``k_1``, ``beta1`` for beta
+    if numbered is not None:
+        name = f"{numbered[1]}_{numbered[2]}"
+        if name in known:
+            return name
     head, _, tail = name.partition("_")
     folded = [k for k in known if k.lower() == name.lower() and k.partition("_")[0] == head]
     if tail and len(folded) == 1:
