@@ -17,11 +17,12 @@ from pathlib import Path
 import pytest
 
 from recall.cards.loader import load_decks, read_deck
-from recall.cards.model import Card, CardKind, KeyPoint
+from recall.cards.model import Card, CardKind, KeyPoint, SymbolSpec
 from recall.grading import check_deck, grade
 from recall.grading.dispatch import explain_table
 from recall.grading.explain_formulas import (
     MAX_EQUATIONS,
+    MAX_NUMBERS,
     MAX_SPAN_CHARS,
     MAX_SPANS,
     FormulaGrader,
@@ -370,6 +371,7 @@ def test_candidates_are_bounded() -> None:
     many = " and ".join(f"x{i} = {i}*y" for i in range(2_000))[:4_000]
     found = candidates(many)
     assert len(found.parts) <= MAX_SPANS and len(found.equations) <= MAX_EQUATIONS
+    assert len(candidates(" and ".join(str(i) for i in range(2_000))).numbers) <= MAX_NUMBERS
     long = "(" * 10 + " + ".join(["x"] * 200) + ")" * 10
     assert all(len(part) <= MAX_SPAN_CHARS for part in candidates(long).parts)
     assert candidates(long).parts == ()
@@ -439,11 +441,22 @@ def test_math_right_after_a_negation_is_no_evidence() -> None:
 
 
 def test_binomials_conditionals_and_divergences_as_typed() -> None:
-    key = "retrieval-evaluation/pass-at-k-explain"
-    assert by_formula(key, 2, "pass@k = 1 - C(n-c,k)/C(n,k), unbiased") is not None
-    assert by_formula(key, 2, "it is 1 − C(n − c, k) / C(n, k) per problem") is not None
-    assert by_formula(key, 2, "it is 1 − C(n, k) / C(n − c, k) per problem") is None
-    assert by_formula(key, 2, "it is 1 − C(n − c, k) · C(n, k) per problem") is None
+    counts = tuple(
+        SymbolSpec(name, domain)
+        for name, domain in (("n", "positive integer"), ("c", "nonnegative integer"))
+    )
+    card = Card(
+        "d",
+        "c",
+        CardKind.EXPLAIN,
+        "?",
+        symbols=(*counts, SymbolSpec("k", "positive integer")),
+        points=(KeyPoint("s", formulas=("1 - binom(n - c, k)/binom(n, k)",)),),
+    )
+    assert made(card, "pass@k = 1 - C(n-c,k)/C(n,k), unbiased")
+    assert made(card, "it is 1 − C(n − c, k) / C(n, k) per problem")
+    assert not made(card, "it is 1 − C(n, k) / C(n − c, k) per problem")
+    assert not made(card, "it is 1 − C(n − c, k) · C(n, k) per problem")
     found = candidates("ELBO = log p(x) − KL(q(z|x) ‖ p(z|x)) while ||a−b||² = 2 − 2cos θ")
     assert "log p(x) − KL(q(z, x), p(z, x))" in found.parts  # the bars inside brackets
     assert "||a−b||²" in found.parts  # a norm outside brackets stays
@@ -464,3 +477,12 @@ def test_the_hostile_suite_inside_an_explanation_is_read_safely() -> None:
         grade(card, answer)
         text = f"so {answer} and, for unit vectors, ||a−b||² = 2 − 2cos θ."
         assert by_formula(card.key, 0, text) == "2 − 2cos θ"
+
+
+def test_numbers_do_not_crowd_a_formula_out_of_a_long_explanation() -> None:
+    key = "retrieval-evaluation/l2-cosine-explain"
+    numbers = ", ".join(f"rank {i} is worth 1/{60 + i}" for i in range(1, 60))
+    text = f"{numbers}. For unit vectors ||a−b||² = 2 − 2cos θ."
+    assert len(text) < 2_000
+    assert by_formula(key, 0, text) == "2 − 2cos θ"
+    assert by_formula("generative-models/explain-gan-jsd", 2, f"{numbers}; at best −2 log 2")

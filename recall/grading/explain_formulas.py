@@ -42,9 +42,10 @@ rearranged any way), or whose ratio is the point's ratio or its inverse (``ηt �
 sides. Every part must use exactly the point formula's names, so a bare number or a formula
 about something else never credits it.
 
-Bounded: at most :data:`MAX_SPANS` parts and :data:`MAX_EQUATIONS` equations per explanation,
-each at most :data:`MAX_SPAN_CHARS` characters, and the comparisons of one explanation stop at
-:data:`BUDGET_SECONDS` (what was not compared by then is not credited).
+Bounded: at most :data:`MAX_SPANS` parts with a letter, :data:`MAX_NUMBERS` without and
+:data:`MAX_EQUATIONS` equations per explanation, each at most :data:`MAX_SPAN_CHARS`
+characters, and the comparisons of one explanation stop at :data:`BUDGET_SECONDS` (what was not
+compared by then is not credited).
 """
 
 from __future__ import annotations
@@ -74,13 +75,18 @@ from recall.formula.names import GREEK, GREEK_NAMES
 from recall.formula.nodes import Number, replace_symbols
 
 #: Most parts (expressions) and equations taken from one explanation.
-MAX_SPANS = 24
-MAX_EQUATIONS = 12
+MAX_SPANS = 40
+MAX_EQUATIONS = 16
+#: Most parts without a letter (``20``, ``1/61``): compared only with a constant formula, and
+#: kept apart so a number-heavy text does not crowd the formulas out.
+MAX_NUMBERS = 12
+#: Most runs and parts :func:`formula_spans` lists.
+MAX_LISTED = 24
 #: Longest part compared (characters): prose math is short; a longer run is not a formula.
 MAX_SPAN_CHARS = 300
 #: Budget for the formula comparisons of one explanation (seconds of this thread's CPU time, so a
 #: busy machine does not change what is credited).
-BUDGET_SECONDS = 0.25
+BUDGET_SECONDS = 0.15
 
 #: Relations that make an equation of the two parts around them.
 _EQUALS = frozenset({"=", "≈", "≃", "≅", "≡", ":=", "=="})
@@ -139,20 +145,22 @@ _ALIASES = {"eps": "epsilon"}
 
 @dataclass(frozen=True)
 class Candidates:
-    """What one explanation offers: its parts (expressions) and equations (pairs of parts)."""
+    """What one explanation offers: its parts (expressions) with a letter, its equations (pairs
+    of parts) and its parts that are numbers alone."""
 
     parts: tuple[str, ...]
     equations: tuple[tuple[str, str], ...]
+    numbers: tuple[str, ...] = ()
 
 
 def formula_spans(text: str) -> list[str]:
     """Runs of ``text`` that look like math, and each part of them between relations: the
-    text's candidate formulas as written. Bounded by :data:`MAX_SPANS`."""
+    text's candidate formulas as written. Bounded by :data:`MAX_LISTED`."""
     spans: list[str] = []
     for run in _runs(text):
         spans.append(run)
         spans.extend(part for part, _ in _parts(run) if part)
-    return list(dict.fromkeys(spans))[:MAX_SPANS]
+    return list(dict.fromkeys(spans))[:MAX_LISTED]
 
 
 def candidates(text: str) -> Candidates:
@@ -170,8 +178,20 @@ def candidates(text: str) -> Candidates:
             if index and part and pieces[index - 1][0] and before in _EQUALS:
                 equations.append((pieces[index - 1][0], part))
     unique = [p for p in dict.fromkeys(parts) if len(p) <= MAX_SPAN_CHARS]
-    pairs = [e for e in dict.fromkeys(equations) if max(map(len, e)) <= MAX_SPAN_CHARS]
-    return Candidates(tuple(unique[:MAX_SPANS]), tuple(pairs[:MAX_EQUATIONS]))
+    lettered = [p for p in unique if _has_letter(p)]
+    numbers = [p for p in unique if not _has_letter(p)]
+    pairs = [
+        e
+        for e in dict.fromkeys(equations)
+        if max(map(len, e)) <= MAX_SPAN_CHARS and any(map(_has_letter, e))
+    ]
+    return Candidates(
+        tuple(lettered[:MAX_SPANS]), tuple(pairs[:MAX_EQUATIONS]), tuple(numbers[:MAX_NUMBERS])
+    )
+
+
+def _has_letter(part: str) -> bool:
+    return any(char.isalpha() for char in part)
 
 
 # --- finding runs -----------------------------------------------------------------------------
@@ -424,7 +444,8 @@ class FormulaGrader:
 
     def _expression(self, point: _Point) -> str | None:
         (reference,) = point.sides
-        for part in self.found.parts:
+        numbers = () if point.names else self.found.numbers
+        for part in (*self.found.parts, *numbers):
             for typed in self._readings(part, point):
                 if self._equal(reference, typed, point.table):
                     return part
