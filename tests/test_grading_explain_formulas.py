@@ -141,7 +141,6 @@ STATED = [
     ("gaussians/explain-reparameterization", 1, "z = mu + sigma * eps, eps ~ N(0,1)"),
     ("probability-statistics/explain-log-odds", 0, "logit(p) := ln(p/(1−p)) = wᵀx + b"),
     ("regularization/explain-early-stopping", 3, "λ_eff ≈ 1/(ηt)"),
-    ("regularization/explain-early-stopping", 3, "λ ~ 1/(η·t)"),
     ("generative-models/explain-gan-jsd", 0, "D_G*(x) = p_data(x) / (p_data(x) + p_G(x))"),
     ("inference-cost/explain-inference-regimes", 3, "each decode step is ~2N FLOPs, so"),
     ("training-scaling/explain-overtraining", 2, "serving costs 2·N per token"),
@@ -486,3 +485,16 @@ def test_numbers_do_not_crowd_a_formula_out_of_a_long_explanation() -> None:
     assert len(text) < 2_000
     assert by_formula(key, 0, text) == "2 − 2cos θ"
     assert by_formula("generative-models/explain-gan-jsd", 2, f"{numbers}; at best −2 log 2")
+
+
+def test_no_card_gives_a_formula_point_away_in_its_prompt() -> None:
+    """Restating the question is not making a point: no built-in explain card's prompt alone
+    makes one of its formula points (the early-stopping card asks about λ ~ 1/(ηt), so its
+    point is the equation λ = 1/(ηt), not the expression the prompt already writes)."""
+    given = []
+    for card in cards().values():
+        grader = FormulaGrader.of(card.prompt, explain_table(card))
+        for index, point in enumerate(card.points):
+            if point.formulas and grader.evidence(point.formulas) is not None:
+                given.append((card.key, index))
+    assert given == []
