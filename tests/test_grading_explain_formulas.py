@@ -488,12 +488,14 @@ def test_numbers_do_not_crowd_a_formula_out_of_a_long_explanation() -> None:
 
 
 def test_no_card_gives_a_formula_point_away_in_its_prompt() -> None:
-    """Restating the question is not making a point: no built-in explain card's prompt alone
-    makes one of its formula points (the early-stopping card asks about λ ~ 1/(ηt), so its
-    point is the equation λ = 1/(ηt), not the expression the prompt already writes)."""
+    """Restating the question is not making a point: no built-in explain card's prompt and
+    legend (the meanings shown under it) make one of its formula points (the early-stopping
+    card asks about λ ~ 1/(ηt), so its point is the equation λ = 1/(ηt), not the expression the
+    prompt already writes)."""
     given = []
     for card in cards().values():
-        grader = FormulaGrader.of(card.prompt, explain_table(card))
+        legend = [spec.meaning for spec in (*card.symbols, *card.functions)]
+        grader = FormulaGrader.of(" . ".join([card.prompt, *legend]), explain_table(card))
         for index, point in enumerate(card.points):
             if point.formulas and grader.evidence(point.formulas) is not None:
                 given.append((card.key, index))
