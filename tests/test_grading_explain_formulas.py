@@ -189,6 +189,21 @@ STATED = [
     ("generative-models/explain-gan-jsd", 0, "D*(x) = 1/(1 + p_g(x)/p_data(x))"),
     ("gradients/why-mse-sigmoid-trains-badly", 1, "∂L/∂w = (σ(z) − y)·σ(z)(1−σ(z))·x"),
     ("regularization/explain-l1-zeros", 0, "∇_w λ‖w‖² = 2λw"),
+    # asides in brackets, ± and ≪, a dangling ×, + const, sgn
+    ("attention-transformers/explain-gqa", 2, "KV memory drops by h/g (h query heads, g groups)."),
+    ("attention-transformers/explain-gqa", 2, "cache ∝ g instead of h, i.e. (h/g)× smaller"),
+    ("gaussians/explain-thin-shell", 1, "‖z‖ ≈ √d ± 0.7"),
+    ("gaussians/explain-random-cosine", 1, "Var[cos] = 1/d, std = 1/√d ≈ 0.036 at d = 768"),
+    ("losses/explain-infonce", 2, "the bound is MI ≥ log(N) − L_InfoNCE"),
+    ("information-theory/explain-js", 0, "JS = ½KL(p‖m) + ½KL(q‖m), m = (p+q)/2"),
+    ("retrieval-evaluation/speculative-decoding-explain", 3, "E[tokens] = (1−α^(k+1))/(1−α)"),
+    ("gradients/why-they-coincide", 2, "∂(A(θ) − yθ)/∂θ = A'(θ) − y"),
+    ("optimizers/explain-residual-scaling", 2, "Var scales by (2L)^-1"),
+    ("alignment/lora-explain", 2, "params: r·(d+k) ≪ d·k"),
+    ("regularization/explain-l1-zeros", 0, "∂/∂w (λw²) = 2λw → 0 as w → 0"),
+    ("regularization/explain-l1-zeros", 2, "the L1 pull λ sgn(w) never shrinks"),
+    ("probability-statistics/explain-map-mle", 2, "−log N(w; 0, τ²) = w²/(2τ²) + const"),
+    ("retrieval-evaluation/l2-cosine-explain", 0, "|x - y|^2 = |x|^2 + |y|^2 - 2x.y = 2 - 2cos(θ)"),
 ]
 
 WRONG = [
@@ -266,6 +281,11 @@ WRONG = [
     ("probability-statistics/explain-log-odds", 0, "w·x + b + log(p/(1−p)) = 0"),
     ("generative-models/explain-gan-jsd", 0, "D*(x) = 1/(1 + p_data(x)/p_g(x))"),
     ("regularization/explain-l1-zeros", 0, "∇_w λ‖w‖² = λw"),
+    ("information-theory/explain-perplexity", 0, "ppl = log(L)"),
+    ("retrieval-evaluation/speculative-decoding-explain", 3, "E[tokens] = (1−α^k)/(1−α)"),
+    ("optimizers/explain-residual-scaling", 2, "Var scales by (2L)^-2"),
+    ("probability-statistics/explain-map-mle", 2, "−log N(w; 0, τ²) = w²/τ² + const"),
+    ("attention-transformers/explain-gqa", 2, "KV memory drops by g/h (h query heads)."),
 ]
 
 

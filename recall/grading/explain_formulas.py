@@ -14,11 +14,12 @@ engine's own tokens:
   word beside a lone operator (``SE = σ/√n``, ``a + b``); a run ends at a prose word, or at
   ``,`` ``;`` ``:`` ``.`` closing a word outside brackets. A run right after a negation ("it is
   *not* σ/n") is no evidence, neither for the point nor against it.
-* **Relations cut a run into parts** (``= ≈ ≤ → ∝ ~ …``); two parts around ``=``, ``≈``, ``≃``,
-  ``≡`` or ``:=`` also make an *equation*. Parts around ``≠`` are never evidence. Small words
-  glued to a bracket (``(so var(q·k)``) are cut off a part; the argument of a function the
-  grammar does not know (``softmax(q·k/√d_k)``) and the term of a sum (``Σ_r 1/(k + r)``) are
-  parts of their own.
+* **Relations cut a run into parts** (``= ≈ ≤ → ∝ ~ ≪ ± …``); two parts around ``=``,
+  ``≈``, ``≃``, ``≡`` or ``:=`` also make an *equation*. Parts around ``≠`` are never
+  evidence. Small words glued to a bracket (``(so var(q·k)``), an aside whose bracket never
+  closes (``h/g (h query heads``), a dangling operator and a ``+ const`` are cut off a part;
+  the argument of a function the grammar does not know (``softmax(q·k/√d_k)``) and the term of
+  a sum (``Σ_r 1/(k + r)``) are parts of their own.
 * **Keyboard notation.** Divergence bars inside a call (``KL(p‖q)``, ``JS(p || q)``) and a
   conditional bar (``p(x|c)``) read as a comma, ``⊙`` as a product, ``log₂`` as ``log2``,
   braces typed without LaTeX (``β_{1}``, ``e^{-x}``) as brackets; a transpose (``wᵀx``,
@@ -92,9 +93,17 @@ BUDGET_SECONDS = 0.15
 _EQUALS = frozenset({"=", "≈", "≃", "≅", "≡", ":=", "=="})
 #: Relations whose parts are never evidence (a denial).
 _DENIES = frozenset({"≠", "!=", "=/="})
+#: Signs that separate two formulas without being part of either: the relations the grammar
+#: refuses, and ``≪ ≫ ± ∓`` (``√d ± 0.7`` gives ``√d`` and ``0.7``).
+_SEPARATORS = RELATIONS | frozenset("≪≫±∓⟹⟶⟺")
 _RELATION = re.compile(
-    r"(=/=|:=|==|!=|<=|>=|->|=>|<-|[" + re.escape("".join(sorted(RELATIONS))) + r"])"
+    r"(=/=|:=|==|!=|<=|>=|->|=>|<-|[" + re.escape("".join(sorted(_SEPARATORS))) + r"])"
 )
+#: ``+ const`` after a formula (``w²/(2τ²) + const``): the additive constant a log-density
+#: drops, not a term of the formula.
+_PLUS_CONSTANT = re.compile(r"\s*[+−-]\s*(?:const|constant|cst)\.?$", re.IGNORECASE)
+#: Operators left dangling at a part's end (``(h/g)× smaller``).
+_DANGLING = "×·*+−-/^"
 _MATHY_CHARS = (
     frozenset("()[]√_′|‖ᵀ⊙")
     | frozenset(OPERATORS)
@@ -139,6 +148,7 @@ _NEGATORS = frozenset({"not", "no", "never", "nor", "neither", "without", "canno
 _NEGATION_REACH = 4
 #: Letters that name a builtin in common notation, read so when a point's formula uses it.
 _NOTATION_ALIASES = {"sigma": "sigmoid", "C": "binom"}
+_SGN = re.compile(r"\bsgn(?=\s*\()")
 #: Short spellings of a Greek name that learners type.
 _ALIASES = {"eps": "epsilon"}
 
@@ -199,6 +209,7 @@ def _has_letter(part: str) -> bool:
 
 def _runs(text: str) -> list[str]:
     text = text.translate(_FOLDS).replace("log₂", "log2").replace("log₁₀", "log10")
+    text = _SGN.sub("sign", text)
     text = _TRANSPOSE.sub(" ", text)
     text = _divergences(_CONDITIONAL.sub(r"(\1, \2)", text))
     if "\\" not in text:  # braces without LaTeX: β_{1}, e^{-E(x)}, sqrt{p(1-p)/n}
@@ -330,11 +341,14 @@ def _trimmed(part: str) -> str:
     previous = None
     while part != previous:
         previous = part
-        part = part.strip().strip(",.;:!?").strip()
+        part = _PLUS_CONSTANT.sub("", part.strip().strip(",.;:!?").strip()).rstrip(_DANGLING)
         opened = part.count("(") + part.count("[")
         closed = part.count(")") + part.count("]")
+        unclosed = _first_unclosed(part)
         if part.startswith(("(", "[")) and opened > closed:
             part = part[1:]
+        elif unclosed is not None:
+            part = part[:unclosed]  # ``h/g (h`` before "query heads": the aside is prose
         elif part.endswith((")", "]")) and closed > opened:
             part = part[:-1]
         words = part.split(" ")
@@ -344,6 +358,17 @@ def _trimmed(part: str) -> str:
         elif len(words) > 1 and words[-1].lower() in _SMALL and not _operator(words[-2]):
             part = " ".join(words[:-1])
     return part
+
+
+def _first_unclosed(part: str) -> int | None:
+    """Where the first bracket that is never closed opens, if anywhere but the start."""
+    stack: list[int] = []
+    for index, char in enumerate(part):
+        if char in "([":
+            stack.append(index)
+        elif char in ")]" and stack:
+            stack.pop()
+    return stack[0] if stack and stack[0] > 0 else None
 
 
 def _operator(word: str) -> bool:
