@@ -124,7 +124,6 @@ _SMALL = frozenset(
 )
 _FUNCTION_WORDS = frozenset(BUILTINS) | {"ln", "var", "cov", "softmax", "kl", "js", "e"}
 _GREEK_WORDS = frozenset(name.lower() for name in GREEK_NAMES)
-#: ``KL(p‖q)``, ``JS(p || q)``: the bars of a divergence inside one pair of brackets.
 #: ``p(x|c)``: a conditional bar between two plain arguments.
 _CONDITIONAL = re.compile(r"\(([^()|‖]+)\|([^()|‖]+)\)")
 #: ``log-odds``, ``one-hot``, ``mass-covering``: prose words joined by hyphens, not a difference.
@@ -144,10 +143,11 @@ _SPOKEN = {"times": "*", "over": "/"}
 _SUM = re.compile(r"(?:Σ|∑|Sigma)(?:_\w+|[\u2080-\u209c\u1d62-\u1d65]+)?\s+(.+)")
 #: Words that deny the math right after them ("the error is *not* σ/n"), and how far back one
 #: is looked for.
-_NEGATORS = frozenset({"not", "no", "never", "nor", "neither", "without", "cannot", "isnt"})
+_NEGATORS = frozenset({"not", "no", "never", "nor", "neither", "without", "cannot"})
 _NEGATION_REACH = 4
 #: Letters that name a builtin in common notation, read so when a point's formula uses it.
 _NOTATION_ALIASES = {"sigma": "sigmoid", "C": "binom"}
+#: ``sgn(w)``: the sign function as often abbreviated.
 _SGN = re.compile(r"\bsgn(?=\s*\()")
 #: Short spellings of a Greek name that learners type.
 _ALIASES = {"eps": "epsilon"}
@@ -208,6 +208,7 @@ def _has_letter(part: str) -> bool:
 
 
 def _runs(text: str) -> list[str]:
+    """The runs of math in ``text``, after the keyboard notation is folded (module docstring)."""
     text = text.translate(_FOLDS).replace("log₂", "log2").replace("log₁₀", "log10")
     text = _SGN.sub("sign", text)
     text = _TRANSPOSE.sub(" ", text)
@@ -224,8 +225,8 @@ def _runs(text: str) -> list[str]:
         nonlocal depth
         if run:
             joined = " ".join(run).strip(",.;:!?")
-            mathy = any(ch in _MATHY_CHARS or ch.isdigit() for ch in joined)
-            if mathy and not _negated(words[max(start - _NEGATION_REACH, 0) : start]):
+            has_math = any(ch in _MATHY_CHARS or ch.isdigit() for ch in joined)
+            if has_math and not _negated(words[max(start - _NEGATION_REACH, 0) : start]):
                 runs.append(joined)
             run.clear()
         depth = 0
