@@ -15,6 +15,8 @@ from functools import cache
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from recall.cards.loader import load_decks, read_deck
 from recall.cards.model import Card, CardKind, KeyPoint, SymbolSpec
@@ -520,3 +522,26 @@ def test_no_card_gives_a_formula_point_away_in_its_prompt() -> None:
             if point.formulas and grader.evidence(point.formulas) is not None:
                 given.append((card.key, index))
     assert given == []
+
+
+_PIECES = [
+    *"abxyzwpqnkNDCL λσεηθβ()[]{}|‖=≈≠<>≤≥→~∝±·×−+-*/^²√_,.;: ",
+    *("d_k", "p_data", "log", "exp(", "sqrt", "cos θ", "not ", "so ", "1", "0.5", "C(", "Var["),
+    *("Σ_r ", "`", "$", "\\frac{1}{2}", "′", "ᵀ", "₁", "̂", " over ", " squared", "(1 − ε)"),
+]
+
+
+@settings(max_examples=80, deadline=None)
+@given(pieces=st.lists(st.sampled_from(_PIECES), max_size=60), index=st.integers(0, 10_000))
+def test_any_prose_math_is_read_within_bounds_and_never_raises(
+    pieces: list[str], index: int
+) -> None:
+    text = "".join(pieces)
+    found = candidates(text)
+    assert len(found.parts) <= MAX_SPANS and len(found.equations) <= MAX_EQUATIONS
+    assert len(found.numbers) <= MAX_NUMBERS
+    assert all(len(part) <= MAX_SPAN_CHARS for part in found.parts)
+    with_formulas = [card for card in cards().values() if any(p.formulas for p in card.points)]
+    card = with_formulas[index % len(with_formulas)]
+    verdict = grade(card, text + " ok")
+    assert len(verdict.points) == len(card.points)
