@@ -419,6 +419,9 @@ def test_the_comparisons_of_one_explanation_stop_at_the_budget() -> None:
         ("regularization/explain-early-stopping", 2, "ridge keeps λ/(h + λ) of each direction"),
         ("probability-statistics/explain-log-odds", 0, "log(p/(1−p)) = −(w·x + b)"),
         ("alignment/lora-explain", 2, "the trainable count becomes r·d + k"),
+        # the phrasing's words on both sides of a wrong equation, or of a denial
+        ("information-theory/explain-perplexity", 0, "PPL = exp(−CE) in nats"),
+        ("training-scaling/explain-compute-optimal-exponents", 0, "so a + b ≠ 1"),
     ],
 )
 def test_a_phrasing_read_off_a_wrong_formula_does_not_credit(

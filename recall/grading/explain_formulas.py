@@ -161,6 +161,8 @@ class Candidates:
     parts: tuple[str, ...]
     equations: tuple[tuple[str, str], ...]
     numbers: tuple[str, ...] = ()
+    #: Pairs of parts around ``≠``: never evidence for a point, only against its words.
+    denials: tuple[tuple[str, str], ...] = ()
 
 
 def formula_spans(text: str) -> list[str]:
@@ -177,6 +179,7 @@ def candidates(text: str) -> Candidates:
     """The parts and equations of every math run of ``text`` (bounded)."""
     parts: list[str] = []
     equations: list[tuple[str, str]] = []
+    denials: list[tuple[str, str]] = []
     for run in _runs(text):
         pieces = _parts(run)
         for index, (part, _) in enumerate(pieces):
@@ -187,6 +190,8 @@ def candidates(text: str) -> Candidates:
                 parts.extend(_arguments(part))
             if index and part and pieces[index - 1][0] and before in _EQUALS:
                 equations.append((pieces[index - 1][0], part))
+            if index and part and pieces[index - 1][0] and before in _DENIES:
+                denials.append((pieces[index - 1][0], part))
     unique = [p for p in dict.fromkeys(parts) if len(p) <= MAX_SPAN_CHARS]
     lettered = [p for p in unique if _has_letter(p)]
     numbers = [p for p in unique if not _has_letter(p)]
@@ -196,7 +201,10 @@ def candidates(text: str) -> Candidates:
         if max(map(len, e)) <= MAX_SPAN_CHARS and any(map(_has_letter, e))
     ]
     return Candidates(
-        tuple(lettered[:MAX_SPANS]), tuple(pairs[:MAX_EQUATIONS]), tuple(numbers[:MAX_NUMBERS])
+        tuple(lettered[:MAX_SPANS]),
+        tuple(pairs[:MAX_EQUATIONS]),
+        tuple(numbers[:MAX_NUMBERS]),
+        tuple(dict.fromkeys(denials))[:MAX_EQUATIONS],
     )
 
 
@@ -437,25 +445,37 @@ class FormulaGrader:
 
     def miswritten(self, formulas: Sequence[str]) -> list[str]:
         """The parts (or equations) of the text that write a point's formula wrongly: they use
-        exactly its names, yet the engine grades none of ``formulas`` equal to them. Empty when
-        one of them is stated, or when the budget ran out before that was decided: a formula
-        that was not compared is not called wrong."""
+        exactly its names, yet the engine grades none of ``formulas`` equal to them (with the
+        equation such a part is a side of), and what a ``≠`` denies. Empty when one of them is
+        stated, or when the budget ran out before that was decided: a formula that was not
+        compared is not called wrong."""
         if self.evidence(formulas) is not None or time.thread_time() > self.deadline:
             return []
         wrong: list[str] = []
+        pairs = [(*pair, "=") for pair in self.found.equations]
+        pairs += [(*pair, "≠") for pair in self.found.denials]
         for formula in formulas:
             sides = formula_sides(formula)
             point = self._point(formula)
             if point is None:
                 continue
             if len(sides) == 1:
-                wrong.extend(p for p in self.found.parts if self._readings(p, point))
+                bad = [p for p in self.found.parts if self._readings(p, point)]
+                wrong.extend(bad)
+                # and the equation it is a side of (``PPL = exp(−CE)``), or a denial's side
+                for left, right, relation in pairs:
+                    if relation == "=":
+                        said = left in bad or right in bad
+                    else:
+                        said = bool(self._readings(left, point) or self._readings(right, point))
+                    if said:
+                        wrong.append(f"{left} {relation} {right}")
                 continue
-            for left, right in self.found.equations:
+            for left, right, relation in pairs:
                 lhs = self._readings(left, point, whole=False)
                 rhs = self._readings(right, point, whole=False)
                 if any(a.free_symbols | b.free_symbols == point.names for a in lhs for b in rhs):
-                    wrong.append(f"{left} = {right}")
+                    wrong.append(f"{left} {relation} {right}")
         return list(dict.fromkeys(wrong))
 
     def _point(self, formula: str) -> _Point | None:
