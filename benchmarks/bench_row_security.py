@@ -96,7 +96,8 @@ def main() -> int:
             conn.execute(
                 text(
                     "INSERT INTO learners (id, name, role_name, created_at) "
-                    "SELECT g, 'l' || g, NULL, 0 FROM generate_series(CAST(:a AS integer), CAST(:b AS integer)) g"
+                    "SELECT g, 'l' || g, NULL, 0 "
+                    "FROM generate_series(CAST(:a AS integer), CAST(:b AS integer)) g"
                 ),
                 {"a": me + 1, "b": me + args.learners},
             )
