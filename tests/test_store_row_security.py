@@ -407,3 +407,37 @@ def test_a_learner_cannot_upgrade_and_is_told_who_can(
     engine.dispose()
     open_store(two_learners["owner"]).close()  # the owner upgrades; then ben opens again
     assert open_store(two_learners["ben"]).learner_id == int(two_learners["b"])
+
+
+def test_a_learners_login_records_its_own_deck_syncs_and_skips_them_next_time(
+    two_learners: dict[str, str],
+) -> None:
+    """The store records each deck's last full sync per learner (issue 18: a later start
+    skips unchanged decks) in that learner's own ``learner_settings`` rows, which row security
+    lets a learner's login write: the second sync of the same decks changes nothing, and the
+    records are ben's alone (none in ``recall_meta``, none for the other learner)."""
+    digested = [dataclasses.replace(deck, digest=f"d-{deck.id}") for deck in DECKS]
+    custom = dataclasses.replace(make_deck("ben-own", "p", "q"), digest="d-ben")
+    ben = open_store(two_learners["ben"])
+    try:
+        report = ben.sync_decks([*digested, custom], now=T0)
+        assert report.added == ("ben-own/p", "ben-own/q")
+        again = ben.sync_decks([*digested, custom], now=T0)
+        assert again.unchanged == sum(len(deck.cards) for deck in [*digested, custom])
+        assert set(ben.cards_by_key()) >= {"ben-own/p", "ben-own/q"}
+    finally:
+        ben.close()
+    with as_login(two_learners["owner"]) as owner:
+        in_meta = owner.execute(
+            text("SELECT count(*) FROM recall_meta WHERE key LIKE '%synced:%'")
+        ).scalar()
+        by_learner = dict(
+            owner.execute(
+                text(
+                    "SELECT learner_id, count(*) FROM learner_settings "
+                    "WHERE key LIKE 'store.synced:%' GROUP BY learner_id"
+                )
+            ).all()
+        )
+    assert in_meta == 0
+    assert by_learner == {int(two_learners["b"]): len(digested) + 1}
