@@ -71,6 +71,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--learners", type=int, default=1000)
     parser.add_argument("--runs", type=int, default=300)
+    parser.add_argument(
+        "--keep", action="store_true", help="keep the database and roles (prints their URLs)"
+    )
     args = parser.parse_args()
     base_text = os.environ.get("RECALL_TEST_PG_URL")
     if not base_text:
@@ -154,10 +157,13 @@ def main() -> int:
                 f"{statistics.median(secured) / statistics.median(plain):.2f}"
             )
     finally:
-        with admin.connect() as conn:
-            conn.execute(text(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)'))
-            for name in (role, owner):
-                conn.execute(text(f'DROP ROLE IF EXISTS "{name}"'))
+        if args.keep:
+            print(f"kept: owner {owner}, learner {role}, database {database}")
+        else:
+            with admin.connect() as conn:
+                conn.execute(text(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)'))
+                for name in (role, owner):
+                    conn.execute(text(f'DROP ROLE IF EXISTS "{name}"'))
         admin.dispose()
     return 0
 
