@@ -409,7 +409,6 @@ def test_a_learner_cannot_upgrade_and_is_told_who_can(
     assert open_store(two_learners["ben"]).learner_id == int(two_learners["b"])
 
 
-@pytest.mark.learner_sql_unchecked  # the owner counts every learner's records, on purpose
 def test_a_learners_login_records_its_own_deck_syncs_and_skips_them_next_time(
     two_learners: dict[str, str],
 ) -> None:
