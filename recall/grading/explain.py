@@ -11,16 +11,30 @@ How a phrasing is matched, and why:
   (``doesn't`` is ``does not``), then reduced to their stems (Snowball's English stemmer), so
   ``depends``, ``depending`` and ``dependence`` are one word. Small words (``the``, ``of``, ``is``)
   carry no point and are left out of phrasings.
+* **One spelling.** Sub- and superscripts fold (``k₁`` is ``k1``), a minus sign between
+  operands is the word "minus", and common abbreviations are read as the name they stand for
+  (``BN`` is ``batchnorm``, ``grads`` is ``gradients``, ``wrt`` is "with respect to").
 * **One clause.** Every word of a phrasing must occur in the same clause of the text (clauses end
-  at ``.``, ``;``, ``!``, ``?``, a line break, and at ``but``/``whereas``/``although``), in any
+  at ``.``, ``;``, ``!``, ``?``, a line break, and at ``but``/``whereas``/``however``), in any
   order: a learner who writes "the KL divergence is the only part that moves" says the same as
-  "only the KL term changes".
+  "only the KL term changes". Where order carries the meaning a phrasing says so: ``a>b`` wants
+  ``b`` close after ``a`` ("over the batch", not "each example over its features").
 * **Slips forgiven.** A word of six letters or more may be one key off (``preceeding``), ten or
   more two keys, the same as the deck format's spelling rule (:mod:`recall.spelling`).
-* **Negation flips a point.** A ``not``/``no``/``never``/``without`` (or ``n't``) governs the
-  words after it up to a comma or the clause's end (at most six words). A phrasing without a
-  negation is not made by a clause whose matched words are negated ("does *not* depend on the
-  parameters" does not say "depends on the parameters"), and a phrasing with one needs it.
+* **Negation flips a point.** A ``not``/``never``/``nothing`` (or ``n't``) governs the words
+  after it up to a comma or the clause's end (at most six words); a ``no``/``without``/"rather
+  than"/"instead of" only the phrase it introduces; a ``nothing`` after a verb denies the verb
+  ("teaches nothing"). A phrasing without a negation is not made by negated words ("does *not*
+  depend on the parameters" does not say "depends on the parameters"), and a phrasing with one
+  needs a negated word after its ``not`` and none before it.
+* **Contrasts are bound.** A point about one side of a contrast names its ``subject`` and what it
+  is ``versus``; each word of a clause is said of the term mentioned nearest before it in its
+  part of the clause (parts end at commas and ``while``), and only words said of the phrasing's
+  own term count: "prefill is memory-bound, decode compute-bound" does not say "decode is
+  memory-bound".
+* **Opposites unmake.** A clause that says one of a point's ``opposites`` ("the loss is
+  bounded") makes none of its phrasings, and a text that says one makes it with no number or
+  formula.
 * **Formulas and numbers are graded, not read.** Runs of the text that look like math are read
   with the engine's own grammar and compared with the point's formulas by the engine; numbers
   are compared within the point's margin.
@@ -32,8 +46,9 @@ when every point is made and Hard when some are missed (Hard still passes), Agai
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from recall.cards.model import Card, KeyPoint
@@ -52,15 +67,28 @@ PASS_SHARE = 0.5
 _NEGATORS = frozenset(
     {"not", "no", "never", "none", "nothing", "neither", "nor", "without", "nobody", "nowhere"}
 )
+#: Negators that govern a noun phrase only ("*without* the Lipschitz limit the critic could ...",
+#: "*no* noise in the ODE"): their reach ends at the first small word after a word they govern.
+_PHRASE_NEGATORS = frozenset({"without", "no"})
+#: Negators that may stand after the verb they deny ("the prompt teaches *nothing*").
+_OBJECT_NEGATORS = frozenset({"nothing", "none"})
 #: Words that carry no point: never required by a phrasing.
 _SMALL_WORDS = frozenset(
     """a an the of to in on at by for from with as and or is are was were be been being it its
     this that these those there here which who whom whose what so than then do does did has have
     had will would can could should may might must shall we you they he she i our your their
-    his her them us my me just very really also""".split()
+    his her them us my me just very really also number amount""".split()
 )
+#: Small words a phrase negator reaches across ("without noise *or* drift", "no sign *of* it").
+_PHRASE_JOINERS = frozenset({"or", "nor", "of"})
+#: Words that part the two sides of a contrast inside a clause, as a comma does ("decode is
+#: memory-bound *while* prefill ..."), without ending it: "AUC reads 0.9 *even though* the
+#: model is useless" is one point.
+_SIDE_BREAKS = frozenset({"while", "whilst", "yet", "although", "though"})
 _CLAUSE_BREAK = re.compile(
-    r"[.;!?\n]+(?:\s|$)|[.;!?\n]+(?=[^\w])|\b(?:but|whereas|although|though|however)\b"
+    r"[.;!?\n]+(?:\s|$)|[.;!?\n]+(?=[^\w])"
+    r"|\b(?:but|whereas|however|conversely|meanwhile)\b"
+    r"|\bin contrast\b|\bon the other hand\b"
 )
 _WORD = re.compile(r"[^\W_]+(?:[_'’][^\W_]+)*|,")
 _CONTRACTION = re.compile(r"(\w+)n['’]t\b")
@@ -73,30 +101,88 @@ _NEGATION_SCOPE = 6
 _SCOPE_ENDS = frozenset(
     "so because since which that then therefore thus hence while whereas and".split()
 )
+#: "not only", "not just", "no doubt": they add, they do not negate (read as one word, so a
+#: phrasing may still ask for "not only").
+_INTENSIFIED = re.compile(r"\bnot\s+(?:only|just|merely|simply|solely)\b|\bno\s+doubt\b")
+#: Phrases that reject what follows them as "without" does ("the derivative stays *rather than
+#: cancelling*", "a group mean *instead of* a critic"); the lead word stays a word.
+_REJECTING = re.compile(r"\b(rather) than\b|\b(instead) of\b|\bas (opposed) to\b")
+#: A minus between operands (``log p(x) - KL``, ``−log p``), read as the word "minus".
+_SPACED_MINUS = re.compile(r"(?<=[\w)\]|])\s+-\s+(?=[\w(\[|])|(?:^|(?<=[\s(=]))-(?=[^\W\d_]|\()")
+#: Abbreviations with dots, which would otherwise end a clause.
+_DOTTED = {"e.g.": "eg", "i.e.": "ie", "w.r.t.": "wrt", "vs.": "vs", "etc.": "etc", "cf.": "cf"}
+_DOTTED_RE = re.compile(r"(?<!\w)(?:" + "|".join(re.escape(k) for k in _DOTTED) + r")")
+#: Capitals that name a method where the lower case means something else (``ln`` is the log).
+_CASED = {"LN": "layernorm", "GN": "groupnorm"}
+_CASED_RE = re.compile(r"\b(?:" + "|".join(_CASED) + r")\b")
+#: Common abbreviations and spellings of one name, read as the name they stand for.
+_ABBREVIATIONS = {
+    "bn": "batchnorm",
+    "grad": "gradient",
+    "grads": "gradients",
+    "param": "parameter",
+    "params": "parameters",
+    "prob": "probability",
+    "probs": "probabilities",
+    "stat": "statistic",
+    "stats": "statistics",
+    "dim": "dimension",
+    "dims": "dimensions",
+    "wrt": "with respect to",
+    "w/o": "without",
+    "dkl": "kl",
+    "d_kl": "kl",
+    "lr": "learning rate",
+    "fwd": "forward",
+    "bwd": "backward",
+    "avg": "average",
+    "approx": "approximately",
+    "vs": "versus",
+    "bc": "because",
+    "b/c": "because",
+    "info": "information",
+}
+_ABBREVIATION_RE = re.compile(
+    r"(?<![\w/])(?:" + "|".join(re.escape(k) for k in _ABBREVIATIONS) + r")(?![\w/])"
+)
+#: One method, several spellings: "batch norm", "batch-normalization", "batchnorm".
+_COMPOUND_NAMES = re.compile(r"\b(batch|layer|group)[\s-]?norm(?:alization|alizations|s)?\b")
+#: A mention after these is the foil of a contrast, not the subject of what follows
+#: ("decode, *unlike* prefill, is memory-bound").
+_FOIL_MARKERS = frozenset({"unlike", "than", "versus", "not", "opposed"})
 
 _NUMBER = re.compile(r"(?<![\w.])[-−]?\d+(?:[.,]\d+)?(?:[eE][-+−]?\d+)?(%?)")
 _MATHY_CHARS = set("+-−*/^()=√·×<>≤≥≈_'ᵀ|!²³")
 _FUNCTION_WORDS = frozenset(
     """log ln exp sqrt softmax sigmoid tanh relu max min sum mean var cov kl e""".split()
 )
+#: ``a>b`` in a phrasing: ``b`` among the next this many words of the text after ``a``.
+NEAR = 2
 
 
 @dataclass(frozen=True)
 class _Token:
-    """A word of the text: its stem, the word as written (folded) and whether a negation
-    governs it."""
+    """A word of the text: its stem, the word as written (folded), whether a negation governs
+    it, which comma-delimited piece of its clause it stands in, and whether it follows a foil
+    marker ("unlike prefill")."""
 
     stem: str
     word: str
     negated: bool
+    piece: int = 0
+    foil: bool = False
 
 
 @dataclass(frozen=True)
 class _Slot:
-    """A word a phrasing requires: any of its alternatives (``a|b``)."""
+    """A word a phrasing requires: any of its alternatives (``a|b``); ``near`` when it must
+    follow the slot before it closely (``a>b``); ``denied`` when it stands after the
+    phrasing's negation."""
 
     stems: tuple[str, ...]
     words: tuple[str, ...]
+    near: bool = False
+    denied: bool = False
 
 
 @dataclass(frozen=True)
@@ -108,29 +194,99 @@ class Phrasing:
 
     @classmethod
     def read(cls, text: str) -> Phrasing:
-        """``"entropy not depend weights|parameters"`` → three slots, negated."""
-        slots = []
+        """``"entropy not depend weights|parameters"`` → three slots, the last two after the
+        negation; ``"across|over>batch"`` → two slots, the second close after the first."""
+        slots: list[_Slot] = []
         negated = False
         for raw in _normalised(text).split():
-            # A phrasing word is cut as the text is ("one-hot", "0.2" and "h(p)" are several
-            # words there), else it could never match; each piece is then a word of its own.
-            # (Alternatives, "a|b", are taken whole.)
-            if "|" not in raw and len(_WORD.findall(raw)) > 1:
-                for word in _WORD.findall(raw):
-                    if word != "," and word not in _SMALL_WORDS and word not in _NEGATORS:
-                        folded = _folded(word)
-                        slots.append(_Slot((_stem(folded),), (folded,)))
-                continue
-            options = [option for option in raw.split("|") if option]
-            plain = [option for option in options if option not in _SMALL_WORDS]
-            if plain and all(option in _NEGATORS for option in plain):
-                negated = not negated
-                continue
-            if not plain:
-                continue
-            words = tuple(_folded(option) for option in plain)
-            slots.append(_Slot(tuple(_stem(w) for w in words), words))
+            near = False
+            for part in raw.split(">"):
+                added = cls._slots(part, near=near, denied=negated)
+                if added is None:
+                    negated = True
+                    continue
+                slots.extend(added)
+                near = True
         return cls(tuple(slots), negated)
+
+    @staticmethod
+    def _slots(raw: str, *, near: bool, denied: bool) -> list[_Slot] | None:
+        """The slots one phrasing word stands for; ``None`` for a negation."""
+        # A phrasing word is cut as the text is ("one-hot", "0.2" and "h(p)" are several words
+        # there), else it could never match; each piece is then a word of its own, close after
+        # the one before ("one-hot" is "one" then "hot"). (Alternatives, "a|b", are taken whole.)
+        if "|" not in raw and len(_WORD.findall(raw)) > 1:
+            pieces = [
+                w for w in _WORD.findall(raw) if w != "," and w not in _SMALL_WORDS | _NEGATORS
+            ]
+            return [
+                _Slot((_stem(_folded(w)),), (_folded(w),), near=near or i > 0, denied=denied)
+                for i, w in enumerate(pieces)
+            ]
+        options = [option for option in raw.split("|") if option]
+        plain = [option for option in options if option not in _SMALL_WORDS]
+        if plain and all(option in _NEGATORS for option in plain):
+            return None
+        if not plain:
+            return []
+        words = tuple(_folded(option) for option in plain)
+        return [_Slot(tuple(_stem(w) for w in words), words, near=near, denied=denied)]
+
+
+@dataclass(frozen=True)
+class _Contrast:
+    """A point's contrast read once: its terms (the subject first, when it has one)."""
+
+    terms: tuple[_Slot, ...]
+    has_subject: bool
+
+    @classmethod
+    def of(cls, point: KeyPoint) -> _Contrast | None:
+        if not point.versus:
+            return None
+        names = ((point.subject,) if point.subject else ()) + point.versus
+        terms = []
+        for name in names:
+            words = tuple(_folded(w) for w in _normalised(name).split("|") if w.strip())
+            terms.append(_Slot(tuple(_stem(w) for w in words), words))
+        return cls(tuple(terms), bool(point.subject))
+
+    def bound_term(self, phrasing: Phrasing) -> int | None:
+        """The term a phrasing is said of: the one it names, else the subject; ``None`` when
+        it names several (it states the contrast itself) or none and there is no subject."""
+        named = {
+            k
+            for k, term in enumerate(self.terms)
+            for slot in phrasing.slots
+            if set(slot.stems) & set(term.stems)
+        }
+        if len(named) == 1:
+            return named.pop()
+        if not named and self.has_subject:
+            return 0
+        return None
+
+    def owners(self, clause: tuple[_Token, ...]) -> list[int | None]:
+        """Which term each word of the clause is said of: the nearest term mentioned before
+        it in its comma-delimited piece, else after it in that piece, else before it in the
+        clause (a subject carries across commas: "decode reads the weights, so it is memory-
+        bound"). A mention after "unlike"/"than"/"not" is a foil, never an owner."""
+        mentions = [
+            (i, k)
+            for i, token in enumerate(clause)
+            if not token.foil
+            for k, term in enumerate(self.terms)
+            if _slot_takes(term, token)
+        ]
+        owners: list[int | None] = []
+        for i, token in enumerate(clause):
+            same_piece = [(j, k) for j, k in mentions if clause[j].piece == token.piece]
+            before = [k for j, k in same_piece if j <= i]
+            after = [k for j, k in same_piece if j > i]
+            earlier = [k for j, k in mentions if j <= i]
+            nearest = before[-1:] or after[:1] or earlier[-1:]
+            owners.append(nearest[0] if nearest else None)
+        return owners
 
 
 @dataclass(frozen=True)
@@ -163,10 +319,14 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
     spans: list[str] | None = None
     outcomes = []
     for point in card.points:
-        evidence = _by_words(point, clauses)
-        if evidence is None and point.values:
+        contrast = _Contrast.of(point)
+        # A clause that says the point's contrary makes none of its phrasings; a text that
+        # says it anywhere makes the point with no bare number or formula.
+        opposed = _clauses_saying(point.opposites, clauses, contrast)
+        evidence = _said_in(point.words, clauses, contrast, skip=opposed)
+        if evidence is None and point.values and not opposed:
             evidence = _by_value(point, text)
-        if evidence is None and point.formulas:
+        if evidence is None and point.formulas and not opposed:
             if spans is None:
                 spans = formula_spans(text)
             evidence = _by_formula(point, spans, table or SymbolTable.build(strict=False))
@@ -197,32 +357,127 @@ def grade_explanation(card: Card, text: str, table: SymbolTable | None = None) -
 # --- words ------------------------------------------------------------------------------------
 
 
-def _by_words(point: KeyPoint, clauses: Sequence[tuple[_Token, ...]]) -> str | None:
-    for phrase_text in point.words:
+def _clauses_saying(
+    phrasings: Sequence[str],
+    clauses: Sequence[tuple[_Token, ...]],
+    contrast: _Contrast | None,
+) -> frozenset[int]:
+    """The indices of the clauses that say any of ``phrasings``."""
+    if not phrasings:
+        return frozenset()
+    return frozenset(
+        c for c in range(len(clauses)) if _said_in(phrasings, clauses, contrast, only=c) is not None
+    )
+
+
+def _said_in(
+    phrasings: Sequence[str],
+    clauses: Sequence[tuple[_Token, ...]],
+    contrast: _Contrast | None,
+    *,
+    skip: frozenset[int] = frozenset(),
+    only: int | None = None,
+) -> str | None:
+    """The words of the first clause that says one of ``phrasings`` (leaving out the clauses
+    in ``skip``, or looking at clause ``only``), or ``None``."""
+    owners: dict[int, list[int | None]] = {}
+    for phrase_text in phrasings:
         phrasing = _phrasing(phrase_text)
         if not phrasing.slots:
             continue
-        for clause in clauses:
-            matched = _match(phrasing, clause)
+        bound = contrast.bound_term(phrasing) if contrast else None
+        for c, clause in enumerate(clauses):
+            if c in skip or (only is not None and c != only):
+                continue
+            allowed = None
+            if contrast is not None and bound is not None:
+                if c not in owners:
+                    owners[c] = contrast.owners(clause)
+                allowed = [owner in (None, bound) for owner in owners[c]]
+            matched = _match(phrasing, clause, allowed)
             if matched is not None:
                 return matched
     return None
 
 
-def _match(phrasing: Phrasing, clause: tuple[_Token, ...]) -> str | None:
-    """The clause's words that say the phrasing, or ``None``."""
-    found: list[_Token] = []
+def _match(
+    phrasing: Phrasing, clause: tuple[_Token, ...], allowed: list[bool] | None = None
+) -> str | None:
+    """The clause's words that say the phrasing, or ``None``.
+
+    Every slot needs a word of the clause (said of the phrasing's term, where ``allowed``
+    says which words are); a slot before the phrasing's negation needs a word no negation
+    governs, and a negated phrasing needs at least one negated word after its negation. A
+    ``near`` slot's word follows the previous slot's within :data:`NEAR` words. Slots are
+    searched chain by chain (a slot and the near slots after it), so the work stays linear in
+    the clause's length."""
+    candidates: list[list[int]] = []
     for slot in phrasing.slots:
-        # A word may occur twice in a clause, once negated ("does not depend on the data, so
-        # only the KL depends on it"): take the occurrence whose negation suits the phrasing.
-        takers = [t for t in clause if _slot_takes(slot, t)]
+        takers = [
+            i
+            for i, token in enumerate(clause)
+            if (allowed is None or allowed[i])
+            and (slot.denied or not token.negated)
+            and _slot_takes(slot, token)
+        ]
         if not takers:
             return None
-        suited = [t for t in takers if t.negated == phrasing.negated]
-        found.append((suited or takers)[0])
-    if any(token.negated for token in found) != phrasing.negated:
-        return None
-    return " ".join(dict.fromkeys(token.word for token in found))
+        # A word may occur twice, once negated: try first the occurrence that suits the slot.
+        takers.sort(key=lambda i: clause[i].negated != slot.denied)
+        candidates.append(takers)
+    chains: list[list[int]] = []
+    for k, slot in enumerate(phrasing.slots):
+        if slot.near and chains:
+            chains[-1].append(k)
+        else:
+            chains.append([k])
+    plain: list[tuple[int, ...]] = []
+    denying: list[tuple[int, ...] | None] = []
+    for chain in chains:
+        some, negated = _chain_assignments(chain, phrasing.slots, candidates, clause)
+        if some is None:
+            return None
+        plain.append(some)
+        denying.append(negated)
+    if phrasing.negated:
+        which = next((n for n, found in enumerate(denying) if found is not None), None)
+        if which is None:
+            return None
+        plain[which] = denying[which] or plain[which]
+    chosen = [i for assignment in plain for i in assignment]
+    return " ".join(dict.fromkeys(clause[i].word for i in chosen))
+
+
+def _chain_assignments(
+    chain: list[int],
+    slots: Sequence[_Slot],
+    candidates: list[list[int]],
+    clause: tuple[_Token, ...],
+) -> tuple[tuple[int, ...] | None, tuple[int, ...] | None]:
+    """One way to place a chain of near slots in the clause, and one that puts a negated word
+    on a slot after the phrasing's negation (``None`` where there is no such way)."""
+    some: tuple[int, ...] | None = None
+    negated: tuple[int, ...] | None = None
+
+    def place(k: int, chosen: tuple[int, ...]) -> None:
+        nonlocal some, negated
+        if some is not None and negated is not None:
+            return
+        if k == len(chain):
+            if some is None:
+                some = chosen
+            if negated is None and any(
+                clause[i].negated and slots[s].denied for i, s in zip(chosen, chain, strict=True)
+            ):
+                negated = chosen
+            return
+        for i in candidates[chain[k]]:
+            if k and not 0 < i - chosen[-1] <= NEAR:
+                continue
+            place(k + 1, (*chosen, i))
+
+    place(0, ())
+    return some, negated
 
 
 def _slot_takes(slot: _Slot, token: _Token) -> bool:
@@ -237,40 +492,79 @@ def _slot_takes(slot: _Slot, token: _Token) -> bool:
 
 
 def _clauses(text: str) -> Iterator[tuple[_Token, ...]]:
-    """The text's clauses as tokens, each marked when a negation governs it."""
+    """The text's clauses as tokens, each marked when a negation governs it.
+
+    A ``not``/``never``/``nothing`` governs the next few words up to a comma or a word of
+    :data:`_SCOPE_ENDS`; a ``no``/``without`` (and "rather than", "instead of") only the phrase
+    it introduces, up to the first small word after it ("without the limit the critic ..."); a
+    ``nothing`` right after a verb denies the verb too ("teaches nothing")."""
     for piece in _CLAUSE_BREAK.split(_normalised(text)):
         tokens: list[_Token] = []
         scope = 0
+        phrase_only = False
+        governed = 0
+        comma_piece = 0
+        previous = ""
         for raw in _WORD.findall(piece):
-            if raw == ",":
+            if raw == "," or raw in _SIDE_BREAKS:
                 scope = 0
+                comma_piece += 1
+                previous = ""
                 continue
             word = _folded(raw)
-            if word in _NEGATORS and not _only_intensifier(piece, raw):
+            if word in _NEGATORS:
+                if word in _OBJECT_NEGATORS and tokens and previous == tokens[-1].word:
+                    tokens[-1] = replace(tokens[-1], negated=True)
                 scope = _NEGATION_SCOPE
+                phrase_only = word in _PHRASE_NEGATORS
+                governed = 0
+                previous = word
                 continue
             if word in _SCOPE_ENDS:
                 scope = 0
             if word in _SMALL_WORDS:
+                if phrase_only and scope and word == "to":
+                    # "no need to retrain it", "without having to ...": the phrase is a verb's.
+                    phrase_only, scope = False, _NEGATION_SCOPE
+                elif phrase_only and governed and word not in _PHRASE_JOINERS:
+                    scope = 0
+                previous = word
                 continue
-            tokens.append(_Token(_stem(word), word, negated=scope > 0))
+            tokens.append(
+                _Token(
+                    _stem(word),
+                    word,
+                    negated=scope > 0,
+                    piece=comma_piece,
+                    foil=previous in _FOIL_MARKERS,
+                )
+            )
+            governed += scope > 0
             scope = max(scope - 1, 0)
+            previous = word
         if tokens:
             yield tuple(tokens)
 
 
-def _only_intensifier(piece: str, raw: str) -> bool:
-    """``not only`` (and ``no doubt``) add, they do not negate."""
-    return bool(re.search(rf"\b{re.escape(raw)}\s+(only|just|doubt)\b", piece))
-
-
 def _normalised(text: str) -> str:
+    """Text (or a phrasing) folded so that spellings of one word meet: Unicode compatibility
+    forms (``k₁`` is ``k1``, ``σ²`` is ``σ2``), a minus sign read as "minus", named methods in
+    one spelling, abbreviations opened, contractions opened, British spellings made American,
+    and "not only"-style intensifiers kept from reading as negations."""
+    text = unicodedata.normalize("NFKC", text).replace("−", " minus ")
+    text = _SPACED_MINUS.sub(" minus ", text)
+    text = _CASED_RE.sub(lambda m: _CASED[m.group()], text)
     text = text.lower().replace("’", "'").replace("+", " plus ")
     text = _CONTRACTION.sub(lambda m: f"{_IRREGULAR_NOT.get(m.group(1), m.group(1))} not", text)
     text = text.replace("cannot", "can not")
+    text = _INTENSIFIED.sub(lambda m: "nodoubt" if m.group().endswith("doubt") else "notonly", text)
     text = _BRITISH_ISE.sub(r"iz\1", text)
     text = _BRITISH_YSE.sub(r"yz\1", text)
-    return _BRITISH_OUR.sub(r"or\1", text)
+    text = _BRITISH_OUR.sub(r"or\1", text)
+    text = _DOTTED_RE.sub(lambda m: _DOTTED[m.group()], text)
+    text = _ABBREVIATION_RE.sub(lambda m: _ABBREVIATIONS[m.group()], text)
+    text = _COMPOUND_NAMES.sub(r"\1norm", text)
+    return _REJECTING.sub(lambda m: f"{m.group(m.lastindex or 0)} without", text)
 
 
 def _folded(word: str) -> str:
