@@ -1,0 +1,316 @@
+"""The explain matcher's classes of paraphrase (issue 23), each tried on sentences written for
+these tests (not the corpus's), over several built-in cards: contrasts bound to their side,
+declared opposites, word order, clause sides, negation scope, Unicode folding, abbreviations.
+
+Each case names the card, the text, the points it states (must be made) and the points it
+contradicts (must not be). Several cases are the right statement beside the wrong one, so a fix
+that simply stopped crediting the words would fail too.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from recall.cards.loader import load_decks, read_deck
+from recall.cards.model import Card, CardKind
+from recall.grading import check_deck
+from recall.grading.explain import check_explanation
+from recall.paths import builtin_decks_dir
+
+#: Points bound to one side of a contrast (``subject``/``versus``): the same words said of the
+#: other side do not make them, and said of the right side they do.
+CONTRASTS = [
+    (
+        "inference-cost/explain-inference-regimes",
+        "Prefill is bandwidth-limited and decode is compute-bound.",
+        [],
+        [0, 2],
+    ),
+    (
+        "inference-cost/explain-inference-regimes",
+        "During decode the bottleneck is memory bandwidth, and prefill saturates the compute "
+        "units.",
+        [0, 2],
+        [],
+    ),
+    (
+        "metrics/rmse-mae-mape",
+        "MAE punishes large errors heavily, and RMSE is the one that is robust.",
+        [],
+        [0, 1],
+    ),
+    (
+        "metrics/rmse-mae-mape",
+        "Outliers dominate RMSE because the errors are squared, whereas MAE treats each unit of "
+        "error equally.",
+        [0, 1],
+        [],
+    ),
+    (
+        "diffusion-flow/sde-vs-ode",
+        "The SDE is deterministic, while the ODE adds fresh noise at each step.",
+        [],
+        [1, 2, 3],
+    ),
+    (
+        "probability-statistics/explain-map-mle",
+        "Put a Laplace prior on the weights and you get an L2 penalty, a Gaussian one gives L1.",
+        [],
+        [2, 3],
+    ),
+    (
+        "probability-statistics/explain-map-mle",
+        "A Gaussian prior turns into an L2 penalty and a Laplace prior into L1.",
+        [2, 3],
+        [],
+    ),
+    (
+        "regularization/explain-weight-decay-vs-l2",
+        "In AdamW the decay still goes through the gradient and gets divided by sqrt(v).",
+        [],
+        [2],
+    ),
+]
+#: A clause that states a point's declared opposite (an antonym of its claim) does not make it.
+OPPOSITES = [
+    (
+        "losses/why-cross-entropy",
+        "The loss is capped, so being confidently wrong costs little.",
+        [],
+        [3],
+    ),
+    ("attention-transformers/explain-sqrt-dk", "Tiny logits make the softmax one-hot.", [], [1]),
+    (
+        "gaussians/explain-thin-shell",
+        "The width of the shell increases like sqrt(d) as the dimension grows.",
+        [],
+        [1],
+    ),
+    ("alignment/grpo-explain", "GRPO drops the clipping and keeps the critic.", [], [0, 2]),
+]
+#: Phrasings whose meaning is in the order (``a>b``): the same words in another order do not
+#: make them.
+ORDER = [
+    (
+        "normalization/batchnorm-vs-layernorm",
+        "LayerNorm averages over the batch for each feature.",
+        [],
+        [0],
+    ),
+    (
+        "normalization/batchnorm-vs-layernorm",
+        "BatchNorm computes its statistics over the batch, one feature at a time.",
+        [0],
+        [],
+    ),
+    (
+        "probability-statistics/explain-bias-variance",
+        "More capacity lowers the variance and raises the bias.",
+        [],
+        [5],
+    ),
+    (
+        "inference-cost/explain-where-compute-goes",
+        "Chinchilla puts it at roughly 20 params per token.",
+        [],
+        [2],
+    ),
+]
+#: ``while``, ``whereas``, ``though`` part the sides of a contrast; a concession stays one point.
+CLAUSES = [
+    (
+        "attention-transformers/explain-gqa",
+        "GQA cuts the number of query heads, while K and V keep one head each.",
+        [],
+        [0],
+    ),
+    (
+        "metrics/roc-auc-imbalance",
+        "The AUC can look high even though the model is useless.",
+        [3],
+        [],
+    ),
+    (
+        "inference-cost/explain-inference-regimes",
+        "Prefill is compute-bound, whereas decode is memory-bound.",
+        [0, 2],
+        [],
+    ),
+]
+#: Negation scope: ``without``/``no`` govern their phrase only, ``rather than``/``instead of``
+#: reject what follows, a ``nothing`` after a verb denies it, ``not just`` adds, and a
+#: phrasing's ``not`` binds the words after it.
+NEGATION = [
+    (
+        "diffusion-flow/v-prediction-why",
+        "Without a tiny divisor the x0 estimate stays stable.",
+        [3],
+        [],
+    ),
+    (
+        "alignment/grpo-explain",
+        "If all answers in the group score the same, the policy learns nothing from that prompt.",
+        [3],
+        [],
+    ),
+    (
+        "attention-transformers/explain-sqrt-dk",
+        "Scaled logits keep the softmax's Jacobian healthy rather than vanishing.",
+        [],
+        [2],
+    ),
+    (
+        "attention-transformers/explain-sqrt-dk",
+        "With a saturated softmax the gradients vanish instead of flowing.",
+        [2],
+        [],
+    ),
+    (
+        "inference-cost/explain-where-compute-goes",
+        "Inference scales with the tokens, not the parameters.",
+        [],
+        [3],
+    ),
+    (
+        "metrics/accuracy-imbalance-explain",
+        "It isn't just at 99:1; any imbalance inflates it.",
+        [2],
+        [],
+    ),
+]
+#: Subscripts, superscripts and the minus sign (U+2212) read as their plain spellings.
+UNICODE = [
+    ("retrieval-evaluation/bm25-explain", "Term frequency tops out at k₁ + 1.", [1], []),
+    ("generative-models/explain-elbo", "ELBO = log p(x) − KL(q(z|x) ‖ p(z|x)).", [1], []),
+    ("losses/why-cross-entropy", "The loss is −log prob of the correct label.", [0], []),
+]
+#: Common abbreviations read as the words they stand for.
+ABBREVIATIONS = [
+    (
+        "normalization/batchnorm-vs-layernorm",
+        "BN needs decent batches; LN stats don't depend on the batch.",
+        [1, 3],
+        [],
+    ),
+    ("inference-cost/explain-where-compute-goes", "The bwd pass costs 2x the fwd pass.", [1], []),
+    ("alignment/grpo-explain", "GRPO works w/o a critic.", [0], []),
+    ("normalization/batchnorm-vs-layernorm", "BN normalises each feature over the batch.", [0], []),
+]
+
+CASES = [
+    *(("contrast", *case) for case in CONTRASTS),
+    *(("opposite", *case) for case in OPPOSITES),
+    *(("order", *case) for case in ORDER),
+    *(("clauses", *case) for case in CLAUSES),
+    *(("negation", *case) for case in NEGATION),
+    *(("unicode", *case) for case in UNICODE),
+    *(("abbreviation", *case) for case in ABBREVIATIONS),
+]
+
+
+@cache
+def builtin_explain_cards() -> dict[str, Card]:
+    loaded = load_decks([builtin_decks_dir()])
+    assert loaded.ok, loaded.failures
+    return {card.key: card for card in loaded.cards if card.kind is CardKind.EXPLAIN}
+
+
+@pytest.mark.parametrize(
+    ("kind", "key", "text", "states", "denies"),
+    CASES,
+    ids=[f"{case[0]}:{case[2][:40]}" for case in CASES],
+)
+def test_each_class_of_paraphrase_is_read(
+    kind: str, key: str, text: str, states: list[int], denies: list[int]
+) -> None:
+    card = builtin_explain_cards()[key]
+    made = {i for i, outcome in enumerate(check_explanation(card, text).outcomes) if outcome.made}
+    assert not [i for i in states if i not in made], f"{kind}: stated but not made"
+    assert not [i for i in denies if i in made], f"{kind}: contradicted but made"
+
+
+def test_every_class_spans_several_cards() -> None:
+    for name, cases in [
+        ("contrasts", CONTRASTS),
+        ("opposites", OPPOSITES),
+        ("order", ORDER),
+        ("negation", NEGATION),
+        ("unicode", UNICODE),
+        ("abbreviations", ABBREVIATIONS),
+    ]:
+        assert len({case[0] for case in cases}) >= 3, name
+
+
+CONTRAST_DECK = """\
+[deck]
+id = "talk"
+name = "Talk"
+
+[[card]]
+id = "regimes"
+kind = "explain"
+prompt = "Prefill against decode?"
+model_answer = "Prefill is compute-bound; decode is memory-bound."
+
+[[card.points]]
+say = "Decode is memory-bound."
+subject = "decode"
+versus = ["prefill"]
+words = ["memory bound"]
+opposites = ["decode compute>bound"]
+
+[[card.points]]
+say = "Prefill is compute-bound."
+subject = "prefill"
+versus = ["decode"]
+words = ["compute bound"]
+"""
+
+
+def _deck(tmp_path: Path, text: str) -> tuple[object, list[object]]:
+    path = tmp_path / "talk.toml"
+    path.write_text(text, encoding="utf-8")
+    return read_deck(path, check=check_deck)
+
+
+def test_a_contrast_in_a_deck_of_ones_own_binds_words_to_their_side(tmp_path: Path) -> None:
+    deck, errors = _deck(tmp_path, CONTRAST_DECK)
+    assert deck is not None, errors
+    card = deck.cards[0]  # type: ignore[attr-defined]
+
+    def made(text: str) -> list[bool]:
+        return [outcome.made for outcome in check_explanation(card, text).outcomes]
+
+    assert made("Decode is memory bound and prefill compute bound.") == [True, True]
+    assert made("Prefill is memory bound and decode compute bound.") == [False, False]
+    # A foil after "unlike" is not what the words are said of.
+    assert made("Decode, unlike prefill, is memory bound.") == [True, False]
+    # The opposite drops its clause: the memory-bound words there count for nothing.
+    assert made("Decode is compute bound, the memory bound part is elsewhere.") == [False, False]
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (
+            ('versus = ["prefill"]\nwords = ["memory bound"]', 'words = ["memory bound"]'),
+            "needs 'versus'",
+        ),
+        (('subject = "decode"', 'subject = "decode step"'), "must be one word"),
+        (
+            ('versus = ["prefill"]\nwords = ["memory', 'versus = ["pre fill"]\nwords = ["memory'),
+            "must be one word",
+        ),
+    ],
+)
+def test_a_malformed_contrast_is_a_deck_error(
+    tmp_path: Path, change: tuple[str, str], message: str
+) -> None:
+    broken = CONTRAST_DECK.replace(*change, 1)
+    assert broken != CONTRAST_DECK
+    deck, errors = _deck(tmp_path, broken)
+    assert deck is None
+    assert any(message in str(error) for error in errors), errors
