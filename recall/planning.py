@@ -14,12 +14,19 @@ from collections import Counter
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta, tzinfo
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from recall.cards.model import Card
 from recall.config import Settings
 from recall.scheduling.day import study_date, today_bounds
-from recall.scheduling.exam_plan import ExamCard
+from recall.scheduling.exam_plan import (
+    REQUIRED_REVIEWS,
+    ExamCard,
+    Problem,
+    Remedy,
+    RemedyKind,
+    Shortfall,
+)
 from recall.scheduling.new_order import order_new_cards
 from recall.scheduling.queue import remaining
 from recall.scheduling.state import Phase
@@ -246,6 +253,84 @@ def _pct(value: float | None) -> str:
     return "—" if value is None else f"{value:.0%}"
 
 
+def problem_sentence(problem: Problem) -> str:
+    """Why a plan is not feasible, in words a learner can act on."""
+    f = problem.figures
+    kind = problem.kind
+    if kind is Shortfall.EXAM_NOT_AHEAD:
+        return (
+            f"the exam ({f['exam'].isoformat()}) is not after today: there is no day left to study"
+        )
+    if kind is Shortfall.NEW_CARDS_NEED_DAYS:
+        new = f["new"]
+        return (
+            f"{count_of(new, 'card')} {'is' if new == 1 else 'are'} new: each needs "
+            f"{REQUIRED_REVIEWS + 1} study days before the exam (one to learn it, "
+            f"{REQUIRED_REVIEWS} to review it), and the exam is in {count_of(f['days'], 'day')}"
+        )
+    if kind is Shortfall.REVIEWS_NEED_DAYS:
+        return (
+            f"each card needs {REQUIRED_REVIEWS} reviews on different days before the exam, "
+            f"and the exam is in {count_of(f['days'], 'day')}"
+        )
+    if kind is Shortfall.NOT_ENOUGH_TIME:
+        return (
+            f"{count_of(f['cards'], 'card')} ({f['new']} new) need at least "
+            f"{count_of(f['needed_minutes'], 'minute')} in all (about "
+            f"{f['new_card_seconds']:.0f} s to learn a card, {f['review_seconds']:.0f} s a "
+            f"review, {REQUIRED_REVIEWS} reviews each), and {count_of(f['days'], 'day')} at "
+            f"{count_of(f['daily_minutes'], 'minute')} give {f['available_minutes']:.0f}"
+        )
+    if kind is Shortfall.CARDS_SHORT:
+        text = (
+            f"at {count_of(f['daily_minutes'], 'minute')} a day, {count_of(f['short'], 'card')} "
+            f"of {f['cards']} would not get {REQUIRED_REVIEWS} reviews before the exam"
+        )
+        if f["sibling_group"]:
+            text += (
+                ": cards that give each other's answers away are drilled on different days, "
+                f"and a group of {f['sibling_group']} such cards needs about "
+                f"{count_of(f['sibling_days'], 'day')}"
+            )
+        return text
+    assert kind is Shortfall.DAY_OVER
+    return (
+        f"{f['day'].isoformat()} would need {count_of(f['minutes'], 'minute')}, more than the "
+        f"{count_of(f['daily_minutes'], 'minute')} a day"
+    )
+
+
+def remedy_sentence(remedy: Remedy) -> str:
+    """What would make a plan feasible, as advice."""
+    f = remedy.figures
+    if remedy.kind is RemedyKind.MORE_MINUTES:
+        return f"study {count_of(f['minutes'], 'minute')} a day instead of {f['daily_minutes']:g}"
+    if remedy.kind is RemedyKind.LATER_EXAM:
+        return (
+            f"move the exam to {f['exam'].isoformat()} or later "
+            f"at {count_of(f['daily_minutes'], 'minute')} a day"
+        )
+    if remedy.kind is RemedyKind.FEWER_NEW_CARDS:
+        return (
+            f"prepare fewer cards: {f['fit']} of the {f['new']} new ones fit "
+            "(plan for fewer decks or one topic)"
+        )
+    return "plan for fewer decks or one topic"
+
+
+def exam_plan_dict(plan: ExamPlan) -> dict[str, Any]:
+    """The plan as ``recall exam --json`` prints it: the planner's figures, each problem and
+    suggestion with its sentence beside its kind and figures."""
+    data = plan.to_dict()
+    data["problems"] = [
+        {**problem.to_dict(), "text": problem_sentence(problem)} for problem in plan.problems
+    ]
+    data["suggestions"] = [
+        {**remedy.to_dict(), "text": remedy_sentence(remedy)} for remedy in plan.suggestions
+    ]
+    return data
+
+
 #: How ``recall exam`` narrows a plan to fewer cards, said under its suggestions.
 CLI_NARROWING = "recall exam --deck ID (repeatable) or --topic T plans for fewer cards."
 
@@ -266,10 +351,10 @@ def render_exam(plan: ExamPlan, narrowing: str = CLI_NARROWING) -> str:
     ]
     if not plan.feasible:
         out += ["", "Not feasible:"]
-        out += [f"  - {problem}" for problem in plan.problems]
+        out += [f"  - {problem_sentence(problem)}" for problem in plan.problems]
         if plan.suggestions:
             out += ["", "What would make it feasible:"]
-            out += [f"  - {suggestion}" for suggestion in plan.suggestions]
+            out += [f"  - {remedy_sentence(remedy)}" for remedy in plan.suggestions]
             if narrowing:
                 out += ["", narrowing]
         return "\n".join(out)

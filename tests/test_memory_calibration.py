@@ -6,6 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from recall.memory.sentences import verdict_sentence
 from recall.scheduling import calibration
 from recall.scheduling.calibration import (
     Health,
@@ -93,23 +94,23 @@ def test_a_predicted_value_of_one_lands_in_the_last_bin() -> None:
 def test_too_little_history_verdict() -> None:
     result = verdict(predict(DEFAULTS, small_history()))
     assert result.health is Health.TOO_LITTLE_HISTORY
-    assert str(calibration.MIN_REVIEWS_FOR_VERDICT - 6) in result.message
+    assert str(calibration.MIN_REVIEWS_FOR_VERDICT - 6) in verdict_sentence(result)
 
 
 def test_defaults_predict_a_default_learner_well() -> None:
     history = History.from_events(simulate_history(DEFAULTS, cards=300, days=200, seed=0))
     result = verdict(predict(DEFAULTS, history))
-    assert result.health is Health.GOOD, result.message
-    assert result.message == "The model predicts your recall well."
+    assert result.health is Health.GOOD, verdict_sentence(result)
+    assert verdict_sentence(result) == "The model predicts your recall well."
 
 
 def test_defaults_overestimate_a_forgetful_learner_at_long_intervals() -> None:
     history = History.from_events(simulate_history(FORGETFUL, cards=300, days=200, seed=0))
     predictions = predict(DEFAULTS, history)
     result = verdict(predictions)
-    assert result.health is Health.OVERESTIMATES_LONG, result.message
-    assert result.message.startswith("It overestimates your recall of long intervals")
-    assert result.message.endswith("fit again.")
+    assert result.health is Health.OVERESTIMATES_LONG, verdict_sentence(result)
+    assert verdict_sentence(result).startswith("It overestimates your recall of long intervals")
+    assert verdict_sentence(result).endswith("fit again.")
     # Their true parameters describe them well.
     assert verdict(predict(FORGETFUL, history)).health is Health.GOOD
 
@@ -128,7 +129,7 @@ def test_verdict_thresholds() -> None:
     mixed = _fake(0.9, 0.9, 400, 3) + _fake(0.9, 0.7, 100, 40)
     result = verdict(mixed)
     assert result.health is Health.OVERESTIMATES_LONG
-    assert "after 21+ days" in result.message
+    assert "after 21+ days" in verdict_sentence(result)
     # A 4-point gap is below MAX_BIAS: not called a bias.
     assert verdict(_fake(0.9, 0.86, 2000, 3)).health is Health.GOOD
     # A 10-point gap on 30 long reviews is inside two standard errors (0.055 * 2): not a bias.

@@ -7,6 +7,7 @@ import math
 import fsrs
 import pytest
 
+from recall.memory.sentences import fit_sentence
 from recall.scheduling import fitting
 from recall.scheduling.evaluation import log_losses, paired_gain, predict, score
 from recall.scheduling.fitting import FitStatus, fit_parameters, reviews_needed, should_refit
@@ -36,7 +37,7 @@ def test_a_forgetful_learner_gets_parameters_that_predict_their_later_reviews_be
     forgetful: History,
 ) -> None:
     result = fit_parameters(forgetful, DEFAULTS)
-    assert result.status is FitStatus.KEPT, result.summary()
+    assert result.status is FitStatus.KEPT, fit_sentence(result)
     comparison = result.comparison
     assert comparison is not None
     assert comparison.candidate.log_loss < comparison.current.log_loss
@@ -52,15 +53,15 @@ def test_a_forgetful_learner_gets_parameters_that_predict_their_later_reviews_be
     assert kept - truth < 0.01
     # And py-fsrs accepts them as a scheduler's parameters.
     fsrs.Scheduler(parameters=result.parameters)
-    assert "now in use" in result.summary()
+    assert "now in use" in fit_sentence(result)
 
 
 def test_a_learner_whose_memory_is_the_default_keeps_the_defaults(typical: History) -> None:
     result = fit_parameters(typical, DEFAULTS)
-    assert result.status is FitStatus.REJECTED, result.summary()
+    assert result.status is FitStatus.REJECTED, fit_sentence(result)
     assert result.parameters == DEFAULTS
     assert result.candidate is not None and result.candidate != DEFAULTS
-    assert "stay" in result.summary()
+    assert "stay" in fit_sentence(result)
 
 
 def test_too_little_history_is_reported_not_fitted(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -77,7 +78,7 @@ def test_too_little_history_is_reported_not_fitted(monkeypatch: pytest.MonkeyPat
     assert result.parameters == DEFAULTS
     assert result.reviews == have
     assert result.reviews_needed == fitting.MIN_REVIEWS - have == reviews_needed(history)
-    assert f"{fitting.MIN_REVIEWS - have} more needed" in result.summary()
+    assert f"{fitting.MIN_REVIEWS - have} more needed" in fit_sentence(result)
     assert result.comparison is None and result.to_dict()["status"] == "too_little_history"
 
 

@@ -24,6 +24,7 @@ from recall.memory.report import (
     rating_shares,
     rating_shares_of_table,
 )
+from recall.memory.sentences import verdict_sentence
 from recall.scheduling.day import study_date
 from recall.scheduling.history import History, ReviewEvent
 from recall.scheduling.rating import Rating
@@ -80,7 +81,7 @@ def _table_health(events: list[ReviewEvent], parameters: tuple[float, ...]):
 
 def _same_report(a, b) -> None:  # noqa: ANN001
     assert a.verdict.health == b.verdict.health
-    assert a.verdict.message == b.verdict.message
+    assert verdict_sentence(a.verdict) == verdict_sentence(b.verdict)
     assert a.verdict.reviews == b.verdict.reviews
     assert [x.reviews for x in a.bins] == [x.reviews for x in b.bins]
     for x, y in zip(a.bins, b.bins, strict=True):
@@ -111,7 +112,7 @@ def test_the_columns_give_the_event_historys_report(
 def test_an_empty_history_reports_too_little_history() -> None:
     table = ReviewTable.build([], [], [])
     report = model_health_of_table(table, DEFAULTS, 0.9, {}, {})
-    assert report.verdict.reviews == 0 and "Too little history" in report.verdict.message
+    assert report.verdict.reviews == 0 and "Too little history" in verdict_sentence(report.verdict)
     assert report.by_deck == () and [b.reviews for b in report.bins] == [0] * 10
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from recall.memory.report import ModelHealth, _said_of_what_is_shown
+from recall.memory.sentences import verdict_sentence
 from recall.scheduling.calibration import (
     Bias,
     CalibrationBin,
@@ -16,7 +17,7 @@ from recall.scheduling.calibration import (
     Verdict,
 )
 
-GOOD = Verdict(Health.GOOD, "The model predicts your recall well.", 900, 0.03, Bias(900, 0.9, 0.9))
+GOOD = Verdict(Health.GOOD, {}, 900, 0.03, Bias(900, 0.9, 0.9))
 
 
 def _health(
@@ -30,14 +31,18 @@ def test_a_deck_far_off_its_prediction_is_said_instead_of_well() -> None:
     fine = GroupRetention("losses", 700, 0.90, 0.89, 0.9)
     said = _said_of_what_is_shown(_health(decks=(fine, off))).verdict
     assert said.health is Health.UNEVEN
-    assert "well." not in said.message.lower()
-    assert "deck imported" in said.message and "96%" in said.message and "67%" in said.message
+    assert "well." not in verdict_sentence(said).lower()
+    assert (
+        "deck imported" in verdict_sentence(said)
+        and "96%" in verdict_sentence(said)
+        and "67%" in verdict_sentence(said)
+    )
 
 
 def test_a_bar_of_the_chart_far_off_is_said_too() -> None:
     bar = CalibrationBin(0.6, 0.7, 80, 0.66, 0.96)
     said = _said_of_what_is_shown(_health(bins=(bar,))).verdict
-    assert said.health is Health.UNEVEN and "60%–70% bar" in said.message
+    assert said.health is Health.UNEVEN and "60%–70% bar" in verdict_sentence(said)
 
 
 @pytest.mark.parametrize(
@@ -52,6 +57,6 @@ def test_rows_that_agree_or_are_noise_keep_the_verdict(row: GroupRetention) -> N
 
 
 def test_a_verdict_that_already_warns_is_left_alone() -> None:
-    warning = Verdict(Health.OFF, "Its predictions are off", 900, 0.2)
+    warning = Verdict(Health.OFF, {"rmse": 0.2}, 900, 0.2)
     health = ModelHealth(warning, (), (GroupRetention("x", 120, 0.96, 0.67, 0.9),), (), 0.9)
     assert _said_of_what_is_shown(health).verdict == warning

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from datetime import UTC, date, datetime, timedelta
 
 import fsrs
 import pytest
 
+from recall.planning import problem_sentence, remedy_sentence
 from recall.scheduling.exam import ExamCard, ExamPlan, plan_exam
+from recall.scheduling.exam_plan import RemedyKind, Shortfall
 from recall.scheduling.state import CardState, Phase
 from recall.scheduling.today import Pace
 
@@ -144,11 +145,14 @@ def test_too_few_days_says_why_and_names_a_date() -> None:
         cards, today=TODAY, exam=TODAY + timedelta(days=2), daily_minutes=600, pace=PACE
     )
     assert not plan.feasible
-    assert any("3 study days" in p and "2 days" in p for p in plan.problems)
-    dates = [m for s in plan.suggestions for m in re.findall(r"\d{4}-\d{2}-\d{2}", s)]
-    assert dates
-    later = date.fromisoformat(dates[0])
+    (problem,) = [p for p in plan.problems if p.kind is Shortfall.NEW_CARDS_NEED_DAYS]
+    assert problem.figures == {"new": 6, "days": 2}
+    sentence = problem_sentence(problem)
+    assert "6 cards are new" in sentence and "3 study days" in sentence and "2 days" in sentence
+    (moved,) = [r for r in plan.suggestions if r.kind is RemedyKind.LATER_EXAM]
+    later = moved.figures["exam"]
     assert later == TODAY + timedelta(days=3)
+    assert later.isoformat() in remedy_sentence(moved)
     _check_rules(plan_exam(cards, today=TODAY, exam=later, daily_minutes=600, pace=PACE), cards)
 
 
@@ -157,16 +161,20 @@ def test_too_few_minutes_says_why_and_every_suggestion_works() -> None:
     exam = TODAY + timedelta(days=7)
     plan = plan_exam(cards, today=TODAY, exam=exam, daily_minutes=10, pace=PACE)
     assert not plan.feasible
-    assert any("minutes in all" in p for p in plan.problems)
-    text = " | ".join(plan.suggestions)
-    minutes = int(re.search(r"study (\d+) minutes a day", text).group(1))
+    assert any(p.kind is Shortfall.NOT_ENOUGH_TIME for p in plan.problems)
+    remedies = {r.kind: r for r in plan.suggestions}
+    text = " | ".join(remedy_sentence(r) for r in plan.suggestions)
+    minutes = remedies[RemedyKind.MORE_MINUTES].figures["minutes"]
+    assert f"study {minutes} minutes a day" in text
     _check_rules(plan_exam(cards, today=TODAY, exam=exam, daily_minutes=minutes, pace=PACE), cards)
     assert not plan_exam(
         cards, today=TODAY, exam=exam, daily_minutes=minutes - 1, pace=PACE
     ).feasible
-    later = date.fromisoformat(re.search(r"move the exam to (\S+)", text).group(1))
+    later = remedies[RemedyKind.LATER_EXAM].figures["exam"]
     _check_rules(plan_exam(cards, today=TODAY, exam=later, daily_minutes=10, pace=PACE), cards)
-    fit = int(re.search(r"(\d+) of the 80 new ones fit", text).group(1))
+    fewer_new = remedies[RemedyKind.FEWER_NEW_CARDS].figures
+    fit = fewer_new["fit"]
+    assert fewer_new["new"] == 80 and f"{fit} of the 80 new ones fit" in text
     fewer = cards[:fit]
     _check_rules(plan_exam(fewer, today=TODAY, exam=exam, daily_minutes=10, pace=PACE), fewer)
 
@@ -174,7 +182,9 @@ def test_too_few_minutes_says_why_and_every_suggestion_works() -> None:
 def test_an_exam_today_or_past_is_refused_plainly() -> None:
     plan = plan_exam(_fresh(1, 2), today=TODAY, exam=TODAY, daily_minutes=30, pace=PACE)
     assert not plan.feasible
-    assert "not after today" in plan.problems[0]
+    (problem,) = plan.problems
+    assert problem.kind is Shortfall.EXAM_NOT_AHEAD
+    assert "not after today" in problem_sentence(problem)
 
 
 def test_bounds() -> None:

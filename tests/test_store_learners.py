@@ -25,7 +25,14 @@ from recall.store.engine import make_engine, parse_url
 from recall.store.memory import ImportedReview, MemoryModelStore
 
 SCHED = Scheduler(SchedulerSettings(enable_fuzzing=False))
-DECKS = [make_deck("losses", "mse", "mae", "ce", "hinge"), make_deck("optim", "sgd", "adam")]
+#: Built-in decks: shared by every learner of the database (a custom deck is one learner's own).
+DECKS = [
+    dataclasses.replace(deck, builtin=True)
+    for deck in (
+        make_deck("losses", "mse", "mae", "ce", "hinge"),
+        make_deck("optim", "sgd", "adam"),
+    )
+]
 #: (hours after T0, card, A's rating); B answers the opposite at the same moment.
 SCRIPT = [
     (0, "losses/mse", Rating.Good),
@@ -207,3 +214,56 @@ def test_the_suite_listener_lets_filtered_sql_through(sql: str) -> None:
     from learner_sql import unfiltered
 
     assert not unfiltered(sql)
+
+
+def test_a_learner_added_after_the_sync_has_every_card_new(db_url: str) -> None:
+    extra = dataclasses.replace(make_deck("extra", "x", "y"), builtin=True)
+    a = open_store(db_url, learner=1)
+    a.sync_decks([*DECKS, extra], now=T0)
+    a.sync_decks([*DECKS, dataclasses.replace(extra, cards=extra.cards[:1])], now=T0)
+    drill(a, False)  # A's history exists before B does
+    before = reads(a)
+    add_learner(db_url, 2, "b")
+    b = open_store(db_url, learner=2)
+    assert b.cards_by_key() == {}  # no state rows yet: nothing to read until B's first sync
+    report = b.sync_decks([*DECKS, extra], now=T0)  # extra/y back from retirement
+    assert report.restored == ("extra/y",) and not report.added
+    cards = b.cards_by_key()
+    assert sorted(cards) == sorted(card.key for deck in [*DECKS, extra] for card in deck.cards)
+    assert all(card.state.is_new and not card.retired for card in cards.values())
+    assert len(b.new_cards(limit=50)) == len(cards) and b.review_count() == 0
+    assert not a.cards_by_key()["extra/y"].retired  # restored for A too (shared content)
+    after = reads(a)
+    changed = ("cards", "new", "counts", "sizes", "memory")  # extra/y is back
+    assert after["cards"] != before["cards"]
+    assert {k: v for k, v in after.items() if k not in changed} == {
+        k: v for k, v in before.items() if k not in changed
+    }
+    for store in (a, b):
+        store.close()
+
+
+def test_each_learners_custom_deck_is_their_own_even_with_the_same_id(db_url: str) -> None:
+    add_learner(db_url, 2, "b")
+    a, b = open_store(db_url, learner=1), open_store(db_url, learner=2)
+    a.sync_decks([*DECKS, make_deck("my-losses", "focal", "dice")], now=T0)
+    b.sync_decks([*DECKS, make_deck("my-losses", "triplet")], now=T0)
+    shared = {card.key for deck in DECKS for card in deck.cards}
+    assert set(a.cards_by_key()) == shared | {"my-losses/focal", "my-losses/dice"}
+    assert set(b.cards_by_key()) == shared | {"my-losses/triplet"}
+    for store, size in ((a, 2), (b, 1)):
+        sizes = {s.deck: s.total for s in store.deck_sizes()}
+        assert sizes == {"losses": 4, "optim": 2, "my-losses": size}
+        counts = store.deck_counts(T0, T0 + timedelta(hours=4), new_limit=None, due_limit=None)
+        assert [(c.deck, c.new) for c in counts] == [
+            ("losses", 4),
+            ("optim", 2),
+            ("my-losses", size),
+        ]
+    # A renames and empties theirs: B's deck of the same id is untouched
+    a.sync_decks([make_deck("my-losses", "focal", name="Mine")], now=T0)
+    assert a.cards_by_key()["my-losses/dice"].retired
+    assert not b.cards_by_key()["my-losses/triplet"].retired
+    assert [s.name for s in b.deck_sizes() if s.deck == "my-losses"] == ["My-Losses"]
+    for store in (a, b):
+        store.close()

@@ -188,7 +188,8 @@ def test_an_engine_for_postgresql_gives_the_partial_indexes_their_where() -> Non
         for ix in t.indexes
         if ix.name and ix.dialect_options["sqlite"]["where"] is not None
     ]
-    assert len(partial) == 5  # four card_state queues, one parameter set in use per learner
+    # four card_state queues, one parameter set in use per learner, a shared deck's slug
+    assert len(partial) == 6
     for index in partial:
         ddl = str(CreateIndex(index).compile(dialect=postgresql.dialect()))
         assert f"WHERE {index.dialect_options['sqlite']['where']}" in ddl
@@ -286,7 +287,7 @@ def test_the_learner_indexes_lead_with_learner_id(db_url: str) -> None:
         inspector = inspect(conn)
         for table in PER_LEARNER_TABLES:
             indexes = inspector.get_indexes(table)
-            assert indexes or table == "parameter_sets"
+            assert indexes or table in ("parameter_sets", "learner_settings")
             for index in indexes:
                 assert index["column_names"][0] == "learner_id", (table, index["name"])
             assert inspector.get_pk_constraint(table)["constrained_columns"][0] in (
@@ -301,4 +302,56 @@ def test_the_learner_indexes_lead_with_learner_id(db_url: str) -> None:
             "learner_id",
             "card_id",
         ]
+        assert inspector.get_pk_constraint("learner_settings")["constrained_columns"] == [
+            "learner_id",
+            "key",
+        ]
     engine.dispose()
+
+
+@pytest.mark.learner_sql_unchecked  # rows written as a pre-0009 recall wrote them
+@pytest.mark.parametrize("start", REVISIONS[:-1])
+def test_every_earlier_schema_upgrades_to_custom_decks_owned_by_learner_1(
+    db_url: str, start: str
+) -> None:
+    """Migration 0009 from every earlier revision: the custom deck becomes learner 1's, a
+    built-in one stays shared; afterwards two learners' custom decks may share a slug, two
+    shared decks may not, and each learner keeps their own settings."""
+    make_old_database(db_url)  # a custom deck 'losses' with a card and its review
+    engine = create_engine(db_url)
+    with engine.begin() as conn:
+        conn.execute(
+            text(
+                "INSERT INTO decks (id, slug, name, topic, path, builtin, synced_at) "
+                "VALUES (2, 'optim', 'Optim', 'Optim', '', true, 0)"
+            )
+        )
+    engine.dispose()
+    alembic_upgrade(db_url, start)
+    open_store(db_url).close()  # the upgrade as recall runs it
+    engine = make_engine(parse_url(db_url))
+    with engine.connect() as conn:
+        owners = conn.execute(text("SELECT slug, owner_learner_id FROM decks ORDER BY id")).all()
+        assert [tuple(r) for r in owners] == [("losses", 1), ("optim", None)]
+        conn.execute(text("INSERT INTO learners (id, name, created_at) VALUES (2, 'b', 0)"))
+        insert_deck = (
+            "INSERT INTO decks (id, slug, name, topic, path, builtin, synced_at, "
+            "owner_learner_id) VALUES (:id, :slug, 'x', 'x', '', :builtin, 0, :owner)"
+        )
+        conn.execute(text(insert_deck), {"id": 3, "slug": "losses", "builtin": False, "owner": 2})
+        for slug, owner in (("losses", 1), ("optim", None), ("losses", 3)):
+            with pytest.raises(IntegrityError), conn.begin_nested():
+                conn.execute(
+                    text(insert_deck),
+                    {"id": 4, "slug": slug, "builtin": owner is None, "owner": owner},
+                )
+        setting = "INSERT INTO learner_settings (learner_id, key, value) VALUES (:l, 'k', '1')"
+        conn.execute(text(setting), {"l": 1})
+        conn.execute(text(setting), {"l": 2})
+        with pytest.raises(IntegrityError), conn.begin_nested():
+            conn.execute(text(setting), {"l": 2})
+        conn.rollback()
+    engine.dispose()
+    store = open_store(db_url)  # and recall reads it: learner 1's custom deck is still theirs
+    assert store.cards_by_key()["losses/mse"].state.stability == 3.5
+    store.close()

@@ -78,7 +78,6 @@ NEVER_ONE = {
     ("formula/numeric.py", "times"): "a ratio of ten or more: said only an order of magnitude off",
     ("grading/names.py", "result.clash"): "a name the learner typed",
     ("memory/charts.py", "p.remembered_at_end"): "a column of figures in a table",
-    ("scheduling/exam.py", "need"): "a group of two or more cards times the reviews: never one",
     ("interop/review_csv.py", "max_rows"): "the row limit, thousands",
     ("interop/text_import.py", "max_notes"): "only said for a file over the limit of cards",
     ("interop/apkg_read.py", "member.file_size"): "bytes, only said for a member over a limit",

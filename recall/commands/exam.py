@@ -62,7 +62,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 def run(args: argparse.Namespace) -> int:
     from recall.commands import open_workspace
-    from recall.planning import render_exam
+    from recall.planning import exam_plan_dict, render_exam
 
     if args.stop:
         return _stop(args)
@@ -81,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
             )
     finally:
         workspace.close()
-    print(json.dumps(plan.to_dict(), indent=2) if args.json else render_exam(plan))
+    print(json.dumps(exam_plan_dict(plan), indent=2) if args.json else render_exam(plan))
     if args.follow and not args.json:
         print()
         if plan.feasible:

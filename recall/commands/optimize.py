@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from typing import Any
 
 from recall.wording import count_of
 
@@ -31,13 +32,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 def run(args: argparse.Namespace) -> int:
     from recall.commands import open_workspace
     from recall.memory import model as memory_model
+    from recall.memory.sentences import fit_sentence
 
     workspace = open_workspace(args)
     store, settings = workspace.store, workspace.settings
     try:
         if args.revert:
             back = memory_model.revert(store)
-            outcome = {"reverted_to": None if back is None else back.id}
+            outcome: dict[str, Any] = {"reverted_to": None if back is None else back.id}
             message = (
                 "Back to the FSRS default parameters."
                 if back is None
@@ -46,9 +48,9 @@ def run(args: argparse.Namespace) -> int:
             )
         else:
             done = memory_model.optimize(store, settings)
-            outcome = done.result.to_dict()
+            message = fit_sentence(done.result)
+            outcome = {**done.result.to_dict(), "summary": message}
             outcome["recorded"] = None if done.recorded is None else done.recorded.id
-            message = done.result.summary()
     finally:
         workspace.close()
     print(json.dumps(outcome, indent=2) if args.json else message)

@@ -31,6 +31,7 @@ from recall.memory.report import (
     planned_card,
     revlog_rows,
 )
+from recall.memory.sentences import verdict_sentence
 from recall.scheduling.fitting import FitResult, fit_parameters, should_refit
 from recall.scheduling.fsrs_adapter import SchedulerSettings
 from recall.scheduling.history import History
@@ -299,7 +300,7 @@ def health_lines(status: ModelStatus) -> list[str]:
     from recall.memory.charts import calibration_chart
 
     report = status.health
-    lines = [f"memory model ({model_source(status)})", f"  {report.verdict.message}"]
+    lines = [f"memory model ({model_source(status)})", f"  {verdict_sentence(report.verdict)}"]
     advice = refit_advice(status, "run `recall optimize`")
     if advice:
         lines.append(f"  {advice}")

@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, tzinfo
 from typing import Any, Protocol
 
+from recall.memory.sentences import verdict_sentence
 from recall.scheduling.calibration import (
     Bias,
     CalibrationBin,
@@ -31,7 +32,6 @@ from recall.scheduling.calibration import (
     calibration_bins_of,
     group_retention,
     group_retention_of,
-    message_for,
     verdict,
     verdict_of,
 )
@@ -43,7 +43,6 @@ from recall.scheduling.review_row import RevlogRow
 from recall.scheduling.review_table import ReviewTable, group_codes, score_table
 from recall.scheduling.simulation import FIRST_RATINGS, PASS_RATINGS, PlannedCard
 from recall.scheduling.state import CardState
-from recall.wording import count_of
 
 #: Rating shares are the learner's own once they rest on this many ratings; before, the
 #: simulator's defaults (from many Anki users) stand in.
@@ -182,7 +181,7 @@ class ModelHealth:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "verdict": self.verdict.to_dict(),
+            "verdict": {**self.verdict.to_dict(), "message": verdict_sentence(self.verdict)},
             "calibration": [b.to_dict() for b in self.bins],
             "desired_retention": self.desired_retention,
             "retention_by_deck": [g.to_dict() for g in self.by_deck],
@@ -229,12 +228,13 @@ def _said_of_what_is_shown(health: ModelHealth) -> ModelHealth:
         return health
     name, worst = max(off, key=lambda row: abs(row[1].gap))
     others = len(off) - 1
-    message = message_for(
-        Health.UNEVEN, name=name, observed=worst.observed, predicted=worst.mean_predicted
-    )
-    if others:
-        message += f" ({count_of(others, 'other row')} {'is' if others == 1 else 'are'} off too.)"
-    shown = replace(health.verdict, health=Health.UNEVEN, message=message)
+    figures = {
+        "name": name,
+        "observed": worst.observed,
+        "predicted": worst.mean_predicted,
+        "others": others,
+    }
+    shown = replace(health.verdict, health=Health.UNEVEN, figures=figures)
     return replace(health, verdict=shown)
 
 

@@ -26,7 +26,7 @@ error (so a small collection's noise is not read as a fault).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -246,7 +246,8 @@ def by_topic(p: Prediction) -> str | None:
 
 
 class Health(StrEnum):
-    """The verdict's kind, for code; :attr:`Verdict.message` is for the learner."""
+    """The verdict's kind. The learner's sentence for each is written above scheduling, in
+    :mod:`recall.memory.sentences`: this package decides, it does not speak."""
 
     GOOD = "good"
     TOO_LITTLE_HISTORY = "too_little_history"
@@ -260,41 +261,14 @@ class Health(StrEnum):
     UNEVEN = "uneven"
 
 
-_MESSAGES = {
-    Health.GOOD: "The model predicts your recall well.",
-    Health.TOO_LITTLE_HISTORY: (
-        "Too little history to judge yet: {needed} more reviews of cards seen on an earlier day."
-    ),
-    Health.OVERESTIMATES_LONG: (
-        "It overestimates your recall of long intervals (expects {predicted:.0%}, you recalled "
-        "{observed:.0%} after {days}+ days): fit again."
-    ),
-    Health.UNDERESTIMATES_LONG: (
-        "It underestimates your recall of long intervals (expects {predicted:.0%}, you recalled "
-        "{observed:.0%} after {days}+ days): fit again to review less often."
-    ),
-    Health.OVERESTIMATES: (
-        "It overestimates your recall (expects {predicted:.0%}, you recalled {observed:.0%}): "
-        "fit again."
-    ),
-    Health.UNDERESTIMATES: (
-        "It underestimates your recall (expects {predicted:.0%}, you recalled {observed:.0%}): "
-        "fit again to review less often."
-    ),
-    Health.UNEVEN: (
-        "It predicts your reviews well overall, but not all of them: {name} was recalled "
-        "{observed:.0%} of the time against {predicted:.0%} predicted. Fitting again may help."
-    ),
-    Health.OFF: ("Its predictions are off by {rmse:.0%} on average across the chart: fit again."),
-}
-
-
 @dataclass(frozen=True)
 class Verdict:
-    """The model's health in one sentence, with the figures behind it."""
+    """The model's health, with the figures behind it (``figures``: the values its sentence
+    names, e.g. ``predicted``, ``observed``, ``days``, ``rmse``; see
+    :func:`recall.memory.sentences.verdict_sentence`)."""
 
     health: Health
-    message: str
+    figures: Mapping[str, Any]
     reviews: int
     rmse: float | None = None
     overall: Bias | None = None
@@ -312,17 +286,12 @@ class Verdict:
 
         return {
             "health": str(self.health),
-            "message": self.message,
+            "figures": dict(self.figures),
             "reviews": self.reviews,
             "rmse": self.rmse,
             "overall": as_dict(self.overall),
             "long_intervals": as_dict(self.long_intervals),
         }
-
-
-def message_for(health: Health, **figures: Any) -> str:
-    """The learner's sentence for ``health`` with its ``figures`` filled in."""
-    return _MESSAGES[health].format(**figures)
 
 
 def verdict(predictions: Sequence[Prediction]) -> Verdict:
@@ -335,8 +304,8 @@ def verdict_of(predicted: Any, recalled: Any, elapsed_days: Any) -> Verdict:
     since the previous review)."""
     n = len(predicted)
     if n < MIN_REVIEWS_FOR_VERDICT:
-        message = _MESSAGES[Health.TOO_LITTLE_HISTORY].format(needed=MIN_REVIEWS_FOR_VERDICT - n)
-        return Verdict(Health.TOO_LITTLE_HISTORY, message, n)
+        needed = {"needed": MIN_REVIEWS_FOR_VERDICT - n}
+        return Verdict(Health.TOO_LITTLE_HISTORY, needed, n)
     overall = bias_of(predicted, recalled)
     long_mask = elapsed_days >= LONG_INTERVAL_DAYS
     long_bias = (
@@ -350,7 +319,7 @@ def verdict_of(predicted: Any, recalled: Any, elapsed_days: Any) -> Verdict:
         figures: dict[str, Any] = {"days": LONG_INTERVAL_DAYS, "rmse": rmse or 0.0}
         if b is not None:
             figures.update(predicted=b.mean_predicted, observed=b.observed)
-        return Verdict(health, _MESSAGES[health].format(**figures), n, rmse, overall, long_bias)
+        return Verdict(health, figures, n, rmse, overall, long_bias)
 
     if long_bias is not None and long_bias.direction():
         return made(

@@ -30,10 +30,18 @@ from dataclasses import replace
 from datetime import date, timedelta
 from typing import Any, Final
 
-from recall.scheduling.exam_plan import REQUIRED_REVIEWS, ExamCard, ExamDay, ExamPlan
+from recall.scheduling.exam_plan import (
+    REQUIRED_REVIEWS,
+    ExamCard,
+    ExamDay,
+    ExamPlan,
+    Problem,
+    Remedy,
+    RemedyKind,
+    Shortfall,
+)
 from recall.scheduling.exam_simulation import ExamModel, as_fsrs_card, best_plan, fits
 from recall.scheduling.today import DEFAULT_PACE, Pace
-from recall.wording import count_of
 
 __all__ = ["ExamCard", "ExamDay", "ExamPlan", "plan_exam"]
 
@@ -78,7 +86,7 @@ def plan_exam(
     return replace(plan, problems=problems, suggestions=suggestions)
 
 
-# --------------------------------------------------------------------------- explaining
+# --------------------------------------------------------------------------- why not feasible
 
 
 def _problems(
@@ -88,67 +96,64 @@ def _problems(
     exam: date,
     daily_minutes: float,
     pace: Pace,
-) -> tuple[str, ...]:
-    """Why ``plan`` does not meet the rules, in words a learner can act on."""
+) -> tuple[Problem, ...]:
+    """Why ``plan`` does not meet the rules, the first reasons a learner can act on."""
     days = (exam - today).days
     new = sum(1 for c in cards if as_fsrs_card(c.state) is None)
     seen = len(cards) - new
-    out: list[str] = []
+    out: list[Problem] = []
     if days <= 0:
-        return (f"the exam ({exam.isoformat()}) is not after today: there is no day left to study",)
+        return (Problem(Shortfall.EXAM_NOT_AHEAD, {"exam": exam}),)
     if new and days < REQUIRED_REVIEWS + 1:
-        out.append(
-            f"{_cards(new)} {'is' if new == 1 else 'are'} new: each needs {REQUIRED_REVIEWS + 1} "
-            "study days before the exam "
-            f"(one to learn it, {REQUIRED_REVIEWS} to review it), and the exam is in {_days(days)}"
-        )
+        out.append(Problem(Shortfall.NEW_CARDS_NEED_DAYS, {"new": new, "days": days}))
     if seen and days < REQUIRED_REVIEWS:
-        out.append(
-            f"each card needs {REQUIRED_REVIEWS} reviews on different days before the exam, "
-            f"and the exam is in {_days(days)}"
-        )
+        out.append(Problem(Shortfall.REVIEWS_NEED_DAYS, {"days": days}))
     needed = new * pace.new_card_seconds + REQUIRED_REVIEWS * len(cards) * pace.review_seconds
     available = days * daily_minutes * 60.0
     if needed > available:
-        out.append(
-            f"{_cards(len(cards))} ({new} new) need at least {_minutes(round(needed / 60))} in all "
-            f"(about {pace.new_card_seconds:.0f} s to learn a card, {pace.review_seconds:.0f} s "
-            f"a review, {REQUIRED_REVIEWS} reviews each), and {_days(days)} at "
-            f"{_minutes(daily_minutes)} give {available / 60:.0f}"
-        )
+        figures = {
+            "cards": len(cards),
+            "new": new,
+            "needed_minutes": round(needed / 60),
+            "new_card_seconds": pace.new_card_seconds,
+            "review_seconds": pace.review_seconds,
+            "days": days,
+            "daily_minutes": daily_minutes,
+            "available_minutes": available / 60,
+        }
+        out.append(Problem(Shortfall.NOT_ENOUGH_TIME, figures))
     short_keys = [k for k, n in plan.reviews_before.items() if n < REQUIRED_REVIEWS]
-    short = len(short_keys)
-    if short and not out:
-        sentence = (
-            f"at {_minutes(daily_minutes)} a day, {_cards(short)} of {len(cards)} would not get "
-            f"{REQUIRED_REVIEWS} reviews before the exam"
-        )
-        out.append(sentence + _sibling_reason(cards, short_keys, days))
+    if short_keys and not out:
+        group, group_days = _sibling_reason(cards, short_keys, days)
+        figures = {
+            "short": len(short_keys),
+            "cards": len(cards),
+            "daily_minutes": daily_minutes,
+            "sibling_group": group,
+            "sibling_days": group_days,
+        }
+        out.append(Problem(Shortfall.CARDS_SHORT, figures))
     busy = [d for d in plan.days if d.minutes > daily_minutes]
     if busy and not out:
         worst = max(busy, key=lambda d: d.minutes)
-        out.append(
-            f"{worst.day.isoformat()} would need {_minutes(worst.minutes)}, more than the "
-            f"{_minutes(daily_minutes)} a day"
-        )
+        over: dict[str, Any] = {"day": worst.day, "minutes": worst.minutes}
+        out.append(Problem(Shortfall.DAY_OVER, {**over, "daily_minutes": daily_minutes}))
     return tuple(out)
 
 
-def _sibling_reason(cards: Sequence[ExamCard], short: Sequence[str], days: int) -> str:
-    """Why cards fall short when time is not the reason: their sibling groups (one card of a
-    group a day) need more days than there are."""
+def _sibling_reason(cards: Sequence[ExamCard], short: Sequence[str], days: int) -> tuple[int, int]:
+    """Whether cards fall short because of their sibling groups (one card of a group a day)
+    needing more days than there are: the largest such group and the days it needs, or
+    ``(0, 0)`` when that is not the reason."""
     sizes = Counter(card.group for card in cards if card.group)
     groups = {card.group for card in cards if card.key in set(short) and card.group}
     if not groups:
-        return ""
+        return 0, 0
     largest = max(sizes[g] for g in groups)
     need = largest * (REQUIRED_REVIEWS + 1)
     if need < days:
-        return ""
-    return (
-        f": cards that give each other's answers away are drilled on different days, and a "
-        f"group of {largest} such cards needs about {need} days"
-    )
+        return 0, 0
+    return largest, need
 
 
 def _suggestions(
@@ -158,10 +163,10 @@ def _suggestions(
     daily_minutes: float,
     pace: Pace,
     model: ExamModel,
-) -> tuple[str, ...]:
+) -> tuple[Remedy, ...]:
     """What would make the plan feasible: more minutes a day, a later exam, fewer new cards
     (each found by a bisection over the planner itself, so each one is a plan that works)."""
-    out: list[str] = []
+    out: list[Remedy] = []
     days = (exam - today).days
     minutes = _least(
         int(math.ceil(daily_minutes)) + 1,
@@ -169,17 +174,16 @@ def _suggestions(
         lambda m: fits(cards, today, exam, float(m), pace, model),
     )
     if minutes is not None:
-        out.append(f"study {_minutes(minutes)} a day instead of {daily_minutes:g}")
+        more = {"minutes": minutes, "daily_minutes": daily_minutes}
+        out.append(Remedy(RemedyKind.MORE_MINUTES, more))
     later = _least(
         max(days + 1, 1),
         MAX_DAYS,
         lambda d: fits(cards, today, today + timedelta(days=d), daily_minutes, pace, model),
     )
     if later is not None:
-        out.append(
-            f"move the exam to {(today + timedelta(days=later)).isoformat()} or later "
-            f"at {_minutes(daily_minutes)} a day"
-        )
+        moved = {"exam": today + timedelta(days=later), "daily_minutes": daily_minutes}
+        out.append(Remedy(RemedyKind.LATER_EXAM, moved))
     seen = [c for c in cards if as_fsrs_card(c.state) is not None]
     new = [c for c in cards if as_fsrs_card(c.state) is None]
     if new:
@@ -189,12 +193,9 @@ def _suggestions(
             lambda k: fits([*seen, *new[:k]], today, exam, daily_minutes, pace, model),
         )
         if fit:
-            out.append(
-                f"prepare fewer cards: {fit} of the {len(new)} new ones fit "
-                "(plan for fewer decks or one topic)"
-            )
+            out.append(Remedy(RemedyKind.FEWER_NEW_CARDS, {"fit": fit, "new": len(new)}))
     if not out:
-        out.append("plan for fewer decks or one topic")
+        out.append(Remedy(RemedyKind.FEWER_DECKS))
     return tuple(out)
 
 
@@ -224,15 +225,3 @@ def _most(low: int, high: int, works: Any) -> int | None:
         else:
             high = middle - 1
     return low
-
-
-def _cards(n: int) -> str:
-    return count_of(n, "card")
-
-
-def _days(n: int) -> str:
-    return count_of(n, "day")
-
-
-def _minutes(n: float) -> str:
-    return count_of(n, "minute")

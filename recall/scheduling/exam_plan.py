@@ -5,8 +5,10 @@ See :mod:`recall.scheduling.exam` for the planner itself.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date
+from enum import StrEnum
 from typing import Any, Final
 
 from recall.scheduling.state import CardState
@@ -71,6 +73,57 @@ class ExamDay:
         }
 
 
+class Shortfall(StrEnum):
+    """Why a plan does not meet the rules. The planner decides; the words a learner reads are
+    :func:`recall.planning.problem_sentence`'s. Each kind's ``figures`` are listed beside it."""
+
+    EXAM_NOT_AHEAD = "exam_not_ahead"  # exam
+    NEW_CARDS_NEED_DAYS = "new_cards_need_days"  # new, days
+    REVIEWS_NEED_DAYS = "reviews_need_days"  # days
+    #: cards, new, needed_minutes, new_card_seconds, review_seconds, days, daily_minutes,
+    #: available_minutes
+    NOT_ENOUGH_TIME = "not_enough_time"
+    #: short, cards, daily_minutes, sibling_group (0: not the reason), sibling_days
+    CARDS_SHORT = "cards_short"
+    DAY_OVER = "day_over"  # day, minutes, daily_minutes
+
+
+class RemedyKind(StrEnum):
+    """What would make a plan feasible (each found by running the planner), worded by
+    :func:`recall.planning.remedy_sentence`. Each kind's ``figures`` are listed beside it."""
+
+    MORE_MINUTES = "more_minutes"  # minutes, daily_minutes
+    LATER_EXAM = "later_exam"  # exam, daily_minutes
+    FEWER_NEW_CARDS = "fewer_new_cards"  # fit, new
+    FEWER_DECKS = "fewer_decks"  # (none)
+
+
+def _plain(figures: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: v.isoformat() if isinstance(v, date) else v for k, v in figures.items()}
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One reason a plan is not feasible, with the figures behind it."""
+
+    kind: Shortfall
+    figures: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": str(self.kind), **_plain(self.figures)}
+
+
+@dataclass(frozen=True)
+class Remedy:
+    """One change that would make a plan feasible, with its figures."""
+
+    kind: RemedyKind
+    figures: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": str(self.kind), **_plain(self.figures)}
+
+
 @dataclass(frozen=True)
 class ExamPlan:
     """The plan from today to the exam, or why there is none.
@@ -85,8 +138,8 @@ class ExamPlan:
     pace: Pace
     days: tuple[ExamDay, ...]
     feasible: bool
-    problems: tuple[str, ...] = ()
-    suggestions: tuple[str, ...] = ()
+    problems: tuple[Problem, ...] = ()
+    suggestions: tuple[Remedy, ...] = ()
     reviews_before: dict[str, int] = field(default_factory=dict)
     recall: dict[str, float] = field(default_factory=dict)
     decks: dict[str, str] = field(default_factory=dict)  # card key -> deck
@@ -122,8 +175,8 @@ class ExamPlan:
             "exam": self.exam.isoformat(),
             "daily_minutes": self.daily_minutes,
             "feasible": self.feasible,
-            "problems": list(self.problems),
-            "suggestions": list(self.suggestions),
+            "problems": [problem.to_dict() for problem in self.problems],
+            "suggestions": [remedy.to_dict() for remedy in self.suggestions],
             "cards": len(self.reviews_before),
             "predicted_recall": None if predicted is None else round(predicted, 4),
             "recall_by_deck": {d: round(r, 4) for d, r in self.recall_by_deck().items()},

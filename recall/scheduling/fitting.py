@@ -28,13 +28,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
 from recall.scheduling.evaluation import Gain, Score, paired_gain, predict, score
 from recall.scheduling.history import History, time_split
-from recall.wording import count_of
 
 #: Reviews (a day or more after the previous one) needed before a fit is tried.
 MIN_REVIEWS = 400
@@ -99,34 +98,10 @@ class FitResult:
     reviews_needed: int = 0
     candidate: tuple[float, ...] | None = None
     comparison: Comparison | None = None
-    notes: tuple[str, ...] = field(default_factory=tuple)
 
     @property
     def kept(self) -> bool:
         return self.status is FitStatus.KEPT
-
-    def summary(self) -> str:
-        """One sentence for the learner."""
-        if self.status is FitStatus.TOO_LITTLE_HISTORY:
-            return (
-                "Too little history to fit your memory model: "
-                f"{count_of(self.reviews, 'review')} so far, "
-                f"{self.reviews_needed} more needed (only reviews a day or more after a card's "
-                "previous one count)."
-            )
-        assert self.comparison is not None
-        cur, cand = self.comparison.current, self.comparison.candidate
-        figures = (
-            f"log loss {cur.log_loss:.4f} → {cand.log_loss:.4f}, "
-            f"RMSE {cur.rmse_bins:.2%} → {cand.rmse_bins:.2%} "
-            f"on your latest {count_of(cur.reviews, 'review')}"
-        )
-        if self.kept:
-            return f"New parameters predict your recall better ({figures}): they are now in use."
-        return (
-            f"A fit did not predict your recall clearly better ({figures}): "
-            "the parameters in use stay."
-        )
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -136,7 +111,6 @@ class FitResult:
             "reviews_needed": self.reviews_needed,
             "candidate": None if self.candidate is None else list(self.candidate),
             "comparison": None if self.comparison is None else self.comparison.to_dict(),
-            "summary": self.summary(),
         }
 
 

@@ -30,6 +30,7 @@ from recall.store.models import (
     ImportedReviewRow,
     ParameterSetRow,
     ReviewRow,
+    decks_visible_to,
     queue_for,
 )
 from recall.store.rows import review_kind, state_columns
@@ -245,9 +246,9 @@ class MemoryModelStore:
                 ids = {
                     f"{slug}/{key}": card_id
                     for card_id, slug, key in conn.execute(
-                        select(CardRow.id, DeckRow.slug, CardRow.key).join(
-                            DeckRow, DeckRow.id == CardRow.deck_id
-                        )
+                        select(CardRow.id, DeckRow.slug, CardRow.key)
+                        .join(DeckRow, DeckRow.id == CardRow.deck_id)
+                        .where(decks_visible_to(self._learner))
                     )
                 }
             # In batches, each in its own short write transaction and checked against the log

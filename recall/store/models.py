@@ -126,19 +126,32 @@ MetaRow = TableColumns(
     )
 )
 
+#: A deck: shared when ``owner_learner_id`` is NULL (the built-in decks), else one learner's own
+#: custom deck, whose cards only that learner has (migration 0009). Two learners' decks may share
+#: a slug; the shared decks' slugs are unique among themselves (a partial index: NULLs never
+#: collide in the plain unique key).
 DeckRow = TableColumns(
     Table(
         "decks",
         metadata,
         Column("id", Integer, primary_key=True),
-        _required("slug", String(100), unique=True),
+        _required("slug", String(100)),
         _required("name", String(200)),
         _required("topic", String(200), default=""),
         _required("path", Text, default=""),
         _required("builtin", Boolean, default=False),
         _moment("synced_at"),
+        Column("owner_learner_id", Integer, ForeignKey("learners.id"), nullable=True),
+        UniqueConstraint("owner_learner_id", "slug"),
     )
 )
+
+
+def decks_visible_to(learner: Any) -> Any:
+    """SQL: the decks ``learner`` (an id, or a bound parameter) sees: the shared ones and
+    their own (never another learner's custom deck, which may share a slug with theirs)."""
+    return DeckRow.owner_learner_id.is_(None) | (DeckRow.owner_learner_id == learner)
+
 
 CardRow = TableColumns(
     Table(
@@ -159,7 +172,9 @@ CardRow = TableColumns(
 )
 
 
-def partial_index(name: str, *columns: str, where: str, unique: bool = False) -> Index:
+def partial_index(
+    name: str, *columns: str | Column[Any], where: str, unique: bool = False
+) -> Index:
     """An index over the rows ``where`` selects (SQL over the table's columns).
 
     Declared for SQLite only; :func:`use_on_postgresql` gives PostgreSQL the same clause when an
@@ -167,6 +182,15 @@ def partial_index(name: str, *columns: str, where: str, unique: bool = False) ->
     PostgreSQL dialect and drivers (0.04 s) at every start of the SQLite default, before the
     home screen's counts."""
     return Index(name, *columns, unique=unique, sqlite_where=text(where))
+
+
+#: A shared deck's slug is unique among the shared decks (declared here, after the helper).
+partial_index(
+    "uq_decks_shared_slug",
+    DeckRow.__table__.c.slug,
+    where="owner_learner_id IS NULL",
+    unique=True,
+)
 
 
 def use_on_postgresql() -> None:
@@ -205,6 +229,7 @@ PER_LEARNER_TABLES = (
     "card_claims",
     "parameter_sets",
     "imported_reviews",
+    "learner_settings",
 )
 
 
@@ -380,3 +405,19 @@ ImportedReviewRow = TableColumns(
         Index("ix_imported_reviews_learner_id_reviewed_at", "learner_id", "reviewed_at"),
     )
 )
+
+#: What a learner set on a shared database (migration 0009): a setting's value as JSON (over
+#: ``config.toml``'s), and today's "learn N more" raise (:data:`EXTRA_NEW_KEY`).
+LearnerSettingRow = TableColumns(
+    Table(
+        "learner_settings",
+        metadata,
+        _learner(primary_key=True),
+        Column("key", String(60), primary_key=True),
+        _required("value", Text),
+    )
+)
+
+#: The key of today's raise of the new-card limit in ``learner_settings``: ``{"day": ISO date,
+#: "extra_new": n}``, read as zero on any other day.
+EXTRA_NEW_KEY = "today.extra_new"

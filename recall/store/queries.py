@@ -55,6 +55,7 @@ from recall.store.models import (
     DeckRow,
     ReviewRow,
     SessionRow,
+    decks_visible_to,
     queue_for,
 )
 from recall.store.rows import state_columns
@@ -125,7 +126,11 @@ DUE_ALL = (
     .limit(bindparam("limit", type_=Integer()))
 )
 #: (integer key, slug, name) of every deck, in the order they were first synced.
-DECKS = select(DeckRow.id, DeckRow.slug, DeckRow.name).order_by(DeckRow.id)
+DECKS = (
+    select(DeckRow.id, DeckRow.slug, DeckRow.name)
+    .where(decks_visible_to(LEARNER))
+    .order_by(DeckRow.id)
+)
 #: (deck key, queue, cards) for every deck and queue.
 CARDS_PER_QUEUE = (
     select(CardStateRow.deck_id, CardStateRow.queue, func.count())

@@ -132,7 +132,7 @@ class Store:
     def sync_decks(self, decks: Sequence[Deck], now: datetime | None = None) -> SyncReport:
         """Bring the cards of ``decks`` in line with their files (see :mod:`.sync`)."""
         with self._write() as conn:
-            return sync_decks(conn, decks, now or utc_now())
+            return sync_decks(conn, decks, now or utc_now(), self.learner_id)
 
     @_translated
     def retire_vanished_decks(
@@ -146,10 +146,11 @@ class Store:
         written, and no write lock taken, when no deck has vanished (the usual start)."""
         folders = list(folders)
         with self._read() as conn:
-            if not vanished_decks(conn, folders, keep):
+            if not vanished_decks(conn, folders, keep, self.learner_id):
                 return SyncReport()
         with self._write() as conn:
-            return retire_decks(conn, vanished_decks(conn, folders, keep), now or utc_now())
+            gone = vanished_decks(conn, folders, keep, self.learner_id)
+            return retire_decks(conn, gone, now or utc_now())
 
     @_translated
     def card(self, card_db_id: int) -> StoredCard:
@@ -256,7 +257,7 @@ class Store:
         """
         self.release_buried(now)
         with self._read() as conn:
-            decks = conn.execute(q.DECKS).all()
+            decks = conn.execute(q.DECKS, {"learner": self.learner_id}).all()
             if not decks:
                 return []
             params: dict[str, Any] = {f"d{i}": deck_id for i, (deck_id, _s, _n) in enumerate(decks)}
@@ -271,7 +272,7 @@ class Store:
         """Cards per deck: active, suspended and retired (counts every card: not for every
         frame, for the deck list)."""
         with self._read() as conn:
-            decks = conn.execute(q.DECKS).all()
+            decks = conn.execute(q.DECKS, {"learner": self.learner_id}).all()
             per_queue = conn.execute(q.CARDS_PER_QUEUE, {"learner": self.learner_id}).all()
             return deck_sizes(decks, per_queue)
 

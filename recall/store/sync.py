@@ -22,6 +22,7 @@ from sqlalchemy import Connection, case, insert, select, text, update
 from recall.cards.model import Deck
 from recall.scheduling.queue import sibling_group
 from recall.store.models import (
+    DEFAULT_LEARNER,
     QUEUE_LEARNING,
     QUEUE_NEW,
     QUEUE_RETIRED,
@@ -31,12 +32,18 @@ from recall.store.models import (
     CardStateRow,
     DeckRow,
     LearnerRow,
+    decks_visible_to,
 )
 from recall.store.records import SyncReport
 
 
-def sync_decks(conn: Connection, decks: Sequence[Deck], now: datetime) -> SyncReport:
-    """Bring the rows of ``decks`` in line with their content (in the caller's transaction)."""
+def sync_decks(
+    conn: Connection, decks: Sequence[Deck], now: datetime, learner: int = DEFAULT_LEARNER
+) -> SyncReport:
+    """Bring the rows of ``decks`` in line with their content (in the caller's transaction),
+    as ``learner`` sees them: a built-in deck is the shared one, a custom deck ``learner``'s own
+    (:func:`deck_owner`). A card ``learner`` has no state row for (a learner added after the
+    card was) gets one, new; nothing is written when every row is there."""
     slugs = [deck.id for deck in decks]
     if len(set(slugs)) != len(slugs):
         raise ValueError(f"deck ids must be unique, got {slugs}")
@@ -48,7 +55,8 @@ def sync_decks(conn: Connection, decks: Sequence[Deck], now: datetime) -> SyncRe
     unchanged = 0
     # Two queries for every deck at once (a second start changes nothing: 2 statements, not 3
     # per deck).
-    deck_ids = _upsert_decks(conn, decks, now)
+    deck_ids = _upsert_decks(conn, decks, now, learner)
+    missing: list[tuple[int, int, bool]] = []  # (card, deck, retired) without learner's state
     learners: list[int] | None = None  # read when a card is added (an unchanged sync: never)
     existing_by_deck: dict[int, dict[str, Any]] = {deck_id: {} for deck_id in deck_ids}
     for start in range(0, len(deck_ids), 500):  # stay under every driver's parameter cap
@@ -63,9 +71,19 @@ def sync_decks(conn: Connection, decks: Sequence[Deck], now: datetime) -> SyncRe
                 CardRow.topic,
                 CardRow.sibling_group,
                 CardRow.position,
-            ).where(CardRow.deck_id.in_(deck_ids[start : start + 500]))
+                CardStateRow.card_id.label("state_of"),
+            )
+            .outerjoin(
+                CardStateRow,
+                (CardStateRow.learner_id == learner) & (CardStateRow.card_id == CardRow.id),
+            )
+            .where(CardRow.deck_id.in_(deck_ids[start : start + 500]))
         ):
             existing_by_deck[stored.deck_id][stored.key] = stored
+            if stored.state_of is None:
+                missing.append((stored.id, stored.deck_id, stored.retired_at is not None))
+    if missing:  # before the restores and retirements below, which then reach them too
+        _give_state_rows(conn, learner, missing)
     for deck, deck_id in zip(decks, deck_ids, strict=True):
         deck_topic = deck.topic or deck.name
         existing = existing_by_deck[deck_id]
@@ -105,8 +123,9 @@ def sync_decks(conn: Connection, decks: Sequence[Deck], now: datetime) -> SyncRe
                 update(CardRow).where(CardRow.id == row.id).values(retired_at=None, **values)
             )
         if fresh:
-            if learners is None:
+            if deck.builtin and learners is None:
                 learners = list(conn.execute(select(LearnerRow.id)).scalars())
+            owners = learners if deck.builtin and learners is not None else [learner]
             ids = (
                 conn.execute(
                     insert(CardRow).returning(CardRow.id, sort_by_parameter_order=True), fresh
@@ -118,7 +137,7 @@ def sync_decks(conn: Connection, decks: Sequence[Deck], now: datetime) -> SyncRe
                 insert(CardStateRow),
                 [
                     {
-                        "learner_id": learner,
+                        "learner_id": owner,
                         "card_id": card_id,
                         "deck_id": deck_id,
                         "queue": QUEUE_NEW,
@@ -127,7 +146,7 @@ def sync_decks(conn: Connection, decks: Sequence[Deck], now: datetime) -> SyncRe
                         "lapses": 0,
                         "suspended": False,
                     }
-                    for learner in learners
+                    for owner in owners
                     for card_id in ids
                 ],
             )
@@ -139,8 +158,36 @@ def sync_decks(conn: Connection, decks: Sequence[Deck], now: datetime) -> SyncRe
     return SyncReport(tuple(added), tuple(changed), tuple(retired), tuple(restored), unchanged)
 
 
+def deck_owner(deck: Deck, learner: int) -> int | None:
+    """Who a synced deck belongs to: nobody (shared) for a built-in deck, else ``learner``."""
+    return None if deck.builtin else learner
+
+
+def _give_state_rows(conn: Connection, learner: int, cards: list[tuple[int, int, bool]]) -> None:
+    """New-card state rows for ``learner`` (cards that existed before the learner did)."""
+    conn.execute(
+        insert(CardStateRow),
+        [
+            {
+                "learner_id": learner,
+                "card_id": card_id,
+                "deck_id": deck_id,
+                "queue": QUEUE_RETIRED if retired else QUEUE_NEW,
+                "phase": 0,
+                "reps": 0,
+                "lapses": 0,
+                "suspended": False,
+            }
+            for card_id, deck_id, retired in cards
+        ],
+    )
+
+
 def vanished_decks(
-    conn: Connection, folders: Iterable[str | os.PathLike[str]], keep: Collection[str]
+    conn: Connection,
+    folders: Iterable[str | os.PathLike[str]],
+    keep: Collection[str],
+    learner: int = DEFAULT_LEARNER,
 ) -> list[tuple[int, str]]:
     """(row id, deck id) of the decks whose file was deleted.
 
@@ -152,7 +199,9 @@ def vanished_decks(
     scanned = {_resolved(folder) for folder in folders}
     return [
         (deck_id, slug)
-        for deck_id, slug, path in conn.execute(select(DeckRow.id, DeckRow.slug, DeckRow.path))
+        for deck_id, slug, path in conn.execute(
+            select(DeckRow.id, DeckRow.slug, DeckRow.path).where(decks_visible_to(learner))
+        )
         if slug not in keep and path and _resolved(Path(path).parent) in scanned and _gone(path)
     ]
 
@@ -224,16 +273,25 @@ def _serialise_syncs(conn: Connection) -> None:
         conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": SYNC_LOCK})
 
 
-def _upsert_decks(conn: Connection, decks: Sequence[Deck], now: datetime) -> list[int]:
+def _upsert_decks(
+    conn: Connection, decks: Sequence[Deck], now: datetime, learner: int
+) -> list[int]:
     """The row id of each deck, in order: a new deck is inserted, a deck whose name, topic,
     path or origin changed is updated (``synced_at`` then says when), an unchanged one is left
-    as it is (one query reads them all)."""
+    as it is (one query reads them all). A deck is found by its owner and slug: a built-in deck
+    among the shared ones, a custom one among ``learner``'s."""
     stored = {
-        row.slug: row
+        (row.owner_learner_id, row.slug): row
         for row in conn.execute(
             select(
-                DeckRow.id, DeckRow.slug, DeckRow.name, DeckRow.topic, DeckRow.path, DeckRow.builtin
-            )
+                DeckRow.id,
+                DeckRow.slug,
+                DeckRow.name,
+                DeckRow.topic,
+                DeckRow.path,
+                DeckRow.builtin,
+                DeckRow.owner_learner_id,
+            ).where(decks_visible_to(learner))
         )
     }
     ids: list[int] = []
@@ -244,13 +302,14 @@ def _upsert_decks(conn: Connection, decks: Sequence[Deck], now: datetime) -> lis
             "path": deck.path,
             "builtin": deck.builtin,
         }
-        row = stored.get(deck.id)
+        owner = deck_owner(deck, learner)
+        row = stored.get((owner, deck.id))
         if row is None:
             ids.append(
                 int(
                     conn.execute(
                         insert(DeckRow)
-                        .values(slug=deck.id, synced_at=now, **values)
+                        .values(slug=deck.id, synced_at=now, owner_learner_id=owner, **values)
                         .returning(DeckRow.id)
                     ).scalar_one()
                 )

@@ -87,6 +87,7 @@ class OptimizeView(ShownText):
 def model_view(workspace: Workspace) -> ModelView:
     """The health report for the parameters in use (a worker)."""
     from recall.memory import model as memory_model
+    from recall.memory.sentences import verdict_sentence
 
     status = memory_model.health(workspace.store, workspace.settings)
     report = status.health
@@ -96,7 +97,7 @@ def model_view(workspace: Workspace) -> ModelView:
         for g in groups
     ]
     return ModelView(
-        verdict=report.verdict.message,
+        verdict=verdict_sentence(report.verdict),
         health=str(report.verdict.health),
         source=memory_model.model_source(status),
         advice=memory_model.refit_advice(status, "press o"),
@@ -120,17 +121,18 @@ def optimize_view(workspace: Workspace) -> OptimizeView:
     """Fit the model to the learner's history and keep it only if it predicts better (a
     worker; the same as ``recall optimize``)."""
     from recall.memory import model as memory_model
+    from recall.memory.sentences import fit_sentence
 
     done = memory_model.optimize(workspace.store, workspace.settings, now=workspace.clock())
     result = done.result
     comparison = result.comparison
     if comparison is None:
         return OptimizeView(
-            str(result.status), result.summary(), result.reviews, result.reviews_needed
+            str(result.status), fit_sentence(result), result.reviews, result.reviews_needed
         )
     return OptimizeView(
         status=str(result.status),
-        message=result.summary(),
+        message=fit_sentence(result),
         reviews=result.reviews,
         current=(comparison.current.log_loss, comparison.current.rmse_bins),
         candidate=(comparison.candidate.log_loss, comparison.candidate.rmse_bins),
