@@ -7,11 +7,11 @@ Usage::
 
 Prints, in milliseconds, the time to grade one typed explanation (``recall.grading.grade`` on
 a built-in explain card: every point's phrasings, opposites, numbers and formulas) over every
-line of ``tests/data/explain_paraphrases*.jsonl``, after one warm-up pass: p50, p99, max, the
-whole corpus's total per round and the three slowest answers; then the worst case, a
-4,000-character answer (the most that is read) made of the card's own key words repeated, so
-every phrasing finds candidates in every clause. ``--clock cpu`` times this thread's CPU (for a
-shared machine). Figures are printed, never asserted.
+line of ``tests/data/explain_paraphrases.jsonl`` and ``..._open.jsonl``, after one warm-up
+pass: p50, p99, max, the whole corpus's total per round and the three slowest answers; then
+the worst case, a 4,000-character answer (the most that is read) made of the card's own key
+words repeated, so every phrasing finds candidates in every clause. ``--clock cpu`` times this
+thread's CPU (for a shared machine). Figures are printed, never asserted.
 """
 
 from __future__ import annotations
@@ -28,6 +28,8 @@ from recall.grading import grade
 from recall.paths import builtin_decks_dir
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
+#: The asserted corpus and its open entries (a held-out batch, if any, is measured elsewhere).
+CORPORA = (DATA / "explain_paraphrases.jsonl", DATA / "explain_paraphrases_open.jsonl")
 
 
 def main() -> int:
@@ -44,7 +46,7 @@ def main() -> int:
     }
     entries = [
         json.loads(line)
-        for path in sorted(DATA.glob("explain_paraphrases*.jsonl"))
+        for path in CORPORA
         for line in path.read_text(encoding="utf-8").splitlines()
         if line.strip()
     ]
