@@ -73,6 +73,60 @@ CONTRASTS = [
         [],
         [2],
     ),
+    (
+        "normalization/one-line-difference",
+        "LayerNorm standardises each feature over the batch, BatchNorm each example over its own "
+        "features.",
+        [],
+        [0, 1],
+    ),
+    ("normalization/one-line-difference", "RMSNorm is LayerNorm minus the centring step.", [2], []),
+    (
+        "normalization/explain-pre-norm",
+        "Post-norm keeps a clean identity path for the gradient, while pre-norm puts a norm on "
+        "the main path.",
+        [],
+        [1, 3],
+    ),
+    (
+        "normalization/explain-pre-norm",
+        "Pre-norm leaves an identity path for the gradient; post-norm puts the norm on the main "
+        "path.",
+        [1, 3],
+        [],
+    ),
+    (
+        "gradients/why-mse-sigmoid-trains-badly",
+        "With MSE the log cancels the sigmoid's slope, while BCE picks up an extra sigmoid "
+        "derivative factor.",
+        [],
+        [0, 1],
+    ),
+    (
+        "regularization/explain-l1-zeros",
+        "L2 gives a constant pull however small the weight, whereas L1's push shrinks away near "
+        "zero.",
+        [],
+        [0, 2],
+    ),
+    (
+        "regularization/explain-l1-zeros",
+        "The L1 gradient is constant in size, unlike L2's push, which shrinks with the weight.",
+        [0, 2],
+        [],
+    ),
+    (
+        "information-theory/explain-js",
+        "KL stays finite even for disjoint supports, while JS can blow up.",
+        [],
+        [1],
+    ),
+    (
+        "information-theory/explain-js",
+        "JS stays finite even for disjoint supports, unlike KL which can blow up.",
+        [1],
+        [],
+    ),
 ]
 #: A clause that states a point's declared opposite (an antonym of its claim) does not make it.
 OPPOSITES = [
@@ -90,6 +144,8 @@ OPPOSITES = [
         [1],
     ),
     ("alignment/grpo-explain", "GRPO drops the clipping and keeps the critic.", [], [0, 2]),
+    ("information-theory/explain-kl", "KL can be negative when q is broader than p.", [], [2]),
+    ("information-theory/explain-kl", "KL is symmetric, so it is a proper distance.", [], [5]),
 ]
 #: Phrasings whose meaning is in the order (``a>b``): the same words in another order do not
 #: make them.

@@ -156,6 +156,7 @@ _MATHY_CHARS = set("+-−*/^()=√·×<>≤≥≈_'ᵀ|!²³")
 _FUNCTION_WORDS = frozenset(
     """log ln exp sqrt softmax sigmoid tanh relu max min sum mean var cov kl e""".split()
 )
+_RELATIVE = re.compile(r",\s*(which|who|whose)\b")
 #: ``a>b`` in a phrasing: ``b`` among the next this many words of the text after ``a``.
 NEAR = 2
 
@@ -163,14 +164,15 @@ NEAR = 2
 @dataclass(frozen=True)
 class _Token:
     """A word of the text: its stem, the word as written (folded), whether a negation governs
-    it, which comma-delimited piece of its clause it stands in, and whether it follows a foil
-    marker ("unlike prefill")."""
+    it, which comma-delimited piece of its clause it stands in, whether it follows a foil
+    marker ("unlike prefill") and whether only an "is" parts it from the word before."""
 
     stem: str
     word: str
     negated: bool
     piece: int = 0
     foil: bool = False
+    copula: bool = False
 
 
 @dataclass(frozen=True)
@@ -270,13 +272,15 @@ class _Contrast:
         """Which term each word of the clause is said of: the nearest term mentioned before
         it in its comma-delimited piece, else after it in that piece, else before it in the
         clause (a subject carries across commas: "decode reads the weights, so it is memory-
-        bound"). A mention after "unlike"/"than"/"not" is a foil, never an owner."""
-        mention: list[int | None] = [
-            None
-            if token.foil
-            else next((k for k, term in enumerate(self.terms) if _slot_takes(term, token)), None)
-            for token in clause
-        ]
+        bound"). A mention after "unlike"/"than"/"not" is a foil: it owns the words of its own
+        piece ("unlike L2's 2λw") but carries across no comma. A term right after another and
+        "is" names the first again ("RMSNorm is LayerNorm without the centring")."""
+        mention: list[int | None] = []
+        for i, token in enumerate(clause):
+            named = next((k for k, term in enumerate(self.terms) if _slot_takes(term, token)), None)
+            if named is not None and token.copula and i and mention[i - 1] is not None:
+                named = None
+            mention.append(named)
         # One sweep forward (the last mention in the piece and in the clause so far) and one
         # back (the next mention in the piece): linear in the clause's length.
         before: list[int | None] = []
@@ -286,7 +290,9 @@ class _Contrast:
             if i and token.piece != clause[i - 1].piece:
                 last_in_piece = None
             if mention[i] is not None:
-                last_in_piece = last = mention[i]
+                last_in_piece = mention[i]
+                if not token.foil:
+                    last = mention[i]
             before.append(last_in_piece)
             earlier.append(last)
         after: list[int | None] = [None] * len(clause)
@@ -512,16 +518,21 @@ def _clauses(text: str) -> Iterator[tuple[_Token, ...]]:
     :data:`_SCOPE_ENDS`; a ``no``/``without`` (and "rather than", "instead of") only the phrase
     it introduces, up to the first small word after it ("without the limit the critic ..."); a
     ``nothing`` right after a verb denies the verb too ("teaches nothing")."""
-    for piece in _CLAUSE_BREAK.split(_normalised(text)):
+    # ", which ..." says more of what the comma follows ("unlike L2's push, which shrinks"):
+    # it stays in that piece.
+    text = _RELATIVE.sub(r" \1", _normalised(text))
+    for piece in _CLAUSE_BREAK.split(text):
         tokens: list[_Token] = []
         scope = 0
         phrase_only = False
         governed = 0
         comma_piece = 0
         previous = ""
+        gap: list[str] = ["|"]
         for raw in _WORD.findall(piece):
             if raw == "," or raw in _SIDE_BREAKS:
                 scope = 0
+                gap = ["|"]
                 comma_piece += 1
                 previous = ""
                 continue
@@ -533,10 +544,12 @@ def _clauses(text: str) -> Iterator[tuple[_Token, ...]]:
                 phrase_only = word in _PHRASE_NEGATORS
                 governed = 0
                 previous = word
+                gap.append(word)
                 continue
             if word in _SCOPE_ENDS:
                 scope = 0
             if word in _SMALL_WORDS:
+                gap.append(word)
                 if phrase_only and scope and word == "to":
                     # "no need to retrain it", "without having to ...": the phrase is a verb's.
                     phrase_only, scope = False, _NEGATION_SCOPE
@@ -551,8 +564,10 @@ def _clauses(text: str) -> Iterator[tuple[_Token, ...]]:
                     negated=scope > 0,
                     piece=comma_piece,
                     foil=previous in _FOIL_MARKERS,
+                    copula=gap in (["is"], ["are"]),
                 )
             )
+            gap = []
             governed += scope > 0
             scope = max(scope - 1, 0)
             previous = word
@@ -582,6 +597,10 @@ def _normalised(text: str) -> str:
 
 
 def _folded(word: str) -> str:
+    """A word without its possessive ("L2's" is ``l2``, "PPO's" is ``ppo``: short names the
+    stemmer leaves alone), apostrophes or underscores (``d_k`` is ``dk``)."""
+    if word.endswith("'s") and len(word) > 3:
+        word = word[:-2]
     return word.replace("'", "").replace("_", "")
 
 
