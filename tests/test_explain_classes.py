@@ -1,6 +1,7 @@
 """The explain matcher's classes of paraphrase (issue 23), each tried on sentences written for
 these tests (not the corpus's), over several built-in cards: contrasts bound to their side,
-declared opposites, word order, clause sides, negation scope, Unicode folding, abbreviations.
+declared opposites, word order, clause sides, negation scope, Unicode folding, abbreviations,
+slips that would turn a word into its opposite.
 
 Each case names the card, the text, the points it states (must be made) and the points it
 contradicts (must not be). Several cases are the right statement beside the wrong one, so a fix
@@ -256,6 +257,20 @@ ABBREVIATIONS = [
     ("normalization/batchnorm-vs-layernorm", "BN normalises each feature over the batch.", [0], []),
 ]
 
+#: Slips are forgiven past a word's first two letters only: "minimizing" is two keys from
+#: "maximizing" and says the opposite; a dropped letter later in a word is still a slip.
+SLIPS = [
+    ("losses/why-cross-entropy", "It works by minimizing the likelihood of the labels.", [], [0]),
+    ("losses/why-cross-entropy", "Training maximizes the likelihod of the labels.", [0], []),
+    (
+        "information-theory/explain-mle-min-kl",
+        "Minimizing the likelihood lowers the KL.",
+        [],
+        [2],
+    ),
+    ("losses/why-cross-entropy", "Minimising CE maximises the KL to the data.", [], [2]),
+]
+
 CASES = [
     *(("contrast", *case) for case in CONTRASTS),
     *(("opposite", *case) for case in OPPOSITES),
@@ -264,6 +279,7 @@ CASES = [
     *(("negation", *case) for case in NEGATION),
     *(("unicode", *case) for case in UNICODE),
     *(("abbreviation", *case) for case in ABBREVIATIONS),
+    *(("slip", *case) for case in SLIPS),
 ]
 
 

@@ -20,7 +20,8 @@ How a phrasing is matched, and why:
   "only the KL term changes". Where order carries the meaning a phrasing says so: ``a>b`` wants
   ``b`` close after ``a`` ("over the batch", not "each example over its features").
 * **Slips forgiven.** A word of six letters or more may be one key off (``preceeding``), ten or
-  more two keys, the same as the deck format's spelling rule (:mod:`recall.spelling`).
+  more two keys, the same as the deck format's spelling rule (:mod:`recall.spelling`), past
+  its first two letters: "minimizing" is two keys from "maximizing" and means the opposite.
 * **Negation flips a point.** A ``not``/``never``/``nothing`` (or ``n't``) governs the words
   after it up to a comma or the clause's end (at most six words); a ``no``/``without``/"rather
   than"/"instead of" only the phrase it introduces; a ``nothing`` after a verb denies the verb
@@ -136,6 +137,7 @@ _ABBREVIATIONS = {
     "fwd": "forward",
     "bwd": "backward",
     "avg": "average",
+    "var": "variance",
     "approx": "approximately",
     "vs": "versus",
     "bc": "because",
@@ -501,11 +503,13 @@ def _chain_assignments(
 
 
 def _slot_takes(slot: _Slot, token: _Token) -> bool:
+    """Whether a word of the text is one of the slot's: the same stem, or a slip of a long
+    word that keeps its first two letters (so "minimizing" is never a slip for "maximizing")."""
     if token.stem in slot.stems:
         return True
     for word in slot.words:
         allowance = 2 if len(word) >= 10 else 1 if len(word) >= 6 else 0
-        if allowance and word[0] == token.word[:1]:
+        if allowance and word[:2] == token.word[:2]:
             if edit_distance(word, token.word, allowance) <= allowance:
                 return True
     return False
