@@ -147,6 +147,7 @@ OPPOSITES = [
     ("alignment/grpo-explain", "GRPO drops the clipping and keeps the critic.", [], [0, 2]),
     ("information-theory/explain-kl", "KL can be negative when q is broader than p.", [], [2]),
     ("information-theory/explain-kl", "KL is symmetric, so it is a proper distance.", [], [5]),
+    ("alignment/lora-explain", "B is random at init.", [], [4]),
 ]
 #: Phrasings whose meaning is in the order (``a>b``): the same words in another order do not
 #: make them.
@@ -271,6 +272,23 @@ SLIPS = [
     ("losses/why-cross-entropy", "Minimising CE maximises the KL to the data.", [], [2]),
 ]
 
+#: A formula typed with Greek letters spelt out ("mu + sigma * eps") is read as a formula and
+#: graded by the engine.
+FORMULAS = [
+    (
+        "gaussians/explain-reparameterization",
+        "Write z = mu + sigma * eps and the draw is an input.",
+        [1],
+        [],
+    ),
+    (
+        "diffusion-flow/forward-variance-preserving",
+        "The variances add up as 1 - beta + beta for every step.",
+        [1],
+        [],
+    ),
+]
+
 CASES = [
     *(("contrast", *case) for case in CONTRASTS),
     *(("opposite", *case) for case in OPPOSITES),
@@ -280,6 +298,7 @@ CASES = [
     *(("unicode", *case) for case in UNICODE),
     *(("abbreviation", *case) for case in ABBREVIATIONS),
     *(("slip", *case) for case in SLIPS),
+    *(("formula", *case) for case in FORMULAS),
 ]
 
 

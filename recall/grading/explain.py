@@ -138,6 +138,7 @@ _ABBREVIATIONS = {
     "bwd": "backward",
     "avg": "average",
     "var": "variance",
+    "eps": "epsilon",
     "approx": "approximately",
     "vs": "versus",
     "bc": "because",
@@ -157,6 +158,11 @@ _NUMBER = re.compile(r"(?<![\w.])[-−]?\d+(?:[.,]\d+)?(?:[eE][-+−]?\d+)?(%?)"
 _MATHY_CHARS = set("+-−*/^()=√·×<>≤≥≈_'ᵀ|!²³")
 _FUNCTION_WORDS = frozenset(
     """log ln exp sqrt softmax sigmoid tanh relu max min sum mean var cov kl e""".split()
+)
+#: Greek letters spelt out, as learners type them in a formula ("mu + sigma * eps").
+_GREEK_NAMES = frozenset(
+    """alpha beta gamma delta epsilon eps zeta eta theta iota kappa lambda mu nu xi pi rho
+    sigma tau phi chi psi omega""".split()
 )
 _RELATIVE = re.compile(r",\s*(which|who|whose)\b")
 #: ``a>b`` in a phrasing: ``b`` among the next this many words of the text after ``a``.
@@ -674,7 +680,8 @@ def formula_spans(text: str) -> list[str]:
 def _mathy(word: str) -> bool:
     """Whether a whitespace-separated word of prose may be part of a formula: it holds an
     operator or a digit, or is a one-letter name, a subscripted name (``d_k``), a function name
-    or a Greek letter; English words (``it``, ``is``) are not."""
+    or a Greek letter, written or spelt out (``sigma``); English words (``it``, ``is``) are
+    not."""
     bare = word.strip(",.;:")
     if not bare:
         return False
@@ -682,7 +689,13 @@ def _mathy(word: str) -> bool:
         return True
     if bare.lower() in _SMALL_WORDS:
         return False
-    return len(bare) == 1 or bare.lower() in _FUNCTION_WORDS or not bare.isascii()
+    lowered = bare.lower()
+    return (
+        len(bare) == 1
+        or lowered in _FUNCTION_WORDS
+        or lowered in _GREEK_NAMES
+        or not bare.isascii()
+    )
 
 
 def _ends_sentence(word: str) -> bool:
