@@ -128,6 +128,19 @@ CONTRASTS = [
         [1],
         [],
     ),
+    (
+        "losses/explain-infonce",
+        "A large temperature makes hard negatives dominate the gradient.",
+        [],
+        [5],
+    ),
+    (
+        "losses/explain-infonce",
+        "Small tau sharpens the softmax so the hard negatives dominate; large tau spreads the "
+        "weight.",
+        [5],
+        [],
+    ),
 ]
 #: A clause that states a point's declared opposite (an antonym of its claim) does not make it.
 OPPOSITES = [
@@ -148,6 +161,19 @@ OPPOSITES = [
     ("information-theory/explain-kl", "KL can be negative when q is broader than p.", [], [2]),
     ("information-theory/explain-kl", "KL is symmetric, so it is a proper distance.", [], [5]),
     ("alignment/lora-explain", "B is random at init.", [], [4]),
+    (
+        "inference-cost/explain-training-memory",
+        "Adam's two moments are kept in fp16, so they take 2 + 2 = 4 bytes.",
+        [],
+        [1],
+    ),
+    ("information-theory/explain-kl", "KL can be zero even when q differs from p.", [], [3]),
+    (
+        "metrics/roc-auc-imbalance",
+        "A random model scores 0.5 only when the classes are balanced.",
+        [],
+        [4],
+    ),
 ]
 #: Phrasings whose meaning is in the order (``a>b``): the same words in another order do not
 #: make them.
