@@ -264,6 +264,25 @@ NEGATION = [
         [2],
         [],
     ),
+    (
+        "diffusion-flow/simple-loss-explain",
+        "The samples look better, though the objective is no longer a proper bound on the "
+        "likelihood.",
+        [3],
+        [],
+    ),
+    (
+        "retrieval-evaluation/pass-at-k-explain",
+        "Multiply the ratios one at a time: a product instead of giant binomials.",
+        [5],
+        [],
+    ),
+    (
+        "retrieval-evaluation/pass-at-k-explain",
+        "Work with the huge binomial coefficients rather than a product of ratios.",
+        [],
+        [5],
+    ),
 ]
 #: Subscripts, superscripts and the minus sign (U+2212) read as their plain spellings.
 UNICODE = [
@@ -431,3 +450,24 @@ def test_a_malformed_contrast_is_a_deck_error(
     deck, errors = _deck(tmp_path, broken)
     assert deck is None
     assert any(message in str(error) for error in errors), errors
+
+
+@pytest.mark.parametrize(
+    ("phrasing", "message"),
+    [
+        ("memory bound|not", "mixes a negation with words"),
+        ("decode memory not", "no word after it to deny"),
+    ],
+)
+def test_a_phrasing_that_can_never_be_made_is_a_deck_error(
+    tmp_path: Path, phrasing: str, message: str
+) -> None:
+    for replacement in (
+        f'words = ["{phrasing}"]',
+        f'words = ["compute bound"]\nopposites = ["{phrasing}"]',
+    ):
+        broken = CONTRAST_DECK.replace('words = ["compute bound"]', replacement)
+        assert broken != CONTRAST_DECK
+        deck, errors = _deck(tmp_path, broken)
+        assert deck is None, replacement
+        assert any(message in str(error) for error in errors), errors

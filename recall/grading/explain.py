@@ -243,6 +243,31 @@ class Phrasing:
         return [_Slot(tuple(_stem(w) for w in words), words, near=near, denied=denied)]
 
 
+def phrasing_problem(text: str) -> str | None:
+    """What is wrong with a phrasing as a deck writes it, or ``None``: a negation among a
+    word's alternatives (``"differ|not same"`` reads as a word "not" the text never has, so
+    the phrasing can only be made with "same"), or a negation with no word after it to deny
+    (``"b 0 none"`` can never be made)."""
+    denied_words = 0
+    negated = False
+    for raw in _normalised(text).split():
+        for part in raw.split(">"):
+            options = [option for option in part.split("|") if option]
+            negators = [option for option in options if option in _NEGATORS]
+            if negators and len(negators) < len(options):
+                return (
+                    f"'{'|'.join(options)}' mixes a negation with words; give the negated "
+                    "wording as a phrasing of its own"
+                )
+            if negators:
+                negated = True
+            elif negated:
+                denied_words += any(option not in _SMALL_WORDS for option in options)
+    if negated and not denied_words:
+        return "its negation has no word after it to deny; put 'not' before the words it denies"
+    return None
+
+
 @dataclass(frozen=True)
 class _Contrast:
     """A point's contrast read once: its terms (the subject first, when it has one)."""
@@ -595,7 +620,7 @@ def _normalised(text: str) -> str:
     text = _CASED_RE.sub(lambda m: _CASED[m.group()], text)
     text = text.lower().replace("’", "'").replace("+", " plus ")
     text = _CONTRACTION.sub(lambda m: f"{_IRREGULAR_NOT.get(m.group(1), m.group(1))} not", text)
-    text = text.replace("cannot", "can not")
+    text = text.replace("cannot", "can not").replace("no longer", "not longer")
     text = _INTENSIFIED.sub(lambda m: "nodoubt" if m.group().endswith("doubt") else "notonly", text)
     text = _BRITISH_ISE.sub(r"iz\1", text)
     text = _BRITISH_YSE.sub(r"yz\1", text)
