@@ -4,7 +4,8 @@ An explain card may declare its key points (:class:`recall.cards.model.KeyPoint`
 sentence, and the phrasings that count as saying it. This module decides which points a typed
 explanation makes, and the verdict and suggested rating that follow.
 
-How a phrasing is matched, and why:
+How a phrasing is matched, and why (reading the text as words, clauses and negations is
+:mod:`recall.grading.explain_words`):
 
 * **Words, not strings.** Text and phrasing are cut into words, lower-cased, with British
   spellings folded into American ones (``normalise`` and ``normalize``) and contractions opened
@@ -47,14 +48,23 @@ when every point is made and Hard when some are missed (Hard still passes), Agai
 from __future__ import annotations
 
 import re
-import unicodedata
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 
 from recall.cards.model import Card, KeyPoint
 from recall.errors import FormulaError
 from recall.formula import Status, SymbolTable, Verdict, check
+from recall.grading.explain_words import (
+    NEGATORS,
+    SMALL_WORDS,
+    WORD,
+    Token,
+    folded,
+    normalised,
+    read_clauses,
+    stem,
+)
 from recall.spelling import edit_distance
 from recall.verdicts import PointOutcome
 
@@ -64,95 +74,6 @@ MAX_TEXT = 4000
 MAX_FORMULA_SPANS = 24
 #: Share of the points that makes an explanation pass.
 PASS_SHARE = 0.5
-
-_NEGATORS = frozenset(
-    {"not", "no", "never", "none", "nothing", "neither", "nor", "without", "nobody", "nowhere"}
-)
-#: Negators that govern a noun phrase only ("*without* the Lipschitz limit the critic could ...",
-#: "*no* noise in the ODE"): their reach ends at the first small word after a word they govern.
-_PHRASE_NEGATORS = frozenset({"without", "no"})
-#: Negators that may stand after the verb they deny ("the prompt teaches *nothing*").
-_OBJECT_NEGATORS = frozenset({"nothing", "none"})
-#: Words that carry no point: never required by a phrasing.
-_SMALL_WORDS = frozenset(
-    """a an the of to in on at by for from with as and or is are was were be been being it its
-    this that these those there here which who whom whose what so than then do does did has have
-    had will would can could should may might must shall we you they he she i our your their
-    his her them us my me just very really also number amount""".split()
-)
-#: Small words a phrase negator reaches across ("without noise *or* drift", "no sign *of* it").
-_PHRASE_JOINERS = frozenset({"or", "nor", "of"})
-#: Words that part the two sides of a contrast inside a clause, as a comma does ("decode is
-#: memory-bound *while* prefill ..."), without ending it: "AUC reads 0.9 *even though* the
-#: model is useless" is one point.
-_SIDE_BREAKS = frozenset({"while", "whilst", "yet", "although", "though"})
-_CLAUSE_BREAK = re.compile(
-    r"[.;!?\n]+(?:\s|$)|[.;!?\n]+(?=[^\w])"
-    r"|\b(?:but|whereas|however|conversely|meanwhile)\b"
-    r"|\bin contrast\b|\bon the other hand\b"
-)
-_WORD = re.compile(r"[^\W_]+(?:[_'’][^\W_]+)*|,")
-_CONTRACTION = re.compile(r"(\w+)n['’]t\b")
-_IRREGULAR_NOT = {"can": "can", "won": "will", "shan": "shall", "ain": "is"}
-_BRITISH_ISE = re.compile(r"(?<=\w{3})is(e|es|ed|ing|ation|ations|er|ers)\b")
-_BRITISH_OUR = re.compile(r"(?<=\w{3})our(s?)\b")
-_BRITISH_YSE = re.compile(r"(?<=\w{3})ys(e|es|ed|ing)\b")
-_NEGATION_SCOPE = 6
-#: Words that end a negation's reach ("does not depend on the data, *so* the KL is what moves").
-_SCOPE_ENDS = frozenset(
-    "so because since which that then therefore thus hence while whereas and".split()
-)
-#: "not only", "not just", "no doubt": they add, they do not negate (read as one word, so a
-#: phrasing may still ask for "not only").
-_INTENSIFIED = re.compile(r"\bnot\s+(?:only|just|merely|simply|solely)\b|\bno\s+doubt\b")
-#: Phrases that reject what follows them as "without" does ("the derivative stays *rather than
-#: cancelling*", "a group mean *instead of* a critic"); the lead word stays a word.
-_REJECTING = re.compile(r"\b(rather) than\b|\b(instead) of\b|\bas (opposed) to\b")
-#: A minus between operands (``log p(x) - KL``, ``−log p``), read as the word "minus".
-_SPACED_MINUS = re.compile(r"(?<=[\w)\]|])\s+-\s+(?=[\w(\[|])|(?:^|(?<=[\s(=]))-(?=[^\W\d_]|\()")
-#: Abbreviations with dots, which would otherwise end a clause.
-_DOTTED = {"e.g.": "eg", "i.e.": "ie", "w.r.t.": "wrt", "vs.": "vs", "etc.": "etc", "cf.": "cf"}
-_DOTTED_RE = re.compile(r"(?<!\w)(?:" + "|".join(re.escape(k) for k in _DOTTED) + r")")
-#: Capitals that name a method where the lower case means something else (``ln`` is the log).
-_CASED = {"LN": "layernorm", "GN": "groupnorm"}
-_CASED_RE = re.compile(r"\b(?:" + "|".join(_CASED) + r")\b")
-#: Common abbreviations and spellings of one name, read as the name they stand for.
-_ABBREVIATIONS = {
-    "bn": "batchnorm",
-    "grad": "gradient",
-    "grads": "gradients",
-    "param": "parameter",
-    "params": "parameters",
-    "prob": "probability",
-    "probs": "probabilities",
-    "stat": "statistic",
-    "stats": "statistics",
-    "dim": "dimension",
-    "dims": "dimensions",
-    "wrt": "with respect to",
-    "w/o": "without",
-    "dkl": "kl",
-    "d_kl": "kl",
-    "lr": "learning rate",
-    "fwd": "forward",
-    "bwd": "backward",
-    "avg": "average",
-    "var": "variance",
-    "eps": "epsilon",
-    "approx": "approximately",
-    "vs": "versus",
-    "bc": "because",
-    "b/c": "because",
-    "info": "information",
-}
-_ABBREVIATION_RE = re.compile(
-    r"(?<![\w/])(?:" + "|".join(re.escape(k) for k in _ABBREVIATIONS) + r")(?![\w/])"
-)
-#: One method, several spellings: "batch norm", "batch-normalization", "batchnorm".
-_COMPOUND_NAMES = re.compile(r"\b(batch|layer|group)[\s-]?norm(?:alization|alizations|s)?\b")
-#: A mention after these is the foil of a contrast, not the subject of what follows
-#: ("decode, *unlike* prefill, is memory-bound").
-_FOIL_MARKERS = frozenset({"unlike", "than", "versus", "not", "opposed"})
 
 _NUMBER = re.compile(r"(?<![\w.])[-−]?\d+(?:[.,]\d+)?(?:[eE][-+−]?\d+)?(%?)")
 _MATHY_CHARS = set("+-−*/^()=√·×<>≤≥≈_'ᵀ|!²³")
@@ -164,23 +85,8 @@ _GREEK_NAMES = frozenset(
     """alpha beta gamma delta epsilon eps zeta eta theta iota kappa lambda mu nu xi pi rho
     sigma tau phi chi psi omega""".split()
 )
-_RELATIVE = re.compile(r",\s*(which|who|whose)\b")
 #: ``a>b`` in a phrasing: ``b`` among the next this many words of the text after ``a``.
 NEAR = 2
-
-
-@dataclass(frozen=True)
-class _Token:
-    """A word of the text: its stem, the word as written (folded), whether a negation governs
-    it, which comma-delimited piece of its clause it stands in, whether it follows a foil
-    marker ("unlike prefill") and whether only an "is" parts it from the word before."""
-
-    stem: str
-    word: str
-    negated: bool
-    piece: int = 0
-    foil: bool = False
-    copula: bool = False
 
 
 @dataclass(frozen=True)
@@ -208,7 +114,7 @@ class Phrasing:
         negation; ``"across|over>batch"`` → two slots, the second close after the first."""
         slots: list[_Slot] = []
         negated = False
-        for raw in _normalised(text).split():
+        for raw in normalised(text).split():
             near = False
             for part in raw.split(">"):
                 added = cls._slots(part, near=near, denied=negated)
@@ -225,22 +131,20 @@ class Phrasing:
         # A phrasing word is cut as the text is ("one-hot", "0.2" and "h(p)" are several words
         # there), else it could never match; each piece is then a word of its own, close after
         # the one before ("one-hot" is "one" then "hot"). (Alternatives, "a|b", are taken whole.)
-        if "|" not in raw and len(_WORD.findall(raw)) > 1:
-            pieces = [
-                w for w in _WORD.findall(raw) if w != "," and w not in _SMALL_WORDS | _NEGATORS
-            ]
+        if "|" not in raw and len(WORD.findall(raw)) > 1:
+            pieces = [w for w in WORD.findall(raw) if w != "," and w not in SMALL_WORDS | NEGATORS]
             return [
-                _Slot((_stem(_folded(w)),), (_folded(w),), near=near or i > 0, denied=denied)
+                _Slot((stem(folded(w)),), (folded(w),), near=near or i > 0, denied=denied)
                 for i, w in enumerate(pieces)
             ]
         options = [option for option in raw.split("|") if option]
-        plain = [option for option in options if option not in _SMALL_WORDS]
-        if plain and all(option in _NEGATORS for option in plain):
+        plain = [option for option in options if option not in SMALL_WORDS]
+        if plain and all(option in NEGATORS for option in plain):
             return None
         if not plain:
             return []
-        words = tuple(_folded(option) for option in plain)
-        return [_Slot(tuple(_stem(w) for w in words), words, near=near, denied=denied)]
+        words = tuple(folded(option) for option in plain)
+        return [_Slot(tuple(stem(w) for w in words), words, near=near, denied=denied)]
 
 
 def phrasing_problem(text: str) -> str | None:
@@ -250,10 +154,10 @@ def phrasing_problem(text: str) -> str | None:
     (``"b 0 none"`` can never be made)."""
     denied_words = 0
     negated = False
-    for raw in _normalised(text).split():
+    for raw in normalised(text).split():
         for part in raw.split(">"):
             options = [option for option in part.split("|") if option]
-            negators = [option for option in options if option in _NEGATORS]
+            negators = [option for option in options if option in NEGATORS]
             if negators and len(negators) < len(options):
                 return (
                     f"'{'|'.join(options)}' mixes a negation with words; give the negated "
@@ -262,7 +166,7 @@ def phrasing_problem(text: str) -> str | None:
             if negators:
                 negated = True
             elif negated:
-                denied_words += any(option not in _SMALL_WORDS for option in options)
+                denied_words += any(option not in SMALL_WORDS for option in options)
     if negated and not denied_words:
         return "its negation has no word after it to deny; put 'not' before the words it denies"
     return None
@@ -282,8 +186,8 @@ class _Contrast:
         names = ((point.subject,) if point.subject else ()) + point.versus
         terms = []
         for name in names:
-            words = tuple(_folded(w) for w in _normalised(name).split("|") if w.strip())
-            terms.append(_Slot(tuple(_stem(w) for w in words), words))
+            words = tuple(folded(w) for w in normalised(name).split("|") if w.strip())
+            terms.append(_Slot(tuple(stem(w) for w in words), words))
         return cls(tuple(terms), bool(point.subject))
 
     def bound_term(self, phrasing: Phrasing) -> int | None:
@@ -301,7 +205,7 @@ class _Contrast:
             return 0
         return None
 
-    def owners(self, clause: tuple[_Token, ...]) -> list[int | None]:
+    def owners(self, clause: tuple[Token, ...]) -> list[int | None]:
         """Which term each word of the clause is said of: the nearest term mentioned before
         it in its comma-delimited piece, else after it in that piece, else before it in the
         clause (a subject carries across commas: "decode reads the weights, so it is memory-
@@ -368,7 +272,7 @@ class Explanation:
 def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -> Explanation:
     """Which of ``card``'s key points ``text`` makes."""
     text = text[:MAX_TEXT]
-    clauses = list(_clauses(text))
+    clauses = list(read_clauses(text))
     spans: list[str] | None = None
     outcomes = []
     for point in card.points:
@@ -412,7 +316,7 @@ def grade_explanation(card: Card, text: str, table: SymbolTable | None = None) -
 
 def _clauses_saying(
     phrasings: Sequence[str],
-    clauses: Sequence[tuple[_Token, ...]],
+    clauses: Sequence[tuple[Token, ...]],
     contrast: _Contrast | None,
 ) -> frozenset[int]:
     """The indices of the clauses that say any of ``phrasings``."""
@@ -425,7 +329,7 @@ def _clauses_saying(
 
 def _said_in(
     phrasings: Sequence[str],
-    clauses: Sequence[tuple[_Token, ...]],
+    clauses: Sequence[tuple[Token, ...]],
     contrast: _Contrast | None,
     *,
     skip: frozenset[int] = frozenset(),
@@ -454,7 +358,7 @@ def _said_in(
 
 
 def _match(
-    phrasing: Phrasing, clause: tuple[_Token, ...], allowed: list[bool] | None = None
+    phrasing: Phrasing, clause: tuple[Token, ...], allowed: list[bool] | None = None
 ) -> str | None:
     """The clause's words that say the phrasing, or ``None``.
 
@@ -505,7 +409,7 @@ def _chain_assignments(
     chain: list[int],
     slots: Sequence[_Slot],
     candidates: list[list[int]],
-    clause: tuple[_Token, ...],
+    clause: tuple[Token, ...],
 ) -> tuple[tuple[int, ...] | None, tuple[int, ...] | None]:
     """One way to place a chain of near slots in the clause, and one that puts a negated word
     on a slot after the phrasing's negation (``None`` where there is no such way)."""
@@ -533,7 +437,7 @@ def _chain_assignments(
     return some, negated
 
 
-def _slot_takes(slot: _Slot, token: _Token) -> bool:
+def _slot_takes(slot: _Slot, token: Token) -> bool:
     """Whether a word of the text is one of the slot's: the same stem, or a slip of a long
     word that keeps its first two letters (so "minimizing" is never a slip for "maximizing")."""
     if token.stem in slot.stems:
@@ -544,112 +448,6 @@ def _slot_takes(slot: _Slot, token: _Token) -> bool:
             if edit_distance(word, token.word, allowance) <= allowance:
                 return True
     return False
-
-
-def _clauses(text: str) -> Iterator[tuple[_Token, ...]]:
-    """The text's clauses as tokens, each marked when a negation governs it.
-
-    A ``not``/``never``/``nothing`` governs the next few words up to a comma or a word of
-    :data:`_SCOPE_ENDS`; a ``no``/``without`` (and "rather than", "instead of") only the phrase
-    it introduces, up to the first small word after it ("without the limit the critic ..."); a
-    ``nothing`` right after a verb denies the verb too ("teaches nothing")."""
-    # ", which ..." says more of what the comma follows ("unlike L2's push, which shrinks"):
-    # it stays in that piece.
-    text = _RELATIVE.sub(r" \1", _normalised(text))
-    for piece in _CLAUSE_BREAK.split(text):
-        tokens: list[_Token] = []
-        scope = 0
-        phrase_only = False
-        governed = 0
-        comma_piece = 0
-        previous = ""
-        gap: list[str] = ["|"]
-        for raw in _WORD.findall(piece):
-            if raw == "," or raw in _SIDE_BREAKS:
-                scope = 0
-                gap = ["|"]
-                comma_piece += 1
-                previous = ""
-                continue
-            word = _folded(raw)
-            if word in _NEGATORS:
-                if word in _OBJECT_NEGATORS and tokens and previous == tokens[-1].word:
-                    tokens[-1] = replace(tokens[-1], negated=True)
-                scope = _NEGATION_SCOPE
-                phrase_only = word in _PHRASE_NEGATORS
-                governed = 0
-                previous = word
-                gap.append(word)
-                continue
-            if word in _SCOPE_ENDS:
-                scope = 0
-            if word in _SMALL_WORDS:
-                gap.append(word)
-                if phrase_only and scope and word == "to":
-                    # "no need to retrain it", "without having to ...": the phrase is a verb's.
-                    phrase_only, scope = False, _NEGATION_SCOPE
-                elif phrase_only and governed and word not in _PHRASE_JOINERS:
-                    scope = 0
-                previous = word
-                continue
-            tokens.append(
-                _Token(
-                    _stem(word),
-                    word,
-                    negated=scope > 0,
-                    piece=comma_piece,
-                    foil=previous in _FOIL_MARKERS,
-                    copula=gap in (["is"], ["are"]),
-                )
-            )
-            gap = []
-            governed += scope > 0
-            scope = max(scope - 1, 0)
-            previous = word
-        if tokens:
-            yield tuple(tokens)
-
-
-def _normalised(text: str) -> str:
-    """Text (or a phrasing) folded so that spellings of one word meet: Unicode compatibility
-    forms (``k₁`` is ``k1``, ``σ²`` is ``σ2``), a minus sign read as "minus", named methods in
-    one spelling, abbreviations opened, contractions opened, British spellings made American,
-    and "not only"-style intensifiers kept from reading as negations."""
-    text = unicodedata.normalize("NFKC", text).replace("−", " minus ")
-    text = _SPACED_MINUS.sub(" minus ", text)
-    text = _CASED_RE.sub(lambda m: _CASED[m.group()], text)
-    text = text.lower().replace("’", "'").replace("+", " plus ")
-    text = _CONTRACTION.sub(lambda m: f"{_IRREGULAR_NOT.get(m.group(1), m.group(1))} not", text)
-    text = text.replace("cannot", "can not").replace("no longer", "not longer")
-    text = _INTENSIFIED.sub(lambda m: "nodoubt" if m.group().endswith("doubt") else "notonly", text)
-    text = _BRITISH_ISE.sub(r"iz\1", text)
-    text = _BRITISH_YSE.sub(r"yz\1", text)
-    text = _BRITISH_OUR.sub(r"or\1", text)
-    text = _DOTTED_RE.sub(lambda m: _DOTTED[m.group()], text)
-    text = _ABBREVIATION_RE.sub(lambda m: _ABBREVIATIONS[m.group()], text)
-    text = _COMPOUND_NAMES.sub(r"\1norm", text)
-    return _REJECTING.sub(lambda m: f"{m.group(m.lastindex or 0)} without", text)
-
-
-def _folded(word: str) -> str:
-    """A word without its possessive ("L2's" is ``l2``, "PPO's" is ``ppo``: short names the
-    stemmer leaves alone), apostrophes or underscores (``d_k`` is ``dk``)."""
-    if word.endswith("'s") and len(word) > 3:
-        word = word[:-2]
-    return word.replace("'", "").replace("_", "")
-
-
-#: Snowball is pure Python (tens of microseconds a word): every word seen is stemmed once.
-@lru_cache(maxsize=1 << 16)
-def _stem(word: str) -> str:
-    return _stemmer().stemWord(word)
-
-
-@lru_cache(maxsize=1)
-def _stemmer():  # type: ignore[no-untyped-def]
-    import snowballstemmer
-
-    return snowballstemmer.stemmer("english")
 
 
 @lru_cache(maxsize=1 << 13)
@@ -712,7 +510,7 @@ def _mathy(word: str) -> bool:
         return False
     if any(ch in _MATHY_CHARS or ch.isdigit() for ch in bare):
         return True
-    if bare.lower() in _SMALL_WORDS:
+    if bare.lower() in SMALL_WORDS:
         return False
     lowered = bare.lower()
     return (
