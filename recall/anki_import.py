@@ -25,11 +25,13 @@ adopted only when newer, and a review is stored once.
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
 import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from recall.errors import InteropError
 from recall.inert import describe_char, first_control, quote
@@ -45,6 +47,9 @@ from recall.interop.anki_schema import FIELD_NAMES, NOTE_TYPE_NAME
 from recall.interop.apkg_read import AnkiCollection, AnkiNote, read_package
 from recall.scheduling.state import CardState
 from recall.wording import count_of
+
+if TYPE_CHECKING:
+    from recall.cards.model import Deck
 
 #: Skipped rows printed at most (the count of the rest follows).
 SHOWN_SKIPPED = 20
@@ -63,12 +68,14 @@ _OPERATOR = re.compile(r"[-+*/^=(]")
 
 @dataclass(frozen=True)
 class GeneratedDeck:
-    """A deck file made for Anki's notes: its path, its cards by kind, and whether this import
-    wrote it (``False``: the file was there already, the same or edited by the learner)."""
+    """A deck file made for Anki's notes: its path, its cards by kind, whether this import
+    wrote it (``False``: the file was there already), and whether a file that was there is
+    what this import would have written (``False``: edited by the learner)."""
 
     path: Path
     kinds: Counter[str]
     written: bool
+    same: bool = True
 
 
 @dataclass
@@ -86,6 +93,16 @@ class Report:
     media: int = 0
     media_names: list[str] = field(default_factory=list)
     kept_files: list[Path] = field(default_factory=list)
+
+    @property
+    def unchanged(self) -> bool:
+        """Whether the import changed nothing: every deck file was there as this import makes
+        it, no schedule was adopted and no review added."""
+        return (
+            all(not deck.written and deck.same for deck in self.decks)
+            and not self.adopted
+            and not self.added
+        )
 
 
 def _refuse_controls(collection: AnkiCollection) -> None:
@@ -221,34 +238,106 @@ def _as_explain(table: dict[str, Any]) -> dict[str, Any]:
     return {**out, "kind": "explain", "model_answer": f"{table.get('answer', '')}"}
 
 
-def _repair_refused_formulas(workspace: Any, report: Report, source: Path) -> bool:
-    """Rewrite the generated deck files whose formula cards the engine's checks refused, those
-    cards as explain cards (checked once, when the workspace loads the files, not twice).
-    Returns whether a file was rewritten."""
-    import tomllib
+#: The comment line a generated deck file carries so that importing the same package again
+#: knows the file without rebuilding it: what it was made from, and the digest of its text.
+STAMP = "Import stamp (a repeat import of the same package checks it):"
 
+
+def _source_digest(header: dict[str, str], comment: str, notes: list[AnkiNote]) -> str:
+    """A digest of everything a generated deck file is made from: the code that makes it
+    (recall's version and sources), its ``[deck]`` table and comment, and its notes' ids,
+    fields and tags in order. Hashing these is far cheaper than converting the notes."""
+    from recall.cards.parse_cache import sources_fingerprint
+
+    digest = hashlib.sha256(
+        sources_fingerprint(("anki_import.py", "interop", "cards", "formula")).encode()
+    )
+    digest.update(json.dumps([header, comment], sort_keys=True).encode())
+    for note in notes:
+        digest.update(json.dumps([note.id, note.fields, note.tags]).encode())
+    return digest.hexdigest()[:32]
+
+
+def _text_digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
+
+
+def _stamped(text: str, source: str, comment_lines: int) -> str:
+    """Deck-file ``text`` with the stamp line after its ``comment_lines`` comment lines."""
+    head = text.split("\n", comment_lines)
+    stamp = f"# {STAMP} {source} {_text_digest(text)}"
+    return "\n".join([*head[:comment_lines], stamp, *head[comment_lines:]])
+
+
+def _unstamped(text: str) -> tuple[str, str | None]:
+    """``text`` without its stamp line, and the stamp (``None`` when it has none)."""
+    lines = text.split("\n")
+    for number, line in enumerate(lines):
+        if not line.startswith("#"):
+            break
+        if line.startswith(f"# {STAMP} "):
+            return "\n".join(lines[:number] + lines[number + 1 :]), line[len(STAMP) + 3 :]
+    return text, None
+
+
+def _unchanged(existing: str, source: str) -> bool:
+    """Whether a deck file's text is what this import would write: its stamp names the same
+    source and its text is the text the stamp names (not edited since)."""
+    body, stamp = _unstamped(existing)
+    return stamp is not None and stamp == f"{source} {_text_digest(body)}"
+
+
+def _read_text(target: Path) -> str | None:
+    """The text of a deck file this import would write, or ``None`` when there is none yet;
+    only a regular file is read, and no more than a deck file may hold."""
+    import os
+
+    from recall.cards.loader import DECK_LIMITS
+    from recall.regular_files import read_regular
+
+    if not os.path.lexists(target):
+        return None
+    try:
+        raw = read_regular(target, DECK_LIMITS.max_bytes)
+    except OSError as error:
+        message = f"{quote(str(target))} cannot be read: {error.strerror or error}"
+        raise InteropError(message) from error
+    return raw.decode("utf-8", errors="replace")
+
+
+def _checked_text(
+    target: Path,
+    header: dict[str, str],
+    tables: list[dict[str, Any]],
+    *,
+    source: Path,
+    comment: str,
+    stamp: str,
+) -> tuple[Deck, str]:
+    """The deck and the text to write for it, checked as loading will check it (structure,
+    untrusted text and the formula engine's checks) before anything is written. A formula card
+    the engine refuses becomes a self-rated card (:func:`_as_explain`) and the deck is checked
+    again; anything else refused raises :class:`InteropError`. The check's result is what
+    loading the written file reuses (the deck cache is keyed by the file's bytes), so the
+    checks run once."""
+    from recall.cards.loader import check_deck_text
     from recall.cards.writer import deck_to_toml
+    from recall.grading import check_deck
     from recall.interop.deck_tables import deck_from_tables
-    from recall.paths import write_atomically
 
-    ours = {str(deck.path.resolve()): deck.path for deck in report.decks if deck.written}
-    rewritten = False
-    for failure in workspace.failures:
-        target = ours.get(str(Path(failure.path).resolve()))
-        refused = {error.card_id for error in failure.errors if error.card_id}
-        if target is None or not refused:
-            continue
-        text = target.read_text(encoding="utf-8")
-        data = tomllib.loads(text)
-        tables = [
-            _as_explain(t) if t.get("id") in refused and t.get("kind") == "formula" else t
-            for t in data.get("card", [])
-        ]
-        deck = deck_from_tables(data["deck"], tables, source=str(source), siblings=False)
-        comment = "\n".join(line[2:] for line in text.splitlines() if line.startswith("# "))
-        write_atomically(target, deck_to_toml(deck, comment=comment))
-        rewritten = True
-    return rewritten
+    lines = len(comment.splitlines())
+    for attempt in (1, 2):
+        deck = deck_from_tables(header, tables, source=str(source), siblings=False)
+        text = _stamped(deck_to_toml(deck, comment=comment), stamp, lines)
+        checked, errors = check_deck_text(text, target, check=check_deck)
+        if checked is not None:
+            return deck, text
+        refused = {error.card_id for error in errors if error.card_id}
+        formulas = {t["id"] for t in tables if t.get("kind") == "formula" and t["id"] in refused}
+        if attempt == 2 or not formulas:
+            raise InteropError(f"{target} would not load: {errors[0]}")
+        tables = [_as_explain(t) if t["id"] in formulas else t for t in tables]
+    raise AssertionError("unreachable")
 
 
 def run_import(args: argparse.Namespace) -> int:
@@ -289,8 +378,10 @@ def run_import(args: argparse.Namespace) -> int:
             foreign[name].append(note)
 
         folder = custom_folder(args)
-        # Every deck is built (and so checked) before the first is written: a refusal leaves
-        # nothing behind.
+        loaded = {str(Path(deck.path).resolve()): deck for deck in workspace.decks}
+        # Every deck is built and checked before the first is written: a refusal leaves nothing
+        # behind. A file this import wrote before from the same notes is known by its stamp and
+        # not rebuilt (what it holds is checked when it loads, as every deck file is).
         planned = []
         for name, notes, deck_id in _parts(foreign, prefix):
             header = {
@@ -298,31 +389,47 @@ def run_import(args: argparse.Namespace) -> int:
                 "name": name.replace("::", " / ") or deck_id,
                 "description": f"Imported from Anki ({path.name}).",
             }
-            deck = deck_from_tables(header, _note_tables(notes), source=str(path), siblings=False)
             comment = (
                 f"Imported by `recall anki import` from {path.name} (Anki deck {name}).\n"
                 "Formula backs became formula cards (symbols declared real: refine them),\n"
                 "everything else explain cards (self-rated)."
             )
-            planned.append((folder / f"{deck_id}.toml", deck, deck_to_toml(deck, comment=comment)))
+            target = folder / f"{deck_id}.toml"
             for note in notes:
                 key_of_note[note.id] = f"{deck_id}/n{note.id}"
-        for target, deck, text in planned:
-            kinds = Counter(str(card.kind) for card in deck.cards)
-            if target.exists() and not args.force:
-                if target.read_text(encoding="utf-8") != text:
-                    report.kept_files.append(target)
-                report.decks.append(GeneratedDeck(target, kinds, written=False))
+            stamp = _source_digest(header, comment, notes)
+            existing = _read_text(target) if not args.force else None
+            same = loaded.get(str(target.resolve()))
+            if existing is not None and same is not None and _unchanged(existing, stamp):
+                kinds = Counter(str(card.kind) for card in same.cards)
+                report.decks.append(GeneratedDeck(target, kinds, written=False, same=True))
                 continue
+            tables = _note_tables(notes)
+            if existing is not None:
+                deck = deck_from_tables(header, tables, source=str(path), siblings=False)
+                text = deck_to_toml(deck, comment=comment)
+                kinds = Counter(str(card.kind) for card in deck.cards)
+                same_text = _unstamped(existing)[0] == text
+                if not same_text:
+                    report.kept_files.append(target)
+                report.decks.append(GeneratedDeck(target, kinds, written=False, same=same_text))
+                continue
+            deck, text = _checked_text(
+                target, header, tables, source=path, comment=comment, stamp=stamp
+            )
+            planned.append((target, deck, text))
+        for target, deck, text in planned:
             target.parent.mkdir(parents=True, exist_ok=True)
             write_atomically(target, text)
+            kinds = Counter(str(card.kind) for card in deck.cards)
             report.decks.append(GeneratedDeck(target, kinds, written=True))
-        workspace.reload()
-        if _repair_refused_formulas(workspace, report, path):
+        if planned:
             workspace.reload()
+        else:  # nothing written: the files loaded when the workspace opened are current
+            workspace.sync()
         written = {str(deck.path.resolve()) for deck in report.decks}
         for failure in workspace.failures:
-            if str(Path(failure.path).resolve()) in written:  # what we wrote must load
+            if str(Path(failure.path).resolve()) in written:  # what we made must load
                 raise InteropError(f"{failure.path} did not load: {failure.errors[0]}")
         _import_schedules_and_reviews(workspace, collection, key_of_note, report)
     finally:
@@ -399,6 +506,8 @@ def _import_schedules_and_reviews(
         for review in reviews
         if review.anki_card in key_of_card
     ]
+    # grouped by card: the store looks up what it holds a few hundred cards at a time
+    imported.sort(key=lambda review: (review.card_key, review.reviewed_at))
     unmatched = len(reviews) - len(imported)
     if unmatched:
         report.skipped.append(
@@ -443,6 +552,8 @@ def _print(report: Report) -> None:
             print(f"  {quote(name)}")
         if len(report.media_names) > SHOWN_SKIPPED:
             print(f"  ... and {len(report.media_names) - SHOWN_SKIPPED} more")
+    if report.unchanged:
+        print("nothing changed: this package's notes, schedules and reviews are all here already")
     if report.skipped:
         print(f"{count_of(len(report.skipped), 'revlog row')} skipped:")
         for shown, skipped in enumerate(report.skipped):

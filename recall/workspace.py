@@ -45,6 +45,7 @@ if TYPE_CHECKING:
     from recall.analytics import Stats
     from recall.cards.loader import DeckFailure, LoadResult
     from recall.cards.model import Card, Deck
+    from recall.cards.parse_cache import PendingWrites
     from recall.config import Settings
     from recall.planning import ExamGuidance
     from recall.scheduling.exam import ExamPlan
@@ -128,7 +129,15 @@ class Workspace:
     ``deck_dirs`` loads exactly these folders, every deck fully checked (tests and tools);
     without it decks come from the built-in folder and the custom one (``custom_decks``, else
     :func:`recall.paths.custom_decks_dir`). ``db_url`` is the database (default: ``RECALL_DB``
-    or the SQLite file in the data directory); ``clock`` the time source for everything.
+    or the SQLite file in the data directory); ``learner`` the learner whose reviews, custom
+    decks and settings these are (``None``: the one :func:`recall.store.open_store` picks, learner 1
+    on a SQLite database);
+    ``clock`` the time source for everything.
+
+    On a database several learners share (:meth:`shared_database`), the settings a learner set
+    there apply over ``config.toml``'s (when the store opens) and today's raise of the new-card
+    limit is kept there, the learner's own; on a learner's own database both stay in the data
+    directory.
     """
 
     def __init__(
@@ -139,10 +148,14 @@ class Workspace:
         custom_decks: Path | None = None,
         db_url: str | None = None,
         clock: Clock | None = None,
+        learner: int | None = None,
+        defer_cache_writes: bool = False,
     ) -> None:
         self.settings = settings
         self.clock: Clock = clock or utc_now
         self.db_url = db_url
+        self.learner = learner
+        self._shared: bool | None = None
         self._deck_dirs = list(deck_dirs) if deck_dirs is not None else None
         self._custom_decks = custom_decks
         self._store: Store | None = None
@@ -150,6 +163,13 @@ class Workspace:
         #: The one card cache, by key; replaced in place so sessions holding it stay current.
         self._cards: dict[str, Card] = {}
         self._lock = threading.Lock()
+        #: Parsed-deck cache entries not written yet (``defer_cache_writes``: the TUI writes
+        #: them once its first screen has its counts, see :meth:`write_parse_cache`).
+        self._cache_writes: PendingWrites | None = None
+        if defer_cache_writes:
+            from recall.cards.parse_cache import PendingWrites
+
+            self._cache_writes = PendingWrites()
 
     @classmethod
     def open(
@@ -162,6 +182,8 @@ class Workspace:
         clock: Clock | None = None,
         sync: bool = True,
         progress: Progress | None = None,
+        learner: int | None = None,
+        defer_cache_writes: bool = False,
     ) -> Workspace:
         """Load the settings (unless given: a caller that read them already passes them),
         load the decks and, with ``sync``, open the store and bring it in line with them.
@@ -169,14 +191,23 @@ class Workspace:
         Raises :class:`recall.errors.ConfigError` for a settings file that does not read, and
         :class:`recall.errors.StoreError` for a database that cannot be opened. Decks that fail
         to load do not raise: they are listed in :attr:`failures`. ``progress`` is told each
-        step in words ("Loading decks 5/17…"), for a loading screen.
+        step in words ("Loading decks 5/17…"), for a loading screen. With
+        ``defer_cache_writes``, decks parsed afresh are put in the parsed-deck cache only when
+        :meth:`write_parse_cache` (or :meth:`close`) is called: a first start shows its counts
+        sooner.
         """
         if settings is None:
             from recall.config import load_settings
 
             settings = load_settings()
         workspace = cls(
-            settings, deck_dirs=deck_dirs, custom_decks=custom_decks, db_url=db_url, clock=clock
+            settings,
+            deck_dirs=deck_dirs,
+            custom_decks=custom_decks,
+            db_url=db_url,
+            clock=clock,
+            learner=learner,
+            defer_cache_writes=defer_cache_writes,
         )
         if sync:
             workspace.reload(progress=progress)
@@ -280,10 +311,23 @@ class Workspace:
 
         return builtin_decks_dir()
 
+    def write_parse_cache(self) -> int:
+        """Write the parsed-deck cache entries held back by ``defer_cache_writes`` (a worker
+        may call this); how many were written."""
+        return self._cache_writes.write() if self._cache_writes is not None else 0
+
     def _load_decks(self, progress: Progress | None = None) -> None:
+        if self._cache_writes is None:
+            self._read_decks(progress)
+            return
+        from recall.cards.parse_cache import writes_deferred
+
+        with writes_deferred(self._cache_writes):
+            self._read_decks(progress)
+
+    def _read_decks(self, progress: Progress | None = None) -> None:
         from recall.cards.loader import DeckFailure, LoadResult, deck_files, load_decks
         from recall.errors import DeckError
-        from recall.grading import check_deck
 
         if progress is not None:
             progress("Loading decks…")
@@ -295,13 +339,17 @@ class Workspace:
 
         if self._deck_dirs is not None:
             total = sum(len(deck_files(d)) for d in self._deck_dirs)
-            result = load_decks(self._deck_dirs, check=check_deck, progress=files_done(0, total))
+            result = load_decks(
+                self._deck_dirs, check=_engine_checks(), progress=files_done(0, total)
+            )
         else:
             builtin_dir, custom_dir = self.folders()
             first = len(deck_files(builtin_dir)) if progress is not None else 0
             total = first + (len(deck_files(custom_dir)) if progress is not None else 0)
             builtin = load_decks([builtin_dir], progress=files_done(0, total))
-            custom = load_decks([custom_dir], check=check_deck, progress=files_done(first, total))
+            # The engine's checks (and the grading package) only when there are custom decks.
+            custom_check = _engine_checks() if deck_files(custom_dir) else None
+            custom = load_decks([custom_dir], check=custom_check, progress=files_done(first, total))
             taken = {deck.id: deck.path for deck in builtin.decks}
             decks = list(builtin.decks)
             failures = list(builtin.failures) + list(custom.failures)
@@ -326,12 +374,76 @@ class Workspace:
 
     @property
     def store(self) -> Store:
-        """The store, opened (created or upgraded) on first use."""
+        """The store, opened (created or upgraded) on first use, for :attr:`learner`; on a
+        shared database the settings the learner set there apply from then on."""
         if self._store is None:
             from recall.store import open_store
 
-            self._store = open_store(self.db_url)
+            if self.learner is None:
+                store = open_store(self.db_url)
+            else:
+                store = open_store(self.db_url, learner=self.learner)
+            try:
+                self.settings = self._learner_settings(store)
+            except BaseException:
+                store.close()
+                raise
+            self._store = store
         return self._store
+
+    def shared_database(self) -> bool:
+        """Whether several learners share the database (PostgreSQL, or more than one learner;
+        :meth:`recall.store.learner_settings.LearnerSettings.shared`), asked once."""
+        return self._shared_store(self.store)
+
+    def _shared_store(self, store: Store) -> bool:
+        if self._shared is None:
+            from recall.store.learner_settings import LearnerSettings
+
+            self._shared = LearnerSettings(store).shared()
+        return self._shared
+
+    def _learner_settings(self, store: Store) -> Settings:
+        """The settings with the values the learner set in a shared database applied over
+        them (validated as ``recall config set`` validates them; a value that no longer reads
+        is a :class:`recall.errors.ConfigError`, as a bad ``config.toml`` is)."""
+        if not self._shared_store(store):
+            return self.settings
+        from recall.config import set_value
+        from recall.errors import ConfigError
+        from recall.store.learner_settings import LearnerSettings
+        from recall.store.models import EXTRA_NEW_KEY
+
+        settings = self.settings
+        for key, text in LearnerSettings(store).values().items():
+            if key == EXTRA_NEW_KEY:
+                continue
+            try:
+                settings = set_value(settings, key, text)
+            except ConfigError as error:
+                raise ConfigError(f"the database's settings of this learner: {error}") from None
+        return settings
+
+    def set_learner_setting(self, key: str, text: str | None) -> Settings:
+        """Set ``key`` from the text a person typed (``None``: back to ``config.toml``'s) for
+        this learner in a shared database, validated first; the settings now in force. Raises
+        :class:`recall.errors.ConfigError` for a bad value or a database that is not shared
+        (a learner's own settings are ``config.toml``)."""
+        from recall.config import set_value
+        from recall.errors import ConfigError
+        from recall.store.learner_settings import LearnerSettings
+        from recall.store.models import EXTRA_NEW_KEY
+
+        if not self.shared_database():
+            raise ConfigError("this database is not shared: settings live in config.toml")
+        if key == EXTRA_NEW_KEY:
+            raise ConfigError(f"unknown setting {quote(key)}")
+        if text is not None:
+            set_value(self.settings, key, text)  # validates; raises ConfigError
+        LearnerSettings(self.store).set(key, text)
+        if text is not None:
+            self.settings = set_value(self.settings, key, text)
+        return self.settings
 
     def today(self, forecast_days: int = FORECAST_DAYS) -> Today:
         """Each deck's own counts, today's plan over every deck, the streak, the reviews done
@@ -650,6 +762,12 @@ class Workspace:
         from recall.scheduling.day import study_date
 
         day = study_date(now or self.clock(), self.settings.day_rollover_hour)
+        if self.shared_database():
+            from recall.extra_new import raise_from_text
+            from recall.store.learner_settings import LearnerSettings
+            from recall.store.models import EXTRA_NEW_KEY
+
+            return raise_from_text(LearnerSettings(self.store).values().get(EXTRA_NEW_KEY), day)
         return extra_new(day)
 
     def learn_more_today(self, count: int) -> int:
@@ -658,7 +776,18 @@ class Workspace:
         from recall.extra_new import add_extra_new
         from recall.scheduling.day import study_date
 
-        return add_extra_new(study_date(self.clock(), self.settings.day_rollover_hour), count)
+        day = study_date(self.clock(), self.settings.day_rollover_hour)
+        if self.shared_database():
+            from recall.extra_new import raise_from_text, raised_text
+            from recall.store.learner_settings import LearnerSettings
+            from recall.store.models import EXTRA_NEW_KEY
+
+            raised_text(None, day, count)  # a bad count is refused before the database
+            kept = LearnerSettings(self.store).update(
+                EXTRA_NEW_KEY, lambda old: raised_text(old, day, count)
+            )
+            return raise_from_text(kept, day)
+        return add_extra_new(day, count)
 
     def session_settings(self) -> Settings:
         """The settings a session starts with: the learner's, with today's raised new-card
@@ -708,9 +837,11 @@ class Workspace:
 
     def unfinished(self, now: datetime | None = None) -> Unfinished | None:
         """A recent session that never ended, nobody is drilling, and that has reviews."""
-        from recall.session import Session
+        # What Session.unfinished asks, without importing the session facade (its queues,
+        # recording and summary): the home screen asks this at every start.
+        from recall.session.ownership import Owner, latest_resumable
 
-        info = Session.unfinished(self.store, now or self.clock())
+        info = latest_resumable(self.store, now or self.clock(), Owner.this_process())
         if info is None:
             return None
         done = len(self.store.reviews(session_id=info.id))
@@ -764,10 +895,20 @@ class Workspace:
     # ------------------------------------------------------------------ the end
 
     def close(self) -> None:
-        """Close the store (every review is already committed); safe to call twice."""
+        """Close the store (every review is already committed) and write what the parsed-deck
+        cache still holds back; safe to call twice."""
+        self.write_parse_cache()
         if self._store is not None:
             self._store.close()
             self._store = None
+
+
+def _engine_checks() -> Callable[..., None]:
+    """The engine's deck checks (:func:`recall.grading.check_deck`), imported when a deck
+    needs them."""
+    from recall.grading import check_deck as engine_checks
+
+    return engine_checks
 
 
 class _Only(Mapping[str, "Card"]):

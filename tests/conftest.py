@@ -2,8 +2,8 @@
 
 Every test gets a fresh ``RECALL_HOME`` under its ``tmp_path`` (database, config and custom decks
 all live there), and the variables that would point recall elsewhere (``RECALL_DB``,
-``RECALL_DECKS``, ``RECALL_THEME``) are cleared. Tests that need them set them again
-explicitly, with ``monkeypatch``.
+``RECALL_LEARNER``, ``RECALL_DECKS``, ``RECALL_THEME``) are cleared. Tests that need them set
+them again explicitly, with ``monkeypatch``.
 
 And every SQL statement any engine sends is checked to name ``learner_id`` when it reads or
 writes a per-learner table (:mod:`learner_sql`).
@@ -22,7 +22,7 @@ from learner_sql import LearnerSqlCheck
 def isolated_recall_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     home = tmp_path / "recall-home"
     monkeypatch.setenv("RECALL_HOME", str(home))
-    for name in ("RECALL_DB", "RECALL_DECKS", "RECALL_THEME"):
+    for name in ("RECALL_DB", "RECALL_DECKS", "RECALL_THEME", "RECALL_LEARNER"):
         monkeypatch.delenv(name, raising=False)
     return home
 

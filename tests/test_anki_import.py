@@ -172,6 +172,60 @@ def test_importing_the_same_file_twice_changes_nothing(
     assert "schedules: 0 adopted" in out
     assert deck_file.read_text() == text
     assert {k: (c.state, c.suspended) for k, c in _cards(isolated_recall_home).items()} == states
+    assert "nothing changed" in out
+
+
+def test_a_repeat_import_knows_its_deck_files_without_converting_the_notes_again(
+    apkg: Path,
+    isolated_recall_home: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The deck file's stamp names what it was made from and its text: the same package again
+    is recognised without converting a note (which would raise here)."""
+    import recall.anki_import as anki_import
+
+    assert main(["anki", "import", str(apkg)]) == 0
+    first = capsys.readouterr().out
+    deck_file = isolated_recall_home / "decks" / "anki-ml-formulas.toml"
+    text = deck_file.read_text()
+
+    def no_conversion(notes):  # noqa: ANN001, ANN202
+        raise AssertionError("the notes were converted again")
+
+    monkeypatch.setattr(anki_import, "_note_tables", no_conversion)
+    assert main(["anki", "import", str(apkg)]) == 0
+    out = capsys.readouterr().out
+    assert "nothing changed" in out
+    assert first.splitlines()[0].replace("wrote", "kept") == out.splitlines()[0]
+    assert deck_file.read_text() == text
+
+
+@pytest.mark.parametrize("edit", ["card", "stamp"])
+def test_a_generated_deck_file_the_learner_edited_is_kept(
+    edit: str, apkg: Path, isolated_recall_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An edited card means the file is no longer what the import makes: it is left as the
+    learner has it, and the import says so. An edited stamp only costs the shortcut: the notes
+    are converted again and the text compared, which finds it the same."""
+    from recall.anki_import import STAMP
+
+    assert main(["anki", "import", str(apkg)]) == 0
+    capsys.readouterr()
+    deck_file = isolated_recall_home / "decks" / "anki-ml-formulas.toml"
+    text = deck_file.read_text()
+    if edit == "card":
+        edited = text.replace('prompt = "MSE"', 'prompt = "Mean squared error?"')
+    else:
+        edited = text.replace(f"# {STAMP} ", f"# {STAMP} 0")
+    assert edited != text
+    deck_file.write_text(edited)
+    assert main(["anki", "import", str(apkg)]) == 0
+    out = capsys.readouterr().out
+    differs = "differs from this import and was left as it is" in out
+    assert differs == (edit == "card")
+    assert ("nothing changed" in out) == (edit == "stamp")
+    assert deck_file.read_text() == edited
 
 
 def test_a_newer_state_in_recall_is_kept(

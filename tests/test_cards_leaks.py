@@ -264,6 +264,68 @@ def test_decks_check_prints_where_and_what_and_exits_1(
     assert main(["decks", "check", str(leaky)]) == 0
 
 
+def test_decks_check_says_which_siblings_line_to_add(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A giveaway the loader's text index cannot see (the expanded square written in another
+    order: graded equal, not the same text) is printed with the line that keeps the two apart;
+    the card's declared siblings stay in it, and once it is written the check is clean."""
+    monkeypatch.setenv("RECALL_HOME", str(tmp_path / "home"))
+    deck = tmp_path / "pairs.toml"
+    deck.write_text(
+        textwrap.dedent(
+            """\
+            [deck]
+            id = "pairs"
+            name = "Pairs"
+
+            [deck.symbols]
+            a = "real"
+            b = "real"
+
+            [[card]]
+            id = "square-expanded"
+            kind = "formula"
+            prompt = "Expand the square of the sum of the two."
+            answer = "a^2 + 2*a*b + b^2"
+            siblings = ["other"]
+
+            [[card]]
+            id = "square-slope"
+            kind = "formula"
+            prompt = "The derivative of b^2 + 2*a*b + a^2 with respect to a?"
+            answer = "2*a + 2*b"
+
+            [[card]]
+            id = "other"
+            kind = "formula"
+            prompt = "The product of the two?"
+            answer = "a*b"
+            """
+        ),
+        encoding="utf-8",
+    )
+    from recall.cards.loader import read_deck
+    from recall.cards.siblings import sibling_pairs
+
+    loaded, _errors = read_deck(deck)
+    assert loaded is not None
+    assert ("square-expanded", "square-slope") not in set(sibling_pairs(loaded.cards))
+    assert main(["decks", "check", str(deck)]) == 1
+    out = capsys.readouterr().out
+    line = "pairs.toml:9: card 'square-expanded': replace its siblings line with: "
+    assert line + 'siblings = ["other", "square-slope"]' in out
+    text = deck.read_text().replace('siblings = ["other"]', 'siblings = ["other", "square-slope"]')
+    deck.write_text(text, encoding="utf-8")
+    assert main(["decks", "check", str(deck)]) == 0
+    capsys.readouterr()
+    deck.write_text(text.replace('siblings = ["other", "square-slope"]\n', ""), encoding="utf-8")
+    assert main(["decks", "check", str(deck)]) == 1
+    assert "card 'square-expanded': add under its header: siblings = [\"square-slope\"]" in (
+        capsys.readouterr().out
+    )
+
+
 # ----------------------------------------------------------------------------- built-in decks
 
 

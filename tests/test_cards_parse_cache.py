@@ -236,3 +236,28 @@ def test_least_recently_used_entries_are_pruned(tmp_path, monkeypatch) -> None:
         path.write_text(DECK.replace('id = "mini"', f'id = "mini{i}"'), encoding="utf-8")
         assert read_deck(path)[0] is not None
     assert len(_entries()) == 3
+
+
+def test_cards_read_back_share_their_decks_symbols(tmp_path, monkeypatch) -> None:
+    """Decoding hands every card of a deck the same tuple of symbols (a deck's symbols reach
+    every card), equal to what was parsed; a card with other symbols gets its own."""
+    monkeypatch.setenv("RECALL_HOME", str(tmp_path / "home"))
+    file = tmp_path / "shared.toml"
+    cards = "\n".join(
+        f'[[card]]\nid = "c{i}"\nkind = "formula"\nprompt = "p{i}"\nanswer = "x + {i}"\n'
+        for i in range(3)
+    )
+    own = '[[card]]\nid = "own"\nkind = "formula"\nprompt = "q"\nanswer = "y"\n'
+    own += '[card.symbols]\ny = "positive"\n'
+    file.write_text(
+        '[deck]\nid = "shared"\nname = "S"\n[deck.symbols]\nx = "real"\n\n' + cards + own,
+        encoding="utf-8",
+    )
+    parsed, _ = read_deck(file)
+    loader._CACHE.clear()
+    again, _ = read_deck(file)
+    assert parsed is not None and again is not None and again == parsed
+    symbols = [card.symbols for card in again.cards]
+    assert symbols[0] is symbols[1] is symbols[2]
+    assert symbols[3] is not symbols[0] and [s.name for s in symbols[3]] == ["x", "y"]
+    assert [c.content_hash() for c in again.cards] == [c.content_hash() for c in parsed.cards]

@@ -750,3 +750,59 @@ def test_definitions_reach_the_grader(tmp_path) -> None:
     card = deck.card("beta-form")
     assert grade(card, "(1 - alpha_t)*x").is_correct
     assert not grade(card, "alpha_t*x").is_correct
+
+
+def test_an_answer_the_renderer_cannot_build_is_still_reported(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The deck check no longer draws each answer (the drawing falls back to one line on a
+    printer error), but what :func:`recall.formula.render` would raise on is still a located
+    error: the SymPy tree it draws cannot be built."""
+    from recall.formula.expression import Expression
+
+    def broken(self: Expression, *, evaluate: bool = True) -> object:
+        raise ValueError("no tree for this")
+
+    monkeypatch.setattr(Expression, "to_sympy", broken)
+    path = write(
+        tmp_path,
+        """
+        [[card]]
+        id = "f"
+        kind = "formula"
+        prompt = "p"
+        answer = "x + 1"
+        symbols = { x = "real" }
+        """,
+    )
+    error = only_error(path)
+    assert "answer does not render: no tree for this" in error.message
+    assert (error.line, error.card_id) == (8, "f")  # the answer's line
+
+
+@pytest.mark.parametrize(
+    "text", ["x + 1", "(a-b)^2/c", "sqrt(sqrt(sqrt(sqrt(sqrt(sqrt(sqrt(sqrt(sqrt(x)))))))))"]
+)
+def test_the_check_and_the_renderer_agree(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """:func:`check_drawable` raises exactly when :func:`render` does, drawn or too big to
+    draw, and returns the one-line text the drawing falls back to."""
+    from recall.formula import parse, render
+    from recall.formula.expression import Expression
+    from recall.formula.render import check_drawable
+
+    expression = parse(text)
+    assert render(expression).strip()
+    assert check_drawable(expression) == expression.to_text()
+
+    def broken(self: Expression, *, evaluate: bool = True) -> object:
+        raise OSError("no tree")
+
+    monkeypatch.setattr(Expression, "to_sympy", broken)
+    failures = []
+    for call in (render, check_drawable):
+        try:
+            call(expression)
+        except OSError:
+            failures.append(call.__name__)
+    too_big = text.startswith("sqrt")  # drawn on one line: no SymPy tree is built
+    assert failures == ([] if too_big else ["render", "check_drawable"])

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
 
@@ -59,6 +59,41 @@ def test_imported_reviews_are_stored_once_and_kept_out_of_the_log(store: Store) 
     assert store.review_count() == 0
     with pytest.raises(KeyError):
         model.import_reviews([ImportedReview("ml/zzz", T0, 3, None, None)])
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_partly_new_import_adds_exactly_what_the_log_lacks(
+    store: Store, seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Over several batches and lookups (both made small here), in any order, with repeats in
+    the file and cards sharing a moment: every review the log lacks is added once, and every
+    other one counts as there already."""
+    import random
+
+    import recall.store.memory as memory
+
+    monkeypatch.setattr(memory, "IMPORT_BATCH", 97)
+    monkeypatch.setattr(memory, "PROBE_CARDS", 7)
+    rng = random.Random(seed)
+    ids = [f"c{n}" for n in range(40)]
+    store.sync_decks([make_deck("ml", *ids)], now=T0)
+    model = MemoryModelStore(store)
+    moments = [T0 - timedelta(days=rng.randrange(400), milliseconds=rng.randrange(3)) for _ in ids]
+    every = [(f"ml/{rng.choice(ids)}", rng.choice(moments)) for _ in range(900)]
+
+    def reviews(pairs: list[tuple[str, datetime]]) -> list[ImportedReview]:
+        return [ImportedReview(key, at, 3, 2, 1000) for key, at in pairs]
+
+    first = rng.sample(every, 300)
+    second = rng.sample(every, 600) + first[:50]  # overlaps the first, repeats itself
+    rng.shuffle(second)
+    added, there = model.import_reviews(reviews(first), now=T0)
+    assert (added, there) == (len(set(first)), len(first) - len(set(first)))
+    added, there = model.import_reviews(reviews(second), now=T0)
+    assert added == len(set(second) - set(first))
+    assert added + there == len(second)
+    stored = [(r.card_key, r.reviewed_at) for r in model.imported_reviews()]
+    assert sorted(stored, key=str) == sorted(set(first) | set(second), key=str)
 
 
 def test_a_kept_fit_schedules_the_next_session(store: Store) -> None:

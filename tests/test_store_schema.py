@@ -19,11 +19,19 @@ from recall.store.schema import REVISIONS
 
 
 def alembic_upgrade(url: str, target: str) -> None:
+    """Migrate to ``target`` as recall does: on SQLite with foreign keys off (a table rebuilt
+    by ``batch_alter_table`` while other rows point at it, such as ``decks`` in 0009)."""
     from recall.store.migrate import upgrade
 
     engine = make_engine(parse_url(url))
-    with engine.connect().execution_options(**WRITE) as conn, conn.begin():
-        upgrade(conn, target)
+    with engine.connect().execution_options(**WRITE) as conn:
+        sqlite = conn.dialect.name == "sqlite"
+        if sqlite:
+            conn.connection.driver_connection.execute("PRAGMA foreign_keys = OFF")  # type: ignore[union-attr]
+        with conn.begin():
+            upgrade(conn, target)
+        if sqlite:
+            conn.connection.driver_connection.execute("PRAGMA foreign_keys = ON")  # type: ignore[union-attr]
     engine.dispose()
 
 

@@ -18,7 +18,7 @@ import os
 import re
 import tomllib
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -172,7 +172,7 @@ def _deck_from_raw(
         ]
     cached = parse_cache.load(raw, shown, builtin=builtin, check=check)
     if cached is not None:
-        return cached, []
+        return _with_digest(cached, raw, builtin=builtin, check=check), []
     try:
         check_shape(text, DECK_LIMITS)
     except TomlLimitExceeded as error:
@@ -197,7 +197,14 @@ def _deck_from_raw(
         return None, problems.sorted()
     deck = with_sibling_groups(built.deck)  # cards that give each other's answers away
     parse_cache.store(raw, deck, builtin=builtin, check=check)
-    return deck, []
+    return _with_digest(deck, raw, builtin=builtin, check=check), []
+
+
+def _with_digest(deck: Deck, raw: bytes, *, builtin: bool, check: DeckCheck | None) -> Deck:
+    """``deck`` with its :attr:`~recall.cards.model.Deck.digest`: the parse cache's key for
+    these bytes read this way (none when the cache is off)."""
+    digest = parse_cache.entry_key(raw, builtin=builtin, check=check)
+    return replace(deck, digest=digest) if digest else deck
 
 
 def _unexpected(error: Exception, path: str) -> DeckError:

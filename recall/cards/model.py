@@ -196,8 +196,16 @@ class Card:
         """A digest of everything the learner sees and is graded on.
 
         The store keeps it to notice edits; an edit changes the hash but never the id, so the
-        card's history is kept.
+        card's history is kept. Computed once per card object (it is frozen): the parse cache's
+        check and the store sync both ask for every card's.
         """
+        memo = self.__dict__.get("_content_hash")
+        if memo is None:
+            memo = self._hash_content()
+            object.__setattr__(self, "_content_hash", memo)
+        return memo
+
+    def _hash_content(self) -> str:
         payload = {
             "kind": str(self.kind),
             "prompt": self.prompt,
@@ -241,6 +249,11 @@ class Deck:
     path: str = ""
     builtin: bool = False
     cards: tuple[Card, ...] = ()
+    #: What the deck was read from, set by the loader: the parse cache's key for its file (the
+    #: file's bytes, the code that read it, the load flags), so two decks with one digest hold
+    #: the same cards; ``""`` when unknown (the cache is off). The store skips syncing a deck
+    #: whose digest it synced last. Not content: not compared, not cached.
+    digest: str = field(default="", compare=False)
 
     def card(self, card_id: str) -> Card:
         """The card with this id (``KeyError`` if there is none)."""

@@ -30,16 +30,17 @@ import hashlib
 import json
 import os
 import sys
+import threading
 import types
 import typing
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import MISSING, fields, is_dataclass
 from enum import Enum
 from functools import cache
 from pathlib import Path
 from typing import Any, Final
 
-from recall.cards.model import Card, Deck
+from recall.cards.model import Card, Deck, FunctionSpec, SymbolSpec
 from recall.paths import make_private_dirs, write_atomically
 from recall.regular_files import read_regular
 
@@ -98,7 +99,12 @@ def load(raw: bytes, path: str, *, builtin: bool, check: Check | None) -> Deck |
 def store(raw: bytes, deck: Deck, *, builtin: bool, check: Check | None) -> bool:
     """Cache ``deck`` as what a file with these bytes parses to with ``check``; ``False`` when
     it was not written (the cache is off, the check cannot be named, the folder cannot be
-    written, or the deck does not read back equal to itself)."""
+    written, or the deck does not read back equal to itself). Inside
+    :func:`writes_deferred` (in this thread) it is only queued, and ``True`` is returned."""
+    later = getattr(_deferring, "into", None)
+    if later is not None:
+        later.add(raw, deck, builtin=builtin, check=check)
+        return True
     key = entry_key(raw, builtin=builtin, check=check)
     if key is None:
         return False
@@ -120,6 +126,49 @@ def store(raw: bytes, deck: Deck, *, builtin: bool, check: Check | None) -> bool
         return False
     _prune(folder)
     return True
+
+
+class PendingWrites:
+    """Entries parsed inside :func:`writes_deferred`, written by :meth:`write` when the caller
+    has the time (the TUI: once the home screen shows its counts, and at the latest when it
+    closes). Writing one costs more than reading it back (the entry is encoded, decoded and
+    compared before it is trusted): on a first start that is 0.15 s of the 17 built-in decks,
+    kept off the path to the first screen. Thread-safe: a load worker adds, another writes."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._entries: list[tuple[bytes, Deck, bool, Check | None]] = []
+
+    def add(self, raw: bytes, deck: Deck, *, builtin: bool, check: Check | None) -> None:
+        with self._lock:
+            self._entries.append((raw, deck, builtin, check))
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._entries)
+
+    def write(self) -> int:
+        """Write every queued entry (each exactly as :func:`store` would); how many were."""
+        with self._lock:
+            entries, self._entries = self._entries, []
+        return sum(
+            store(raw, deck, builtin=builtin, check=check) for raw, deck, builtin, check in entries
+        )
+
+
+_deferring = threading.local()
+
+
+@contextlib.contextmanager
+def writes_deferred(into: PendingWrites) -> Iterator[PendingWrites]:
+    """Inside this block, in this thread, :func:`store` queues entries on ``into`` instead of
+    writing them (what is read is unchanged: only the writing waits)."""
+    outer = getattr(_deferring, "into", None)
+    _deferring.into = into
+    try:
+        yield into
+    finally:
+        _deferring.into = outer
 
 
 def entry_key(raw: bytes, *, builtin: bool, check: Check | None) -> str | None:
@@ -212,18 +261,19 @@ def _prune(folder: Path) -> None:
 def _encode(value: Any) -> Any:
     """Plain JSON values for a deck: dataclasses as objects of the fields that differ from
     their defaults, enums by value, tuples as lists. The deck's and cards' paths are left out
-    (an entry is about content, not place)."""
+    (an entry is about content, not place), and so is the deck's digest (its key)."""
+    kind: Any = type(value)
+    if kind is str or value is None or kind is bool or kind is int or kind is float:
+        return value  # most values of a deck: no other test needed
+    if kind is tuple or kind is list:
+        return [_encode(v) for v in value]
     if is_dataclass(value) and not isinstance(value, type):
         out = {}
-        for f in fields(value):
-            if f.name == "path" and isinstance(value, (Card, Deck)):
+        for name, default in _layout(kind):
+            item = getattr(value, name)
+            if default is not MISSING and _same(item, default):
                 continue
-            item = getattr(value, f.name)
-            if f.default is not MISSING and _same(item, f.default):
-                continue
-            if f.default_factory is not MISSING and _same(item, f.default_factory()):
-                continue
-            out[f.name] = _encode(item)
+            out[name] = item if type(item) is str else _encode(item)
         return out
     if isinstance(value, Enum):
         return _encode(value.value)
@@ -236,6 +286,20 @@ def _encode(value: Any) -> Any:
     if value is None or isinstance(value, (str, bool, int, float)):
         return value
     raise TypeError(f"cannot cache a {type(value).__name__}")
+
+
+@cache
+def _layout(kind: Any) -> tuple[tuple[str, Any], ...]:
+    """The fields :func:`_encode` writes for a dataclass, each with the default it is left out
+    at (a factory's value made once; ``MISSING`` when there is none): read once per type, not
+    once per card (``dataclasses.fields`` cost a tenth of a first start)."""
+    out = []
+    for f in fields(kind):
+        if f.name == "path" and kind in (Card, Deck) or f.name == "digest" and kind is Deck:
+            continue
+        default = f.default_factory() if f.default_factory is not MISSING else f.default
+        out.append((f.name, default))
+    return tuple(out)
 
 
 def _same(value: Any, default: Any) -> bool:
@@ -268,6 +332,8 @@ def _decoder(kind: Any) -> Decoder:
         return _null
     if origin is tuple:
         if len(args) == 2 and args[1] is Ellipsis:
+            if args[0] in (SymbolSpec, FunctionSpec):
+                return _shared_sequence(_sequence(_decoder(args[0])))
             return _sequence(_decoder(args[0]))
         return _fixed_tuple([_decoder(a) for a in args])
     if origin is dict:
@@ -307,6 +373,27 @@ def _sequence(item: Decoder) -> Decoder:
         return tuple(item(value, path) for value in data)
 
     return decode
+
+
+def _shared_sequence(decode: Decoder) -> Decoder:
+    """``decode``, returning the tuple it made last when handed equal data again: a deck's
+    symbols reach every card, so the cards of a deck read the same list over and over (ten
+    symbols on each of 2,000 cards were four fifths of decoding a deck). Only for symbols and
+    functions: frozen, of strings and booleans only (``==`` would take ``1.0`` for ``1``, which
+    a card's numbers keep apart), and the same wherever the deck is, so sharing one tuple among
+    cards changes nothing. The last pair is one tuple, replaced whole, so another thread
+    decoding at once can never pair one list with another's tuple."""
+    last: list[tuple[Any, Any]] = [(None, None)]
+
+    def decode_shared(data: Any, path: str) -> Any:
+        seen, made = last[0]
+        if made is not None and type(data) is list and data == seen:
+            return made
+        made = decode(data, path)
+        last[0] = (data, made)
+        return made
+
+    return decode_shared
 
 
 def _fixed_tuple(items: list[Decoder]) -> Decoder:

@@ -23,6 +23,7 @@ _BARE_KEY = r"[A-Za-z0-9_-]+"
 _QUOTED_KEY = r"\"(?:[^\"\\]|\\.)*\"|'[^']*'"
 _KEY_PART = rf"(?:{_BARE_KEY}|{_QUOTED_KEY})"
 _KEY_LINE = re.compile(rf"^\s*(?P<key>{_KEY_PART}(?:\s*\.\s*{_KEY_PART})*)\s*=(?P<rest>.*)$")
+_SIMPLE_KEY = re.compile(_BARE_KEY)
 _KEY_SPLIT = re.compile(rf"\s*({_KEY_PART})\s*(?:\.|$)")
 
 Path = tuple[object, ...]
@@ -54,6 +55,8 @@ class Positions:
 def _split_key(text: str) -> list[str]:
     """``a."b.c".d`` → ``["a", "b.c", "d"]`` (quotes removed, a double-quoted key's escapes
     decoded)."""
+    if _SIMPLE_KEY.fullmatch(text):
+        return [text]  # most keys: one bare part
     parts: list[str] = []
     for match in _KEY_SPLIT.finditer(text):
         raw = match.group(1)
@@ -74,53 +77,73 @@ def _decoded_key(raw: str) -> str:
         return raw[1:-1]
 
 
+#: Where :func:`_strip_strings` stops: a comment, or a quote opening a string.
+_STRING_OR_COMMENT = re.compile(r"[#\"']")
+#: The rest of a one-line basic string after its opening quote, up to its closing quote (a
+#: backslash escapes the next character, whatever it is).
+_BASIC_BODY = re.compile(r'[^"\\]*(?:\\[\s\S]?[^"\\]*)*')
+#: The body of a multi-line basic string up to its closing ``"""`` (escapes skipped; a quote or
+#: two inside the body do not close it).
+_MULTILINE_BASIC_BODY = re.compile(r'(?:[^"\\]+|\\[\s\S]?|"(?!""))*')
+
+
 def _strip_strings(line: str) -> tuple[str, str | None]:
     """Remove single-line strings and comments from ``line`` so brackets can be counted.
 
     Returns the stripped text and, if the line opens a multi-line string that does not close on
-    it, that string's delimiter (the scanner then skips lines until it closes).
+    it, that string's delimiter (the scanner then skips lines until it closes). The text
+    between strings is copied in slices, found with a regular expression: this runs on every
+    line of every deck file a first start reads.
     """
     out: list[str] = []
     i = 0
-    while i < len(line):
-        ch = line[i]
+    end_of_line = len(line)
+    while True:
+        found = _STRING_OR_COMMENT.search(line, i)
+        if found is None:
+            out.append(line[i:])
+            break
+        start = found.start()
+        out.append(line[i:start])
+        ch = line[start]
         if ch == "#":
             break
-        if line.startswith('"""', i) or line.startswith("'''", i):
-            delim = line[i : i + 3]
-            end = _find_close(line, i + 3, delim)
+        delim = ch * 3
+        if line.startswith(delim, start):
+            end = _find_close(line, start + 3, delim)
             if end is None:
                 return "".join(out), delim
             out.append('""')
             i = end
             continue
-        if ch in "\"'":
-            j = i + 1
-            while j < len(line) and line[j] != ch:
-                j += 2 if (ch == '"' and line[j] == "\\") else 1
-            out.append('""')
-            i = j + 1
-            continue
-        out.append(ch)
-        i += 1
+        out.append('""')
+        if ch == "'":
+            close = line.find("'", start + 1)
+            i = (close if close >= 0 else end_of_line) + 1
+        else:
+            body = _BASIC_BODY.match(line, start + 1)
+            i = (body.end() if body else end_of_line) + 1
+        if i >= end_of_line:
+            break
     return "".join(out), None
 
 
 def _find_close(line: str, start: int, delim: str) -> int | None:
     """Index just past the closing ``delim`` in ``line`` from ``start``, or ``None``."""
-    i = start
-    while i < len(line):
-        if delim == '"""' and line[i] == "\\":
-            i += 2
-            continue
-        if line.startswith(delim, i):
-            # TOML allows up to two extra quotes right before the closing delimiter.
-            end = i + 3
-            while end < len(line) and line[end] == delim[0] and end - i < 5:
-                end += 1
-            return end
-        i += 1
-    return None
+    if delim == '"""':
+        body = _MULTILINE_BASIC_BODY.match(line, start)
+        i = body.end() if body else start
+        if not line.startswith(delim, i):
+            return None
+    else:
+        i = line.find(delim, start)
+        if i < 0:
+            return None
+    # TOML allows up to two extra quotes right before the closing delimiter.
+    end = i + 3
+    while end < len(line) and line[end] == delim[0] and end - i < 5:
+        end += 1
+    return end
 
 
 def scan(text: str) -> Positions:
@@ -158,16 +181,25 @@ def scan(text: str) -> Positions:
         if key_line:
             path = (*table, *_split_key(key_line.group("key")))
             positions.lines.setdefault(path, number)
-            stripped, open_string = _strip_strings(key_line.group("rest"))
+            rest = key_line.group("rest")
+            if not rest.lstrip().startswith("[") and not _opens_multiline(rest):
+                continue  # a one-line value: nothing to follow onto the next lines
+            stripped, open_string = _strip_strings(rest)
             value = stripped.strip()
             if value.startswith("["):
                 array = _ArrayReader(path)
                 if not array.feed(value, number, positions):
                     array_path = path
             continue
-        if open_string is None:
+        if open_string is None and _opens_multiline(line):
             _, open_string = _strip_strings(line)
     return positions
+
+
+def _opens_multiline(text: str) -> bool:
+    """Whether ``text`` may open a multi-line string (most lines cannot: they hold no triple
+    quote, and :func:`_strip_strings` need not read them)."""
+    return '"""' in text or "'''" in text
 
 
 class _ArrayReader:

@@ -18,6 +18,10 @@ name (``σ`` is ``sigma``), LaTeX commands without their backslash. What is look
 * a name or word a reverse or word-cloze card accepts, at least :data:`MIN_WORDS` letters, as
   whole words (``dead ReLU`` in another prompt gives away ``leaky-relu-dead-units``).
 
+The texts read are the prompt, shown formula, cloze text and hint, and the legend of the names'
+meanings (:func:`legend`, as the drill screen shows it; a single word counts there only as
+part of a longer name).
+
 Groups are the connected components of these pairs, of the pairs a deck declares (a card's
 ``siblings = ["other-id"]``: giveaways the text scan cannot see, which ``recall decks check``
 finds with the graders), and of the id-prefix groups of
@@ -41,7 +45,7 @@ MIN_WORDS = 4
 #: would otherwise bury every other.
 MAX_SPREAD = 2
 
-#: Texts of a card a learner reads before answering.
+#: Texts of a card a learner reads before answering (and its :func:`legend`).
 SHOWN_FIELDS = ("prompt", "shown", "text", "hint")
 
 
@@ -127,7 +131,40 @@ def _words(card: Card) -> list[str]:
 
 
 def _texts(card: Card) -> dict[str, str]:
-    return {field: getattr(card, field) for field in SHOWN_FIELDS if getattr(card, field)}
+    texts = {field: getattr(card, field) for field in SHOWN_FIELDS if getattr(card, field)}
+    shown_legend = legend(card)
+    if shown_legend:
+        texts["legend"] = shown_legend
+    return texts
+
+
+_NAME = re.compile(r"[^\W\d][\w']*")
+
+
+def legend(card: Card) -> str:
+    """The legend the drill screen shows under ``card``'s prompt before it is answered: the
+    meanings of the names its answer and texts use, each without its own name (the names are
+    what the learner may type, answers included, so a name restated is no more of a giveaway
+    than the name itself), and its parameters' meanings; one per line."""
+    mentioned = set(_NAME.findall(" ".join((card.answer, card.prompt, card.shown, card.text))))
+    lines = [
+        _without_name(symbol.meaning, symbol.name)
+        for symbol in card.symbols
+        if symbol.meaning and symbol.name in mentioned and not symbol.identities_only
+    ]
+    lines += [param.meaning for param in card.params if param.meaning]
+    return "\n".join(lines)
+
+
+def _without_name(meaning: str, name: str) -> str:
+    """``meaning`` without the words that restate ``name`` (``β_t: noise variance`` for
+    ``beta_t``)."""
+    words = [
+        word
+        for word in meaning.split()
+        if math_key(word.strip(":,;()")).replace("_", "") != math_key(name).replace("_", "")
+    ]
+    return " ".join(words)
 
 
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.]|\.\d)")
@@ -168,7 +205,9 @@ def _fragments(card: Card) -> tuple[list[str], list[str], list[str]]:
 
 
 def _found_in(fragments: tuple[list[str], list[str], list[str]], seen: _Seen) -> str | None:
-    """The fragment of an answer that ``seen`` shows, if any."""
+    """The fragment of an answer that ``seen`` shows, if any. In a legend only a name of two
+    words or more counts (``kv cache``): one word there (``batch``, ``shift``) is the topic's
+    vocabulary, and read as a giveaway it joined half the normalisation deck in one group."""
     maths, numbers, words = fragments
     for fragment in maths:
         if fragment in seen.maths:
@@ -177,7 +216,7 @@ def _found_in(fragments: tuple[list[str], list[str], list[str]], seen: _Seen) ->
         if number in seen.numbers:
             return number
     for word in words:
-        if word in seen.words:
+        if word in seen.words and (seen.field != "legend" or word.count(" ") > 2):
             return word.strip()
     return None
 
@@ -223,10 +262,16 @@ def answer_leaks(cards: Sequence[Card]) -> list[Leak]:
             fragment = _found_in(fragments, field)
             if fragment is not None:
                 found.append(Leak(answered.id, field.card, field.field, fragment))
-        spread: dict[str, set[str]] = {}
+        # Counted apart for the legends: a meaning repeated in every legend of a topic is its
+        # vocabulary there, and never makes the same text in a prompt vocabulary too.
+        spread: dict[tuple[str, bool], set[str]] = {}
         for leak in found:
-            spread.setdefault(leak.fragment, set()).add(leak.by)
-        out.extend(leak for leak in found if len(spread[leak.fragment]) <= MAX_SPREAD)
+            spread.setdefault((leak.fragment, leak.field == "legend"), set()).add(leak.by)
+        out.extend(
+            leak
+            for leak in found
+            if len(spread[leak.fragment, leak.field == "legend"]) <= MAX_SPREAD
+        )
     return sorted(out)
 
 

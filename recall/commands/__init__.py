@@ -43,13 +43,18 @@ def custom_folder(args: argparse.Namespace) -> Path:
 def open_workspace(
     args: argparse.Namespace, *, settings: Settings | None = None, sync: bool = True
 ) -> Workspace:
-    """The learner's workspace as the global options describe it; with ``sync`` the store is
-    opened and brought in line with the deck files first (so counts never include a deleted
-    deck), without it only the deck files are read."""
+    """The learner's workspace as the global options describe it (``args.learner_id``, when a
+    learner was chosen, is whose it is); with ``sync`` the store is opened and brought in line
+    with the deck files first (so counts never include a deleted deck), without it only the deck
+    files are read."""
     from recall.workspace import Workspace
 
     return Workspace.open(
-        settings, db_url=database_url(args), custom_decks=custom_decks(args), sync=sync
+        settings,
+        db_url=database_url(args),
+        custom_decks=custom_decks(args),
+        sync=sync,
+        learner=getattr(args, "learner_id", None),
     )
 
 

@@ -8,7 +8,9 @@
   identities with the engine.
 * ``check [DECK ...]``: grade what a learner sees before each card with the real graders
   (:mod:`recall.grading.leaks`) and print every card that shows its own answer, and every
-  giveaway between two cards that are not siblings; exit 1 on any.
+  giveaway between two cards that are not siblings (the loader finds most pairs from the text
+  itself; for one it cannot see, the ``siblings = [...]`` line to add is printed); exit 1 on
+  any.
 * ``new NAME``: write a commented template deck (one card of every kind) to the custom folder.
 * ``show DECK [--json]``: every card with its kind, prompt, reference answer and symbols.
 * ``import FILE``: an Anki text export, a Quizlet export or a CSV/TSV file → a new deck.
@@ -22,7 +24,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -31,6 +33,7 @@ from recall.wording import count_of
 
 if TYPE_CHECKING:
     from recall.cards.model import Deck
+    from recall.grading.leaks import ShownAnswer
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -312,9 +315,11 @@ def run_check(args: argparse.Namespace) -> int:
             print(
                 f"{where(leak.card)}: card '{leak.by}' ({leak.field}) shows the answer: "
                 f'"{quote(leak.matched)}" grades Correct, and the two are not siblings '
-                f'(reword one, or add siblings = ["{leak.by}"])'
+                "(the text alone does not show it: reword one, or declare them siblings)"
             )
             faults += 1
+        for line in sibling_lines(deck, found.unburied):
+            print(line)
         pairs += len(found.pairs)
         if args.all:
             for leak in found.across:
@@ -335,6 +340,26 @@ def run_check(args: argparse.Namespace) -> int:
         file=sys.stderr,
     )
     return 1 if faults else 0
+
+
+def sibling_lines(deck: Deck, unburied: Iterable[ShownAnswer]) -> list[str]:
+    """For each card a giveaway the loader cannot see is about, the ``siblings = [...]`` line
+    that keeps the two apart: the card's declared siblings (still valid) and the new ones, to
+    put under its ``[[card]]`` header (the line that header is on is named)."""
+    wanted: dict[str, list[str]] = {}
+    for leak in unburied:
+        wanted.setdefault(leak.card, [])
+        if leak.by not in wanted[leak.card]:
+            wanted[leak.card].append(leak.by)
+    where = _card_place(deck)
+    lines = []
+    for card_id, new in wanted.items():
+        card = deck.card(card_id)
+        ids = list(card.siblings) + [other for other in new if other not in card.siblings]
+        listed = ", ".join(f'"{quote(other)}"' for other in ids)
+        verb = "replace its siblings line with" if card.siblings else "add under its header"
+        lines.append(f"{where(card_id)}: {verb}: siblings = [{listed}]")
+    return lines
 
 
 def _card_place(deck: Deck) -> Callable[[str], str]:

@@ -20,15 +20,17 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
+from functools import lru_cache
 
 from recall.cards import params as param_values
 from recall.cards.build import BuiltCard, BuiltDeck
-from recall.cards.model import Card, CardKind, FunctionSpec, SymbolSpec
+from recall.cards.model import Card, CardKind, FunctionSpec, ParamSpec, SymbolSpec
 from recall.cards.positions import Path
 from recall.cards.problems import Problems, did_you_mean
 from recall.errors import FormulaError, ParseError
-from recall.formula import Expression, SymbolTable, evaluate_constant, parse, parse_domain, render
+from recall.formula import Expression, SymbolTable, evaluate_constant, parse, parse_domain
 from recall.formula.names import canonical_name
+from recall.formula.render import check_drawable
 from recall.grading.tables import substitute, symbol_table
 
 #: Seeds drawn, besides the range corners, to check a numeric template.
@@ -87,7 +89,7 @@ def check_card(item: BuiltCard, problems: Problems) -> None:
         return
     try:
         # Not strict: an undeclared name must parse, so it can be reported with a suggestion.
-        table = symbol_table(card, strict=False, identities=True)
+        table = _table(card.symbols, card.functions, card.params, card.kind)
     except FormulaError as error:
         problems.add(str(error), (*where, "symbols"), card_id=card.id)
         return
@@ -138,6 +140,20 @@ def check_card(item: BuiltCard, problems: Problems) -> None:
         else:
             _parse(identity.lhs, table, at, "lhs", card, problems, declared)
         _parse(identity.rhs, table, at, "rhs", card, problems, declared)
+
+
+@lru_cache(maxsize=64)
+def _table(
+    symbols: tuple[SymbolSpec, ...],
+    functions: tuple[FunctionSpec, ...],
+    params: tuple[ParamSpec, ...],
+    kind: CardKind,
+) -> SymbolTable:
+    """The table a card's expressions are checked with (not strict, identities' names
+    included), built once for the cards that declare the same names: a deck's symbols reach
+    every card, and building the table (every domain read) cost as much as parsing a formula."""
+    card = Card("", "", kind, "", symbols=symbols, functions=functions, params=params)
+    return symbol_table(card, strict=False, identities=True)
 
 
 def _check_point_formulas(card: Card, table: SymbolTable, where: Path, problems: Problems) -> None:
@@ -246,12 +262,16 @@ def _name_hint(name: str, declared: Iterable[str]) -> str:
 
 
 def _check_renders(expr: Expression, at: Path, card: Card, problems: Problems) -> None:
+    """The answer can be shown after grading: what :func:`recall.formula.render` would raise
+    on, or an empty drawing, is reported (:func:`recall.formula.render.check_drawable`; the
+    drawing itself is left to the screen that shows it, where a printer error falls back to
+    one line)."""
     try:
-        text = render(expr)
+        text = check_drawable(expr)
     except Exception as error:  # noqa: BLE001 - any renderer failure is a deck problem to report
         problems.add(f"answer does not render: {error}", at, card_id=card.id)
         return
-    if not str(text).strip():
+    if not text.strip():
         problems.add("answer renders as nothing", at, card_id=card.id)
 
 

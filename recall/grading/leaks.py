@@ -35,7 +35,14 @@ from functools import lru_cache
 
 from recall.cards.matching import forms, is_symbolic, symbolic_form, typo_allowance
 from recall.cards.model import Card, CardKind, Deck
-from recall.cards.siblings import MAX_SPREAD, MIN_MATH, MIN_WORDS, math_key, spell_greek
+from recall.cards.siblings import (
+    MAX_SPREAD,
+    MIN_MATH,
+    MIN_WORDS,
+    legend,
+    math_key,
+    spell_greek,
+)
 from recall.errors import RecallError
 from recall.grading.dispatch import grade
 from recall.grading.question import asked_prompt
@@ -93,37 +100,17 @@ def _pair(a: str, b: str) -> tuple[str, str]:
 
 def visible_fields(card: Card) -> dict[str, str]:
     """What the drill screen shows of ``card`` before it is answered, by field (the deck's name
-    and id are the deck's: :func:`deck_fields`). The legend is the names' meanings: the names
-    themselves are what the learner may type."""
-    mentioned = set(
-        re.findall(r"[^\W\d][\w']*", " ".join((card.answer, card.prompt, card.shown, card.text)))
-    )
-    legend = [
-        _without_name(symbol.meaning, symbol.name)
-        for symbol in card.symbols
-        if symbol.meaning and symbol.name in mentioned and not symbol.identities_only
-    ]
-    legend += [param.meaning for param in card.params if param.meaning]
+    and id are the deck's: :func:`deck_fields`). The legend is the names' meanings
+    (:func:`recall.cards.siblings.legend`, which the loader's sibling finder reads too): the
+    names themselves are what the learner may type."""
     fields = {
         "prompt": asked_prompt(card),
         "shown": card.shown,
-        "legend": "\n".join(legend),
+        "legend": legend(card),
         "hint": card.hint,
         "unit": card.unit,
     }
     return {name: text for name, text in fields.items() if text.strip()}
-
-
-def _without_name(meaning: str, name: str) -> str:
-    """A legend meaning without its own name written again (``β_t: noise variance`` for
-    ``beta_t``): the legend lists the names a learner may type, answers included, so a name
-    restated is no more of a giveaway than the name itself."""
-    words = [
-        word
-        for word in meaning.split()
-        if math_key(word.strip(":,;()")).replace("_", "") != math_key(name).replace("_", "")
-    ]
-    return " ".join(words)
 
 
 def deck_fields(deck: Deck) -> dict[str, str]:

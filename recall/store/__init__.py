@@ -20,6 +20,7 @@ import os
 from recall.errors import StoreError
 from recall.paths import create_private_file, default_database_url, ensure_data_dir
 from recall.store.engine import DATABASE_ERRORS, make_engine, parse_url, sqlite_path, store_error
+from recall.store.learners import LEARNER_ENV, resolve_learner
 from recall.store.models import DEFAULT_LEARNER
 from recall.store.records import (
     AppliedReview,
@@ -35,15 +36,17 @@ from recall.store.schema import HEAD, prepare
 from recall.store.store import Store
 
 
-def open_store(url: str | None = None, *, learner: int = DEFAULT_LEARNER) -> Store:
+def open_store(url: str | None = None, *, learner: int | str | None = None) -> Store:
     """Open (creating or upgrading if needed) the database at ``url``.
 
     ``None`` means :func:`recall.paths.default_database_url` (``RECALL_DB``, else
     ``recall.sqlite3`` in the data directory, which is created). Raises :class:`StoreError`
     for a bad URL, an in-memory SQLite database (nothing would be kept), a file that is not a
     recall database, a damaged or read-only file, or a database written by a newer recall.
-    Every read and write of the store is ``learner``'s (learner 1, a SQLite database's only
-    one, unless told).
+    Every read and write of the store is ``learner``'s: an id, or a name looked up in
+    ``learners`` (an unknown one is a :class:`StoreError`); ``None`` means ``RECALL_LEARNER``
+    if set, else on PostgreSQL the learner whose role logged in, else learner 1 (a SQLite
+    database's only one). See :func:`recall.store.learners.resolve_learner`.
     """
     if url is None:
         if not os.environ.get("RECALL_DB"):
@@ -77,7 +80,20 @@ def open_store(url: str | None = None, *, learner: int = DEFAULT_LEARNER) -> Sto
     except BaseException:
         engine.dispose()
         raise
-    return Store(engine, parsed, learner_id=learner)
+    if learner is None and not os.environ.get(LEARNER_ENV) and path is not None:
+        learner = DEFAULT_LEARNER  # a SQLite file's one learner, without asking it
+    if isinstance(learner, int):
+        return Store(engine, parsed, learner_id=learner)
+    try:
+        with engine.connect() as conn:
+            learner_id = resolve_learner(conn, learner)
+    except DATABASE_ERRORS as error:
+        engine.dispose()
+        raise store_error(error, parsed) from error
+    except BaseException:
+        engine.dispose()
+        raise
+    return Store(engine, parsed, learner_id=learner_id)
 
 
 __all__ = [

@@ -12,13 +12,21 @@ previous kept fit back in use (or the FSRS defaults when there is none); nothing
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
 from itertools import chain
 from typing import Any
 
-from sqlalchemy import BigInteger, Connection, bindparam, insert, select, type_coerce, update
+from sqlalchemy import (
+    BigInteger,
+    Connection,
+    bindparam,
+    insert,
+    select,
+    type_coerce,
+    update,
+)
 
 from recall.clock import utc_now
 from recall.scheduling.state import CardState
@@ -35,7 +43,7 @@ from recall.store.models import (
 )
 from recall.store.rows import review_kind, state_columns
 from recall.store.store import Store
-from recall.store.timeutil import from_millis
+from recall.store.timeutil import from_millis, to_millis
 
 
 @dataclass(frozen=True)
@@ -53,33 +61,81 @@ class ParameterSet:
     in_use: bool
 
 
-#: Imported reviews checked and inserted together (a few hundred kB of rows at a time).
-IMPORT_BATCH = 2_000
+#: Imported reviews checked and inserted together, each batch in its own short write
+#: transaction (a few hundred kB of rows at a time).
+IMPORT_BATCH = 5_000
+#: Cards looked up in one query (bound values, under every driver's cap).
+PROBE_CARDS = 400
+
+#: One imported review as the batches hold it: (card id, time in epoch ms).
+_Key = tuple[int, int]
 
 
-def _insert_new(
-    conn: Connection, learner: int, batch: dict[tuple[int, datetime], dict[str, Any]]
-) -> int:
-    """Insert the rows of ``batch`` (by card and time) ``learner``'s imported log does not hold
-    yet; how many."""
-    there: set[tuple[int, datetime]] = set()
-    keys = list(batch)
-    for start in range(0, len(keys), 400):  # under every driver's parameter cap
-        chunk = keys[start : start + 400]
-        there.update(
-            (card_id, at)
-            for card_id, at in conn.execute(
-                select(ImportedReviewRow.card_id, ImportedReviewRow.reviewed_at).where(
+def _stored(conn: Connection, learner: int, keys: Collection[_Key]) -> set[_Key]:
+    """Which of ``keys`` (card id, epoch ms) ``learner``'s imported log holds already.
+
+    Each query names a few hundred cards and the span of the times asked about them, so the
+    database walks the unique (learner, card, time) index over that span only: a batch of a
+    file in time order reads the few rows of its own days, a batch grouped by card reads those
+    cards' rows. (Asking for ``card IN (…) AND time IN (…)`` made SQLite try every card with
+    every time, the product of the two lists: 16 s of re-importing 100,000 Anki reviews; a
+    row-value ``(card, time) IN (VALUES …)`` scans the learner's whole log per query.)"""
+    by_card: dict[int, list[int]] = {}
+    for card_id, at_ms in keys:
+        by_card.setdefault(card_id, []).append(at_ms)
+    cards = sorted(by_card)
+    at = type_coerce(ImportedReviewRow.reviewed_at, BigInteger)
+    found: set[_Key] = set()
+    for start in range(0, len(cards), PROBE_CARDS):
+        chunk = cards[start : start + PROBE_CARDS]
+        times = [ms for card_id in chunk for ms in by_card[card_id]]
+        found.update(
+            (int(card_id), int(ms))
+            for card_id, ms in conn.execute(
+                select(ImportedReviewRow.card_id, at).where(
                     ImportedReviewRow.learner_id == learner,
-                    ImportedReviewRow.card_id.in_({card_id for card_id, _ in chunk}),
-                    ImportedReviewRow.reviewed_at.in_({at for _, at in chunk}),
+                    ImportedReviewRow.card_id.in_(chunk),
+                    at.between(min(times), max(times)),
                 )
             )
         )
-    new = [row for key, row in batch.items() if key not in there]
-    if new:
-        conn.execute(insert(ImportedReviewRow), [{**row, "learner_id": learner} for row in new])
-    return len(new)
+    return found.intersection(keys)
+
+
+#: The insert of imported reviews, its values bound in this order, times as epoch ms.
+_INSERT_COLUMNS = (
+    "learner_id",
+    "card_id",
+    "reviewed_at",
+    "rating",
+    "state",
+    "duration_ms",
+    "imported_at",
+)
+_INSERT = (
+    insert(ImportedReviewRow)
+    .inline()  # no RETURNING of the new ids, which a PostgreSQL insert would add
+    .values(
+        {
+            name: bindparam(name, type_=BigInteger if name.endswith("_at") else None)
+            for name in _INSERT_COLUMNS
+        }
+    )
+)
+
+
+def _insert_rows(conn: Connection, rows: list[tuple[int | None, ...]]) -> None:
+    """Insert imported-review rows (values in :data:`_INSERT_COLUMNS` order) with one
+    ``executemany`` of the driver: the values are plain integers already, so the per-row
+    parameter processing of a Core ``execute`` (most of the time of 100,000 rows) is skipped.
+    The statement is still Core's, compiled for the connection's dialect."""
+    compiled = _INSERT.compile(dialect=conn.dialect)
+    if compiled.positional:
+        order = [_INSERT_COLUMNS.index(name) for name in compiled.positiontup or ()]
+        params: list[Any] = [tuple(row[i] for i in order) for row in rows]
+    else:
+        params = [dict(zip(_INSERT_COLUMNS, row, strict=True)) for row in rows]
+    conn.exec_driver_sql(compiled.string, params)
 
 
 @dataclass(frozen=True)
@@ -224,13 +280,31 @@ class MemoryModelStore:
         With ``own_within_ms``, a review of a card that recall's own log holds within that many
         milliseconds is already there too: it is one of ours coming back from another tool
         (an Anki package moves a review by a millisecond where two share one)."""
-        moment = now or utc_now()
+        imported_ms = to_millis(now or utc_now())
         added = duplicates = 0
 
-        def store(batch: dict[tuple[int, datetime], dict[str, Any]]) -> None:
+        def store(batch: dict[_Key, tuple[int | None, ...]]) -> None:
+            """Store what ``batch`` adds to the log: looked up first in a read (a batch that is
+            all there already, a file imported again, never takes the write lock), then the rest
+            in one write transaction, looked up again there (another import may have run in
+            between) and inserted in one statement."""
             nonlocal added, duplicates
-            with self._store._write() as conn:
-                stored = _insert_new(conn, self._learner, batch)
+            with self._store._read() as conn:
+                there = _stored(conn, self._learner, batch.keys())
+            new = [key for key in batch if key not in there]
+            if new:
+                with self._store._write() as conn:
+                    there = _stored(conn, self._learner, new)
+                    rows = [
+                        (self._learner, card_id, at_ms, *batch[(card_id, at_ms)], imported_ms)
+                        for card_id, at_ms in new
+                        if (card_id, at_ms) not in there
+                    ]
+                    if rows:
+                        _insert_rows(conn, rows)
+                stored = len(rows)
+            else:
+                stored = 0
             added, duplicates = added + stored, duplicates + len(batch) - stored
 
         try:
@@ -251,28 +325,21 @@ class MemoryModelStore:
                         .where(decks_visible_to(self._learner))
                     )
                 }
-            # In batches, each in its own short write transaction and checked against the log
-            # as it stands (earlier batches of this import included): memory is one batch's
-            # whatever the file's size, and a window drilling meanwhile never waits for the
-            # whole file to be read. An import cut short keeps its stored batches; run again,
-            # they count as already there.
-            batch: dict[tuple[int, datetime], dict[str, Any]] = {}
+            # In batches, each checked against the log as it stands (earlier batches of this
+            # import included) and written in its own short write transaction: memory is one
+            # batch's whatever the file's size, and a window drilling meanwhile never waits for
+            # the whole file to be read. An import cut short keeps its stored batches; run
+            # again, they count as already there.
+            batch: dict[_Key, tuple[int | None, ...]] = {}
             for review in reviews:
                 card_id = ids[review.card_key]
-                key = (card_id, review.reviewed_at)
-                at_ms = round(review.reviewed_at.timestamp() * 1000) if own else 0
+                at_ms = to_millis(review.reviewed_at)
+                key = (card_id, at_ms)
                 mine = own.get(card_id)
                 if key in batch or (mine and any(abs(at_ms - m) <= own_within_ms for m in mine)):
                     duplicates += 1
                     continue
-                batch[key] = {
-                    "card_id": card_id,
-                    "reviewed_at": review.reviewed_at,
-                    "rating": review.rating,
-                    "state": review.state,
-                    "duration_ms": review.duration_ms,
-                    "imported_at": moment,
-                }
+                batch[key] = (review.rating, review.state, review.duration_ms)
                 if len(batch) >= IMPORT_BATCH:
                     store(batch)
                     batch = {}

@@ -418,6 +418,10 @@ LearnerSettingRow = TableColumns(
     )
 )
 
+#: Keys of ``learner_settings`` the store keeps for itself (a deck's last sync for the learner,
+#: :mod:`recall.store.sync`): never a setting, never listed among the learner's values.
+STORE_RECORD_PREFIX = "store."
+
 #: The key of today's raise of the new-card limit in ``learner_settings``: ``{"day": ISO date,
 #: "extra_new": n}``, read as zero on any other day.
 EXTRA_NEW_KEY = "today.extra_new"

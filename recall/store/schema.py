@@ -22,8 +22,9 @@ from sqlalchemy.engine import URL
 from recall import __version__
 from recall.errors import StoreError
 from recall.paths import create_private_file
+from recall.store import rls
 from recall.store.engine import WRITE, redacted, sqlite_path, use_wal
-from recall.store.models import DEFAULT_LEARNER, metadata
+from recall.store.models import DEFAULT_LEARNER, PER_LEARNER_TABLES, metadata
 
 #: Every schema revision this recall can read, oldest first; the last is the head.
 #: A test checks this against the migration scripts.
@@ -37,6 +38,7 @@ REVISIONS: tuple[str, ...] = (
     "0007",
     "0008",
     "0009",
+    "0010",
 )
 HEAD = REVISIONS[-1]
 APP_MARK = "recall"
@@ -97,6 +99,7 @@ def _create(conn: Connection) -> None:
         )
     )
     conn.execute(text("INSERT INTO alembic_version (version_num) VALUES (:rev)"), {"rev": HEAD})
+    rls.install(conn, PER_LEARNER_TABLES)  # PostgreSQL: what migration 0010 makes of an old one
 
 
 def _identify(conn: Connection, tables: set[str], url: URL) -> str:

@@ -11,13 +11,14 @@ folders.
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections.abc import Collection, Iterable, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Connection, case, insert, select, text, update
+from sqlalchemy import Connection, case, delete, func, insert, select, text, update
 
 from recall.cards.model import Deck
 from recall.scheduling.queue import sibling_group
@@ -28,10 +29,12 @@ from recall.store.models import (
     QUEUE_RETIRED,
     QUEUE_REVIEW,
     QUEUE_SUSPENDED,
+    STORE_RECORD_PREFIX,
     CardRow,
     CardStateRow,
     DeckRow,
     LearnerRow,
+    LearnerSettingRow,
     decks_visible_to,
 )
 from recall.store.records import SyncReport
@@ -57,9 +60,13 @@ def sync_decks(
     # per deck).
     deck_ids = _upsert_decks(conn, decks, now, learner)
     missing: list[tuple[int, int, bool]] = []  # (card, deck, retired) without learner's state
+    behind: list[tuple[int, bool]] = []  # (card, retired): learner's state says otherwise
+    digests = [_sync_digest(deck) for deck in decks]
+    skipped = _synced_already(conn, learner, decks, deck_ids, digests)
+    synced = [deck_id for deck_id in deck_ids if deck_id not in skipped]
     learners: list[int] | None = None  # read when a card is added (an unchanged sync: never)
-    existing_by_deck: dict[int, dict[str, Any]] = {deck_id: {} for deck_id in deck_ids}
-    for start in range(0, len(deck_ids), 500):  # stay under every driver's parameter cap
+    existing_by_deck: dict[int, dict[str, Any]] = {deck_id: {} for deck_id in synced}
+    for start in range(0, len(synced), 500):  # stay under every driver's parameter cap
         for stored in conn.execute(
             select(
                 CardRow.id,
@@ -72,19 +79,27 @@ def sync_decks(
                 CardRow.sibling_group,
                 CardRow.position,
                 CardStateRow.card_id.label("state_of"),
+                CardStateRow.queue.label("state_queue"),
             )
             .outerjoin(
                 CardStateRow,
                 (CardStateRow.learner_id == learner) & (CardStateRow.card_id == CardRow.id),
             )
-            .where(CardRow.deck_id.in_(deck_ids[start : start + 500]))
+            .where(CardRow.deck_id.in_(synced[start : start + 500]))
         ):
             existing_by_deck[stored.deck_id][stored.key] = stored
             if stored.state_of is None:
                 missing.append((stored.id, stored.deck_id, stored.retired_at is not None))
+            elif (stored.retired_at is not None) != (stored.state_queue == QUEUE_RETIRED):
+                behind.append((stored.id, stored.retired_at is not None))
     if missing:  # before the restores and retirements below, which then reach them too
         _give_state_rows(conn, learner, missing)
+    if behind and conn.dialect.name == "postgresql":
+        _catch_up_retirements(conn, learner, behind)
     for deck, deck_id in zip(decks, deck_ids, strict=True):
+        if deck_id in skipped:
+            unchanged += len(deck.cards)
+            continue
         deck_topic = deck.topic or deck.name
         existing = existing_by_deck[deck_id]
         fresh: list[dict[str, object]] = []
@@ -155,6 +170,12 @@ def sync_decks(
         for row in gone:
             retired.append(f"{deck.id}/{row.key}")
         _retire(conn, [row.id for row in gone], now)
+    _remember_synced(
+        conn,
+        learner,
+        synced,
+        {deck_id: digest for deck_id, digest in zip(deck_ids, digests, strict=True) if digest},
+    )
     return SyncReport(tuple(added), tuple(changed), tuple(retired), tuple(restored), unchanged)
 
 
@@ -181,6 +202,120 @@ def _give_state_rows(conn: Connection, learner: int, cards: list[tuple[int, int,
             for card_id, deck_id, retired in cards
         ],
     )
+
+
+def _catch_up_retirements(conn: Connection, learner: int, cards: list[tuple[int, bool]]) -> None:
+    """Retire or restore ``learner``'s state of cards another learner's sync retired or
+    restored. Logged in as a learner on a shared PostgreSQL server, row-level security lets a
+    sync write that learner's own state only (:mod:`recall.store.rls`), so the other learners'
+    states catch up at their own next sync, here (nothing to do for the owner, whose sync
+    reaches every learner, nor on SQLite, with one learner)."""
+    for retired, requeued in ((True, QUEUE_RETIRED), (False, None)):
+        ids = [card for card, card_retired in cards if card_retired is retired]
+        if ids:
+            conn.execute(
+                update(CardStateRow)
+                .where(CardStateRow.learner_id == learner, CardStateRow.card_id.in_(ids))
+                .values(
+                    queue=requeue_expression() if requeued is None else requeued,
+                    buried_until=None,
+                )
+            )
+
+
+#: ``learner_settings`` key of a deck's last sync for that learner (``store.synced:<deck id>``),
+#: whose value is the :func:`_sync_digest` of the deck it brought the rows in line with. Kept
+#: per learner: a sync also gives its learner state rows for cards they lack (a learner added
+#: later, or cards another learner's sync added), so one learner's sync says nothing about
+#: another's rows, and on a shared PostgreSQL server a learner may write only their own rows.
+_SYNCED = f"{STORE_RECORD_PREFIX}synced:"
+#: The code that decides what a deck's rows hold besides the deck itself: an edit to it
+#: makes every deck sync in full once.
+_SYNC_SOURCES = ("store/sync.py", "scheduling/queue.py")
+
+
+def _sync_digest(deck: Deck) -> str:
+    """What a deck's rows are in line with once it has synced: its
+    :attr:`~recall.cards.model.Deck.digest` (the file's bytes, the code that read it) and the
+    sync's own code; ``""`` when the deck has no digest (then it always syncs in full)."""
+    if not deck.digest:
+        return ""
+    from recall.cards.parse_cache import sources_fingerprint
+
+    code = sources_fingerprint(_SYNC_SOURCES)
+    return hashlib.sha256(f"{deck.digest}\0{code}".encode()).hexdigest()
+
+
+def _synced_already(
+    conn: Connection,
+    learner: int,
+    decks: Sequence[Deck],
+    deck_ids: Sequence[int],
+    digests: Sequence[str],
+) -> set[int]:
+    """The decks (row ids) whose rows are in line with them already: ``learner``'s last sync was of
+    this very deck (the same digest), and they hold as many cards as it has, none retired
+    since. A later start over unchanged decks then reads two small tables instead of every
+    card row and every card's content hash (20,000 custom cards: most of the sync)."""
+    wanted = {
+        f"{_SYNCED}{deck_id}": (deck_id, digest, len(deck.cards))
+        for deck, deck_id, digest in zip(decks, deck_ids, digests, strict=True)
+        if digest
+    }
+    if not wanted:
+        return set()
+    keys = list(wanted)
+    same: dict[int, int] = {}
+    for start in range(0, len(keys), 500):
+        for key, value in conn.execute(
+            select(LearnerSettingRow.key, LearnerSettingRow.value).where(
+                LearnerSettingRow.learner_id == learner,
+                LearnerSettingRow.key.in_(keys[start : start + 500]),
+            )
+        ):
+            deck_id, digest, cards = wanted[key]
+            if value == digest:
+                same[deck_id] = cards
+    if not same:
+        return set()
+    ids = list(same)
+    live: dict[int, int] = {}
+    for start in range(0, len(ids), 500):
+        for deck_id, count in conn.execute(
+            select(CardRow.deck_id, func.count())
+            .where(CardRow.deck_id.in_(ids[start : start + 500]), CardRow.retired_at.is_(None))
+            .group_by(CardRow.deck_id)
+        ):
+            live[deck_id] = count
+    return {deck_id for deck_id, cards in same.items() if live.get(deck_id, 0) == cards}
+
+
+def _remember_synced(
+    conn: Connection, learner: int, synced: Sequence[int], digests: dict[int, str]
+) -> None:
+    """Record for ``learner`` the digest each of ``synced`` (row ids, just brought in line) is
+    in line with; a deck without one forgets any earlier record."""
+    _forget_synced(conn, learner, synced)
+    rows = [
+        {"learner_id": learner, "key": f"{_SYNCED}{deck_id}", "value": digests[deck_id]}
+        for deck_id in synced
+        if deck_id in digests
+    ]
+    if rows:
+        conn.execute(insert(LearnerSettingRow), rows)
+
+
+def _forget_synced(conn: Connection, learner: int, deck_ids: Sequence[int]) -> None:
+    """Forget ``learner``'s records of ``deck_ids`` (another learner's records of a deck
+    retired and back are caught by :func:`_synced_already`'s count of live cards)."""
+    keys = [f"{_SYNCED}{deck_id}" for deck_id in deck_ids]
+    for start in range(0, len(keys), 500):
+        conn.execute(
+            delete(LearnerSettingRow).where(
+                LearnerSettingRow.learner_id == learner,
+                LearnerSettingRow.key.in_(keys[start : start + 500]),
+            )
+        )
 
 
 def vanished_decks(
@@ -211,6 +346,8 @@ def retire_decks(conn: Connection, decks: Sequence[tuple[int, str]], now: dateti
     transaction). Syncing a deck again when its file is back restores the cards with their
     history (see :func:`sync_decks`)."""
     _serialise_syncs(conn)
+    # No sync record is forgotten here: a deck back with its file has no live cards, which
+    # :func:`_synced_already` counts, so it syncs in full (for every learner, whoever retired it).
     retired: list[str] = []
     for deck_id, slug in decks:
         rows = conn.execute(

@@ -1,0 +1,108 @@
+# ruff: noqa: F811  (pytest fixtures imported from the helper modules shadow their parameters)
+"""Several learners through the product (issue 22): a learner reads the same sharing a database
+as alone, through the workspace and the commands, on both backends.
+
+Learners A and B drill the same built-in cards at the same moments with opposite answers, each
+with a custom deck of the same id, in one database; A alone (and B alone) run the same script in
+another. Every read the product has (due queue, home counts, ``today``, ``stats``, ``plan``,
+``exam``, ``reviews export``, the optimizer's input, undo's target, session resume) gives A the
+same in both, and the same for B. Row ids aside: B's rows take turns in the shared sequences.
+"""
+
+from __future__ import annotations
+
+import os
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from learner_worlds import (
+    FrozenClock,
+    add_learner,
+    drill_script,
+    make_learner,
+    reads,
+    worlds_setup,  # noqa: F401
+)
+from store_fixtures import db_url, pg_worker_url  # noqa: F401
+
+
+def other_url(db_url: str, tmp_path: Path, name: str) -> str:
+    """A second fresh database on the same backend as ``db_url``."""
+    if db_url.startswith("sqlite"):
+        return f"sqlite:///{tmp_path / f'{name}.sqlite3'}"
+    return pg_worker_url(os.environ.get("PYTEST_XDIST_WORKER", "main") + f"_{name}")
+
+
+def test_each_learner_reads_the_same_sharing_a_database_as_alone(
+    db_url: str,
+    tmp_path: Path,
+    worlds_setup: FrozenClock,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    clock = worlds_setup
+    add_learner(db_url, 2, "b")
+    shared = [
+        make_learner(tmp_path, "shared", "A", db_url, 1),
+        make_learner(tmp_path, "shared", "B", db_url, 2),
+    ]
+    drill_script(shared, clock, tmp_path, monkeypatch)
+    for learner in shared:
+        url = other_url(db_url, tmp_path, learner.name)  # a machine of their own
+        alone = make_learner(tmp_path, f"alone-{learner.name}", learner.name, url, 1)
+        drill_script([alone], clock, tmp_path, monkeypatch)
+        together, apart = reads(learner, clock, monkeypatch), reads(alone, clock, monkeypatch)
+        assert together.keys() == apart.keys()
+        for read in together:
+            assert together[read] == apart[read], (learner.name, read)
+        # and the script really ran: reviews on both study days, a raise, an import
+        assert together["stats"] != {} and together["reviews export"].count("\n") > 5
+        assert together["due queue"] or together["new queue"]
+
+
+def test_settings_and_todays_raise_are_each_learners_own_in_a_shared_database(
+    db_url: str, tmp_path: Path, worlds_setup: FrozenClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from recall.errors import ConfigError
+
+    clock = worlds_setup
+    monkeypatch.setenv("RECALL_HOME", str(tmp_path / "server"))  # one data directory for both
+    alone_url = other_url(db_url, tmp_path, "single")
+    single = make_learner(tmp_path, "single", "A", alone_url, 1).workspace(clock)
+    if db_url.startswith("sqlite"):  # a learner's own file: settings stay in the data directory
+        assert not single.shared_database()
+        with pytest.raises(ConfigError, match="not shared"):
+            single.set_learner_setting("new_per_day", "3")
+        assert single.learn_more_today(2) == 2
+        assert (tmp_path / "server" / "today.json").is_file()
+        (tmp_path / "server" / "today.json").unlink()
+    else:
+        assert single.shared_database()  # a server is where a group meets
+    single.close()
+
+    add_learner(db_url, 2, "b")
+    a, b = (make_learner(tmp_path, "shared", n, db_url, i) for n, i in (("A", 1), ("B", 2)))
+    wa, wb = a.workspace(clock), b.workspace(clock)
+    default = wb.settings.new_per_day
+    assert wa.shared_database() and wb.shared_database()
+    assert wa.set_learner_setting("new_per_day", str(default + 3)).new_per_day == default + 3
+    with pytest.raises(ConfigError):
+        wa.set_learner_setting("new_per_day", "lots")
+    assert wa.learn_more_today(4) == 4 and wa.learn_more_today(1) == 5
+    assert wb.learn_more_today(2) == 2
+    assert not (tmp_path / "server" / "today.json").exists()
+    for workspace in (wa, wb):
+        workspace.close()
+
+    wa, wb = a.workspace(clock), b.workspace(clock)  # read again, as the next start does
+    assert (wa.settings.new_per_day, wb.settings.new_per_day) == (default + 3, default)
+    assert (wa.extra_new_today(), wb.extra_new_today()) == (5, 2)
+    assert wa.plan_today().new_limit.limit == default + 3 + 5
+    clock.now += timedelta(days=1)  # the raise lapses with its day, the setting stays
+    assert (wa.extra_new_today(), wb.extra_new_today()) == (0, 0)
+    wa.set_learner_setting("new_per_day", None)
+    wa.close()
+    wa = a.workspace(clock)
+    assert wa.settings.new_per_day == default
+    for workspace in (wa, wb):
+        workspace.close()
