@@ -174,6 +174,7 @@ OPPOSITES = [
         [],
         [4],
     ),
+    ("losses/why-cross-entropy", "Confident mistakes cost little.", [], [3]),
 ]
 #: Phrasings whose meaning is in the order (``a>b``): the same words in another order do not
 #: make them.
@@ -283,6 +284,7 @@ NEGATION = [
         [],
         [5],
     ),
+    ("losses/why-cross-entropy", "Overconfident mistakes get punished without limit.", [3], []),
 ]
 #: Subscripts, superscripts and the minus sign (U+2212) read as their plain spellings.
 UNICODE = [
