@@ -175,6 +175,42 @@ OPPOSITES = [
         [4],
     ),
     ("losses/why-cross-entropy", "Confident mistakes cost little.", [], [3]),
+    (
+        "alignment/grpo-explain",
+        "Dividing by the group std down-weights prompts that are almost always solved.",
+        [],
+        [4],
+    ),
+    (
+        "information-theory/explain-min-ce-is-min-kl",
+        "Lowering the cross-entropy raises the KL.",
+        [],
+        [2],
+    ),
+    (
+        "optimizers/explain-warmup",
+        "Warmup starts at the peak rate and lowers it over the first steps.",
+        [],
+        [3],
+    ),
+    (
+        "probability-statistics/explain-clt",
+        "A 95% interval is about plus or minus one standard error.",
+        [],
+        [2],
+    ),
+    (
+        "retrieval-evaluation/l2-cosine-explain",
+        "For unit vectors the inner product and the cosine differ.",
+        [],
+        [1],
+    ),
+    (
+        "diffusion-flow/forward-variance-preserving",
+        "Scaling by sqrt(1 - beta) makes the variance explode.",
+        [],
+        [0],
+    ),
 ]
 #: Phrasings whose meaning is in the order (``a>b``): the same words in another order do not
 #: make them.
@@ -285,6 +321,19 @@ NEGATION = [
         [5],
     ),
     ("losses/why-cross-entropy", "Overconfident mistakes get punished without limit.", [3], []),
+    ("alignment/ppo-clip-explain", "The clip stops mistakes from ever being corrected.", [], [3]),
+    (
+        "alignment/ppo-clip-explain",
+        "Clipping keeps the new policy from drifting far from the old one.",
+        [0],
+        [],
+    ),
+    (
+        "generative-models/explain-wgan",
+        "With the Wasserstein critic the generator fails to get a useful gradient.",
+        [],
+        [3],
+    ),
 ]
 #: Subscripts, superscripts and the minus sign (U+2212) read as their plain spellings.
 UNICODE = [

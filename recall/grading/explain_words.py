@@ -57,6 +57,13 @@ _INTENSIFIED = re.compile(r"\bnot\s+(?:only|just|merely|simply|solely)\b|\bno\s+
 #: Phrases that reject what follows them as "without" does ("the derivative stays *rather than
 #: cancelling*", "a group mean *instead of* a critic"); the lead word stays a word.
 _REJECTING = re.compile(r"\b(rather) than\b|\b(instead) of\b|\bas (opposed) to\b")
+#: Verbs that deny what follows them: "fails to converge" is "does not converge", and "stops
+#: the weights from growing" says they do not grow.
+_FAILS_TO = re.compile(r"\b(?:fails|fail|failed|failing) to\b")
+_KEEPS_FROM = re.compile(
+    r"\b((?:prevents?|prevented|preventing|stops?|stopped|stopping|keeps?|kept|keeping|blocks?"
+    r"|blocked)\b[^,.;:!?]{0,40}?\bfrom)\b(?=\s+(?:\w+\s+){0,2}\w+ing\b)"
+)
 #: A minus between operands (``log p(x) - KL``, ``−log p``), read as the word "minus".
 _SPACED_MINUS = re.compile(r"(?<=[\w)\]|])\s+-\s+(?=[\w(\[|])|(?:^|(?<=[\s(=]))-(?=[^\W\d_]|\()")
 #: Abbreviations with dots, which would otherwise end a clause.
@@ -195,6 +202,8 @@ def normalised(text: str) -> str:
     text = text.lower().replace("’", "'").replace("+", " plus ")
     text = _CONTRACTION.sub(lambda m: f"{_IRREGULAR_NOT.get(m.group(1), m.group(1))} not", text)
     text = text.replace("cannot", "can not").replace("no longer", "not longer")
+    text = _FAILS_TO.sub("do not", text)
+    text = _KEEPS_FROM.sub(r"\1 not", text)
     text = _INTENSIFIED.sub(lambda m: "nodoubt" if m.group().endswith("doubt") else "notonly", text)
     text = _BRITISH_ISE.sub(r"iz\1", text)
     text = _BRITISH_YSE.sub(r"yz\1", text)
