@@ -141,6 +141,26 @@ CONTRASTS = [
         [5],
         [],
     ),
+    (
+        "retrieval-evaluation/fid-vs-is",
+        "FID only looks at generated images and never compares with real data, while IS fits "
+        "Gaussians to real and generated features.",
+        [],
+        [1, 2, 3],
+    ),
+    (
+        "retrieval-evaluation/fid-vs-is",
+        "The Inception Score only uses generated samples and never sees real data; FID compares "
+        "Gaussian fits of real and generated features.",
+        [1, 2, 3],
+        [],
+    ),
+    (
+        "retrieval-evaluation/fid-vs-is",
+        "Lower IS is better, and IS catches mode dropping.",
+        [],
+        [4],
+    ),
 ]
 #: A clause that states a point's declared opposite (an antonym of its claim) does not make it.
 OPPOSITES = [

@@ -70,7 +70,7 @@ _SPACED_MINUS = re.compile(r"(?<=[\w)\]|])\s+-\s+(?=[\w(\[|])|(?:^|(?<=[\s(=]))-
 _DOTTED = {"e.g.": "eg", "i.e.": "ie", "w.r.t.": "wrt", "vs.": "vs", "etc.": "etc", "cf.": "cf"}
 _DOTTED_RE = re.compile(r"(?<!\w)(?:" + "|".join(re.escape(k) for k in _DOTTED) + r")")
 #: Capitals that name a method where the lower case means something else (``ln`` is the log).
-_CASED = {"LN": "layernorm", "GN": "groupnorm"}
+_CASED = {"LN": "layernorm", "GN": "groupnorm", "IS": "inceptionscore"}
 _CASED_RE = re.compile(r"\b(?:" + "|".join(_CASED) + r")\b")
 #: Common abbreviations and spellings of one name, read as the name they stand for.
 _ABBREVIATIONS = {
@@ -106,6 +106,7 @@ _ABBREVIATION_RE = re.compile(
 )
 #: One method, several spellings: "batch norm", "batch-normalization", "batchnorm".
 _COMPOUND_NAMES = re.compile(r"\b(batch|layer|group)[\s-]?norm(?:alization|alizations|s)?\b")
+_INCEPTION_SCORE = re.compile(r"\binception[\s-]?scores?\b")
 #: A mention after these is the foil of a contrast, not the subject of what follows
 #: ("decode, *unlike* prefill, is memory-bound").
 _FOIL_MARKERS = frozenset({"unlike", "than", "versus", "not", "opposed"})
@@ -211,6 +212,7 @@ def normalised(text: str) -> str:
     text = _DOTTED_RE.sub(lambda m: _DOTTED[m.group()], text)
     text = _ABBREVIATION_RE.sub(lambda m: _ABBREVIATIONS[m.group()], text)
     text = _COMPOUND_NAMES.sub(r"\1norm", text)
+    text = _INCEPTION_SCORE.sub("inceptionscore", text)
     return _REJECTING.sub(lambda m: f"{m.group(m.lastindex or 0)} without", text)
 
 
