@@ -161,6 +161,30 @@ CONTRASTS = [
         [],
         [4],
     ),
+    (
+        "metrics/ranking-vs-calibration",
+        "Calibration only asks whether positives are ranked above negatives.",
+        [],
+        [0],
+    ),
+    (
+        "retrieval-evaluation/speculative-decoding-explain",
+        "The large model guesses k tokens and the small draft model checks them in one pass.",
+        [],
+        [1],
+    ),
+    (
+        "retrieval-evaluation/speculative-decoding-explain",
+        "A small draft model guesses k tokens and the large model checks them in one pass.",
+        [1],
+        [],
+    ),
+    (
+        "regularization/explain-early-stopping",
+        "Low-curvature directions are fitted quickly, high-curvature ones slowly.",
+        [],
+        [1],
+    ),
 ]
 #: A clause that states a point's declared opposite (an antonym of its claim) does not make it.
 OPPOSITES = [
@@ -231,6 +255,12 @@ OPPOSITES = [
         [],
         [0],
     ),
+    (
+        "generative-models/explain-gan-jsd",
+        "For a fixed discriminator the best generator is p_data/(p_data + p_g).",
+        [],
+        [0],
+    ),
 ]
 #: Phrasings whose meaning is in the order (``a>b``): the same words in another order do not
 #: make them.
@@ -258,6 +288,25 @@ ORDER = [
         "Chinchilla puts it at roughly 20 params per token.",
         [],
         [2],
+    ),
+    (
+        "diffusion-flow/cfg-explain",
+        "At sampling it extrapolates past the unconditional prediction, away from the "
+        "conditional one.",
+        [],
+        [1],
+    ),
+    (
+        "diffusion-flow/cfg-explain",
+        "Sampling pushes beyond the conditional prediction and away from the unconditional one.",
+        [1],
+        [],
+    ),
+    (
+        "information-theory/explain-kl",
+        "The expectation is under q, so KL punishes p for having little mass where q has a lot.",
+        [],
+        [4],
     ),
 ]
 #: ``while``, ``whereas``, ``though`` part the sides of a contrast; a concession stays one point.

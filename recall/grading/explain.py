@@ -14,7 +14,7 @@ How a phrasing is matched, and why (reading the text as words, clauses and negat
   carry no point and are left out of phrasings.
 * **One spelling.** Sub- and superscripts fold (``k₁`` is ``k1``), a minus sign between
   operands is the word "minus", and common abbreviations are read as the name they stand for
-  (``BN`` is ``batchnorm``, ``grads`` is ``gradients``, ``wrt`` is "with respect to").
+  (``BN`` is ``batchnorm``, ``grads`` is ``gradients``, "with respect to" is ``wrt``).
 * **One clause.** Every word of a phrasing must occur in the same clause of the text (clauses end
   at ``.``, ``;``, ``!``, ``?``, a line break, and at ``but``/``whereas``/``however``), in any
   order: a learner who writes "the KL divergence is the only part that moves" says the same as

@@ -85,7 +85,7 @@ _ABBREVIATIONS = {
     "stats": "statistics",
     "dim": "dimension",
     "dims": "dimensions",
-    "wrt": "with respect to",
+    "with respect to": "wrt",
     "w/o": "without",
     "dkl": "kl",
     "d_kl": "kl",
