@@ -409,6 +409,12 @@ UNICODE = [
     ("retrieval-evaluation/bm25-explain", "Term frequency tops out at k₁ + 1.", [1], []),
     ("generative-models/explain-elbo", "ELBO = log p(x) − KL(q(z|x) ‖ p(z|x)).", [1], []),
     ("losses/why-cross-entropy", "The loss is −log prob of the correct label.", [0], []),
+    (
+        "attention-transformers/explain-sqrt-dk",
+        "With unit-variance entries, q·k has variance dₖ.",
+        [0],
+        [],
+    ),
 ]
 #: Common abbreviations read as the words they stand for.
 ABBREVIATIONS = [
