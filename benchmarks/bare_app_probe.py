@@ -43,7 +43,12 @@ def main() -> int:
 
     async def pilot(driver: Any) -> None:
         app = driver.app
-        while not (list(app.screen.query("#decks")) and app.query_one("#decks").row_count):
+        table = None
+        # As cli_start_probe watches recall: the table looked up once, then its rows asked.
+        while table is None or not table.row_count:
+            if table is None:
+                found = list(app.screen.query("#decks"))
+                table = found[0] if found else None
             await asyncio.sleep(0.002)
         await app.screen.wait_for_refresh()
         report["seconds"] = time.time() - started

@@ -37,6 +37,8 @@ COMMAND_MODULES: tuple[str, ...] = (
     "recall.commands.anki",
     "recall.commands.help",
     "recall.commands.serve",
+    "recall.commands.learners",
+    "recall.commands.group",
 )
 
 
@@ -61,6 +63,12 @@ def build_parser() -> argparse.ArgumentParser:
         type=Path,
         help="read the database password from the first line of FILE (mode 600) and add it "
         "to the --db / RECALL_DB URL, instead of writing it where ps shows it",
+    )
+    parser.add_argument(
+        "--learner",
+        metavar="NAME",
+        help="the learner to run as, in a database several learners share (default: the one "
+        "whose database login this is, else the database's first; env RECALL_LEARNER)",
     )
     parser.add_argument(
         "--decks",
@@ -139,12 +147,14 @@ def _open_tui(args: argparse.Namespace) -> int:
     A database URL that is wrong on its face is refused here, before the screen opens; the
     store itself is opened (and any other problem reported) by the app, after the first frame.
     """
-    from recall.commands import custom_decks, database_url
+    from recall.commands import custom_decks, database_url, learner_name
 
     precheck_database_url(database_url(args) or os.environ.get("RECALL_DB"))
     from recall.tui.launch import run_app
 
-    return run_app(db_url=database_url(args), custom_decks=custom_decks(args))
+    return run_app(
+        db_url=database_url(args), custom_decks=custom_decks(args), learner=learner_name(args)
+    )
 
 
 def refuse_missing_decks_folder(folder: str | None) -> None:

@@ -130,8 +130,8 @@ class Workspace:
     without it decks come from the built-in folder and the custom one (``custom_decks``, else
     :func:`recall.paths.custom_decks_dir`). ``db_url`` is the database (default: ``RECALL_DB``
     or the SQLite file in the data directory); ``learner`` the learner whose reviews, custom
-    decks and settings these are (``None``: the one :func:`recall.store.open_store` picks, learner 1
-    on a SQLite database);
+    decks and settings these are, by id or name (``None``: the one :func:`recall.store.open_store`
+    picks: ``RECALL_LEARNER``, else the learner who logged in, else learner 1);
     ``clock`` the time source for everything.
 
     On a database several learners share (:meth:`shared_database`), the settings a learner set
@@ -148,7 +148,7 @@ class Workspace:
         custom_decks: Path | None = None,
         db_url: str | None = None,
         clock: Clock | None = None,
-        learner: int | None = None,
+        learner: int | str | None = None,
         defer_cache_writes: bool = False,
     ) -> None:
         self.settings = settings
@@ -182,7 +182,7 @@ class Workspace:
         clock: Clock | None = None,
         sync: bool = True,
         progress: Progress | None = None,
-        learner: int | None = None,
+        learner: int | str | None = None,
         defer_cache_writes: bool = False,
     ) -> Workspace:
         """Load the settings (unless given: a caller that read them already passes them),
@@ -379,10 +379,7 @@ class Workspace:
         if self._store is None:
             from recall.store import open_store
 
-            if self.learner is None:
-                store = open_store(self.db_url)
-            else:
-                store = open_store(self.db_url, learner=self.learner)
+            store = open_store(self.db_url, learner=self.learner)
             try:
                 self.settings = self._learner_settings(store)
             except BaseException:

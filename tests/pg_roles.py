@@ -58,6 +58,8 @@ def shared_server() -> Iterator[SharedServer]:
     with admin.connect() as conn:
         conn.execute(text(f'CREATE ROLE "{server.owner}" LOGIN CREATEROLE'))
         conn.execute(text(f'CREATE DATABASE "{server.database}" OWNER "{server.owner}"'))
+        # as docs/learners.md says: only the roles recall grants it may connect
+        conn.execute(text(f'REVOKE ALL ON DATABASE "{server.database}" FROM PUBLIC'))
     try:
         yield server
     finally:

@@ -22,6 +22,7 @@ from learner_worlds import (
     drill_script,
     make_learner,
     reads,
+    worlds_parse_cache,  # noqa: F401
     worlds_setup,  # noqa: F401
 )
 from store_fixtures import db_url, pg_worker_url  # noqa: F401

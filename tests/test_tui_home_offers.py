@@ -260,7 +260,11 @@ def test_s_pressed_while_loading_starts_the_session_once_loaded(tmp_path: Path) 
                     break
                 await asyncio.sleep(0.05)
             assert services.reached.is_set()
-            await pilot.pause()
+            # The loading line catches up with the load's steps five times a second.
+            for _ in range(40):
+                await asyncio.sleep(0.05)
+                if "Loading decks 2/3…" in screen_text(app):
+                    break
             await pilot.press("s")
             await pilot.pause()
             text = screen_text(app)
