@@ -429,8 +429,8 @@ ABBREVIATIONS = [
     ("normalization/batchnorm-vs-layernorm", "BN normalises each feature over the batch.", [0], []),
 ]
 
-#: Slips are forgiven past a word's first two letters only: "minimizing" is two keys from
-#: "maximizing" and says the opposite; a dropped letter later in a word is still a slip.
+#: Slips are forgiven except in a word's first letter and from "min" to "max": "minimizing" is
+#: two keys from "maximizing" and says the opposite; "vraiance" is still "variance".
 SLIPS = [
     ("losses/why-cross-entropy", "It works by minimizing the likelihood of the labels.", [], [0]),
     ("losses/why-cross-entropy", "Training maximizes the likelihod of the labels.", [0], []),
@@ -441,6 +441,7 @@ SLIPS = [
         [2],
     ),
     ("losses/why-cross-entropy", "Minimising CE maximises the KL to the data.", [], [2]),
+    ("attention-transformers/explain-sqrt-dk", "The vraiance of q·k grows with d_k.", [0], []),
 ]
 
 #: A formula typed with Greek letters spelt out ("mu + sigma * eps") is read as a formula and

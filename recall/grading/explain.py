@@ -21,8 +21,9 @@ How a phrasing is matched, and why (reading the text as words, clauses and negat
   "only the KL term changes". Where order carries the meaning a phrasing says so: ``a>b`` wants
   ``b`` close after ``a`` ("over the batch", not "each example over its features").
 * **Slips forgiven.** A word of six letters or more may be one key off (``preceeding``), ten or
-  more two keys, the same as the deck format's spelling rule (:mod:`recall.spelling`), past
-  its first two letters: "minimizing" is two keys from "maximizing" and means the opposite.
+  more two keys, the same as the deck format's spelling rule (:mod:`recall.spelling`), never in
+  its first letter nor from ``min`` to ``max``: "minimizing" is two keys from "maximizing" and
+  means the opposite.
 * **Negation flips a point.** A ``not``/``never``/``nothing`` (or ``n't``) governs the words
   after it up to a comma or the clause's end (at most six words); a ``no``/``without``/"rather
   than"/"instead of" only the phrase it introduces; a ``nothing`` after a verb denies the verb
@@ -439,15 +440,25 @@ def _chain_assignments(
 
 def _slot_takes(slot: _Slot, token: Token) -> bool:
     """Whether a word of the text is one of the slot's: the same stem, or a slip of a long
-    word that keeps its first two letters (so "minimizing" is never a slip for "maximizing")."""
+    word that keeps its first letter and does not turn it into its opposite ("minimizing" is
+    two keys from "maximizing")."""
     if token.stem in slot.stems:
         return True
     for word in slot.words:
         allowance = 2 if len(word) >= 10 else 1 if len(word) >= 6 else 0
-        if allowance and word[:2] == token.word[:2]:
+        if allowance and word[0] == token.word[:1] and not _opposed_prefixes(word, token.word):
             if edit_distance(word, token.word, allowance) <= allowance:
                 return True
     return False
+
+
+#: Word beginnings that say opposite things a slip or two apart ("minimization",
+#: "maximization").
+_OPPOSED_PREFIXES = (frozenset({"min", "max"}),)
+
+
+def _opposed_prefixes(word: str, other: str) -> bool:
+    return frozenset({word[:3], other[:3]}) in _OPPOSED_PREFIXES
 
 
 @lru_cache(maxsize=1 << 13)
