@@ -309,7 +309,8 @@ ORDER = [
         [4],
     ),
 ]
-#: ``while``, ``whereas``, ``though`` part the sides of a contrast; a concession stays one point.
+#: ``while``, ``whereas``, ``though``, a parenthetical ``however`` or "on the other hand" part
+#: the sides of a contrast; a concession stays one point.
 CLAUSES = [
     (
         "attention-transformers/explain-gqa",
@@ -326,6 +327,24 @@ CLAUSES = [
     (
         "inference-cost/explain-inference-regimes",
         "Prefill is compute-bound, whereas decode is memory-bound.",
+        [0, 2],
+        [],
+    ),
+    (
+        "inference-cost/explain-inference-regimes",
+        "Decode is memory-bound. Prefill, on the other hand, is compute-bound.",
+        [0, 2],
+        [],
+    ),
+    (
+        "inference-cost/explain-inference-regimes",
+        "Prefill, however, is memory-bound, and decode is compute-bound.",
+        [],
+        [0, 2],
+    ),
+    (
+        "inference-cost/explain-inference-regimes",
+        "Prefill is compute-bound. Decode, by contrast, is memory-bound.",
         [0, 2],
         [],
     ),

@@ -16,7 +16,7 @@ How a phrasing is matched, and why (reading the text as words, clauses and negat
   operands is the word "minus", and common abbreviations are read as the name they stand for
   (``BN`` is ``batchnorm``, ``grads`` is ``gradients``, "with respect to" is ``wrt``).
 * **One clause.** Every word of a phrasing must occur in the same clause of the text (clauses end
-  at ``.``, ``;``, ``!``, ``?``, a line break, and at ``but``/``whereas``/``however``), in any
+  at ``.``, ``;``, ``!``, ``?``, a line break, and at ``but``/``whereas``), in any
   order: a learner who writes "the KL divergence is the only part that moves" says the same as
   "only the KL term changes". Where order carries the meaning a phrasing says so: ``a>b`` wants
   ``b`` close after ``a`` ("over the batch", not "each example over its features").
@@ -32,7 +32,8 @@ How a phrasing is matched, and why (reading the text as words, clauses and negat
   needs a negated word after its ``not`` and none before it.
 * **Contrasts are bound.** A point about one side of a contrast names its ``subject`` and what it
   is ``versus``; each word of a clause is said of the term mentioned nearest before it in its
-  part of the clause (parts end at commas and ``while``), and only words said of the phrasing's
+  part of the clause (parts end at commas, ``while``, ``though``, "on the other hand" and the
+  like), and only words said of the phrasing's
   own term count: "prefill is memory-bound, decode compute-bound" does not say "decode is
   memory-bound".
 * **Opposites unmake.** A clause that says one of a point's ``opposites`` ("the loss is

@@ -34,12 +34,13 @@ _PHRASE_JOINERS = frozenset({"or", "nor", "of"})
 #: Words that part the two sides of a contrast inside a clause, as a comma does ("decode is
 #: memory-bound *while* prefill ..."), without ending it: "AUC reads 0.9 *even though* the
 #: model is useless" is one point.
-_SIDE_BREAKS = frozenset({"while", "whilst", "yet", "although", "though"})
-_CLAUSE_BREAK = re.compile(
-    r"[.;!?\n]+(?:\s|$)|[.;!?\n]+(?=[^\w])"
-    r"|\b(?:but|whereas|however|conversely|meanwhile)\b"
-    r"|\bin contrast\b|\bon the other hand\b"
+_SIDE_BREAKS = frozenset(
+    {"while", "whilst", "yet", "although", "though", "however", "conversely", "meanwhile"}
 )
+#: Markers of contrast written in several words, read as one side break ("prefill, on the
+#: other hand, is compute-bound" keeps prefill with what is said of it).
+_CONTRAST_MARKERS = re.compile(r"\b(?:on the other hand|in contrast|by contrast)\b")
+_CLAUSE_BREAK = re.compile(r"[.;!?\n]+(?:\s|$)|[.;!?\n]+(?=[^\w])|\b(?:but|whereas)\b")
 WORD = re.compile(r"[^\W_]+(?:[_'’][^\W_]+)*|,")
 _CONTRACTION = re.compile(r"(\w+)n['’]t\b")
 _IRREGULAR_NOT = {"can": "can", "won": "will", "shan": "shall", "ain": "is"}
@@ -137,7 +138,7 @@ def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
     ``nothing`` right after a verb denies the verb too ("teaches nothing")."""
     # ", which ..." says more of what the comma follows ("unlike L2's push, which shrinks"):
     # it stays in that piece.
-    text = _RELATIVE.sub(r" \1", normalised(text))
+    text = _CONTRAST_MARKERS.sub("conversely", _RELATIVE.sub(r" \1", normalised(text)))
     for piece in _CLAUSE_BREAK.split(text):
         tokens: list[Token] = []
         scope = 0
@@ -146,12 +147,22 @@ def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
         comma_piece = 0
         previous = ""
         gap: list[str] = ["|"]
+        last_raw = ","
+        concessive = False
         for raw in WORD.findall(piece):
-            if raw == "," or raw in _SIDE_BREAKS:
+            # "however small the weight" is no contrast: only "..., however," and a clause's
+            # first "however" part it.
+            side_break = raw in _SIDE_BREAKS and (raw != "however" or last_raw == ",")
+            last_raw = raw
+            if raw == "," or side_break:
                 scope = 0
                 gap = ["|"]
                 comma_piece += 1
                 previous = ""
+                continue
+            if raw == "however":
+                # "however small the weight" says nothing is small: the next word is no claim.
+                concessive = True
                 continue
             word = folded(raw)
             if word in NEGATORS:
@@ -178,13 +189,14 @@ def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
                 Token(
                     stem(word),
                     word,
-                    negated=scope > 0,
+                    negated=scope > 0 or concessive,
                     piece=comma_piece,
                     foil=previous in _FOIL_MARKERS,
                     copula=gap in (["is"], ["are"]),
                 )
             )
             gap = []
+            concessive = False
             governed += scope > 0
             scope = max(scope - 1, 0)
             previous = word
