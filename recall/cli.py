@@ -88,12 +88,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     way (:func:`~recall.inert.inert_output`): deck text, typed answers, file names and error
     messages never reach the terminal with a control character in them. Textual writes its
     own escape sequences to ``sys.__stderr__``, past it; the TUI's views make deck text inert.
+
+    Ctrl-C while the parser is still being built (the command modules are imported then) is
+    status 130 without a traceback, as it is once the command runs.
     """
     from recall.inert import inert_output
 
-    with inert_output():
-        args = build_parser().parse_args(argv)
-        return _run(args)
+    try:
+        with inert_output():
+            args = build_parser().parse_args(argv)
+            return _run(args)
+    except KeyboardInterrupt:
+        return 130
 
 
 def _run(args: argparse.Namespace) -> int:

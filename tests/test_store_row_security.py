@@ -431,13 +431,15 @@ def test_a_learners_login_records_its_own_deck_syncs_and_skips_them_next_time(
         in_meta = owner.execute(
             text("SELECT count(*) FROM recall_meta WHERE key LIKE '%synced:%'")
         ).scalar()
-        by_learner = dict(
-            owner.execute(
+        by_learner = {
+            learner: owner.execute(
                 text(
-                    "SELECT learner_id, count(*) FROM learner_settings "
-                    "WHERE key LIKE 'store.synced:%' GROUP BY learner_id"
-                )
-            ).all()
-        )
+                    "SELECT count(*) FROM learner_settings "
+                    "WHERE learner_id = :learner AND key LIKE 'store.synced:%'"
+                ),
+                {"learner": learner},
+            ).scalar()
+            for learner in (int(two_learners["a"]), int(two_learners["b"]))
+        }
     assert in_meta == 0
-    assert by_learner == {int(two_learners["b"]): len(digested) + 1}
+    assert by_learner == {int(two_learners["a"]): 0, int(two_learners["b"]): len(digested) + 1}
