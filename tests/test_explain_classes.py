@@ -480,6 +480,17 @@ FORMULAS = [
     ),
 ]
 
+#: Numbers written as words are compared with a point's values ("eightfold", "a thousand").
+NUMBER_WORDS = [
+    ("attention-transformers/explain-sqrt-dk", "At d_k = 64 the logits shrink eightfold.", [4], []),
+    (
+        "optimizers/explain-bias-correction",
+        "Its effect fades only after about a thousand updates.",
+        [5],
+        [],
+    ),
+]
+
 CASES = [
     *(("contrast", *case) for case in CONTRASTS),
     *(("opposite", *case) for case in OPPOSITES),
@@ -490,6 +501,7 @@ CASES = [
     *(("abbreviation", *case) for case in ABBREVIATIONS),
     *(("slip", *case) for case in SLIPS),
     *(("formula", *case) for case in FORMULAS),
+    *(("number word", *case) for case in NUMBER_WORDS),
 ]
 
 

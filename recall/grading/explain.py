@@ -78,6 +78,17 @@ MAX_FORMULA_SPANS = 24
 PASS_SHARE = 0.5
 
 _NUMBER = re.compile(r"(?<![\w.])[-−]?\d+(?:[.,]\d+)?(?:[eE][-+−]?\d+)?(%?)")
+#: Numbers written as words ("eightfold", "twenty tokens", "a thousand steps"); "one" is left
+#: out, being mostly not a number ("one-hot", "one token at a time").
+_NUMBER_WORDS = {
+    word: number
+    for number, word in enumerate(
+        """zero _ two three four five six seven eight nine ten eleven twelve thirteen fourteen
+        fifteen sixteen seventeen eighteen nineteen twenty""".split()
+    )
+    if word != "_"
+} | {"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "hundred": 100, "thousand": 1000}
+_NUMBER_WORD = re.compile(r"\b(" + "|".join(_NUMBER_WORDS) + r")(?:fold|x)?\b", re.IGNORECASE)
 _MATHY_CHARS = set("+-−*/^()=√·×<>≤≥≈_'ᵀ|!²³")
 _FUNCTION_WORDS = frozenset(
     """log ln exp sqrt softmax sigmoid tanh relu max min sum mean var cov kl e""".split()
@@ -479,11 +490,20 @@ def _by_value(point: KeyPoint, text: str) -> str | None:
         except ValueError:
             continue
         candidates = (number / 100, number) if percent else (number,)
-        for value in point.values:
-            margin = value.within + 1e-12 * max(1.0, abs(value.value))
-            if any(abs(candidate - value.value) <= margin for candidate in candidates):
-                return match.group()
+        if _within(point, candidates):
+            return match.group()
+    for match in _NUMBER_WORD.finditer(text):
+        if _within(point, (float(_NUMBER_WORDS[match.group(1).lower()]),)):
+            return match.group()
     return None
+
+
+def _within(point: KeyPoint, candidates: Sequence[float]) -> bool:
+    for value in point.values:
+        margin = value.within + 1e-12 * max(1.0, abs(value.value))
+        if any(abs(candidate - value.value) <= margin for candidate in candidates):
+            return True
+    return False
 
 
 def formula_spans(text: str) -> list[str]:
