@@ -185,6 +185,18 @@ CONTRASTS = [
         [],
         [1],
     ),
+    (
+        "inference-cost/explain-inference-regimes",
+        "Decode is the second phase. It is bandwidth-bound.",
+        [2],
+        [],
+    ),
+    (
+        "inference-cost/explain-inference-regimes",
+        "Prefill is the first phase. It is bandwidth-bound.",
+        [],
+        [2],
+    ),
 ]
 #: A clause that states a point's declared opposite (an antonym of its claim) does not make it.
 OPPOSITES = [

@@ -218,13 +218,26 @@ class _Contrast:
             return 0
         return None
 
-    def owners(self, clause: tuple[Token, ...]) -> list[int | None]:
-        """Which term each word of the clause is said of: the nearest term mentioned before
-        it in its comma-delimited piece, else after it in that piece, else before it in the
-        clause (a subject carries across commas: "decode reads the weights, so it is memory-
-        bound"). A mention after "unlike"/"than"/"not" is a foil: it owns the words of its own
-        piece ("unlike L2's 2λw") but carries across no comma. A term right after another and
-        "is" names the first again ("RMSNorm is LayerNorm without the centring")."""
+    def owners_of(self, clauses: Sequence[tuple[Token, ...]]) -> list[list[int | None]]:
+        """:meth:`owners` of every clause, each clause starting from the last term the clauses
+        before it spoke of ("Decode reads every weight. So it is memory-bound.")."""
+        result = []
+        carry: int | None = None
+        for clause in clauses:
+            owned, carry = self.owners(clause, carry)
+            result.append(owned)
+        return result
+
+    def owners(
+        self, clause: tuple[Token, ...], carry: int | None = None
+    ) -> tuple[list[int | None], int | None]:
+        """Which term each word of the clause is said of, and the term the clause leaves
+        spoken of: the nearest term mentioned before it in its comma-delimited piece, else
+        after it in that piece, else before it in the clause or, failing that, ``carry`` (a
+        subject carries across commas and sentences: "decode reads the weights, so it is
+        memory-bound"). A mention after "unlike"/"than"/"not" is a foil: it owns the words of
+        its own piece ("unlike L2's 2λw") but carries across no comma. A term right after
+        another and "is" names the first again ("RMSNorm is LayerNorm without the centring")."""
         mention: list[int | None] = []
         for i, token in enumerate(clause):
             named = next((k for k, term in enumerate(self.terms) if _slot_takes(term, token)), None)
@@ -235,7 +248,8 @@ class _Contrast:
         # back (the next mention in the piece): linear in the clause's length.
         before: list[int | None] = []
         earlier: list[int | None] = []
-        last_in_piece = last = None
+        last_in_piece = None
+        last = carry
         for i, token in enumerate(clause):
             if i and token.piece != clause[i - 1].piece:
                 last_in_piece = None
@@ -253,10 +267,11 @@ class _Contrast:
             after[i] = following
             if mention[i] is not None:
                 following = mention[i]
-        return [
+        owned = [
             b if b is not None else a if a is not None else e
             for b, a, e in zip(before, after, earlier, strict=True)
         ]
+        return owned, last
 
 
 @dataclass(frozen=True)
@@ -292,8 +307,9 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
         contrast = _Contrast.of(point)
         # A clause that says the point's contrary makes none of its phrasings; a text that
         # says it anywhere makes the point with no bare number or formula.
-        opposed = _clauses_saying(point.opposites, clauses, contrast)
-        evidence = _said_in(point.words, clauses, contrast, skip=opposed)
+        owners = contrast.owners_of(clauses) if contrast else None
+        opposed = _clauses_saying(point.opposites, clauses, contrast, owners)
+        evidence = _said_in(point.words, clauses, contrast, owners, skip=opposed)
         if evidence is None and point.values and not opposed:
             evidence = _by_value(point, text)
         if evidence is None and point.formulas and not opposed:
@@ -331,12 +347,15 @@ def _clauses_saying(
     phrasings: Sequence[str],
     clauses: Sequence[tuple[Token, ...]],
     contrast: _Contrast | None,
+    owners: Sequence[list[int | None]] | None,
 ) -> frozenset[int]:
     """The indices of the clauses that say any of ``phrasings``."""
     if not phrasings:
         return frozenset()
     return frozenset(
-        c for c in range(len(clauses)) if _said_in(phrasings, clauses, contrast, only=c) is not None
+        c
+        for c in range(len(clauses))
+        if _said_in(phrasings, clauses, contrast, owners, only=c) is not None
     )
 
 
@@ -344,13 +363,14 @@ def _said_in(
     phrasings: Sequence[str],
     clauses: Sequence[tuple[Token, ...]],
     contrast: _Contrast | None,
+    owners: Sequence[list[int | None]] | None,
     *,
     skip: frozenset[int] = frozenset(),
     only: int | None = None,
 ) -> str | None:
     """The words of the first clause that says one of ``phrasings`` (leaving out the clauses
-    in ``skip``, or looking at clause ``only``), or ``None``."""
-    owners: dict[int, list[int | None]] = {}
+    in ``skip``, or looking at clause ``only``), or ``None``; ``owners`` are the contrast's
+    :meth:`_Contrast.owners_of` the clauses."""
     for phrase_text in phrasings:
         phrasing = _phrasing(phrase_text)
         if not phrasing.slots:
@@ -360,9 +380,7 @@ def _said_in(
             if c in skip or (only is not None and c != only):
                 continue
             allowed = None
-            if contrast is not None and bound is not None:
-                if c not in owners:
-                    owners[c] = contrast.owners(clause)
+            if owners is not None and bound is not None:
                 allowed = [owner in (None, bound) for owner in owners[c]]
             matched = _match(phrasing, clause, allowed)
             if matched is not None:
