@@ -1,30 +1,34 @@
-"""``recall anki import`` of a large Anki package: wall time and peak memory.
+"""``recall anki import`` of a large Anki package: wall time, CPU time and peak memory.
 
 Usage::
 
     python benchmarks/bench_anki_import.py [--notes 10000] [--reviews 100000] [--sm2 0.2]
-        [--profile DIR]
+        [--by-hand] [--profile DIR]
 
-Builds a schema-11 collection in Anki's layout (the same hand-built layout the import tests use,
-``tests/anki_packages.py``): ``--notes`` Basic notes (a tenth with a MathJax formula back, the
-rest text), one card each (review cards with FSRS state in ``data``, a ``--sm2`` share without,
-which the import rebuilds by replaying their reviews through FSRS), ``--reviews`` revlog rows
-spread over the cards, a few of them rows the import skips (manual, cram). It zips that as an
-``.apkg`` and runs ``recall anki import`` on it in a fresh process and a fresh ``RECALL_HOME``,
-then again (the second import changes nothing).
+The package: ``--notes`` Basic notes in one deck (a tenth with a MathJax formula back, the rest
+HTML text), one review card each with FSRS state in ``data`` (a ``--sm2`` share without, which
+the import rebuilds by replaying their reviews through FSRS), ``--reviews`` revlog rows spread
+over the cards, and a few rows the import skips (manual, cram). Where the official ``anki``
+wheel is installed (the ``test`` extra) the wheel builds it: the notes added through its API,
+the schedules and revlog rows (which it adds only by answering cards) written through its
+database handle, and the package exported by it in its current format (``collection.anki21b``,
+zstd). Otherwise, or with ``--by-hand``, the same content is written by hand as a schema-11
+``collection.anki2`` in Anki's layout (as ``tests/anki_packages.py`` does).
 
-Prints the package's size, each run's wall time, its CPU time (user + system: what the import
-costs whatever else the machine is doing) and the child's peak resident memory (``ru_maxrss``).
-Target from the issue, on the two-core machine: under 10 s and under 300 MB.
-Figures are printed, never asserted. ``--profile DIR`` runs each import under :mod:`cProfile`
-and writes ``DIR/first.prof`` and ``DIR/second.prof`` (read them with ``python -m pstats``);
-the times it prints then include the profiler's overhead. A smaller ``--notes``/``--reviews``
-is the quick way to work on the import.
+``recall anki import`` then runs on it in a fresh process and a fresh ``RECALL_HOME``, and again
+(the second import changes nothing, and says so). Prints each run's wall time, its CPU time
+(user + system: what the import costs whatever else the machine is doing) and the child's peak
+resident memory (``ru_maxrss``). Target from the issue, on the two-core machine: under 10 s and
+under 300 MB. Figures are printed, never asserted. ``--profile DIR`` runs each import under
+:mod:`cProfile` and writes ``DIR/first.prof`` and ``DIR/second.prof`` (read them with
+``python -m pstats``); the times it prints then include the profiler's overhead. A smaller
+``--notes``/``--reviews`` is the quick way to work on the import.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import random
@@ -34,6 +38,7 @@ import sys
 import tempfile
 import time
 import zipfile
+from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -44,13 +49,54 @@ from recall.interop.anki_schema import TABLES, deck_entry  # noqa: E402
 DAY_MS = 86_400_000
 DECK = 1_500_000_000_100
 BASIC = 1_500_000_000_001
+NOTE0 = 1_400_000_000_000
+CARD0 = 1_450_000_000_000
 
 
-def build(target: Path, notes: int, reviews: int, sm2_share: float) -> Path:
+@dataclass
+class Content:
+    """What the package holds, whoever writes it: each note's front and back, its card's
+    schedule (due day, FSRS ``data`` or ``""``) and the revlog rows, by note number."""
+
+    crt: int
+    fields: list[tuple[str, str]] = field(default_factory=list)
+    schedules: list[tuple[int, str]] = field(default_factory=list)
+    #: (id ms, note number, ease, ivl, factor, time ms, type)
+    revlog: list[tuple[int, int, int, int, int, int, int]] = field(default_factory=list)
+
+
+def content(notes: int, reviews: int, sm2_share: float) -> Content:
     rng = random.Random(7)
     now_ms = int(time.time() * 1000)
-    crt = int(time.time()) - 400 * 86_400
-    today = (now_ms // 1000 - crt) // 86_400
+    made = Content(crt=int(time.time()) - 400 * 86_400)
+    today = (now_ms // 1000 - made.crt) // 86_400
+    per_card = max(1, reviews // notes)
+    for n in range(notes):
+        if n % 10 == 0:
+            back = rf"\(\frac{{a_{n % 7}}}{{1 + e^{{-x}}}}\)"
+        else:
+            back = f"Answer number {n}: a <b>sentence</b> of text with &amp; entities<br>here."
+        made.fields.append((f"Question {n}?", back))
+        at = now_ms - 300 * DAY_MS + rng.randrange(0, 30 * DAY_MS)
+        for k in range(per_card):
+            rtype = 0 if k < 2 else 1
+            ease = 3 if rng.random() > 0.1 else 1
+            made.revlog.append((at, n, ease, k, 2500, rng.randrange(1000, 20000), rtype))
+            at += DAY_MS * (1 + k * 2)
+        data = ""
+        if rng.random() >= sm2_share:
+            s, d = round(rng.uniform(1, 80), 3), round(rng.uniform(1, 10), 3)
+            data = json.dumps({"s": s, "d": d, "dr": 0.9, "lrt": at // 1000})
+        made.schedules.append((today + rng.randrange(-5, 60), data))
+    # a few rows the import lists as skipped: a manual change of the due date, a cram review
+    for n in range(0, notes, 500):
+        made.revlog.append((now_ms - n - 7, n, 0, 0, 0, 0, 4))
+        made.revlog.append((now_ms - n - 9, n, 3, 0, 0, 900, 3))
+    return made
+
+
+def build_by_hand(target: Path, made: Content) -> Path:
+    """A schema-11 ``collection.anki2`` in Anki's layout, zipped as an ``.apkg``."""
     model = {
         "id": BASIC,
         "name": "Basic",
@@ -68,60 +114,106 @@ def build(target: Path, notes: int, reviews: int, sm2_share: float) -> Path:
     }
     decks = {"1": deck_entry(1, "Default", 0), str(DECK): deck_entry(DECK, "Big::Deck", 0)}
     database = target.with_suffix(".anki2")
-    per_card = max(1, reviews // notes)
+    reps = len(made.revlog) // max(1, len(made.fields))
     with sqlite3.connect(database) as db:
         db.executescript(TABLES)
         db.execute(
             "INSERT INTO col VALUES (1, ?, 0, 0, 11, 0, 0, 0, ?, ?, ?, '{}', '{}')",
             (
-                crt,
+                made.crt,
                 json.dumps({"schedVer": 2, "creationOffset": 0, "rollover": 4}),
                 json.dumps({str(BASIC): model}),
                 json.dumps(decks),
             ),
         )
-        note_rows, card_rows, revlog = [], [], []
-        for n in range(notes):
-            nid, cid = 1_400_000_000_000 + n, 1_450_000_000_000 + n
-            if n % 10 == 0:
-                back = rf"\(\frac{{a_{n % 7}}}{{1 + e^{{-x}}}}\)"
-            else:
-                back = f"Answer number {n}: a <b>sentence</b> of text with &amp; entities<br>here."
-            note_rows.append(
-                (nid, f"g{n}", BASIC, 0, 0, "", f"Question {n}?\x1f{back}", n, 0, 0, "")
-            )
-            start = now_ms - 300 * DAY_MS + rng.randrange(0, 30 * DAY_MS)
-            at = start
-            for k in range(per_card):
-                rtype = 0 if k < 2 else 1
-                ease = 3 if rng.random() > 0.1 else 1
-                revlog.append((at, cid, 0, ease, k, 0, 2500, rng.randrange(1000, 20000), rtype))
-                at += DAY_MS * (1 + k * 2)
-            data = ""
-            if rng.random() >= sm2_share:
-                data = json.dumps(
-                    {
-                        "s": round(rng.uniform(1, 80), 3),
-                        "d": round(rng.uniform(1, 10), 3),
-                        "dr": 0.9,
-                        "lrt": at // 1000,
-                    }
+        db.executemany(
+            "INSERT INTO notes VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+            (
+                (NOTE0 + n, f"g{n}", BASIC, 0, 0, "", f"{front}\x1f{back}", n, 0, 0, "")
+                for n, (front, back) in enumerate(made.fields)
+            ),
+        )
+        db.executemany(
+            "INSERT INTO cards VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            (
+                (
+                    CARD0 + n,
+                    NOTE0 + n,
+                    DECK,
+                    0,
+                    0,
+                    0,
+                    2,
+                    2,
+                    due,
+                    10,
+                    2500,
+                    reps,
+                    0,
+                    0,
+                    0,
+                    0,
+                    0,
+                    data,
                 )
-            due = today + rng.randrange(-5, 60)
-            card_rows.append(
-                (cid, nid, DECK, 0, 0, 0, 2, 2, due, 10, 2500, per_card, 0, 0, 0, 0, 0, data)
-            )
-        # a few rows the import lists as skipped
-        for n in range(0, notes, 500):
-            revlog.append((now_ms - n - 7, 1_450_000_000_000 + n, 0, 0, 0, 0, 0, 0, 4))
-            revlog.append((now_ms - n - 9, 1_450_000_000_000 + n, 0, 3, 0, 0, 0, 900, 3))
-        db.executemany("INSERT INTO notes VALUES (?,?,?,?,?,?,?,?,?,?,?)", note_rows)
-        db.executemany("INSERT INTO cards VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", card_rows)
-        db.executemany("INSERT INTO revlog VALUES (?,?,?,?,?,?,?,?,?)", revlog)
+                for n, (due, data) in enumerate(made.schedules)
+            ),
+        )
+        db.executemany(
+            "INSERT INTO revlog VALUES (?,?,0,?,?,0,?,?,?)",
+            ((at, CARD0 + n, *rest) for at, n, *rest in made.revlog),
+        )
     with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as archive:
         archive.write(database, "collection.anki2")
         archive.writestr("media", "{}")
     database.unlink()
+    return target
+
+
+def build_with_wheel(target: Path, made: Content) -> Path:
+    """The same content in a collection of the official ``anki`` wheel (notes added through
+    its API; the schedules and revlog rows, which it adds only by answering cards, written
+    with SQL through its database handle), exported by the wheel in its current format
+    (``collection.anki21b``, zstd-compressed schema 18)."""
+    from anki.collection import AddNoteRequest, Collection, ExportAnkiPackageOptions
+
+    col = Collection(str(target.with_suffix(".anki2")))
+    try:
+        basic = col.models.by_name("Basic")
+        deck = col.decks.id("Big::Deck")
+        requests = []
+        for front, back in made.fields:
+            note = col.new_note(basic)
+            note["Front"], note["Back"] = front, back
+            requests.append(AddNoteRequest(note=note, deck_id=deck))
+        col.add_notes(requests)
+        cards = [cid for (cid,) in col.db.all("SELECT id FROM cards ORDER BY nid")]
+        reps = len(made.revlog) // max(1, len(made.fields))
+
+        def write_schedules_and_revlog() -> None:
+            col.db.execute("UPDATE col SET crt = ?", made.crt)
+            col.db.executemany(
+                "UPDATE cards SET type = 2, queue = 2, due = ?, ivl = 10, factor = 2500,"
+                " reps = ?, data = ? WHERE id = ?",
+                [
+                    (due, reps, data, cid)
+                    for cid, (due, data) in zip(cards, made.schedules, strict=True)
+                ],
+            )
+            col.db.executemany(
+                "INSERT INTO revlog VALUES (?,?,0,?,?,0,?,?,?)",
+                [(at, cards[n], *rest) for at, n, *rest in made.revlog],
+            )
+
+        # one transaction: row by row, the wheel commits (and syncs to disk) each statement
+        col.db.transact(write_schedules_and_revlog)
+        col.export_anki_package(
+            out_path=str(target),
+            options=ExportAnkiPackageOptions(with_scheduling=True, with_media=False, legacy=False),
+            limit=None,
+        )
+    finally:
+        col.close()
     return target
 
 
@@ -166,14 +258,25 @@ def main() -> None:
     parser.add_argument("--reviews", type=int, default=100_000)
     parser.add_argument("--sm2", type=float, default=0.2, help="share of cards without FSRS data")
     parser.add_argument("--profile", type=Path, help="write cProfile stats of each run here")
+    parser.add_argument(
+        "--by-hand",
+        action="store_true",
+        help="build the package by hand (schema 11) even where the anki wheel is installed",
+    )
     args = parser.parse_args()
     if args.profile is not None:
         args.profile.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as scratch:
-        package = build(Path(scratch) / "big.apkg", args.notes, args.reviews, args.sm2)
+        made = content(args.notes, args.reviews, args.sm2)
+        target = Path(scratch) / "big.apkg"
+        wheel = not args.by_hand and importlib.util.find_spec("anki") is not None
+        started = time.perf_counter()
+        package = build_with_wheel(target, made) if wheel else build_by_hand(target, made)
+        how = "by the anki wheel (anki21b)" if wheel else "by hand (schema-11 anki2)"
         print(
-            f"package: {args.notes:,} notes, {args.reviews:,} reviews, "
-            f"{package.stat().st_size / 1e6:.1f} MB zipped"
+            f"package: {args.notes:,} notes, {len(made.revlog):,} revlog rows, "
+            f"{package.stat().st_size / 1e6:.1f} MB, built {how} "
+            f"in {time.perf_counter() - started:.1f} s"
         )
         home = Path(scratch) / "home"
         runs = (("first", "first import"), ("second", "second import (changes nothing)"))

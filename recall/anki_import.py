@@ -444,6 +444,7 @@ def _import_schedules_and_reviews(
     from recall.memory import model as memory_model
     from recall.scheduling.replay import replayed_memory
     from recall.store.memory import ImportedReview, MemoryModelStore
+    from recall.store.timeutil import to_millis
 
     store = workspace.store
     settings = memory_model.scheduler_settings(store, workspace.settings)
@@ -468,7 +469,7 @@ def _import_schedules_and_reviews(
         if key is None:
             continue
         history = by_card.get(card.id, [])
-        last = max((r.reviewed_at for r in history), default=None)
+        last = history[-1].reviewed_at if history else None  # reviews come oldest first
         schedule = schedule_of(
             card,
             clock,
@@ -495,20 +496,28 @@ def _import_schedules_and_reviews(
             states[key] = (state, schedule.suspended)
     memory_store = MemoryModelStore(store)
     report.adopted, report.kept = memory_store.adopt_states(states)
-    imported = [
-        ImportedReview(
-            card_key=key_of_card[review.anki_card],
-            reviewed_at=review.reviewed_at,
-            rating=review.rating,
-            state=review.phase,
-            duration_ms=review.duration_ms,
-        )
-        for review in reviews
-        if review.anki_card in key_of_card
-    ]
-    # grouped by card: the store looks up what it holds a few hundred cards at a time
-    imported.sort(key=lambda review: (review.card_key, review.reviewed_at))
-    unmatched = len(reviews) - len(imported)
+    # What the imported log holds already is read first, in one pass, and set aside: a file
+    # imported again hands the store nothing to look up. The rest go grouped by card (the store
+    # looks up what it holds a few hundred cards at a time), each card's oldest first.
+    stored = memory_store.imported_times(key_of_card.values())
+    imported: list[ImportedReview] = []
+    there = 0
+    for key, anki_card in sorted((key, card) for card, key in key_of_card.items()):
+        times = stored.get(key, ())
+        for review in by_card.get(anki_card, ()):
+            if times and to_millis(review.reviewed_at) in times:
+                there += 1
+                continue
+            imported.append(
+                ImportedReview(
+                    card_key=key,
+                    reviewed_at=review.reviewed_at,
+                    rating=review.rating,
+                    state=review.phase,
+                    duration_ms=review.duration_ms,
+                )
+            )
+    unmatched = len(reviews) - len(imported) - there
     if unmatched:
         report.skipped.append(
             Skipped(
@@ -520,6 +529,7 @@ def _import_schedules_and_reviews(
     report.added, report.already = memory_store.import_reviews(
         imported, now, own_within_ms=OWN_REVIEW_WITHIN_MS
     )
+    report.already += there
 
 
 def _later(state: CardState, other: CardState) -> bool:

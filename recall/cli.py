@@ -37,6 +37,8 @@ COMMAND_MODULES: tuple[str, ...] = (
     "recall.commands.anki",
     "recall.commands.help",
     "recall.commands.serve",
+    "recall.commands.learners",
+    "recall.commands.group",
 )
 
 
@@ -63,6 +65,12 @@ def build_parser() -> argparse.ArgumentParser:
         "to the --db / RECALL_DB URL, instead of writing it where ps shows it",
     )
     parser.add_argument(
+        "--learner",
+        metavar="NAME",
+        help="the learner to run as, in a database several learners share (default: the one "
+        "whose database login this is, else the database's first; env RECALL_LEARNER)",
+    )
+    parser.add_argument(
         "--decks",
         metavar="DIR",
         help="folder of custom decks (default: decks/ in the data directory; env RECALL_DECKS)",
@@ -80,12 +88,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     way (:func:`~recall.inert.inert_output`): deck text, typed answers, file names and error
     messages never reach the terminal with a control character in them. Textual writes its
     own escape sequences to ``sys.__stderr__``, past it; the TUI's views make deck text inert.
+
+    Ctrl-C while the parser is still being built (the command modules are imported then) is
+    status 130 without a traceback, as it is once the command runs.
     """
     from recall.inert import inert_output
 
-    with inert_output():
-        args = build_parser().parse_args(argv)
-        return _run(args)
+    try:
+        with inert_output():
+            args = build_parser().parse_args(argv)
+            return _run(args)
+    except KeyboardInterrupt:
+        return 130
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -139,12 +153,14 @@ def _open_tui(args: argparse.Namespace) -> int:
     A database URL that is wrong on its face is refused here, before the screen opens; the
     store itself is opened (and any other problem reported) by the app, after the first frame.
     """
-    from recall.commands import custom_decks, database_url
+    from recall.commands import custom_decks, database_url, learner_name
 
     precheck_database_url(database_url(args) or os.environ.get("RECALL_DB"))
     from recall.tui.launch import run_app
 
-    return run_app(db_url=database_url(args), custom_decks=custom_decks(args))
+    return run_app(
+        db_url=database_url(args), custom_decks=custom_decks(args), learner=learner_name(args)
+    )
 
 
 def refuse_missing_decks_folder(folder: str | None) -> None:

@@ -130,8 +130,8 @@ class Workspace:
     without it decks come from the built-in folder and the custom one (``custom_decks``, else
     :func:`recall.paths.custom_decks_dir`). ``db_url`` is the database (default: ``RECALL_DB``
     or the SQLite file in the data directory); ``learner`` the learner whose reviews, custom
-    decks and settings these are (``None``: the one :func:`recall.store.open_store` picks, learner 1
-    on a SQLite database);
+    decks and settings these are, by id or name (``None``: the one :func:`recall.store.open_store`
+    picks: ``RECALL_LEARNER``, else the learner who logged in, else learner 1);
     ``clock`` the time source for everything.
 
     On a database several learners share (:meth:`shared_database`), the settings a learner set
@@ -148,7 +148,7 @@ class Workspace:
         custom_decks: Path | None = None,
         db_url: str | None = None,
         clock: Clock | None = None,
-        learner: int | None = None,
+        learner: int | str | None = None,
         defer_cache_writes: bool = False,
     ) -> None:
         self.settings = settings
@@ -156,6 +156,8 @@ class Workspace:
         self.db_url = db_url
         self.learner = learner
         self._shared: bool | None = None
+        #: The settings before the learner's own in a shared database were applied.
+        self._file_settings = settings
         self._deck_dirs = list(deck_dirs) if deck_dirs is not None else None
         self._custom_decks = custom_decks
         self._store: Store | None = None
@@ -182,7 +184,7 @@ class Workspace:
         clock: Clock | None = None,
         sync: bool = True,
         progress: Progress | None = None,
-        learner: int | None = None,
+        learner: int | str | None = None,
         defer_cache_writes: bool = False,
     ) -> Workspace:
         """Load the settings (unless given: a caller that read them already passes them),
@@ -379,10 +381,8 @@ class Workspace:
         if self._store is None:
             from recall.store import open_store
 
-            if self.learner is None:
-                store = open_store(self.db_url)
-            else:
-                store = open_store(self.db_url, learner=self.learner)
+            store = open_store(self.db_url, learner=self.learner)
+            self._file_settings = self.settings
             try:
                 self.settings = self._learner_settings(store)
             except BaseException:
@@ -408,13 +408,13 @@ class Workspace:
         them (validated as ``recall config set`` validates them; a value that no longer reads
         is a :class:`recall.errors.ConfigError`, as a bad ``config.toml`` is)."""
         if not self._shared_store(store):
-            return self.settings
+            return self._file_settings
         from recall.config import set_value
         from recall.errors import ConfigError
         from recall.store.learner_settings import LearnerSettings
         from recall.store.models import EXTRA_NEW_KEY
 
-        settings = self.settings
+        settings = self._file_settings
         for key, text in LearnerSettings(store).values().items():
             if key == EXTRA_NEW_KEY:
                 continue
@@ -424,7 +424,9 @@ class Workspace:
                 raise ConfigError(f"the database's settings of this learner: {error}") from None
         return settings
 
-    def set_learner_setting(self, key: str, text: str | None) -> Settings:
+    def set_learner_setting(
+        self, key: str, text: str | None, *, known_actions: Collection[str] | None = None
+    ) -> Settings:
         """Set ``key`` from the text a person typed (``None``: back to ``config.toml``'s) for
         this learner in a shared database, validated first; the settings now in force. Raises
         :class:`recall.errors.ConfigError` for a bad value or a database that is not shared
@@ -439,10 +441,10 @@ class Workspace:
         if key == EXTRA_NEW_KEY:
             raise ConfigError(f"unknown setting {quote(key)}")
         if text is not None:
-            set_value(self.settings, key, text)  # validates; raises ConfigError
-        LearnerSettings(self.store).set(key, text)
-        if text is not None:
-            self.settings = set_value(self.settings, key, text)
+            set_value(self.settings, key, text, known_actions=known_actions)  # validates
+        store = self.store
+        LearnerSettings(store).set(key, text)
+        self.settings = self._learner_settings(store)
         return self.settings
 
     def today(self, forecast_days: int = FORECAST_DAYS) -> Today:

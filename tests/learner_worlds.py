@@ -105,8 +105,17 @@ class Learner:
         )
 
 
+@pytest.fixture(scope="session")
+def worlds_parse_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One deck parse cache for every test of several learners: each deck file (the same
+    bytes in every world) is checked by the formula engine once in a run."""
+    return tmp_path_factory.mktemp("learner-worlds-parse-cache")
+
+
 @pytest.fixture
-def worlds_setup(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> FrozenClock:
+def worlds_setup(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, worlds_parse_cache: Path
+) -> FrozenClock:
     """Built-in decks of our own, a frozen clock everywhere, FSRS's fuzz at its middle."""
     import recall.memory.model
     import recall.session.session
@@ -119,6 +128,7 @@ def worlds_setup(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> FrozenClock
     for deck, cards in BUILTIN_DECKS.items():
         (builtin / f"{deck}.toml").write_text(deck_toml(deck, cards), encoding="utf-8")
     monkeypatch.setattr("recall.paths.builtin_decks_dir", lambda: builtin)
+    monkeypatch.setattr("recall.cards.parse_cache.cache_dir", lambda: worlds_parse_cache)
     clock = FrozenClock()
     for module in (
         recall.workspace,
@@ -136,6 +146,7 @@ def make_learner(tmp_path: Path, world: str, name: str, url: str, learner_id: in
     home = tmp_path / f"home-{world}"
     decks = tmp_path / f"decks-{world}-{name}"
     decks.mkdir(parents=True)
+    home.mkdir(exist_ok=True)
     (decks / "mine.toml").write_text(deck_toml("mine", CUSTOM_DECKS[name]), encoding="utf-8")
     return Learner(name, url, learner_id, home, decks, flip=name == "B")
 

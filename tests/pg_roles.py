@@ -58,6 +58,8 @@ def shared_server() -> Iterator[SharedServer]:
     with admin.connect() as conn:
         conn.execute(text(f'CREATE ROLE "{server.owner}" LOGIN CREATEROLE'))
         conn.execute(text(f'CREATE DATABASE "{server.database}" OWNER "{server.owner}"'))
+        # as docs/learners.md says: only the roles recall grants it may connect
+        conn.execute(text(f'REVOKE ALL ON DATABASE "{server.database}" FROM PUBLIC'))
     try:
         yield server
     finally:
@@ -67,6 +69,9 @@ def shared_server() -> Iterator[SharedServer]:
                 text("SELECT rolname FROM pg_roles WHERE rolname LIKE :pattern"),
                 {"pattern": f"%{tag}%"},
             ).scalars()
-            for role in found:
-                conn.execute(text(f'DROP ROLE "{role}"'))
+            for role in list(found):  # quoted by the server: a test's role name may be hostile
+                drop = conn.execute(
+                    text("SELECT format('DROP ROLE %I', CAST(:role AS text))"), {"role": role}
+                ).scalar_one()
+                conn.execute(text(drop.replace(":", "\\:")))
         admin.dispose()

@@ -175,6 +175,26 @@ def test_importing_the_same_file_twice_changes_nothing(
     assert "nothing changed" in out
 
 
+def test_a_later_package_adds_only_its_new_reviews(
+    apkg: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The same collection exported later, with one more answer: that review alone is added,
+    the seven it shares with the first are already there, and the import does not say nothing
+    changed."""
+    assert main(["anki", "import", str(apkg)]) == 0
+    capsys.readouterr()
+    later = spec()
+    later.revlog.append((T + 9 * DAY_MS, card_id(1), 3, 30, 12, 0, 2500, 1))
+    (tmp_path / "later").mkdir()
+    newer = package(
+        tmp_path / "later" / "ml.apkg", build_collection(tmp_path / "later.anki2", later)
+    )
+    assert main(["anki", "import", str(newer)]) == 0
+    out = capsys.readouterr().out
+    assert "1 review imported, 7 already there" in out
+    assert "nothing changed" not in out
+
+
 def test_a_repeat_import_knows_its_deck_files_without_converting_the_notes_again(
     apkg: Path,
     isolated_recall_home: Path,

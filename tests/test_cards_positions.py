@@ -5,10 +5,6 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
-from recall.cards import positions
 from recall.cards.positions import scan
 
 TEXT = '''\
@@ -82,37 +78,3 @@ def test_card_modules_import_without_sympy() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == ""
-
-
-def _strip_by_characters(line: str) -> tuple[str, str | None]:
-    """The character loop :func:`positions._strip_strings` replaced (its reference)."""
-    out: list[str] = []
-    i = 0
-    while i < len(line):
-        ch = line[i]
-        if ch == "#":
-            break
-        if line.startswith('"""', i) or line.startswith("'''", i):
-            delim = line[i : i + 3]
-            end = positions._find_close(line, i + 3, delim)
-            if end is None:
-                return "".join(out), delim
-            out.append('""')
-            i = end
-            continue
-        if ch in "\"'":
-            j = i + 1
-            while j < len(line) and line[j] != ch:
-                j += 2 if (ch == '"' and line[j] == "\\") else 1
-            out.append('""')
-            i = j + 1
-            continue
-        out.append(ch)
-        i += 1
-    return "".join(out), None
-
-
-@settings(max_examples=400, deadline=None)
-@given(st.text(alphabet=st.sampled_from("\"'#\\[]{},= ax\u00e9"), max_size=40))
-def test_strings_and_comments_are_stripped_as_the_character_loop_did(line: str) -> None:
-    assert positions._strip_strings(line) == _strip_by_characters(line)

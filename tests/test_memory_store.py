@@ -96,6 +96,24 @@ def test_a_partly_new_import_adds_exactly_what_the_log_lacks(
     assert sorted(stored, key=str) == sorted(set(first) | set(second), key=str)
 
 
+def test_imported_times_are_the_log_s_by_card(store: Store) -> None:
+    """What an importer reads first: each named card's imported review times, in epoch ms;
+    a card with none, or unknown, has no entry."""
+    from recall.store.timeutil import to_millis
+
+    store.sync_decks([make_deck("ml", "a", "b", "c")], now=T0)
+    model = MemoryModelStore(store)
+    moments = [T0 - timedelta(days=3), T0 - timedelta(days=1, milliseconds=7)]
+    model.import_reviews(
+        [ImportedReview("ml/a", at, 3, 2, 100) for at in moments]
+        + [ImportedReview("ml/b", moments[0], 1, None, None)],
+        now=T0,
+    )
+    got = model.imported_times(["ml/a", "ml/c", "ml/zzz", "ml/a"])
+    assert got == {"ml/a": {to_millis(at) for at in moments}}
+    assert model.imported_times(["ml/b"]) == {"ml/b": {to_millis(moments[0])}}
+
+
 def test_a_kept_fit_schedules_the_next_session(store: Store) -> None:
     """The parameters marked in use are the ones a new session's scheduler runs on; a revert
     brings the defaults back for the session after."""

@@ -4,6 +4,7 @@ counts). Run in a fresh interpreter: this test process may have imported it long
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import subprocess
 import sys
@@ -70,4 +71,16 @@ def test_a_second_sync_of_unchanged_decks_reads_them_in_two_statements(tmp_path:
     with engine.connect() as conn:
         name = conn.execute(text("SELECT name FROM decks WHERE slug = 'deck0'")).scalar()
     assert name == "Deck zero"
+    # Decks with a digest (read through the parse cache): recorded once, then skipped with
+    # three reads (decks, their records, their live cards) and nothing written.
+    digested = [dataclasses.replace(deck, digest=f"d{n}") for n, deck in enumerate(renamed)]
+    store.sync_decks(digested, now=T0)
+    statements.clear()
+    event.listen(engine, "before_cursor_execute", listener)
+    report = store.sync_decks(digested, now=T0)
+    event.remove(engine, "before_cursor_execute", listener)
+    assert report.unchanged == 36
+    sent = [s for s in statements if s != "BEGIN IMMEDIATE"]
+    assert len(sent) == 3 and all(s.lstrip().upper().startswith("SELECT") for s in sent)
+    assert "cards.key" not in " ".join(sent)  # no card row read
     store.close()

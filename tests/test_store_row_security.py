@@ -183,8 +183,17 @@ def test_b_updating_or_deleting_a_rows_touches_nothing(two_learners: dict[str, s
         "SET search_path = pg_temp, public",  # with a temporary "learners" naming B as A
     ],
 )
-def test_no_session_setting_lets_b_read_a(two_learners: dict[str, str], setting: str) -> None:
+def test_no_session_setting_lets_b_read_a(
+    two_learners: dict[str, str], shared_server: SharedServer, setting: str
+) -> None:
     a = int(two_learners["a"])
+    with shared_server.superuser().connect() as su:  # even a learner allowed temporary tables
+        su.execute(
+            text(
+                f'GRANT TEMPORARY ON DATABASE "{shared_server.database}" '
+                f'TO "ben_{shared_server.tag}"'
+            )
+        )
     with as_login(two_learners["ben"]) as ben:
         ben.execute(text("CREATE TEMPORARY TABLE learners (id integer, name text, role_name text)"))
         ben.execute(text("INSERT INTO pg_temp.learners VALUES (:a, 'x', session_user)"), {"a": a})
@@ -378,3 +387,59 @@ def test_migration_0010_gives_an_old_database_the_same_security(
     # a learner's and the owner's policy on each per-learner table, decks, cards and
     # learners, and the owner's, a read and a touch policy on recall_meta
     assert len(created) == 2 * (len(PER_LEARNER_TABLES) + 3) + 3
+
+
+def test_a_learner_cannot_upgrade_and_is_told_who_can(
+    two_learners: dict[str, str], shared_server: SharedServer
+) -> None:
+    from alembic import command
+
+    from recall.store.engine import WRITE
+    from recall.store.migrate import alembic_config
+
+    engine = make_engine(parse_url(two_learners["owner"]))
+    with engine.connect().execution_options(**WRITE) as conn, conn.begin():
+        command.downgrade(alembic_config(conn), "0009")
+    with pytest.raises(StoreError, match="only the database's owner can"):
+        open_store(two_learners["ben"])
+    with engine.connect() as conn:  # nothing changed
+        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0009"
+    engine.dispose()
+    open_store(two_learners["owner"]).close()  # the owner upgrades; then ben opens again
+    assert open_store(two_learners["ben"]).learner_id == int(two_learners["b"])
+
+
+def test_a_learners_login_records_its_own_deck_syncs_and_skips_them_next_time(
+    two_learners: dict[str, str],
+) -> None:
+    """The store records each deck's last full sync per learner (issue 18: a later start
+    skips unchanged decks) in that learner's own ``learner_settings`` rows, which row security
+    lets a learner's login write: the second sync of the same decks changes nothing, and the
+    records are ben's alone (none in ``recall_meta``, none for the other learner)."""
+    digested = [dataclasses.replace(deck, digest=f"d-{deck.id}") for deck in DECKS]
+    custom = dataclasses.replace(make_deck("ben-own", "p", "q"), digest="d-ben")
+    ben = open_store(two_learners["ben"])
+    try:
+        report = ben.sync_decks([*digested, custom], now=T0)
+        assert report.added == ("ben-own/p", "ben-own/q")
+        again = ben.sync_decks([*digested, custom], now=T0)
+        assert again.unchanged == sum(len(deck.cards) for deck in [*digested, custom])
+        assert set(ben.cards_by_key()) >= {"ben-own/p", "ben-own/q"}
+    finally:
+        ben.close()
+    with as_login(two_learners["owner"]) as owner:
+        in_meta = owner.execute(
+            text("SELECT count(*) FROM recall_meta WHERE key LIKE '%synced:%'")
+        ).scalar()
+        by_learner = {
+            learner: owner.execute(
+                text(
+                    "SELECT count(*) FROM learner_settings "
+                    "WHERE learner_id = :learner AND key LIKE 'store.synced:%'"
+                ),
+                {"learner": learner},
+            ).scalar()
+            for learner in (int(two_learners["a"]), int(two_learners["b"]))
+        }
+    assert in_meta == 0
+    assert by_learner == {int(two_learners["a"]): 0, int(two_learners["b"]): len(digested) + 1}

@@ -16,7 +16,7 @@ from store_fixtures import T0, db_url, make_card, make_deck, store  # noqa: F401
 from recall.cards import loader
 from recall.cards.loader import read_deck
 from recall.cards.model import Deck
-from recall.store import Store
+from recall.store import Store, open_store
 
 
 def with_digest(deck: Deck, digest: str) -> Deck:
@@ -126,3 +126,37 @@ def test_the_loader_gives_each_deck_the_digest_of_its_bytes(
     loader._CACHE.clear()
     uncached, _ = read_deck(file)
     assert uncached is not None and uncached.digest == ""
+
+
+def test_a_learner_added_later_gets_a_full_sync_of_a_deck_skipped_for_another(
+    db_url: str,
+) -> None:
+    """The record is the learner's own: a deck the first learner skips is synced in full for a
+    learner added later (who gets a state row for every card), which leaves the first
+    learner's record standing; a deck another learner's sync changed has a new digest, so the
+    first learner's next start syncs it in full."""
+    from test_store_learners import add_learner
+
+    deck = dataclasses.replace(make_deck("losses", "mse", "ce"), builtin=True, digest="d1")
+    a = open_store(db_url, learner=1)
+    a.sync_decks([deck], now=T0)
+    assert a.sync_decks([deck], now=T0).unchanged == 2
+    add_learner(db_url, 2, "b")
+    b = open_store(db_url, learner=2)
+    try:
+        b.sync_decks([deck], now=T0)
+        assert sorted(b.cards_by_key()) == ["losses/ce", "losses/mse"]
+        assert b.sync_decks([deck], now=T0).unchanged == 2
+        assert a.sync_decks([deck], now=T0).unchanged == 2  # still A's record
+        tamper(a, "UPDATE cards SET content_hash = 'tampered' WHERE key = 'mse'")
+        assert a.sync_decks([deck], now=T0).unchanged == 2  # skipped: not read
+        grown = dataclasses.replace(deck, cards=(*deck.cards, make_card("losses", "mae")))
+        assert b.sync_decks([dataclasses.replace(grown, digest="d2")], now=T0).added == (
+            "losses/mae",
+        )
+        tamper(a, "UPDATE cards SET content_hash = 'tampered' WHERE key = 'mse'")
+        report = a.sync_decks([dataclasses.replace(grown, digest="d2")], now=T0)
+        assert report.changed == ("losses/mse",)  # read in full: a new digest for A
+    finally:
+        a.close()
+        b.close()

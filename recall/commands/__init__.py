@@ -27,6 +27,19 @@ def database_url(args: argparse.Namespace) -> str | None:
     return getattr(args, "db", None) or None
 
 
+def learner_name(args: argparse.Namespace) -> str | None:
+    """``--learner``, if given (``None``: ``RECALL_LEARNER``, else the learner who logged in,
+    else the database's first; resolved by :func:`recall.store.open_store`)."""
+    return getattr(args, "learner", None) or None
+
+
+def learner_choice(args: argparse.Namespace) -> int | str | None:
+    """The learner a command runs for: ``args.learner_id`` when a caller chose one by id
+    (tests), else ``--learner`` (:func:`learner_name`)."""
+    chosen = getattr(args, "learner_id", None)
+    return chosen if chosen is not None else learner_name(args)
+
+
 def custom_decks(args: argparse.Namespace) -> Path | None:
     """``--decks``, if given (``None``: ``RECALL_DECKS``, else the data directory's decks/)."""
     folder = getattr(args, "decks", None)
@@ -43,8 +56,8 @@ def custom_folder(args: argparse.Namespace) -> Path:
 def open_workspace(
     args: argparse.Namespace, *, settings: Settings | None = None, sync: bool = True
 ) -> Workspace:
-    """The learner's workspace as the global options describe it (``args.learner_id``, when a
-    learner was chosen, is whose it is); with ``sync`` the store is opened and brought in line
+    """The learner's workspace as the global options describe it (:func:`learner_choice` is
+    whose it is); with ``sync`` the store is opened and brought in line
     with the deck files first (so counts never include a deleted deck), without it only the deck
     files are read."""
     from recall.workspace import Workspace
@@ -54,7 +67,7 @@ def open_workspace(
         db_url=database_url(args),
         custom_decks=custom_decks(args),
         sync=sync,
-        learner=getattr(args, "learner_id", None),
+        learner=learner_choice(args),
     )
 
 

@@ -44,8 +44,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         "import",
         help="read an Anki .apkg or .colpkg: notes, schedules and review history",
         description="Import an Anki package: its notes become a deck (formula backs become "
-        "formula cards, the rest self-rated), its cards keep their schedule, and every review "
-        "joins your imported history. Importing the same file again changes nothing.",
+        "formula cards, clozes cloze cards, the rest self-rated), its cards keep their "
+        "schedule, and every review joins your imported history. Importing the same file again "
+        "changes nothing, and says so.",
     )
     importing.add_argument("file", type=Path, help="the .apkg or .colpkg file")
     importing.add_argument(

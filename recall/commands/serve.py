@@ -15,6 +15,7 @@ from pathlib import Path
 
 from recall.commands import minutes_argument
 from recall.errors import ConfigError
+from recall.inert import quote
 
 #: The command that installs what ``recall serve`` needs.
 INSTALL = "pip install 'recall[serve]'"
@@ -65,6 +66,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         type=Path,
         metavar="FILE",
         help="read the login token from FILE (mode 0600) instead of making a new one",
+    )
+    parser.add_argument(
+        "--learner-logins",
+        type=Path,
+        metavar="FILE",
+        help="serve several learners of a shared PostgreSQL database: FILE (mode 0600) has "
+        "one line per learner, NAME and that learner's own database URL; each gets an address "
+        "of their own, and their browser's app logs in as them (`recall help learners`)",
     )
     parser.add_argument("--tls-cert", type=Path, metavar="PEM", help="TLS certificate chain")
     parser.add_argument("--tls-key", type=Path, metavar="PEM", help="TLS private key")
@@ -137,6 +146,7 @@ def run(args: argparse.Namespace) -> int:
     decks = custom_decks(args) or (
         Path(os.environ["RECALL_DECKS"]).expanduser() if os.environ.get("RECALL_DECKS") else None
     )
+    learner_urls = read_learner_logins(args.learner_logins) if args.learner_logins else {}
     options = ServeOptions(
         host=args.host,
         port=args.port,
@@ -148,8 +158,69 @@ def run(args: argparse.Namespace) -> int:
         max_sessions=args.max_sessions,
         idle_seconds=args.idle_minutes * 60,
         qr=sys.stdout.isatty() if args.qr is None else args.qr,
+        learner_urls=learner_urls,
+        learner_tokens={name: new_token() for name in learner_urls},
     )
     try:
         return serve(options)
     except OSError as error:
         raise ConfigError(f"cannot listen on {args.host}:{args.port}: {error.strerror}") from None
+
+
+#: Most learners one ``--learner-logins`` file may name, and its largest size.
+MAX_LEARNER_LOGINS = 200
+MAX_LOGINS_BYTES = 64 * 1024
+
+
+def read_learner_logins(path: Path) -> dict[str, str]:
+    """Each learner's own database URL, by name, from ``path``: a regular file only its owner
+    may read (it holds passwords), one ``NAME URL`` line per learner (``#`` comments and blank
+    lines skipped; a name may hold spaces, the URL is the last word). Every URL is checked by
+    logging in with it: it must be a PostgreSQL login whose learner is NAME (never the owner's,
+    a shared one, or another learner's). Raises :class:`ConfigError` saying what is wrong."""
+    import stat
+
+    from recall.inert import first_control
+    from recall.store.learners import checked_name, learner_of_login
+
+    try:
+        info = path.lstat()
+    except OSError as error:
+        raise ConfigError(f"cannot read {path}: {error.strerror}") from None
+    if not stat.S_ISREG(info.st_mode):
+        raise ConfigError(f"--learner-logins {path} is not a regular file")
+    if info.st_mode & 0o077:
+        raise ConfigError(
+            f"--learner-logins {path} can be read by others and holds passwords: chmod 600 {path}"
+        )
+    if info.st_size > MAX_LOGINS_BYTES:
+        raise ConfigError(f"--learner-logins {path} is larger than {MAX_LOGINS_BYTES // 1024} KiB")
+    logins: dict[str, str] = {}
+    lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    for number, line in enumerate(lines, 1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        where = f"{path}:{number}"
+        if first_control(line) is not None:
+            raise ConfigError(f"{where}: a control character")
+        parts = line.strip().rsplit(None, 1)
+        if len(parts) != 2 or "://" not in parts[1]:
+            raise ConfigError(f"{where}: give a learner's name and their database URL")
+        name, url = parts
+        checked_name(name)
+        if name in logins:
+            raise ConfigError(f"{where}: '{quote(name, 40)}' is named twice")
+        if len(logins) >= MAX_LEARNER_LOGINS:
+            raise ConfigError(f"{path}: more than {MAX_LEARNER_LOGINS} learners")
+        logins[name] = url
+    if not logins:
+        raise ConfigError(f"--learner-logins {path} names no learner")
+    for name, url in logins.items():
+        found = learner_of_login(url)
+        if found != name:
+            who = "no learner" if found is None else f"learner '{quote(found, 40)}'"
+            raise ConfigError(
+                f"the URL for '{quote(name, 40)}' in {path} logs in as {who}: each learner's "
+                "line needs their own PostgreSQL login (recall learners add)"
+            )
+    return logins

@@ -142,7 +142,7 @@ def schedule_of(
     return Schedule(state, suspended, memory is not None)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Review:
     """A revlog row that is a review: Anki's card id, the time, the rating 1-4, the phase
     before (0 new .. 3 relearning) and the milliseconds it took."""

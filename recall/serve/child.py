@@ -75,3 +75,17 @@ def child_environment(
         kept["RECALL_DECKS"] = str(custom_decks)
     kept[SERVED_ENV] = "1"
     return kept
+
+
+def learner_environment(environment: Mapping[str, str], db_url: str) -> dict[str, str]:
+    """The environment of an app a learner's browser session starts (``--learner-logins``):
+    the served environment with the database URL replaced by that learner's own (their login
+    role and password), and without libpq's ``PG*`` variables or ``RECALL_LEARNER``, which could
+    otherwise supply another login's user or password; the learner is found from the login."""
+    kept = {
+        name: value
+        for name, value in environment.items()
+        if not name.startswith(POSTGRES_PREFIX) and name != "RECALL_LEARNER"
+    }
+    kept["RECALL_DB"] = db_url
+    return kept

@@ -15,6 +15,11 @@ The gate, one aiohttp middleware, refuses in this order, each refusal saying why
 5. ``/ws`` when the concurrent-session cap is reached: **503** (one ~120 MiB process each);
 6. a directory under ``/static/``: **404** (textual-serve would list it).
 
+Several learners of a shared database (``recall serve --learner-logins FILE``): each learner
+has a token of their own, and the session their login opens remembers whose it is
+(:meth:`Gate.learner_of`), so the app a browser starts runs as that learner's own database
+login (:mod:`recall.serve.server`), never a shared one; the single token is then off.
+
 The token never appears in a log line (:class:`QuietAccessLogger` logs the path, never the query)
 nor in a response. Nothing here imports textual-serve: the gate is tested on its own, and
 :mod:`recall.serve.server` puts it in front of textual-serve's routes.
@@ -30,6 +35,7 @@ import time
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from aiohttp import web
 from aiohttp.abc import AbstractAccessLogger
@@ -38,6 +44,11 @@ from recall.errors import ConfigError
 from recall.inert import quote
 from recall.wording import count_of
 
+#: Where the websocket's request carries the learner its session logged in as (a typed key
+#: where aiohttp has them, 3.12 on; a string before).
+LEARNER_KEY: Any = (
+    web.RequestKey("recall_learner", object) if hasattr(web, "RequestKey") else "recall_learner"
+)
 #: The session cookie's name.
 COOKIE = "recall_session"
 #: The login's query parameter.
@@ -123,6 +134,10 @@ class Gate:
     static_root: Path | None = None
     #: Live cookie sessions: the random value → when it was made (monotonic seconds).
     sessions: dict[str, float] = field(default_factory=dict)
+    #: Each learner's own token, by learner name (``--learner-logins``); empty: one token.
+    learner_tokens: dict[str, str] = field(default_factory=dict)
+    #: The learner a live cookie session logged in as (learner logins only).
+    session_learners: dict[str, str] = field(default_factory=dict)
     #: Browser sessions (websockets, one app process each) open now.
     live: int = 0
 
@@ -131,24 +146,57 @@ class Gate:
         return "https" if self.tls else "http"
 
     def token_matches(self, offered: str) -> bool:
-        """``offered`` is the token, compared in constant time."""
-        return hmac.compare_digest(offered.encode("utf-8"), self.token.encode("utf-8"))
+        """``offered`` is the token, compared in constant time (never an empty one)."""
+        if not self.token:
+            return False
+        return hmac.compare_digest(
+            offered.encode("utf-8", errors="replace"), self.token.encode("utf-8")
+        )
 
-    def open_session(self) -> str:
-        """A new random session value (never derived from the token), remembered."""
+    def login(self, offered: str) -> tuple[bool, str | None]:
+        """Whether ``offered`` logs in, and as which learner (``None``: the one token). Every
+        learner's token is compared, in constant time, whichever matches."""
+        encoded = offered.encode("utf-8", errors="replace")
+        found: str | None = None
+        for name, token in self.learner_tokens.items():
+            if hmac.compare_digest(encoded, token.encode("utf-8")) and token:
+                found = name
+        if found is not None:
+            return True, found
+        return self.token_matches(offered), None
+
+    def open_session(self, learner: str | None = None) -> str:
+        """A new random session value (never derived from the token), remembered with the
+        learner it logged in as."""
         while len(self.sessions) >= MAX_COOKIE_SESSIONS:
-            del self.sessions[min(self.sessions, key=self.sessions.__getitem__)]
+            oldest = min(self.sessions, key=self.sessions.__getitem__)
+            del self.sessions[oldest]
+            self.session_learners.pop(oldest, None)
         value = secrets.token_urlsafe(32)
         self.sessions[value] = time.monotonic()
+        if learner is not None:
+            self.session_learners[value] = learner
         return value
+
+    def _session_of(self, request: web.Request) -> str | None:
+        offered = request.cookies.get(COOKIE, "")
+        if not offered:
+            return None
+        encoded = offered.encode("utf-8", errors="replace")
+        found = None
+        for value in self.sessions:
+            if hmac.compare_digest(encoded, value.encode("utf-8")):
+                found = value
+        return found
 
     def has_session(self, request: web.Request) -> bool:
         """The request carries the cookie of a live session (compared in constant time)."""
-        offered = request.cookies.get(COOKIE, "")
-        if not offered:
-            return False
-        encoded = offered.encode("utf-8", errors="replace")
-        return any(hmac.compare_digest(encoded, value.encode("utf-8")) for value in self.sessions)
+        return self._session_of(request) is not None
+
+    def learner_of(self, request: web.Request) -> str | None:
+        """The learner whose token opened the request's session (``None``: the one token)."""
+        value = self._session_of(request)
+        return None if value is None else self.session_learners.get(value)
 
     def own_origin(self, request: web.Request) -> str:
         """The origin of the page this server served to ``request`` (its checked ``Host``)."""
@@ -182,13 +230,14 @@ class Gate:
         return response
 
     def _login(self, request: web.Request) -> web.StreamResponse:
-        if not self.token_matches(request.query.get(TOKEN_PARAM, "")):
+        matched, learner = self.login(request.query.get(TOKEN_PARAM, ""))
+        if not matched:
             return refuse(403, "wrong token: open the address recall serve printed")
         # See other: the token leaves the address bar at once.
         response = web.Response(status=303, headers={"Location": "/"})
         response.set_cookie(
             COOKIE,
-            self.open_session(),
+            self.open_session(learner),
             path="/",
             httponly=True,
             samesite="Strict",
@@ -213,7 +262,9 @@ class Gate:
             )
         self.live += 1
         try:
-            return await handler(_bounded_size(request))
+            bounded = _bounded_size(request)
+            bounded[LEARNER_KEY] = self.learner_of(request)
+            return await handler(bounded)
         finally:
             self.live -= 1
 

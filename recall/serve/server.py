@@ -24,7 +24,7 @@ import socket
 import ssl
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -33,14 +33,17 @@ from aiohttp import WSMsgType, web
 from textual_serve.app_service import AppService
 from textual_serve.server import Server
 
+from recall.inert import quote
 from recall.serve.binding import Binding, bind_socket, binding_for
-from recall.serve.child import child_environment, tui_command
+from recall.serve.child import child_environment, learner_environment, tui_command
 from recall.serve.gate import (
+    LEARNER_KEY,
     TOKEN_PARAM,
     Gate,
     QuietAccessLogger,
     clamp_size,
     host_header_names,
+    refuse,
 )
 from recall.wording import count_of
 
@@ -60,11 +63,18 @@ STOP_SECONDS = 2.0
 
 
 class GatedServer(Server):
-    """textual-serve's ``Server``, every request through ``gate``."""
+    """textual-serve's ``Server``, every request through ``gate``.
 
-    def __init__(self, command: str, gate: Gate) -> None:
+    ``learner_urls`` (``--learner-logins``: learner name → that learner's own database URL):
+    the app a browser session starts gets the URL of the learner whose token opened the
+    session (:meth:`Gate.learner_of`), and nothing else: never the server's, nor another's."""
+
+    def __init__(
+        self, command: str, gate: Gate, learner_urls: dict[str, str] | None = None
+    ) -> None:
         super().__init__(command, host="127.0.0.1", port=0, title="recall")
         self.gate = gate
+        self.learner_urls = dict(learner_urls or {})
         gate.static_root = Path(self.statics_path)
 
     async def _make_app(self) -> web.Application:
@@ -90,6 +100,44 @@ class GatedServer(Server):
             "config": {"static": {"url": f"{origin}/static/"}},
             "application": {"name": "recall"},
         }
+
+    async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
+        """textual-serve's websocket handler (same steps), with the app's environment made for
+        the learner whose session this is, when the server serves several."""
+        import textual_serve.server
+
+        learner = request.get(LEARNER_KEY)
+        if self.learner_urls and learner not in self.learner_urls:
+            return refuse(403, "this session belongs to no learner of this server")  # type: ignore[return-value]
+        websocket = web.WebSocketResponse(heartbeat=15)
+        width = clamp_int(request.query.get("width"), 80)
+        height = clamp_int(request.query.get("height"), 24)
+        app_service: Any = None
+        try:
+            await websocket.prepare(request)
+            app_service = textual_serve.server.AppService(  # looked up now: tests replace it
+                self.command,
+                write_bytes=websocket.send_bytes,
+                write_str=websocket.send_str,
+                close=websocket.close,  # type: ignore[arg-type]  # as textual-serve passes it
+                download_manager=self.download_manager,
+                debug=self.debug,
+            )
+            if learner is not None:
+                serve_as_learner(app_service, self.learner_urls[learner])
+            await app_service.start(width, height)
+            try:
+                await self._process_messages(websocket, app_service)
+            finally:
+                await app_service.stop()
+        except asyncio.CancelledError:
+            await websocket.close()
+        except Exception as error:
+            log.exception(error)
+        finally:
+            if app_service is not None:
+                await app_service.stop()
+        return websocket
 
     async def _process_messages(
         self, websocket: web.WebSocketResponse, app_service: AppService
@@ -136,6 +184,25 @@ class GatedServer(Server):
                 await app_service.focus()
 
 
+def clamp_int(text: str | None, default: int) -> int:
+    try:
+        return int(text) if text is not None else default
+    except ValueError:
+        return default
+
+
+def serve_as_learner(app_service: Any, db_url: str) -> None:
+    """Make ``app_service`` start its app with ``db_url`` (a learner's own login) as its
+    database: its environment is built as textual-serve builds it, then passed through
+    :func:`recall.serve.child.learner_environment`."""
+    build = app_service._build_environment
+
+    def learner_build(width: int = 80, height: int = 24) -> dict[str, str]:
+        return learner_environment(build(width=width, height=height), db_url)
+
+    app_service._build_environment = learner_build
+
+
 # ---------------------------------------------------------------------- running
 
 
@@ -153,17 +220,22 @@ class ServeOptions:
     max_sessions: int = 3
     idle_seconds: float = 30 * 60
     qr: bool = False
+    #: ``--learner-logins``: each learner's own database URL, by name (empty: one learner).
+    learner_urls: dict[str, str] = field(default_factory=dict)
+    #: Each learner's login token, by name (made at start, printed once).
+    learner_tokens: dict[str, str] = field(default_factory=dict)
 
 
 def build_server(options: ServeOptions, binding: Binding, port: int) -> GatedServer:
     gate = Gate(
-        token=options.token,
+        token="" if options.learner_tokens else options.token,
         allowed_hosts=host_header_names(binding.names, port, tls=options.tls is not None),
         tls=options.tls is not None,
         max_sessions=options.max_sessions,
         idle_seconds=options.idle_seconds,
+        learner_tokens=dict(options.learner_tokens),
     )
-    return GatedServer(tui_command(), gate)
+    return GatedServer(tui_command(), gate, options.learner_urls)
 
 
 def login_url(binding: Binding, port: int, token: str, *, tls: bool) -> str:
@@ -189,8 +261,16 @@ def serve(options: ServeOptions, out: TextIO = sys.stdout) -> int:
     )
     os.environ.clear()
     os.environ.update(environment)
-    url = login_url(binding, port, options.token, tls=options.tls is not None)
-    asyncio.run(_run(server, sock, options, url, out))
+    tls = options.tls is not None
+    urls: list[tuple[str | None, str]]
+    if options.learner_tokens:  # one address per learner, each their own login
+        urls = [
+            (name, login_url(binding, port, token, tls=tls))
+            for name, token in options.learner_tokens.items()
+        ]
+    else:
+        urls = [(None, login_url(binding, port, options.token, tls=tls))]
+    asyncio.run(_run(server, sock, options, urls, out))
     return 0
 
 
@@ -210,7 +290,11 @@ async def start_runner(server: GatedServer) -> web.AppRunner:
 
 
 async def _run(
-    server: GatedServer, sock: socket.socket, options: ServeOptions, url: str, out: TextIO
+    server: GatedServer,
+    sock: socket.socket,
+    options: ServeOptions,
+    urls: list[tuple[str | None, str]],
+    out: TextIO,
 ) -> None:
     runner = await start_runner(server)
 
@@ -220,9 +304,13 @@ async def _run(
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
-    print(f"recall serve: open {url}", file=out)
-    if options.qr:
-        _print_qr(url, out)
+    for learner, url in urls:
+        if learner is None:
+            print(f"recall serve: open {url}", file=out)
+        else:
+            print(f"recall serve: {quote(learner)} opens {url}", file=out)
+        if options.qr:
+            _print_qr(url, out)
     print(
         f"At most {count_of(options.max_sessions, 'browser session')} at once; one closes "
         f"after {count_of(options.idle_seconds / 60, 'minute')} without a key. Ctrl-C stops "

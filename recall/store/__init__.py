@@ -17,10 +17,13 @@ from __future__ import annotations
 
 import os
 
+from sqlalchemy import Engine
+from sqlalchemy.engine import URL
+
 from recall.errors import StoreError
 from recall.paths import create_private_file, default_database_url, ensure_data_dir
 from recall.store.engine import DATABASE_ERRORS, make_engine, parse_url, sqlite_path, store_error
-from recall.store.learners import LEARNER_ENV, resolve_learner
+from recall.store.learners import LEARNER_ENV, Learners, resolve_learner
 from recall.store.models import DEFAULT_LEARNER
 from recall.store.records import (
     AppliedReview,
@@ -34,6 +37,32 @@ from recall.store.records import (
 )
 from recall.store.schema import HEAD, prepare
 from recall.store.store import Store
+
+
+def _prepared_engine(url: str | None) -> tuple[Engine, URL]:
+    """An engine on a database made ready for this recall (created, checked or upgraded)."""
+    if url is None:
+        if not os.environ.get("RECALL_DB"):
+            ensure_data_dir()
+        url = default_database_url()
+    parsed = parse_url(url)
+    engine = make_engine(parsed)
+    try:
+        prepare(engine, parsed)
+    except DATABASE_ERRORS as error:
+        engine.dispose()
+        raise store_error(error, parsed) from error
+    except BaseException:
+        engine.dispose()
+        raise
+    return engine, parsed
+
+
+def open_learners(url: str | None = None) -> Learners:
+    """The learners of the database at ``url`` (``None`` as for :func:`open_store`), to add,
+    list and remove them (``recall learners``; the database is created or upgraded first)."""
+    engine, parsed = _prepared_engine(url)
+    return Learners(engine, parsed)
 
 
 def open_store(url: str | None = None, *, learner: int | str | None = None) -> Store:
@@ -98,6 +127,7 @@ def open_store(url: str | None = None, *, learner: int | str | None = None) -> S
 
 __all__ = [
     "HEAD",
+    "Learners",
     "AppliedReview",
     "CardClaim",
     "DeckCounts",
@@ -108,5 +138,6 @@ __all__ = [
     "StoreError",
     "StoredCard",
     "SyncReport",
+    "open_learners",
     "open_store",
 ]

@@ -24,9 +24,11 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import Connection, Engine, bindparam, delete, insert, select, text
+from sqlalchemy.engine import URL
 
 from recall.errors import StoreError
 from recall.inert import describe_char, first_invisible, quote
+from recall.store.engine import DATABASE_ERRORS
 from recall.store.models import (
     DEFAULT_LEARNER,
     PER_LEARNER_TABLES,
@@ -54,10 +56,12 @@ DELETE_ORDER = (
 )
 
 #: A learner's role is dropped after its privileges here are revoked (the owner may not
-#: ``DROP OWNED BY`` a role it is not a member of). ``%1$I`` the schema, ``%2$I`` the role.
+#: ``DROP OWNED BY`` a role it is not a member of). ``%1$I`` the schema, ``%2$I`` the role,
+#: ``%3$I`` the database.
 REMOVE_ROLE = (
     "REVOKE ALL ON ALL TABLES IN SCHEMA %1$I FROM %2$I",
     "REVOKE ALL ON ALL SEQUENCES IN SCHEMA %1$I FROM %2$I",
+    "REVOKE ALL ON DATABASE %3$I FROM %2$I",
     "DROP ROLE %2$I",
 )
 
@@ -116,7 +120,7 @@ def _require_postgresql(conn: Connection, doing: str) -> None:
     if conn.dialect.name != "postgresql":
         raise StoreError(
             f"cannot {doing}: a SQLite database has one learner (you). Several learners share "
-            "a PostgreSQL database, each with their own login: see docs/learners.md"
+            "a PostgreSQL database, each with their own login: see `recall help learners`"
         )
 
 
@@ -195,22 +199,7 @@ def add_learner(engine: Engine, name: str, role: str | None = None) -> AddedLear
                 f"'{quote(role, 40)}' is the role running this (the owner): a learner needs a "
                 "login of their own, so the owner is never a learner"
             )
-        exists = conn.execute(
-            text("SELECT 1 FROM pg_roles WHERE rolname = :role"), {"role": role}
-        ).first()
-        if exists is not None:
-            raise StoreError(
-                f"a database role '{quote(role, 40)}' already exists on this server (roles are "
-                "shared by every database of it): choose another with --role"
-            )
-        statement = conn.execute(
-            text(
-                "SELECT format('CREATE ROLE %I LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE "
-                "NOREPLICATION PASSWORD %L', CAST(:role AS text), CAST(:verifier AS text))"
-            ),
-            {"role": role, "verifier": scram_verifier(password)},
-        ).scalar_one()
-        conn.execute(text(statement.replace(":", "\\:")))
+        create_login_role(conn, role, password)
         learner_id = int(
             conn.execute(text("SELECT coalesce(max(id), 0) + 1 FROM learners")).scalar_one()
         )
@@ -221,6 +210,29 @@ def add_learner(engine: Engine, name: str, role: str | None = None) -> AddedLear
         conn.execute(text(f"SELECT {GRANT_LEARNER}(:role)"), {"role": role})
         _new_states(conn, learner_id)
     return AddedLearner(LearnerInfo(learner_id, name, role, now), password)
+
+
+def create_login_role(conn: Connection, role: str, password: str) -> None:
+    """``CREATE ROLE role LOGIN`` with ``password`` (as its SCRAM verifier) and no other
+    attribute, in the caller's transaction; a role of that name already on the server is
+    refused (roles are shared by every database of a server). The name is quoted by the server
+    (``format('%I')``), never pasted here."""
+    exists = conn.execute(
+        text("SELECT 1 FROM pg_roles WHERE rolname = :role"), {"role": role}
+    ).first()
+    if exists is not None:
+        raise StoreError(
+            f"a database role '{quote(role, 40)}' already exists on this server (roles are "
+            "shared by every database of it): choose another with --role"
+        )
+    statement = conn.execute(
+        text(
+            "SELECT format('CREATE ROLE %I LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE "
+            "NOREPLICATION PASSWORD %L', CAST(:role AS text), CAST(:verifier AS text))"
+        ),
+        {"role": role, "verifier": scram_verifier(password)},
+    ).scalar_one()
+    conn.execute(text(statement.replace(":", "\\:")))  # a colon is not a bound parameter
 
 
 def _new_states(conn: Connection, learner_id: int) -> None:
@@ -290,9 +302,75 @@ def remove_learner(engine: Engine, name: str) -> tuple[LearnerInfo, int]:
                     statement = conn.execute(
                         text(
                             "SELECT format(CAST(:template AS text), current_schema(), "
-                            "CAST(:role AS text))"
+                            "CAST(:role AS text), current_database())"
                         ),
                         {"template": template, "role": learner.role_name},
                     ).scalar_one()
                     conn.execute(text(statement.replace(":", "\\:")))
     return learner, deleted
+
+
+class Learners:
+    """The learners of one database, for ``recall learners`` (open with
+    :func:`recall.store.open_learners`); database errors come out as :class:`StoreError`."""
+
+    def __init__(self, engine: Engine, url: URL) -> None:
+        self.engine = engine
+        self.url = url
+
+    def _translated(self, error: BaseException) -> StoreError:
+        from recall.store.engine import store_error
+
+        return store_error(error, self.url)
+
+    def add(self, name: str, role: str | None = None) -> AddedLearner:
+        try:
+            return add_learner(self.engine, name, role)
+        except DATABASE_ERRORS as error:
+            raise self._translated(error) from error
+
+    def list(self) -> list[LearnerInfo]:
+        try:
+            with self.engine.connect() as conn:
+                return list_learners(conn)
+        except DATABASE_ERRORS as error:
+            raise self._translated(error) from error
+
+    def find(self, name: str) -> LearnerInfo:
+        try:
+            with self.engine.connect() as conn:
+                return find_learner(conn, name)
+        except DATABASE_ERRORS as error:
+            raise self._translated(error) from error
+
+    def remove(self, name: str) -> tuple[LearnerInfo, int]:
+        try:
+            return remove_learner(self.engine, name)
+        except DATABASE_ERRORS as error:
+            raise self._translated(error) from error
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+
+def learner_of_login(url: str) -> str | None:
+    """The name of the learner whose login ``url`` is (``current_learner()``), or ``None``
+    when it logs in as no learner (the owner, a group reader, another role). Checked by
+    ``recall serve --learner-logins`` before it serves anyone: each learner's app must run as
+    that learner's own login."""
+    from recall.store.engine import make_engine, parse_url, store_error
+
+    parsed = parse_url(url)
+    if parsed.get_backend_name() != "postgresql":
+        return None
+    engine = make_engine(parsed)
+    try:
+        with engine.connect() as conn:
+            name = conn.execute(
+                text(f"SELECT name FROM learners WHERE id = {CURRENT_LEARNER}()")
+            ).scalar()
+    except DATABASE_ERRORS as error:
+        raise store_error(error, parsed) from error
+    finally:
+        engine.dispose()
+    return None if name is None else str(name)

@@ -16,6 +16,7 @@ from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
 from itertools import chain
+from operator import itemgetter
 from typing import Any
 
 from sqlalchemy import (
@@ -89,16 +90,14 @@ def _stored(conn: Connection, learner: int, keys: Collection[_Key]) -> set[_Key]
     for start in range(0, len(cards), PROBE_CARDS):
         chunk = cards[start : start + PROBE_CARDS]
         times = [ms for card_id in chunk for ms in by_card[card_id]]
-        found.update(
-            (int(card_id), int(ms))
-            for card_id, ms in conn.execute(
-                select(ImportedReviewRow.card_id, at).where(
-                    ImportedReviewRow.learner_id == learner,
-                    ImportedReviewRow.card_id.in_(chunk),
-                    at.between(min(times), max(times)),
-                )
+        rows = conn.execute(
+            select(ImportedReviewRow.card_id, at).where(
+                ImportedReviewRow.learner_id == learner,
+                ImportedReviewRow.card_id.in_(chunk),
+                at.between(min(times), max(times)),
             )
-        )
+        ).all()  # fetched at once: row by row costs a call per row
+        found.update(map(tuple, rows))  # two integers each (the time coerced to BIGINT)
     return found.intersection(keys)
 
 
@@ -131,8 +130,9 @@ def _insert_rows(conn: Connection, rows: list[tuple[int | None, ...]]) -> None:
     The statement is still Core's, compiled for the connection's dialect."""
     compiled = _INSERT.compile(dialect=conn.dialect)
     if compiled.positional:
-        order = [_INSERT_COLUMNS.index(name) for name in compiled.positiontup or ()]
-        params: list[Any] = [tuple(row[i] for i in order) for row in rows]
+        order = tuple(_INSERT_COLUMNS.index(name) for name in compiled.positiontup or ())
+        in_order = order == tuple(range(len(_INSERT_COLUMNS)))
+        params: list[Any] = rows if in_order else list(map(itemgetter(*order), rows))
     else:
         params = [dict(zip(_INSERT_COLUMNS, row, strict=True)) for row in rows]
     conn.exec_driver_sql(compiled.string, params)
@@ -317,14 +317,7 @@ class MemoryModelStore:
                         ).where(ReviewRow.learner_id == self._learner)
                     ):
                         own.setdefault(card_id, []).append(int(at))
-                ids = {
-                    f"{slug}/{key}": card_id
-                    for card_id, slug, key in conn.execute(
-                        select(CardRow.id, DeckRow.slug, CardRow.key)
-                        .join(DeckRow, DeckRow.id == CardRow.deck_id)
-                        .where(decks_visible_to(self._learner))
-                    )
-                }
+                ids = self._card_ids(conn)
             # In batches, each checked against the log as it stands (earlier batches of this
             # import included) and written in its own short write transaction: memory is one
             # batch's whatever the file's size, and a window drilling meanwhile never waits for
@@ -500,6 +493,42 @@ class MemoryModelStore:
         except DATABASE_ERRORS as error:
             raise self._fail(error) from error
         return [(str(review_kind(kind)), ms / 1000) for kind, ms in reversed(rows)]
+
+    def _card_ids(self, conn: Connection) -> dict[str, int]:
+        """The database id of every card this learner sees, by ``deck/card`` key."""
+        return {
+            f"{slug}/{key}": card_id
+            for card_id, slug, key in conn.execute(
+                select(CardRow.id, DeckRow.slug, CardRow.key)
+                .join(DeckRow, DeckRow.id == CardRow.deck_id)
+                .where(decks_visible_to(self._learner))
+            )
+        }
+
+    def imported_times(self, card_keys: Iterable[str]) -> dict[str, set[int]]:
+        """When each of these cards (by ``deck/card`` key) was reviewed in the imported log
+        (epoch ms): what an importer reads first to set aside the reviews already there, so
+        a file imported again costs one read rather than a look-up per review. Unknown keys
+        have no times."""
+        try:
+            with self._store._read() as conn:
+                ids = self._card_ids(conn)
+                key_of = {ids[key]: key for key in set(card_keys) if key in ids}
+                cards = sorted(key_of)
+                times: dict[str, set[int]] = {}
+                at = type_coerce(ImportedReviewRow.reviewed_at, BigInteger)
+                for start in range(0, len(cards), PROBE_CARDS):
+                    rows = conn.execute(
+                        select(ImportedReviewRow.card_id, at).where(
+                            ImportedReviewRow.learner_id == self._learner,
+                            ImportedReviewRow.card_id.in_(cards[start : start + PROBE_CARDS]),
+                        )
+                    ).all()
+                    for card_id, ms in rows:
+                        times.setdefault(key_of[card_id], set()).add(ms)
+                return times
+        except DATABASE_ERRORS as error:
+            raise self._fail(error) from error
 
     def imported_reviews(self) -> list[ImportedReview]:
         """Every imported review, oldest first."""

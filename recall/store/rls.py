@@ -29,12 +29,13 @@ the same boundary, keyed on the login and nothing a session can change:
   every learner's sync (a new built-in card is added by whichever learner's recall sees it
   first), so a learner may insert and update them.
 * What a learner role may touch at all is ``recall_grant_learner(role)``, a function in the
-  database (so each migration can keep the list whole): every table with a ``learner_id``
+  database (so each migration can keep the list whole): ``CONNECT`` on the database (so the
+  owner may revoke it from ``PUBLIC``), every table with a ``learner_id``
   and forced row security, the decks and cards, reading ``alembic_version`` and
   ``recall_meta``, and the sequences the store's inserts draw ids from.
 
 A new database is created from the models (:mod:`recall.store.schema`) and an old one upgraded
-by migration 0009: both call :func:`install` with the per-learner tables they have. A later
+by migration 0010: both call :func:`install` with the per-learner tables they have. A later
 migration adding a per-learner table calls :func:`protect_table` for it and then
 :func:`regrant_learners`.
 """
@@ -173,7 +174,7 @@ def _group_views(conn: Connection) -> None:
         conn,
         f"""
         CREATE VIEW {GROUP_CARDS_VIEW} WITH (security_barrier = true) AS
-        SELECT d.slug AS deck, c.key AS card,
+        SELECT d.slug AS deck, c.key AS card, c.kind AS kind,
                coalesce(r.learners, 0) AS learners,
                coalesce(r.reviews, 0) AS reviews,
                coalesce(r.misses, 0) AS misses,
@@ -227,6 +228,7 @@ def _grant_functions(conn: Connection) -> None:
             t text;
             s text;
         BEGIN
+            EXECUTE format('GRANT CONNECT ON DATABASE %I TO %I', current_database(), role_name);
             EXECUTE format('GRANT SELECT ON alembic_version, recall_meta, learners TO %I',
                            role_name);
             EXECUTE format('GRANT UPDATE (value) ON recall_meta TO %I', role_name);
@@ -258,6 +260,7 @@ def _grant_functions(conn: Connection) -> None:
         CREATE FUNCTION {GRANT_READER}(role_name text) RETURNS void
         LANGUAGE plpgsql AS $$
         BEGIN
+            EXECUTE format('GRANT CONNECT ON DATABASE %I TO %I', current_database(), role_name);
             EXECUTE format('GRANT SELECT ON {GROUP_CARDS_VIEW} TO %I', role_name);
             EXECUTE format('GRANT EXECUTE ON FUNCTION {GROUP_READINESS}(bigint) TO %I',
                            role_name);
@@ -269,7 +272,7 @@ def _grant_functions(conn: Connection) -> None:
 
 
 def regrant_learners(conn: Connection) -> None:
-    """Give every learner role the privileges :func:`grant_learner` lists now (after a
+    """Give every learner role the privileges ``recall_grant_learner`` lists now (after a
     migration that added a table)."""
     if is_postgresql(conn):
         _sql(
@@ -279,7 +282,7 @@ def regrant_learners(conn: Connection) -> None:
 
 
 def uninstall(conn: Connection, per_learner_tables: Sequence[str]) -> None:
-    """Undo :func:`install` (migration 0009's downgrade)."""
+    """Undo :func:`install` (migration 0010's downgrade)."""
     if not is_postgresql(conn):
         return
     for function in (f"{GRANT_LEARNER}(text)", f"{GRANT_READER}(text)"):

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from sqlalchemy import Connection, Engine, inspect, text
 from sqlalchemy.engine import URL
+from sqlalchemy.exc import ProgrammingError
 
 from recall import __version__
 from recall.errors import StoreError
@@ -176,9 +177,24 @@ def _upgrade(engine: Engine, url: URL, revision: str) -> None:
                 if sqlite:
                     _check_foreign_keys(conn)
                 _touch(conn)
+        except ProgrammingError as error:
+            if sqlite or not _not_permitted(error):
+                raise
+            raise StoreError(  # a learner's login on a shared server (docs/learners.md)
+                f"{redacted(url)} needs an upgrade from schema {revision} to {HEAD}, and this "
+                "login may not change the tables: only the database's owner can. Ask whoever "
+                "runs the server to open it once as the owner with this recall. Nothing was "
+                "changed."
+            ) from error
         finally:
             if sqlite:
                 conn.connection.driver_connection.execute("PRAGMA foreign_keys = ON")  # type: ignore[union-attr]
+
+
+def _not_permitted(error: ProgrammingError) -> bool:
+    """PostgreSQL refused a statement for the login's want of privilege."""
+    text_ = str(error.orig).lower()
+    return "permission denied" in text_ or "must be owner" in text_
 
 
 def _check_foreign_keys(conn: Connection) -> None:

@@ -62,7 +62,7 @@ def sync_decks(
     missing: list[tuple[int, int, bool]] = []  # (card, deck, retired) without learner's state
     behind: list[tuple[int, bool]] = []  # (card, retired): learner's state says otherwise
     digests = [_sync_digest(deck) for deck in decks]
-    skipped = _synced_already(conn, learner, decks, deck_ids, digests)
+    skipped, recorded = _synced_already(conn, learner, decks, deck_ids, digests)
     synced = [deck_id for deck_id in deck_ids if deck_id not in skipped]
     learners: list[int] | None = None  # read when a card is added (an unchanged sync: never)
     existing_by_deck: dict[int, dict[str, Any]] = {deck_id: {} for deck_id in synced}
@@ -175,6 +175,7 @@ def sync_decks(
         learner,
         synced,
         {deck_id: digest for deck_id, digest in zip(deck_ids, digests, strict=True) if digest},
+        recorded,
     )
     return SyncReport(tuple(added), tuple(changed), tuple(retired), tuple(restored), unchanged)
 
@@ -252,32 +253,36 @@ def _synced_already(
     decks: Sequence[Deck],
     deck_ids: Sequence[int],
     digests: Sequence[str],
-) -> set[int]:
-    """The decks (row ids) whose rows are in line with them already: ``learner``'s last sync was of
-    this very deck (the same digest), and they hold as many cards as it has, none retired
-    since. A later start over unchanged decks then reads two small tables instead of every
-    card row and every card's content hash (20,000 custom cards: most of the sync)."""
-    wanted = {
-        f"{_SYNCED}{deck_id}": (deck_id, digest, len(deck.cards))
-        for deck, deck_id, digest in zip(decks, deck_ids, digests, strict=True)
+) -> tuple[set[int], dict[int, str]]:
+    """The decks (row ids) whose rows are in line with them already for ``learner``: the
+    learner's last full sync of each was of this very deck (the same digest: so every card has
+    the learner's state row), and it holds as many live cards as the deck has (none retired
+    since). A later start over unchanged decks then reads two small tables instead of every
+    card row and every card's content hash (20,000 custom cards: most of the sync). Also the
+    learner's records of the decks that have a digest, by deck (a deck without one is not
+    looked up: a sync without digests reads what it always read)."""
+    keys = {
+        f"{_SYNCED}{deck_id}": deck_id
+        for deck_id, digest in zip(deck_ids, digests, strict=True)
         if digest
     }
-    if not wanted:
-        return set()
-    keys = list(wanted)
-    same: dict[int, int] = {}
-    for start in range(0, len(keys), 500):
+    recorded: dict[int, str] = {}
+    listed = list(keys)
+    for start in range(0, len(listed), 500):
         for key, value in conn.execute(
             select(LearnerSettingRow.key, LearnerSettingRow.value).where(
                 LearnerSettingRow.learner_id == learner,
-                LearnerSettingRow.key.in_(keys[start : start + 500]),
+                LearnerSettingRow.key.in_(listed[start : start + 500]),
             )
         ):
-            deck_id, digest, cards = wanted[key]
-            if value == digest:
-                same[deck_id] = cards
+            recorded[keys[key]] = value
+    same = {
+        deck_id: len(deck.cards)
+        for deck, deck_id, digest in zip(decks, deck_ids, digests, strict=True)
+        if digest and recorded.get(deck_id) == digest
+    }
     if not same:
-        return set()
+        return set(), recorded
     ids = list(same)
     live: dict[int, int] = {}
     for start in range(0, len(ids), 500):
@@ -287,22 +292,37 @@ def _synced_already(
             .group_by(CardRow.deck_id)
         ):
             live[deck_id] = count
-    return {deck_id for deck_id, cards in same.items() if live.get(deck_id, 0) == cards}
+    skipped = {deck_id for deck_id, cards in same.items() if live.get(deck_id, 0) == cards}
+    return skipped, recorded
 
 
 def _remember_synced(
-    conn: Connection, learner: int, synced: Sequence[int], digests: dict[int, str]
+    conn: Connection,
+    learner: int,
+    synced: Sequence[int],
+    digests: dict[int, str],
+    recorded: dict[int, str],
 ) -> None:
     """Record for ``learner`` the digest each of ``synced`` (row ids, just brought in line) is
-    in line with; a deck without one forgets any earlier record."""
-    _forget_synced(conn, learner, synced)
-    rows = [
-        {"learner_id": learner, "key": f"{_SYNCED}{deck_id}", "value": digests[deck_id]}
+    in line with, where it differs from ``recorded`` (the learner's records read before): a
+    sync that changes nothing writes nothing. A record of a deck that has no digest now is
+    never read (:func:`_synced_already` looks up decks with one) and is replaced when it has
+    one again."""
+    changed = [
+        deck_id
         for deck_id in synced
-        if deck_id in digests
+        if deck_id in digests and recorded.get(deck_id) != digests[deck_id]
     ]
-    if rows:
-        conn.execute(insert(LearnerSettingRow), rows)
+    if not changed:
+        return
+    _forget_synced(conn, learner, [deck_id for deck_id in changed if deck_id in recorded])
+    conn.execute(
+        insert(LearnerSettingRow),
+        [
+            {"learner_id": learner, "key": f"{_SYNCED}{deck_id}", "value": digests[deck_id]}
+            for deck_id in changed
+        ],
+    )
 
 
 def _forget_synced(conn: Connection, learner: int, deck_ids: Sequence[int]) -> None:

@@ -25,6 +25,7 @@ def build_app(
     settings_problem: str = "",
     db_url: str | None = None,
     custom_decks: Path | None = None,
+    learner: str | None = None,
 ) -> RecallApp:
     """The app on the learner's data (``db_url``, ``custom_decks``: ``--db``, ``--decks``),
     with their settings: read here once, unless the caller read them already (imported
@@ -36,7 +37,7 @@ def build_app(
         from recall.tui.settings import read_settings
 
         settings, settings_problem = read_settings()
-    services = Services(settings, db_url=db_url, custom_decks=custom_decks)
+    services = Services(settings, db_url=db_url, custom_decks=custom_decks, learner=learner)
     return RecallApp(services, settings, plan=plan, settings_problem=settings_problem)
 
 
@@ -47,6 +48,7 @@ def run_app(
     settings_problem: str = "",
     db_url: str | None = None,
     custom_decks: Path | None = None,
+    learner: str | None = None,
 ) -> int:
     """Run the app until the learner quits; returns the exit status (the app's own
     ``return_code``: 2 when the database could not be opened, 1 after a crash, else 0).
@@ -65,6 +67,7 @@ def run_app(
         settings_problem=settings_problem,
         db_url=db_url,
         custom_decks=custom_decks,
+        learner=learner,
     )
     status = 0
     try:

@@ -45,7 +45,8 @@ class Services:
     """The facade. ``settings`` are the learner's (read once at start; ``None``: read them at
     the first load); ``clock`` is the time source (tests pass a fake one); ``deck_dirs``
     overrides where decks are loaded from; ``custom_decks`` the custom deck folder; ``db_url``
-    the database (default: ``RECALL_DB`` or the SQLite file)."""
+    the database (default: ``RECALL_DB`` or the SQLite file); ``learner`` the learner's name in
+    it (``--learner``; ``None``: see :func:`recall.store.open_store`)."""
 
     def __init__(
         self,
@@ -55,8 +56,10 @@ class Services:
         deck_dirs: Sequence[Path] | None = None,
         custom_decks: Path | None = None,
         db_url: str | None = None,
+        learner: str | None = None,
     ) -> None:
         self.clock: Clock = clock or utc_now
+        self.learner = learner
         self.deck_dirs = list(deck_dirs) if deck_dirs is not None else None
         self.custom_decks = custom_decks
         self.db_url = db_url
@@ -83,6 +86,7 @@ class Services:
                 custom_decks=self.custom_decks,
                 clock=self.clock,
                 progress=progress,
+                learner=self.learner,
                 # Decks parsed afresh reach the parsed-deck cache after the counts are shown
                 # (:meth:`warm`), not before: a first start's home is up 0.15 s sooner.
                 defer_cache_writes=True,

@@ -54,8 +54,9 @@ class AnswerInput(Input):
         await super()._on_key(event)
 
     def _on_paste(self, event: events.Paste) -> None:
+        # Textual calls the ``_on_paste`` of every class in the MRO until one prevents the
+        # default, so Input's own handler inserts the text next: calling it here as well
+        # pasted everything twice.
         if self.locked:
             event.stop()
             event.prevent_default()
-            return
-        super()._on_paste(event)

@@ -1,0 +1,170 @@
+# ruff: noqa: F811  (pytest fixtures imported from other modules shadow their parameters)
+"""``recall learners``, ``--learner``/``RECALL_LEARNER`` and ``recall group`` through the real
+entry point: on SQLite (one learner: adding is refused with a sentence) and on a shared
+PostgreSQL server set up as docs/learners.md says (an owner that is not a superuser, a login
+role per learner, a group reader that may read aggregates only)."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+from pathlib import Path
+
+import pytest
+from pg_roles import SharedServer, shared_server  # noqa: F401
+from sqlalchemy import create_engine, text
+from sqlalchemy.exc import ProgrammingError
+
+from recall.cli import main
+from recall.scheduling import Rating
+from recall.session import Budget
+from recall.store.models import PER_LEARNER_TABLES
+from recall.workspace import Workspace
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    status = main(list(argv))
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+def test_sqlite_has_one_learner(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'one.sqlite3'}"
+    status, out, err = run(capsys, "--db", db, "learners", "add", "ana")
+    assert status == 2
+    assert "a SQLite database has one learner" in err
+    status, out, _ = run(capsys, "--db", db, "learners", "list")
+    assert status == 0 and "you" in out and "no login role" in out
+    status, _, err = run(capsys, "--db", db, "learners", "remove", "you", "--yes")
+    assert status == 2 and "SQLite database has one learner" in err
+    status, _, err = run(capsys, "--db", db, "group", "report")
+    assert status == 2 and "PostgreSQL" in err
+
+
+def test_an_unknown_learner_is_an_error(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = f"sqlite:///{tmp_path / 'one.sqlite3'}"
+    status, _, err = run(capsys, "--db", db, "--learner", "nobody\x1b[2J", "stats")
+    assert status == 2
+    assert "no learner 'nobody" in err and "\x1b" not in err
+    monkeypatch.setenv("RECALL_LEARNER", "ghost")
+    status, _, err = run(capsys, "--db", db, "stats")
+    assert status == 2 and "no learner 'ghost'" in err
+    monkeypatch.setenv("RECALL_LEARNER", "you")  # the one learner, by name
+    status, _, _ = run(capsys, "--db", db, "stats")
+    assert status == 0
+
+
+def drill(url: str, cards: int) -> None:
+    """Answer ``cards`` new cards wrong, through the workspace as the login in ``url``."""
+    workspace = Workspace.open(db_url=url)
+    try:
+        session = workspace.start_session(budget=Budget.cards(cards), mode="normal")
+        while session.next_card() is not None:
+            session.record(verdict="incorrect", rating=Rating.Again, seconds=20.0)
+        session.end()
+    finally:
+        workspace.close()
+
+
+@pytest.mark.postgres
+def test_a_shared_server_from_the_command_line(
+    capsys: pytest.CaptureFixture[str], shared_server: SharedServer, tmp_path: Path
+) -> None:
+    owner = shared_server.owner_url
+    roles = {name: shared_server.role(name) for name in ("ana", "ben", "coach")}
+    secret = tmp_path / "ana.password"
+    status, out, err = run(
+        capsys, "--db", owner, "learners", "add", "ana", "--role", roles["ana"],
+        "--password-file", str(secret),
+    )  # fmt: skip
+    assert status == 0, err
+    assert stat.S_IMODE(os.stat(secret).st_mode) == 0o600
+    password = secret.read_text().strip()
+    assert len(password) >= 24 and password not in out
+    status, out, _ = run(capsys, "--db", owner, "learners", "add", "ben", "--role", roles["ben"])
+    assert status == 0 and "Password (shown once" in out
+    ben_password = out.split("Password (shown once, not kept anywhere): ")[1].split()[0]
+    urls = {
+        "ana": shared_server.url(roles["ana"], password),
+        "ben": shared_server.url(roles["ben"], ben_password),
+    }
+
+    # each learner runs recall with their own login; the learner is found from it
+    drill(urls["ben"], 3)
+    status, out, err = run(capsys, "--db", urls["ana"], "today", "--json")
+    assert status == 0, err
+    assert {item["state"] for item in json.loads(out)["queue"]} == {"new"}  # not ben's reviews
+    status, out, _ = run(capsys, "--db", urls["ben"], "learners", "list")
+    assert status == 0 and "ben" in out and "ana" not in out
+    status, _, err = run(capsys, "--db", urls["ben"], "--learner", "ana", "stats")
+    assert status == 2 and "no learner 'ana'" in err
+
+    # the owner may act for a learner by name (RECALL_LEARNER or --learner)
+    status, out, err = run(capsys, "--db", owner, "--learner", "ben", "stats", "--json")
+    assert status == 0, err
+
+    # the group reader: aggregates only
+    status, out, err = run(capsys, "--db", owner, "group", "add-reader", roles["coach"])
+    assert status == 0, err
+    coach_password = out.split("not kept anywhere): ")[1].split()[0]
+    coach = shared_server.url(roles["coach"], coach_password)
+    status, out, err = run(capsys, "--db", coach, "group", "report", "--exam", "+30", "--json")
+    assert status == 0, err
+    report = json.loads(out)
+    missed = [c for c in report["cards"] if c["misses"]]
+    assert len(missed) == 3 and all(c["learners"] == 1 and c["miss_rate"] == 1 for c in missed)
+    assert report["learners"] == 2 and report["on_track"] == 0  # ana and ben have states
+    assert set(report["most_missed_formulas"]) <= {f"{c['deck']}/{c['card']}" for c in missed}
+    status, out, _ = run(capsys, "--db", coach, "group", "report", "--exam", "+30")
+    assert "On track for" in out and "0 of 2 learners" in out
+    engine = create_engine(coach)
+    with engine.connect() as conn:
+        for table in PER_LEARNER_TABLES:
+            with pytest.raises(ProgrammingError, match="permission denied"):
+                with conn.begin():
+                    conn.execute(text(f"SELECT count(*) FROM {table} WHERE learner_id = 1"))
+        for table in ("learners", "decks", "cards"):
+            with pytest.raises(ProgrammingError, match="permission denied"):
+                with conn.begin():
+                    conn.execute(text(f"SELECT count(*) FROM {table}"))
+    engine.dispose()
+    # a learner may not read the group's figures (nor call the readiness function)
+    status, _, err = run(capsys, "--db", urls["ben"], "group", "report", "--exam", "+3")
+    assert status == 2 and "permission denied" in err
+
+    # removing asks first; --yes removes the learner and their role
+    status, _, err = run(capsys, "--db", owner, "learners", "remove", "ben")
+    assert status == 2 and "--yes" in err
+    status, out, err = run(capsys, "--db", owner, "learners", "remove", "ben", "--yes")
+    assert status == 0, err
+    assert "Removed learner 'ben'" in out
+    status, out, _ = run(capsys, "--db", owner, "learners", "list")
+    assert "ben" not in out and "ana" in out
+    with shared_server.superuser().connect() as conn:
+        assert (
+            conn.execute(
+                text("SELECT count(*) FROM pg_roles WHERE rolname = :r"), {"r": roles["ben"]}
+            ).scalar()
+            == 0
+        )
+
+
+@pytest.mark.postgres
+def test_a_password_file_that_cannot_be_written_still_shows_the_password(
+    capsys: pytest.CaptureFixture[str], shared_server: SharedServer, tmp_path: Path
+) -> None:
+    """The role exists once the learner is added: a password file that fails to write must not
+    lose the only copy of its password."""
+    owner = shared_server.owner_url
+    role = shared_server.role("cara")
+    target = tmp_path / "no-such-folder" / "cara.password"
+    status, out, err = run(
+        capsys, "--db", owner, "learners", "add", "cara", "--role", role,
+        "--password-file", str(target),
+    )  # fmt: skip
+    assert status == 0
+    assert "cannot write" in err and not target.exists()
+    assert "Password (shown once, not kept anywhere): " in out
