@@ -42,7 +42,7 @@ from recall.store.models import (
     decks_visible_to,
     queue_for,
 )
-from recall.store.rows import review_kind, state_columns
+from recall.store.rows import review_kind
 from recall.store.store import Store
 from recall.store.timeutil import from_millis, to_millis
 
@@ -161,7 +161,7 @@ _ADOPT_COLUMNS = (
     "suspended",
     "buried_until",
 )
-_MOMENTS = frozenset({"due", "last_review", "buried_until"})
+_MOMENTS = frozenset({"due", "last_review", "buried_until"})  # bound as epoch ms
 #: The update of one card's schedule; bound names apart from the column names, which
 #: SQLAlchemy keeps for itself. Times are bound as epoch ms.
 _ADOPT = (
@@ -181,20 +181,22 @@ _ADOPT_NAMES = (*(f"new_{name}" for name in _ADOPT_COLUMNS), "learner", "cid")
 
 
 def _adopt_values(state: CardState, suspended: bool) -> tuple[Any, ...]:
-    """The :data:`_ADOPT_COLUMNS` values of a card given ``state`` (times as epoch ms)."""
-    columns = state_columns("", state, with_counters=False)
-    values = {
-        **columns,
-        "queue": queue_for(int(state.phase), suspended=suspended),
-        "reps": state.reps,
-        "lapses": state.lapses,
-        "suspended": suspended,
-        "buried_until": None,
-    }
-    for name in _MOMENTS:
-        at = values[name]
-        values[name] = None if at is None else to_millis(at)
-    return tuple(values[name] for name in _ADOPT_COLUMNS)
+    """The :data:`_ADOPT_COLUMNS` values of a card given ``state`` (times as epoch ms; the
+    state's columns as :func:`~recall.store.rows.state_columns` names them, not buried)."""
+    due, last = state.due, state.last_review
+    return (
+        queue_for(int(state.phase), suspended=suspended),
+        int(state.phase),
+        state.step,
+        state.stability,
+        state.difficulty,
+        None if due is None else to_millis(due),
+        None if last is None else to_millis(last),
+        state.reps,
+        state.lapses,
+        suspended,
+        None,
+    )
 
 
 def _is_newer(state: CardState, last_ms: int | None, phase: int) -> bool:
@@ -580,14 +582,12 @@ class MemoryModelStore:
 
     def _card_ids(self, conn: Connection) -> dict[str, int]:
         """The database id of every card this learner sees, by ``deck/card`` key."""
-        return {
-            f"{slug}/{key}": card_id
-            for card_id, slug, key in conn.execute(
-                select(CardRow.id, DeckRow.slug, CardRow.key)
-                .join(DeckRow, DeckRow.id == CardRow.deck_id)
-                .where(decks_visible_to(self._learner))
-            )
-        }
+        rows = conn.execute(
+            select(CardRow.id, DeckRow.slug, CardRow.key)
+            .join(DeckRow, DeckRow.id == CardRow.deck_id)
+            .where(decks_visible_to(self._learner))
+        ).all()  # fetched at once: row by row costs a call per row
+        return {f"{slug}/{key}": card_id for card_id, slug, key in rows}
 
     def imported_times(self, card_keys: Iterable[str]) -> dict[str, set[int]]:
         """When each of these cards (by ``deck/card`` key) was reviewed in the imported log
