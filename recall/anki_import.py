@@ -325,7 +325,8 @@ def _checked_text(
     untrusted text and the formula engine's checks) before anything is written. A formula card
     the engine refuses becomes a self-rated card (:func:`_as_explain`) and the deck is checked
     again; anything else refused raises :class:`InteropError`. The check's result is what
-    loading the written file reuses (the deck cache is keyed by the file's bytes), so the
+    loading the written file reuses (:func:`recall.cards.loader.check_deck_text` hands it to
+    the load of those very bytes in this process, with the deck cache on or off), so the
     checks run once."""
     from recall.cards.loader import check_deck_text
     from recall.cards.writer import deck_to_toml

@@ -13,6 +13,7 @@ import sqlite3
 import struct
 import sys
 import zipfile
+from collections import Counter
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -253,6 +254,51 @@ def test_force_on_an_unchanged_deck_file_says_nothing_was_rewritten(
     assert f"rewrote 5 cards (1 cloze, 2 explain, 2 formula) in {deck_file}" in out
     assert "nothing changed" not in out
     assert deck_file.read_text() == text
+
+
+#: Decks the engine checked, by deck id (:func:`counted_engine_checks`).
+CHECKED: Counter[str] = Counter()
+
+
+def counted_engine_checks(built, problems):  # noqa: ANN001, ANN201
+    """The engine's deck checks, counted: a module-level function, so the parse cache names
+    it and caches its results as it does the real check's."""
+    from recall.grading.checks import check_deck
+
+    CHECKED[built.deck.id] += 1
+    check_deck(built, problems)
+
+
+@pytest.mark.parametrize("deck_cache", ["on", "off"])
+def test_a_generated_deck_is_checked_once_with_the_deck_cache_on_or_off(
+    deck_cache: str,
+    apkg: Path,
+    isolated_recall_home: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The engine's checks run once on the deck the first import writes: before it is
+    written, and loading the written bytes takes that result, with ``RECALL_NO_DECK_CACHE=1``
+    as with the cache on. A file changed after it was checked is checked again."""
+    import recall.grading
+    from recall.cards.loader import check_deck_text, read_deck
+
+    if deck_cache == "off":
+        monkeypatch.setenv("RECALL_NO_DECK_CACHE", "1")
+    monkeypatch.setattr(recall.grading, "check_deck", counted_engine_checks)
+    CHECKED.clear()
+    assert main(["anki", "import", str(apkg)]) == 0
+    assert "wrote 5 cards" in capsys.readouterr().out
+    assert CHECKED["anki-ml-formulas"] == 1
+
+    deck_file = isolated_recall_home / "decks" / "anki-ml-formulas.toml"
+    text = deck_file.read_text().replace('prompt = "MSE"', 'prompt = "Mean squared error?"')
+    assert check_deck_text(text, deck_file, check=counted_engine_checks)[0] is not None
+    deck_file.write_text(text.replace("Mean squared", "The mean squared"))
+    CHECKED.clear()
+    deck, errors = read_deck(deck_file, check=counted_engine_checks)
+    assert deck is not None and not errors
+    assert CHECKED["anki-ml-formulas"] == 1  # not the bytes checked: checked again
 
 
 def test_a_repeat_import_knows_its_deck_files_without_converting_the_notes_again(
