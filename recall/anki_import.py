@@ -97,6 +97,8 @@ class Report:
     added: int = 0
     already: int = 0
     skipped: list[Skipped] = field(default_factory=list)
+    #: Reviews of cards whose notes were not imported (counted, not listed one by one).
+    unmatched: int = 0
     media: int = 0
     media_names: list[str] = field(default_factory=list)
     kept_files: list[Path] = field(default_factory=list)
@@ -548,15 +550,7 @@ def _import_schedules_and_reviews(
                     duration_ms=review.duration_ms,
                 )
             )
-    unmatched = len(reviews) - len(imported) - there
-    if unmatched:
-        report.skipped.append(
-            Skipped(
-                0,
-                f"{count_of(unmatched, 'review')} of cards whose notes were not imported "
-                "(cards of a note type recall does not read, or notes a deck file kept)",
-            )
-        )
+    report.unmatched = len(reviews) - len(imported) - there
     report.added, report.already = memory_store.import_reviews(
         imported, now, own_within_ms=OWN_REVIEW_WITHIN_MS
     )
@@ -604,8 +598,15 @@ def _print(report: Report) -> None:
             print(f"  ... and {len(report.media_names) - SHOWN_SKIPPED} more")
     if report.unchanged:
         print("nothing changed: this package's notes, schedules and reviews are all here already")
-    if report.skipped:
-        print(f"{count_of(len(report.skipped), 'revlog row')} skipped:")
+    if report.skipped or report.unmatched:
+        # every row counted once: the reviews of cards not imported are rows too
+        rows = len(report.skipped) + report.unmatched
+        print(f"{count_of(rows, 'revlog row')} skipped:")
+        if report.unmatched:
+            print(
+                f"  {count_of(report.unmatched, 'review')} of cards whose notes were not "
+                "imported (cards of a note type recall does not read, or notes a deck file kept)"
+            )
         for shown, skipped in enumerate(report.skipped):
             if shown >= SHOWN_SKIPPED:
                 print(f"  ... and {len(report.skipped) - SHOWN_SKIPPED} more")

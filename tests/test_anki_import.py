@@ -230,6 +230,23 @@ def test_every_count_a_repeat_import_prints_is_what_that_run_did(
         assert "1 review imported, 7 already there" in out
 
 
+def test_the_skipped_count_counts_every_row_the_reviews_of_cards_not_imported_included(
+    tmp_path: Path, isolated_recall_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Reviews of a card the package no longer holds (Anki keeps a deleted card's revlog)
+    are skipped rows like the manual and cram ones: three of them and those two are five
+    rows skipped, not three (the summary line used to count as one row)."""
+    gone = card_id(9)
+    with_deleted = spec()
+    with_deleted.revlog += [(T + 400 + n, gone, 3, 1, 0, 2500, 1000, 1) for n in range(3)]
+    apkg = package(tmp_path / "d.apkg", build_collection(tmp_path / "d.anki2", with_deleted))
+    assert main(["anki", "import", str(apkg)]) == 0
+    out = capsys.readouterr().out
+    assert "5 revlog rows skipped:\n" in out
+    assert "\n  3 reviews of cards whose notes were not imported" in out
+    assert "7 reviews imported" in out
+
+
 def test_force_on_an_unchanged_deck_file_says_nothing_was_rewritten(
     apkg: Path, isolated_recall_home: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
