@@ -27,7 +27,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         "learners",
         help="add, list or remove the learners of a shared PostgreSQL database",
         description="The learners of a database several learners share (PostgreSQL), each "
-        "with a login role of their own; run as the database's owner. See docs/learners.md.",
+        "with a login role of their own; run as the database's owner. See `recall help learners`.",
     )
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     add = actions.add_parser(
@@ -100,7 +100,7 @@ def run_add(args: argparse.Namespace) -> int:
     else:
         print(f"Password (shown once, not kept anywhere): {added.password}")
     print(
-        "Give them a database URL with this role and their password (docs/learners.md); "
+        "Give them a database URL with this role and their password (`recall help learners`); "
         "they never need the owner's."
     )
     return 0
