@@ -156,6 +156,8 @@ class Workspace:
         self.db_url = db_url
         self.learner = learner
         self._shared: bool | None = None
+        #: The settings before the learner's own in a shared database were applied.
+        self._file_settings = settings
         self._deck_dirs = list(deck_dirs) if deck_dirs is not None else None
         self._custom_decks = custom_decks
         self._store: Store | None = None
@@ -380,6 +382,7 @@ class Workspace:
             from recall.store import open_store
 
             store = open_store(self.db_url, learner=self.learner)
+            self._file_settings = self.settings
             try:
                 self.settings = self._learner_settings(store)
             except BaseException:
@@ -405,13 +408,13 @@ class Workspace:
         them (validated as ``recall config set`` validates them; a value that no longer reads
         is a :class:`recall.errors.ConfigError`, as a bad ``config.toml`` is)."""
         if not self._shared_store(store):
-            return self.settings
+            return self._file_settings
         from recall.config import set_value
         from recall.errors import ConfigError
         from recall.store.learner_settings import LearnerSettings
         from recall.store.models import EXTRA_NEW_KEY
 
-        settings = self.settings
+        settings = self._file_settings
         for key, text in LearnerSettings(store).values().items():
             if key == EXTRA_NEW_KEY:
                 continue
@@ -421,7 +424,9 @@ class Workspace:
                 raise ConfigError(f"the database's settings of this learner: {error}") from None
         return settings
 
-    def set_learner_setting(self, key: str, text: str | None) -> Settings:
+    def set_learner_setting(
+        self, key: str, text: str | None, *, known_actions: Collection[str] | None = None
+    ) -> Settings:
         """Set ``key`` from the text a person typed (``None``: back to ``config.toml``'s) for
         this learner in a shared database, validated first; the settings now in force. Raises
         :class:`recall.errors.ConfigError` for a bad value or a database that is not shared
@@ -436,10 +441,10 @@ class Workspace:
         if key == EXTRA_NEW_KEY:
             raise ConfigError(f"unknown setting {quote(key)}")
         if text is not None:
-            set_value(self.settings, key, text)  # validates; raises ConfigError
-        LearnerSettings(self.store).set(key, text)
-        if text is not None:
-            self.settings = set_value(self.settings, key, text)
+            set_value(self.settings, key, text, known_actions=known_actions)  # validates
+        store = self.store
+        LearnerSettings(store).set(key, text)
+        self.settings = self._learner_settings(store)
         return self.settings
 
     def today(self, forecast_days: int = FORECAST_DAYS) -> Today:

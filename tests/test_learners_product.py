@@ -107,3 +107,40 @@ def test_settings_and_todays_raise_are_each_learners_own_in_a_shared_database(
     assert wa.settings.new_per_day == default
     for workspace in (wa, wb):
         workspace.close()
+
+
+def test_recall_config_changes_only_the_learners_own_settings_in_a_shared_database(
+    db_url: str,
+    tmp_path: Path,
+    worlds_setup: FrozenClock,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from recall.cli import main
+    from recall.config import Settings
+
+    home = tmp_path / "server"
+    monkeypatch.setenv("RECALL_HOME", str(home))  # one data directory for every learner
+    add_learner(db_url, 2, "b")
+
+    def config(learner: str, *argv: str) -> tuple[int, str]:
+        capsys.readouterr()
+        status = main(["--db", db_url, "--learner", learner, "config", *argv])
+        captured = capsys.readouterr()
+        return status, (captured.out + captured.err).strip()
+
+    default = Settings()
+    assert config("b", "new_per_day", str(default.new_per_day + 7))[0] == 0
+    assert config("b", "retention", "85%")[0] == 0
+    status, said = config("b", "new_per_day", "lots")
+    assert status == 2 and "new_per_day" in said
+    assert config("b", "new_per_day") == (0, str(default.new_per_day + 7))
+    assert config("b", "desired_retention") == (0, "0.85")
+    assert config("you", "new_per_day") == (0, str(default.new_per_day))
+    assert config("you", "desired_retention") == (0, f"{default.desired_retention:g}")
+    assert not (home / "config.toml").exists()  # nothing written where both would read it
+    status, listing = config("b")
+    assert status == 0 and f"new_per_day = {default.new_per_day + 7}" in listing
+    assert config("b", "--reset", "new_per_day")[0] == 0
+    assert config("b", "new_per_day") == (0, str(default.new_per_day))
+    assert config("b", "desired_retention") == (0, "0.85")  # the other setting stays

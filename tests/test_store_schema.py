@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from sqlalchemy import create_engine, text
+from sqlalchemy import create_engine, inspect, text
 from sqlalchemy.exc import IntegrityError
 from store_fixtures import T0, db_url, make_deck  # noqa: F401
 
@@ -363,3 +363,66 @@ def test_every_earlier_schema_upgrades_to_custom_decks_owned_by_learner_1(
     store = open_store(db_url)  # and recall reads it: learner 1's custom deck is still theirs
     assert store.cards_by_key()["losses/mse"].state.stability == 3.5
     store.close()
+
+
+@pytest.mark.learner_sql_unchecked  # raw rows and a migration's own statements
+def test_0009_downgrades_to_one_deck_per_slug_keeping_learner_1s(db_url: str) -> None:
+    """Back to 0008: the custom deck of another learner goes with its cards and their rows (a
+    database at 0008 could not tell the two ``mine`` decks apart); learner 1's stays."""
+    from alembic import command
+
+    from recall.store.migrate import alembic_config
+
+    alembic_upgrade(db_url, "0009")
+    engine = make_engine(parse_url(db_url))
+    with engine.begin() as conn:
+        conn.execute(text("INSERT INTO recall_meta (key, value) VALUES ('app', 'recall')"))
+        conn.execute(text("INSERT INTO learners (id, name, created_at) VALUES (2, 'b', 0)"))
+        for deck, owner in ((1, None), (2, 1), (3, 2)):
+            slug = "shared" if owner is None else "mine"
+            conn.execute(
+                text(
+                    "INSERT INTO decks (id, slug, name, topic, path, builtin, synced_at, "
+                    "owner_learner_id) VALUES (:id, :slug, 'x', 'x', '', :builtin, 0, :owner)"
+                ),
+                {"id": deck, "slug": slug, "builtin": owner is None, "owner": owner},
+            )
+            conn.execute(
+                text(
+                    "INSERT INTO cards (id, deck_id, key, kind, content_hash, position, "
+                    "created_at) VALUES (:id, :id, 'c', 'formula', 'h', 0, 0)"
+                ),
+                {"id": deck},
+            )
+            conn.execute(
+                text(
+                    "INSERT INTO card_state (learner_id, card_id, deck_id, queue, phase, reps, "
+                    "lapses, suspended) VALUES (:learner, :id, :id, 0, 0, 0, 0, false)"
+                ),
+                {"learner": owner or 1, "id": deck},
+            )
+        conn.execute(
+            text("INSERT INTO learner_settings (learner_id, key, value) VALUES (2, 'k', 'v')")
+        )
+    with engine.connect().execution_options(**WRITE) as conn:
+        sqlite = conn.dialect.name == "sqlite"
+        if sqlite:
+            conn.connection.driver_connection.execute("PRAGMA foreign_keys = OFF")  # type: ignore[union-attr]
+        with conn.begin():
+            command.downgrade(alembic_config(conn), "0008")
+    with engine.connect() as conn:
+        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0008"
+        decks = conn.execute(text("SELECT id, slug FROM decks ORDER BY id")).all()
+        assert [tuple(r) for r in decks] == [(1, "shared"), (2, "mine")]
+        assert conn.execute(text("SELECT id FROM cards ORDER BY id")).scalars().all() == [1, 2]
+        states = conn.execute(text("SELECT card_id FROM card_state ORDER BY card_id"))
+        assert states.scalars().all() == [1, 2]
+        assert "learner_settings" not in inspect(conn).get_table_names()
+        with pytest.raises(IntegrityError), conn.begin_nested():  # one deck per slug again
+            conn.execute(
+                text(
+                    "INSERT INTO decks (id, slug, name, topic, path, builtin, synced_at) "
+                    "VALUES (4, 'mine', 'x', 'x', '', false, 0)"
+                )
+            )
+    engine.dispose()

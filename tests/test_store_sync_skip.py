@@ -133,8 +133,8 @@ def test_a_learner_added_later_gets_a_full_sync_of_a_deck_skipped_for_another(
 ) -> None:
     """The record is the learner's own: a deck the first learner skips is synced in full for a
     learner added later (who gets a state row for every card), which leaves the first
-    learner's record standing (no card row was written); a sync that writes card rows makes
-    every learner's next start sync in full."""
+    learner's record standing; a deck another learner's sync changed has a new digest, so the
+    first learner's next start syncs it in full."""
     from test_store_learners import add_learner
 
     deck = dataclasses.replace(make_deck("losses", "mse", "ce"), builtin=True, digest="d1")
@@ -156,7 +156,7 @@ def test_a_learner_added_later_gets_a_full_sync_of_a_deck_skipped_for_another(
         )
         tamper(a, "UPDATE cards SET content_hash = 'tampered' WHERE key = 'mse'")
         report = a.sync_decks([dataclasses.replace(grown, digest="d2")], now=T0)
-        assert report.changed == ("losses/mse",)  # read in full: B's sync wrote rows
+        assert report.changed == ("losses/mse",)  # read in full: a new digest for A
     finally:
         a.close()
         b.close()

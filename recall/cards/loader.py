@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from recall.cards import parse_cache
+from recall.cards import failure_cache, parse_cache
 from recall.cards.model import Card, Deck
 from recall.errors import DeckError
 from recall.inert import quote
@@ -173,6 +173,9 @@ def _deck_from_raw(
     cached = parse_cache.load(raw, shown, builtin=builtin, check=check)
     if cached is not None:
         return _with_digest(cached, raw, builtin=builtin, check=check), []
+    failed = failure_cache.load(raw, shown, builtin=builtin, check=check)
+    if failed is not None:  # these very bytes were found broken before: the same errors
+        return None, failed
     try:
         check_shape(text, DECK_LIMITS)
     except TomlLimitExceeded as error:
@@ -194,7 +197,9 @@ def _deck_from_raw(
     if built is not None and check is not None:
         check(built, problems)
     if problems or built is None:
-        return None, problems.sorted()
+        errors = problems.sorted()
+        failure_cache.store(raw, errors, builtin=builtin, check=check)
+        return None, errors
     deck = with_sibling_groups(built.deck)  # cards that give each other's answers away
     parse_cache.store(raw, deck, builtin=builtin, check=check)
     return _with_digest(deck, raw, builtin=builtin, check=check), []

@@ -20,7 +20,7 @@ payload must match the digest stored with it, and every field is rebuilt with it
 or unreadable entry, or a folder that cannot be written, simply means the file is parsed again.
 A deck is only written when it reads back equal to what was parsed (cards' content hashes
 included), so a model the codec does not know is never cached wrongly. Failed files are never
-cached: their errors are always found afresh.
+cached here; their errors are kept under the same key by :mod:`recall.cards.failure_cache`.
 """
 
 from __future__ import annotations

@@ -6,14 +6,24 @@ with a key and a value, the value is validated and saved. ``--reset KEY`` restor
 ``recall config retention R`` is the short way to apply a desired retention chosen from
 ``recall plan`` or the stats screen's workload curve: ``R`` is a fraction (``0.85``) or a
 percentage (``85%``), validated by the ``desired_retention`` setting's own range.
+
+On a database several learners share (named by ``--db``/``RECALL_DB`` as PostgreSQL, or with
+a learner chosen by ``--learner``/``RECALL_LEARNER``, and shared:
+:meth:`recall.workspace.Workspace.shared_database`), the settings shown and changed are the
+learner's own, kept in the database over ``config.toml``'s: two learners of one server never
+change each other's limits or retention.
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+from typing import TYPE_CHECKING
 
 from recall.inert import quote
+
+if TYPE_CHECKING:
+    from recall.workspace import Workspace
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -39,6 +49,12 @@ def run(args: argparse.Namespace) -> int:
     from recall.errors import ConfigError
     from recall.paths import config_file
 
+    workspace = shared_workspace(args)
+    if workspace is not None:
+        try:
+            return _run_for_learner(args, workspace)
+        finally:
+            workspace.close()
     if args.key == RETENTION and args.value is not None and not args.reset:
         return _apply_retention(args.value)
     if args.key == RETENTION:
@@ -75,6 +91,71 @@ def run(args: argparse.Namespace) -> int:
         config.set_value(settings, args.key, args.value, known_actions=known)
     )
     print(f"{args.key} = {_show(config.get_value(config.load_settings(path), args.key))}")
+    return 0
+
+
+def shared_workspace(args: argparse.Namespace) -> Workspace | None:
+    """The learner's workspace when the settings live in a shared database, else ``None``
+    (``config.toml``). The database is opened only when it may be shared (a PostgreSQL URL, or
+    a learner named), so the usual ``recall config`` never touches it."""
+    import os
+
+    from recall.commands import database_url, learner_choice, open_workspace
+
+    url = database_url(args) or os.environ.get("RECALL_DB") or ""
+    named = learner_choice(args) is not None or bool(os.environ.get("RECALL_LEARNER"))
+    if not named and not url.startswith("postgresql"):
+        return None
+    workspace = open_workspace(args, sync=False)
+    try:
+        if workspace.shared_database():
+            return workspace
+    except BaseException:
+        workspace.close()
+        raise
+    workspace.close()
+    return None
+
+
+def _run_for_learner(args: argparse.Namespace, workspace: Workspace) -> int:
+    """``recall config`` over the learner's settings in a shared database."""
+    from recall import config
+    from recall.errors import ConfigError
+
+    where = f"learner {workspace.store.learner_id}'s settings in the database"
+    if args.key == RETENTION:
+        args.key = "desired_retention"
+        if args.value is not None and not args.reset:
+            args.value = f"{retention_from_text(args.value)!r}"
+    if args.reset:
+        if not args.key or args.value is not None:
+            raise ConfigError("use: recall config --reset KEY")
+        config.reset_value(workspace.settings, args.key)  # an unknown name is refused
+        workspace.set_learner_setting(args.key, None)
+        print(f"{args.key} reset to config.toml's value ({where})")
+        return 0
+    settings = workspace.settings
+    if args.key is None:
+        print(f"# {where}, over config.toml's")
+        for key in config.SPECS:
+            print(f"{key} = {_show(config.get_value(settings, key))}    # {config.describe(key)}")
+        for action, key in sorted(settings.keys.items()):
+            print(f"keys.{action} = {key}")
+        own_limit = config.describe(config.DECK_LIMITS + ".")
+        for deck, limit in sorted(settings.deck_new_limits.items()):
+            print(f"{config.DECK_LIMITS}.{deck} = {limit}    # {own_limit}")
+        return 0
+    if args.value is None:
+        print(_show(config.get_value(settings, args.key)))
+        return 0
+    known = None
+    if args.key.startswith("keys."):
+        from recall.tui.app import RecallApp
+        from recall.tui.keys import binding_ids
+
+        known = binding_ids(RecallApp)
+    changed = workspace.set_learner_setting(args.key, args.value, known_actions=known)
+    print(f"{args.key} = {_show(config.get_value(changed, args.key))} ({where})")
     return 0
 
 
