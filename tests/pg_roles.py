@@ -69,6 +69,9 @@ def shared_server() -> Iterator[SharedServer]:
                 text("SELECT rolname FROM pg_roles WHERE rolname LIKE :pattern"),
                 {"pattern": f"%{tag}%"},
             ).scalars()
-            for role in found:
-                conn.execute(text(f'DROP ROLE "{role}"'))
+            for role in list(found):  # quoted by the server: a test's role name may be hostile
+                drop = conn.execute(
+                    text("SELECT format('DROP ROLE %I', CAST(:role AS text))"), {"role": role}
+                ).scalar_one()
+                conn.execute(text(drop.replace(":", "\\:")))
         admin.dispose()

@@ -150,3 +150,21 @@ def test_a_shared_server_from_the_command_line(
             ).scalar()
             == 0
         )
+
+
+@pytest.mark.postgres
+def test_a_password_file_that_cannot_be_written_still_shows_the_password(
+    capsys: pytest.CaptureFixture[str], shared_server: SharedServer, tmp_path: Path
+) -> None:
+    """The role exists once the learner is added: a password file that fails to write must not
+    lose the only copy of its password."""
+    owner = shared_server.owner_url
+    role = shared_server.role("cara")
+    target = tmp_path / "no-such-folder" / "cara.password"
+    status, out, err = run(
+        capsys, "--db", owner, "learners", "add", "cara", "--role", role,
+        "--password-file", str(target),
+    )  # fmt: skip
+    assert status == 0
+    assert "cannot write" in err and not target.exists()
+    assert "Password (shown once, not kept anywhere): " in out

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from datetime import UTC, date, datetime, time
 from pathlib import Path
 
@@ -152,9 +153,20 @@ def run_add_reader(args: argparse.Namespace) -> int:
     if target is not None:
         from recall.paths import open_private_for_writing
 
-        with open_private_for_writing(target) as out:
-            out.write(password + "\n")
-        print(f"The password is in {quote(str(target))} (mode 600); it is not kept anywhere else.")
+        try:
+            with open_private_for_writing(target) as out:
+                out.write(password + "\n")
+        except OSError as error:  # the role exists now: the password must not be lost
+            print(
+                f"recall: cannot write {quote(str(target))} ({error.strerror}); the password "
+                "is printed below instead",
+                file=sys.stderr,
+            )
+            print(f"Password (shown once, not kept anywhere): {password}")
+        else:
+            print(
+                f"The password is in {quote(str(target))} (mode 600); it is not kept anywhere else."
+            )
     else:
         print(f"Password (shown once, not kept anywhere): {password}")
     return 0

@@ -15,6 +15,7 @@ import sys
 TOPICS: dict[str, tuple[str, str]] = {
     "syntax": ("syntax.md", "what you can type: operators, functions, Greek letters, LaTeX"),
     "decks": ("decks.md", "how to write a deck: every card kind and key, limits, config.toml"),
+    "learners": ("learners.md", "several learners on one PostgreSQL server: roles, owner, backups"),
 }
 
 #: Where the same guides are read online (``[project.urls]`` in ``pyproject.toml``).

@@ -27,7 +27,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         "learners",
         help="add, list or remove the learners of a shared PostgreSQL database",
         description="The learners of a database several learners share (PostgreSQL), each "
-        "with a login role of their own; run as the database's owner. See docs/learners.md.",
+        "with a login role of their own; run as the database's owner. See `recall help learners`.",
     )
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     add = actions.add_parser(
@@ -83,13 +83,24 @@ def run_add(args: argparse.Namespace) -> int:
     if target is not None:
         from recall.paths import open_private_for_writing
 
-        with open_private_for_writing(target) as out:
-            out.write(added.password + "\n")
-        print(f"The password is in {quote(str(target))} (mode 600); it is not kept anywhere else.")
+        try:
+            with open_private_for_writing(target) as out:
+                out.write(added.password + "\n")
+        except OSError as error:  # the role exists now: the password must not be lost
+            print(
+                f"recall: cannot write {quote(str(target))} ({error.strerror}); the password "
+                "is printed below instead",
+                file=sys.stderr,
+            )
+            print(f"Password (shown once, not kept anywhere): {added.password}")
+        else:
+            print(
+                f"The password is in {quote(str(target))} (mode 600); it is not kept anywhere else."
+            )
     else:
         print(f"Password (shown once, not kept anywhere): {added.password}")
     print(
-        "Give them a database URL with this role and their password (docs/learners.md); "
+        "Give them a database URL with this role and their password (`recall help learners`); "
         "they never need the owner's."
     )
     return 0

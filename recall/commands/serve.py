@@ -73,7 +73,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         metavar="FILE",
         help="serve several learners of a shared PostgreSQL database: FILE (mode 0600) has "
         "one line per learner, NAME and that learner's own database URL; each gets an address "
-        "of their own, and their browser's app logs in as them (docs/learners.md)",
+        "of their own, and their browser's app logs in as them (`recall help learners`)",
     )
     parser.add_argument("--tls-cert", type=Path, metavar="PEM", help="TLS certificate chain")
     parser.add_argument("--tls-key", type=Path, metavar="PEM", help="TLS private key")

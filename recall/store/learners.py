@@ -120,7 +120,7 @@ def _require_postgresql(conn: Connection, doing: str) -> None:
     if conn.dialect.name != "postgresql":
         raise StoreError(
             f"cannot {doing}: a SQLite database has one learner (you). Several learners share "
-            "a PostgreSQL database, each with their own login: see docs/learners.md"
+            "a PostgreSQL database, each with their own login: see `recall help learners`"
         )
 
 

@@ -35,7 +35,7 @@ the same boundary, keyed on the login and nothing a session can change:
   ``recall_meta``, and the sequences the store's inserts draw ids from.
 
 A new database is created from the models (:mod:`recall.store.schema`) and an old one upgraded
-by migration 0009: both call :func:`install` with the per-learner tables they have. A later
+by migration 0010: both call :func:`install` with the per-learner tables they have. A later
 migration adding a per-learner table calls :func:`protect_table` for it and then
 :func:`regrant_learners`.
 """
@@ -272,7 +272,7 @@ def _grant_functions(conn: Connection) -> None:
 
 
 def regrant_learners(conn: Connection) -> None:
-    """Give every learner role the privileges :func:`grant_learner` lists now (after a
+    """Give every learner role the privileges ``recall_grant_learner`` lists now (after a
     migration that added a table)."""
     if is_postgresql(conn):
         _sql(
@@ -282,7 +282,7 @@ def regrant_learners(conn: Connection) -> None:
 
 
 def uninstall(conn: Connection, per_learner_tables: Sequence[str]) -> None:
-    """Undo :func:`install` (migration 0009's downgrade)."""
+    """Undo :func:`install` (migration 0010's downgrade)."""
     if not is_postgresql(conn):
         return
     for function in (f"{GRANT_LEARNER}(text)", f"{GRANT_READER}(text)"):
