@@ -31,6 +31,7 @@ from recall.errors import FormulaError, ParseError
 from recall.formula import Expression, SymbolTable, evaluate_constant, parse, parse_domain
 from recall.formula.names import canonical_name
 from recall.formula.render import check_drawable
+from recall.grading.explain_formulas import formula_sides
 from recall.grading.tables import substitute, symbol_table
 
 #: Seeds drawn, besides the range corners, to check a numeric template.
@@ -158,11 +159,13 @@ def _table(
 def _check_point_formulas(card: Card, table: SymbolTable, where: Path, problems: Problems) -> None:
     """A key point's formula must parse: grading compares the learner's formulas with it, and a
     reference that does not parse would break the card at the first typed explanation. Any
-    name may appear (an explanation is prose), so only parse errors are reported."""
+    name may appear (an explanation is prose), so only parse errors are reported. An equation
+    (``a = b``) is two sides, each of which must parse."""
     for number, point in enumerate(card.points):
         for j, formula in enumerate(point.formulas):
             try:
-                parse(formula, table)
+                for side in formula_sides(formula):
+                    parse(side, table)
             except FormulaError as error:
                 problems.add(
                     f"key point formula {formula!r} does not parse: {error}",

@@ -22,8 +22,10 @@ How a phrasing is matched, and why:
   negation is not made by a clause whose matched words are negated ("does *not* depend on the
   parameters" does not say "depends on the parameters"), and a phrasing with one needs it.
 * **Formulas and numbers are graded, not read.** Runs of the text that look like math are read
-  with the engine's own grammar and compared with the point's formulas by the engine; numbers
-  are compared within the point's margin.
+  with the engine's own grammar and compared with the point's formulas by the engine, an
+  equation as an equation (:mod:`recall.grading.explain_formulas`); numbers are compared within
+  the point's margin. A phrasing whose words were all read off a formula of the text that the
+  engine grades wrong for the point (``√(p(1 + p)/n)`` for ``p 1 p n``) does not make it.
 
 The verdict is correct when at least half the points are made; the rating it suggests is Good
 when every point is made and Hard when some are missed (Hard still passes), Again below half.
@@ -37,15 +39,14 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from recall.cards.model import Card, KeyPoint
-from recall.errors import FormulaError
-from recall.formula import Status, SymbolTable, Verdict, check
+from recall.formula import Status, SymbolTable, Verdict
+from recall.grading.explain_formulas import FormulaGrader
+from recall.grading.explain_formulas import formula_spans as formula_spans
 from recall.spelling import edit_distance
 from recall.verdicts import PointOutcome
 
 #: Longest explanation read (characters); the rest is ignored, said in the verdict.
 MAX_TEXT = 4000
-#: Most candidate formulas taken from one text and compared per point.
-MAX_FORMULA_SPANS = 24
 #: Share of the points that makes an explanation pass.
 PASS_SHARE = 0.5
 
@@ -75,10 +76,6 @@ _SCOPE_ENDS = frozenset(
 )
 
 _NUMBER = re.compile(r"(?<![\w.])[-−]?\d+(?:[.,]\d+)?(?:[eE][-+−]?\d+)?(%?)")
-_MATHY_CHARS = set("+-−*/^()=√·×<>≤≥≈_'ᵀ|!²³")
-_FUNCTION_WORDS = frozenset(
-    """log ln exp sqrt softmax sigmoid tanh relu max min sum mean var cov kl e""".split()
-)
 
 
 @dataclass(frozen=True)
@@ -160,18 +157,38 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
     """Which of ``card``'s key points ``text`` makes."""
     text = text[:MAX_TEXT]
     clauses = list(_clauses(text))
-    spans: list[str] | None = None
+    formulas: FormulaGrader | None = None
     outcomes = []
     for point in card.points:
         evidence = _by_words(point, clauses)
         if evidence is None and point.values:
             evidence = _by_value(point, text)
-        if evidence is None and point.formulas:
-            if spans is None:
-                spans = formula_spans(text)
-            evidence = _by_formula(point, spans, table or SymbolTable.build(strict=False))
+        if point.formulas and (evidence is None or _read_from_math(evidence)):
+            if formulas is None:
+                formulas = FormulaGrader.of(text, table or SymbolTable.build(strict=False))
+            if evidence is None:
+                evidence = formulas.evidence(point.formulas)
+            elif _within_any(evidence, formulas.miswritten(point.formulas)):
+                # the phrasing's words were read off a formula the engine grades wrong
+                evidence = None
         outcomes.append(PointOutcome(say=point.say, made=evidence is not None, said=evidence or ""))
     return Explanation(tuple(outcomes))
+
+
+def _read_from_math(said: str) -> bool:
+    """Whether a phrasing's matched words could have been read off a formula (a short word,
+    a number or a Greek letter among them): only then is the formula path asked about them."""
+    return any(len(word) <= 2 or not word.isascii() or word.isdigit() for word in said.split())
+
+
+def _within_any(said: str, texts: Sequence[str]) -> bool:
+    """Whether every word of ``said`` is a word of one of ``texts``, read as the text is."""
+    wanted = set(said.split())
+    for text in texts:
+        words = {_folded(raw) for raw in _WORD.findall(_normalised(text)) if raw != ","}
+        if wanted <= words:
+            return True
+    return False
 
 
 def grade_explanation(card: Card, text: str, table: SymbolTable | None = None) -> Verdict:
@@ -310,62 +327,4 @@ def _by_value(point: KeyPoint, text: str) -> str | None:
             margin = value.within + 1e-12 * max(1.0, abs(value.value))
             if any(abs(candidate - value.value) <= margin for candidate in candidates):
                 return match.group()
-    return None
-
-
-def formula_spans(text: str) -> list[str]:
-    """Runs of ``text`` that look like math (operators, digits, one-letter names, function
-    names), and each side of an ``=``/``≈``/``≥`` in them: the candidates a point's formulas are
-    compared with. Bounded: at most :data:`MAX_FORMULA_SPANS`."""
-    spans: list[str] = []
-    run: list[str] = []
-
-    def close() -> None:
-        if run:
-            joined = " ".join(run).strip(",.;:")
-            if any(ch in _MATHY_CHARS or ch.isdigit() for ch in joined):
-                spans.append(joined)
-                spans.extend(side.strip() for side in re.split(r"[=≈≥≤<>]", joined) if side.strip())
-            run.clear()
-
-    for word in text.split():
-        if _mathy(word):
-            run.append(word)
-            if _ends_sentence(word):
-                close()
-        else:
-            close()
-    close()
-    return list(dict.fromkeys(spans))[:MAX_FORMULA_SPANS]
-
-
-def _mathy(word: str) -> bool:
-    """Whether a whitespace-separated word of prose may be part of a formula: it holds an
-    operator or a digit, or is a one-letter name, a subscripted name (``d_k``), a function name
-    or a Greek letter; English words (``it``, ``is``) are not."""
-    bare = word.strip(",.;:")
-    if not bare:
-        return False
-    if any(ch in _MATHY_CHARS or ch.isdigit() for ch in bare):
-        return True
-    if bare.lower() in _SMALL_WORDS:
-        return False
-    return len(bare) == 1 or bare.lower() in _FUNCTION_WORDS or not bare.isascii()
-
-
-def _ends_sentence(word: str) -> bool:
-    """``d_k).`` ends a sentence; ``0.5`` and ``8.`` as a number's end may too, but a formula
-    never continues past a full stop followed by a space."""
-    return word.endswith((".", ";", ":"))
-
-
-def _by_formula(point: KeyPoint, spans: Sequence[str], table: SymbolTable) -> str | None:
-    for span in spans:
-        for formula in point.formulas:
-            try:
-                verdict = check(formula, span, table)
-            except FormulaError:
-                continue
-            if verdict.status is Status.CORRECT:
-                return span
     return None
