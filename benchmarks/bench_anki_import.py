@@ -9,7 +9,7 @@ The package: ``--notes`` Basic notes in one deck (a tenth with a MathJax formula
 HTML text), one review card each with FSRS state in ``data`` (a ``--sm2`` share without, which
 the import rebuilds by replaying their reviews through FSRS), ``--reviews`` revlog rows spread
 over the cards, and a few rows the import skips (manual, cram). Where the official ``anki``
-wheel is installed (the ``test`` extra) the wheel builds it: the notes added through its API,
+wheel is installed (the ``oracle`` extra) the wheel builds it: the notes added through its API,
 the schedules and revlog rows (which it adds only by answering cards) written through its
 database handle, and the package exported by it in its current format (``collection.anki21b``,
 zstd). Otherwise, or with ``--by-hand``, the same content is written by hand as a schema-11

@@ -29,7 +29,7 @@ import hashlib
 import json
 import re
 from collections import Counter, defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -70,12 +70,19 @@ _OPERATOR = re.compile(r"[-+*/^=(]")
 class GeneratedDeck:
     """A deck file made for Anki's notes: its path, its cards by kind, whether this import
     wrote it (``False``: the file was there already), and whether a file that was there is
-    what this import would have written (``False``: edited by the learner)."""
+    what this import would have written (``False``: edited by the learner). With ``--force``
+    a file that is already what the import writes is not written again, and the output says
+    so rather than claiming a rewrite."""
 
     path: Path
     kinds: Counter[str]
     written: bool
     same: bool = True
+    #: ``--force`` was given: a file written replaced the one there, and a file kept was
+    #: already what the import writes, so there was nothing to rewrite.
+    forced: bool = False
+    #: A file was there before this import wrote it.
+    replaced: bool = False
 
 
 @dataclass
@@ -90,6 +97,8 @@ class Report:
     added: int = 0
     already: int = 0
     skipped: list[Skipped] = field(default_factory=list)
+    #: Reviews of cards whose notes were not imported (counted, not listed one by one).
+    unmatched: int = 0
     media: int = 0
     media_names: list[str] = field(default_factory=list)
     kept_files: list[Path] = field(default_factory=list)
@@ -318,7 +327,8 @@ def _checked_text(
     untrusted text and the formula engine's checks) before anything is written. A formula card
     the engine refuses becomes a self-rated card (:func:`_as_explain`) and the deck is checked
     again; anything else refused raises :class:`InteropError`. The check's result is what
-    loading the written file reuses (the deck cache is keyed by the file's bytes), so the
+    loading the written file reuses (:func:`recall.cards.loader.check_deck_text` hands it to
+    the load of those very bytes in this process, with the deck cache on or off), so the
     checks run once."""
     from recall.cards.loader import check_deck_text
     from recall.cards.writer import deck_to_toml
@@ -398,14 +408,21 @@ def run_import(args: argparse.Namespace) -> int:
             for note in notes:
                 key_of_note[note.id] = f"{deck_id}/n{note.id}"
             stamp = _source_digest(header, comment, notes)
-            existing = _read_text(target) if not args.force else None
+            try:
+                existing = _read_text(target)
+            except InteropError:
+                if not args.force:
+                    raise
+                existing = None  # --force writes over what cannot be read, as it always did
             same = loaded.get(str(target.resolve()))
             if existing is not None and same is not None and _unchanged(existing, stamp):
                 kinds = Counter(str(card.kind) for card in same.cards)
-                report.decks.append(GeneratedDeck(target, kinds, written=False, same=True))
+                report.decks.append(
+                    GeneratedDeck(target, kinds, written=False, same=True, forced=args.force)
+                )
                 continue
             tables = _note_tables(notes)
-            if existing is not None:
+            if existing is not None and not args.force:
                 deck = deck_from_tables(header, tables, source=str(path), siblings=False)
                 text = deck_to_toml(deck, comment=comment)
                 kinds = Counter(str(card.kind) for card in deck.cards)
@@ -417,12 +434,17 @@ def run_import(args: argparse.Namespace) -> int:
             deck, text = _checked_text(
                 target, header, tables, source=path, comment=comment, stamp=stamp
             )
-            planned.append((target, deck, text))
-        for target, deck, text in planned:
+            kinds = Counter(str(card.kind) for card in deck.cards)
+            if existing == text:  # --force, and the file is already this text: not rewritten
+                report.decks.append(GeneratedDeck(target, kinds, written=False, forced=True))
+                continue
+            planned.append((target, kinds, text, existing is not None))
+        for target, kinds, text, replaced in planned:
             target.parent.mkdir(parents=True, exist_ok=True)
             write_atomically(target, text)
-            kinds = Counter(str(card.kind) for card in deck.cards)
-            report.decks.append(GeneratedDeck(target, kinds, written=True))
+            report.decks.append(
+                GeneratedDeck(target, kinds, written=True, forced=args.force, replaced=replaced)
+            )
         if planned:
             workspace.reload()
         else:  # nothing written: the files loaded when the workspace opened are current
@@ -462,8 +484,11 @@ def _import_schedules_and_reviews(
     for review in reviews:
         by_card[review.anki_card].append(review)
 
+    # Each card's schedule as Anki has it (of a note's cards, the one reviewed last), then the
+    # ones recall would adopt (Anki saw a later review); only those of SM-2 cards are completed
+    # by replaying their reviews through FSRS, so a repeat import replays nothing.
     states: dict[str, tuple[CardState, bool]] = {}
-    rollover = getattr(workspace.settings, "day_rollover_hour", 4)
+    history_of: dict[str, list[Review]] = {}
     for card in collection.cards:
         key = key_of_card.get(card.id)
         if key is None:
@@ -478,24 +503,32 @@ def _import_schedules_and_reviews(
             relearning_steps=len(settings.relearning_steps),
         )
         state = schedule.state
-        if not schedule.has_memory and state.due is not None and history:
-            memory = replayed_memory(
-                [(r.reviewed_at, r.rating) for r in history],
-                settings.parameters,
-                rollover_hour=rollover,
-            )
-            if memory is not None:
-                from dataclasses import replace
-
-                state = replace(state, stability=memory[0], difficulty=memory[1])
-                report.replayed += 1
         if state.due is None:
             continue
         previous = states.get(key)
         if previous is None or _later(state, previous[0]):
             states[key] = (state, schedule.suspended)
+            if not schedule.has_memory and history:
+                history_of[key] = history
+            else:
+                history_of.pop(key, None)
     memory_store = MemoryModelStore(store)
-    report.adopted, report.kept = memory_store.adopt_states(states)
+    newer = memory_store.newer_states(states)
+    rollover = getattr(workspace.settings, "day_rollover_hour", 4)
+    replayed: set[str] = set()
+    for key in sorted(newer.intersection(history_of)):
+        state, suspended = states[key]
+        memory = replayed_memory(
+            [(r.reviewed_at, r.rating) for r in history_of[key]],
+            settings.parameters,
+            rollover_hour=rollover,
+        )
+        if memory is not None:
+            states[key] = (replace(state, stability=memory[0], difficulty=memory[1]), suspended)
+            replayed.add(key)
+    adopted = memory_store.adopt({key: states[key] for key in newer})
+    report.adopted, report.kept = len(adopted), len(states) - len(adopted)
+    report.replayed = len(replayed.intersection(adopted))
     # What the imported log holds already is read first, in one pass, and set aside: a file
     # imported again hands the store nothing to look up. The rest go grouped by card (the store
     # looks up what it holds a few hundred cards at a time), each card's oldest first.
@@ -517,15 +550,7 @@ def _import_schedules_and_reviews(
                     duration_ms=review.duration_ms,
                 )
             )
-    unmatched = len(reviews) - len(imported) - there
-    if unmatched:
-        report.skipped.append(
-            Skipped(
-                0,
-                f"{count_of(unmatched, 'review')} of cards whose notes were not imported "
-                "(cards of a note type recall does not read, or notes a deck file kept)",
-            )
-        )
+    report.unmatched = len(reviews) - len(imported) - there
     report.added, report.already = memory_store.import_reviews(
         imported, now, own_within_ms=OWN_REVIEW_WITHIN_MS
     )
@@ -542,15 +567,24 @@ def _later(state: CardState, other: CardState) -> bool:
 def _print(report: Report) -> None:
     for deck in report.decks:
         summary = ", ".join(f"{count} {kind}" for kind, count in sorted(deck.kinds.items()))
-        verb = "wrote" if deck.written else "kept"
-        print(f"{verb} {count_of(sum(deck.kinds.values()), 'card')} ({summary}) in {deck.path}")
+        verb = ("rewrote" if deck.replaced else "wrote") if deck.written else "kept"
+        cards = f"{count_of(sum(deck.kinds.values()), 'card')} ({summary}) in {deck.path}"
+        if deck.forced and not deck.written:
+            cards += ": already what this import writes, so --force did not rewrite it"
+        print(f"{verb} {cards}")
     for target in report.kept_files:
         print(f"  {target} differs from this import and was left as it is (--force rewrites it)")
     if report.matched_notes:
-        print(f"{count_of(report.matched_notes, 'note')} went back to recall's own cards")
+        print(
+            f"{count_of(report.matched_notes, 'note')} matched recall's own cards (by their "
+            "deck/card field): their schedules and reviews are counted below"
+        )
+    # Every count is what this run did: a schedule is said to be rebuilt from SM-2 history
+    # only when this run adopted it (a repeat import replays nothing and says nothing of it).
+    rebuilt = f" ({report.replayed} rebuilt from SM-2 history)" if report.replayed else ""
     print(
-        f"schedules: {report.adopted} adopted, {report.kept} kept (recall's were as new or newer)"
-        + (f", {report.replayed} rebuilt from SM-2 history" if report.replayed else "")
+        f"schedules: {report.adopted} adopted{rebuilt}, {report.kept} kept "
+        "(recall's were as new or newer)"
     )
     print(
         f"{count_of(report.added, 'review')} imported, {report.already} already there "
@@ -564,8 +598,15 @@ def _print(report: Report) -> None:
             print(f"  ... and {len(report.media_names) - SHOWN_SKIPPED} more")
     if report.unchanged:
         print("nothing changed: this package's notes, schedules and reviews are all here already")
-    if report.skipped:
-        print(f"{count_of(len(report.skipped), 'revlog row')} skipped:")
+    if report.skipped or report.unmatched:
+        # every row counted once: the reviews of cards not imported are rows too
+        rows = len(report.skipped) + report.unmatched
+        print(f"{count_of(rows, 'revlog row')} skipped:")
+        if report.unmatched:
+            print(
+                f"  {count_of(report.unmatched, 'review')} of cards whose notes were not "
+                "imported (cards of a note type recall does not read, or notes a deck file kept)"
+            )
         for shown, skipped in enumerate(report.skipped):
             if shown >= SHOWN_SKIPPED:
                 print(f"  ... and {len(report.skipped) - SHOWN_SKIPPED} more")

@@ -13,6 +13,7 @@ import sqlite3
 import struct
 import sys
 import zipfile
+from collections import Counter
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -193,6 +194,128 @@ def test_a_later_package_adds_only_its_new_reviews(
     out = capsys.readouterr().out
     assert "1 review imported, 7 already there" in out
     assert "nothing changed" not in out
+
+
+def test_every_count_a_repeat_import_prints_is_what_that_run_did(
+    apkg: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A repeat import adopts no schedule, so it says nothing was rebuilt from SM-2 history
+    (the first import rebuilt one); a later package with a newer review of that SM-2 card
+    adopts and rebuilds it alone, and one with a newer review of an FSRS card adopts it
+    without a rebuild. Every line of the repeat import counts this run's work only."""
+    assert main(["anki", "import", str(apkg)]) == 0
+    assert "schedules: 4 adopted (1 rebuilt from SM-2 history), 0 kept" in capsys.readouterr().out
+    assert main(["anki", "import", str(apkg)]) == 0
+    out = capsys.readouterr().out
+    assert "rebuilt" not in out
+    assert "schedules: 0 adopted, 4 kept (recall's were as new or newer)" in out
+    assert "wrote" not in out
+    assert "0 reviews imported, 7 already there" in out
+    assert "nothing changed" in out
+
+    for card, extra in [(2, "sm2"), (1, "fsrs")]:
+        later = spec()
+        at = T + 15 * DAY_MS  # after every review and FSRS review time of the first package
+        later.revlog.append((at, card_id(card), 3, 30, 12, 2500, 2500, 1))
+        if extra == "fsrs":
+            memory = {"s": 20.0, "d": 5.0, "dr": 0.9, "lrt": at // 1000}
+            later.cards[card - 1].data = json.dumps(memory)
+        folder = tmp_path / f"later-{extra}"
+        folder.mkdir()
+        newer = package(folder / "ml.apkg", build_collection(folder / "c.anki2", later))
+        assert main(["anki", "import", str(newer)]) == 0
+        out = capsys.readouterr().out
+        rebuilt = " (1 rebuilt from SM-2 history)" if extra == "sm2" else ""
+        assert f"schedules: 1 adopted{rebuilt}, 3 kept" in out
+        assert "1 review imported, 7 already there" in out
+
+
+def test_the_skipped_count_counts_every_row_the_reviews_of_cards_not_imported_included(
+    tmp_path: Path, isolated_recall_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Reviews of a card the package no longer holds (Anki keeps a deleted card's revlog)
+    are skipped rows like the manual and cram ones: three of them and those two are five
+    rows skipped, not three (the summary line used to count as one row)."""
+    gone = card_id(9)
+    with_deleted = spec()
+    with_deleted.revlog += [(T + 400 + n, gone, 3, 1, 0, 2500, 1000, 1) for n in range(3)]
+    apkg = package(tmp_path / "d.apkg", build_collection(tmp_path / "d.anki2", with_deleted))
+    assert main(["anki", "import", str(apkg)]) == 0
+    out = capsys.readouterr().out
+    assert "5 revlog rows skipped:\n" in out
+    assert "\n  3 reviews of cards whose notes were not imported" in out
+    assert "7 reviews imported" in out
+
+
+def test_force_on_an_unchanged_deck_file_says_nothing_was_rewritten(
+    apkg: Path, isolated_recall_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--force`` over a deck file that is already what the import writes neither rewrites
+    it nor claims to, and the import says nothing changed; over an edited file it rewrites it
+    and says "rewrote"."""
+    assert main(["anki", "import", str(apkg)]) == 0
+    capsys.readouterr()
+    deck_file = isolated_recall_home / "decks" / "anki-ml-formulas.toml"
+    text, before = deck_file.read_text(), deck_file.stat()
+    assert main(["anki", "import", "--force", str(apkg)]) == 0
+    out = capsys.readouterr().out
+    assert "wrote" not in out
+    assert f"kept 5 cards (1 cloze, 2 explain, 2 formula) in {deck_file}: already what" in out
+    assert "nothing changed" in out
+    after = deck_file.stat()
+    assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
+
+    deck_file.write_text(text.replace('prompt = "MSE"', 'prompt = "Mean squared error?"'))
+    assert main(["anki", "import", "--force", str(apkg)]) == 0
+    out = capsys.readouterr().out
+    assert f"rewrote 5 cards (1 cloze, 2 explain, 2 formula) in {deck_file}" in out
+    assert "nothing changed" not in out
+    assert deck_file.read_text() == text
+
+
+#: Decks the engine checked, by deck id (:func:`counted_engine_checks`).
+CHECKED: Counter[str] = Counter()
+
+
+def counted_engine_checks(built, problems):  # noqa: ANN001, ANN201
+    """The engine's deck checks, counted: a module-level function, so the parse cache names
+    it and caches its results as it does the real check's."""
+    from recall.grading.checks import check_deck
+
+    CHECKED[built.deck.id] += 1
+    check_deck(built, problems)
+
+
+@pytest.mark.parametrize("deck_cache", ["on", "off"])
+def test_a_generated_deck_is_checked_once_with_the_deck_cache_on_or_off(
+    deck_cache: str,
+    apkg: Path,
+    isolated_recall_home: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The engine's checks run once on the deck the first import writes: before it is
+    written, and loading the written bytes takes that result, with ``RECALL_NO_DECK_CACHE=1``
+    as with the cache on. A file changed after it was checked is checked again."""
+    import recall.grading
+    from recall.cards.loader import check_deck_text, read_deck
+
+    if deck_cache == "off":
+        monkeypatch.setenv("RECALL_NO_DECK_CACHE", "1")
+    monkeypatch.setattr(recall.grading, "check_deck", counted_engine_checks)
+    CHECKED.clear()
+    assert main(["anki", "import", str(apkg)]) == 0
+    assert "wrote 5 cards" in capsys.readouterr().out
+    assert CHECKED["anki-ml-formulas"] == 1
+
+    deck_file = isolated_recall_home / "decks" / "anki-ml-formulas.toml"
+    text = deck_file.read_text().replace('prompt = "MSE"', 'prompt = "Mean squared error?"')
+    assert check_deck_text(text, deck_file, check=counted_engine_checks)[0] is not None
+    deck_file.write_text(text.replace("Mean squared", "The mean squared"))
+    CHECKED.clear()
+    deck, errors = read_deck(deck_file, check=counted_engine_checks)
+    assert deck is not None and not errors
+    assert CHECKED["anki-ml-formulas"] == 1  # not the bytes checked: checked again
 
 
 def test_a_repeat_import_knows_its_deck_files_without_converting_the_notes_again(

@@ -169,10 +169,16 @@ def test_the_lean_reads_match_the_full_log(store: Store) -> None:
     assert everything[2][0] == "off_schedule"
 
 
-def test_states_from_elsewhere_are_adopted_only_when_newer(store: Store) -> None:
+def test_states_from_elsewhere_are_adopted_only_when_newer(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """An Anki import's schedules: taken where Anki saw a later review (or recall's card is
     new and the schedule has no review time), never over recall's own newer review; taking the
-    same states again changes nothing. On both backends (one executemany)."""
+    same states again changes nothing. On both backends, in batches (two here: one
+    executemany each), and what would be adopted is known before the write."""
+    import recall.store.memory as memory_store
+
+    monkeypatch.setattr(memory_store, "IMPORT_BATCH", 2)
     from recall.scheduling import Rating, Scheduler, SchedulerSettings
     from recall.scheduling.state import CardState, Phase
     from recall.store import ReviewInput
@@ -200,12 +206,14 @@ def test_states_from_elsewhere_are_adopted_only_when_newer(store: Store) -> None
     learning = CardState(phase=Phase.LEARNING, step=0, due=T0 + timedelta(minutes=10), reps=1)
     model = MemoryModelStore(store)
     states = {"deck/a": (anki, True), "deck/b": (anki, False), "deck/c": (learning, False)}
+    assert model.newer_states(states) == {"deck/a", "deck/c"}
     assert model.adopt_states(states) == (2, 1)
     after = store.cards_by_key()
     assert after["deck/a"].state == anki and after["deck/a"].suspended
     assert after["deck/b"].state == drilled  # recall's review (day 10) is newer than day 8
     assert after["deck/c"].state == learning and not after["deck/c"].suspended
-    assert model.adopt_states(states) == (0, 3)
+    assert model.newer_states(states) == set()
+    assert model.adopt(states) == []
     assert store.cards_by_key() == after
 
 

@@ -411,3 +411,35 @@ def test_review_kinds_are_stored_as_the_schema_integers() -> None:
     }
     assert [review_kind(code) for code in range(5)] == list(ReviewKind)
     assert [ReviewKind.of(phase) for phase in Phase] == list(ReviewKind)[:4]
+
+
+@pytest.mark.parametrize("caps", [(None, None), (2, 1), (0, 0), (1, None)])
+def test_home_counts_in_one_grouped_scan_equal_the_capped_scans(
+    store: Store, caps: tuple[int | None, int | None]
+) -> None:
+    """PostgreSQL's home counts are one grouped scan (row security calls the login's
+    ``current_learner()`` once per scan, and the per-deck form makes three scans a deck); both
+    forms give the same figures on either backend, caps included."""
+    from recall.store import queries as q
+    from recall.store.rows import deck_counts
+
+    store.sync_decks([make_deck(d, *[f"c{i}" for i in range(6)]) for d in "abcd"], now=T0)
+    keys = ids(store)
+    for n, key in enumerate(sorted(keys)):
+        if n % 3 == 0:
+            review(store, keys[key], Rating.Good, at=T0)  # learning
+        elif n % 3 == 1 and n % 2:
+            review(store, keys[key], Rating.Easy, at=T0)  # review, due in days
+    day_end = T0 + timedelta(days=30)
+    new_cap, due_cap = caps
+    with store._read() as conn:
+        decks = conn.execute(q.DECKS, {"learner": store.learner_id}).all()
+        params = {f"d{i}": deck_id for i, (deck_id, _s, _n) in enumerate(decks)}
+        params.update(day_end=day_end, new_cap=new_cap, due_cap=due_cap, learner=store.learner_id)
+        scans = conn.execute(
+            q.per_deck_counts(len(decks), new_cap is not None, due_cap is not None), params
+        ).all()
+        grouped = store._grouped_deck_counts(conn, decks, day_end, new_cap, due_cap)
+    assert grouped == deck_counts(decks, scans)
+    assert any(c.new for c in grouped) == (new_cap != 0)  # the decks hold new cards
+    assert any(c.learning for c in grouped) == (due_cap != 0)  # and learning ones

@@ -135,7 +135,62 @@ class KindRules(SpecReader):
             if not phrase or not any(ch.isalnum() for ch in phrase):
                 self.problems.add("a phrasing has no words", (*at, "words", j), card_id=card_id)
                 return None
-        return KeyPoint(say=say, words=words, formulas=formulas, values=tuple(values))
+        opposites = tuple(" ".join(w.split()) for w in entry.get("opposites", ()))
+        if len(opposites) > schema.MAX_PHRASINGS:
+            self.problems.add(
+                f"key point lists {len(opposites)} opposites; at most {schema.MAX_PHRASINGS}",
+                (*at, "opposites"),
+                card_id=card_id,
+            )
+            return None
+        for j, phrase in enumerate(opposites):
+            if not any(ch.isalnum() for ch in phrase):
+                self.problems.add(
+                    "an opposite has no words", (*at, "opposites", j), card_id=card_id
+                )
+                return None
+        subject = entry.get("subject", "").strip()
+        versus = tuple(term.strip() for term in entry.get("versus", ()))
+        if not self._contrast_ok(subject, versus, at, card_id):
+            return None
+        return KeyPoint(
+            say=say,
+            words=words,
+            formulas=formulas,
+            values=tuple(values),
+            subject=subject,
+            versus=versus,
+            opposites=opposites,
+        )
+
+    def _contrast_ok(self, subject: str, versus: tuple[str, ...], at: Path, card_id: str) -> bool:
+        """A contrast names one word (with ``|`` alternatives) per term, and a subject needs
+        something to be contrasted with."""
+        if subject and not versus:
+            self.problems.add(
+                "a key point's 'subject' needs 'versus' (the terms it is contrasted with)",
+                (*at, "subject"),
+                card_id=card_id,
+                suggestion='subject = "decode", versus = ["prefill"]',
+            )
+            return False
+        for key, term in [("subject", subject)] * bool(subject) + [("versus", t) for t in versus]:
+            if not term or " " in term or not any(ch.isalnum() for ch in term):
+                self.problems.add(
+                    f"{key} term {term!r} must be one word, with '|' between alternatives",
+                    (*at, key),
+                    card_id=card_id,
+                    suggestion='"batchnorm|bn"',
+                )
+                return False
+        if len(versus) > schema.MAX_CONTRAST:
+            self.problems.add(
+                f"{len(versus)} terms in 'versus'; at most {schema.MAX_CONTRAST}",
+                (*at, "versus"),
+                card_id=card_id,
+            )
+            return False
+        return True
 
     def _kind_reverse(
         self, entry: dict[str, Any], where: Path, card_id: str, fields: dict[str, Any]

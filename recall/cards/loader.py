@@ -14,6 +14,7 @@ a hostile file costs milliseconds, not minutes and gigabytes.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import tomllib
@@ -48,6 +49,17 @@ _CACHE: dict[
     tuple[str, int, int, bool, DeckCheck | None], tuple[Deck | None, tuple[DeckError, ...]]
 ] = {}
 _CACHE_SIZE = 256
+
+#: Decks :func:`check_deck_text` accepted in this process, by (SHA-256 of the text's bytes,
+#: path, builtin, check): the file written with exactly those bytes, read back at that path
+#: with that check, is that deck, so loading it takes the deck rather than checking the same
+#: bytes again. Taken once (an import checks a deck, writes it, loads it), kept few. This is
+#: what makes a deck an import writes checked once when the parse cache on disk is off
+#: (``RECALL_NO_DECK_CACHE=1``): nothing is weakened, since the key is the bytes read from
+#: the file, the check is the same code in the same process, and any other bytes (an edit
+#: between writing and loading) miss and are checked as usual.
+_CHECKED: dict[tuple[bytes, str, bool, DeckCheck | None], Deck] = {}
+_CHECKED_SIZE = 32
 
 #: What one deck file may hold (``docs/decks.md``, "Limits"); the built-in decks use a few
 #: percent of each. Cards per deck: :data:`recall.cards.schema.MAX_CARDS`.
@@ -152,9 +164,14 @@ def check_deck_text(
         )
         return None, [DeckError(message, path=shown, suggestion="split it into decks")]
     try:
-        return _deck_from_raw(raw, shown, builtin=False, check=check)
+        deck, errors = _deck_from_raw(raw, shown, builtin=False, check=check)
     except Exception as error:  # as read_deck: whatever goes wrong is this text's error
         return None, [_unexpected(error, shown)]
+    if deck is not None:
+        if len(_CHECKED) >= _CHECKED_SIZE:
+            _CHECKED.pop(next(iter(_CHECKED)))
+        _CHECKED[(hashlib.sha256(raw).digest(), shown, False, check)] = deck
+    return deck, errors
 
 
 def _deck_from_raw(
@@ -170,6 +187,10 @@ def _deck_from_raw(
                 "the file is not UTF-8 text", path=shown, line=line, suggestion="save it as UTF-8"
             )
         ]
+    if _CHECKED:
+        checked = _CHECKED.pop((hashlib.sha256(raw).digest(), shown, builtin, check), None)
+        if checked is not None:
+            return checked, []
     cached = parse_cache.load(raw, shown, builtin=builtin, check=check)
     if cached is not None:
         return _with_digest(cached, raw, builtin=builtin, check=check), []

@@ -114,12 +114,22 @@ class KeyPoint:
     clause, ``a|b`` for either word; a ``not`` in the phrasing must be matched by a negation in
     the clause, and a negation the phrasing lacks unmakes it), writes a formula equivalent to one
     of ``formulas`` (typed syntax), or a number within one of ``values``.
+
+    A point about one side of a contrast names it: ``subject`` is the term the point is about
+    and ``versus`` the terms it is contrasted with (``"decode"`` versus ``("prefill",)``), each a
+    word with ``|`` alternatives; a phrasing's words said of a ``versus`` term do not make the
+    point ("prefill is memory-bound" does not make "decode is memory-bound"). ``opposites`` are
+    phrasings of the point's contrary ("the loss is bounded"): a text that makes one of them
+    does not make the point, whatever else it says.
     """
 
     say: str
     words: tuple[str, ...] = ()
     formulas: tuple[str, ...] = ()
     values: tuple[PointValue, ...] = ()
+    subject: str = ""
+    versus: tuple[str, ...] = ()
+    opposites: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

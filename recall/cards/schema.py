@@ -104,11 +104,21 @@ PARAM_KEYS = {
     "meaning": "str",
 }
 TOLERANCE_KEYS = {"relative": "number", "absolute": "number", "sigfigs": "int", "exact": "bool"}
-POINT_KEYS = {"say": "str", "words": "list[str]", "formulas": "list[str]", "values": "list[table]"}
+POINT_KEYS = {
+    "say": "str",
+    "words": "list[str]",
+    "formulas": "list[str]",
+    "values": "list[table]",
+    "subject": "str",
+    "versus": "list[str]",
+    "opposites": "list[str]",
+}
 POINT_VALUE_KEYS = {"value": "number", "within": "number"}
 #: Most key points one explain card may declare, and most phrasings one point may list.
 MAX_POINTS = 12
 MAX_PHRASINGS = 40
+#: Most terms a key point may be contrasted with (``versus``).
+MAX_CONTRAST = 6
 IDENTITY_KEYS = {"lhs": "str", "rhs": "str", "derivative_of": "str", "wrt": "str"}
 
 

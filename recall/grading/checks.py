@@ -124,6 +124,7 @@ def check_card(item: BuiltCard, problems: Problems) -> None:
                 check_template(card, expr, (*where, "answer"), problems)
 
     _check_point_formulas(card, table, where, problems)
+    _check_point_phrasings(card, where, problems)
 
     for number, identity in enumerate(card.identities):
         at = (*where, "identities", number)
@@ -173,6 +174,23 @@ def _check_point_formulas(card: Card, table: SymbolTable, where: Path, problems:
                     card_id=card.id,
                     suggestion="`recall help syntax` shows what can be typed",
                 )
+
+
+def _check_point_phrasings(card: Card, where: Path, problems: Problems) -> None:
+    """A key point's phrasing (or opposite) that can never be made as written is a deck error:
+    a negation among a word's alternatives, or one with nothing after it to deny."""
+    from recall.grading.explain import phrasing_problem
+
+    for number, point in enumerate(card.points):
+        for key, phrasings in (("words", point.words), ("opposites", point.opposites)):
+            for j, phrasing in enumerate(phrasings):
+                message = phrasing_problem(phrasing)
+                if message is not None:
+                    problems.add(
+                        f"key point phrasing {phrasing!r}: {message}",
+                        (*where, "points", number, key, j),
+                        card_id=card.id,
+                    )
 
 
 def _check_form_rule(

@@ -4,23 +4,41 @@ An explain card may declare its key points (:class:`recall.cards.model.KeyPoint`
 sentence, and the phrasings that count as saying it. This module decides which points a typed
 explanation makes, and the verdict and suggested rating that follow.
 
-How a phrasing is matched, and why:
+How a phrasing is matched, and why (reading the text as words, clauses and negations is
+:mod:`recall.grading.explain_words`):
 
 * **Words, not strings.** Text and phrasing are cut into words, lower-cased, with British
   spellings folded into American ones (``normalise`` and ``normalize``) and contractions opened
   (``doesn't`` is ``does not``), then reduced to their stems (Snowball's English stemmer), so
   ``depends``, ``depending`` and ``dependence`` are one word. Small words (``the``, ``of``, ``is``)
   carry no point and are left out of phrasings.
+* **One spelling.** Sub- and superscripts fold (``k₁`` is ``k1``), a minus sign between
+  operands is the word "minus", and common abbreviations are read as the name they stand for
+  (``BN`` is ``batchnorm``, ``grads`` is ``gradients``, "with respect to" is ``wrt``).
 * **One clause.** Every word of a phrasing must occur in the same clause of the text (clauses end
-  at ``.``, ``;``, ``!``, ``?``, a line break, and at ``but``/``whereas``/``although``), in any
+  at ``.``, ``;``, ``!``, ``?``, a line break, and at ``but``/``whereas``), in any
   order: a learner who writes "the KL divergence is the only part that moves" says the same as
-  "only the KL term changes".
+  "only the KL term changes". Where order carries the meaning a phrasing says so: ``a>b`` wants
+  ``b`` close after ``a`` ("over the batch", not "each example over its features").
 * **Slips forgiven.** A word of six letters or more may be one key off (``preceeding``), ten or
-  more two keys, the same as the deck format's spelling rule (:mod:`recall.spelling`).
-* **Negation flips a point.** A ``not``/``no``/``never``/``without`` (or ``n't``) governs the
-  words after it up to a comma or the clause's end (at most six words). A phrasing without a
-  negation is not made by a clause whose matched words are negated ("does *not* depend on the
-  parameters" does not say "depends on the parameters"), and a phrasing with one needs it.
+  more two keys, the same as the deck format's spelling rule (:mod:`recall.spelling`), never in
+  its first letter nor from ``min`` to ``max``: "minimizing" is two keys from "maximizing" and
+  means the opposite.
+* **Negation flips a point.** A ``not``/``never``/``nothing`` (or ``n't``) governs the words
+  after it up to a comma or the clause's end (at most six words); a ``no``/``without``/"rather
+  than"/"instead of" only the phrase it introduces; a ``nothing`` after a verb denies the verb
+  ("teaches nothing"). A phrasing without a negation is not made by negated words ("does *not*
+  depend on the parameters" does not say "depends on the parameters"), and a phrasing with one
+  needs a negated word after its ``not`` and none before it.
+* **Contrasts are bound.** A point about one side of a contrast names its ``subject`` and what it
+  is ``versus``; each word of a clause is said of the term mentioned nearest before it in its
+  part of the clause (parts end at commas, ``while``, ``though``, "on the other hand" and the
+  like), and only words said of the phrasing's
+  own term count: "prefill is memory-bound, decode compute-bound" does not say "decode is
+  memory-bound".
+* **Opposites unmake.** A clause that says one of a point's ``opposites`` ("the loss is
+  bounded") makes none of its phrasings, and a text that says one makes it with no number or
+  formula.
 * **Formulas and numbers are graded, not read.** Runs of the text that look like math are read
   with the engine's own grammar and compared with the point's formulas by the engine, an
   equation as an equation (:mod:`recall.grading.explain_formulas`); numbers are compared within
@@ -34,7 +52,7 @@ when every point is made and Hard when some are missed (Hard still passes), Agai
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -42,6 +60,16 @@ from recall.cards.model import Card, KeyPoint
 from recall.formula import Status, SymbolTable, Verdict
 from recall.grading.explain_formulas import FormulaGrader
 from recall.grading.explain_formulas import formula_spans as formula_spans
+from recall.grading.explain_words import (
+    NEGATORS,
+    SMALL_WORDS,
+    WORD,
+    Token,
+    folded,
+    normalised,
+    read_clauses,
+    stem,
+)
 from recall.spelling import edit_distance
 from recall.verdicts import PointOutcome
 
@@ -50,50 +78,41 @@ MAX_TEXT = 4000
 #: Share of the points that makes an explanation pass.
 PASS_SHARE = 0.5
 
-_NEGATORS = frozenset(
-    {"not", "no", "never", "none", "nothing", "neither", "nor", "without", "nobody", "nowhere"}
-)
-#: Words that carry no point: never required by a phrasing.
-_SMALL_WORDS = frozenset(
-    """a an the of to in on at by for from with as and or is are was were be been being it its
-    this that these those there here which who whom whose what so than then do does did has have
-    had will would can could should may might must shall we you they he she i our your their
-    his her them us my me just very really also""".split()
-)
-_CLAUSE_BREAK = re.compile(
-    r"[.;!?\n]+(?:\s|$)|[.;!?\n]+(?=[^\w])|\b(?:but|whereas|although|though|however)\b"
-)
-_WORD = re.compile(r"[^\W_]+(?:[_'’][^\W_]+)*|,")
-_CONTRACTION = re.compile(r"(\w+)n['’]t\b")
-_IRREGULAR_NOT = {"can": "can", "won": "will", "shan": "shall", "ain": "is"}
-_BRITISH_ISE = re.compile(r"(?<=\w{3})is(e|es|ed|ing|ation|ations|er|ers)\b")
-_BRITISH_OUR = re.compile(r"(?<=\w{3})our(s?)\b")
-_BRITISH_YSE = re.compile(r"(?<=\w{3})ys(e|es|ed|ing)\b")
-_NEGATION_SCOPE = 6
-#: Words that end a negation's reach ("does not depend on the data, *so* the KL is what moves").
-_SCOPE_ENDS = frozenset(
-    "so because since which that then therefore thus hence while whereas and".split()
-)
-
 _NUMBER = re.compile(r"(?<![\w.])[-−]?\d+(?:[.,]\d+)?(?:[eE][-+−]?\d+)?(%?)")
-
-
-@dataclass(frozen=True)
-class _Token:
-    """A word of the text: its stem, the word as written (folded) and whether a negation
-    governs it."""
-
-    stem: str
-    word: str
-    negated: bool
+#: Numbers written as words ("eightfold", "twenty tokens", "a thousand steps"); "one" is left
+#: out, being mostly not a number ("one-hot", "one token at a time").
+_NUMBER_WORDS = {
+    word: number
+    for number, word in enumerate(
+        """zero _ two three four five six seven eight nine ten eleven twelve thirteen fourteen
+        fifteen sixteen seventeen eighteen nineteen twenty""".split()
+    )
+    if word != "_"
+} | {"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "hundred": 100, "thousand": 1000}
+_NUMBER_WORD = re.compile(r"\b(" + "|".join(_NUMBER_WORDS) + r")(?:fold|x)?\b", re.IGNORECASE)
+_MATHY_CHARS = set("+-−*/^()=√·×<>≤≥≈_'ᵀ|!²³")
+_FUNCTION_WORDS = frozenset(
+    """log ln exp sqrt softmax sigmoid tanh relu max min sum mean var cov kl e""".split()
+)
+#: Greek letters spelt out, as learners type them in a formula ("mu + sigma * eps").
+_GREEK_NAMES = frozenset(
+    """alpha beta gamma delta epsilon eps zeta eta theta iota kappa lambda mu nu xi pi rho
+    sigma tau phi chi psi omega""".split()
+)
+#: ``a>b`` in a phrasing: ``b`` among the next this many words of the text after ``a``.
+NEAR = 2
 
 
 @dataclass(frozen=True)
 class _Slot:
-    """A word a phrasing requires: any of its alternatives (``a|b``)."""
+    """A word a phrasing requires: any of its alternatives (``a|b``); ``near`` when it must
+    follow the slot before it closely (``a>b``); ``denied`` when it stands after the
+    phrasing's negation."""
 
     stems: tuple[str, ...]
     words: tuple[str, ...]
+    near: bool = False
+    denied: bool = False
 
 
 @dataclass(frozen=True)
@@ -105,29 +124,155 @@ class Phrasing:
 
     @classmethod
     def read(cls, text: str) -> Phrasing:
-        """``"entropy not depend weights|parameters"`` → three slots, negated."""
-        slots = []
+        """``"entropy not depend weights|parameters"`` → three slots, the last two after the
+        negation; ``"across|over>batch"`` → two slots, the second close after the first."""
+        slots: list[_Slot] = []
         negated = False
-        for raw in _normalised(text).split():
-            # A phrasing word is cut as the text is ("one-hot", "0.2" and "h(p)" are several
-            # words there), else it could never match; each piece is then a word of its own.
-            # (Alternatives, "a|b", are taken whole.)
-            if "|" not in raw and len(_WORD.findall(raw)) > 1:
-                for word in _WORD.findall(raw):
-                    if word != "," and word not in _SMALL_WORDS and word not in _NEGATORS:
-                        folded = _folded(word)
-                        slots.append(_Slot((_stem(folded),), (folded,)))
-                continue
-            options = [option for option in raw.split("|") if option]
-            plain = [option for option in options if option not in _SMALL_WORDS]
-            if plain and all(option in _NEGATORS for option in plain):
-                negated = not negated
-                continue
-            if not plain:
-                continue
-            words = tuple(_folded(option) for option in plain)
-            slots.append(_Slot(tuple(_stem(w) for w in words), words))
+        for raw in normalised(text).split():
+            near = False
+            for part in raw.split(">"):
+                added = cls._slots(part, near=near, denied=negated)
+                if added is None:
+                    negated = True
+                    continue
+                slots.extend(added)
+                near = True
         return cls(tuple(slots), negated)
+
+    @staticmethod
+    def _slots(raw: str, *, near: bool, denied: bool) -> list[_Slot] | None:
+        """The slots one phrasing word stands for; ``None`` for a negation."""
+        # A phrasing word is cut as the text is ("one-hot", "0.2" and "h(p)" are several words
+        # there), else it could never match; each piece is then a word of its own, close after
+        # the one before ("one-hot" is "one" then "hot"). (Alternatives, "a|b", are taken whole.)
+        if "|" not in raw and len(WORD.findall(raw)) > 1:
+            pieces = [w for w in WORD.findall(raw) if w != "," and w not in SMALL_WORDS | NEGATORS]
+            return [
+                _Slot((stem(folded(w)),), (folded(w),), near=near or i > 0, denied=denied)
+                for i, w in enumerate(pieces)
+            ]
+        options = [option for option in raw.split("|") if option]
+        plain = [option for option in options if option not in SMALL_WORDS]
+        if plain and all(option in NEGATORS for option in plain):
+            return None
+        if not plain:
+            return []
+        words = tuple(folded(option) for option in plain)
+        return [_Slot(tuple(stem(w) for w in words), words, near=near, denied=denied)]
+
+
+def phrasing_problem(text: str) -> str | None:
+    """What is wrong with a phrasing as a deck writes it, or ``None``: a negation among a
+    word's alternatives (``"differ|not same"`` reads as a word "not" the text never has, so
+    the phrasing can only be made with "same"), or a negation with no word after it to deny
+    (``"b 0 none"`` can never be made)."""
+    denied_words = 0
+    negated = False
+    for raw in normalised(text).split():
+        for part in raw.split(">"):
+            options = [option for option in part.split("|") if option]
+            negators = [option for option in options if option in NEGATORS]
+            if negators and len(negators) < len(options):
+                return (
+                    f"'{'|'.join(options)}' mixes a negation with words; give the negated "
+                    "wording as a phrasing of its own"
+                )
+            if negators:
+                negated = True
+            elif negated:
+                denied_words += any(option not in SMALL_WORDS for option in options)
+    if negated and not denied_words:
+        return "its negation has no word after it to deny; put 'not' before the words it denies"
+    return None
+
+
+@dataclass(frozen=True)
+class _Contrast:
+    """A point's contrast read once: its terms (the subject first, when it has one)."""
+
+    terms: tuple[_Slot, ...]
+    has_subject: bool
+
+    @classmethod
+    def of(cls, point: KeyPoint) -> _Contrast | None:
+        if not point.versus:
+            return None
+        names = ((point.subject,) if point.subject else ()) + point.versus
+        terms = []
+        for name in names:
+            words = tuple(folded(w) for w in normalised(name).split("|") if w.strip())
+            terms.append(_Slot(tuple(stem(w) for w in words), words))
+        return cls(tuple(terms), bool(point.subject))
+
+    def bound_term(self, phrasing: Phrasing) -> int | None:
+        """The term a phrasing is said of: the one it names, else the subject; ``None`` when
+        it names several (it states the contrast itself) or none and there is no subject."""
+        named = {
+            k
+            for k, term in enumerate(self.terms)
+            for slot in phrasing.slots
+            if set(slot.stems) & set(term.stems)
+        }
+        if len(named) == 1:
+            return named.pop()
+        if not named and self.has_subject:
+            return 0
+        return None
+
+    def owners_of(self, clauses: Sequence[tuple[Token, ...]]) -> list[list[int | None]]:
+        """:meth:`owners` of every clause, each clause starting from the last term the clauses
+        before it spoke of ("Decode reads every weight. So it is memory-bound.")."""
+        result = []
+        carry: int | None = None
+        for clause in clauses:
+            owned, carry = self.owners(clause, carry)
+            result.append(owned)
+        return result
+
+    def owners(
+        self, clause: tuple[Token, ...], carry: int | None = None
+    ) -> tuple[list[int | None], int | None]:
+        """Which term each word of the clause is said of, and the term the clause leaves
+        spoken of: the nearest term mentioned before it in its comma-delimited piece, else
+        after it in that piece, else before it in the clause or, failing that, ``carry`` (a
+        subject carries across commas and sentences: "decode reads the weights, so it is
+        memory-bound"). A mention after "unlike"/"than"/"not" is a foil: it owns the words of
+        its own piece ("unlike L2's 2λw") but carries across no comma. A term right after
+        another and "is" names the first again ("RMSNorm is LayerNorm without the centring")."""
+        mention: list[int | None] = []
+        for i, token in enumerate(clause):
+            named = next((k for k, term in enumerate(self.terms) if _slot_takes(term, token)), None)
+            if named is not None and token.copula and i and mention[i - 1] is not None:
+                named = None
+            mention.append(named)
+        # One sweep forward (the last mention in the piece and in the clause so far) and one
+        # back (the next mention in the piece): linear in the clause's length.
+        before: list[int | None] = []
+        earlier: list[int | None] = []
+        last_in_piece = None
+        last = carry
+        for i, token in enumerate(clause):
+            if i and token.piece != clause[i - 1].piece:
+                last_in_piece = None
+            if mention[i] is not None:
+                last_in_piece = mention[i]
+                if not token.foil:
+                    last = mention[i]
+            before.append(last_in_piece)
+            earlier.append(last)
+        after: list[int | None] = [None] * len(clause)
+        following: int | None = None
+        for i in reversed(range(len(clause))):
+            if i + 1 < len(clause) and clause[i + 1].piece != clause[i].piece:
+                following = None
+            after[i] = following
+            if mention[i] is not None:
+                following = mention[i]
+        owned = [
+            b if b is not None else a if a is not None else e
+            for b, a, e in zip(before, after, earlier, strict=True)
+        ]
+        return owned, last
 
 
 @dataclass(frozen=True)
@@ -156,14 +301,22 @@ class Explanation:
 def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -> Explanation:
     """Which of ``card``'s key points ``text`` makes."""
     text = text[:MAX_TEXT]
-    clauses = list(_clauses(text))
+    clauses = list(read_clauses(text))
     formulas: FormulaGrader | None = None
     outcomes = []
     for point in card.points:
-        evidence = _by_words(point, clauses)
-        if evidence is None and point.values:
+        contrast = _Contrast.of(point)
+        # A clause that says the point's contrary makes none of its phrasings; a text that
+        # says it anywhere makes the point with no bare number or formula.
+        owners = contrast.owners_of(clauses) if contrast else None
+        opposed = _clauses_saying(point.opposites, clauses, contrast, owners)
+        evidence = _said_in(point.words, clauses, contrast, owners, skip=opposed)
+        if evidence is None and point.values and not opposed:
             evidence = _by_value(point, text)
-        if point.formulas and (evidence is None or _read_from_math(evidence)):
+        # A formula makes the point only where words did not and no opposite was said; it
+        # unmakes words read off a formula the engine grades wrong for the point.
+        wants_formula = evidence is None and not opposed
+        if point.formulas and (wants_formula or (evidence and _read_from_math(evidence))):
             if formulas is None:
                 formulas = FormulaGrader.of(text, table or SymbolTable.build(strict=False))
             if evidence is None:
@@ -185,7 +338,7 @@ def _within_any(said: str, texts: Sequence[str]) -> bool:
     """Whether every word of ``said`` is a word of one of ``texts``, read as the text is."""
     wanted = set(said.split())
     for text in texts:
-        words = {_folded(raw) for raw in _WORD.findall(_normalised(text)) if raw != ","}
+        words = {folded(raw) for raw in WORD.findall(normalised(text)) if raw != ","}
         if wanted <= words:
             return True
     return False
@@ -214,99 +367,155 @@ def grade_explanation(card: Card, text: str, table: SymbolTable | None = None) -
 # --- words ------------------------------------------------------------------------------------
 
 
-def _by_words(point: KeyPoint, clauses: Sequence[tuple[_Token, ...]]) -> str | None:
-    for phrase_text in point.words:
+def _clauses_saying(
+    phrasings: Sequence[str],
+    clauses: Sequence[tuple[Token, ...]],
+    contrast: _Contrast | None,
+    owners: Sequence[list[int | None]] | None,
+) -> frozenset[int]:
+    """The indices of the clauses that say any of ``phrasings``."""
+    if not phrasings:
+        return frozenset()
+    return frozenset(
+        c
+        for c in range(len(clauses))
+        if _said_in(phrasings, clauses, contrast, owners, only=c) is not None
+    )
+
+
+def _said_in(
+    phrasings: Sequence[str],
+    clauses: Sequence[tuple[Token, ...]],
+    contrast: _Contrast | None,
+    owners: Sequence[list[int | None]] | None,
+    *,
+    skip: frozenset[int] = frozenset(),
+    only: int | None = None,
+) -> str | None:
+    """The words of the first clause that says one of ``phrasings`` (leaving out the clauses
+    in ``skip``, or looking at clause ``only``), or ``None``; ``owners`` are the contrast's
+    :meth:`_Contrast.owners_of` the clauses."""
+    for phrase_text in phrasings:
         phrasing = _phrasing(phrase_text)
         if not phrasing.slots:
             continue
-        for clause in clauses:
-            matched = _match(phrasing, clause)
+        bound = contrast.bound_term(phrasing) if contrast else None
+        for c, clause in enumerate(clauses):
+            if c in skip or (only is not None and c != only):
+                continue
+            allowed = None
+            if owners is not None and bound is not None:
+                allowed = [owner in (None, bound) for owner in owners[c]]
+            matched = _match(phrasing, clause, allowed)
             if matched is not None:
                 return matched
     return None
 
 
-def _match(phrasing: Phrasing, clause: tuple[_Token, ...]) -> str | None:
-    """The clause's words that say the phrasing, or ``None``."""
-    found: list[_Token] = []
+def _match(
+    phrasing: Phrasing, clause: tuple[Token, ...], allowed: list[bool] | None = None
+) -> str | None:
+    """The clause's words that say the phrasing, or ``None``.
+
+    Every slot needs a word of the clause (said of the phrasing's term, where ``allowed``
+    says which words are); a slot before the phrasing's negation needs a word no negation
+    governs, and a negated phrasing needs at least one negated word after its negation. A
+    ``near`` slot's word follows the previous slot's within :data:`NEAR` words. Slots are
+    searched chain by chain (a slot and the near slots after it), so the work stays linear in
+    the clause's length."""
+    candidates: list[list[int]] = []
     for slot in phrasing.slots:
-        # A word may occur twice in a clause, once negated ("does not depend on the data, so
-        # only the KL depends on it"): take the occurrence whose negation suits the phrasing.
-        takers = [t for t in clause if _slot_takes(slot, t)]
+        takers = [
+            i
+            for i, token in enumerate(clause)
+            if (allowed is None or allowed[i])
+            and (slot.denied or not token.negated)
+            and _slot_takes(slot, token)
+        ]
         if not takers:
             return None
-        suited = [t for t in takers if t.negated == phrasing.negated]
-        found.append((suited or takers)[0])
-    if any(token.negated for token in found) != phrasing.negated:
-        return None
-    return " ".join(dict.fromkeys(token.word for token in found))
+        # A word may occur twice, once negated: try first the occurrence that suits the slot.
+        takers.sort(key=lambda i: clause[i].negated != slot.denied)
+        candidates.append(takers)
+    chains: list[list[int]] = []
+    for k, slot in enumerate(phrasing.slots):
+        if slot.near and chains:
+            chains[-1].append(k)
+        else:
+            chains.append([k])
+    plain: list[tuple[int, ...]] = []
+    denying: list[tuple[int, ...] | None] = []
+    for chain in chains:
+        some, negated = _chain_assignments(chain, phrasing.slots, candidates, clause)
+        if some is None:
+            return None
+        plain.append(some)
+        denying.append(negated)
+    if phrasing.negated:
+        which = next((n for n, found in enumerate(denying) if found is not None), None)
+        if which is None:
+            return None
+        plain[which] = denying[which] or plain[which]
+    chosen = [i for assignment in plain for i in assignment]
+    return " ".join(dict.fromkeys(clause[i].word for i in chosen))
 
 
-def _slot_takes(slot: _Slot, token: _Token) -> bool:
+def _chain_assignments(
+    chain: list[int],
+    slots: Sequence[_Slot],
+    candidates: list[list[int]],
+    clause: tuple[Token, ...],
+) -> tuple[tuple[int, ...] | None, tuple[int, ...] | None]:
+    """One way to place a chain of near slots in the clause, and one that puts a negated word
+    on a slot after the phrasing's negation (``None`` where there is no such way)."""
+    some: tuple[int, ...] | None = None
+    negated: tuple[int, ...] | None = None
+
+    def place(k: int, chosen: tuple[int, ...]) -> None:
+        nonlocal some, negated
+        if some is not None and negated is not None:
+            return
+        if k == len(chain):
+            if some is None:
+                some = chosen
+            if negated is None and any(
+                clause[i].negated and slots[s].denied for i, s in zip(chosen, chain, strict=True)
+            ):
+                negated = chosen
+            return
+        for i in candidates[chain[k]]:
+            if k and not 0 < i - chosen[-1] <= NEAR:
+                continue
+            place(k + 1, (*chosen, i))
+
+    place(0, ())
+    return some, negated
+
+
+def _slot_takes(slot: _Slot, token: Token) -> bool:
+    """Whether a word of the text is one of the slot's: the same stem, or a slip of a long
+    word that keeps its first letter and does not turn it into its opposite ("minimizing" is
+    two keys from "maximizing")."""
     if token.stem in slot.stems:
         return True
     for word in slot.words:
         allowance = 2 if len(word) >= 10 else 1 if len(word) >= 6 else 0
-        if allowance and word[0] == token.word[:1]:
+        if allowance and word[0] == token.word[:1] and not _opposed_prefixes(word, token.word):
             if edit_distance(word, token.word, allowance) <= allowance:
                 return True
     return False
 
 
-def _clauses(text: str) -> Iterator[tuple[_Token, ...]]:
-    """The text's clauses as tokens, each marked when a negation governs it."""
-    for piece in _CLAUSE_BREAK.split(_normalised(text)):
-        tokens: list[_Token] = []
-        scope = 0
-        for raw in _WORD.findall(piece):
-            if raw == ",":
-                scope = 0
-                continue
-            word = _folded(raw)
-            if word in _NEGATORS and not _only_intensifier(piece, raw):
-                scope = _NEGATION_SCOPE
-                continue
-            if word in _SCOPE_ENDS:
-                scope = 0
-            if word in _SMALL_WORDS:
-                continue
-            tokens.append(_Token(_stem(word), word, negated=scope > 0))
-            scope = max(scope - 1, 0)
-        if tokens:
-            yield tuple(tokens)
+#: Word beginnings that say opposite things a slip or two apart ("minimization",
+#: "maximization").
+_OPPOSED_PREFIXES = (frozenset({"min", "max"}),)
 
 
-def _only_intensifier(piece: str, raw: str) -> bool:
-    """``not only`` (and ``no doubt``) add, they do not negate."""
-    return bool(re.search(rf"\b{re.escape(raw)}\s+(only|just|doubt)\b", piece))
+def _opposed_prefixes(word: str, other: str) -> bool:
+    return frozenset({word[:3], other[:3]}) in _OPPOSED_PREFIXES
 
 
-def _normalised(text: str) -> str:
-    text = text.lower().replace("’", "'").replace("+", " plus ")
-    text = _CONTRACTION.sub(lambda m: f"{_IRREGULAR_NOT.get(m.group(1), m.group(1))} not", text)
-    text = text.replace("cannot", "can not")
-    text = _BRITISH_ISE.sub(r"iz\1", text)
-    text = _BRITISH_YSE.sub(r"yz\1", text)
-    return _BRITISH_OUR.sub(r"or\1", text)
-
-
-def _folded(word: str) -> str:
-    return word.replace("'", "").replace("_", "")
-
-
-@lru_cache(maxsize=4096)
-def _stem(word: str) -> str:
-    return _stemmer().stemWord(word)
-
-
-@lru_cache(maxsize=1)
-def _stemmer():  # type: ignore[no-untyped-def]
-    import snowballstemmer
-
-    return snowballstemmer.stemmer("english")
-
-
-@lru_cache(maxsize=2048)
+@lru_cache(maxsize=1 << 13)
 def _phrasing(text: str) -> Phrasing:
     return Phrasing.read(text)
 
@@ -323,8 +532,17 @@ def _by_value(point: KeyPoint, text: str) -> str | None:
         except ValueError:
             continue
         candidates = (number / 100, number) if percent else (number,)
-        for value in point.values:
-            margin = value.within + 1e-12 * max(1.0, abs(value.value))
-            if any(abs(candidate - value.value) <= margin for candidate in candidates):
-                return match.group()
+        if _within(point, candidates):
+            return match.group()
+    for match in _NUMBER_WORD.finditer(text):
+        if _within(point, (float(_NUMBER_WORDS[match.group(1).lower()]),)):
+            return match.group()
     return None
+
+
+def _within(point: KeyPoint, candidates: Sequence[float]) -> bool:
+    for value in point.values:
+        margin = value.within + 1e-12 * max(1.0, abs(value.value))
+        if any(abs(candidate - value.value) <= margin for candidate in candidates):
+            return True
+    return False

@@ -42,7 +42,7 @@ from recall.store.models import (
     decks_visible_to,
     queue_for,
 )
-from recall.store.rows import review_kind, state_columns
+from recall.store.rows import review_kind
 from recall.store.store import Store
 from recall.store.timeutil import from_millis, to_millis
 
@@ -125,17 +125,87 @@ _INSERT = (
 
 def _insert_rows(conn: Connection, rows: list[tuple[int | None, ...]]) -> None:
     """Insert imported-review rows (values in :data:`_INSERT_COLUMNS` order) with one
-    ``executemany`` of the driver: the values are plain integers already, so the per-row
-    parameter processing of a Core ``execute`` (most of the time of 100,000 rows) is skipped.
-    The statement is still Core's, compiled for the connection's dialect."""
-    compiled = _INSERT.compile(dialect=conn.dialect)
+    ``executemany`` of the driver (:func:`_execute_many`)."""
+    _execute_many(conn, _INSERT, _INSERT_COLUMNS, rows)
+
+
+def _execute_many(
+    conn: Connection, statement: Any, names: tuple[str, ...], rows: list[tuple[Any, ...]]
+) -> None:
+    """Run ``statement`` once per row with one ``executemany`` of the driver, each row's values
+    in ``names`` order: the values are plain numbers already (times as epoch ms), so the
+    per-row parameter processing of a Core ``execute`` (most of the time of 100,000 rows) is
+    skipped. The statement is still Core's, compiled for the connection's dialect."""
+    compiled = statement.compile(dialect=conn.dialect)
     if compiled.positional:
-        order = tuple(_INSERT_COLUMNS.index(name) for name in compiled.positiontup or ())
-        in_order = order == tuple(range(len(_INSERT_COLUMNS)))
+        order = tuple(names.index(name) for name in compiled.positiontup or ())
+        in_order = order == tuple(range(len(names)))
         params: list[Any] = rows if in_order else list(map(itemgetter(*order), rows))
     else:
-        params = [dict(zip(_INSERT_COLUMNS, row, strict=True)) for row in rows]
+        params = [dict(zip(names, row, strict=True)) for row in rows]
     conn.exec_driver_sql(compiled.string, params)
+
+
+#: The columns a state scheduled elsewhere sets on a card's ``card_state`` row, in the order
+#: :data:`_ADOPT` binds them (after them the learner and the card).
+_ADOPT_COLUMNS = (
+    "queue",
+    "phase",
+    "step",
+    "stability",
+    "difficulty",
+    "due",
+    "last_review",
+    "reps",
+    "lapses",
+    "suspended",
+    "buried_until",
+)
+_MOMENTS = frozenset({"due", "last_review", "buried_until"})  # bound as epoch ms
+#: The update of one card's schedule; bound names apart from the column names, which
+#: SQLAlchemy keeps for itself. Times are bound as epoch ms.
+_ADOPT = (
+    update(CardStateRow)
+    .where(
+        CardStateRow.learner_id == bindparam("learner"),
+        CardStateRow.card_id == bindparam("cid"),
+    )
+    .values(
+        {
+            name: bindparam(f"new_{name}", type_=BigInteger if name in _MOMENTS else None)
+            for name in _ADOPT_COLUMNS
+        }
+    )
+)
+_ADOPT_NAMES = (*(f"new_{name}" for name in _ADOPT_COLUMNS), "learner", "cid")
+
+
+def _adopt_values(state: CardState, suspended: bool) -> tuple[Any, ...]:
+    """The :data:`_ADOPT_COLUMNS` values of a card given ``state`` (times as epoch ms; the
+    state's columns as :func:`~recall.store.rows.state_columns` names them, not buried)."""
+    due, last = state.due, state.last_review
+    return (
+        queue_for(int(state.phase), suspended=suspended),
+        int(state.phase),
+        state.step,
+        state.stability,
+        state.difficulty,
+        None if due is None else to_millis(due),
+        None if last is None else to_millis(last),
+        state.reps,
+        state.lapses,
+        suspended,
+        None,
+    )
+
+
+def _is_newer(state: CardState, last_ms: int | None, phase: int) -> bool:
+    """Whether a card whose stored schedule last saw a review at ``last_ms`` (epoch ms) and is
+    in ``phase`` takes ``state``: a state that saw a later review does; a state with no review
+    time only where the card was never seen."""
+    if state.last_review is not None:
+        return last_ms is None or to_millis(state.last_review) > last_ms
+    return last_ms is None and phase == 0 and state.phase != 0
 
 
 @dataclass(frozen=True)
@@ -343,69 +413,85 @@ class MemoryModelStore:
         return added, duplicates
 
     def adopt_states(self, states: Mapping[str, tuple[CardState, bool]]) -> tuple[int, int]:
-        """Give cards (by ``deck/card`` key) a state scheduled elsewhere, with its suspension:
-        only where that state saw a later review than the one recall has (or, for a state with
-        no review time, where recall's card is still new),
-        so recall's own newer reviews are never overwritten and adopting the same states again
-        changes nothing. Returns (adopted, kept as they were); unknown keys raise ``KeyError``."""
-        adopted = kept = 0
+        """Give cards (by ``deck/card`` key) a state scheduled elsewhere, with its suspension
+        (:meth:`adopt`). Returns (adopted, kept as they were)."""
+        adopted = self.adopt(states)
+        return len(adopted), len(states) - len(adopted)
+
+    def newer_states(self, states: Mapping[str, tuple[CardState, bool]]) -> set[str]:
+        """The keys of ``states`` that :meth:`adopt` would adopt now, read without the write
+        lock: an importer completes only these (an SM-2 card's replay through FSRS, say) and
+        hands them to :meth:`adopt`, which checks again as it writes. Unknown keys raise
+        ``KeyError``."""
         try:
-            with self._store._write() as conn:
-                rows = {
-                    f"{slug}/{key}": (card_id, last, phase)
-                    for card_id, slug, key, last, phase in conn.execute(
-                        select(
-                            CardRow.id,
-                            DeckRow.slug,
-                            CardRow.key,
-                            CardStateRow.last_review,
-                            CardStateRow.phase,
-                        )
-                        .join(DeckRow, DeckRow.id == CardRow.deck_id)
-                        .join(CardStateRow, CardStateRow.card_id == CardRow.id)
-                        .where(CardStateRow.learner_id == self._learner)
-                    )
-                }
-                batch = []
-                for card_key, (state, suspended) in states.items():
-                    card_id, last, phase = rows[card_key]
-                    if state.last_review is not None:
-                        newer = last is None or state.last_review > last
-                    else:  # a schedule with no review time: only a card never seen takes it
-                        newer = last is None and phase == 0 and state.phase != 0
-                    if not newer:
-                        kept += 1
-                        continue
-                    batch.append(
-                        {
-                            "cid": card_id,
-                            "queue": queue_for(int(state.phase), suspended=suspended),
-                            "suspended": suspended,
-                            "buried_until": None,
-                            "reps": state.reps,
-                            "lapses": state.lapses,
-                            **state_columns("", state, with_counters=False),
-                        }
-                    )
-                if batch:
-                    # bound names apart from the column names, which SQLAlchemy keeps for itself
-                    columns = [key for key in batch[0] if key != "cid"]
-                    conn.execute(
-                        update(CardStateRow)
-                        .where(
-                            CardStateRow.learner_id == self._learner,
-                            CardStateRow.card_id == bindparam("cid"),
-                        )
-                        .values({name: bindparam(f"new_{name}") for name in columns}),
-                        [
-                            {"cid": row["cid"], **{f"new_{n}": row[n] for n in columns}}
-                            for row in batch
-                        ],
-                    )
-                adopted = len(batch)
+            with self._store._read() as conn:
+                stored = self._schedule_times(conn)
         except DATABASE_ERRORS as error:
             raise self._fail(error) from error
-        return adopted, kept
+        newer = set()
+        for card_key, (state, _suspended) in states.items():
+            _card_id, last_ms, phase = stored[card_key]
+            if _is_newer(state, last_ms, phase):
+                newer.add(card_key)
+        return newer
+
+    def adopt(self, states: Mapping[str, tuple[CardState, bool]]) -> list[str]:
+        """Give cards (by ``deck/card`` key) a state scheduled elsewhere, with its suspension:
+        only where that state saw a later review than the one recall has (or, for a state with
+        no review time, where recall's card is still new), so recall's own newer reviews are
+        never overwritten and adopting the same states again changes nothing. Returns the keys
+        adopted; unknown keys raise ``KeyError``.
+
+        Written as the imported reviews are (:meth:`import_reviews`): in batches of
+        :data:`IMPORT_BATCH` cards, each in its own short write transaction that reads its
+        cards' schedules again (one range of card ids) and updates those it adopts with one
+        driver ``executemany`` of plain values."""
+        try:
+            with self._store._read() as conn:
+                ids = self._card_ids(conn)
+            by_id = sorted((ids[card_key], card_key) for card_key in states)
+            adopted: list[str] = []
+            for start in range(0, len(by_id), IMPORT_BATCH):
+                batch = by_id[start : start + IMPORT_BATCH]
+                with self._store._write() as conn:
+                    stored = self._schedule_times_between(conn, batch[0][0], batch[-1][0])
+                    rows = []
+                    for card_id, card_key in batch:
+                        state, suspended = states[card_key]
+                        last_ms, phase = stored[card_id]
+                        if _is_newer(state, last_ms, phase):
+                            rows.append((*_adopt_values(state, suspended), self._learner, card_id))
+                            adopted.append(card_key)
+                    if rows:
+                        _execute_many(conn, _ADOPT, _ADOPT_NAMES, rows)
+        except DATABASE_ERRORS as error:
+            raise self._fail(error) from error
+        return adopted
+
+    def _schedule_times(self, conn: Connection) -> dict[str, tuple[int, int | None, int]]:
+        """Every card's (id, last review in epoch ms, phase) by ``deck/card`` key, read in one
+        query with the time as a plain integer (no per-row conversion)."""
+        last = type_coerce(CardStateRow.last_review, BigInteger)
+        rows = conn.execute(
+            select(CardRow.id, DeckRow.slug, CardRow.key, last, CardStateRow.phase)
+            .join(DeckRow, DeckRow.id == CardRow.deck_id)
+            .join(CardStateRow, CardStateRow.card_id == CardRow.id)
+            .where(CardStateRow.learner_id == self._learner)
+        ).all()
+        return {f"{slug}/{key}": (card_id, ms, phase) for card_id, slug, key, ms, phase in rows}
+
+    def _schedule_times_between(
+        self, conn: Connection, first: int, last: int
+    ) -> dict[int, tuple[int | None, int]]:
+        """(last review in epoch ms, phase) of the cards with ids ``first`` to ``last``."""
+        at = type_coerce(CardStateRow.last_review, BigInteger)
+        rows = conn.execute(
+            select(CardStateRow.card_id, at, CardStateRow.phase).where(
+                CardStateRow.learner_id == self._learner,
+                CardStateRow.card_id.between(first, last),
+            )
+        ).all()
+        return {card_id: (ms, phase) for card_id, ms, phase in rows}
 
     def scheduled_reviews(self) -> list[ScheduledReview]:
         """Every scheduled review of the log (a state after it, a rating 1..4: not cramming),
@@ -496,14 +582,12 @@ class MemoryModelStore:
 
     def _card_ids(self, conn: Connection) -> dict[str, int]:
         """The database id of every card this learner sees, by ``deck/card`` key."""
-        return {
-            f"{slug}/{key}": card_id
-            for card_id, slug, key in conn.execute(
-                select(CardRow.id, DeckRow.slug, CardRow.key)
-                .join(DeckRow, DeckRow.id == CardRow.deck_id)
-                .where(decks_visible_to(self._learner))
-            )
-        }
+        rows = conn.execute(
+            select(CardRow.id, DeckRow.slug, CardRow.key)
+            .join(DeckRow, DeckRow.id == CardRow.deck_id)
+            .where(decks_visible_to(self._learner))
+        ).all()  # fetched at once: row by row costs a call per row
+        return {f"{slug}/{key}": card_id for card_id, slug, key in rows}
 
     def imported_times(self, card_keys: Iterable[str]) -> dict[str, set[int]]:
         """When each of these cards (by ``deck/card`` key) was reviewed in the imported log

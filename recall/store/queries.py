@@ -18,7 +18,7 @@ name ``learner_id`` (``tests/conftest.py``).
 from __future__ import annotations
 
 import functools
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -471,6 +471,31 @@ def unbury_group(
             )
             .values(queue=requeue_expression(), buried_until=None)
         )
+
+
+def grouped_deck_counts(learner: int, deck_ids: Sequence[int], day_end: datetime) -> Any:
+    """(deck id, queue, count) of ``learner``'s new, learning and review cards of ``deck_ids``
+    due before ``day_end``, in one scan grouped by deck and queue: the home counts on
+    PostgreSQL. There row-level security (:mod:`recall.store.rls`) calls the login's
+    ``current_learner()`` once per scan of ``card_state``, and :func:`per_deck_counts` makes
+    three scans a deck (51 for the built-in decks, 10-15 ms of policy calls against under a
+    millisecond here); the caps are applied to the counts afterwards, which is the same figure
+    the capped scans give, for reading every row of the learner's decks once."""
+    return (
+        select(CardStateRow.deck_id, CardStateRow.queue, func.count())
+        .where(
+            CardStateRow.learner_id == learner,
+            CardStateRow.deck_id.in_(deck_ids),
+            or_(
+                CardStateRow.queue == QUEUE_NEW,
+                and_(
+                    CardStateRow.queue.in_((QUEUE_LEARNING, QUEUE_REVIEW)),
+                    CardStateRow.due < day_end,
+                ),
+            ),
+        )
+        .group_by(CardStateRow.deck_id, CardStateRow.queue)
+    )
 
 
 @functools.lru_cache(maxsize=16)

@@ -260,12 +260,33 @@ class Store:
             decks = conn.execute(q.DECKS, {"learner": self.learner_id}).all()
             if not decks:
                 return []
+            if conn.dialect.name == "postgresql":
+                return self._grouped_deck_counts(conn, decks, day_end, new_limit, due_limit)
             params: dict[str, Any] = {f"d{i}": deck_id for i, (deck_id, _s, _n) in enumerate(decks)}
             params.update(
                 day_end=day_end, new_cap=new_limit, due_cap=due_limit, learner=self.learner_id
             )
             statement = q.per_deck_counts(len(decks), new_limit is not None, due_limit is not None)
             return deck_counts(decks, conn.execute(statement, params).all())
+
+    def _grouped_deck_counts(
+        self,
+        conn: Connection,
+        decks: Sequence[Any],
+        day_end: datetime,
+        new_limit: int | None,
+        due_limit: int | None,
+    ) -> list[DeckCounts]:
+        """:meth:`deck_counts` in one scan (PostgreSQL: :func:`q.grouped_deck_counts` says
+        why), each count then stopped at its cap as the capped scans stop."""
+        slots = {deck_id: i for i, (deck_id, _s, _n) in enumerate(decks)}
+        rows = []
+        for deck_id, queue, count in conn.execute(
+            q.grouped_deck_counts(self.learner_id, list(slots), day_end)
+        ):
+            cap = new_limit if queue == QUEUE_NEW else due_limit
+            rows.append((slots[deck_id], queue, count if cap is None else min(count, cap)))
+        return deck_counts(decks, rows)
 
     @_translated
     def deck_sizes(self) -> list[DeckSize]:

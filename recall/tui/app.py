@@ -31,6 +31,7 @@ from textual.worker import Worker, WorkerState
 
 from recall.inert import inert
 from recall.paths import served_in_browser
+from recall.tui import startup_gc
 from recall.tui.messages import DataChanged, EngineWarm, HomeLoaded, LoadFailed, WorkerFailed
 from recall.tui.views import HomeData, SessionPlan
 
@@ -223,6 +224,7 @@ class RecallApp(App[int]):
         # from landing between Enter and the verdict.
         gc.collect()
         gc.freeze()
+        startup_gc.restore()  # the start is over: the collector's usual rhythm again
         self._engine_warm = True
         self.post_message(EngineWarm(time.perf_counter() - started))
 
@@ -239,6 +241,8 @@ class RecallApp(App[int]):
                 screen.show_data(message.data)
         if self._after_load is not None:
             self._after_load(self)
+        if not self._warm_engine:
+            startup_gc.restore()  # no warm-up to end the start: it ends with the counts
         if self.initial_plan is not None:  # ``recall drill``: checked as the home keys are
             plan, self.initial_plan = self.initial_plan, None
             home = next((s for s in self.screen_stack if isinstance(s, HomeScreen)), None)

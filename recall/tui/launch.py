@@ -58,6 +58,9 @@ def run_app(
     exit (130). Quitting never waits for a worker thread: once the store is closed the process
     ends even if a grade is stuck in C code (see :func:`_leave_without_waiting`).
     """
+    from recall.tui import startup_gc
+
+    startup_gc.relax()  # until the app's engine warm-up: see recall.tui.startup_gc
     app = build_app(
         plan,
         settings=settings,
@@ -75,6 +78,7 @@ def run_app(
         status = 130
     finally:
         app.shutdown()
+        startup_gc.restore()
         _restore_stop_signals()
     _leave_without_waiting(status)
     return status

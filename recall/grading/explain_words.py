@@ -1,0 +1,249 @@
+"""How a typed explanation is read as words, for :mod:`recall.grading.explain`.
+
+Text and phrasings alike are folded to one spelling per word (Unicode compatibility forms,
+British spellings, contractions, abbreviations, named methods), cut into clauses and, inside a
+clause, into comma-delimited pieces, with every word marked when a negation governs it. What
+the words then say of a card's key points is :mod:`recall.grading.explain`'s business.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from functools import lru_cache
+
+NEGATORS = frozenset(
+    {"not", "no", "never", "none", "nothing", "neither", "nor", "without", "nobody", "nowhere"}
+)
+#: Negators that govern a noun phrase only ("*without* the Lipschitz limit the critic could ...",
+#: "*no* noise in the ODE"): their reach ends at the first small word after a word they govern.
+_PHRASE_NEGATORS = frozenset({"without", "no"})
+#: Negators that may stand after the verb they deny ("the prompt teaches *nothing*").
+_OBJECT_NEGATORS = frozenset({"nothing", "none"})
+#: Words that carry no point: never required by a phrasing.
+SMALL_WORDS = frozenset(
+    """a an the of to in on at by for from with as and or is are was were be been being it its
+    this that these those there here which who whom whose what so than then do does did has have
+    had will would can could should may might must shall we you they he she i our your their
+    his her them us my me just very really also number amount""".split()
+)
+#: Small words a phrase negator reaches across ("without noise *or* drift", "no sign *of* it").
+_PHRASE_JOINERS = frozenset({"or", "nor", "of"})
+#: Words that part the two sides of a contrast inside a clause, as a comma does ("decode is
+#: memory-bound *while* prefill ..."), without ending it: "AUC reads 0.9 *even though* the
+#: model is useless" is one point.
+_SIDE_BREAKS = frozenset(
+    {"while", "whilst", "yet", "although", "though", "however", "conversely", "meanwhile"}
+)
+#: Markers of contrast written in several words, read as one side break ("prefill, on the
+#: other hand, is compute-bound" keeps prefill with what is said of it).
+_CONTRAST_MARKERS = re.compile(r"\b(?:on the other hand|in contrast|by contrast)\b")
+_CLAUSE_BREAK = re.compile(r"[.;!?\n]+(?:\s|$)|[.;!?\n]+(?=[^\w])|\b(?:but|whereas)\b")
+WORD = re.compile(r"[^\W_]+(?:[_'’][^\W_]+)*|,")
+_CONTRACTION = re.compile(r"(\w+)n['’]t\b")
+_IRREGULAR_NOT = {"can": "can", "won": "will", "shan": "shall", "ain": "is"}
+_BRITISH_ISE = re.compile(r"(?<=\w{3})is(e|es|ed|ing|ation|ations|er|ers)\b")
+_BRITISH_OUR = re.compile(r"(?<=\w{3})our(s?)\b")
+_BRITISH_YSE = re.compile(r"(?<=\w{3})ys(e|es|ed|ing)\b")
+_NEGATION_SCOPE = 6
+#: Words that end a negation's reach ("does not depend on the data, *so* the KL is what moves").
+_SCOPE_ENDS = frozenset(
+    "so because since which that then therefore thus hence while whereas and".split()
+)
+#: "not only", "not just", "no doubt": they add, they do not negate (read as one word, so a
+#: phrasing may still ask for "not only").
+_INTENSIFIED = re.compile(r"\bnot\s+(?:only|just|merely|simply|solely)\b|\bno\s+doubt\b")
+#: Phrases that reject what follows them as "without" does ("the derivative stays *rather than
+#: cancelling*", "a group mean *instead of* a critic"); the lead word stays a word.
+_REJECTING = re.compile(r"\b(rather) than\b|\b(instead) of\b|\bas (opposed) to\b")
+#: Verbs that deny what follows them: "fails to converge" is "does not converge", and "stops
+#: the weights from growing" says they do not grow.
+_FAILS_TO = re.compile(r"\b(?:fails|fail|failed|failing) to\b")
+_KEEPS_FROM = re.compile(
+    r"\b((?:prevents?|prevented|preventing|stops?|stopped|stopping|keeps?|kept|keeping|blocks?"
+    r"|blocked)\b[^,.;:!?]{0,40}?\bfrom)\b(?=\s+(?:\w+\s+){0,2}\w+ing\b)"
+)
+#: A minus between operands (``log p(x) - KL``, ``−log p``), read as the word "minus".
+_SPACED_MINUS = re.compile(r"(?<=[\w)\]|])\s+-\s+(?=[\w(\[|])|(?:^|(?<=[\s(=]))-(?=[^\W\d_]|\()")
+#: Abbreviations with dots, which would otherwise end a clause.
+_DOTTED = {"e.g.": "eg", "i.e.": "ie", "w.r.t.": "wrt", "vs.": "vs", "etc.": "etc", "cf.": "cf"}
+_DOTTED_RE = re.compile(r"(?<!\w)(?:" + "|".join(re.escape(k) for k in _DOTTED) + r")")
+#: Capitals that name a method where the lower case means something else (``ln`` is the log).
+_CASED = {"LN": "layernorm", "GN": "groupnorm", "IS": "inceptionscore"}
+_CASED_RE = re.compile(r"\b(?:" + "|".join(_CASED) + r")\b")
+#: Common abbreviations and spellings of one name, read as the name they stand for.
+_ABBREVIATIONS = {
+    "bn": "batchnorm",
+    "grad": "gradient",
+    "grads": "gradients",
+    "param": "parameter",
+    "params": "parameters",
+    "prob": "probability",
+    "probs": "probabilities",
+    "stat": "statistic",
+    "stats": "statistics",
+    "dim": "dimension",
+    "dims": "dimensions",
+    "with respect to": "wrt",
+    "w/o": "without",
+    "dkl": "kl",
+    "d_kl": "kl",
+    "lr": "learning rate",
+    "fwd": "forward",
+    "bwd": "backward",
+    "avg": "average",
+    "var": "variance",
+    "eps": "epsilon",
+    "approx": "approximately",
+    "vs": "versus",
+    "bc": "because",
+    "b/c": "because",
+    "info": "information",
+}
+_ABBREVIATION_RE = re.compile(
+    r"(?<![\w/])(?:" + "|".join(re.escape(k) for k in _ABBREVIATIONS) + r")(?![\w/])"
+)
+#: One method, several spellings: "batch norm", "batch-normalization", "batchnorm".
+_COMPOUND_NAMES = re.compile(r"\b(batch|layer|group)[\s-]?norm(?:alization|alizations|s)?\b")
+_INCEPTION_SCORE = re.compile(r"\binception[\s-]?scores?\b")
+#: A mention after these is the foil of a contrast, not the subject of what follows
+#: ("decode, *unlike* prefill, is memory-bound").
+_FOIL_MARKERS = frozenset({"unlike", "than", "versus", "not", "opposed"})
+
+_RELATIVE = re.compile(r",\s*(which|who|whose)\b")
+
+
+@dataclass(frozen=True)
+class Token:
+    """A word of the text: its stem, the word as written (folded), whether a negation governs
+    it, which comma-delimited piece of its clause it stands in, whether it follows a foil
+    marker ("unlike prefill") and whether only an "is" parts it from the word before."""
+
+    stem: str
+    word: str
+    negated: bool
+    piece: int = 0
+    foil: bool = False
+    copula: bool = False
+
+
+def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
+    """The text's clauses as tokens, each marked when a negation governs it.
+
+    A ``not``/``never``/``nothing`` governs the next few words up to a comma or a word of
+    :data:`_SCOPE_ENDS`; a ``no``/``without`` (and "rather than", "instead of") only the phrase
+    it introduces, up to the first small word after it ("without the limit the critic ..."); a
+    ``nothing`` right after a verb denies the verb too ("teaches nothing")."""
+    # ", which ..." says more of what the comma follows ("unlike L2's push, which shrinks"):
+    # it stays in that piece.
+    text = _CONTRAST_MARKERS.sub("conversely", _RELATIVE.sub(r" \1", normalised(text)))
+    for piece in _CLAUSE_BREAK.split(text):
+        tokens: list[Token] = []
+        scope = 0
+        phrase_only = False
+        governed = 0
+        comma_piece = 0
+        previous = ""
+        gap: list[str] = ["|"]
+        last_raw = ","
+        concessive = False
+        for raw in WORD.findall(piece):
+            # "however small the weight" is no contrast: only "..., however," and a clause's
+            # first "however" part it.
+            side_break = raw in _SIDE_BREAKS and (raw != "however" or last_raw == ",")
+            last_raw = raw
+            if raw == "," or side_break:
+                scope = 0
+                gap = ["|"]
+                comma_piece += 1
+                previous = ""
+                continue
+            if raw == "however":
+                # "however small the weight" says nothing is small: the next word is no claim.
+                concessive = True
+                continue
+            word = folded(raw)
+            if word in NEGATORS:
+                if word in _OBJECT_NEGATORS and tokens and previous == tokens[-1].word:
+                    tokens[-1] = replace(tokens[-1], negated=True)
+                scope = _NEGATION_SCOPE
+                phrase_only = word in _PHRASE_NEGATORS
+                governed = 0
+                previous = word
+                gap.append(word)
+                continue
+            if word in _SCOPE_ENDS:
+                scope = 0
+            if word in SMALL_WORDS:
+                gap.append(word)
+                if phrase_only and scope and word == "to":
+                    # "no need to retrain it", "without having to ...": the phrase is a verb's.
+                    phrase_only, scope = False, _NEGATION_SCOPE
+                elif phrase_only and governed and word not in _PHRASE_JOINERS:
+                    scope = 0
+                previous = word
+                continue
+            tokens.append(
+                Token(
+                    stem(word),
+                    word,
+                    negated=scope > 0 or concessive,
+                    piece=comma_piece,
+                    foil=previous in _FOIL_MARKERS,
+                    copula=gap in (["is"], ["are"]),
+                )
+            )
+            gap = []
+            concessive = False
+            governed += scope > 0
+            scope = max(scope - 1, 0)
+            previous = word
+        if tokens:
+            yield tuple(tokens)
+
+
+def normalised(text: str) -> str:
+    """Text (or a phrasing) folded so that spellings of one word meet: Unicode compatibility
+    forms (``k₁`` is ``k1``, ``σ²`` is ``σ2``), a minus sign read as "minus", named methods in
+    one spelling, abbreviations opened, contractions opened, British spellings made American,
+    and "not only"-style intensifiers kept from reading as negations."""
+    text = unicodedata.normalize("NFKC", text).replace("−", " minus ")
+    text = _SPACED_MINUS.sub(" minus ", text)
+    text = _CASED_RE.sub(lambda m: _CASED[m.group()], text)
+    text = text.lower().replace("’", "'").replace("+", " plus ")
+    text = _CONTRACTION.sub(lambda m: f"{_IRREGULAR_NOT.get(m.group(1), m.group(1))} not", text)
+    text = text.replace("cannot", "can not").replace("no longer", "not longer")
+    text = _FAILS_TO.sub("do not", text)
+    text = _KEEPS_FROM.sub(r"\1 not", text)
+    text = _INTENSIFIED.sub(lambda m: "nodoubt" if m.group().endswith("doubt") else "notonly", text)
+    text = _BRITISH_ISE.sub(r"iz\1", text)
+    text = _BRITISH_YSE.sub(r"yz\1", text)
+    text = _BRITISH_OUR.sub(r"or\1", text)
+    text = _DOTTED_RE.sub(lambda m: _DOTTED[m.group()], text)
+    text = _ABBREVIATION_RE.sub(lambda m: _ABBREVIATIONS[m.group()], text)
+    text = _COMPOUND_NAMES.sub(r"\1norm", text)
+    text = _INCEPTION_SCORE.sub("inceptionscore", text)
+    return _REJECTING.sub(lambda m: f"{m.group(m.lastindex or 0)} without", text)
+
+
+def folded(word: str) -> str:
+    """A word without its possessive ("L2's" is ``l2``, "PPO's" is ``ppo``: short names the
+    stemmer leaves alone), apostrophes or underscores (``d_k`` is ``dk``)."""
+    if word.endswith("'s") and len(word) > 3:
+        word = word[:-2]
+    return word.replace("'", "").replace("_", "")
+
+
+#: Snowball is pure Python (tens of microseconds a word): every word seen is stemmed once.
+@lru_cache(maxsize=1 << 16)
+def stem(word: str) -> str:
+    return _stemmer().stemWord(word)
+
+
+@lru_cache(maxsize=1)
+def _stemmer():  # type: ignore[no-untyped-def]
+    import snowballstemmer
+
+    return snowballstemmer.stemmer("english")
