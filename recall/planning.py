@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections import Counter
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta, tzinfo
 from typing import TYPE_CHECKING, Any
@@ -27,7 +27,7 @@ from recall.scheduling.exam_plan import (
     RemedyKind,
     Shortfall,
 )
-from recall.scheduling.new_order import order_new_cards
+from recall.scheduling.new_order import NewAllowance, order_new_cards
 from recall.scheduling.queue import remaining
 from recall.scheduling.state import Phase
 from recall.scheduling.today import (
@@ -90,11 +90,14 @@ def todays_plan(
     extra_today: int = 0,
     decks: Collection[str] | None = None,
     topic: str | None = None,
+    introduce: Sequence[str] | None = None,
 ) -> TodayPlan:
     """What a normal session over every deck (or over ``decks``, or ``topic``) would drill
     today, without changing anything. ``deck_limits`` default to the learner's
     ``[deck_new_limits]``; ``extra_today`` is today's raise of the daily limit ("learn N more
-    today"), as the session is given it."""
+    today"), as the session is given it. ``introduce``: the new cards a followed exam plan
+    introduces today, in its order, which the session introduces instead of its own choice
+    (within the daily limit only: the plan has already chosen among the decks)."""
     rollover = settings.day_rollover_hour
     start, end = today_bounds(now, rollover, tz)
     day = study_date(now, rollover, tz)
@@ -126,6 +129,11 @@ def todays_plan(
         decks=decks or None,
         topic=topic,
     )
+    waiting = len(ordered)
+    if introduce is not None:
+        by_key = {card.key: card for card in ordered}
+        ordered = [by_key[key] for key in introduce if key in by_key]
+        allowance = NewAllowance(allowance.total)
     new_limit = settings.new_per_day + extra_today if settings.new_per_day >= 0 else -1
     plan = plan_today(
         day=day,
@@ -140,9 +148,11 @@ def todays_plan(
     )
     # The one count of new cards waiting, wherever it is shown: every new card not in today's
     # queue, those buried as siblings of a card seen today included (they still wait; leaving
-    # them out made the count drop after a session and come back the next day).
+    # them out made the count drop after a session and come back the next day), and those a
+    # followed exam plan leaves for another day.
     buried = store.buried_new_by_deck(decks=decks or None, topic=topic)
-    return dataclasses.replace(plan, new_waiting=plan.new_waiting + sum(buried.values()))
+    new_waiting = plan.new_waiting + (waiting - len(ordered)) + sum(buried.values())
+    return dataclasses.replace(plan, new_waiting=new_waiting)
 
 
 def due_card(stored: StoredCard, card: Card) -> DueCard:

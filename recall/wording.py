@@ -8,6 +8,8 @@ only when it is exactly one; anything else (0, 2, 1.5) takes the plural.
 from __future__ import annotations
 
 import re
+import string
+import unicodedata
 
 __all__ = ["REVIEW_AHEAD", "count_of", "in_scope", "is_one", "key_name", "plural", "unit_for"]
 
@@ -61,19 +63,59 @@ def unit_for(number: str, unit: str) -> str:
 #: The one name of the off-schedule session of the weakest cards, on every screen that offers it.
 REVIEW_AHEAD = "review ahead"
 
-_KEY_NAMES = {"question_mark": "?", "space": "Space", "escape": "Esc", "enter": "Enter"}
+_KEY_NAMES = {
+    "space": "Space",
+    "escape": "Esc",
+    "enter": "Enter",
+    "tab": "Tab",
+    "backspace": "Backspace",
+    "delete": "Del",
+    "insert": "Ins",
+    "home": "Home",
+    "end": "End",
+    "pageup": "PgUp",
+    "pagedown": "PgDn",
+    "up": "Up",
+    "down": "Down",
+    "left": "Left",
+    "right": "Right",
+}
+#: Textual's shortened names for a few punctuation keys (the others are the Unicode name).
+_SHORTENED_KEYS = {
+    "solidus": "slash",
+    "reverse_solidus": "backslash",
+    "commercial_at": "at",
+    "hyphen_minus": "minus",
+    "plus_sign": "plus",
+    "low_line": "underscore",
+}
+
+
+def _punctuation_key(character: str) -> str:
+    """Textual's name for the key of a punctuation ``character``: ``=`` → ``equals_sign``."""
+    name = unicodedata.name(character).lower().replace("-", "_").replace(" ", "_")
+    return _SHORTENED_KEYS.get(name, name)
+
+
+#: The printable ASCII punctuation keys by Textual's name, back to the character they type.
+_PUNCTUATION_KEYS = {_punctuation_key(c): c for c in string.punctuation}
+#: Modifier prefixes of a key name, as words say them.
+_MODIFIERS = (("ctrl+", "Ctrl-"), ("alt+", "Alt-"), ("shift+", "Shift-"))
 
 
 def key_name(key: str) -> str:
     """A key as the words around it say it: ``ctrl+o`` → ``Ctrl-O``, ``escape`` → ``Esc``,
-    ``f1`` → ``F1`` (the help screen, dialogs and notices; the footer's ``^o`` is Textual's
-    short form of the same key)."""
-    key = key.strip()
-    name = _KEY_NAMES.get(key, key)
-    if name.startswith("ctrl+"):
-        return "Ctrl-" + name[5:].upper()
-    if name.startswith("alt+"):
-        return "Alt-" + name[4:].upper()
+    ``f1`` → ``F1``, ``equals_sign`` → ``=``, ``shift+tab`` → ``Shift-Tab`` (the help screen,
+    dialogs and notices; the footer's ``^o`` is Textual's short form of the same key)."""
+    name = key.strip()
+    for prefix, word in _MODIFIERS:
+        if name.startswith(prefix):
+            bare = key_name(name[len(prefix) :])
+            return word + (bare.upper() if len(bare) == 1 else bare)
+    if name in _KEY_NAMES:
+        return _KEY_NAMES[name]
+    if name in _PUNCTUATION_KEYS:
+        return _PUNCTUATION_KEYS[name]
     if name.startswith("f") and name[1:].isdigit():
         return name.upper()
     return name

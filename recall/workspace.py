@@ -483,6 +483,7 @@ class Workspace:
         from recall.planning import todays_plan
 
         now = now or self.clock()
+        guidance = self.exam_guidance(now)
         return todays_plan(
             self.store,
             self._cards,
@@ -491,6 +492,7 @@ class Workspace:
             extra_today=self.extra_new_today(now) + max(0, more),
             decks=decks,
             topic=topic,
+            introduce=guidance.today.introduce if guidance is not None else None,
         )
 
     def new_allowance_today(self) -> NewAllowance:

@@ -78,6 +78,16 @@ def test_the_session_summary_says_mistakes_in_words() -> None:
     assert_in_words(text)
 
 
+def test_the_session_summary_says_how_often_not_a_factor() -> None:
+    """``off by a factor ×1`` read as "a factor of 1" (the verdict had said "a factor of 1/3"):
+    the count is said in words, as the stats screen's "times" column does."""
+    text = shown(
+        summary_figures(SummaryView(reviews=4, cards=3, mistakes=(("factor", 1), ("sign", 3))))
+    )
+    assert "off by a factor (1 time)" in text and "wrong sign (3 times)" in text
+    assert "×" not in text
+
+
 def test_the_stats_screen_says_mistakes_in_words() -> None:
     assert_in_words(shown(mistakes_table(StatsView(mistakes=ALL))))
 

@@ -330,6 +330,37 @@ def test_summary_figures(store: Store) -> None:
     assert summary.to_dict()["missed"][0]["key"] == "d/a"
 
 
+def test_summary_shows_a_missed_card_as_it_was_asked(store: Store) -> None:
+    """A numeric card's prompt is a template: the summary showed "A {N}-parameter model…",
+    not the numbers the learner was given; a cloze card showed its key, not its statement."""
+    deck = make_deck("d", "flops", "blank")
+    numeric = dataclasses.replace(
+        deck.cards[0],
+        kind=CardKind.NUMERIC,
+        prompt="A {N}-parameter model is trained on {D} tokens. How many FLOPs?",
+        answer="6*N*D",
+    )
+    cloze = dataclasses.replace(
+        deck.cards[1], kind=CardKind.CLOZE, prompt="", text="Training takes {{}} FLOPs."
+    )
+    cards = load(store, dataclasses.replace(deck, cards=(numeric, cloze)))
+    clock = FakeClock()
+    session = start(store, cards, clock, budget=Budget.until_done())
+    for _ in cards:
+        card = session.next_card()
+        assert card is not None
+        clock.advance(5)
+        params = {"N": 89_000_000_000, "D": 13_000_000_000} if card.id == "flops" else None
+        session.record(
+            verdict="incorrect", rating=Rating.Again, seconds=5, answer="2", params=params
+        )
+    prompts = {m.key: m.prompt for m in session.end().missed}
+    assert prompts["d/flops"] == (
+        "A 89 billion-parameter model is trained on 13 billion tokens. How many FLOPs?"
+    )
+    assert "Training takes" in prompts["d/blank"] and "{{}}" not in prompts["d/blank"]
+
+
 def test_record_rejects_nonsense(store: Store) -> None:
     cards = load(store, make_deck("d", "a"))
     session = start(store, cards, FakeClock())

@@ -195,7 +195,7 @@ def test_explanation_with_two_of_four_points_is_checked_and_lists_the_missed_one
             summary = screen_text(app)
             assert "Key points left out" in summary
             assert "Warmup keeps steps small until the estimates settle." in summary
-            assert "a key point left out ×1" in summary
+            assert "a key point left out (1 time)" in summary
 
     asyncio.run(flow())
 

@@ -88,6 +88,43 @@ def test_key_names_and_scopes() -> None:
     assert in_scope("deck Losses") == "in deck Losses"
 
 
+@pytest.mark.parametrize(
+    ("key", "said"),
+    [
+        ("slash", "/"),
+        ("minus", "-"),
+        ("plus", "+"),
+        ("equals_sign", "="),
+        ("full_stop", "."),
+        ("less_than_sign", "<"),
+        ("backslash", "\\"),
+        ("tab", "Tab"),
+        ("shift+tab", "Shift-Tab"),
+        ("ctrl+slash", "Ctrl-/"),
+        ("pageup", "PgUp"),
+        ("s", "s"),
+    ],
+)
+def test_a_key_is_named_as_its_keycap_says(key: str, said: str) -> None:
+    """Textual's names for punctuation keys (``equals_sign``) are not what a learner presses:
+    the keys screen listed Stats' retention keys as ``minus`` and ``plus / equals_sign``."""
+    assert key_name(key) == said
+
+
+def test_every_key_the_help_lists_is_named_as_a_keycap() -> None:
+    """No key in the keys screen is an identifier: one character, or a word with a capital."""
+    from recall.tui.app import RecallApp
+    from recall.tui.keys import binding_sections, bindings_of, key_label
+
+    for _title, owner in binding_sections(RecallApp):
+        for binding in bindings_of(owner):
+            for said in key_label(binding.key).split(" / "):
+                assert "_" not in said and (len(said) == 1 or said[0].isupper()), (
+                    binding.key,
+                    said,
+                )
+
+
 def _strings_in_source() -> list[tuple[str, int, str]]:
     root = Path(recall.__file__).parent
     found = []

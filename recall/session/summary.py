@@ -83,6 +83,19 @@ KIND_NAMES = {
 }
 
 
+def _asked(card: Card, entry: ReviewEntry) -> str:
+    """The prompt as the learner read it when they missed it: a numeric card's placeholders
+    filled with the values logged with that review, a cloze card's statement with its blank."""
+    from recall.grading.question import asked_prompt
+
+    values = {
+        name: value
+        for name, value in (entry.params or {}).items()
+        if isinstance(value, int | float) and not isinstance(value, bool)
+    }
+    return asked_prompt(card, values)
+
+
 def summarise(
     store: Store,
     info: SessionInfo,
@@ -105,7 +118,7 @@ def summarise(
     missed = tuple(
         MissedCard(
             key=k,
-            prompt=cards[k].prompt if k in cards else "",
+            prompt=_asked(cards[k], last_wrong[k]) if k in cards else "",
             right_answer=right_answer(cards[k]) if k in cards else "",
             typed=last_wrong[k].answer,
             diagnosis=last_wrong[k].diagnosis,

@@ -19,7 +19,7 @@ from recall.tui.plain import plain
 from recall.tui.screens.base import RecallScreen
 from recall.tui.views import SessionPlan, SummaryView
 from recall.tui.widgets.footer import Footer
-from recall.wording import plural
+from recall.wording import count_of, plural
 
 
 class SummaryScreen(RecallScreen):
@@ -104,7 +104,10 @@ def summary_figures(summary: SummaryView) -> RenderableType:
     if summary.mistakes:
         mistakes = Text("common mistakes: ", style="dim")
         mistakes.append(
-            ", ".join(f"{mistake_words(kind)} ×{count}" for kind, count in summary.mistakes)
+            ", ".join(
+                f"{mistake_words(kind)} ({count_of(count, 'time')})"
+                for kind, count in summary.mistakes
+            )
         )
         parts.append(mistakes)
     return Group(*parts)

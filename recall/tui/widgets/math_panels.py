@@ -33,7 +33,7 @@ class PreviewPanel(Static):
 
 def render_preview(preview: PreviewView) -> RenderableType:
     """The preview as Rich renderables (shared with the deck editor's live preview)."""
-    if not preview.math:
+    if not preview.math and (preview.ok or not preview.message):
         return Text.assemble(("answer: ", "dim"), preview.text)
     if preview.ok:
         return Group(Text("interpreted as", style="dim"), Text(preview.rendered))
