@@ -139,7 +139,7 @@ def introduction_order(
     groups); the rest, card by card, as the order is read. The order read is the same order.
     """
     cards = list(cards)
-    return IntroductionOrder(_in_order(cards, NewOrder(order), seed, deck_order), len(cards))
+    return IntroductionOrder(_in_order(cards, NewOrder(order), seed, deck_order), cards)
 
 
 class IntroductionOrder(Sequence[NewCard]):
@@ -147,10 +147,12 @@ class IntroductionOrder(Sequence[NewCard]):
     once, its cards are worked out as they are read and kept, so reading it again (or
     indexing it) gives the same cards. Not for sharing between threads."""
 
-    def __init__(self, source: Iterator[NewCard], count: int) -> None:
+    def __init__(self, source: Iterator[NewCard], cards: Sequence[NewCard]) -> None:
         self._source = source
-        self._count = count
+        self._count = len(cards)
         self._known: list[NewCard] = []
+        #: The same cards in no particular order (to look cards up without ordering them all).
+        self.unordered = cards
 
     def __len__(self) -> int:
         return self._count
