@@ -235,7 +235,8 @@ class Store:
         query = q.filtered(query, decks, topic)
         query = query.order_by(CardStateRow.deck_id, CardStateRow.card_id).limit(limit)
         with self._read() as conn:
-            return [(row[0], row[1], row[2], row[3]) for row in conn.execute(query)]
+            rows = conn.execute(query).all()  # fetched at once, not row by row
+        return [(row[0], row[1], row[2], row[3]) for row in rows]
 
     def buried_new_by_deck(
         self, *, decks: Collection[str] | None = None, topic: str | None = None
