@@ -443,3 +443,33 @@ def test_a_learners_login_records_its_own_deck_syncs_and_skips_them_next_time(
         }
     assert in_meta == 0
     assert by_learner == {int(two_learners["a"]): 0, int(two_learners["b"]): len(digested) + 1}
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "UPDATE decks SET owner_learner_id = current_learner() WHERE owner_learner_id IS NULL",
+        "UPDATE decks SET slug = slug || '-mine' WHERE owner_learner_id IS NULL",
+        "UPDATE decks SET builtin = NOT builtin WHERE owner_learner_id IS NULL",
+        "UPDATE cards SET deck_id = (SELECT max(id) FROM decks) "
+        "WHERE deck_id = (SELECT min(id) FROM decks)",
+        "UPDATE cards SET key = key || '-moved'",
+    ],
+    ids=["take a shared deck", "rename its slug", "flip builtin", "move cards", "rekey cards"],
+)
+def test_b_cannot_take_or_move_what_every_learner_shares(
+    two_learners: dict[str, str], statement: str
+) -> None:
+    """A shared deck's owner, slug and flag, and a card's deck and key, are out of a learner's
+    reach: taking a shared deck would hide it and its cards from A, whose next sync would add
+    the built-in cards again under new ids, away from A's history."""
+    with as_login(two_learners["ben"]) as ben:
+        with pytest.raises(DBAPIError, match="may not change which deck or owner"):
+            ben.execute(text(statement))
+    a = open_store(two_learners["ana"])
+    try:
+        keys = set(a.cards_by_key())
+        assert a.sync_decks(DECKS, now=T0).added == ()  # nothing taken away and added back
+        assert keys == set(a.cards_by_key()) and keys
+    finally:
+        a.close()

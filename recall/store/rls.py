@@ -124,9 +124,51 @@ VISIBLE_DECK = f"owner_learner_id IS NULL OR owner_learner_id = {CURRENT_LEARNER
 VISIBLE_CARD = "EXISTS (SELECT 1 FROM decks WHERE decks.id = cards.deck_id)"
 
 
+#: The trigger function that keeps who a deck belongs to, and which deck a card is in, out of a
+#: learner's reach (:func:`_protect_decks`).
+KEEP_IDENTITY = "recall_keep_identity"
+#: Per shared table: the columns a learner's login may never change (a sync never does).
+IDENTITY_COLUMNS = {"decks": ("id", "slug", "owner_learner_id"), "cards": ("id", "deck_id", "key")}
+
+
 def _protect_decks(conn: Connection) -> None:
     """Shared decks for everyone, a custom deck for its learner only (its name, path and
-    cards' ids are theirs); both written by syncs, so a learner may add and update them."""
+    cards' ids are theirs); both written by syncs, so a learner may add and update them.
+
+    The policy alone would let a learner's login move a shared deck into their own hands
+    (``SET owner_learner_id = current_learner()`` passes both USING and WITH CHECK), hiding it
+    and its cards from every other learner, whose next sync would then add the built-in cards
+    again under new ids, away from their history; or move cards between decks. A trigger
+    refuses any change to a row's identity (:data:`IDENTITY_COLUMNS`) by a learner's login, and
+    a shared deck's ``builtin`` flag; the owner, who is no learner, is not refused."""
+    _sql(
+        conn,
+        f"""
+        CREATE FUNCTION {KEEP_IDENTITY}() RETURNS trigger LANGUAGE plpgsql AS $$
+        DECLARE
+            moved boolean;
+        BEGIN
+            IF {CURRENT_LEARNER}() IS NULL THEN
+                RETURN NEW;
+            END IF;
+            IF TG_TABLE_NAME = 'decks' THEN
+                moved := (NEW.id, NEW.slug, NEW.owner_learner_id)
+                        IS DISTINCT FROM (OLD.id, OLD.slug, OLD.owner_learner_id)
+                    OR (OLD.owner_learner_id IS NULL
+                        AND NEW.builtin IS DISTINCT FROM OLD.builtin);
+            ELSE
+                moved := (NEW.id, NEW.deck_id, NEW.key)
+                    IS DISTINCT FROM (OLD.id, OLD.deck_id, OLD.key);
+            END IF;
+            IF moved THEN
+                RAISE EXCEPTION 'a learner may not change which deck or owner a row has'
+                    USING ERRCODE = 'insufficient_privilege';
+            END IF;
+            RETURN NEW;
+        END $$
+        """,
+    )
+    _pin_search_path(conn, f"{KEEP_IDENTITY}()")
     for table, visible in (("decks", VISIBLE_DECK), ("cards", VISIBLE_CARD)):
         _owner_policy(conn, table)
         _sql(
@@ -134,6 +176,11 @@ def _protect_decks(conn: Connection) -> None:
             f"CREATE POLICY {LEARNER_POLICY} ON {table} USING ({visible}) WITH CHECK ({visible})",
         )
         _force(conn, table)
+        _sql(
+            conn,
+            f"CREATE TRIGGER {KEEP_IDENTITY} BEFORE UPDATE ON {table} "
+            f"FOR EACH ROW EXECUTE FUNCTION {KEEP_IDENTITY}()",
+        )
 
 
 def _force(conn: Connection, table: str) -> None:
@@ -269,6 +316,9 @@ def _grant_functions(conn: Connection) -> None:
     )
     for function in (GRANT_LEARNER, GRANT_READER):
         _sql(conn, f"REVOKE ALL ON FUNCTION {function}(text) FROM PUBLIC")
+        # Run by the owner: names (format() among them) resolve in recall's schema and the
+        # catalog only, never in one a learner could create objects in.
+        _pin_search_path(conn, f"{function}(text)")
 
 
 def regrant_learners(conn: Connection) -> None:
@@ -299,4 +349,7 @@ def uninstall(conn: Connection, per_learner_tables: Sequence[str]) -> None:
         _sql(conn, f"DROP POLICY {OWNER_POLICY} ON {table}")
     _sql(conn, "DROP POLICY recall_read ON recall_meta")
     _sql(conn, "DROP POLICY recall_touch ON recall_meta")
+    for table in SHARED_TABLES:
+        _sql(conn, f"DROP TRIGGER {KEEP_IDENTITY} ON {table}")
+    _sql(conn, f"DROP FUNCTION {KEEP_IDENTITY}()")
     _sql(conn, f"DROP FUNCTION {CURRENT_LEARNER}()")
