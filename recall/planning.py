@@ -27,7 +27,7 @@ from recall.scheduling.exam_plan import (
     RemedyKind,
     Shortfall,
 )
-from recall.scheduling.new_order import NewAllowance, order_new_cards
+from recall.scheduling.new_order import NewAllowance, NewCard, order_new_cards
 from recall.scheduling.queue import remaining
 from recall.scheduling.state import Phase
 from recall.scheduling.today import (
@@ -121,7 +121,7 @@ def todays_plan(
         )
         if c.key in cards
     ]
-    ordered, _stored = ordered_new_cards(
+    in_order = ordered_new_cards(
         store,
         cards,
         order=settings.new_card_order,
@@ -129,9 +129,10 @@ def todays_plan(
         decks=decks or None,
         topic=topic,
     )
-    waiting = len(ordered)
+    waiting = len(in_order)
+    ordered: Sequence[NewCard] = in_order
     if introduce is not None:
-        by_key = {card.key: card for card in ordered}
+        by_key = {card.key: card for card in in_order.unordered}  # no need to order them all
         ordered = [by_key[key] for key in introduce if key in by_key]
         allowance = NewAllowance(allowance.total)
     new_limit = settings.new_per_day + extra_today if settings.new_per_day >= 0 else -1

@@ -9,11 +9,13 @@ cards and the store keeps, and the list of pairs over every built-in deck, kept 
 from __future__ import annotations
 
 import os
+import random
 import re
 from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 
+import recall.cards.siblings as siblings_module
 from recall.cards.loader import LoadResult, load_decks
 from recall.cards.model import Card, CardKind, Deck
 from recall.cards.siblings import (
@@ -168,3 +170,63 @@ def test_no_builtin_source_remark_names_its_own_answer() -> None:
     assert named == {}
     issue = make("t", CardKind.CLOZE, text="τ sharpens onto {{}} negatives", accept=("near",))
     assert own_answer_shown(replace(issue, source="Losses (small τ = harder on near-negatives)"))
+
+
+def _plain_math_key(text: str) -> str:
+    """math_key as first written, every step on every text (the reference for its shortcuts)."""
+    out = siblings_module._LATEX_NOISE.sub("", text)
+    out = re.sub(r"\\([A-Za-z]+)", r"\1", out)
+    out = siblings_module.spell_greek(out)
+    for sign, plain in (("−", "-"), ("–", "-"), ("²", "^2"), ("³", "^3"), ("½", "1/2")):
+        out = out.replace(sign, plain)
+    out = re.sub(r"[\s*·⋅×{}]", "", out)
+    return out.replace("sigmoid", "sigma")
+
+
+def _plain_word_key(text: str) -> str:
+    folded = siblings_module.spell_greek(text.lower())
+    return " " + " ".join(re.sub(r"[^\w]+", " ", folded).split()) + " "
+
+
+def test_the_keys_shortcuts_for_plain_text_change_no_key() -> None:
+    """math_key and word_key skip the LaTeX steps without a backslash and the Greek and sign
+    steps for ASCII text: random texts mixing both, and every built-in shown text, key as
+    they did with every step run."""
+    rng = random.Random(18)
+    pieces = [
+        "x",
+        " ",
+        "*",
+        "σ",
+        "Σ",
+        "\\sigma",
+        "\\left(",
+        "\\text{a}",
+        "²",
+        "−",
+        "½",
+        "\u212a",  # the Kelvin sign: lowercases to ASCII k
+        "İ",
+        "{",
+        "}",
+        "sigmoid",
+        "·",
+        "ß",
+        "Ω",
+        "\\,",
+        "_t",
+        "0.25",
+        "dead ReLU",
+        "–",
+        "é",
+    ]
+    texts = ["".join(rng.choice(pieces) for _ in range(rng.randint(0, 12))) for _ in range(3000)]
+    texts += [
+        text
+        for deck in load_decks([builtin_decks_dir()]).decks
+        for card in deck.cards
+        for text in (card.prompt, card.shown, card.text, card.hint, card.answer, *card.accept)
+    ]
+    for text in texts:
+        assert math_key(text) == _plain_math_key(text), text
+        assert word_key(text) == _plain_word_key(text), text

@@ -158,10 +158,7 @@ def test_the_message_describes_the_marked_part() -> None:
             diagnosis.kind == part.kind
             or part.kind in SAME_ERROR.get(diagnosis.kind, ())
             or (whole and diagnosis.kind in WHOLE_ANSWER)
-            or (
-                diagnosis.kind == "swapped"
-                and any(n in part.answer_text for n in diagnosis.message.split(" and ")[:1])
-            )
+            or (diagnosis.kind == "swapped" and swapped_name_marked(diagnosis.message, part))
         )
         if not same or not verdict.message.startswith(diagnosis.message):
             mismatched.append(

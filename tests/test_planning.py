@@ -98,7 +98,7 @@ def test_per_deck_limits_and_a_raised_limit_for_today(store, cards):
 
 def test_the_learners_pace_comes_from_the_log(store, cards):
     assert not learner_pace(store).measured
-    ordered, _ = ordered_new_cards(store, cards, order="deck", seed=0)
+    ordered = ordered_new_cards(store, cards, order="deck", seed=0)
     for card in ordered[:MIN_PACE_SAMPLE]:
         _answer(store, card.key, NOW - timedelta(days=2), seconds=50.0)
     pace = learner_pace(store)
@@ -110,7 +110,7 @@ def test_the_learners_pace_comes_from_the_log(store, cards):
 def test_the_pace_reads_the_latest_answers_only_not_the_log_rows(store, cards, monkeypatch):
     """Every recount plans the day: its pace is one lean query (kind and seconds of the
     latest answers), never the full rows of weeks of log."""
-    ordered, _ = ordered_new_cards(store, cards, order="deck", seed=0)
+    ordered = ordered_new_cards(store, cards, order="deck", seed=0)
     for index, card in enumerate(ordered[: MIN_PACE_SAMPLE + 2]):
         _answer(store, card.key, NOW - timedelta(days=400 - index), seconds=40.0)
 

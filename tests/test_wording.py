@@ -70,6 +70,7 @@ _COUNT_THEN_NOUN = re.compile(rf"^ ({NOUNS})\b")
 
 #: Counts printed with a plural that can never be one, or values that are not counts at all.
 NEVER_ONE = {
+    ("commands/serve.py", "path"): "a file path, then the verb 'names' (not a count)",
     ("cards/build.py", "len(raw_cards)"): "only said when over the limit of cards per file",
     ("cards/checking.py", "kind"): "a card kind's name, not a count",
     ("cards/checking.py", "owners"): "card kinds' names, not a count",

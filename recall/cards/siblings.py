@@ -82,23 +82,39 @@ _LATEX_NOISE = re.compile(
 )
 
 
+_LATEX_COMMAND = re.compile(r"\\([A-Za-z]+)")
+_MATH_SPACING = re.compile(r"[\s*·⋅×{}]")
+#: Signs written in plain ASCII in the keys.
+_PLAIN_SIGNS = (("−", "-"), ("–", "-"), ("²", "^2"), ("³", "^3"), ("½", "1/2"))
+
+
 def math_key(text: str) -> str:
     """``text`` normalised for finding a formula in another card's text: no spaces, no ``*`` or
     ``·``, ``σ`` as ``sigma``, LaTeX commands without backslashes or braces, Unicode minus as
-    ``-``, superscript digits as ``^n``."""
-    out = _LATEX_NOISE.sub("", text)
-    out = re.sub(r"\\([A-Za-z]+)", r"\1", out)
-    out = spell_greek(out)
-    for sign, plain in (("−", "-"), ("–", "-"), ("²", "^2"), ("³", "^3"), ("½", "1/2")):
-        out = out.replace(sign, plain)
-    out = re.sub(r"[\s*·⋅×{}]", "", out)
+    ``-``, superscript digits as ``^n``.
+
+    (Each step that only changes a backslash or a non-ASCII character is skipped when the text
+    has none: a first start keys every shown field of every custom card.)"""
+    out = text
+    if "\\" in out:
+        out = _LATEX_COMMAND.sub(r"\1", _LATEX_NOISE.sub("", out))
+    if not out.isascii():
+        out = spell_greek(out)
+        for sign, plain in _PLAIN_SIGNS:
+            out = out.replace(sign, plain)
+    out = _MATH_SPACING.sub("", out)
     return out.replace("sigmoid", "sigma")
 
 
 def word_key(text: str) -> str:
     """``text`` for finding a name: lowercase, hyphens and punctuation as spaces, one space."""
-    folded = spell_greek(text.lower())
-    return " " + " ".join(re.sub(r"[^\w]+", " ", folded).split()) + " "
+    folded = text.lower()
+    if not folded.isascii():
+        folded = spell_greek(folded)
+    return " " + " ".join(_NOT_WORD.sub(" ", folded).split()) + " "
+
+
+_NOT_WORD = re.compile(r"[^\w]+")
 
 
 def _math_answers(card: Card) -> list[str]:
@@ -146,6 +162,10 @@ def legend(card: Card) -> str:
     meanings of the names its answer and texts use, each without its own name (the names are
     what the learner may type, answers included, so a name restated is no more of a giveaway
     than the name itself), and its parameters' meanings; one per line."""
+    if not any(symbol.meaning for symbol in card.symbols) and not any(
+        param.meaning for param in card.params
+    ):
+        return ""  # nothing to explain (most custom cards): no need to read the texts
     mentioned = set(_NAME.findall(" ".join((card.answer, card.prompt, card.shown, card.text))))
     lines = [
         _without_name(symbol.meaning, symbol.name)
@@ -247,14 +267,16 @@ def answer_leaks(cards: Sequence[Card]) -> list[Leak]:
     The cost grows with the cards, not with their square: every field shown is indexed once
     (:class:`_ShownIndex`), and each answer is compared only with the fields the index names as
     able to hold it (a deck of 2,000 cards took four million comparisons before)."""
-    index = _ShownIndex([field for card in cards for field in _seen(card)])
+    asked = [
+        (answered, fragments)
+        for answered in cards
+        if answered.kind is not CardKind.EXPLAIN and any(fragments := _fragments(answered))
+    ]
+    index = _ShownIndex(
+        [field for card in cards for field in _seen(card)], [f for _card, f in asked]
+    )
     out: list[Leak] = []
-    for answered in cards:
-        if answered.kind is CardKind.EXPLAIN:
-            continue
-        fragments = _fragments(answered)
-        if not any(fragments):
-            continue
+    for answered, fragments in asked:
         found = []
         for field in index.candidates(fragments):
             if field.card == answered.id:
@@ -293,17 +315,34 @@ class _ShownIndex:
     Candidates are then read by :func:`_found_in`, so the index narrows the search and never
     changes what is found."""
 
-    def __init__(self, fields: Sequence[_Seen]) -> None:
+    def __init__(
+        self,
+        fields: Sequence[_Seen],
+        asked: Iterable[tuple[list[str], list[str], list[str]]],
+    ) -> None:
+        """Index ``fields`` by the keys :meth:`candidates` will ask for the answers ``asked``
+        (the fragments of every answer looked for): a key no answer asks for is never looked
+        up, and leaving it out made indexing a deck's every word a fifth of the time it takes."""
         self.fields = fields
         self.numbers: dict[str, list[int]] = {}
         self.words: dict[str, list[int]] = {}
         self.runs: dict[str, list[int]] = {}
+        wanted_numbers: set[str] = set()
+        wanted_words: set[str] = set()
+        wanted_runs: set[str] = set()
+        for maths, numbers, words in asked:
+            for fragment in maths:
+                wanted_runs.update(_whole_runs(fragment, bounded=True))
+            wanted_numbers.update(numbers)
+            for word in words:
+                wanted_words.update(word.split())
         for position, seen in enumerate(fields):
-            for number in seen.numbers:
+            for number in seen.numbers & wanted_numbers:
                 self.numbers.setdefault(number, []).append(position)
-            for word in set(seen.words.split()):
+            for word in wanted_words.intersection(seen.words.split()):
                 self.words.setdefault(word, []).append(position)
-            for run in set(_whole_runs(seen.maths, bounded=False)):
+            # A field is the whole text: every run of it is whole (``_whole_runs`` unbounded).
+            for run in wanted_runs.intersection(_RUN.findall(seen.maths)):
                 self.runs.setdefault(run, []).append(position)
 
     def _rarest(self, postings: dict[str, list[int]], keys: Iterable[str]) -> list[int] | None:

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from recall.errors import ConfigError
 from recall.inert import quote
+from recall.wording import count_of
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -143,5 +144,5 @@ def run_remove(args: argparse.Namespace) -> int:
         removed, rows = learners.remove(args.name)
     finally:
         learners.close()
-    print(f"Removed learner '{quote(removed.name)}' ({rows:,} rows deleted).")
+    print(f"Removed learner '{quote(removed.name)}' ({count_of(rows, 'row')} deleted).")
     return 0

@@ -16,6 +16,7 @@ from pathlib import Path
 from recall.commands import minutes_argument
 from recall.errors import ConfigError
 from recall.inert import quote
+from recall.wording import count_of
 
 #: The command that installs what ``recall serve`` needs.
 INSTALL = "pip install 'recall[serve]'"
@@ -211,7 +212,7 @@ def read_learner_logins(path: Path) -> dict[str, str]:
         if name in logins:
             raise ConfigError(f"{where}: '{quote(name, 40)}' is named twice")
         if len(logins) >= MAX_LEARNER_LOGINS:
-            raise ConfigError(f"{path}: more than {MAX_LEARNER_LOGINS} learners")
+            raise ConfigError(f"{path}: more than {count_of(MAX_LEARNER_LOGINS, 'learner')}")
         logins[name] = url
     if not logins:
         raise ConfigError(f"--learner-logins {path} names no learner")

@@ -17,9 +17,10 @@ from recall.cards.model import Card
 from recall.config import Settings
 from recall.scheduling.day import study_date, today_bounds
 from recall.scheduling.new_order import (
+    IntroductionOrder,
     NewAllowance,
     NewCard,
-    order_new_cards,
+    introduction_order,
     todays_new_cards,
 )
 
@@ -89,16 +90,19 @@ def ordered_new_cards(
     seed: int,
     decks: Collection[str] | None = None,
     topic: str | None = None,
-) -> tuple[list[NewCard], dict[str, StoredCard]]:
+) -> IntroductionOrder:
     """Every new card of the loaded decks (within ``decks``/``topic``) in introduction order,
-    and the store's record of each by ``deck/card`` key."""
-    stored = {
-        c.key: c
-        for c in store.new_cards(limit=MAX_CARDS, decks=decks, topic=topic)
-        if c.key in cards
-    }
-    candidates = [new_card(c, cards.get(key)) for key, c in stored.items()]
-    return order_new_cards(candidates, order, seed=seed, deck_order=deck_order(cards)), stored
+    worked out as far as it is read (today reads a few dozen; its length is every new card)."""
+    candidates = []
+    for deck, card_id, card_topic, group in store.new_card_heads(
+        limit=MAX_CARDS, decks=decks, topic=topic
+    ):
+        card = cards.get(f"{deck}/{card_id}")
+        if card is not None:
+            candidates.append(
+                NewCard(deck, card_id, card_topic, card.line, group, card.source, str(card.kind))
+            )
+    return introduction_order(candidates, order, seed=seed, deck_order=deck_order(cards))
 
 
 def todays_new(
@@ -124,7 +128,7 @@ def todays_new(
     )
     if allowance.total <= 0:
         return []
-    ordered, stored = ordered_new_cards(
+    ordered = ordered_new_cards(
         store,
         cards,
         order=settings.new_card_order,
@@ -133,4 +137,5 @@ def todays_new(
         topic=topic,
     )
     chosen = todays_new_cards(ordered, allowance, groups_seen_today=busy_groups)
-    return [stored[card.key] for card in chosen]
+    stored = store.cards_by_key([card.key for card in chosen])
+    return [stored[card.key] for card in chosen if card.key in stored]

@@ -106,6 +106,19 @@ def card_query() -> Select:
 
 
 CARD_SELECT = card_query()
+#: What ordering new cards needs of each, and no more (slug, card key, topic, sibling group):
+#: planning a day reads every new card, 20,000 with large custom decks.
+NEW_CARD_HEADS = (
+    select(
+        DeckRow.slug,
+        CardRow.key,
+        func.coalesce(CardRow.topic, DeckRow.topic).label("topic"),
+        CardRow.sibling_group,
+    )
+    .join(CardRow, CardRow.id == CardStateRow.card_id)
+    .join(DeckRow, DeckRow.id == CardStateRow.deck_id)
+    .where(NEW)
+)
 #: The learner a prepared statement is for (pass ``{"learner": ...}`` when running it).
 LEARNER = bindparam("learner", type_=Integer())
 
