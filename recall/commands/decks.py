@@ -310,8 +310,10 @@ def run_check(args: argparse.Namespace) -> int:
     pairs = 0
     for number, deck in enumerate(decks, 1):
         status.show(f"Checking deck {number}/{len(decks)}: {deck.id}…")
-        found = deck_leaks(deck, sibling_pairs_of(deck))
-        status.clear()
+        try:
+            found = deck_leaks(deck, sibling_pairs_of(deck))
+        finally:  # an error's message starts on a clean line
+            status.clear()
         where = _card_place(deck)
         for leak in found.own:
             shown_by = "the deck's name" if leak.by == "" else f"its own {leak.field}"
