@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 
 import pytest
 from hypothesis import given
@@ -102,3 +103,72 @@ def test_prompts_are_filled_with_formatted_values() -> None:
     assert fill_prompt(prompt, {"N": 7e9, "B": 1024}) == (
         "A 7 billion-parameter model, batch 1,024, keeps {{}} and {t-1} as written."
     )
+
+
+_ONES = "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen \
+fifteen sixteen seventeen eighteen nineteen".split()
+_TENS = "_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()
+
+
+def _spoken(whole: int) -> str:
+    """``whole`` read aloud in English words (the test's own oracle, not recall's rule)."""
+    if whole < 20:
+        return _ONES[whole]
+    if whole < 100:
+        return _TENS[whole // 10] + ("-" + _ONES[whole % 10] if whole % 10 else "")
+    if whole < 1000:
+        return (
+            _ONES[whole // 100] + " hundred" + (f" {_spoken(whole % 100)}" if whole % 100 else "")
+        )
+    for size, word in (
+        (10**12, "trillion"),
+        (10**9, "billion"),
+        (10**6, "million"),
+        (1000, "thousand"),
+    ):
+        if whole >= size:
+            rest = whole % size
+            return f"{_spoken(whole // size)} {word}" + (f" {_spoken(rest)}" if rest else "")
+    raise AssertionError(whole)
+
+
+def _article_spoken(shown: str) -> str:
+    match = re.match(r"(\d[\d,]*)", shown)
+    assert match, shown
+    words = _spoken(int(match.group(1).replace(",", "")))
+    # a vowel sound: "eight...", "eleven", "eighteen"; "one" starts with a "w" sound
+    return "an" if words[0] in "aeiou" and not words.startswith("one") else "a"
+
+
+@pytest.mark.parametrize(
+    "value",
+    [8, 11, 18, 80, 89, 800, 8e9, 89e9, 11e9, 18e6, 11000, 18500, 1.8e9, 180, 7e9, 1, 0.8, 8.5],
+)
+def test_an_article_before_a_placeholder_agrees_with_the_value(value: float) -> None:
+    filled = fill_prompt("A {N}-parameter model; then a {N} and an {N}.", {"N": value})
+    shown = format_number(value)
+    want = _article_spoken(shown)
+    assert (
+        filled
+        == f"{want.capitalize()} {shown}-parameter model; then {want} {shown} and {want} {shown}."
+    )
+
+
+def test_no_builtin_numeric_prompt_reads_a_wrong_article() -> None:
+    """Every numeric template of the built-in decks, over many draws: "a"/"an" before a drawn
+    number agrees with the number as spoken ("an 89 billion-parameter", never "a 89")."""
+    from recall.cards.loader import load_decks
+    from recall.cards.model import CardKind
+    from recall.paths import builtin_decks_dir
+
+    cards = [c for c in load_decks([builtin_decks_dir()]).cards if c.kind is CardKind.NUMERIC]
+    templated = [c for c in cards if re.search(r"\b[Aa]n? \{", c.prompt)]
+    assert len(templated) >= 5  # the check reaches the templates that put an article first
+    checked = 0
+    for card in cards:
+        for seed in range(200):
+            filled = fill_prompt(card.prompt, draw(card.params, seed))
+            for article, number in re.findall(r"\b([Aa]n?) (\d[\d,.]*)", filled):
+                checked += 1
+                assert article.lower() == _article_spoken(number), (card.key, filled)
+    assert checked >= 1000

@@ -168,3 +168,45 @@ def test_the_card_is_the_reference(decks, capsys) -> None:
     assert "only ANSWER" in capsys.readouterr().err
     assert main(["check", "1", "1", "--seed", "3"]) == 2
     assert "--seed needs --card" in capsys.readouterr().err
+
+
+def test_an_unknown_name_lists_the_names_the_card_shows(capsys) -> None:
+    """inference-cost/param-count shows L, N, V, d; the deck also declares D (training tokens),
+    which this card never shows: the message offers only what the card shows, while D, a
+    deck-wide name, is still read (as a wrong term, not an unknown name)."""
+    code = main(["check", "--card", "inference-cost/param-count", "12*L*d^2 + V*d + Q"])
+    out = capsys.readouterr().out
+    assert code == 2  # invalid: not a readable answer
+    assert "unknown name 'Q' (this question's names: L, N, V, d)" in out
+    code = main(["check", "--card", "inference-cost/param-count", "12*L*d^2 + V*d + D"])
+    out = capsys.readouterr().out
+    assert "verdict: incorrect" in out and "unknown name" not in out
+
+
+def test_every_formula_card_offers_its_legend_names() -> None:
+    """Over every built-in card with a typed-math answer: the names an unknown-name message
+    lists are the names of the card's legend, no more and no fewer."""
+    import re
+
+    from recall.cards.loader import load_decks
+    from recall.errors import ParseError
+    from recall.formula.names import canonical_name
+    from recall.formula.parser import parse
+    from recall.grading import symbol_table
+    from recall.paths import builtin_decks_dir
+    from recall.tui.presenting import card_view, takes_math
+
+    checked = narrower = 0
+    for card in load_decks([builtin_decks_dir()]).cards:
+        if not takes_math(card) or card.params:
+            continue
+        table = symbol_table(card)
+        with pytest.raises(ParseError) as raised:
+            parse("zqzqzq", table)
+        listed = re.search(r"this question's names: ([^)]*)\)", str(raised.value))
+        assert listed, (card.key, str(raised.value))
+        legend = sorted(canonical_name(name) for name, _ in card_view(card).symbols)
+        assert listed.group(1) == (", ".join(legend) or "none"), card.key
+        checked += 1
+        narrower += len(legend) < len(table.variables)
+    assert checked > 200 and narrower > 20  # many cards' decks declare names they never show

@@ -112,3 +112,39 @@ def test_a_tilde_in_a_sqlite_url_is_the_home_folder(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "mine.db").is_file()
     assert not Path("~").exists()
+
+
+def test_a_refused_postgresql_connection_reads_as_sentences(tmp_path: Path) -> None:
+    """psycopg writes "Connection refused" and "Is the server running ...?" on two lines; folded
+    onto one line they must stay two sentences, not run together."""
+    with socket.socket() as closed:
+        closed.bind(("127.0.0.1", 0))
+        port = closed.getsockname()[1]  # bound, never listening: the connection is refused
+        url = f"postgresql+psycopg://me@127.0.0.1:{port}/db?connect_timeout=5"
+        done = run_recall(["stats"], tmp_path / "home", timeout=60, RECALL_DB=url)
+    line = _one_line(done)
+    assert "cannot connect to" in line
+    assert "Connection refused. Is the server running" in line, line
+
+
+@pytest.mark.parametrize(
+    ("driver", "shown"),
+    [
+        ("first line\n\tsecond line", "first line. second line"),
+        ("ends well.\nnext", "ends well. next"),
+        ("asks?\n  \nthen   this\n", "asks? then this"),
+        ("failed: \nreason here", "failed: reason here"),
+        ("one line only", "one line only"),
+        ("HINT:  try this\r\nDETAIL: that", "HINT: try this. DETAIL: that"),
+    ],
+)
+def test_every_driver_line_is_its_own_sentence(driver: str, shown: str) -> None:
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import OperationalError
+
+    from recall.store.engine import store_error
+
+    error = OperationalError("SELECT 1", {}, Exception(driver))
+    message = str(store_error(error, make_url("postgresql+psycopg://me@host/db")))
+    assert message.endswith(shown), message
+    assert "\n" not in message and "\t" not in message

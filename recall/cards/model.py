@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
@@ -261,3 +262,23 @@ class Deck:
             if card.id == card_id:
                 return card
         raise KeyError(card_id)
+
+
+#: A name as a card's texts write it (``S_xy``, ``beta_1``, ``x'``).
+_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_']*")
+
+
+def mentioned_names(card: Card) -> set[str]:
+    """Names the card's own texts use. A deck declares its symbols once for all its cards; each
+    card's legend lists only those it mentions, so the legend under the prompt is not a wall of
+    names."""
+    texts = (card.answer, card.prompt, card.shown, card.text)
+    return {name for text in texts for name in _NAME.findall(text)}
+
+
+def legend_names(card: Card) -> list[str]:
+    """The names the drill screen's legend shows for ``card``: its symbols its texts mention
+    (not those declared only for identity checks), then its parameters."""
+    mentioned = mentioned_names(card)
+    names = [s.name for s in card.symbols if s.name in mentioned and not s.identities_only]
+    return names + [param.name for param in card.params]

@@ -221,13 +221,42 @@ def _trim(text: str) -> str:
 
 
 def fill_prompt(prompt: str, values: dict[str, Number]) -> str:
-    """The prompt with each ``{name}`` replaced by its formatted value."""
+    """The prompt with each ``{name}`` replaced by its formatted value.
+
+    An article right before a placeholder ("a {N}-parameter model") is made to agree with the
+    value drawn, as it is spoken: "an 89 billion-parameter model", "a 7 billion-parameter
+    model". A template cannot choose one article for every draw (8, 11, 18, 80... take "an").
+    """
     from recall.cards.schema import PLACEHOLDER
 
     def replace(match: re.Match[str]) -> str:
-        name = match.group(1)
-        if name in values:
-            return format_number(values[name])
-        return match.group(0)
+        name = match.group("name")
+        if name not in values:
+            return match.group(0)
+        shown = format_number(values[name])
+        article = match.group("article")
+        if article is None:
+            return shown
+        agreed = article_for(shown)
+        if article[0].isupper():
+            agreed = agreed.capitalize()
+        return f"{agreed}{match.group('space')}{shown}"
 
-    return PLACEHOLDER.sub(replace, prompt)
+    pattern = _ARTICLE_BEFORE + PLACEHOLDER.pattern.replace("([", "(?P<name>[", 1)
+    return re.sub(pattern, replace, prompt)
+
+
+#: An optional "a"/"an" (any case of its first letter) and the spaces before a placeholder.
+_ARTICLE_BEFORE = r"(?:\b(?P<article>[Aa]n?)(?P<space>[ \u00a0]+))?"
+
+
+def article_for(shown: str) -> str:
+    """ "a" or "an" before the number ``shown`` (as :func:`format_number` writes it), by how it
+    is read aloud: "an" before eight..., eleven and eighteen (also as the leading group of
+    thousands: "an 18,000", "an 11 billion"), "a" otherwise ("a 1.8", "a 180", "a -8")."""
+    whole = re.split(r"[.eE ]", shown, maxsplit=1)[0].replace(",", "")
+    if not whole.isdigit():
+        return "a"
+    digits = whole.lstrip("0") or "0"
+    leading = digits[: len(digits) % 3 or 3]
+    return "an" if leading.startswith("8") or leading in ("11", "18") else "a"

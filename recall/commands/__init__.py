@@ -18,6 +18,8 @@ from recall.inert import quote
 from recall.paths import redact_url
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from recall.config import Settings
     from recall.workspace import Workspace
 
@@ -54,7 +56,11 @@ def custom_folder(args: argparse.Namespace) -> Path:
 
 
 def open_workspace(
-    args: argparse.Namespace, *, settings: Settings | None = None, sync: bool = True
+    args: argparse.Namespace,
+    *,
+    settings: Settings | None = None,
+    sync: bool = True,
+    progress: Callable[[str], None] | None = None,
 ) -> Workspace:
     """The learner's workspace as the global options describe it (:func:`learner_choice` is
     whose it is); with ``sync`` the store is opened and brought in line
@@ -68,6 +74,7 @@ def open_workspace(
         custom_decks=custom_decks(args),
         sync=sync,
         learner=learner_choice(args),
+        progress=progress,
     )
 
 

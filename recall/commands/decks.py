@@ -26,7 +26,7 @@ import os
 import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TextIO
 
 from recall.inert import inert, quote
 from recall.wording import count_of
@@ -295,14 +295,25 @@ def run_check(args: argparse.Namespace) -> int:
     from recall.commands import open_workspace
     from recall.grading.leaks import deck_leaks, sibling_pairs_of
 
-    if args.deck_specs:
-        decks = [find_deck(spec, args) for spec in args.deck_specs]
-    else:
-        decks = list(open_workspace(args, sync=False).decks)
+    status = StatusLine.on_stderr()
+    try:
+        if args.deck_specs:
+            decks = []
+            for spec in args.deck_specs:
+                status.show(f"Loading {spec}…")
+                decks.append(find_deck(spec, args))
+        else:
+            decks = list(open_workspace(args, sync=False, progress=status.show).decks)
+    finally:
+        status.clear()
     faults = 0
     pairs = 0
-    for deck in decks:
-        found = deck_leaks(deck, sibling_pairs_of(deck))
+    for number, deck in enumerate(decks, 1):
+        status.show(f"Checking deck {number}/{len(decks)}: {deck.id}…")
+        try:
+            found = deck_leaks(deck, sibling_pairs_of(deck))
+        finally:  # an error's message starts on a clean line
+            status.clear()
         where = _card_place(deck)
         for leak in found.own:
             shown_by = "the deck's name" if leak.by == "" else f"its own {leak.field}"
@@ -340,6 +351,51 @@ def run_check(args: argparse.Namespace) -> int:
         file=sys.stderr,
     )
     return 1 if faults else 0
+
+
+class StatusLine:
+    """One line of progress on a terminal, rewritten in place, for a command that works for a
+    while before it prints (``decks check`` reads for half a minute). Nothing is written when
+    the stream is not a terminal, so pipes, files and tests see only the command's output.
+
+    The text is made inert (a deck's id or a typed spec may hold control characters); the
+    carriage return and erase-line sequence are the only controls written, straight to the
+    terminal beneath recall's inert stderr.
+    """
+
+    def __init__(self, stream: TextIO | None) -> None:
+        self._stream = stream
+        self._shown = False
+
+    @classmethod
+    def on_stderr(cls) -> StatusLine:
+        stream = getattr(sys.stderr, "wrapped", sys.stderr)
+        try:
+            terminal = bool(stream.isatty())
+        except (AttributeError, ValueError, OSError):
+            terminal = False
+        return cls(stream if terminal else None)
+
+    def show(self, text: str) -> None:
+        if self._stream is None:
+            return
+        line = inert(text, one_line=True)
+        if len(line) > _STATUS_WIDTH:  # keep the end: a file's name, a count
+            line = "…" + line[-(_STATUS_WIDTH - 1) :]
+        self._stream.write(f"\r\x1b[K{line}")
+        self._stream.flush()
+        self._shown = True
+
+    def clear(self) -> None:
+        if self._stream is None or not self._shown:
+            return
+        self._stream.write("\r\x1b[K")
+        self._stream.flush()
+        self._shown = False
+
+
+#: Characters of a status line: short of an 80-column terminal's width, so it never wraps.
+_STATUS_WIDTH = 76
 
 
 def sibling_lines(deck: Deck, unburied: Iterable[ShownAnswer]) -> list[str]:

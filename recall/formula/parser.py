@@ -394,14 +394,17 @@ class Parser:
         )
         if split:
             return self.error(f"unknown name '{name}' (did you mean {'*'.join(split)}?)", token)
-        # The card's own names first: a learner reaching for a name most likely means one of
-        # those, and a word that is close to none of them is better answered with the list.
+        # The names the card shows first: a learner reaching for a name most likely means one of
+        # those, and a word that is close to none of them is better answered with the list. A
+        # deck's other names are accepted but not offered (the card never showed them).
+        shown = self.table.shown
+        offered = [n for n in known if n in shown] if shown is not None else known
         close = plausible_suggestion(
-            name, (known, sorted(self.table.functions), self._function_names())
+            name, (offered, sorted(self.table.functions), self._function_names())
         )
         if close:
             return self.error(f"unknown name '{name}' (did you mean {close}?)", token)
-        listing = ", ".join(known) if known else "none"
+        listing = ", ".join(offered) if offered else "none"
         return self.error(f"unknown name '{name}' (this question's names: {listing})", token)
 
 

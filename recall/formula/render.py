@@ -5,6 +5,10 @@ from __future__ import annotations
 import threading
 
 import sympy
+from sympy.printing.conventions import split_super_sub
+from sympy.printing.pretty.pretty import PrettyPrinter
+from sympy.printing.pretty.pretty_symbology import pretty_symbol, pretty_use_unicode, sub
+from sympy.printing.pretty.stringpict import prettyForm
 
 from recall.formula.expression import Expression
 from recall.formula.nodes import BinOp, Call, Negate, Node
@@ -37,9 +41,54 @@ def render(
     tree = expression.to_sympy(evaluate=False)
     try:
         with _PRINTER:
-            return sympy.pretty(tree, use_unicode=True, order="none", num_columns=width)
+            return _pretty(tree, width)
     except Exception:  # noqa: BLE001 - a printer bug must never cost the learner the preview
         return expression.to_text()
+
+
+def _pretty(tree: sympy.Basic, width: int) -> str:
+    """SymPy's Unicode drawing of ``tree``, with one subscript style in the whole formula.
+
+    SymPy writes a subscript in Unicode subscript letters when every character has one (``Sₓₓ``)
+    and falls back to ``_`` otherwise (``S_xy``: there is no subscript y), symbol by symbol, so a
+    formula could show both side by side. When any subscript falls back, every subscript in the
+    formula is written with ``_`` (``S_xy/S_xx``, ``σ_1``)."""
+    names = {symbol.name for symbol in tree.free_symbols if isinstance(symbol, sympy.Symbol)}
+    printer = PrettyPrinter({"use_unicode": True, "order": "none", "num_columns": width})
+    if any(_subscript_falls_back(name) for name in names):
+        printer = _PlainSubscripts({"use_unicode": True, "order": "none", "num_columns": width})
+    before = pretty_use_unicode(True)
+    try:
+        return str(printer.doprint(tree))
+    finally:
+        pretty_use_unicode(before)
+
+
+def _subscript_falls_back(name: str) -> bool:
+    """Whether SymPy draws ``name``'s subscripts with ``_``: some character of them has no
+    Unicode subscript form."""
+    _, sups, subs = split_super_sub(name)
+    return (
+        bool(subs)
+        and not sups
+        and any(piece not in sub and any(char not in sub for char in piece) for piece in subs)
+    )
+
+
+def _plain_symbol(name: str) -> str:
+    """``name`` drawn as SymPy would, but its subscripts written after ``_`` (a Greek letter
+    still drawn as one: ``sigma_1`` is ``σ_1``)."""
+    base, sups, subs = split_super_sub(name)
+    if not subs or sups:
+        return str(pretty_symbol(name))
+    return "_".join([str(pretty_symbol(base)), *(str(pretty_symbol(piece)) for piece in subs)])
+
+
+class _PlainSubscripts(PrettyPrinter):  # type: ignore[misc]
+    """SymPy's printer with every subscripted symbol written as :func:`_plain_symbol`."""
+
+    def _print_Symbol(self, e: sympy.Symbol, bold_name: bool = False) -> prettyForm:
+        return prettyForm(_plain_symbol(e.name))
 
 
 def check_drawable(expression: Expression) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
@@ -123,6 +123,10 @@ class SymbolTable:
     #: Names that stand for an expression of other names (``beta_t = 1 - alpha_t``): an answer
     #: may use either spelling, and both are compared after substituting the definition.
     definitions: Mapping[str, str] = field(default_factory=dict)
+    #: The names the card shows the learner (its legend): an unknown-name message lists these.
+    #: Every variable is still accepted (a deck's names are its cards' shared vocabulary, and
+    #: explanation points and identities use them); ``None`` lists every variable.
+    shown: frozenset[str] | None = None
 
     @classmethod
     def build(
@@ -132,6 +136,7 @@ class SymbolTable:
         *,
         strict: bool | None = None,
         definitions: Mapping[str, str] | None = None,
+        shown: Iterable[str] | None = None,
     ) -> SymbolTable:
         """A table from plain data: ``variables`` maps names to domain specs; ``functions`` maps
         names to ``"unknown"`` or a builtin they alias (a list means all unknown);
@@ -178,6 +183,7 @@ class SymbolTable:
             e_is_variable="e" in vars_,
             strict=bool(vars_ or funcs) if strict is None else strict,
             definitions=defined,
+            shown=None if shown is None else frozenset(canonical_name(str(n)) for n in shown),
         )
 
     def domain(self, name: str) -> Domain:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from fractions import Fraction
 
-from recall.cards.model import Card, CardKind, ParamSpec
+from recall.cards.model import Card, CardKind, ParamSpec, legend_names
 from recall.formula import Expression, SymbolTable
 from recall.formula.names import canonical_name
 from recall.formula.nodes import Node, Number, replace_symbols
@@ -61,7 +61,13 @@ def symbol_table(card: Card, *, strict: bool = True, identities: bool = False) -
     """
     variables = variables_of(card, identities=identities)
     definitions = {s.name: s.equals for s in card.symbols if s.equals and s.name in variables}
-    return SymbolTable.build(variables, functions_of(card), strict=strict, definitions=definitions)
+    return SymbolTable.build(
+        variables,
+        functions_of(card),
+        strict=strict,
+        definitions=definitions,
+        shown=[name for name in legend_names(card) if name in variables],
+    )
 
 
 def substitute(expr: Expression, values: Mapping[str, float | int]) -> Expression:

@@ -200,7 +200,7 @@ def store_error(error: BaseException, url: URL) -> StoreError:
     """A :class:`StoreError` a person can act on, for a driver or SQLAlchemy error."""
     where = _describe(url)
     # One line, and never a secret the driver may have echoed.
-    text = " ".join(redact_url(str(getattr(error, "orig", None) or error)).split())
+    text = driver_sentences(redact_url(str(getattr(error, "orig", None) or error)))
     low = text.lower()
     path = sqlite_path(url)
     if "file is not a database" in low or "not a database" in low:
@@ -248,6 +248,24 @@ def store_error(error: BaseException, url: URL) -> StoreError:
     if isinstance(error, DBAPIError) and error.connection_invalidated or "connection" in low:
         return StoreError(f"cannot connect to {where}: {text.strip()}")
     return StoreError(f"database error on {where}: {text.strip()}")
+
+
+def driver_sentences(text: str) -> str:
+    """A driver's message on one line, its lines kept apart as sentences.
+
+    Drivers write one thought a line without end punctuation (psycopg: "...failed: Connection
+    refused" then "Is the server running..."); joined with only a space they ran together into
+    one unreadable sentence. Each line that does not end in punctuation gets a full stop.
+    """
+    lines = [" ".join(line.split()) for line in text.splitlines()]
+    lines = [line for line in lines if line]
+    return " ".join(
+        line if index == len(lines) - 1 or line[-1] in _SENTENCE_ENDS else f"{line}."
+        for index, line in enumerate(lines)
+    )
+
+
+_SENTENCE_ENDS = frozenset(".!?:;,")
 
 
 def _describe(url: URL) -> str:

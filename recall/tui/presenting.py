@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from recall.cards.model import Card, CardKind
+from recall.cards.model import Card, CardKind, mentioned_names
 from recall.mistakes import MISSED_POINT
 from recall.tui.views import CardView, FeedbackView, PreviewView, Rating
 from recall.verdicts import Status
@@ -93,7 +93,6 @@ def remember_shown_formulas(cards: Iterable[Card]) -> int:
     return drawn
 
 
-_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_']*")
 #: A line that starts a list item keeps its own line when a paragraph is reflowed.
 _LIST_ITEM = re.compile(r"\s*(?:[-*•]|\d+[.)])\s")
 
@@ -117,13 +116,6 @@ def reflow(text: str) -> str:
     return "\n\n".join(paragraphs)
 
 
-def _mentioned_names(card: Card) -> set[str]:
-    """Names the card's own texts use. A deck declares its symbols once for all its cards; each
-    card lists only those it mentions, so the legend under the prompt is not a wall of names."""
-    texts = (card.answer, card.prompt, card.shown, card.text)
-    return {name for text in texts for name in _NAME.findall(text)}
-
-
 def card_view(card: Card, *, question: Question | None = None, new: bool = False) -> CardView:
     """The card as the drill screen asks it: ``question`` is the one drawn for this review (its
     prompt shows a numeric card's values); without one, the card as a deck listing shows it.
@@ -136,7 +128,7 @@ def card_view(card: Card, *, question: Question | None = None, new: bool = False
     prompt = reflow(question.prompt if question is not None else asked_prompt(card))
     drawn = question is not None and bool(question.values)
     shown = shown_formula(card) if card.shown else ""
-    mentioned = _mentioned_names(card)
+    mentioned = mentioned_names(card)
     # Names declared only for the card's identity checks are not the learner's to type, so the
     # legend (the names the learner may use) never lists them.
     symbols = tuple(
