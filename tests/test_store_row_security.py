@@ -473,3 +473,38 @@ def test_b_cannot_take_or_move_what_every_learner_shares(
         assert keys == set(a.cards_by_key()) and keys
     finally:
         a.close()
+
+
+def test_a_learner_whose_states_another_learners_sync_left_behind_syncs_in_full(
+    two_learners: dict[str, str],
+) -> None:
+    """A's record of a shared deck still matches it after the owner's sync retires a card and
+    B's sync restores it (under row security B's sync restores B's state only): A's next sync
+    is not skipped, and A's state of that card is live again."""
+    full = [dataclasses.replace(deck, builtin=True, digest=f"d-{deck.id}") for deck in DECKS]
+    deck = full[0]
+    dropped = deck.cards[0]
+    shrunk = dataclasses.replace(deck, cards=deck.cards[1:], digest="d-shrunk")
+    a = open_store(two_learners["ana"])
+    try:
+        a.sync_decks(full, now=T0)
+        assert a.sync_decks(full, now=T0).unchanged == sum(len(d.cards) for d in full)
+    finally:
+        a.close()
+    owner = open_store(two_learners["owner"])
+    try:
+        assert owner.sync_decks([shrunk, *full[1:]], now=T0).retired == (dropped.key,)
+    finally:
+        owner.close()
+    b = open_store(two_learners["ben"])
+    try:
+        assert b.sync_decks(full, now=T0).restored == (dropped.key,)
+    finally:
+        b.close()
+    a = open_store(two_learners["ana"])
+    try:
+        a.sync_decks(full, now=T0)
+        card = a.cards_by_key()[dropped.key]
+        assert not card.retired and card.state.phase == 1  # A's learning state, live again
+    finally:
+        a.close()

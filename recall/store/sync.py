@@ -18,7 +18,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Connection, case, delete, func, insert, select, text, update
+from sqlalchemy import Connection, and_, case, delete, func, insert, or_, select, text, update
 
 from recall.cards.model import Deck
 from recall.scheduling.queue import sibling_group
@@ -293,7 +293,37 @@ def _synced_already(
         ):
             live[deck_id] = count
     skipped = {deck_id for deck_id, cards in same.items() if live.get(deck_id, 0) == cards}
-    return skipped, recorded
+    return skipped - _out_of_step(conn, learner, sorted(skipped)), recorded
+
+
+def _out_of_step(conn: Connection, learner: int, deck_ids: Sequence[int]) -> set[int]:
+    """The decks among ``deck_ids`` where ``learner``'s state rows are not in step with the
+    cards: a card without the learner's state row, or retired on one side only. Another
+    learner's sync may retire or restore a shared deck's cards while ``learner``'s record of
+    that deck still matches it (under row-level security that sync changes its own learner's
+    states only), so a matching record alone does not prove ``learner``'s rows are in line."""
+    out: set[int] = set()
+    retired_state = CardStateRow.queue == QUEUE_RETIRED
+    for start in range(0, len(deck_ids), 500):
+        chunk = deck_ids[start : start + 500]
+        rows = conn.execute(
+            select(CardRow.deck_id)
+            .outerjoin(
+                CardStateRow,
+                (CardStateRow.learner_id == learner) & (CardStateRow.card_id == CardRow.id),
+            )
+            .where(
+                CardRow.deck_id.in_(chunk),
+                or_(
+                    CardStateRow.card_id.is_(None),
+                    and_(CardRow.retired_at.is_not(None), ~retired_state),
+                    and_(CardRow.retired_at.is_(None), retired_state),
+                ),
+            )
+            .group_by(CardRow.deck_id)
+        )
+        out.update(deck_id for (deck_id,) in rows)
+    return out
 
 
 def _remember_synced(
@@ -367,7 +397,8 @@ def retire_decks(conn: Connection, decks: Sequence[tuple[int, str]], now: dateti
     history (see :func:`sync_decks`)."""
     _serialise_syncs(conn)
     # No sync record is forgotten here: a deck back with its file has no live cards, which
-    # :func:`_synced_already` counts, so it syncs in full (for every learner, whoever retired it).
+    # :func:`_synced_already` counts, and a learner whose states another learner's sync left
+    # behind is found by :func:`_out_of_step`: either way the deck syncs in full for them.
     retired: list[str] = []
     for deck_id, slug in decks:
         rows = conn.execute(
