@@ -718,15 +718,27 @@ class Workspace:
                     topic=topic,
                     minutes=minutes,
                     target=cumulative_new(plan),
-                )
+                ),
+                self._exam_file(),
             )
         return plan
+
+    def _exam_file(self) -> Path:
+        """Where this learner's followed exam plan is kept: ``exam.json`` in the data
+        directory, or one file per learner there when the database is shared (the apps
+        ``recall serve`` starts for several learners share one data directory)."""
+        from recall.exam_follow import exam_file
+
+        path = exam_file()
+        if not self.shared_database():
+            return path
+        return path.with_name(f"{path.stem}-learner-{self.store.learner_id}{path.suffix}")
 
     def stop_following_exam(self) -> bool:
         """Back to the normal schedule; whether a plan was followed."""
         from recall.exam_follow import stop_following
 
-        return stop_following()
+        return stop_following(self._exam_file())
 
     def exam_guidance(self, now: datetime | None = None) -> ExamGuidance | None:
         """Today's guidance from the followed exam plan, or ``None`` when none is followed (or
@@ -738,7 +750,7 @@ class Workspace:
 
         now = now or self.clock()
         today = study_date(now, self.settings.day_rollover_hour)
-        followed = load_followed(today)
+        followed = load_followed(today, self._exam_file())
         if followed is None:
             return None
         guidance = followed.guidance
@@ -755,7 +767,7 @@ class Workspace:
             guidance = day_guidance(self.store, self.settings, followed, plan, now)
             followed = followed.with_guidance(guidance)
             try:
-                save_followed(followed)
+                save_followed(followed, self._exam_file())
             except RecallError:
                 pass  # worked out again next time: the learner loses nothing
         return ExamGuidance(followed, guidance)

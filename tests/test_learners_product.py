@@ -144,3 +144,34 @@ def test_recall_config_changes_only_the_learners_own_settings_in_a_shared_databa
     assert config("b", "--reset", "new_per_day")[0] == 0
     assert config("b", "new_per_day") == (0, str(default.new_per_day))
     assert config("b", "desired_retention") == (0, "0.85")  # the other setting stays
+
+
+def test_a_followed_exam_plan_and_a_retention_chosen_on_screen_are_each_learners_own(
+    db_url: str, tmp_path: Path, worlds_setup: FrozenClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The apps ``recall serve`` starts for several learners share one data directory: A
+    following an exam plan, or choosing a retention on the stats screen, changes nothing of
+    B's (the plan is kept per learner, the retention in A's own settings in the database)."""
+    from recall.tui.memory_views import apply_retention
+
+    clock = worlds_setup
+    monkeypatch.setenv("RECALL_HOME", str(tmp_path / "server"))
+    add_learner(db_url, 2, "b")
+    a, b = (make_learner(tmp_path, "shared", n, db_url, i) for n, i in (("A", 1), ("B", 2)))
+    wa, wb = a.workspace(clock), b.workspace(clock)
+    try:
+        before = wb.settings.desired_retention
+        assert wa.follow_exam("+21").feasible
+        assert wa.exam_guidance() is not None
+        assert wb.exam_guidance() is None
+        assert not (tmp_path / "server" / "exam.json").exists()
+        chosen = 0.8 if before != 0.8 else 0.85
+        assert apply_retention(wa, chosen) == chosen == wa.settings.desired_retention
+        assert not (tmp_path / "server" / "config.toml").exists()
+        wb.close()
+        wb = b.workspace(clock)
+        assert wb.settings.desired_retention == before and wb.exam_guidance() is None
+        assert wb.stop_following_exam() is False and wa.stop_following_exam() is True
+    finally:
+        wa.close()
+        wb.close()

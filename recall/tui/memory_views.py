@@ -145,6 +145,9 @@ def apply_retention(workspace: Workspace, value: float) -> float:
     :class:`recall.errors.ConfigError` when refused) and schedule the next session with it."""
     from recall.memory import model as memory_model
 
+    if workspace.shared_database():  # this learner's own, in the database (as recall config)
+        shared = workspace.set_learner_setting("desired_retention", repr(float(value)))
+        return shared.desired_retention
     saved = memory_model.apply_desired_retention(value)
     workspace.settings = replace(workspace.settings, desired_retention=saved.desired_retention)
     return saved.desired_retention
