@@ -89,6 +89,24 @@ def open_private_for_writing(path: Path, *, newline: str | None = None) -> TextI
     return os.fdopen(fd, "w", encoding="utf-8", newline=newline)
 
 
+def write_new_private_file(path: Path, text: str) -> None:
+    """Write ``text`` to ``path``, which must not exist yet, mode ``0600`` from its creation:
+    never through a symbolic link, never into a file someone made meanwhile (a secret such as a
+    generated password must reach only the file this call creates). ``FileExistsError`` (an
+    ``OSError``) when the name is taken, by a link too."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+    fd = os.open(path, flags, PRIVATE_FILE)
+    try:
+        if _POSIX:
+            os.fchmod(fd, PRIVATE_FILE)
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            fd = -1
+            out.write(text)
+    finally:
+        if fd >= 0:
+            os.close(fd)
+
+
 #: Set to ``1`` by ``recall serve`` for the app processes it starts: the TUI is then shown in a
 #: browser, where the server's editor cannot open and the browser keeps some keys to itself.
 SERVED_ENV = "RECALL_SERVED"

@@ -168,3 +168,32 @@ def test_a_password_file_that_cannot_be_written_still_shows_the_password(
     assert status == 0
     assert "cannot write" in err and not target.exists()
     assert "Password (shown once, not kept anywhere): " in out
+
+
+def test_a_new_private_file_is_never_written_through_a_link_or_into_a_file_made_meanwhile(
+    tmp_path: Path,
+) -> None:
+    """The generated password of ``learners add`` / ``group add-reader --password-file``
+    reaches only a file the write itself creates, mode 0600: a name taken after the command's
+    first check (by a file of someone else's, or a link to one) refuses the write, so the
+    command prints the password instead."""
+    import os
+    import stat
+
+    from recall.paths import write_new_private_file
+
+    fresh = tmp_path / "ana.pw"
+    write_new_private_file(fresh, "secret\n")
+    assert fresh.read_text() == "secret\n" and stat.S_IMODE(fresh.stat().st_mode) == 0o600
+    planted = tmp_path / "planted.pw"
+    planted.write_text("")
+    os.chmod(planted, 0o666)
+    with pytest.raises(FileExistsError):
+        write_new_private_file(planted, "secret\n")
+    assert planted.read_text() == ""
+    target = tmp_path / "theirs"
+    link = tmp_path / "link.pw"
+    link.symlink_to(target)  # dangling: open(O_CREAT) alone would create 'theirs'
+    with pytest.raises(FileExistsError):
+        write_new_private_file(link, "secret\n")
+    assert not target.exists()

@@ -151,11 +151,10 @@ def run_add_reader(args: argparse.Namespace) -> int:
         learners.close()
     print(f"Added group reader '{quote(args.role)}': it may read recall group report only.")
     if target is not None:
-        from recall.paths import open_private_for_writing
+        from recall.paths import write_new_private_file
 
         try:
-            with open_private_for_writing(target) as out:
-                out.write(password + "\n")
+            write_new_private_file(target, password + "\n")
         except OSError as error:  # the role exists now: the password must not be lost
             print(
                 f"recall: cannot write {quote(str(target))} ({error.strerror}); the password "

@@ -82,11 +82,10 @@ def run_add(args: argparse.Namespace) -> int:
     role = quote(learner.role_name or "")
     print(f"Added learner {learner.id} '{quote(learner.name)}', who logs in as role '{role}'.")
     if target is not None:
-        from recall.paths import open_private_for_writing
+        from recall.paths import write_new_private_file
 
         try:
-            with open_private_for_writing(target) as out:
-                out.write(added.password + "\n")
+            write_new_private_file(target, added.password + "\n")
         except OSError as error:  # the role exists now: the password must not be lost
             print(
                 f"recall: cannot write {quote(str(target))} ({error.strerror}); the password "
