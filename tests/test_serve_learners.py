@@ -162,6 +162,26 @@ def logins_file(tmp_path: Path, text: str, mode: int = 0o600) -> Path:
     return path
 
 
+def test_a_logins_path_that_is_not_a_regular_file_is_refused_without_blocking(
+    tmp_path: Path,
+) -> None:
+    """A FIFO (which would block a plain open), a folder and a link to a good file are all
+    refused by name, before anything is read."""
+    import os
+
+    from recall.commands.serve import read_learner_logins
+
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo, 0o600)
+    folder = tmp_path / "folder"
+    folder.mkdir(mode=0o700)
+    link = tmp_path / "link"
+    link.symlink_to(logins_file(tmp_path, f"ana {URLS['ana']}\n"))
+    for path in (fifo, folder, link):
+        with pytest.raises(ConfigError, match="not a regular file"):
+            read_learner_logins(path)
+
+
 def test_a_logins_file_others_can_read_is_refused(tmp_path: Path) -> None:
     from recall.commands.serve import read_learner_logins
 

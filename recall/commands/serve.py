@@ -182,22 +182,28 @@ def read_learner_logins(path: Path) -> dict[str, str]:
     import stat
 
     from recall.inert import first_control
+    from recall.regular_files import NotARegularFile, open_regular
     from recall.store.learners import checked_name, learner_of_login
 
     try:
-        info = path.lstat()
+        if not stat.S_ISREG(path.lstat().st_mode):  # a link is refused as well
+            raise ConfigError(f"--learner-logins {path} is not a regular file")
+        with open_regular(path) as file:  # checked again on the open file: what is read
+            info = os.fstat(file.fileno())
+            if info.st_mode & 0o077:
+                raise ConfigError(
+                    f"--learner-logins {path} can be read by others and holds passwords: "
+                    f"chmod 600 {path}"
+                )
+            raw = file.read(MAX_LOGINS_BYTES + 1)
+    except NotARegularFile:
+        raise ConfigError(f"--learner-logins {path} is not a regular file") from None
     except OSError as error:
         raise ConfigError(f"cannot read {path}: {error.strerror}") from None
-    if not stat.S_ISREG(info.st_mode):
-        raise ConfigError(f"--learner-logins {path} is not a regular file")
-    if info.st_mode & 0o077:
-        raise ConfigError(
-            f"--learner-logins {path} can be read by others and holds passwords: chmod 600 {path}"
-        )
-    if info.st_size > MAX_LOGINS_BYTES:
+    if len(raw) > MAX_LOGINS_BYTES:
         raise ConfigError(f"--learner-logins {path} is larger than {MAX_LOGINS_BYTES // 1024} KiB")
     logins: dict[str, str] = {}
-    lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    lines = raw.decode("utf-8", errors="replace").splitlines()
     for number, line in enumerate(lines, 1):
         if not line.strip() or line.lstrip().startswith("#"):
             continue
