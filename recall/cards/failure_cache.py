@@ -85,7 +85,7 @@ def store(
         write_atomically(folder / f"{key}.json", json.dumps(entry), durable=False)
     except (OSError, TypeError, ValueError):
         return False
-    _prune(folder)
+    parse_cache.prune(folder, MAX_ENTRIES)
     return True
 
 
@@ -102,16 +102,3 @@ def _error(item: Any, path: str) -> DeckError:
         if text is not None and not isinstance(text, str):
             raise TypeError("a card id and a suggestion are text")
     return DeckError(message, path=path, line=line, card_id=card_id, suggestion=suggestion)
-
-
-def _prune(folder: Path) -> None:
-    """Remove the least recently used entries beyond :data:`MAX_ENTRIES`."""
-    try:
-        entries = [(p.stat().st_mtime, p) for p in folder.glob("*.json")]
-        if len(entries) <= MAX_ENTRIES:
-            return
-        entries.sort()
-        for _mtime, stale in entries[: len(entries) - MAX_ENTRIES]:
-            stale.unlink(missing_ok=True)
-    except OSError:
-        return

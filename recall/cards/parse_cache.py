@@ -124,7 +124,7 @@ def store(raw: bytes, deck: Deck, *, builtin: bool, check: Check | None) -> bool
         write_atomically(folder / f"{key}.json", entry, durable=False)
     except OSError:
         return False
-    _prune(folder)
+    prune(folder)
     return True
 
 
@@ -242,14 +242,17 @@ def _digest(payload: str) -> str:
     return hashlib.sha256(payload.encode("utf-8")).hexdigest()
 
 
-def _prune(folder: Path) -> None:
-    """Remove the least recently used entries beyond :data:`MAX_ENTRIES`."""
+def prune(folder: Path, keep: int | None = None) -> None:
+    """Remove a cache folder's least recently used entries beyond ``keep`` (default
+    :data:`MAX_ENTRIES`; this cache's and :mod:`recall.cards.failure_cache`'s: a cache never
+    grows without bound)."""
+    keep = MAX_ENTRIES if keep is None else keep
     try:
         entries = [(p.stat().st_mtime, p) for p in folder.glob("*.json")]
-        if len(entries) <= MAX_ENTRIES:
+        if len(entries) <= keep:
             return
         entries.sort()
-        for _mtime, stale in entries[: len(entries) - MAX_ENTRIES]:
+        for _mtime, stale in entries[: len(entries) - keep]:
             stale.unlink(missing_ok=True)
     except OSError:
         return

@@ -18,11 +18,13 @@ from __future__ import annotations
 
 import argparse
 import math
+from collections.abc import Collection
 from typing import TYPE_CHECKING
 
 from recall.inert import quote
 
 if TYPE_CHECKING:
+    from recall.config import Settings
     from recall.workspace import Workspace
 
 
@@ -67,26 +69,12 @@ def run(args: argparse.Namespace) -> int:
         print(f"{args.key} reset to its default (saved in {path})")
         return 0
     if args.key is None:
-        print(f"# {config_file()}")
-        for key in config.SPECS:
-            value = _show(config.get_value(settings, key))
-            print(f"{key} = {value}    # {config.describe(key)}")
-        for action, key in sorted(settings.keys.items()):
-            print(f"keys.{action} = {key}")
-        own_limit = config.describe(config.DECK_LIMITS + ".")
-        for deck, limit in sorted(settings.deck_new_limits.items()):
-            print(f"{config.DECK_LIMITS}.{deck} = {limit}    # {own_limit}")
+        _print_settings(settings, f"# {config_file()}")
         return 0
     if args.value is None:
         print(_show(config.get_value(settings, args.key)))
         return 0
-    known = None
-    if args.key.startswith("keys."):
-        # The binding ids live on the TUI's classes: imported here only, never for other keys.
-        from recall.tui.app import RecallApp
-        from recall.tui.keys import binding_ids
-
-        known = binding_ids(RecallApp)
+    known = _known_actions(args.key)
     path = config.save_settings(
         config.set_value(settings, args.key, args.value, known_actions=known)
     )
@@ -136,24 +124,12 @@ def _run_for_learner(args: argparse.Namespace, workspace: Workspace) -> int:
         return 0
     settings = workspace.settings
     if args.key is None:
-        print(f"# {where}, over config.toml's")
-        for key in config.SPECS:
-            print(f"{key} = {_show(config.get_value(settings, key))}    # {config.describe(key)}")
-        for action, key in sorted(settings.keys.items()):
-            print(f"keys.{action} = {key}")
-        own_limit = config.describe(config.DECK_LIMITS + ".")
-        for deck, limit in sorted(settings.deck_new_limits.items()):
-            print(f"{config.DECK_LIMITS}.{deck} = {limit}    # {own_limit}")
+        _print_settings(settings, f"# {where}, over config.toml's")
         return 0
     if args.value is None:
         print(_show(config.get_value(settings, args.key)))
         return 0
-    known = None
-    if args.key.startswith("keys."):
-        from recall.tui.app import RecallApp
-        from recall.tui.keys import binding_ids
-
-        known = binding_ids(RecallApp)
+    known = _known_actions(args.key)
     changed = workspace.set_learner_setting(args.key, args.value, known_actions=known)
     print(f"{args.key} = {_show(config.get_value(changed, args.key))} ({where})")
     return 0
@@ -206,3 +182,29 @@ def _show(value: object) -> str:
     if isinstance(value, float):
         return f"{value:g}"
     return str(value)
+
+
+def _print_settings(settings: Settings, header: str) -> None:
+    """Every setting in force with what it means, after ``header`` (the file or database it
+    comes from): what ``recall config`` prints without a key."""
+    from recall import config
+
+    print(header)
+    for key in config.SPECS:
+        print(f"{key} = {_show(config.get_value(settings, key))}    # {config.describe(key)}")
+    for action, key in sorted(settings.keys.items()):
+        print(f"keys.{action} = {key}")
+    own_limit = config.describe(config.DECK_LIMITS + ".")
+    for deck, limit in sorted(settings.deck_new_limits.items()):
+        print(f"{config.DECK_LIMITS}.{deck} = {limit}    # {own_limit}")
+
+
+def _known_actions(key: str) -> Collection[str] | None:
+    """The key bindings' action ids when ``key`` sets one (``keys.ACTION``), else ``None``. The
+    ids live on the TUI's classes: imported here only, never for other keys."""
+    if not key.startswith("keys."):
+        return None
+    from recall.tui.app import RecallApp
+    from recall.tui.keys import binding_ids
+
+    return binding_ids(RecallApp)
