@@ -356,7 +356,7 @@ def test_summary_shows_a_missed_card_as_it_was_asked(store: Store) -> None:
         )
     prompts = {m.key: m.prompt for m in session.end().missed}
     assert prompts["d/flops"] == (
-        "A 89 billion-parameter model is trained on 13 billion tokens. How many FLOPs?"
+        "An 89 billion-parameter model is trained on 13 billion tokens. How many FLOPs?"
     )
     assert "Training takes" in prompts["d/blank"] and "{{}}" not in prompts["d/blank"]
 

@@ -72,7 +72,8 @@ def test_a_second_sync_of_unchanged_decks_reads_them_in_two_statements(tmp_path:
         name = conn.execute(text("SELECT name FROM decks WHERE slug = 'deck0'")).scalar()
     assert name == "Deck zero"
     # Decks with a digest (read through the parse cache): recorded once, then skipped with
-    # three reads (decks, their records, their live cards) and nothing written.
+    # four reads (decks, their records, their live cards, whether the learner's states are in
+    # step with them) and nothing written.
     digested = [dataclasses.replace(deck, digest=f"d{n}") for n, deck in enumerate(renamed)]
     store.sync_decks(digested, now=T0)
     statements.clear()
@@ -81,6 +82,6 @@ def test_a_second_sync_of_unchanged_decks_reads_them_in_two_statements(tmp_path:
     event.remove(engine, "before_cursor_execute", listener)
     assert report.unchanged == 36
     sent = [s for s in statements if s != "BEGIN IMMEDIATE"]
-    assert len(sent) == 3 and all(s.lstrip().upper().startswith("SELECT") for s in sent)
+    assert len(sent) == 4 and all(s.lstrip().upper().startswith("SELECT") for s in sent)
     assert "cards.key" not in " ".join(sent)  # no card row read
     store.close()
