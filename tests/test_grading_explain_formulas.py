@@ -548,3 +548,24 @@ def test_any_prose_math_is_read_within_bounds_and_never_raises(
     card = with_formulas[index % len(with_formulas)]
     verdict = grade(card, text + " ok")
     assert len(verdict.points) == len(card.points)
+
+
+def test_the_budget_leaves_out_garbage_collection_and_the_engines_first_use() -> None:
+    """The budget bounds an explanation's own comparisons: a collection of a large process
+    (here a simulated one of 0.4 CPU seconds, more than the whole budget) between the grader's
+    start and its comparisons does not cost the learner a formula point it states; nor does
+    the engine's first use in a process (the first grader warms it before its clock starts)."""
+    import time
+
+    from recall.grading import explain_formulas
+
+    card = cards()["attention-transformers/explain-sqrt-dk"]
+    grader = FormulaGrader.of("Var[q^T k] = d_k", explain_table(card))
+    explain_formulas._count_collections("start", {})
+    end = time.thread_time() + 0.4
+    while time.thread_time() < end:
+        pass
+    explain_formulas._count_collections("stop", {})
+    assert time.thread_time() > grader.deadline  # the clock alone says the budget is spent
+    assert grader.evidence(card.points[0].formulas) is not None
+    assert explain_formulas._warmed
