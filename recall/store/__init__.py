@@ -40,43 +40,9 @@ from recall.store.store import Store
 
 
 def _prepared_engine(url: str | None) -> tuple[Engine, URL]:
-    """An engine on a database made ready for this recall (created, checked or upgraded)."""
-    if url is None:
-        if not os.environ.get("RECALL_DB"):
-            ensure_data_dir()
-        url = default_database_url()
-    parsed = parse_url(url)
-    engine = make_engine(parsed)
-    try:
-        prepare(engine, parsed)
-    except DATABASE_ERRORS as error:
-        engine.dispose()
-        raise store_error(error, parsed) from error
-    except BaseException:
-        engine.dispose()
-        raise
-    return engine, parsed
-
-
-def open_learners(url: str | None = None) -> Learners:
-    """The learners of the database at ``url`` (``None`` as for :func:`open_store`), to add,
-    list and remove them (``recall learners``; the database is created or upgraded first)."""
-    engine, parsed = _prepared_engine(url)
-    return Learners(engine, parsed)
-
-
-def open_store(url: str | None = None, *, learner: int | str | None = None) -> Store:
-    """Open (creating or upgrading if needed) the database at ``url``.
-
-    ``None`` means :func:`recall.paths.default_database_url` (``RECALL_DB``, else
-    ``recall.sqlite3`` in the data directory, which is created). Raises :class:`StoreError`
-    for a bad URL, an in-memory SQLite database (nothing would be kept), a file that is not a
-    recall database, a damaged or read-only file, or a database written by a newer recall.
-    Every read and write of the store is ``learner``'s: an id, or a name looked up in
-    ``learners`` (an unknown one is a :class:`StoreError`); ``None`` means ``RECALL_LEARNER``
-    if set, else on PostgreSQL the learner whose role logged in, else learner 1 (a SQLite
-    database's only one). See :func:`recall.store.learners.resolve_learner`.
-    """
+    """An engine on a database made ready for this recall (created, checked or upgraded), for
+    the URL as :func:`open_store` reads it (``None``: the default; a SQLite file is created
+    ``0600`` in a folder that must exist, never in memory)."""
     if url is None:
         if not os.environ.get("RECALL_DB"):
             ensure_data_dir()
@@ -109,6 +75,30 @@ def open_store(url: str | None = None, *, learner: int | str | None = None) -> S
     except BaseException:
         engine.dispose()
         raise
+    return engine, parsed
+
+
+def open_learners(url: str | None = None) -> Learners:
+    """The learners of the database at ``url`` (``None`` as for :func:`open_store`), to add,
+    list and remove them (``recall learners``; the database is created or upgraded first)."""
+    engine, parsed = _prepared_engine(url)
+    return Learners(engine, parsed)
+
+
+def open_store(url: str | None = None, *, learner: int | str | None = None) -> Store:
+    """Open (creating or upgrading if needed) the database at ``url``.
+
+    ``None`` means :func:`recall.paths.default_database_url` (``RECALL_DB``, else
+    ``recall.sqlite3`` in the data directory, which is created). Raises :class:`StoreError`
+    for a bad URL, an in-memory SQLite database (nothing would be kept), a file that is not a
+    recall database, a damaged or read-only file, or a database written by a newer recall.
+    Every read and write of the store is ``learner``'s: an id, or a name looked up in
+    ``learners`` (an unknown one is a :class:`StoreError`); ``None`` means ``RECALL_LEARNER``
+    if set, else on PostgreSQL the learner whose role logged in, else learner 1 (a SQLite
+    database's only one). See :func:`recall.store.learners.resolve_learner`.
+    """
+    engine, parsed = _prepared_engine(url)
+    path = sqlite_path(parsed)
     if learner is None and not os.environ.get(LEARNER_ENV) and path is not None:
         learner = DEFAULT_LEARNER  # a SQLite file's one learner, without asking it
     if isinstance(learner, int):
