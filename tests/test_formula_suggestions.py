@@ -154,7 +154,10 @@ GREEK_TABLE = SymbolTable.build(
         ("gamma (x_i-mu)", "unknown name 'gamma' (did you mean gamma_i?)"),
         # the list of names, spelled the learner's way
         ("λ", "unknown name 'λ' (this question's names: β_i, γ_i, μ, σ, x_i)"),
-        ("lambda", "unknown name 'lambda' (this question's names: beta_i, gamma_i, mu, sigma, x_i)"),
+        (
+            "lambda",
+            "unknown name 'lambda' (this question's names: beta_i, gamma_i, mu, sigma, x_i)",
+        ),
     ],
 )
 def test_messages_speak_the_learners_notation(typed: str, message: str) -> None:
