@@ -101,9 +101,9 @@ def test_a_word_is_not_split_into_one_letter_names() -> None:
     # m, a, n are declared and e is Euler's number, yet "mean" and "mane" are words
     assert "did you mean" not in message_of("mean")
     assert "did you mean" not in message_of("amman")
-    # a short run of names is still read as their product
-    assert "(did you mean m*a?)" in message_of("ma")
-    assert "(did you mean m*y_hat?)" in message_of("my_hat")
+    # a short run of one-letter names is read as their product (test_formula_juxtaposed.py)
+    assert parse("ma", TABLE).to_text() == "m*a"
+    assert parse("my_hat", TABLE).to_text() == "m*y_hat"
 
 
 def test_the_cards_own_names_come_before_the_engines_functions() -> None:

@@ -284,8 +284,35 @@ class Parser:
         if calls and self._looks_like_a_function(token):
             raise self.unknown_function(token)
         if table.strict:
+            product = self._juxtaposed(token)
+            if product is not None:
+                return product
             raise self.unknown_name(token)
         return Symbol(name)
+
+    def _juxtaposed(self, token: Token) -> Node | None:
+        """``6ND``, ``12Ld²``, ``2PR``, ``XW_Q``: one-letter names of the card typed side by
+        side, as the prompts themselves write products, read as their product when the run
+        splits into the card's names in exactly one way and every part is one letter (with
+        its subscript). A word (``mean``) or a run that splits two ways stays unknown and is
+        answered with the suggestion; the reading is shown as ``N*D``."""
+        if token.raw and not token.raw.isascii():
+            return None  # a Greek or accented run is one typed symbol, handled elsewhere
+        known = set(self.table.variables)
+        parts = _split_into(token.text, known)
+        if parts is None or not all(_one_letter(part) for part in parts):
+            return None
+        if _split_count(token.text, known) != 1:
+            return None
+        # The run becomes one token per name, so the grammar reads it as typed with spaces:
+        # an exponent binds to the last letter (``Ld²`` is ``L*d^2``).
+        pieces, column = [], token.pos
+        for index, part in enumerate(parts):
+            space = token.space if index == 0 else False
+            pieces.append(Token("name", part, column, space, raw=part))
+            column += len(part)
+        self.tokens[self.index - 1 : self.index] = pieces
+        return Symbol(parts[0])
 
     def _looks_like_a_function(self, token: Token) -> bool:
         """A plain word of three or more letters before '(' is a function call attempt
@@ -451,6 +478,24 @@ def _split_into(name: str, known: set[str]) -> list[str] | None:
     if len(name) >= 4 and name.isalpha() and name.islower() and all(len(p) == 1 for p in parts):
         return None
     return parts
+
+
+def _one_letter(name: str) -> bool:
+    """``N``, ``f_i``, ``W_Q``: one letter, with or without a subscript."""
+    head = name.split("_", 1)[0]
+    return len(head) == 1 and head.isalpha()
+
+
+def _split_count(name: str, known: set[str]) -> int:
+    """In how many ways ``name`` splits into known names (counted up to 2; ``name`` is at most
+    24 characters, checked by :func:`_split_into` first)."""
+    ways = [0] * (len(name) + 1)
+    ways[0] = 1
+    for end in range(1, len(name) + 1):
+        ways[end] = min(
+            2, sum(ways[start] for start in range(end) if ways[start] and name[start:end] in known)
+        )
+    return ways[len(name)]
 
 
 def _check_power_size(node: BinOp, text: str, column: int) -> None:
