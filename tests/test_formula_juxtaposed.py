@@ -87,10 +87,13 @@ def test_a_run_of_the_cards_letters_is_their_product(case) -> None:
         ("12Ld² + Vd", "12*L*d^2 + V*d"),
         ("d(12Ld + V)", "d*(12*L*d + V)"),
         ("XW_Q", "X*W_Q"),
+        ("λEfᵢPᵢ", "lambda*E*f_i*P_i"),  # subscripts as the screen shows them
     ],
 )
 def test_the_reading_is_shown(typed: str, read: str) -> None:
-    table = SymbolTable.build({n: "positive" for n in ("N", "D", "L", "d", "V", "X", "W_Q")})
+    table = SymbolTable.build(
+        {n: "positive" for n in ("N", "D", "L", "d", "V", "X", "W_Q", "lambda", "E", "f_i", "P_i")}
+    )
     assert parse(typed, table).to_text() == read
 
 

@@ -296,8 +296,6 @@ class Parser:
         splits into the card's names in exactly one way and every part is one letter (with
         its subscript). A word (``mean``) or a run that splits two ways stays unknown and is
         answered with the suggestion; the reading is shown as ``N*D``."""
-        if token.raw and not token.raw.isascii():
-            return None  # a Greek or accented run is one typed symbol, handled elsewhere
         known = set(self.table.variables)
         parts = _split_into(token.text, known)
         if parts is None or not all(_one_letter(part) for part in parts):
