@@ -371,7 +371,12 @@ class Parser:
         )
         builtin = BUILTINS.get(resolved)
         argument = self.token
-        if builtin is None or builtin.min_args != 1 or argument.kind not in ("name", "num"):
+        if builtin is None or builtin.min_args != 1:
+            raise must
+        grouped = self._bare_group_argument(token)
+        if grouped is not None:
+            return grouped
+        if argument.kind not in ("name", "num"):
             raise must
         if argument.kind == "name" and (
             self.table.function(argument.text) is not None
@@ -393,6 +398,38 @@ class Parser:
                 token,
             )
         return self.atom()
+
+    def _bare_group_argument(self, token: Token) -> Node | None:
+        """``log σ(z)``, ``-log sigmoid(r_w - r_l)``, ``log|J|``: a one-argument builtin applied
+        without parentheses to a call written with its own parentheses, or to an absolute value.
+        The group says where the argument ends, so there is one reading when nothing binds to
+        the group after it (the answer ends, or ``+``, ``-``, ``)``, ``,`` follows): ``log σ(z)``
+        is ``log(σ(z))``. ``log σ(z)^2`` or ``log|x| y`` could be read two ways and are asked
+        about; anything else is not a group (``None``)."""
+        argument = self.token
+        if argument.kind == "name":
+            name = argument.text
+            if self.table.function(name) is None or name in self.table.variables:
+                return None
+            following = self.peek()
+            if not (following.kind == "open" and following.text == "("):
+                return None
+        elif argument.kind != "bar":
+            return None
+        self.enter()
+        node = self.atom()
+        self.depth -= 1
+        after = self.token
+        if after.kind in ("end", "close", "comma", "bar") or (
+            after.kind == "op" and after.text in "+-"
+        ):
+            return node
+        shown = self.text[token.pos : after.pos].rstrip() + "…"
+        raise self.error(
+            f"'{shown}' could be read more than one way: write {token.text}(...) with "
+            "parentheses around its argument",
+            token,
+        )
 
     def _check_arity(self, token: Token, resolved: str, count: int) -> None:
         builtin = BUILTINS.get(resolved)
