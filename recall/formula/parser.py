@@ -37,6 +37,7 @@ from recall.formula.nodes import (
     walk,
 )
 from recall.formula.symbols import DEFAULT_TABLE, SymbolTable
+from recall.formula.typed_names import card_spelling, juxtaposed_parts, split_into
 from recall.spelling import plausible_suggestion
 
 MAX_DEPTH = 64
@@ -281,9 +282,15 @@ class Parser:
         if name in table.variables:
             return Symbol(name)
         calls = following.kind == "open" and following.text == "(" and not following.space
+        if calls and name == "sigma" and table.function("sigma") is None:
+            # σ(z) on a card that names the sigmoid 'sigmoid' (its prompts write σ(z) too)
+            return self.call(token, "sigmoid")
         if calls and self._looks_like_a_function(token):
             raise self.unknown_function(token)
         if table.strict:
+            alias = card_spelling(name, table.variables)
+            if alias is not None:
+                return Symbol(alias)
             product = self._juxtaposed(token)
             if product is not None:
                 return product
@@ -296,11 +303,8 @@ class Parser:
         splits into the card's names in exactly one way and every part is one letter (with
         its subscript). A word (``mean``) or a run that splits two ways stays unknown and is
         answered with the suggestion; the reading is shown as ``N*D``."""
-        known = set(self.table.variables)
-        parts = _split_into(token.text, known)
-        if parts is None or not all(_one_letter(part) for part in parts):
-            return None
-        if _split_count(token.text, known) != 1:
+        parts = juxtaposed_parts(token.text, set(self.table.variables))
+        if parts is None:
             return None
         # The run becomes one token per name, so the grammar reads it as typed with spaces:
         # an exponent binds to the last letter (``Ld²`` is ``L*d^2``).
@@ -462,7 +466,7 @@ class Parser:
         typed = _as_typed(token)
         show = _greek_spelled if typed != name else str
         known = sorted(self.table.variables)
-        split = _split_into(
+        split = split_into(
             name, set(known) | {"pi"} | ({"e"} if not self.table.e_is_variable else set())
         )
         if split:
@@ -491,46 +495,6 @@ def _greek_spelled(name: str) -> str:
     """``gamma_i`` → ``γ_i``: each part of a canonical name that names a Greek letter written
     as the letter, for messages to a learner who types Greek letters."""
     return "_".join(GREEK_LETTERS.get(part, part) for part in name.split("_"))
-
-
-def _split_into(name: str, known: set[str]) -> list[str] | None:
-    """Split ``name`` into a product of known names (``Vd`` → ``V``, ``d``), if possible.
-
-    A lower-case word of four letters or more is a word, not a product of one-letter names
-    (``margin`` is not ``m*a*r*g*i*n``, even on a card that declares those letters).
-    """
-    if len(name) > 24:
-        return None
-    best: dict[int, list[str]] = {0: []}
-    for end in range(1, len(name) + 1):
-        for start in range(end):
-            if start in best and name[start:end] in known:
-                best[end] = best[start] + [name[start:end]]
-                break
-    parts = best.get(len(name))
-    if not parts or len(parts) < 2:
-        return None
-    if len(name) >= 4 and name.isalpha() and name.islower() and all(len(p) == 1 for p in parts):
-        return None
-    return parts
-
-
-def _one_letter(name: str) -> bool:
-    """``N``, ``f_i``, ``W_Q``: one letter, with or without a subscript."""
-    head = name.split("_", 1)[0]
-    return len(head) == 1 and head.isalpha()
-
-
-def _split_count(name: str, known: set[str]) -> int:
-    """In how many ways ``name`` splits into known names (counted up to 2; ``name`` is at most
-    24 characters, checked by :func:`_split_into` first)."""
-    ways = [0] * (len(name) + 1)
-    ways[0] = 1
-    for end in range(1, len(name) + 1):
-        ways[end] = min(
-            2, sum(ways[start] for start in range(end) if ways[start] and name[start:end] in known)
-        )
-    return ways[len(name)]
 
 
 def _check_power_size(node: BinOp, text: str, column: int) -> None:

@@ -258,6 +258,7 @@ class _Grader:
         longest = max((len(name.split()) for name in card.accept), default=1) + EXTRA_WORDS
         self.longest = min(longest, MAX_RUN_WORDS)
         self.names = _declared_names(card)
+        self.legend_names = frozenset(symbol.name for symbol in card.symbols)
         self.key = math_key(card.answer) if self.kind == "math" else ""
 
     def correct(self, piece: str) -> bool:
@@ -276,8 +277,16 @@ class _Grader:
         """The pieces of ``text`` worth grading against this card's answer: on the card's own
         screen every piece; on another card's, only a distinctive one (see
         :func:`distinctive`)."""
-        found = self._pieces(text, own)
+        found = [piece for piece in self._pieces(text, own) if not self._legend_name(piece)]
         return found if own else [piece for piece in found if distinctive(piece)]
+
+    def _legend_name(self, piece: str) -> bool:
+        """``s`` beside a card whose legend names ``s_j``: the grader reads a name typed without
+        its index as the card's indexed name, so a bare letter is that legend name in another
+        spelling, and the legend's names are not searched."""
+        return bool(_IDENTIFIER.fullmatch(piece)) and any(
+            name.startswith(piece + "_") for name in self.legend_names
+        )
 
     def _pieces(self, text: str, own: bool) -> list[str]:
         if self.kind == "math":
