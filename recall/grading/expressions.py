@@ -31,13 +31,73 @@ def card_table(card: Card) -> SymbolTable:
 def grade_expression(card: Card, answer_text: str) -> Verdict:
     """Grade a typed expression against the card's answer."""
     answer_text = without_prompt_words(card, answer_text)
+    shift, answer_text = without_label(answer_text)
+    answer_text = number_word(card, answer_text)
     broken = form_rule_breach(card, answer_text)
     if broken is not None:
         return broken
     verdict = check(card.answer, answer_text, card_table(card))
+    if shift and verdict.column is not None:
+        verdict = replace(verdict, column=verdict.column + shift)
     # The deck's own spelling (``sigma(x)`` where the card aliases the sigmoid), not the engine's
     # canonical one: it is the form the prompt and hint use.
     return replace(verdict, expected=card.answer)
+
+
+#: ``d_h =``, ``α_t =``, ``R² =``, ``w_{t+1} =``, ``σ'(x) =``: a name, with its subscripts,
+#: superscripts, primes and an argument list, before one ``=``.
+_LABEL = re.compile(r"\\?[^\W\d][\w'′\\^²³⁺⁻ⁿᵗ₀-₉ₐ-ₜᵢⱼ\u0300-\u036f]*")
+_BRACKETED = re.compile(r"\{[^{}=]*\}|\([^()=]*\)")
+MAX_LABEL = 40
+
+
+def without_label(answer_text: str) -> tuple[int, str]:
+    """An equation typed where an expression is asked, ``d_h = d/H``: the right side and how
+    far it starts into the text, when the left side is a name (with subscripts, a power, a
+    prime or an argument list: the quantity asked for, written as its label); otherwise the
+    text as it is (``1 - β = α`` or ``x = y = z`` are not labels, and the grammar says why)."""
+    left, equals, right = answer_text.partition("=")
+    if not equals or not right.strip() or right.lstrip().startswith("=") or "=" in right:
+        return 0, answer_text
+    label = left.strip()
+    if not label or len(label) > MAX_LABEL or left.rstrip()[-1:] in "<>!≤≥":
+        return 0, answer_text
+    bare = label
+    for _ in range(4):  # a subscript in braces, an argument list: each level at most
+        bare = _BRACKETED.sub("", bare)
+    if not _LABEL.fullmatch(bare.replace(" ", "")) or " " in bare.strip():
+        return 0, answer_text
+    start = len(left) + 1 + (len(right) - len(right.lstrip()))
+    return start, right.strip()
+
+
+_NUMBER_WORDS = {
+    "zero": "0",
+    "one": "1",
+    "two": "2",
+    "three": "3",
+    "four": "4",
+    "five": "5",
+    "six": "6",
+    "seven": "7",
+    "eight": "8",
+    "nine": "9",
+    "ten": "10",
+    "half": "1/2",
+    "a half": "1/2",
+    "one half": "1/2",
+}
+
+
+def number_word(card: Card, answer_text: str) -> str:
+    """``one`` for a cloze blank whose answer is ``1``: a small number written as a word is that
+    number (never a name of the card's, which is read as the name)."""
+    word = answer_text.strip().casefold()
+    if card.kind is not CardKind.CLOZE or word not in _NUMBER_WORDS:
+        return answer_text
+    if any(spec.name.casefold() == word for spec in card.symbols):
+        return answer_text
+    return _NUMBER_WORDS[word]
 
 
 def form_rule_breach(card: Card, answer_text: str) -> Verdict | None:

@@ -45,6 +45,7 @@ from recall.cards.siblings import (
 )
 from recall.errors import RecallError
 from recall.grading.dispatch import grade
+from recall.grading.expressions import without_label
 from recall.grading.question import asked_prompt
 from recall.spelling import edit_distance
 from recall.verdicts import Status
@@ -278,7 +279,9 @@ class _Grader:
         screen every piece; on another card's, only a distinctive one (see
         :func:`distinctive`)."""
         found = [piece for piece in self._pieces(text, own) if not self._legend_name(piece)]
-        return found if own else [piece for piece in found if distinctive(piece)]
+        # A label's equation (``h̃ = h``) is graded by its right side, so it is as distinctive
+        # as that side is.
+        return found if own else [p for p in found if distinctive(without_label(p)[1])]
 
     def _legend_name(self, piece: str) -> bool:
         """``s`` beside a card whose legend names ``s_j``: the grader reads a name typed without
