@@ -87,3 +87,23 @@ def test_the_held_out_examples_grade() -> None:
     assert check("log(abs(J))", "log|J|", table).is_correct
     wrong = check("-log(sigmoid(r_w - r_l))", "log sigmoid(r_w - r_l)", table)
     assert str(wrong.status) == "incorrect"
+
+
+@pytest.mark.parametrize(
+    ("typed", "meant"),
+    [
+        ("log₂(p)", "log2(p)"),
+        ("log_2(p)", "log2(p)"),
+        ("log₁₀ p", "log10(p)"),
+        ("log_e(p)", "log(p)"),
+        ("1/log₂(x + 1)", "1/log2(x + 1)"),
+    ],
+)
+def test_a_logarithms_base_as_a_subscript_is_read(typed: str, meant: str) -> None:
+    assert check(meant, typed, TABLE).is_correct
+    assert not check("log(p)" if meant != "log(p)" else "log2(p)", typed, TABLE).is_correct
+
+
+def test_a_message_names_the_function_as_typed() -> None:
+    with pytest.raises(ParseError, match=r"write log₂\(\.\.\.\)"):
+        parse("log₂ p/2", TABLE)

@@ -91,3 +91,13 @@ def test_a_number_word_fills_a_cloze_blank(word: str, number: str) -> None:
     for card in cards:
         assert grade(card, word).is_correct, card.key
         assert grade(card, word.capitalize()).is_correct, card.key
+
+
+def test_a_unit_the_formula_prompt_names_is_dropped() -> None:
+    card = next(c for c in math_cards() if c.key == "inference-cost/training-memory")
+    assert "bytes" in card.prompt
+    assert grade(card, "16N bytes").is_correct
+    assert grade(card, "16 N Bytes").is_correct
+    assert str(grade(card, "12N bytes").status) == "incorrect"
+    other = next(c for c in math_cards() if c.key == "losses/mse-summand")
+    assert str(grade(other, "(y_hat - y)^2 bytes").status) == "invalid"  # not its unit

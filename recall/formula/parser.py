@@ -371,7 +371,8 @@ class Parser:
         p^2``, ``ln p q``, ``log x/2`` could be read two ways: the learner is asked for
         parentheses instead. Unknown functions (``f x``) always need them."""
         must = self.error(
-            f"'{token.text}' is a function: write {token.text}(...) with its argument", token
+            f"'{_as_typed(token)}' is a function: write {_as_typed(token)}(...) with its argument",
+            token,
         )
         builtin = BUILTINS.get(resolved)
         argument = self.token
@@ -397,7 +398,7 @@ class Parser:
             rest = self.peek(2)
             shown = self.text[token.pos : rest.pos].rstrip() + ("…" if rest.kind != "end" else "")
             raise self.error(
-                f"'{shown}' could be read more than one way: write {token.text}(...) with "
+                f"'{shown}' could be read more than one way: write {_as_typed(token)}(...) with "
                 "parentheses around its argument",
                 token,
             )
@@ -430,7 +431,7 @@ class Parser:
             return node
         shown = self.text[token.pos : after.pos].rstrip() + "…"
         raise self.error(
-            f"'{shown}' could be read more than one way: write {token.text}(...) with "
+            f"'{shown}' could be read more than one way: write {_as_typed(token)}(...) with "
             "parentheses around its argument",
             token,
         )

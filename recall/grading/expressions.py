@@ -44,6 +44,25 @@ def grade_expression(card: Card, answer_text: str) -> Verdict:
     return replace(verdict, expected=card.answer)
 
 
+#: Units a formula's prompt may name ("Model-state memory in bytes", "FLOPs per token").
+_UNITS = ("bytes", "FLOPs", "FLOP", "nats", "bits", "parameters", "params", "tokens")
+
+
+def _without_unit(card: Card, answer_text: str) -> str:
+    """``16N bytes`` on a card whose prompt asks for bytes: the unit the prompt names, after the
+    expression, is dropped (a unit that is one of the card's names never is)."""
+    names = {spec.name.casefold() for spec in card.symbols}
+    for unit in _UNITS:
+        found = re.search(rf"\s+{unit}\s*$", answer_text, flags=re.IGNORECASE)
+        if found is None or unit.casefold() in names:
+            continue
+        if re.search(rf"\b{unit}\b", card.prompt, flags=re.IGNORECASE) is None:
+            continue
+        if answer_text[: found.start()].strip():
+            return answer_text[: found.start()].rstrip()
+    return answer_text
+
+
 #: ``d_h =``, ``α_t =``, ``R² =``, ``w_{t+1} =``, ``σ'(x) =``: a name, with its subscripts,
 #: superscripts, primes and an argument list, before one ``=``.
 _LABEL = re.compile(r"\\?[^\W\d][\w'′\\^²³⁺⁻ⁿᵗ₀-₉ₐ-ₜᵢⱼ\u0300-\u036f]*")
@@ -120,6 +139,8 @@ def without_prompt_words(card: Card, answer_text: str) -> str:
     """The typed answer without the words a cloze prompt already puts after its blank: ``8
     bytes`` for "▢ bytes per parameter", ``6N FLOPs`` for "▢ FLOPs per token", ``C - 1 degrees
     of freedom``. A word that is one of the card's own names is never dropped."""
+    if card.kind is CardKind.FORMULA:
+        return _without_unit(card, answer_text)
     if card.kind is not CardKind.CLOZE or not card.text:
         return answer_text
     names = {spec.name.casefold() for spec in card.symbols} | {
