@@ -230,3 +230,34 @@ def test_the_carets_count_columns_not_code_points() -> None:
     start = text.index("(")
     marked = Highlight(text, start, len(text))
     assert marked.marker == " " * 8 + "^" * 15
+
+
+SIGMOID_TABLE = SymbolTable.build({"x": "real", "p": "(0, 1)"}, {"sigma": "sigmoid"})
+
+
+@pytest.mark.parametrize(
+    ("reference", "typed", "shown", "word"),
+    [
+        ("sigma(x)*(1 - sigma(x))", "σ(x)(1+σ(x))", "σ(x)*(1 + σ(x))", "σ"),
+        ("sigma(x)*(1 - sigma(x))", "σ(x)^2(1-σ(x))", "σ(x)^2*(1 - σ(x))", "σ"),
+        ("2*sigma(2*x) - 1", "sigma(2x) - 1", "sigma(2*x) - 1", "sigma"),
+        ("-p*log(p)", "p ln p", "p*ln(p)", "ln"),
+    ],
+)
+def test_a_function_is_echoed_as_the_learner_typed_it(reference, typed, shown, word) -> None:
+    """The card aliases sigma to the sigmoid; a learner who typed σ reads σ back, in the echo,
+    the message and the marked part (issue 18 item 4), and the mark still lies on the part."""
+    verdict = check(reference, typed, SIGMOID_TABLE)
+    assert str(verdict.status) == "incorrect"
+    assert verdict.interpreted == shown
+    canonical = {"σ": "sigmoid", "sigma": "sigmoid", "ln": "log"}[word]
+    assert canonical not in verdict.message and canonical not in verdict.interpreted
+    part = verdict.part
+    if part is not None and part.answer_span is not None:
+        start, end = part.answer_span
+        assert word in verdict.interpreted[start:end] or part.answer_text.strip("+- ") in shown
+
+
+def test_a_function_typed_two_ways_keeps_its_name() -> None:
+    verdict = check("sigma(x) + sigma(x)", "sigmoid(x) + σ(2x)", SIGMOID_TABLE)
+    assert verdict.interpreted == "sigmoid(x) + sigmoid(2*x)"

@@ -28,7 +28,7 @@ from recall.formula.latex import looks_like_latex
 from recall.formula.lexer import spellings
 from recall.formula.locate import locate, subtree_at
 from recall.formula.magnitude import constant_profile
-from recall.formula.nodes import BinOp, Node, Symbol
+from recall.formula.nodes import BinOp, Call, Negate, Node, Symbol, walk
 from recall.formula.numeric import grade_constant
 from recall.formula.parser import parse
 from recall.formula.pointwise import Agreement, precise_value
@@ -171,7 +171,9 @@ def compare_expressions(
     """Equivalence of two parsed expressions over ``table``'s domains (defined names are
     expanded on both sides first)."""
     spelling = learner_spelling(typed)
-    interpreted = to_text(typed.tree, spelling or None)
+    shown_tree, called = learner_calls(typed)
+    spelling = {**spelling, **called}
+    interpreted = to_text(shown_tree, spelling or None)
     expected_text = reference.to_text()
     spoken = symbol_names(reference.tree) | symbol_names(typed.tree)
     as_typed = typed.tree
@@ -218,6 +220,7 @@ def compare_expressions(
             spoken,
             as_typed,
             spelling,
+            shown_tree,
         )
     notes = comparison.notes
     if comparison.outcome in ("undecided", "inconclusive") and notes.out_of_reach is not None:
@@ -280,6 +283,7 @@ def _incorrect(
     spoken: set[str],
     as_typed: Node,
     spelling: dict[str, str] | None = None,
+    shown_tree: Node | None = None,
 ) -> Verdict:
     spelling = spelling or {}
     drawn = comparison.witness or {}
@@ -308,7 +312,7 @@ def _incorrect(
         undefined_mismatch=undefined,
         witness=float_env(drawn) if drawn else None,
     )
-    part = _located(reference, typed, table, seed, spoken, as_typed, spelling)
+    part = _located(reference, typed, table, seed, spoken, as_typed, spelling, shown_tree)
     diagnosis, part = one_error(diagnosis, part, interpreted)
     message = f"Not equivalent: {detail}."
     if diagnosis is not None:
@@ -343,6 +347,40 @@ def learner_spelling(typed: Expression) -> dict[str, str]:
         return {}
     names = typed.free_symbols
     return {name: shown for name, shown in spellings(typed.text).items() if name in names}
+
+
+def learner_calls(typed: Expression) -> tuple[Node, dict[str, str]]:
+    """The answer's tree with each function named as the learner typed it (``σ(x)`` where the
+    card aliases ``sigma`` to the sigmoid, ``ln p``), for the "read as" text and its spans, and
+    the renaming (``sigmoid`` → ``σ``) for the messages. A function typed in two spellings, or
+    in LaTeX, keeps its canonical name."""
+    if looks_like_latex(typed.text):
+        return typed.tree, {}
+    typed_names = spellings(typed.text)
+    seen: dict[str, set[str]] = {}
+    for node in walk(typed.tree):
+        if isinstance(node, Call) and node.shown and node.shown != node.name:
+            seen.setdefault(node.name, set()).add(typed_names.get(node.shown, node.shown))
+    renamed = {name: next(iter(ways)) for name, ways in seen.items() if len(ways) == 1}
+    if not renamed or any(
+        isinstance(node, Call) and node.name in renamed and node.shown in ("", node.name)
+        for node in walk(typed.tree)
+    ):
+        return typed.tree, {}
+    return _calls_renamed(typed.tree, renamed), renamed
+
+
+def _calls_renamed(node: Node, renamed: dict[str, str]) -> Node:
+    if isinstance(node, Call):
+        args = tuple(_calls_renamed(arg, renamed) for arg in node.args)
+        return Call(renamed.get(node.name, node.name), args, node.shown)
+    if isinstance(node, Negate):
+        return Negate(_calls_renamed(node.operand, renamed))
+    if isinstance(node, BinOp):
+        return BinOp(
+            node.op, _calls_renamed(node.left, renamed), _calls_renamed(node.right, renamed)
+        )
+    return node
 
 
 def in_learner_notation(text: str, spelling: dict[str, str]) -> str:
@@ -432,6 +470,7 @@ def _located(
     spoken: set[str],
     as_typed: Node,
     spelling: dict[str, str] | None = None,
+    shown_tree: Node | None = None,
 ):
     """The differing part (:func:`recall.formula.locate.locate`), with its span in the answer's
     "read as" text. The trees have the card's shorthands expanded; the message folds back the
@@ -450,7 +489,10 @@ def _located(
     if part is None:
         return None
     return replace(
-        part, answer_span=_span_as_typed(part, typed.tree, as_typed, table, spelling or None)
+        part,
+        answer_span=_span_as_typed(
+            part, typed.tree, as_typed, table, spelling or None, shown_tree or as_typed
+        ),
     )
 
 
@@ -460,6 +502,7 @@ def _span_as_typed(
     as_typed: Node,
     table: SymbolTable,
     spelling: dict[str, str] | None = None,
+    shown_tree: Node | None = None,
 ):
     """Where the part lies in the answer as typed (the "read as" text). The part's path is in
     the tree with shorthands expanded; it marks the same thing in the typed tree only when the
@@ -472,4 +515,4 @@ def _span_as_typed(
         return None
     if expand_definitions(typed_node, table) != compared_node:
         return None
-    return span_of(as_typed, path, spelling)
+    return span_of(shown_tree or as_typed, path, spelling)
