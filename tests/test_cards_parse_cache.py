@@ -62,7 +62,7 @@ def _no_parsing(monkeypatch: pytest.MonkeyPatch) -> None:
     def refuse(_text: str) -> None:
         raise AssertionError("the deck file was parsed again")
 
-    monkeypatch.setattr(loader.tomllib, "loads", refuse)
+    monkeypatch.setattr(loader.toml_parser, "loads", refuse)
 
 
 def test_every_builtin_deck_reads_back_equal() -> None:

@@ -1,11 +1,11 @@
 """Reading deck files: one file → a validated :class:`Deck`, many folders → a :class:`LoadResult`.
 
-A deck file is read with stdlib :mod:`tomllib` and checked for structure
-(:mod:`recall.cards.build`); a caller that wants more passes a ``check`` callable that adds its
-problems to the same list (the formula-engine checks are :func:`recall.grading.check_deck`: this
-package never imports the engine). Every problem of a file is collected; a file with any problem
-is a *failure*, reported with all of its errors and skipped, and never stops the other decks from
-loading: whatever goes wrong while one file is read (a limit, a ``RecursionError``, a
+A deck file is read with :mod:`recall.toml_parser` (``tomli``, else stdlib ``tomllib``) and checked
+for structure (:mod:`recall.cards.build`); a caller that wants more passes a ``check`` callable that
+adds its problems to the same list (the formula-engine checks are :func:`recall.grading.check_deck`:
+this package never imports the engine). Every problem of a file is collected; a file with any
+problem is a *failure*, reported with all of its errors and skipped, and never stops the other decks
+from loading: whatever goes wrong while one file is read (a limit, a ``RecursionError``, a
 ``MemoryError``, a bug) is that file's error.
 
 Files are bounded before ``tomllib`` sees them (:data:`DECK_LIMITS`, :mod:`recall.toml_limits`):
@@ -17,12 +17,12 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-import tomllib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from recall import toml_parser
 from recall.cards import failure_cache, parse_cache
 from recall.cards.model import Card, Deck
 from recall.errors import DeckError
@@ -202,8 +202,8 @@ def _deck_from_raw(
     except TomlLimitExceeded as error:
         return None, [DeckError(error.message, path=shown, line=error.line)]
     try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
+        data = toml_parser.loads(text)
+    except toml_parser.TOMLDecodeError as error:
         return None, [_toml_error(error, shown)]
 
     from recall.cards.build import DeckBuilder
@@ -246,7 +246,7 @@ def _unexpected(error: Exception, path: str) -> DeckError:
     )
 
 
-def _toml_error(error: tomllib.TOMLDecodeError, path: str) -> DeckError:
+def _toml_error(error: toml_parser.TOMLDecodeError, path: str) -> DeckError:
     message = str(error)
     match = _TOML_LINE.search(message)
     line = int(match.group(1)) if match else None
