@@ -4,7 +4,6 @@ same results as stdlib ``tomllib`` on everything recall reads, including what ei
 from __future__ import annotations
 
 import tomllib
-from pathlib import Path
 
 import pytest
 

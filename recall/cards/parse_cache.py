@@ -137,6 +137,9 @@ class PendingWrites:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
+        #: Held while entries are written: a second :meth:`write` (the app closing while a
+        #: worker writes) waits for them, so the process never ends with them half done.
+        self._writing = threading.Lock()
         self._entries: list[tuple[bytes, Deck, bool, Check | None]] = []
 
     def add(self, raw: bytes, deck: Deck, *, builtin: bool, check: Check | None) -> None:
@@ -148,12 +151,15 @@ class PendingWrites:
             return len(self._entries)
 
     def write(self) -> int:
-        """Write every queued entry (each exactly as :func:`store` would); how many were."""
-        with self._lock:
-            entries, self._entries = self._entries, []
-        return sum(
-            store(raw, deck, builtin=builtin, check=check) for raw, deck, builtin, check in entries
-        )
+        """Write every queued entry (each exactly as :func:`store` would); how many were.
+        Returns once the entries another thread's call took are written too."""
+        with self._writing:
+            with self._lock:
+                entries, self._entries = self._entries, []
+            return sum(
+                store(raw, deck, builtin=builtin, check=check)
+                for raw, deck, builtin, check in entries
+            )
 
 
 _deferring = threading.local()
