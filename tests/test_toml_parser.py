@@ -16,7 +16,7 @@ tomli = pytest.importorskip("tomli")  # a declared dependency: present wherever 
 #: ``\x`` escapes, times without seconds), which tomli 2.4 reads and tomllib 3.11 refuses; the
 #: usual mistakes of a deck's author; values at the edges of the types.
 CASES = [
-    'a = {x = 1,\n y = 2}\n',
+    "a = {x = 1,\n y = 2}\n",
     'a = "\\e"\n',
     'a = "\\x41"\n',
     "a = 07:32\n",
@@ -35,7 +35,7 @@ CASES = [
     "[[card]]\nid = 'a'\n[card.symbols]\nx = 'real'\n[[card]]\nid = 'b'\n",
     "a = '''\nline\n'''\n",
     'a = """\\\n  folded"""\n',
-    "a = \"\u0007\"\n",
+    'a = "\u0007"\n',
     "a = 'tab\there'\n",
     "\ufeffa = 1\n",
 ]

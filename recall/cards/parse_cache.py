@@ -339,7 +339,6 @@ def _with_shared(data: Any) -> Any:
     return data
 
 
-
 def _encode(value: Any) -> Any:
     """Plain JSON values for a deck: dataclasses as objects of the fields that differ from
     their defaults, enums by value, tuples as lists. The deck's and cards' paths are left out
