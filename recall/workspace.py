@@ -14,7 +14,9 @@ It owns, in one place:
 * **settings**, loaded once (or handed in by the caller that already has them);
 * **decks**, loaded and merged: built-in decks are checked for structure only (the test suite
   proves them with the engine, a check that costs a second at every start); custom decks get
-  the full check, so a broken formula in a learner's deck is reported at start, not mid-drill.
+  the full check, so a broken formula in a learner's deck is reported, never drilled. With
+  ``defer_checks`` (the TUI's home screen) a custom deck no cache knows waits, none of its
+  cards offered, for :meth:`Workspace.check_pending` after the first counts.
   A custom deck may not reuse a built-in deck's id;
 * **syncing**: the store is brought in line with the deck files, and the cards of a deck file
   deleted since the last start are retired (history kept; they come back with the file);
