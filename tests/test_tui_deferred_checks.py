@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from textual.widgets import DataTable, Static
 
+from recall.tui import startup_gc
 from recall.tui.app import RecallApp
 from recall.tui.launch import build_app
 from recall.tui.services import Services
@@ -46,6 +47,7 @@ def test_the_home_screen_counts_first_and_adds_the_custom_decks_once_checked(
     monkeypatch.setattr(Workspace, "check_pending", held_check)
     services = Services(clock=FakeClock(), custom_decks=custom, defer_checks=True)
     app = RecallApp(services, warm_engine=False)
+    startup_gc.relax()  # as recall.tui.launch does: the start ends after the checks too
 
     async def flow() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
@@ -60,6 +62,7 @@ def test_the_home_screen_counts_first_and_adds_the_custom_decks_once_checked(
             problems = static_text(app.screen.query_one("#home-problems", Static))
             assert "Checking 2 custom deck files" in problems
             assert "did not load" not in problems
+            assert startup_gc.relaxed()  # the counts are in, the checks are not: still starting
 
             release.set()
             await settle(app, pilot)
@@ -71,8 +74,12 @@ def test_the_home_screen_counts_first_and_adds_the_custom_decks_once_checked(
             [failure] = app.home_data.failures
             assert Path(failure.path).name == "broken.toml" and failure.card_id == "bad"
             assert failure.line == 16
+            assert not startup_gc.relaxed()
 
-    asyncio.run(flow())
+    try:
+        asyncio.run(flow())
+    finally:
+        startup_gc.restore()
 
 
 def test_only_the_home_screen_defers_a_session_on_the_command_line_waits() -> None:
