@@ -14,7 +14,8 @@ How a phrasing is matched, and why (reading the text as words, clauses and negat
   carry no point and are left out of phrasings.
 * **One spelling.** Sub- and superscripts fold (``k₁`` is ``k1``), a minus sign between
   operands is the word "minus", and common abbreviations are read as the name they stand for
-  (``BN`` is ``batchnorm``, ``grads`` is ``gradients``, "with respect to" is ``wrt``).
+  (``BN`` is ``batchnorm``, ``grads`` is ``gradients``, "with respect to" is ``wrt``, ``CE`` is
+  "cross entropy"); a negation typed without its apostrophe ("doesnt") is still one.
 * **One clause.** Every word of a phrasing must occur in the same clause of the text (clauses end
   at ``.``, ``;``, ``!``, ``?``, a line break, and at ``but``/``whereas``), in any
   order: a learner who writes "the KL divergence is the only part that moves" says the same as
@@ -63,6 +64,7 @@ from recall.grading.explain_formulas import formula_spans as formula_spans
 from recall.grading.explain_words import (
     NEGATORS,
     SMALL_WORDS,
+    SPELT_OUT_WORDS,
     WORD,
     Token,
     folded,
@@ -330,8 +332,16 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
 
 def _read_from_math(said: str) -> bool:
     """Whether a phrasing's matched words could have been read off a formula (a short word,
-    a number or a Greek letter among them): only then is the formula path asked about them."""
-    return any(len(word) <= 2 or not word.isascii() or word.isdigit() for word in said.split())
+    a number, a Greek letter, a function's name or a word an abbreviation opens into among
+    them): only then is the formula path asked about them."""
+    return any(
+        len(word) <= 2
+        or not word.isascii()
+        or word.isdigit()
+        or word in _FUNCTION_WORDS
+        or word in SPELT_OUT_WORDS
+        for word in said.split()
+    )
 
 
 def _within_any(said: str, texts: Sequence[str]) -> bool:

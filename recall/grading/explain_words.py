@@ -43,6 +43,11 @@ _CONTRAST_MARKERS = re.compile(r"\b(?:on the other hand|in contrast|by contrast)
 _CLAUSE_BREAK = re.compile(r"[.;!?\n]+(?:\s|$)|[.;!?\n]+(?=[^\w])|\b(?:but|whereas)\b")
 WORD = re.compile(r"[^\W_]+(?:[_'’][^\W_]+)*|,")
 _CONTRACTION = re.compile(r"(\w+)n['’]t\b")
+#: The same contractions typed without their apostrophe ("doesnt", "isnt", "cant"): only the
+#: auxiliaries, so that no other word ending in "nt" ("current", "gradient") is opened.
+_BARE_CONTRACTION = re.compile(
+    r"\b(do|does|did|is|are|was|were|has|have|had|should|could|would|must|need|ca|wo)nt\b"
+)
 _IRREGULAR_NOT = {"can": "can", "won": "will", "shan": "shall", "ain": "is"}
 _BRITISH_ISE = re.compile(r"(?<=\w{3})is(e|es|ed|ing|ation|ations|er|ers)\b")
 _BRITISH_OUR = re.compile(r"(?<=\w{3})our(s?)\b")
@@ -68,10 +73,24 @@ _KEEPS_FROM = re.compile(
 #: A minus between operands (``log p(x) - KL``, ``−log p``), read as the word "minus".
 _SPACED_MINUS = re.compile(r"(?<=[\w)\]|])\s+-\s+(?=[\w(\[|])|(?:^|(?<=[\s(=]))-(?=[^\W\d_]|\()")
 #: Abbreviations with dots, which would otherwise end a clause.
-_DOTTED = {"e.g.": "eg", "i.e.": "ie", "w.r.t.": "wrt", "vs.": "vs", "etc.": "etc", "cf.": "cf"}
+_DOTTED = {
+    "e.g.": "eg",
+    "i.e.": "ie",
+    "w.r.t.": "wrt",
+    "w.r.t": "wrt",
+    "vs.": "vs",
+    "etc.": "etc",
+    "cf.": "cf",
+}
 _DOTTED_RE = re.compile(r"(?<!\w)(?:" + "|".join(re.escape(k) for k in _DOTTED) + r")")
 #: Capitals that name a method where the lower case means something else (``ln`` is the log).
-_CASED = {"LN": "layernorm", "GN": "groupnorm", "IS": "inceptionscore"}
+_CASED = {
+    "LN": "layernorm",
+    "GN": "groupnorm",
+    "IS": "inceptionscore",
+    "RM": "reward model",
+    "GD": "gradient descent",
+}
 _CASED_RE = re.compile(r"\b(?:" + "|".join(_CASED) + r")\b")
 #: Common abbreviations and spellings of one name, read as the name they stand for.
 _ABBREVIATIONS = {
@@ -101,10 +120,35 @@ _ABBREVIATIONS = {
     "bc": "because",
     "b/c": "because",
     "info": "information",
+    "ppl": "perplexity",
+    "const": "constant",
+    "lik": "likelihood",
+    "tok": "token",
+    "toks": "tokens",
+    "b/w": "between",
 }
 _ABBREVIATION_RE = re.compile(
     r"(?<![\w/])(?:" + "|".join(re.escape(k) for k in _ABBREVIATIONS) + r")(?![\w/])"
 )
+#: Abbreviations that open into several words ("CE" is "cross entropy", "NLL" is "negative
+#: log likelihood"). A phrasing lists alternatives with ``|`` and ties words with ``>``: inside
+#: such a group one word cannot become several, so there the abbreviation stays as written.
+_SPELT_OUT = {
+    "ce": "cross entropy",
+    "xent": "cross entropy",
+    "crossentropy": "cross entropy",
+    "nll": "negative log likelihood",
+    "loglik": "log likelihood",
+    "std": "standard deviation",
+}
+#: Words an abbreviation inside a formula opens into ("PPL = exp(−CE)" reads "cross entropy").
+SPELT_OUT_WORDS = frozenset(word for words in _SPELT_OUT.values() for word in words.split())
+_SPELT_OUT_RE = re.compile(
+    r"(?<![\w/|>])(?:" + "|".join(re.escape(k) for k in _SPELT_OUT) + r")(?![\w/|>])"
+)
+#: An arrow between words reads "so" ("the entropy doesn't involve θ → max likelihood is min
+#: KL"): it ends a negation's reach. An arrow into a number or a symbol ("p → 0") is a limit.
+_ARROW = re.compile(r"\s(?:→|=>|->|⇒)\s+(?=[^\W\d_]{2})")
 #: One method, several spellings: "batch norm", "batch-normalization", "batchnorm".
 _COMPOUND_NAMES = re.compile(r"\b(batch|layer|group)[\s-]?norm(?:alization|alizations|s)?\b")
 _INCEPTION_SCORE = re.compile(r"\binception[\s-]?scores?\b")
@@ -213,7 +257,11 @@ def normalised(text: str) -> str:
     text = _SPACED_MINUS.sub(" minus ", text)
     text = _CASED_RE.sub(lambda m: _CASED[m.group()], text)
     text = text.lower().replace("’", "'").replace("+", " plus ")
+    text = _ARROW.sub(" so ", text)
     text = _CONTRACTION.sub(lambda m: f"{_IRREGULAR_NOT.get(m.group(1), m.group(1))} not", text)
+    text = _BARE_CONTRACTION.sub(
+        lambda m: f"{_IRREGULAR_NOT.get(m.group(1) + 'n', m.group(1))} not", text
+    )
     text = text.replace("cannot", "can not").replace("no longer", "not longer")
     text = _FAILS_TO.sub("do not", text)
     text = _KEEPS_FROM.sub(r"\1 not", text)
@@ -223,6 +271,7 @@ def normalised(text: str) -> str:
     text = _BRITISH_OUR.sub(r"or\1", text)
     text = _DOTTED_RE.sub(lambda m: _DOTTED[m.group()], text)
     text = _ABBREVIATION_RE.sub(lambda m: _ABBREVIATIONS[m.group()], text)
+    text = _SPELT_OUT_RE.sub(lambda m: _SPELT_OUT[m.group()], text)
     text = _COMPOUND_NAMES.sub(r"\1norm", text)
     text = _INCEPTION_SCORE.sub("inceptionscore", text)
     return _REJECTING.sub(lambda m: f"{m.group(m.lastindex or 0)} without", text)
