@@ -1,7 +1,7 @@
 """Classes of learner wording the explain matcher reads generically (issue 23), each tried on
 a deck written for these tests, so that the matcher's reading is checked apart from the
 built-in decks' phrasings: negations typed without their apostrophe, informal abbreviations,
-an arrow between words.
+an arrow between words, a list of terms that states nothing.
 
 Each class is tried with several members, and beside a near miss that must stay unmade, so a
 change that simply credited more would fail too.
@@ -13,10 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from recall.cards.loader import read_deck
+from recall.cards.loader import load_decks, read_deck
 from recall.cards.model import Card
-from recall.grading import check_deck
+from recall.grading import check_deck, grade
 from recall.grading.explain import check_explanation
+from recall.paths import builtin_decks_dir
 
 DECK = """\
 [deck]
@@ -99,7 +100,23 @@ ARROWS = [
     ("it does not maximize likelihood", set(), {1}),
 ]
 
+#: Terms listed with nothing linking them (no small word, preposition, negation or sign) state
+#: no relation between them and make no point; the same terms in a terse note still do.
+LISTS = [
+    ("entropy constant parameters minimize cross entropy likelihood unbounded", set(), {0, 1, 2}),
+    ("entropy, constant, unbounded, perplexity, exp, loss", set(), {0, 2, 5}),
+    (
+        "the answer: entropy constant parameters maximize likelihood unbounded upper bound",
+        set(),
+        {0, 1, 2},
+    ),
+    ("entropy constant. maximize likelihood. unbounded loss", {0, 1, 2}, set()),
+    ("the entropy is constant, so we maximize likelihood", {0, 1}, set()),
+    ("loss unbounded, entropy constant", {0, 2}, set()),
+]
+
 CASES = [
+    *(("list", *case) for case in LISTS),
     *(("bare contraction", *case) for case in BARE_CONTRACTIONS),
     *(("spelt out", *case) for case in SPELT_OUT),
     *(("arrow", *case) for case in ARROWS),
@@ -124,3 +141,44 @@ def test_a_word_that_merely_ends_in_nt_is_not_opened() -> None:
     assert normalised("doesnt isnt cant wont").split() == [
         "does", "not", "is", "not", "can", "not", "will", "not"
     ]  # fmt: skip
+
+
+#: A list of terms on built-in cards: every word a phrasing wants is there, and no point is made.
+BUILTIN_LISTS = [
+    (
+        "gradients/why-mse-sigmoid-trains-badly",
+        "bce mse sigmoid log cancel slope extra factor saturate",
+    ),
+    (
+        "gradients/why-mse-sigmoid-trains-badly",
+        "bce, mse, sigmoid, log, cancels, slope, extra factor, saturates, loud, mutes",
+    ),
+    (
+        "losses/why-cross-entropy",
+        "keywords: cross entropy entropy kl split constant parameters unbounded confidently "
+        "wrong label smoothing gradient clipping mle",
+    ),
+    (
+        "normalization/batchnorm-vs-layernorm",
+        "batchnorm layernorm batch features running averages train test transformers",
+    ),
+]
+
+
+@pytest.mark.parametrize(("key", "text"), BUILTIN_LISTS)
+def test_a_list_of_terms_makes_no_point_and_the_verdict_says_why(key: str, text: str) -> None:
+    cards = {c.key: c for c in load_decks([builtin_decks_dir()]).cards}
+    verdict = grade(cards[key], text)
+    assert [p.say for p in verdict.points if p.made] == []
+    assert "Terms listed without saying how they relate make no point" in verdict.message
+
+
+def test_a_sentence_with_the_same_terms_is_still_read() -> None:
+    cards = {c.key: c for c in load_decks([builtin_decks_dir()]).cards}
+    verdict = grade(
+        cards["gradients/why-mse-sigmoid-trains-badly"],
+        "With BCE the log cancels the sigmoid's slope; with MSE the gradient keeps an extra "
+        "factor of the sigmoid's slope.",
+    )
+    assert sum(p.made for p in verdict.points) >= 2
+    assert "Terms listed" not in verdict.message

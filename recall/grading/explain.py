@@ -37,6 +37,12 @@ How a phrasing is matched, and why (reading the text as words, clauses and negat
   like), and only words said of the phrasing's
   own term count: "prefill is memory-bound, decode compute-bound" does not say "decode is
   memory-bound".
+* **A list of terms is no statement.** A point's words must be linked (a small word, a
+  negation, a preposition, a sign): a clause of six words or more with no link at all, a run of
+  nine with only spaces and commas between, or four comma-parted items of one or two words in a
+  row ("bce, mse, sigmoid, slope") is a list, its words make no point, and the verdict says so.
+  The longest unlinked run in a written sentence is about eight words ("small batches give noisy
+  statistics" is five and still a statement).
 * **Opposites unmake.** A clause that says one of a point's ``opposites`` ("the loss is
   bounded") makes none of its phrasings, and a text that says one makes it with no number or
   formula.
@@ -72,6 +78,7 @@ from recall.grading.explain_words import (
     read_clauses,
     stem,
 )
+from recall.inert import quote
 from recall.spelling import edit_distance
 from recall.verdicts import PointOutcome
 
@@ -282,6 +289,8 @@ class Explanation:
     """What a checked explanation made of the card's points."""
 
     outcomes: tuple[PointOutcome, ...]
+    #: Runs of the text read as lists of terms, not statements (they make no point).
+    listed: tuple[str, ...] = ()
 
     @property
     def made(self) -> int:
@@ -327,7 +336,21 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
                 # the phrasing's words were read off a formula the engine grades wrong
                 evidence = None
         outcomes.append(PointOutcome(say=point.say, made=evidence is not None, said=evidence or ""))
-    return Explanation(tuple(outcomes))
+    return Explanation(tuple(outcomes), _listed_runs(clauses))
+
+
+def _listed_runs(clauses: Sequence[tuple[Token, ...]]) -> tuple[str, ...]:
+    """The runs of listed words in the text, as the verdict quotes them."""
+    runs: list[str] = []
+    for clause in clauses:
+        run: list[str] = []
+        for token in (*clause, None):
+            if token is not None and token.listed:
+                run.append(token.word)
+            elif run:
+                runs.append(" ".join(run))
+                run = []
+    return tuple(runs)
 
 
 def _read_from_math(said: str) -> bool:
@@ -363,6 +386,11 @@ def grade_explanation(card: Card, text: str, table: SymbolTable | None = None) -
         message = f"{result.made} of {result.total} key points made: passed, with some left out."
     else:
         message = f"{result.made} of {result.total} key points made: fewer than half."
+    if result.listed:
+        message += (
+            f" Terms listed without saying how they relate make no point "
+            f"('{quote(result.listed[0], 60)}'): say it in a sentence."
+        )
     if len(text) > MAX_TEXT:
         message += f" (only the first {MAX_TEXT:,} characters were read)"
     return Verdict(
@@ -439,6 +467,7 @@ def _match(
             i
             for i, token in enumerate(clause)
             if (allowed is None or allowed[i])
+            and not token.listed
             and (slot.denied or not token.negated)
             and _slot_takes(slot, token)
         ]
