@@ -182,3 +182,123 @@ def test_a_sentence_with_the_same_terms_is_still_read() -> None:
     )
     assert sum(p.made for p in verdict.points) >= 2
     assert "Terms listed" not in verdict.message
+
+
+#: The other word of a pair the point leans on, said of what the point says its own word of,
+#: denies the point; the point's own word credits it (each denial beside its statement).
+LEANINGS = [
+    ("losses/why-cross-entropy", "It is the positive log likelihood of the wrong label.", [], [0]),
+    (
+        "losses/why-cross-entropy",
+        "It is the negative log likelihood of the correct label.",
+        [0],
+        [],
+    ),
+    (
+        "alignment/moe-aux-explain",
+        "DeepSeek-V3 balances load with per-expert biases and a far larger auxiliary term.",
+        [],
+        [5],
+    ),
+    (
+        "alignment/moe-aux-explain",
+        "DeepSeek-V3 balances load with per-expert biases and a far smaller auxiliary term.",
+        [5],
+        [],
+    ),
+    (
+        "probability-statistics/explain-map-mle",
+        "A zero-mean Gaussian prior gives an L2 penalty that gets weaker as the prior narrows.",
+        [],
+        [2],
+    ),
+    (
+        "probability-statistics/explain-map-mle",
+        "A zero-mean Gaussian prior gives an L2 penalty that gets stronger as the prior narrows.",
+        [2],
+        [],
+    ),
+    (
+        "diffusion-flow/classifier-guidance-explain",
+        "The classifier gradient is multiplied by a scale below one to soften the conditioning.",
+        [],
+        [3],
+    ),
+    (
+        "diffusion-flow/classifier-guidance-explain",
+        "The classifier gradient is multiplied by a scale above one to sharpen the conditioning.",
+        [3],
+        [],
+    ),
+    ("metrics/rmse-mae-mape", "MAPE treats over- and under-prediction equally.", [], [3]),
+    ("metrics/rmse-mae-mape", "MAPE treats over- and under-prediction unequally.", [3], []),
+    (
+        "generative-models/explain-gan-jsd",
+        "The non-saturating fix has the generator minimise log D(G(z)) instead.",
+        [],
+        [5],
+    ),
+    (
+        "generative-models/explain-gan-jsd",
+        "The non-saturating fix has the generator maximise log D(G(z)) instead.",
+        [5],
+        [],
+    ),
+]
+
+#: A remedy or a quantity the point values, said beside the point's terms to do harm or no
+#: good ("makes it worse", "is useless", "doesn't help", "doesn't matter"), denies the point.
+UNDERMINED = [
+    ("losses/why-cross-entropy", "Gradient clipping is useless against it.", [], [4]),
+    ("losses/why-cross-entropy", "Label smoothing only makes the overconfidence worse.", [], [4]),
+    ("losses/why-cross-entropy", "Gradient clipping doesnt really help here.", [], [4]),
+    (
+        "losses/why-cross-entropy",
+        "Label smoothing and gradient clipping guard against it.",
+        [4],
+        [],
+    ),
+    (
+        "retrieval-evaluation/speculative-decoding-explain",
+        "The acceptance rate does not matter for the speedup.",
+        [],
+        [4],
+    ),
+    (
+        "retrieval-evaluation/speculative-decoding-explain",
+        "The speedup is limited by the acceptance rate.",
+        [4],
+        [],
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("key", "text", "states", "denies"),
+    [*LEANINGS, *UNDERMINED],
+    ids=[case[1][:40] for case in [*LEANINGS, *UNDERMINED]],
+)
+def test_a_point_said_the_other_way_is_not_made(
+    key: str, text: str, states: list[int], denies: list[int]
+) -> None:
+    cards = {c.key: c for c in load_decks([builtin_decks_dir()]).cards}
+    outcomes = check_explanation(cards[key], text).outcomes
+    made = {i for i, outcome in enumerate(outcomes) if outcome.made}
+    assert set(states) <= made, "stated but not made"
+    assert not set(denies) & made, "said the other way but made"
+
+
+def test_a_leaning_is_read_from_the_model_sentence_only_where_it_takes_one_side() -> None:
+    from recall.grading.explain_polarity import leaning
+
+    one_sided = leaning("The loss is the negative log-probability of the right class.")
+    assert len(one_sided.sides) == 2
+    # both sides of large/small in one sentence: the point is the contrast, no leaning on it
+    assert not leaning("A small β chases reward, a large β stays close to the model.").sides
+    # a negated word takes no side
+    assert not leaning("The estimate is not large.").sides
+
+
+def test_harm_said_in_another_part_of_the_clause_leaves_the_point_alone(card: Card) -> None:
+    assert 1 in made(card, "we maximize likelihood, otherwise the fit gets worse")
+    assert 1 not in made(card, "we maximize likelihood, which makes things worse")

@@ -43,6 +43,13 @@ How a phrasing is matched, and why (reading the text as words, clauses and negat
   row ("bce, mse, sigmoid, slope") is a list, its words make no point, and the verdict says so.
   The longest unlinked run in a written sentence is about eight words ("small batches give noisy
   statistics" is five and still a statement).
+* **A point leans one way.** Its model sentence takes one side of pairs such as
+  negative/positive, right/wrong, maximum/minimum, larger/smaller, cheaper/more expensive
+  (:mod:`recall.grading.explain_polarity`); the part of a clause that makes a phrasing and
+  uses the other word of such a pair, beside what the point says its own word of, and never
+  the point's own word, says the opposite ("the *positive* log-probability of the *wrong*
+  class"). Harm or no good said there ("makes it *worse*", "is *useless*", "doesn't *help*")
+  denies a point that does not say so itself.
 * **Opposites unmake.** A clause that says one of a point's ``opposites`` ("the loss is
   bounded") makes none of its phrasings, and a text that says one makes it with no number or
   formula.
@@ -67,6 +74,7 @@ from recall.cards.model import Card, KeyPoint
 from recall.formula import Status, SymbolTable, Verdict
 from recall.grading.explain_formulas import FormulaGrader
 from recall.grading.explain_formulas import formula_spans as formula_spans
+from recall.grading.explain_polarity import Leaning, leaning
 from recall.grading.explain_words import (
     NEGATORS,
     SMALL_WORDS,
@@ -321,7 +329,9 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
         # says it anywhere makes the point with no bare number or formula.
         owners = contrast.owners_of(clauses) if contrast else None
         opposed = _clauses_saying(point.opposites, clauses, contrast, owners)
-        evidence = _said_in(point.words, clauses, contrast, owners, skip=opposed)
+        evidence = _said_in(
+            point.words, clauses, contrast, owners, skip=opposed, leaning=leaning(point.say)
+        )
         if evidence is None and point.values and not opposed:
             evidence = _by_value(point, text)
         # A formula makes the point only where words did not and no opposite was said; it
@@ -429,10 +439,13 @@ def _said_in(
     *,
     skip: frozenset[int] = frozenset(),
     only: int | None = None,
+    leaning: Leaning | None = None,
 ) -> str | None:
     """The words of the first clause that says one of ``phrasings`` (leaving out the clauses
     in ``skip``, or looking at clause ``only``), or ``None``; ``owners`` are the contrast's
-    :meth:`_Contrast.owners_of` the clauses."""
+    :meth:`_Contrast.owners_of` the clauses. With the point's ``leaning``, a clause that uses
+    the other word of a pair the point leans on (besides the phrasing's own words) says the
+    point's opposite and makes none of its phrasings."""
     for phrase_text in phrasings:
         phrasing = _phrasing(phrase_text)
         if not phrasing.slots:
@@ -445,9 +458,21 @@ def _said_in(
             if owners is not None and bound is not None:
                 allowed = [owner in (None, bound) for owner in owners[c]]
             matched = _match(phrasing, clause, allowed)
+            if matched is not None and leaning is not None:
+                if _leans_against(leaning, phrasing, clause):
+                    continue
             if matched is not None:
                 return matched
     return None
+
+
+def _leans_against(leaning: Leaning, phrasing: Phrasing, clause: tuple[Token, ...]) -> bool:
+    """Whether the parts of the clause holding the phrasing's words use the other word of a
+    pair the point leans on (the phrasing's own words aside: a deck may ask for them)."""
+    own = {stem for slot in phrasing.slots for stem in slot.stems}
+    pieces = {token.piece for token in clause if token.stem in own}
+    among = [t.piece in pieces and t.stem not in own for t in clause]
+    return leaning.contrary_word(clause, among) is not None
 
 
 def _match(

@@ -350,6 +350,7 @@ def normalised(text: str) -> str:
         lambda m: f"{_IRREGULAR_NOT.get(m.group(1) + 'n', m.group(1))} not", text
     )
     text = text.replace("cannot", "can not").replace("no longer", "not longer")
+    text = text.replace("no matter", "regardless")
     text = _FAILS_TO.sub("do not", text)
     text = _KEEPS_FROM.sub(r"\1 not", text)
     text = _INTENSIFIED.sub(lambda m: "nodoubt" if m.group().endswith("doubt") else "notonly", text)
