@@ -302,3 +302,75 @@ def test_a_leaning_is_read_from_the_model_sentence_only_where_it_takes_one_side(
 def test_harm_said_in_another_part_of_the_clause_leaves_the_point_alone(card: Card) -> None:
     assert 1 in made(card, "we maximize likelihood, otherwise the fit gets worse")
     assert 1 not in made(card, "we maximize likelihood, which makes things worse")
+
+
+#: A formula the clause states as the value of what it names ("is", "=", "equals") and that the
+#: engine grades wrong for the point unmakes the words said beside it; the right formula in the
+#: same words credits, and a formula that is only an operand ("dividing by 1 − β1^t") is no
+#: statement of a value.
+WRONG_FORMULA_STATED = [
+    ("probability-statistics/explain-clt", "The standard error of the mean is sigma/n.", [], [1]),
+    (
+        "probability-statistics/explain-clt",
+        "So the error bar, the standard error, equals σ/n.",
+        [],
+        [1],
+    ),
+    (
+        "probability-statistics/explain-clt",
+        "The standard error of the mean is sigma/sqrt(n).",
+        [1],
+        [],
+    ),
+    (
+        "retrieval-evaluation/l2-cosine-explain",
+        "For unit vectors the squared distance is 2 + 2 cos(theta).",
+        [],
+        [0],
+    ),
+    (
+        "retrieval-evaluation/l2-cosine-explain",
+        "For unit vectors the squared distance is 2 - 2 cos(theta).",
+        [0],
+        [],
+    ),
+    (
+        "gaussians/explain-random-cosine",
+        "The cosine of two random unit vectors has variance = d.",
+        [],
+        [1],
+    ),
+    (
+        "optimizers/explain-bias-correction",
+        "An unbiased estimate is m_hat = m_t/(1 + β1^t).",
+        [],
+        [2],
+    ),
+    # β1 typed without a subscript key is β₁, not β·1
+    (
+        "optimizers/explain-bias-correction",
+        "An unbiased estimate is m_hat = m_t/(1 - β1^t).",
+        [2],
+        [],
+    ),
+    (
+        "optimizers/explain-bias-correction",
+        "Dividing by 1 - β1^t gives an unbiased estimate.",
+        [2],
+        [],
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("key", "text", "states", "denies"),
+    WRONG_FORMULA_STATED,
+    ids=[case[1][:40] for case in WRONG_FORMULA_STATED],
+)
+def test_a_wrong_formula_stated_beside_the_words_unmakes_them(
+    key: str, text: str, states: list[int], denies: list[int]
+) -> None:
+    cards = {c.key: c for c in load_decks([builtin_decks_dir()]).cards}
+    made = {i for i, o in enumerate(check_explanation(cards[key], text).outcomes) if o.made}
+    assert set(states) <= made, "stated but not made"
+    assert not set(denies) & made, "written wrong but made"

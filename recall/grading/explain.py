@@ -329,22 +329,29 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
         # says it anywhere makes the point with no bare number or formula.
         owners = contrast.owners_of(clauses) if contrast else None
         opposed = _clauses_saying(point.opposites, clauses, contrast, owners)
-        evidence = _said_in(
+        said = _said_in(
             point.words, clauses, contrast, owners, skip=opposed, leaning=leaning(point.say)
         )
+        evidence, clause = said if said is not None else (None, ())
         if evidence is None and point.values and not opposed:
             evidence = _by_value(point, text)
         # A formula makes the point only where words did not and no opposite was said; it
-        # unmakes words read off a formula the engine grades wrong for the point.
+        # unmakes words read off a formula the engine grades wrong for the point, and words
+        # whose clause writes the point's formula wrongly ("the standard error is σ/n").
         wants_formula = evidence is None and not opposed
-        if point.formulas and (wants_formula or (evidence and _read_from_math(evidence))):
+        checks_words = evidence is not None and (
+            _read_from_math(evidence) or _read_from_math(" ".join(t.word for t in clause))
+        )
+        if point.formulas and (wants_formula or checks_words):
             if formulas is None:
                 formulas = FormulaGrader.of(text, table or SymbolTable.build(strict=False))
             if evidence is None:
                 evidence = formulas.evidence(point.formulas)
-            elif _within_any(evidence, formulas.miswritten(point.formulas)):
-                # the phrasing's words were read off a formula the engine grades wrong
-                evidence = None
+            elif evidence is not None:
+                wrong = formulas.miswritten(point.formulas)
+                stated = [part for part in wrong if _stated_as_value(text, part)]
+                if _within_any(evidence, wrong) or _any_within(stated, clause):
+                    evidence = None
         outcomes.append(PointOutcome(say=point.say, made=evidence is not None, said=evidence or ""))
     return Explanation(tuple(outcomes), _listed_runs(clauses))
 
@@ -375,6 +382,38 @@ def _read_from_math(said: str) -> bool:
         or word in SPELT_OUT_WORDS
         for word in said.split()
     )
+
+
+#: What says a formula is the value of the quantity before it: "the standard error *is* σ/n",
+#: "*=* 2 + 2cos θ", "*equals* one minus the cosine" (not "dividing *by* 1 − βᵗ", where the
+#: formula is an operand of what the sentence does, nor "memory *∝* N", a proportion).
+_STATED_AS = re.compile(
+    r"(?:\b(?:is|are|was|were|be|being|equals?|equal\s+to|becomes?|gives?|scales\s+(?:as|like))"
+    r"|[=≈])\s*$",
+    re.IGNORECASE,
+)
+
+
+def _stated_as_value(text: str, part: str) -> bool:
+    """Whether ``part`` (a formula of the text) follows a word or sign that states it as a
+    value (:data:`_STATED_AS`) somewhere in the text."""
+    start = text.find(part)
+    while start >= 0:
+        if _STATED_AS.search(text[max(0, start - 20) : start]):
+            return True
+        start = text.find(part, start + 1)
+    return False
+
+
+def _any_within(texts: Sequence[str], clause: tuple[Token, ...]) -> bool:
+    """Whether every word of one of ``texts`` (formulas of the text) is a word of ``clause``:
+    the formula was written in that clause."""
+    words = {token.word for token in clause}
+    for text in texts:
+        wanted = {folded(raw) for raw in WORD.findall(normalised(text)) if raw != ","}
+        if wanted and wanted <= words:
+            return True
+    return False
 
 
 def _within_any(said: str, texts: Sequence[str]) -> bool:
@@ -440,8 +479,9 @@ def _said_in(
     skip: frozenset[int] = frozenset(),
     only: int | None = None,
     leaning: Leaning | None = None,
-) -> str | None:
-    """The words of the first clause that says one of ``phrasings`` (leaving out the clauses
+) -> tuple[str, tuple[Token, ...]] | None:
+    """The words of the first clause that says one of ``phrasings``, and that clause (leaving
+    out the clauses
     in ``skip``, or looking at clause ``only``), or ``None``; ``owners`` are the contrast's
     :meth:`_Contrast.owners_of` the clauses. With the point's ``leaning``, a clause that uses
     the other word of a pair the point leans on (besides the phrasing's own words) says the
@@ -462,7 +502,7 @@ def _said_in(
                 if _leans_against(leaning, phrasing, clause):
                     continue
             if matched is not None:
-                return matched
+                return matched, clause
     return None
 
 

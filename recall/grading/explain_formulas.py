@@ -150,6 +150,8 @@ _NEGATION_REACH = 4
 _NOTATION_ALIASES = {"sigma": "sigmoid", "C": "binom"}
 #: ``sgn(w)``: the sign function as often abbreviated.
 _SGN = re.compile(r"\bsgn(?=\s*\()")
+#: A Greek letter with digits glued on (``β1``, ``β2^t``): a subscript typed without the key.
+_GREEK_DIGITS = re.compile(r"(?<![^\W\d_])([\u0370-\u03ff])(\d+)(?!\d)")
 #: Short spellings of a Greek name that learners type.
 _ALIASES = {"eps": "epsilon"}
 
@@ -731,7 +733,12 @@ def _factor(reference: Expression, typed: Expression) -> str | None:
 
 def _rewritten(part: str, point: _Point) -> list[str]:
     """``part`` with glued names split, subscripted names read as the point's, and the point's
-    names applied to foreign names read bare; nothing when no rewrite applies."""
+    names applied to foreign names read bare; nothing when no rewrite applies. A Greek letter
+    with digits glued on (``β1``, which the grammar reads as ``β·1``) is that letter with a
+    subscript (``β₁``), as a learner without a subscript key means it."""
+    subscripted = _GREEK_DIGITS.sub(r"\1_\2", part)
+    if subscripted != part:
+        return [*(_rewritten(subscripted, point) or [subscripted])]
     try:
         tokens = tokenize(part)
     except FormulaError:
