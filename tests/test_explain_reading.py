@@ -374,3 +374,37 @@ def test_a_wrong_formula_stated_beside_the_words_unmakes_them(
     made = {i for i, o in enumerate(check_explanation(cards[key], text).outcomes) if o.made}
     assert set(states) <= made, "stated but not made"
     assert not set(denies) & made, "written wrong but made"
+
+
+#: A formula with its quantities named differently: written as words the field writes with a
+#: letter (``6·params·tokens`` for ``6ND``), in the other case (``M = (P+Q)/2``), with ``plus``
+#: and ``minus`` said inside brackets. Each beside a wrong formula written the same way.
+NAMED_DIFFERENTLY = [
+    (
+        "inference-cost/explain-where-compute-goes",
+        "Training compute is about 6·params·tokens.",
+        [0],
+        [],
+    ),
+    ("inference-cost/explain-where-compute-goes", "C ≈ 6 * parameters * tokens", [0], []),
+    ("inference-cost/explain-where-compute-goes", "C ≈ 2 * params * tokens", [], [0]),
+    ("information-theory/explain-js", "JS compares P and Q with M = (P+Q)/2.", [0], []),
+    ("information-theory/explain-js", "JS compares P and Q with M = (P-Q)/2.", [], [0]),
+    ("information-theory/explain-js", "JS compares p and q with m = (p plus q) over 2.", [0], []),
+    ("information-theory/explain-js", "JS compares p and q with m = (p minus q)/2.", [], [0]),
+    ("probability-statistics/explain-clt", "The error bar shrinks as σ/√N.", [1], []),
+]
+
+
+@pytest.mark.parametrize(
+    ("key", "text", "states", "denies"),
+    NAMED_DIFFERENTLY,
+    ids=[case[1][:40] for case in NAMED_DIFFERENTLY],
+)
+def test_a_formula_with_its_quantities_named_differently_is_graded(
+    key: str, text: str, states: list[int], denies: list[int]
+) -> None:
+    cards = {c.key: c for c in load_decks([builtin_decks_dir()]).cards}
+    made = {i for i, o in enumerate(check_explanation(cards[key], text).outcomes) if o.made}
+    assert set(states) <= made, "stated but not made"
+    assert not set(denies) & made, "written wrong but made"
