@@ -39,7 +39,7 @@ say = "Minimising the cross-entropy is maximum likelihood."
 words = ["minimize cross entropy", "maximize likelihood", "negative log likelihood"]
 
 [[card.points]]
-say = "The loss has no upper bound."
+say = "The loss has no upper bound: a confidently wrong prediction costs a lot."
 words = ["unbounded", "no upper bound"]
 opposites = ["bounded"]
 
@@ -297,6 +297,13 @@ def test_a_leaning_is_read_from_the_model_sentence_only_where_it_takes_one_side(
     assert not leaning("A small β chases reward, a large β stays close to the model.").sides
     # a negated word takes no side
     assert not leaning("The estimate is not large.").sides
+
+
+def test_a_pair_word_said_of_something_else_leaves_the_point_alone(card: Card) -> None:
+    # "right" here is said of the class, not of the prediction the point calls wrong
+    assert 2 in made(card, "no upper bound: predict ~0 for the right class and it is unbounded")
+    # "use" negated is not "useful" negated: only words that say a thing does good count
+    assert 0 in made(card, "the entropy doesnt use the data's labels, it is constant")
 
 
 def test_harm_said_in_another_part_of_the_clause_leaves_the_point_alone(card: Card) -> None:

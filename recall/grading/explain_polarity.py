@@ -69,7 +69,7 @@ backfires backfire ineffective irrelevant"""
 #: Words that say a thing does good: negated beside a point's terms ("clipping doesn't *help*"),
 #: they undermine it the same way.
 HELPING = """help helps helped fix fixes fixed guard guards guarded prevent prevents prevented
-protect protects mitigate mitigates work works matter matters useful"""
+protect protects mitigate mitigates work works matter matters"""
 
 
 def _stems(words: str) -> frozenset[str]:
@@ -82,8 +82,15 @@ _PAIRS: tuple[tuple[frozenset[str], frozenset[str]], ...] = tuple(
 
 
 #: How far (in words, small words not counted) a word of a pair reaches for what it says of:
-#: "a *far smaller* auxiliary term" ties "smaller" to "auxiliary" and "term".
-REACH = 2
+#: forward two words ("a far *smaller* auxiliary term" ties "smaller" to "auxiliary" and
+#: "term") and back one ("the penalty *gets* stronger", "under-*prediction* unequally"), no
+#: further: in "predict ~0 for the *right* class" the "right" is not said of "predict".
+AHEAD = 2
+BEHIND = 1
+
+
+def _near(clause: Sequence[Token], i: int) -> Sequence[Token]:
+    return (*clause[max(0, i - BEHIND) : i], *clause[i + 1 : i + 1 + AHEAD])
 
 
 _UNDERMINING = _stems(UNDERMINING)
@@ -93,7 +100,7 @@ _HELPING = _stems(HELPING)
 @dataclass(frozen=True)
 class Side:
     """One pair a point leans on: the stems of its own side, of the other side, and of the
-    words its own side is said of in the model sentence (within :data:`REACH`)."""
+    words its own side is said of in the model sentence (:func:`_near` it)."""
 
     own: frozenset[str]
     other: frozenset[str]
@@ -129,8 +136,7 @@ class Leaning:
             for i, token in enumerate(clause):
                 if not among[i] or token.negated or token.stem not in side.other:
                     continue
-                near = clause[max(0, i - REACH) : i] + clause[i + 1 : i + 1 + REACH]
-                if any(other.stem in side.heads for other in near):
+                if any(other.stem in side.heads for other in _near(clause, i)):
                     return token.word
         return None
 
@@ -150,7 +156,7 @@ def leaning(say: str) -> Leaning:
                     for clause in clauses
                     for i, token in enumerate(clause)
                     if token.stem in own
-                    for near in clause[max(0, i - REACH) : i] + clause[i + 1 : i + 1 + REACH]
+                    for near in _near(clause, i)
                 }
                 sides.append(Side(own, other, frozenset(heads)))
     undermines = any(
