@@ -246,6 +246,42 @@ LEANINGS = [
     ),
 ]
 
+#: Either-or pairs (bounded or not, saturating or exploding): a negated word is the other
+#: side, and either side said beside the point's words is said of what the point is about.
+EITHER_OR = [
+    (
+        "losses/why-cross-entropy",
+        "The failure mode: once the model is confidently wrong the loss saturates.",
+        [],
+        [3],
+    ),
+    (
+        "losses/why-cross-entropy",
+        "When it is confidently wrong the loss plateaus at a ceiling.",
+        [],
+        [3],
+    ),
+    (
+        "losses/why-cross-entropy",
+        "The failure mode: once the model is confidently wrong the loss explodes.",
+        [3],
+        [],
+    ),
+    (
+        "losses/why-cross-entropy",
+        "When it is confidently wrong the loss is not bounded.",
+        [3],
+        [],
+    ),
+    (
+        "retrieval-evaluation/fid-vs-is",
+        "IS is unbounded, it is not capped by the number of classes.",
+        [],
+        [2],
+    ),
+    ("retrieval-evaluation/fid-vs-is", "IS is capped by the number of classes.", [2], []),
+]
+
 #: A remedy or a quantity the point values, said beside the point's terms to do harm or no
 #: good ("makes it worse", "is useless", "doesn't help", "doesn't matter"), denies the point.
 UNDERMINED = [
@@ -275,8 +311,8 @@ UNDERMINED = [
 
 @pytest.mark.parametrize(
     ("key", "text", "states", "denies"),
-    [*LEANINGS, *UNDERMINED],
-    ids=[case[1][:40] for case in [*LEANINGS, *UNDERMINED]],
+    [*LEANINGS, *EITHER_OR, *UNDERMINED],
+    ids=[case[1][:40] for case in [*LEANINGS, *EITHER_OR, *UNDERMINED]],
 )
 def test_a_point_said_the_other_way_is_not_made(
     key: str, text: str, states: list[int], denies: list[int]

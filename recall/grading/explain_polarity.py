@@ -59,6 +59,18 @@ ANTONYMS: tuple[tuple[str, str], ...] = (
     ("sharpen sharpens sharpening", "soften softens softening"),
     ("bounded capped finite", "unbounded uncapped infinite"),
 )
+#: Pairs with nothing between their two sides, so that a negated word is the other side ("no
+#: upper *bound*" is unbounded, "*not* bounded" too), and either side said anywhere beside the
+#: point's words is said of what the point is about (a loss that *saturates* has a ceiling,
+#: whatever else the sentence names). The other pairs are read where a word stands beside what
+#: the model sentence says it of.
+EITHER_OR: tuple[tuple[str, str], ...] = (
+    (
+        "bounded bound capped cap ceiling finite saturates saturate saturating saturated "
+        "plateaus plateau",
+        "unbounded uncapped infinite infinity explodes explode exploding blows",
+    ),
+)
 
 
 #: Words that say a thing named does harm or no good ("label smoothing makes it *worse*",
@@ -78,6 +90,9 @@ def _stems(words: str) -> frozenset[str]:
 
 _PAIRS: tuple[tuple[frozenset[str], frozenset[str]], ...] = tuple(
     (_stems(a), _stems(b)) for a, b in ANTONYMS
+)
+_EITHER_OR: tuple[tuple[frozenset[str], frozenset[str]], ...] = tuple(
+    (_stems(a), _stems(b)) for a, b in EITHER_OR
 )
 
 
@@ -105,6 +120,15 @@ class Side:
     own: frozenset[str]
     other: frozenset[str]
     heads: frozenset[str]
+    #: an :data:`EITHER_OR` pair: a negated word is the other side, and no head is needed
+    either_or: bool = False
+
+    def sides_of(self, token: Token) -> tuple[bool, bool]:
+        """Whether ``token`` says this pair's own side, and whether it says the other."""
+        if token.negated and not self.either_or:
+            return False, False
+        own, other = token.stem in self.own, token.stem in self.other
+        return (other, own) if token.negated else (own, other)
 
 
 @dataclass(frozen=True)
@@ -127,16 +151,13 @@ class Leaning:
                     or (token.stem in _HELPING and token.negated)
                 ):
                     return token.word
-        if not self.sides:
-            return None
-        said = {token.stem for token in clause if not token.negated}
         for side in self.sides:
-            if side.own & said:
+            if any(side.sides_of(token)[0] for token in clause):
                 continue
             for i, token in enumerate(clause):
-                if not among[i] or token.negated or token.stem not in side.other:
+                if not among[i] or not side.sides_of(token)[1]:
                     continue
-                if any(other.stem in side.heads for other in _near(clause, i)):
+                if side.either_or or any(o.stem in side.heads for o in _near(clause, i)):
                     return token.word
         return None
 
@@ -164,4 +185,11 @@ def leaning(say: str) -> Leaning:
         for clause in read_clauses(say)
         for token in clause
     )
+    tokens = [token for clause in read_clauses(say) for token in clause]
+    for a, b in _EITHER_OR:
+        said_a = any((t.stem in a) != t.negated and t.stem in a | b for t in tokens)
+        said_b = any((t.stem in b) != t.negated and t.stem in a | b for t in tokens)
+        if said_a != said_b:
+            own, other = (a, b) if said_a else (b, a)
+            sides.append(Side(own, other, frozenset(), either_or=True))
     return Leaning(tuple(sides), undermines)
