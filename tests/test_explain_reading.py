@@ -238,6 +238,21 @@ LEANINGS = [
         [],
         [5],
     ),
+    # the other word in another part of the clause, still beside what the point says it of
+    (
+        "losses/why-cross-entropy",
+        "it's the positive log probability of the correct class, so minimising it is maximum "
+        "likelihood",
+        [],
+        [0],
+    ),
+    # said the other way, the point's own formula beside it does not make it either
+    (
+        "regularization/explain-l1-zeros",
+        "L2's gradient 2λw grows as the weight goes to zero.",
+        [],
+        [0],
+    ),
     (
         "generative-models/explain-gan-jsd",
         "The non-saturating fix has the generator maximise log D(G(z)) instead.",
@@ -353,6 +368,7 @@ def test_harm_said_in_another_part_of_the_clause_leaves_the_point_alone(card: Ca
 #: statement of a value.
 WRONG_FORMULA_STATED = [
     ("probability-statistics/explain-clt", "The standard error of the mean is sigma/n.", [], [1]),
+    ("probability-statistics/explain-clt", "The standard error is sigma times sqrt(n).", [], [1]),
     (
         "probability-statistics/explain-clt",
         "So the error bar, the standard error, equals σ/n.",

@@ -329,10 +329,21 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
         # says it anywhere makes the point with no bare number or formula.
         owners = contrast.owners_of(clauses) if contrast else None
         opposed = _clauses_saying(point.opposites, clauses, contrast, owners)
+        # a clause that makes a phrasing the other way (the point's leaning) counts as an
+        # opposite said: no bare number or formula makes the point then either
+        leaned: set[int] = set()
         said = _said_in(
-            point.words, clauses, contrast, owners, skip=opposed, leaning=leaning(point.say)
+            point.words,
+            clauses,
+            contrast,
+            owners,
+            skip=opposed,
+            leaning=leaning(point.say),
+            leaned=leaned,
         )
         evidence, clause = said if said is not None else (None, ())
+        if evidence is None:
+            opposed |= leaned
         if evidence is None and point.values and not opposed:
             evidence = _by_value(point, text)
         # A formula makes the point only where words did not and no opposite was said; it
@@ -347,6 +358,10 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
                 formulas = FormulaGrader.of(text, table or SymbolTable.build(strict=False))
             if evidence is None:
                 evidence = formulas.evidence(point.formulas)
+                if evidence is not None and _formula_leans_against(
+                    leaning(point.say), evidence, clauses
+                ):
+                    evidence = None
             elif evidence is not None:
                 wrong = formulas.miswritten(point.formulas)
                 stated = [part for part in wrong if _stated_as_value(text, part)]
@@ -396,7 +411,10 @@ _STATED_AS = re.compile(
 
 def _stated_as_value(text: str, part: str) -> bool:
     """Whether ``part`` (a formula of the text) follows a word or sign that states it as a
-    value (:data:`_STATED_AS`) somewhere in the text."""
+    value (:data:`_STATED_AS`) somewhere in the text. A part the formula reader rewrote
+    (``σ times √n`` read as ``σ * √n``) is looked for by its first word."""
+    if part not in text:
+        part = part.split()[0] if part.split() else part
     start = text.find(part)
     while start >= 0:
         if _STATED_AS.search(text[max(0, start - 20) : start]):
@@ -479,13 +497,14 @@ def _said_in(
     skip: frozenset[int] = frozenset(),
     only: int | None = None,
     leaning: Leaning | None = None,
+    leaned: set[int] | None = None,
 ) -> tuple[str, tuple[Token, ...]] | None:
     """The words of the first clause that says one of ``phrasings``, and that clause (leaving
     out the clauses
     in ``skip``, or looking at clause ``only``), or ``None``; ``owners`` are the contrast's
     :meth:`_Contrast.owners_of` the clauses. With the point's ``leaning``, a clause that uses
     the other word of a pair the point leans on (besides the phrasing's own words) says the
-    point's opposite and makes none of its phrasings."""
+    point's opposite and makes none of its phrasings; its index is added to ``leaned``."""
     for phrase_text in phrasings:
         phrasing = _phrasing(phrase_text)
         if not phrasing.slots:
@@ -500,19 +519,40 @@ def _said_in(
             matched = _match(phrasing, clause, allowed)
             if matched is not None and leaning is not None:
                 if _leans_against(leaning, phrasing, clause):
+                    if leaned is not None:
+                        leaned.add(c)
                     continue
             if matched is not None:
                 return matched, clause
     return None
 
 
+def _formula_leans_against(
+    leaning: Leaning, formula: str, clauses: Sequence[tuple[Token, ...]]
+) -> bool:
+    """Whether the clause a formula of the text was written in says the point the other way
+    ("2λw *grows* as the weight goes to zero" against "2λw shrinks to zero"), read as
+    :func:`_leans_against` reads a phrasing's clause, the formula's words standing for it."""
+    own = {folded(raw) for raw in WORD.findall(normalised(formula)) if raw != ","}
+    for clause in clauses:
+        if own and own <= {token.word for token in clause}:
+            pieces = {token.piece for token in clause if token.word in own}
+            among = [t.piece in pieces and t.word not in own for t in clause]
+            anywhere = [t.word not in own for t in clause]
+            return leaning.contrary_word(clause, among, anywhere) is not None
+    return False
+
+
 def _leans_against(leaning: Leaning, phrasing: Phrasing, clause: tuple[Token, ...]) -> bool:
-    """Whether the parts of the clause holding the phrasing's words use the other word of a
-    pair the point leans on (the phrasing's own words aside: a deck may ask for them)."""
+    """Whether the clause uses the other word of a pair the point leans on, beside what the
+    point says its own word of, or (for harm and either-or pairs, which need no such word) in
+    the parts of the clause holding the phrasing's words; the phrasing's own words aside: a
+    deck may ask for them."""
     own = {stem for slot in phrasing.slots for stem in slot.stems}
     pieces = {token.piece for token in clause if token.stem in own}
     among = [t.piece in pieces and t.stem not in own for t in clause]
-    return leaning.contrary_word(clause, among) is not None
+    anywhere = [t.stem not in own for t in clause]
+    return leaning.contrary_word(clause, among, anywhere) is not None
 
 
 def _match(

@@ -139,11 +139,14 @@ class Leaning:
     #: Whether the model sentence itself says harm or no good (then saying so is no denial).
     undermines: bool = False
 
-    def contrary_word(self, clause: tuple[Token, ...], among: Sequence[bool]) -> str | None:
-        """The first word of ``clause`` (where ``among`` allows) on the other side of a pair
-        the point leans on, said of a word the point says its own side of ("the *positive*
-        log-probability" against "the negative log-probability"), when the clause never uses
-        the point's own side of that pair; ``None`` when there is none."""
+    def contrary_word(
+        self, clause: tuple[Token, ...], among: Sequence[bool], anywhere: Sequence[bool]
+    ) -> str | None:
+        """The first word of ``clause`` on the other side of a pair the point leans on, when
+        the clause never uses the point's own side of that pair: said of a word the point says
+        its own side of ("the *positive* log-probability" against "the negative
+        log-probability"), where ``anywhere`` allows; for harm and either-or pairs, where
+        ``among`` allows (the parts beside the point's words). ``None`` when there is none."""
         if not self.undermines:
             for i, token in enumerate(clause):
                 if among[i] and (
@@ -155,7 +158,9 @@ class Leaning:
             if any(side.sides_of(token)[0] for token in clause):
                 continue
             for i, token in enumerate(clause):
-                if not among[i] or not side.sides_of(token)[1]:
+                if not (among if side.either_or else anywhere)[i]:
+                    continue
+                if not side.sides_of(token)[1]:
                     continue
                 if side.either_or or any(o.stem in side.heads for o in _near(clause, i)):
                     return token.word
