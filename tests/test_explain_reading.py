@@ -467,3 +467,95 @@ def test_a_formula_with_its_quantities_named_differently_is_graded(
     made = {i for i, o in enumerate(check_explanation(cards[key], text).outcomes) if o.made}
     assert set(states) <= made, "stated but not made"
     assert not set(denies) & made, "written wrong but made"
+
+
+ROLES_DECK = """\
+[deck]
+id = "roles"
+name = "Roles"
+
+[[card]]
+id = "losses"
+kind = "explain"
+prompt = "MSE against cross-entropy on a sigmoid?"
+model_answer = "Cross-entropy keeps errors loud where MSE mutes them."
+
+[[card.points]]
+say = "MSE carries the sigmoid's slope."
+subject = "mse"
+versus = ["bce|cross"]
+words = ["slope"]
+
+[[card.points]]
+say = "Cross-entropy keeps errors loud exactly where MSE mutes them."
+words = ["mutes", "loud"]
+"""
+
+#: A point with no subject of its own, on a card whose points declare their terms: its words
+#: are said of the term its model sentence says them of; said of the other term they swap the
+#: roles. The right roles credit, in any order.
+ROLES = [
+    ("cross-entropy mutes the errors that mse keeps loud", set(), {1}),
+    ("mse keeps the error signal strong, cross entropy mutes it", set(), {1}),
+    ("mse mutes the errors that cross-entropy keeps loud", {1}, set()),
+    ("where mse mutes the errors, BCE keeps them loud", {1}, set()),
+]
+
+
+@pytest.mark.parametrize(("text", "states", "denies"), ROLES)
+def test_words_said_of_the_other_term_swap_the_roles(
+    tmp_path: Path, text: str, states: set[int], denies: set[int]
+) -> None:
+    path = tmp_path / "roles.toml"
+    path.write_text(ROLES_DECK, encoding="utf-8")
+    deck, errors = read_deck(path, check=check_deck)
+    assert deck is not None, errors
+    got = made(deck.cards[0], text)
+    assert states <= got, "stated but not made"
+    assert not denies & got, "roles swapped but made"
+
+
+BUILTIN_ROLES = [
+    (
+        "gradients/why-mse-sigmoid-trains-badly",
+        4,
+        False,
+        "cross-entropy mutes the errors that MSE keeps loud",
+    ),
+    (
+        "gradients/why-mse-sigmoid-trains-badly",
+        4,
+        True,
+        "MSE mutes the errors that cross-entropy keeps loud",
+    ),
+    (
+        "normalization/batchnorm-vs-layernorm",
+        3,
+        False,
+        "Transformers use BatchNorm, because LayerNorm depends on the batch size.",
+    ),
+    (
+        "normalization/batchnorm-vs-layernorm",
+        3,
+        True,
+        "Transformers use LayerNorm because it does not depend on the batch.",
+    ),
+    (
+        "normalization/batchnorm-vs-layernorm",
+        2,
+        False,
+        "LayerNorm is the one that keeps running averages for inference.",
+    ),
+    (
+        "normalization/batchnorm-vs-layernorm",
+        2,
+        True,
+        "BatchNorm keeps running averages for inference, so train and test differ.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("key", "point", "expected", "text"), BUILTIN_ROLES)
+def test_roles_on_built_in_cards(key: str, point: int, expected: bool, text: str) -> None:
+    cards = {c.key: c for c in load_decks([builtin_decks_dir()]).cards}
+    assert check_explanation(cards[key], text).outcomes[point].made is expected

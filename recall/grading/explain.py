@@ -50,6 +50,10 @@ How a phrasing is matched, and why (reading the text as words, clauses and negat
   the point's own word, says the opposite ("the *positive* log-probability of the *wrong*
   class"). Harm or no good said there ("makes it *worse*", "is *useless*", "doesn't *help*")
   denies a point that does not say so itself.
+* **Roles follow the model sentence.** A point with no ``subject`` on a card whose points
+  declare contrast terms is read for who does what: each word of its ``say`` is said of the
+  term mentioned nearest before it there, and a clause that says the phrasing's words only of
+  another term ("cross-entropy mutes the errors that MSE keeps loud") makes none of them.
 * **Opposites unmake.** A clause that says one of a point's ``opposites`` ("the loss is
   bounded") makes none of its phrasings, and a text that says one makes it with no number or
   formula.
@@ -236,6 +240,10 @@ class _Contrast:
             return 0
         return None
 
+    def mentions(self, token: Token) -> bool:
+        """Whether the word names one of the terms."""
+        return any(_slot_takes(term, token) for term in self.terms)
+
     def owners_of(self, clauses: Sequence[tuple[Token, ...]]) -> list[list[int | None]]:
         """:meth:`owners` of every clause, each clause starting from the last term the clauses
         before it spoke of ("Decode reads every weight. So it is memory-bound.")."""
@@ -293,6 +301,77 @@ class _Contrast:
 
 
 @dataclass(frozen=True)
+class _Roles:
+    """Who does what in a point's model sentence, for a point with no ``subject`` of its own on
+    a card whose points declare contrasts: the card's contrast terms (``subject`` and
+    ``versus`` of its points), and which of them the model sentence says each of its words of
+    ("Cross-entropy keeps errors *loud* exactly where MSE *mutes* them": ``loud`` of
+    cross-entropy, ``mutes`` of MSE). A text that says the point's words of the other term
+    ("cross-entropy mutes the errors that MSE keeps loud") swaps the roles."""
+
+    contrast: _Contrast
+    said_of: dict[str, int]
+
+    @classmethod
+    def of(cls, card: Card, point: KeyPoint) -> _Roles | None:
+        if point.subject:
+            return None  # bound to its subject already (:class:`_Contrast`)
+        names: list[str] = []
+        seen: set[str] = set()
+        for name in [p.subject for p in card.points if p.subject] + [
+            v for p in card.points for v in p.versus
+        ]:
+            words = {w for w in normalised(name).split("|") if w.strip()}
+            if words & seen:
+                continue
+            seen |= words
+            names.append(name)
+        if len(names) < 2:
+            return None
+        terms = tuple(
+            _Slot(
+                tuple(stem(folded(w)) for w in normalised(n).split("|") if w.strip()),
+                tuple(folded(w) for w in normalised(n).split("|") if w.strip()),
+            )
+            for n in names
+        )
+        contrast = _Contrast(terms, has_subject=False)
+        said_of: dict[str, int] = {}
+        mixed: set[str] = set()
+        clauses = list(read_clauses(point.say))
+        for clause, owned in zip(clauses, contrast.owners_of(clauses), strict=True):
+            for token, owner in zip(clause, owned, strict=True):
+                if owner is None or contrast.mentions(token):
+                    continue
+                if said_of.get(token.stem, owner) != owner:
+                    mixed.add(token.stem)
+                said_of[token.stem] = owner
+        said_of = {s: o for s, o in said_of.items() if s not in mixed}
+        return cls(contrast, said_of) if said_of else None
+
+    def swapped(self, phrasing: Phrasing, clause: tuple[Token, ...]) -> bool:
+        """Whether the clause says the phrasing's words of another term than the model
+        sentence does, and none of them of the same term."""
+        own = {stem for slot in phrasing.slots for stem in slot.stems}
+        owned, _ = self.contrast.owners(clause)
+        agree = clash = False
+        for token, owner in zip(clause, owned, strict=True):
+            said = self.said_of.get(token.stem)
+            if token.stem not in own or said is None or owner is None:
+                continue
+            if self.contrast.mentions(token):
+                continue
+            agree |= owner == said
+            clash |= owner != said
+        return clash and not agree
+
+
+@lru_cache(maxsize=1 << 10)
+def _roles(card: Card, index: int) -> _Roles | None:
+    return _Roles.of(card, card.points[index])
+
+
+@dataclass(frozen=True)
 class Explanation:
     """What a checked explanation made of the card's points."""
 
@@ -323,7 +402,7 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
     clauses = list(read_clauses(text))
     formulas: FormulaGrader | None = None
     outcomes = []
-    for point in card.points:
+    for index, point in enumerate(card.points):
         contrast = _Contrast.of(point)
         # A clause that says the point's contrary makes none of its phrasings; a text that
         # says it anywhere makes the point with no bare number or formula.
@@ -340,6 +419,7 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
             skip=opposed,
             leaning=leaning(point.say),
             leaned=leaned,
+            roles=_roles(card, index),
         )
         evidence, clause = said if said is not None else (None, ())
         if evidence is None:
@@ -498,6 +578,7 @@ def _said_in(
     only: int | None = None,
     leaning: Leaning | None = None,
     leaned: set[int] | None = None,
+    roles: _Roles | None = None,
 ) -> tuple[str, tuple[Token, ...]] | None:
     """The words of the first clause that says one of ``phrasings``, and that clause (leaving
     out the clauses
@@ -518,7 +599,9 @@ def _said_in(
                 allowed = [owner in (None, bound) for owner in owners[c]]
             matched = _match(phrasing, clause, allowed)
             if matched is not None and leaning is not None:
-                if _leans_against(leaning, phrasing, clause):
+                if _leans_against(leaning, phrasing, clause) or (
+                    roles is not None and roles.swapped(phrasing, clause)
+                ):
                     if leaned is not None:
                         leaned.add(c)
                     continue
