@@ -176,8 +176,8 @@ class Workspace:
             from recall.cards.parse_cache import PendingWrites
 
             self._cache_writes = PendingWrites()
-        #: Leave custom deck files never checked before out of a load, for
-        #: :meth:`check_pending` (``defer_checks``; cleared once it has run).
+        #: Leave custom deck files never checked before out of every load and reload, for
+        #: :meth:`check_pending` (``defer_checks``).
         self._defer_checks = defer_checks
 
     @classmethod
@@ -229,7 +229,7 @@ class Workspace:
         if sync:
             workspace.reload(progress=progress)
         else:
-            workspace._load_decks(progress)
+            workspace._load_decks(progress, defer=defer_checks)
         return workspace
 
     # ------------------------------------------------------------------ decks
@@ -264,9 +264,8 @@ class Workspace:
                 if progress is not None:
                     progress(f"Checking custom decks {done}/{len(pending)}…")
                 read_deck(path, builtin=False, check=check)  # this process keeps the result
-        self._defer_checks = False
         if pending:
-            self.reload(progress)
+            self.reload(progress, defer=False)  # a file edited meanwhile is checked here
         return len(pending)
 
     @property
@@ -309,11 +308,13 @@ class Workspace:
 
         return custom_decks_dir()
 
-    def reload(self, progress: Progress | None = None) -> None:
+    def reload(self, progress: Progress | None = None, *, defer: bool | None = None) -> None:
         """Re-read every deck file and bring the store in line (new cards, edits, vanished
-        decks retired); ``progress`` as for :meth:`open`."""
+        decks retired); ``progress`` as for :meth:`open`. ``defer``: leave custom deck files
+        no cache knows for :meth:`check_pending` (default: as the workspace was opened, so the
+        home screen's reloads defer a deck edited meanwhile too)."""
         with self._lock:
-            self._load_decks(progress)
+            self._load_decks(progress, defer=self._defer_checks if defer is None else defer)
             if progress is not None:
                 progress("Opening the database…" if self._store is None else "Syncing the decks…")
             self.sync()
@@ -358,9 +359,9 @@ class Workspace:
         may call this); how many were written."""
         return self._cache_writes.write() if self._cache_writes is not None else 0
 
-    def _load_decks(self, progress: Progress | None = None) -> None:
+    def _load_decks(self, progress: Progress | None = None, *, defer: bool = False) -> None:
         with self._cache_writes_held():
-            self._read_decks(progress)
+            self._read_decks(progress, defer=defer)
 
     @contextmanager
     def _cache_writes_held(self) -> Iterator[None]:
@@ -374,7 +375,7 @@ class Workspace:
         with writes_deferred(self._cache_writes):
             yield
 
-    def _read_decks(self, progress: Progress | None = None) -> None:
+    def _read_decks(self, progress: Progress | None = None, *, defer: bool = False) -> None:
         from recall.cards.loader import DeckFailure, LoadResult, deck_files, load_decks
         from recall.errors import DeckError
 
@@ -402,7 +403,7 @@ class Workspace:
                 [custom_dir],
                 check=custom_check,
                 progress=files_done(first, total),
-                defer=self._defer_checks,
+                defer=defer,
             )
             taken = {deck.id: deck.path for deck in builtin.decks}
             decks = list(builtin.decks)
