@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 from textual.widgets import DataTable, Static
 
+from recall.cards import loader
+from recall.grading import check_deck
 from recall.tui import startup_gc
 from recall.tui.app import RecallApp
 from recall.tui.launch import build_app
@@ -75,6 +77,10 @@ def test_the_home_screen_counts_first_and_adds_the_custom_decks_once_checked(
             assert Path(failure.path).name == "broken.toml" and failure.card_id == "bad"
             assert failure.line == 16
             assert not startup_gc.relaxed()
+            # What the checks parsed is kept for the next start (written after the counts).
+            loader._CACHE.clear()
+            known = loader.read_known_deck(custom / "mine.toml", check=check_deck)
+            assert not isinstance(known, type(loader.UNCHECKED)) and known[0] is not None
 
     try:
         asyncio.run(flow())

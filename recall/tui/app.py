@@ -118,6 +118,8 @@ class RecallApp(App[int]):
         self._engine_warming = False
         #: The custom decks' deferred checks are running (:meth:`check_decks`).
         self._checking_decks = False
+        #: The checks' counts are on their way: write the parsed decks once they are shown.
+        self._keep_checked = False
         #: What is left of the start (see :meth:`_start_part_over`).
         self._start_parts = {"warm" if warm_engine else "counts"}
         self._start_lock = threading.Lock()
@@ -212,19 +214,31 @@ class RecallApp(App[int]):
     def check_decks(self) -> None:
         """Check the custom decks the load left for later (new or edited since the last start,
         see :meth:`recall.tui.services.Services.check_pending`), then show the counts with
-        their cards, and keep what was parsed for the next start (a worker)."""
+        their cards; once they are on screen, :meth:`keep_checked_decks` writes what was
+        parsed for the next start (a worker)."""
         from recall.errors import RecallError
 
+        data = None
         try:
-            try:
-                data = self.services.check_pending()
-            finally:
-                self._checking_decks = False
-            if data is not None:
-                self.post_message(HomeLoaded(data))
-            self.services.write_parse_cache()  # with the start's thresholds, like the checks
+            data = self.services.check_pending()
         except RecallError as error:
             self.post_message(LoadFailed(str(error)))
+        finally:
+            self._checking_decks = False
+            if data is None:
+                self._start_part_over("check")
+            else:
+                self._keep_checked = True
+                self.post_message(HomeLoaded(data))
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="keep")
+    def keep_checked_decks(self) -> None:
+        """Write the decks the checks parsed into the parsed-deck cache (a worker, after their
+        counts are drawn: encoding and verifying 20,000 cards takes a second, and begun at
+        once it held the interpreter's lock while the counts were laid out). Still within the
+        start's collector thresholds; the start's check part ends here."""
+        try:
+            self.services.write_parse_cache()
         finally:
             self._start_part_over("check")
 
@@ -281,6 +295,9 @@ class RecallApp(App[int]):
                 screen.show_data(message.data)
         if self._after_load is not None:
             self._after_load(self)
+        if self._keep_checked:  # the checked decks' counts: now keep what was parsed
+            self._keep_checked = False
+            self.call_after_refresh(self.keep_checked_decks)
         if message.data.checking and not self._checking_decks:
             self._checking_decks = True
             with self._start_lock:
