@@ -201,6 +201,10 @@ class HomeData(ShownText):
     review_allowance: int | None = None
     #: Today's plan over every deck (``recall today``'s numbers).
     today: TodayView | None = None
+    #: Custom deck files still being checked (a first start, a new or edited deck: see
+    #: :meth:`recall.tui.services.Services.check_pending`); none of their cards is counted or
+    #: offered until then.
+    checking: int = 0
 
     def shows_work_for(self, plan: SessionPlan) -> bool:
         """Whether these counts already show that normal session ``plan`` has a card to drill
