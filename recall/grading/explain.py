@@ -401,6 +401,8 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
     text = text[:MAX_TEXT]
     clauses = list(read_clauses(text))
     formulas: FormulaGrader | None = None
+    # only a text that states some math as a value can state a point's formula wrongly
+    states_math = _STATED_MATH.search(text) is not None
     outcomes = []
     for index, point in enumerate(card.points):
         contrast = _Contrast.of(point)
@@ -431,7 +433,8 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
         # whose clause writes the point's formula wrongly ("the standard error is σ/n").
         wants_formula = evidence is None and not opposed
         checks_words = evidence is not None and (
-            _read_from_math(evidence) or _read_from_math(" ".join(t.word for t in clause))
+            _read_from_math(evidence)
+            or (states_math and _read_from_math(" ".join(t.word for t in clause)))
         )
         if point.formulas and (wants_formula or checks_words):
             if formulas is None:
@@ -485,6 +488,15 @@ def _read_from_math(said: str) -> bool:
 _STATED_AS = re.compile(
     r"(?:\b(?:is|are|was|were|be|being|equals?|equal\s+to|becomes?|gives?|scales\s+(?:as|like))"
     r"|[=≈])\s*$",
+    re.IGNORECASE,
+)
+
+
+#: A stating word or sign with math after it: the cheap test of whether a text states any
+#: formula as a value at all.
+_STATED_MATH = re.compile(
+    r"(?:\b(?:is|are|was|were|be|being|equals?|becomes?|gives?)\b|[=≈])"
+    r"[^.;!?\n]{0,30}?[\d(/^*+√∑=≈²·×\u0370-\u03ff]",
     re.IGNORECASE,
 )
 
