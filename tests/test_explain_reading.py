@@ -516,6 +516,13 @@ def test_words_said_of_the_other_term_swap_the_roles(
 
 
 BUILTIN_ROLES = [
+    # a term inside brackets is a formula's argument, not who the sentence is about
+    (
+        "diffusion-flow/v-prediction-why",
+        2,
+        True,
+        "(x_t, v) is just (x_0, eps) rotated by an angle, so v has unit scale at every timestep",
+    ),
     (
         "gradients/why-mse-sigmoid-trains-badly",
         4,

@@ -52,8 +52,9 @@ How a phrasing is matched, and why (reading the text as words, clauses and negat
   denies a point that does not say so itself.
 * **Roles follow the model sentence.** A point with no ``subject`` on a card whose points
   declare contrast terms is read for who does what: each word of its ``say`` is said of the
-  term mentioned nearest before it there, and a clause that says the phrasing's words only of
-  another term ("cross-entropy mutes the errors that MSE keeps loud") makes none of them.
+  term mentioned nearest before it there (a term inside brackets is a formula's argument, no
+  mention), and a clause that says the phrasing's words only of another term
+  ("cross-entropy mutes the errors that MSE keeps loud") makes none of them.
 * **Opposites unmake.** A clause that says one of a point's ``opposites`` ("the loss is
   bounded") makes none of its phrasings, and a text that says one makes it with no number or
   formula.
@@ -244,18 +245,20 @@ class _Contrast:
         """Whether the word names one of the terms."""
         return any(_slot_takes(term, token) for term in self.terms)
 
-    def owners_of(self, clauses: Sequence[tuple[Token, ...]]) -> list[list[int | None]]:
+    def owners_of(
+        self, clauses: Sequence[tuple[Token, ...]], *, prose: bool = False
+    ) -> list[list[int | None]]:
         """:meth:`owners` of every clause, each clause starting from the last term the clauses
         before it spoke of ("Decode reads every weight. So it is memory-bound.")."""
         result = []
         carry: int | None = None
         for clause in clauses:
-            owned, carry = self.owners(clause, carry)
+            owned, carry = self.owners(clause, carry, prose=prose)
             result.append(owned)
         return result
 
     def owners(
-        self, clause: tuple[Token, ...], carry: int | None = None
+        self, clause: tuple[Token, ...], carry: int | None = None, *, prose: bool = False
     ) -> tuple[list[int | None], int | None]:
         """Which term each word of the clause is said of, and the term the clause leaves
         spoken of: the nearest term mentioned before it in its comma-delimited piece, else
@@ -263,10 +266,16 @@ class _Contrast:
         subject carries across commas and sentences: "decode reads the weights, so it is
         memory-bound"). A mention after "unlike"/"than"/"not" is a foil: it owns the words of
         its own piece ("unlike L2's 2λw") but carries across no comma. A term right after
-        another and "is" names the first again ("RMSNorm is LayerNorm without the centring")."""
+        another and "is" names the first again ("RMSNorm is LayerNorm without the centring").
+        With ``prose``, a term inside brackets is a formula's argument ("(x_0, ε)"), no
+        mention."""
         mention: list[int | None] = []
         for i, token in enumerate(clause):
-            named = next((k for k, term in enumerate(self.terms) if _slot_takes(term, token)), None)
+            named = None
+            if not (prose and token.bracketed):
+                named = next(
+                    (k for k, term in enumerate(self.terms) if _slot_takes(term, token)), None
+                )
             if named is not None and token.copula and i and mention[i - 1] is not None:
                 named = None
             mention.append(named)
@@ -339,7 +348,7 @@ class _Roles:
         said_of: dict[str, int] = {}
         mixed: set[str] = set()
         clauses = list(read_clauses(point.say))
-        for clause, owned in zip(clauses, contrast.owners_of(clauses), strict=True):
+        for clause, owned in zip(clauses, contrast.owners_of(clauses, prose=True), strict=True):
             for token, owner in zip(clause, owned, strict=True):
                 if owner is None or contrast.mentions(token):
                     continue
@@ -353,7 +362,7 @@ class _Roles:
         """Whether the clause says the phrasing's words of another term than the model
         sentence does, and none of them of the same term."""
         own = {stem for slot in phrasing.slots for stem in slot.stems}
-        owned, _ = self.contrast.owners(clause)
+        owned, _ = self.contrast.owners(clause, prose=True)
         agree = clash = False
         for token, owner in zip(clause, owned, strict=True):
             said = self.said_of.get(token.stem)

@@ -185,8 +185,9 @@ LIST_ITEMS = 4
 class Token:
     """A word of the text: its stem, the word as written (folded), whether a negation governs
     it, which comma-delimited piece of its clause it stands in, whether it follows a foil
-    marker ("unlike prefill"), whether only an "is" parts it from the word before, and whether
-    it stands in a list of terms with no statement (:func:`_mark_lists`)."""
+    marker ("unlike prefill"), whether only an "is" parts it from the word before, whether
+    it stands in a list of terms with no statement (:func:`_mark_lists`), and whether it stands
+    inside brackets (a formula's argument, "(x_0, ε)")."""
 
     stem: str
     word: str
@@ -195,6 +196,7 @@ class Token:
     foil: bool = False
     copula: bool = False
     listed: bool = False
+    bracketed: bool = False
 
 
 def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
@@ -221,10 +223,12 @@ def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
         # a side break), "comma", nothing but a space, or nothing at all ("start").
         joint = "start"
         joints: list[str] = []
+        depth = 0  # brackets open around the word ("(x_0, ε)": a formula's arguments)
         for raw in _WORD_OR_SIGN.findall(piece):
             if raw != "," and not raw[0].isalnum():
                 # a colon starts afresh ("answer: bce mse sigmoid ..." is still a list)
                 joint = "start" if raw == ":" else "link"
+                depth = max(0, depth + (raw in "([{") - (raw in ")]}"))
                 continue
             # "however small the weight" is no contrast: only "..., however," and a clause's
             # first "however" part it.
@@ -271,6 +275,7 @@ def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
                     word,
                     negated=scope > 0 or concessive,
                     piece=comma_piece,
+                    bracketed=depth > 0,
                     foil=previous in _FOIL_MARKERS,
                     copula=gap in (["is"], ["are"]),
                 )
