@@ -301,6 +301,13 @@ EITHER_OR = [
 #: good ("makes it worse", "is useless", "doesn't help", "doesn't matter"), denies the point.
 UNDERMINED = [
     ("losses/why-cross-entropy", "Gradient clipping is useless against it.", [], [4]),
+    # a clause that ends on its negation denies all of it
+    (
+        "losses/why-cross-entropy",
+        "Label smoothing is no fix for it; gradient clipping neither.",
+        [],
+        [4],
+    ),
     ("losses/why-cross-entropy", "Label smoothing only makes the overconfidence worse.", [], [4]),
     ("losses/why-cross-entropy", "Gradient clipping doesnt really help here.", [], [4]),
     (

@@ -20,6 +20,8 @@ NEGATORS = frozenset(
 #: Negators that govern a noun phrase only ("*without* the Lipschitz limit the critic could ...",
 #: "*no* noise in the ODE"): their reach ends at the first small word after a word they govern.
 _PHRASE_NEGATORS = frozenset({"without", "no"})
+#: Negators that end a clause to deny all of it, the rest left unsaid ("clipping *neither*").
+_TRAILING_NEGATORS = frozenset({"neither", "nor"})
 #: Negators that may stand after the verb they deny ("the prompt teaches *nothing*").
 _OBJECT_NEGATORS = frozenset({"nothing", "none"})
 #: Words that carry no point: never required by a phrasing.
@@ -287,6 +289,9 @@ def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
             governed += scope > 0
             scope = max(scope - 1, 0)
             previous = word
+        if tokens and previous in _TRAILING_NEGATORS:
+            # "gradient clipping neither": a clause that ends on its negation says it of all
+            tokens = [replace(token, negated=True) for token in tokens]
         if tokens:
             yield _mark_lists(tokens, joints)
 
