@@ -573,3 +573,30 @@ BUILTIN_ROLES = [
 def test_roles_on_built_in_cards(key: str, point: int, expected: bool, text: str) -> None:
     cards = {c.key: c for c in load_decks([builtin_decks_dir()]).cards}
     assert check_explanation(cards[key], text).outcomes[point].made is expected
+
+
+#: A multiple between two things ("twice", "2x", "half") read with its sides: swapped, or
+#: turned the other way with the sides in place, it says the opposite; both at once say the
+#: same thing again.
+COMPARISONS = [
+    ("the forward pass costs twice the backward", False),
+    (
+        "forward is 2x backward because it computes gradients for both activations and weights",
+        False,
+    ),
+    ("the backward pass costs half the forward", False),
+    ("the backward pass costs twice the forward", True),
+    ("backward = 2x forward because it computes gradients for both activations and weights", True),
+    (
+        "the forward pass costs half the backward, since the backward computes gradients for "
+        "activations and weights",
+        True,
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), COMPARISONS)
+def test_a_multiple_read_with_its_sides(text: str, expected: bool) -> None:
+    cards = {c.key: c for c in load_decks([builtin_decks_dir()]).cards}
+    card = cards["inference-cost/explain-where-compute-goes"]
+    assert check_explanation(card, text).outcomes[1].made is expected

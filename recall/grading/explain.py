@@ -49,7 +49,9 @@ How a phrasing is matched, and why (reading the text as words, clauses and negat
   uses the other word of such a pair, beside what the point says its own word of, and never
   the point's own word, says the opposite ("the *positive* log-probability of the *wrong*
   class"). Harm or no good said there ("makes it *worse*", "is *useless*", "doesn't *help*")
-  denies a point that does not say so itself.
+  denies a point that does not say so itself, and a multiple the model sentence sets between
+  two things ("the backward costs *twice* the forward") said with its sides swapped or its
+  direction turned (not both) says the point the other way.
 * **Roles follow the model sentence.** A point with no ``subject`` on a card whose points
   declare contrast terms is read for who does what: each word of its ``say`` is said of the
   term mentioned nearest before it there (a term inside brackets is a formula's argument, no
@@ -656,7 +658,9 @@ def _leans_against(leaning: Leaning, phrasing: Phrasing, clause: tuple[Token, ..
     pieces = {token.piece for token in clause if token.stem in own}
     among = [t.piece in pieces and t.stem not in own for t in clause]
     anywhere = [t.stem not in own for t in clause]
-    return leaning.contrary_word(clause, among, anywhere) is not None
+    return leaning.contrary_word(clause, among, anywhere) is not None or leaning.reverses(
+        clause, [t.piece in pieces for t in clause]
+    )
 
 
 def _match(
