@@ -14,8 +14,9 @@ How a phrasing is matched, and why (reading the text as words, clauses and negat
   carry no point and are left out of phrasings.
 * **One spelling.** Sub- and superscripts fold (``k₁`` is ``k1``), a minus sign between
   operands is the word "minus", and common abbreviations are read as the name they stand for
-  (``BN`` is ``batchnorm``, ``grads`` is ``gradients``, "with respect to" is ``wrt``, ``CE`` is
-  "cross entropy"); a negation typed without its apostrophe ("doesnt") is still one.
+  (``BN`` is ``batchnorm``, ``grads`` is ``gradients``, "with respect to" is ``wrt``; ``CE``
+  and "cross-entropy" are ``crossentropy``); a negation typed without its apostrophe
+  ("doesnt") is still one.
 * **One clause.** Every word of a phrasing must occur in the same clause of the text (clauses end
   at ``.``, ``;``, ``!``, ``?``, a line break, and at ``but``/``whereas``), in any
   order: a learner who writes "the KL divergence is the only part that moves" says the same as

@@ -57,6 +57,9 @@ ANTONYMS: tuple[tuple[str, str], ...] = (
     ("rare rarer", "common frequent"),
     ("near nearby", "far farther"),
     ("sharpen sharpens sharpening", "soften softens softening"),
+    # whose distribution: the data's (true, empirical) or the model's (predicted); not
+    # "target", which names the large model in speculative decoding
+    ("data true empirical", "model predicted predictive"),
     ("bounded capped finite", "unbounded uncapped infinite"),
 )
 #: Pairs with nothing between their two sides, so that a negated word is the other side ("no

@@ -139,9 +139,6 @@ _ABBREVIATION_RE = re.compile(
 #: log likelihood"). A phrasing lists alternatives with ``|`` and ties words with ``>``: inside
 #: such a group one word cannot become several, so there the abbreviation stays as written.
 _SPELT_OUT = {
-    "ce": "cross entropy",
-    "xent": "cross entropy",
-    "crossentropy": "cross entropy",
     "nll": "negative log likelihood",
     "loglik": "log likelihood",
     "std": "standard deviation",
@@ -157,6 +154,10 @@ _ARROW = re.compile(r"\s(?:→|=>|->|⇒)\s+(?=[^\W\d_]{2})")
 #: One method, several spellings: "batch norm", "batch-normalization", "batchnorm".
 _COMPOUND_NAMES = re.compile(r"\b(batch|layer|group)[\s-]?norm(?:alization|alizations|s)?\b")
 _INCEPTION_SCORE = re.compile(r"\binception[\s-]?scores?\b")
+#: Cross-entropy in one word however it is written ("cross entropy", "cross-entropy", "CE",
+#: "xent"): spelt as two words its "entropy" would read as the entropy a point speaks of
+#: ("CE(p, q)" is no "entropy of p, q").
+_CROSS_ENTROPY = re.compile(r"\b(?:cross[\s>-]?entropy|ce|xent)\b")
 #: A mention after these is the foil of a contrast, not the subject of what follows
 #: ("decode, *unlike* prefill, is memory-bound").
 _FOIL_MARKERS = frozenset({"unlike", "than", "versus", "not", "opposed"})
@@ -372,6 +373,7 @@ def normalised(text: str) -> str:
     text = _SPELT_OUT_RE.sub(lambda m: _SPELT_OUT[m.group()], text)
     text = _COMPOUND_NAMES.sub(r"\1norm", text)
     text = _INCEPTION_SCORE.sub("inceptionscore", text)
+    text = _CROSS_ENTROPY.sub("crossentropy", text)
     return _REJECTING.sub(lambda m: f"{m.group(m.lastindex or 0)} without", text)
 
 
