@@ -26,7 +26,9 @@ import pytest
 
 from tests.fault_helpers import recall_env
 
-RECALL = Path(sys.executable).parent / "recall"
+_SCRIPT = Path(sys.executable).with_name("recall")
+#: The console script as installed (``python -m recall`` enters the same way without one).
+RECALL = [str(_SCRIPT)] if _SCRIPT.exists() else [sys.executable, "-m", "recall"]
 #: The import-time line of the ``recall`` package itself (nested imports are indented).
 FIRST_OWN_IMPORT = re.compile(rb"import time:[^\n]*\|\s+recall\r?\n")
 DELAYS = [0.0, 0.03, 0.1, 0.25, 0.5, 1.0]
@@ -38,7 +40,7 @@ def _interrupted(args: list[str], home: Path, delay: float) -> tuple[int, str]:
     main, child = pty.openpty()
     env = recall_env(home, PYTHONPROFILEIMPORTTIME="1", COLUMNS="80", LINES="24")
     process = subprocess.Popen(
-        [str(RECALL), *args], stdin=child, stdout=child, stderr=child, env=env, close_fds=True
+        [*RECALL, *args], stdin=child, stdout=child, stderr=child, env=env, close_fds=True
     )
     os.close(child)
     chunks: list[bytes] = []
