@@ -6,8 +6,9 @@ traceback (the console script imported the CLI outside every ``try``), and at 0.
 first screen was being built, two "coroutine was never awaited" warnings (with no terminal, a
 half-composed home screen's traceback too). The real console script is started on a pseudo
 terminal, as a shell starts it; the signal is sent at several delays counted from the moment
-recall's own code starts (``PYTHONPROFILEIMPORTTIME`` reports each import as it ends): before
-that, Python itself is starting and no program can catch the interrupt.
+the entry module (:mod:`recall.start`) has been imported (``PYTHONPROFILEIMPORTTIME`` reports
+each import as it ends). Before that, Python itself is starting (site, the console script's own
+imports, finding the module): no program can catch an interrupt there.
 """
 
 from __future__ import annotations
@@ -29,14 +30,14 @@ from tests.fault_helpers import recall_env
 _SCRIPT = Path(sys.executable).with_name("recall")
 #: The console script as installed (``python -m recall`` enters the same way without one).
 RECALL = [str(_SCRIPT)] if _SCRIPT.exists() else [sys.executable, "-m", "recall"]
-#: The import-time line of the ``recall`` package itself (nested imports are indented).
-FIRST_OWN_IMPORT = re.compile(rb"import time:[^\n]*\|\s+recall\r?\n")
-DELAYS = [0.0, 0.03, 0.1, 0.25, 0.5, 1.0]
+#: The import-time line of the entry module (nested imports are indented).
+FIRST_OWN_IMPORT = re.compile(rb"import time:[^\n]*\|\s+recall\.start\r?\n")
+DELAYS = [0.0, 0.03, 0.1, 0.25, 0.4, 0.5, 0.6, 0.8, 1.0]
 
 
 def _interrupted(args: list[str], home: Path, delay: float) -> tuple[int, str]:
-    """Start ``recall ARGS`` on a pseudo terminal, send SIGINT ``delay`` seconds after its first
-    own import ended; its status and everything it wrote."""
+    """Start ``recall ARGS`` on a pseudo terminal, send SIGINT ``delay`` seconds after its entry
+    module was imported; its status and everything it wrote."""
     main, child = pty.openpty()
     env = recall_env(home, PYTHONPROFILEIMPORTTIME="1", COLUMNS="80", LINES="24")
     process = subprocess.Popen(

@@ -86,7 +86,7 @@ def run_app(
 
 async def _run_until_interrupted(app: RecallApp) -> None:
     """Run the app; a SIGINT while it runs asks it to exit (status 130) between two of its
-    steps.
+    steps, once its first screen is built (:meth:`RecallApp.interrupt`).
 
     Once the app has the terminal, Ctrl-C is a key and never a signal; before that (while the
     first screen is being built) it is SIGINT, and Python's way, a ``KeyboardInterrupt`` thrown
@@ -97,7 +97,7 @@ async def _run_until_interrupted(app: RecallApp) -> None:
 
     loop = asyncio.get_running_loop()
     try:
-        loop.add_signal_handler(signal.SIGINT, app.exit, None, 130)
+        loop.add_signal_handler(signal.SIGINT, app.interrupt)
     except (NotImplementedError, RuntimeError):  # Windows, or not the main thread
         await app.run_async()
         return
