@@ -183,8 +183,9 @@ class RecallApp(App[int]):
         """SIGINT while the app runs (Ctrl-C before the app has the terminal, where it is a
         signal and not a key): exit with status 130, once the first screen is built. Exiting
         while the home screen was still being composed left its ``on_mount`` to fail on a
-        missing widget, and Textual printed that traceback."""
-        if self.first_paint_at is None:
+        missing widget, and Textual printed that traceback. A second SIGINT exits at once, so
+        a first screen that never paints cannot hold the process."""
+        if self.first_paint_at is None and not self._interrupted:
             self._interrupted = True
         else:
             self.exit(None, 130)
