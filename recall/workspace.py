@@ -277,6 +277,14 @@ class Workspace:
         """A loaded card by key; raises ``KeyError`` for a card no deck has."""
         return self._cards[key]
 
+    @property
+    def deck_names(self) -> Mapping[str, str]:
+        """Each loaded deck's name as listed beside the others, by deck id: a name two decks
+        share is followed by the id (:func:`recall.cards.deck_names.shown_deck_names`)."""
+        from recall.cards.deck_names import shown_deck_names
+
+        return shown_deck_names(self.decks)
+
     def deck(self, deck_id: str) -> Deck | None:
         """The loaded deck with that id, if any."""
         return next((deck for deck in self.decks if deck.id == deck_id), None)

@@ -200,8 +200,9 @@ def run_list(args: argparse.Namespace) -> int:
     if not workspace.decks and not workspace.failures:
         print("no decks found")
         return 0
+    names = workspace.deck_names  # a name two decks share is followed by the deck's id
     rows = [
-        (d.id, d.name, str(len(d.cards)), _short(d.path) + ("" if d.builtin else "  (custom)"))
+        (d.id, names[d.id], str(len(d.cards)), _short(d.path) + ("" if d.builtin else "  (custom)"))
         for d in workspace.decks
     ]
     header = ("ID", "NAME", "CARDS", "FILE")
