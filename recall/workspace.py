@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path
@@ -165,6 +166,7 @@ class Workspace:
         clock: Clock | None = None,
         learner: int | str | None = None,
         defer_cache_writes: bool = False,
+        defer_checks: bool = False,
     ) -> None:
         self.settings = settings
         self.clock: Clock = clock or utc_now
@@ -189,6 +191,9 @@ class Workspace:
             from recall.cards.parse_cache import PendingWrites
 
             self._cache_writes = PendingWrites()
+        #: Leave custom deck files never checked before out of a load, for
+        #: :meth:`check_pending` (``defer_checks``; cleared once it has run).
+        self._defer_checks = defer_checks
 
     @classmethod
     def open(
@@ -203,6 +208,7 @@ class Workspace:
         progress: Progress | None = None,
         learner: int | str | None = None,
         defer_cache_writes: bool = False,
+        defer_checks: bool = False,
     ) -> Workspace:
         """Load the settings (unless given: a caller that read them already passes them),
         load the decks and, with ``sync``, open the store and bring it in line with them.
@@ -214,6 +220,12 @@ class Workspace:
         ``defer_cache_writes``, decks parsed afresh are put in the parsed-deck cache only when
         :meth:`write_parse_cache` (or :meth:`close`) is called: a first start shows its counts
         sooner.
+
+        With ``defer_checks``, a custom deck file that was never checked before (no entry in
+        the parsed-deck or failure cache: a first start, a new or edited deck) is not read now:
+        it is listed in :attr:`pending`, none of its cards is loaded, synced, counted or
+        offered, and :meth:`check_pending` reads it with the engine's checks later (the TUI
+        does so after its first screen). Built-in decks are never deferred.
         """
         if settings is None:
             from recall.config import load_settings
@@ -227,6 +239,7 @@ class Workspace:
             clock=clock,
             learner=learner,
             defer_cache_writes=defer_cache_writes,
+            defer_checks=defer_checks,
         )
         if sync:
             workspace.reload(progress=progress)
@@ -245,6 +258,31 @@ class Workspace:
     def failures(self) -> tuple[DeckFailure, ...]:
         """Deck files that did not load, with their errors."""
         return self._loaded.failures if self._loaded is not None else ()
+
+    @property
+    def pending(self) -> tuple[str, ...]:
+        """Custom deck files left unread until :meth:`check_pending` (``defer_checks``)."""
+        return self._loaded.pending if self._loaded is not None else ()
+
+    def check_pending(self, progress: Progress | None = None) -> int:
+        """Read the deck files in :attr:`pending` with the engine's checks (the slow part, not
+        holding the workspace), then reload and sync every deck as :meth:`reload` does, with
+        nothing deferred any more: the decks that pass join the others, in file order, and
+        the files that fail are listed in :attr:`failures` with every error (file, line,
+        card). How many files were pending. Safe from a worker thread."""
+        from recall.cards.loader import read_deck
+
+        pending = self.pending
+        check = _engine_checks()
+        with self._cache_writes_held():  # written with the others' (write_parse_cache)
+            for done, path in enumerate(pending, 1):
+                if progress is not None:
+                    progress(f"Checking custom decks {done}/{len(pending)}…")
+                read_deck(path, builtin=False, check=check)  # this process keeps the result
+        self._defer_checks = False
+        if pending:
+            self.reload(progress)
+        return len(pending)
 
     @property
     def cards(self) -> Mapping[str, Card]:
@@ -351,13 +389,20 @@ class Workspace:
         return self._cache_writes.write() if self._cache_writes is not None else 0
 
     def _load_decks(self, progress: Progress | None = None) -> None:
-        if self._cache_writes is None:
+        with self._cache_writes_held():
             self._read_decks(progress)
+
+    @contextmanager
+    def _cache_writes_held(self) -> Iterator[None]:
+        """Inside, in this thread, decks parsed afresh wait for :meth:`write_parse_cache`
+        (``defer_cache_writes``); without it they are written as they are parsed."""
+        if self._cache_writes is None:
+            yield
             return
         from recall.cards.parse_cache import writes_deferred
 
         with writes_deferred(self._cache_writes):
-            self._read_decks(progress)
+            yield
 
     def _read_decks(self, progress: Progress | None = None) -> None:
         from recall.cards.loader import DeckFailure, LoadResult, deck_files, load_decks
@@ -383,7 +428,12 @@ class Workspace:
             builtin = load_decks([builtin_dir], progress=files_done(0, total))
             # The engine's checks (and the grading package) only when there are custom decks.
             custom_check = _engine_checks() if deck_files(custom_dir) else None
-            custom = load_decks([custom_dir], check=custom_check, progress=files_done(first, total))
+            custom = load_decks(
+                [custom_dir],
+                check=custom_check,
+                progress=files_done(first, total),
+                defer=self._defer_checks,
+            )
             taken = {deck.id: deck.path for deck in builtin.decks}
             decks = list(builtin.decks)
             failures = list(builtin.failures) + list(custom.failures)
@@ -397,7 +447,7 @@ class Workspace:
                     failures.append(DeckFailure(deck.path, (error,)))
                     continue
                 decks.append(deck)
-            result = LoadResult(tuple(decks), tuple(failures))
+            result = LoadResult(tuple(decks), tuple(failures), custom.pending)
         self._loaded = result
         fresh = {card.key: card for card in result.cards}
         for key in [key for key in self._cards if key not in fresh]:

@@ -70,3 +70,37 @@ def test_a_burst_of_binding_changes_recomposes_the_footer_once(size: tuple[int, 
     assert theirs == 15
     assert ours <= theirs // 3
     assert our_keys == their_keys and {"f2", "f3"} <= set(our_keys)
+
+
+async def _after_the_first_keys(size: tuple[int, int]) -> tuple[int, list[str], int, list[str]]:
+    """Recomposes of our footer over a burst that changes no key it shows, then over a change
+    that adds one (with the keys shown after each)."""
+    app = _Keys(Footer)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        footer = app.query_one(Footer)
+        first_keys = [key.key for key in footer.query(FooterKey)]
+        before = footer.recomposes
+        for _ in range(3):
+            app.screen.refresh_bindings()
+            app.query_one("#b").focus()
+            app.query_one("#a").focus()
+            await pilot.pause()
+        unchanged = footer.recomposes - before
+        same_keys = [key.key for key in footer.query(FooterKey)]
+        assert same_keys == first_keys
+        app.bind("f4", "bell", description="Four")
+        app.screen.refresh_bindings()
+        for _ in range(4):
+            await pilot.pause()
+        changed = footer.recomposes - before
+        keys = [key.key for key in footer.query(FooterKey)]
+    return unchanged, same_keys, changed, keys
+
+
+@pytest.mark.parametrize("size", [(80, 24), (100, 30)])
+def test_the_footer_is_rebuilt_only_when_the_keys_it_shows_change(size: tuple[int, int]) -> None:
+    unchanged, same_keys, changed, keys = asyncio.run(_after_the_first_keys(size))
+    assert {"f2", "f3"} <= set(same_keys)
+    assert unchanged == 0  # focus moves between inputs: the same keys, nothing rebuilt
+    assert changed == 1 and "f4" in keys and {"f2", "f3"} <= set(keys)

@@ -14,6 +14,11 @@ deck that loads cleanly is written here as JSON, under a key made of
   that are module-level functions are cached: a lambda or a closure has no name that says what
   it checks, so its results are never reused.
 
+An entry is one line of JSON naming its key and the SHA-256 of the rest, then the deck as JSON
+(read once: the deck is not a string inside the entry's JSON). What most cards of a deck share
+(the deck's symbols, which reach every card, its id and topic) is written once, as the cards'
+``shared`` values, and left out of each card that has them.
+
 Nothing read back is trusted blindly: the entry must name the key it was looked up by, its
 payload must match the digest stored with it, and every field is rebuilt with its declared type
 (no ``pickle``: a tampered entry can only fail to load). Any problem, a missing, corrupt, stale
@@ -47,8 +52,9 @@ from recall.regular_files import read_regular
 #: A deck check as :func:`recall.cards.loader.read_deck` takes it.
 Check = Callable[..., None]
 
-#: Bumped when the layout of an entry changes.
-FORMAT: Final = 1
+#: Bumped when the layout of an entry changes (2: a header line, then the deck's JSON, with
+#: the values its cards share written once).
+FORMAT: Final = 2
 #: Entries kept; the least recently used beyond this are removed when one is written.
 MAX_ENTRIES: Final = 256
 #: Largest entry read back (bytes); a deck file is far smaller (see the loader's limits).
@@ -79,14 +85,11 @@ def load(raw: bytes, path: str, *, builtin: bool, check: Check | None) -> Deck |
         return None
     file = cache_dir() / f"{key}.json"
     try:
-        raw = read_regular(file, MAX_ENTRY_BYTES)  # a FIFO here is refused, never waited on
-        if len(raw) > MAX_ENTRY_BYTES:
+        entry = read_regular(file, MAX_ENTRY_BYTES)  # a FIFO here is refused, never waited on
+        if len(entry) > MAX_ENTRY_BYTES:
             return None
-        entry = json.loads(raw)
-        if not isinstance(entry, dict) or entry.get("key") != key:
-            return None
-        payload = entry.get("deck")
-        if not isinstance(payload, str) or _digest(payload) != entry.get("digest"):
+        header, payload = split_entry(entry)
+        if header.get("key") != key or _digest(payload) != header.get("digest"):
             return None
         deck = _decode_deck(json.loads(payload), path)
     except (OSError, ValueError, TypeError, KeyError, RecursionError, _Invalid):
@@ -109,7 +112,7 @@ def store(raw: bytes, deck: Deck, *, builtin: bool, check: Check | None) -> bool
     if key is None:
         return False
     try:
-        payload = json.dumps(_encode(deck), ensure_ascii=False, sort_keys=True)
+        payload = json.dumps(_encode_deck(deck), ensure_ascii=False, sort_keys=True)
         again = _decode_deck(json.loads(payload), deck.path)
     except (TypeError, ValueError, RecursionError, _Invalid):
         return False
@@ -117,11 +120,10 @@ def store(raw: bytes, deck: Deck, *, builtin: bool, check: Check | None) -> bool
         a.content_hash() != b.content_hash() for a, b in zip(again.cards, deck.cards, strict=True)
     ):
         return False
-    entry = json.dumps({"key": key, "digest": _digest(payload), "deck": payload})
     folder = cache_dir()
     try:
         make_private_dirs(folder)
-        write_atomically(folder / f"{key}.json", entry, durable=False)
+        write_atomically(folder / f"{key}.json", join_entry(key, payload), durable=False)
     except OSError:
         return False
     prune(folder)
@@ -137,6 +139,9 @@ class PendingWrites:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
+        #: Held while entries are written: a second :meth:`write` (the app closing while a
+        #: worker writes) waits for them, so the process never ends with them half done.
+        self._writing = threading.Lock()
         self._entries: list[tuple[bytes, Deck, bool, Check | None]] = []
 
     def add(self, raw: bytes, deck: Deck, *, builtin: bool, check: Check | None) -> None:
@@ -148,12 +153,15 @@ class PendingWrites:
             return len(self._entries)
 
     def write(self) -> int:
-        """Write every queued entry (each exactly as :func:`store` would); how many were."""
-        with self._lock:
-            entries, self._entries = self._entries, []
-        return sum(
-            store(raw, deck, builtin=builtin, check=check) for raw, deck, builtin, check in entries
-        )
+        """Write every queued entry (each exactly as :func:`store` would); how many were.
+        Returns once the entries another thread's call took are written too."""
+        with self._writing:
+            with self._lock:
+                entries, self._entries = self._entries, []
+            return sum(
+                store(raw, deck, builtin=builtin, check=check)
+                for raw, deck, builtin, check in entries
+            )
 
 
 _deferring = threading.local()
@@ -238,8 +246,24 @@ def _disabled() -> bool:
     return os.environ.get(DISABLE_VARIABLE, "") == "1"
 
 
-def _digest(payload: str) -> str:
-    return hashlib.sha256(payload.encode("utf-8")).hexdigest()
+def _digest(payload: bytes) -> str:
+    return hashlib.sha256(payload).hexdigest()
+
+
+def join_entry(key: str, payload: str) -> str:
+    """An entry's text: the header line (its key and the digest of the payload's UTF-8), then
+    the payload (JSON: it holds no line break)."""
+    header = json.dumps({"key": key, "digest": _digest(payload.encode("utf-8"))})
+    return header + "\n" + payload
+
+
+def split_entry(entry: bytes) -> tuple[dict[str, Any], bytes]:
+    """An entry's header (a JSON object) and its payload; ``ValueError`` when it has no header."""
+    head, newline, payload = entry.partition(b"\n")
+    header = json.loads(head)
+    if not newline or not isinstance(header, dict):
+        raise ValueError("not an entry")
+    return header, payload
 
 
 def prune(folder: Path, keep: int | None = None) -> None:
@@ -259,6 +283,60 @@ def prune(folder: Path, keep: int | None = None) -> None:
 
 
 # --------------------------------------------------------------------------- the codec
+
+#: Card fields whose value most cards of a deck share, written once per deck (``shared``).
+_SHARED_FIELDS: Final = ("deck_id", "topic", "symbols", "functions")
+
+
+def _encode_deck(deck: Deck) -> dict[str, Any]:
+    """:func:`_encode` of a deck, with each of :data:`_SHARED_FIELDS` that several cards have
+    alike written once under ``shared`` and left out of those cards; a card whose value differs
+    keeps its own, written even when it is the field's default (``shared`` would fill it in)."""
+    data = _encode(deck)
+    cards = data.get("cards", [])
+    shared: dict[str, Any] = {}
+    for name in _SHARED_FIELDS:
+        counts: dict[str, int] = {}
+        for card in cards:
+            if name in card:
+                text = json.dumps(card[name], sort_keys=True)
+                counts[text] = counts.get(text, 0) + 1
+        if not counts:
+            continue
+        text, count = max(counts.items(), key=lambda item: item[1])
+        if count < 2:
+            continue
+        value = json.loads(text)
+        for card in cards:
+            if name not in card:  # left out at its default: written, or shared would fill it
+                card[name] = _encode(dict(_layout(Card))[name])
+            elif card[name] == value:
+                del card[name]
+        shared[name] = value
+    if shared:
+        data["shared"] = shared
+    return data
+
+
+def _with_shared(data: Any) -> Any:
+    """A deck's JSON with its cards' ``shared`` values put back into each card that lacks them
+    (the same list object for every card: the symbols decoder then shares one tuple)."""
+    if type(data) is not dict or "shared" not in data:
+        return data
+    data = dict(data)
+    shared = data.pop("shared")
+    cards = data.get("cards")
+    if type(shared) is not dict or type(cards) is not list:
+        raise _Invalid("bad shared values")
+    if any(name not in _SHARED_FIELDS for name in shared):
+        raise _Invalid("unknown shared field")
+    filled = []
+    for card in cards:
+        if type(card) is not dict:
+            raise _Invalid("expected a card")
+        filled.append({**shared, **card})
+    data["cards"] = filled
+    return data
 
 
 def _encode(value: Any) -> Any:
@@ -311,7 +389,7 @@ def _same(value: Any, default: Any) -> bool:
 
 
 def _decode_deck(data: Any, path: str) -> Deck:
-    deck = _decoder(Deck)(data, path)
+    deck = _decoder(Deck)(_with_shared(data), path)
     if not isinstance(deck, Deck):
         raise _Invalid("not a deck")
     return deck

@@ -116,6 +116,8 @@ class RecallApp(App[int]):
         self._warm_engine = warm_engine
         self._engine_warm = False
         self._engine_warming = False
+        #: The custom decks' deferred checks are running (:meth:`check_decks`).
+        self._checking_decks = False
         self._shutdown_done = False
         #: Ctrl-C was pressed mid-session and its question is queued (see action_interrupt).
         self._quit_question_coming = False
@@ -203,6 +205,24 @@ class RecallApp(App[int]):
             return
         self.post_message(HomeLoaded(data))
 
+    @work(thread=True, exclusive=True, exit_on_error=False, group="check")
+    def check_decks(self) -> None:
+        """Check the custom decks the load left for later (new or edited since the last start,
+        see :meth:`recall.tui.services.Services.check_pending`), then show the counts with
+        their cards, and keep what was parsed for the next start (a worker)."""
+        from recall.errors import RecallError
+
+        try:
+            data = self.services.check_pending()
+        except RecallError as error:
+            self.post_message(LoadFailed(str(error)))
+            return
+        finally:
+            self._checking_decks = False
+        if data is not None:
+            self.post_message(HomeLoaded(data))
+        self.services.write_parse_cache()
+
     def _warm_after_paint(self) -> None:
         """Start the engine warm-up after the next frame. Importing SymPy holds the
         interpreter's lock for a third of a second; begun while the counts or the first prompt
@@ -250,6 +270,9 @@ class RecallApp(App[int]):
                 home.start_checked(plan, counts=message.data)
             else:
                 self.start_session(plan)
+        if message.data.checking and not self._checking_decks:
+            self._checking_decks = True
+            self.call_after_refresh(self.check_decks)
         self._warm_after_paint()
 
     def on_data_changed(self, message: DataChanged) -> None:

@@ -211,6 +211,15 @@ class HomeScreen(RecallScreen):
         resume.display = data.unfinished is not None
         problems = self.query_one("#home-problems", Static)
         lines: list[Text] = []
+        if data.checking:
+            # New or edited custom decks: their cards are counted and offered once the formula
+            # engine has checked them (a worker, started now; the counts follow by themselves).
+            lines.append(
+                Text.assemble(
+                    (f"Checking {count_of(data.checking, 'custom deck file')}… ", "bold"),
+                    ("their cards join when checked", "dim"),
+                )
+            )
         if data.failures:
             # One short line that always fits: the problems themselves are listed in full,
             # every one of every file, in one place (b, the decks screen), not cut off here.
@@ -232,11 +241,8 @@ class HomeScreen(RecallScreen):
                     ("the owner runs recall decks sync", "dim"),
                 )
             )
-        if lines:
-            problems.update(Text("\n").join(lines))
-            problems.display = True
-        else:
-            problems.display = False
+        problems.update(Text("\n").join(lines))
+        problems.display = bool(lines)
         self._run_queued()
 
     # ------------------------------------------------------------------ loading
