@@ -63,9 +63,10 @@ def shared_decks_notice(behind: Sequence[str]) -> str:
 
     names = ", ".join(quote(deck, 40) for deck in behind[:5])
     more = f" and {len(behind) - 5} more" if len(behind) > 5 else ""
+    decks, differ = ("deck", "differs") if len(behind) == 1 else ("decks", "differ")
     return (
-        f"The shared decks {names}{more} on this database differ from the built-in decks of "
-        f"this recall ({__version__}); recall uses the database's, which only its owner "
+        f"The shared {decks} {names}{more} on this database {differ} from the built-in decks "
+        f"of this recall ({__version__}); recall uses the database's, which only its owner "
         "updates. If this recall is the newer, ask the owner to run `recall decks sync` with "
         "it; if it is the older, upgrade recall."
     )

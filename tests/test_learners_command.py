@@ -235,7 +235,7 @@ def test_the_shared_decks_are_the_owners_to_sync(
             before = conn.execute(shared_rows).all()
         status, out, err = run(capsys, "--db", ana, "today", "--json")
         assert status == 0 and json.loads(out)["queue"]
-        assert f"The shared decks {slug} on this database differ" in err
+        assert f"The shared deck {slug} on this database differs" in err
         assert "ask the owner to run `recall decks sync`" in err
         status, out, err = run(capsys, "--db", ana, "decks", "sync")
         assert status == 1
