@@ -250,3 +250,60 @@ def test_the_shared_decks_are_the_owners_to_sync(
         assert status == 0 and "0 restored" in out and "decks sync" not in err
     finally:
         engine.dispose()
+
+
+@pytest.mark.postgres
+def test_a_newer_recall_waits_for_the_owner_to_sync_its_built_in_decks(
+    capsys: pytest.CaptureFixture[str],
+    shared_server: SharedServer,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The owner added a learner with this recall's built-in decks; the learner's recall is
+    newer (its built-in ``gradients`` deck has a reworded hint): the learner drills the
+    database's decks, is told to ask the owner, and changes no shared row; once the owner runs
+    the newer recall's ``decks sync`` (the card changes, everyone's history kept), the learner's
+    start is quiet again."""
+    import shutil
+
+    from recall import paths
+
+    owner = shared_server.owner_url
+    role = shared_server.role("ana")
+    status, out, err = run(capsys, "--db", owner, "learners", "add", "ana", "--role", role)
+    assert status == 0, err
+    password = out.split("Password (shown once, not kept anywhere): ")[1].split()[0]
+    ana = shared_server.url(role, password)
+    drill(ana, 2)
+
+    newer = tmp_path / "newer-decks"
+    shutil.copytree(paths.builtin_decks_dir(), newer)
+    deck = newer / "gradients.toml"
+    old_hint = 'hint = "Least squares plus an L2 penalty."'
+    assert deck.read_text().count(old_hint) == 1
+    deck.write_text(deck.read_text().replace(old_hint, 'hint = "Least squares, L2 penalty."'))
+    monkeypatch.setattr(paths, "builtin_decks_dir", lambda: newer)
+
+    engine = create_engine(owner)
+    shared_rows = text("SELECT * FROM cards ORDER BY id")
+    try:
+        with engine.connect() as conn:
+            before = conn.execute(shared_rows).all()
+        status, out, err = run(capsys, "--db", ana, "today", "--json")
+        assert status == 0 and json.loads(out)["queue"]
+        assert "The shared deck gradients on this database differs" in err
+        status, out, err = run(capsys, "--db", ana, "decks", "sync")
+        assert status == 1 and "the owner's to sync): gradients." in out
+        with engine.connect() as conn:
+            assert conn.execute(shared_rows).all() == before
+
+        status, out, err = run(capsys, "--db", owner, "decks", "sync")
+        assert status == 0, err
+        assert "0 cards added, 1 changed, 0 retired, 0 restored" in out
+        status, out, err = run(capsys, "--db", ana, "decks", "sync")
+        assert status == 0 and "decks sync" not in err
+        status, out, err = run(capsys, "--db", ana, "stats", "--json")
+        assert status == 0 and "decks sync" not in err
+        assert json.loads(out)["reviews"] == 2  # ana's history, kept through the change
+    finally:
+        engine.dispose()
