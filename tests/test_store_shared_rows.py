@@ -276,6 +276,46 @@ def test_newer_built_in_decks_are_used_once_the_owner_syncs_them(
             store.close()
 
 
+def test_a_learner_in_step_is_told_when_the_owner_rewords_a_card(
+    two_learners: dict[str, str],
+) -> None:
+    """B's record of a shared deck holds only while its card rows are as B's sync saw them: the
+    owner's sync of a reworded card (same ids, same count: a newer recall's) makes B's next
+    start compare again and name the deck, and once the owner's decks match B's again, B's
+    start is skipped again."""
+    digested = [dataclasses.replace(deck, digest=f"d-{deck.id}") for deck in DECKS]
+    total = sum(len(deck.cards) for deck in DECKS)
+    losses, optim = digested
+    reworded = dataclasses.replace(
+        losses,
+        cards=(make_card("losses", "mse", "What is the mean squared error?"), *losses.cards[1:]),
+        digest="d-newer",
+    )
+
+    def ben_syncs() -> Any:
+        ben = open_store(two_learners["ben"])
+        try:
+            return ben.sync_decks(digested, now=T0)
+        finally:
+            ben.close()
+
+    def owner_syncs(decks: list[Any]) -> Any:
+        owner = open_store(two_learners["owner"])
+        try:
+            return owner.sync_decks(decks, now=T0)
+        finally:
+            owner.close()
+
+    assert ben_syncs().behind == ()
+    assert ben_syncs().unchanged == total  # skipped: B's records hold
+    assert owner_syncs([reworded, optim]).changed == ("losses/mse",)
+    report = ben_syncs()
+    assert report.behind == ("losses",) and not report.touched
+    assert owner_syncs(digested).changed == ("losses/mse",)  # the owner's recall goes back
+    assert ben_syncs().behind == ()
+    assert ben_syncs().unchanged == total
+
+
 def test_an_older_recall_leaves_the_owners_decks_alone(two_learners: dict[str, str]) -> None:
     """The owner synced newer decks; A's recall still has the old ones (the dropped card among
     them): A's sync neither restores the card the owner retired nor retires the new ones, and

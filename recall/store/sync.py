@@ -80,6 +80,8 @@ def sync_decks(
     missing: list[tuple[int, int, bool]] = []  # (card, deck, retired) without learner's state
     behind: list[tuple[int, bool]] = []  # (card, retired): learner's state says otherwise
     digests = [_sync_digest(deck) for deck in decks]
+    if not writes_shared:
+        digests = _with_shared_rows(conn, learner, decks, deck_ids, digests)
     skipped, recorded = _synced_already(conn, learner, decks, deck_ids, digests)
     synced = [deck_id for deck_id in deck_ids if deck_id not in skipped]
     learners: list[int] | None = None  # read when a card is added (an unchanged sync: never)
@@ -214,6 +216,45 @@ def writes_shared_decks(conn: Connection) -> bool:
     a learner's login write only its own custom decks (:func:`recall.store.rls.seal_shared_rows`).
     Asked of the database (``current_learner()``), the same test its policies make."""
     return login_learner(conn) is None
+
+
+#: Per shared deck, a digest of its card rows as a sync compares them (PostgreSQL: a learner's
+#: login is one only there).
+_SHARED_ROWS = text(
+    "SELECT deck_id, md5(string_agg(format('%L|%L|%L|%L|%L|%s|%s', key, kind, topic, "
+    "sibling_group, content_hash, position, retired_at IS NULL), ',' ORDER BY id)) "
+    "FROM cards WHERE deck_id = ANY(:decks) GROUP BY deck_id"
+)
+
+
+def _with_shared_rows(
+    conn: Connection,
+    learner: int,
+    decks: Sequence[Deck],
+    deck_ids: Sequence[int],
+    digests: Sequence[str],
+) -> list[str]:
+    """``digests`` with, for each shared deck (a learner's login: it only reads them), a digest
+    of the deck's card rows as well. A learner's record of a shared deck then holds only while
+    the owner's sync has changed none of its cards: a learner whose recall is older than the
+    owner's learns that a card was reworded or reordered, which the deck file's digest and the
+    count of live cards alone would not show."""
+    shared = [
+        deck_id
+        for deck, deck_id, digest in zip(decks, deck_ids, digests, strict=True)
+        if digest and deck_owner(deck, learner) is None
+    ]
+    if not shared:
+        return list(digests)
+    wanted = set(shared)
+    rows: dict[int, str] = {
+        int(deck_id): str(digest)
+        for deck_id, digest in conn.execute(_SHARED_ROWS, {"decks": shared})
+    }
+    return [
+        f"{digest}@{rows.get(deck_id, '')}" if deck_id in wanted else digest
+        for deck_id, digest in zip(deck_ids, digests, strict=True)
+    ]
 
 
 def _same(row: Any, values: Mapping[str, object]) -> bool:
