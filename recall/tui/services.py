@@ -198,9 +198,11 @@ class Services:
                 )
             )
         unfinished, done = self._unfinished()
+        synced = workspace.last_sync
         return HomeData(
             decks=tuple(rows),
             failures=tuple(failures),
+            shared_decks_behind=synced.behind if synced is not None else (),
             streak_days=today.streak_days,
             reviewed_today=today.reviewed_today,
             forecast=today.forecast,

@@ -191,6 +191,9 @@ class HomeData(ShownText):
 
     decks: tuple[DeckRow, ...]
     failures: tuple[DeckFailure, ...] = ()
+    #: Shared decks of a shared database that are not this recall's built-in ones, used as the
+    #: database has them (a learner's login never writes them; the owner syncs them).
+    shared_decks_behind: tuple[str, ...] = ()
     streak_days: int = 0
     reviewed_today: int = 0
     forecast: tuple[int, ...] = ()  # reviews due on each of the next days, today first
