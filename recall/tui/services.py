@@ -57,8 +57,12 @@ class Services:
         custom_decks: Path | None = None,
         db_url: str | None = None,
         learner: str | None = None,
+        defer_checks: bool = False,
     ) -> None:
         self.clock: Clock = clock or utc_now
+        #: Custom decks never checked before are checked after the first counts
+        #: (:meth:`check_pending`), not before them.
+        self.defer_checks = defer_checks
         self.learner = learner
         self.deck_dirs = list(deck_dirs) if deck_dirs is not None else None
         self.custom_decks = custom_decks
@@ -90,12 +94,30 @@ class Services:
                 # Decks parsed afresh reach the parsed-deck cache after the counts are shown
                 # (:meth:`warm`), not before: a first start's home is up 0.15 s sooner.
                 defer_cache_writes=True,
+                defer_checks=self.defer_checks,
             )
         else:
             self._workspace.reload(progress=progress)
         if progress is not None:
             progress("Counting today's cards…")
         return self.home()
+
+    def check_pending(self) -> HomeData | None:
+        """Check the custom decks the load left for later with the formula engine, bring them
+        into the store and recount (a worker, once the first counts are on screen): the home
+        data with them (their failures listed with the others), or ``None`` when none was
+        pending. What was parsed reaches the parsed-deck cache with :meth:`write_parse_cache`
+        (after the counts are shown), so the next start finds these decks checked."""
+        workspace = self.workspace
+        if not workspace.pending:
+            return None
+        workspace.check_pending()
+        return self.home()
+
+    def write_parse_cache(self) -> None:
+        """Write the decks parsed afresh into the parsed-deck cache (a worker)."""
+        if self._workspace is not None:
+            self._workspace.write_parse_cache()
 
     def warm(self) -> None:
         """Import SymPy and the engine and read one expression end to end, so the first
@@ -143,14 +165,15 @@ class Services:
         # A deck's new cards include those buried with a sibling today: the same count of
         # cards waiting as the plan's, the dialogs' and `recall today`'s.
         buried = workspace.store.buried_new_by_deck()
+        names = workspace.deck_names
         for deck in workspace.decks:
             count = today.counts.get(deck.id)
             planned = plan.by_deck.get(deck.id)
             rows.append(
                 DeckRow(
                     id=deck.id,
-                    name=deck.name,
-                    topic=deck.topic or deck.name,
+                    name=names[deck.id],
+                    topic=deck.topic or names[deck.id],
                     builtin=deck.builtin,
                     cards=len(deck.cards),
                     new=(count.new if count else 0) + buried.get(deck.id, 0),
@@ -175,9 +198,11 @@ class Services:
                 )
             )
         unfinished, done = self._unfinished()
+        synced = workspace.last_sync
         return HomeData(
             decks=tuple(rows),
             failures=tuple(failures),
+            shared_decks_behind=synced.behind if synced is not None else (),
             streak_days=today.streak_days,
             reviewed_today=today.reviewed_today,
             forecast=today.forecast,
@@ -187,6 +212,7 @@ class Services:
             new_allowance=today.new_left,
             review_allowance=today.reviews_left,
             today=today_view(plan, today.due_tomorrow, today.extra_new, today.exam),
+            checking=len(workspace.pending),
         )
 
     def _unfinished(self) -> tuple[SessionPlan | None, int]:
@@ -248,7 +274,8 @@ class Services:
 
     def _scope(self, plan: SessionPlan) -> str:
         if plan.deck_ids:
-            names = [deck.name for deck in self.workspace.decks if deck.id in set(plan.deck_ids)]
+            shown = self.workspace.deck_names
+            names = [shown[deck_id] for deck_id in plan.deck_ids if deck_id in shown]
             return "deck " + ", ".join(names or plan.deck_ids)
         if plan.topic:
             return f"topic {plan.topic}"

@@ -32,6 +32,7 @@ from recall.tui.screens.base import RecallScreen
 from recall.tui.views import CardView, DeckFailure, DeckRow, HomeData, PreviewView
 from recall.tui.widgets.answer_input import AnswerInput
 from recall.tui.widgets.math_panels import render_preview
+from recall.tui.widgets.text_input import TextBox, TextInput
 from recall.wording import count_of
 
 
@@ -56,7 +57,7 @@ class DecksScreen(RecallScreen):
     def compose(self) -> ComposeResult:
         with Horizontal(id="decks-body"):
             with Vertical(id="decks-left"):
-                yield Input(placeholder="/ search cards", id="card-search")
+                yield TextInput(placeholder="/ search cards", id="card-search")
                 yield OptionList(id="deck-list")
             with Vertical(id="decks-right"):
                 yield DataTable(id="card-table", cursor_type="row")
@@ -382,21 +383,23 @@ class CardForm(ModalScreen[str | None]):
                 compact=True,
             )
             yield Label("Prompt")
-            yield TextArea(draft.prompt if draft else "", id="form-prompt", compact=True)
+            yield TextBox(draft.prompt if draft else "", id="form-prompt", compact=True)
             yield Label(
                 "Answer (typed math, a number, names a, b, or the model answer)",
                 id="form-answer-label",
             )
-            yield _field(Input(_answer_of(draft), id="form-answer", select_on_focus=False))
+            yield _field(TextInput(_answer_of(draft), id="form-answer", select_on_focus=False))
             yield Static("", id="form-preview")
             yield Label("Shown formula (reverse cards)")
             yield _field(
-                Input(draft.shown if draft else "", id="form-shown", select_on_focus=False)
+                TextInput(draft.shown if draft else "", id="form-shown", select_on_focus=False)
             )
             yield Label("Symbols: name: domain, ...  e.g. sigma: positive, p: (0, 1)")
-            yield _field(Input(_symbols_of(draft), id="form-symbols", select_on_focus=False))
+            yield _field(TextInput(_symbols_of(draft), id="form-symbols", select_on_focus=False))
             yield Label("Hint")
-            yield _field(Input(draft.hint if draft else "", id="form-hint", select_on_focus=False))
+            yield _field(
+                TextInput(draft.hint if draft else "", id="form-hint", select_on_focus=False)
+            )
             for name in FORM_FIELDS:
                 yield Static("", id=f"form-{name}-error", classes="form-error")
             yield Static("", id="form-errors")

@@ -19,6 +19,7 @@ from textual.widgets import Checkbox, Input, Label, Static
 from recall.session import Mode
 from recall.tui.plain import plain
 from recall.tui.views import SessionPlan
+from recall.tui.widgets.text_input import TextInput
 from recall.wording import count_of
 
 
@@ -119,9 +120,9 @@ class SessionDialog(ModalScreen[SessionPlan | None]):
             yield Static("New session", classes="dialog-title")
             with Grid(id="session-grid"):
                 yield Label("Minutes")
-                yield Input("10", id="minutes", type="number")
+                yield TextInput("10", id="minutes", type="number")
                 yield Label("or cards")
-                yield Input("", id="cards", type="integer", placeholder="(use minutes)")
+                yield TextInput("", id="cards", type="integer", placeholder="(use minutes)")
             yield Checkbox(
                 plain(f"Only deck {self.deck_id}") if self.deck_id else "All decks",
                 id="only-deck",

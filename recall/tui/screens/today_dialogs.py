@@ -24,6 +24,7 @@ from textual.widgets import Input, Label, Static
 
 from recall.tui.plain import plain
 from recall.tui.views import EmptyOffer
+from recall.tui.widgets.text_input import TextInput
 from recall.wording import REVIEW_AHEAD, count_of, in_scope, key_name
 
 #: The layout these dialogs share (kept here, with the dialogs, rather than in the app's
@@ -92,7 +93,7 @@ class LearnMoreDialog(ModalScreen[int | None]):
             yield Static(self.message)
             with Horizontal(classes="more-row"):
                 yield Label("New cards")
-                yield Input(str(self.default), id="more-count", type="integer", max_length=4)
+                yield TextInput(str(self.default), id="more-count", type="integer", max_length=4)
             yield Static("", id="more-error")
             yield Static("Enter raises today's limit (today only) · Esc cancels", classes="dim")
 
@@ -135,7 +136,7 @@ class EmptyOfferDialog(ModalScreen[OfferChoice | None]):
             if offer.held_back:
                 with Horizontal(classes="more-row"):
                     yield Label("Learn more")
-                    yield Input(
+                    yield TextInput(
                         str(min(DEFAULT_MORE, offer.held_back)),
                         id="more-count",
                         type="integer",
@@ -293,7 +294,9 @@ class ExamPlanDialog(ModalScreen[None]):
             yield Static(self._title(), id="exam-title", classes="dialog-title")
             with Horizontal(classes="more-row"):
                 yield Label("Exam date")
-                yield Input("", id="exam-date", placeholder="2026-12-24, +14, 3w", max_length=20)
+                yield TextInput(
+                    "", id="exam-date", placeholder="2026-12-24, +14, 3w", max_length=20
+                )
             with VerticalScroll(id="exam-plan"):
                 yield Static("Enter shows the plan · Esc closes", id="exam-text", classes="dim")
 

@@ -13,11 +13,12 @@ from typing import ClassVar
 from textual import events
 from textual.binding import Binding, BindingType
 from textual.reactive import reactive
-from textual.widgets import Input
+
+from recall.tui.widgets.text_input import TextInput
 
 
-class AnswerInput(Input):
-    """An :class:`Input` with a ``locked`` state that leaves every key to the screen."""
+class AnswerInput(TextInput):
+    """A :class:`TextInput` with a ``locked`` state that leaves every key to the screen."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         # Ctrl-W (delete a word) closes the tab in a browser (recall serve): Alt-W does it there.
@@ -51,27 +52,8 @@ class AnswerInput(Input):
             event.prevent_default()
             await self.action_submit()
             return
-        if await self._run_own_binding(event):
-            return
-        await super()._on_key(event)
-
-    async def _run_own_binding(self, event: events.Key) -> bool:
-        """Run the box's own editing binding for ``event`` (Backspace, Delete, the arrows,
-        Ctrl-U…) now, in the box's turn, as a typed character is inserted.
-
-        Textual runs a widget's bindings only once the key has bubbled up to the app, so in a
-        burst of keys (a held Backspace, then typing) a character typed after it was inserted
-        first and the edits came out of order (Textual issue 6605). The focused widget's own
-        bindings are the first the app would try anyway, and priority bindings were tried
-        before the key reached the box, so which action runs does not change, only when. An
-        action this box refuses (``check_action``) is left to bubble to the screen as before.
-        """
-        for binding in self._bindings.key_to_bindings.get(event.key, ()):
-            if not binding.priority and await self.app.run_action(binding.action, self):
-                event.stop()
-                event.prevent_default()
-                return True
-        return False
+        # Not handled here: the editing keys run next in the box's own turn (KeysInOrder), then
+        # Input inserts a typed character.
 
     def _on_paste(self, event: events.Paste) -> None:
         # Textual calls the ``_on_paste`` of every class in the MRO until one prevents the
