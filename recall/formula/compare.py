@@ -18,7 +18,7 @@ import re
 from dataclasses import replace
 from fractions import Fraction
 
-from recall.errors import FormulaError, GradingError, ParseError
+from recall.errors import AmbiguousReading, FormulaError, GradingError, ParseError
 from recall.formula.definitions import expand_definitions
 from recall.formula.diagnose import diagnose
 from recall.formula.evaluate import UnknownFunctions, eval_float
@@ -144,9 +144,32 @@ def check(
     answer_table = table.with_variables(reference.free_symbols)
     try:
         typed = parse(answer, answer_table)
+    except AmbiguousReading as error:
+        either = _wrong_either_way(reference, error, answer_table, seed)
+        return either or Verdict.unreadable(error, expected=reference.to_text())
     except ParseError as error:
         return Verdict.unreadable(error, expected=reference.to_text())
     return compare_expressions(reference, typed, answer_table, seed=seed)
+
+
+def _wrong_either_way(
+    reference: Expression, error: AmbiguousReading, table: SymbolTable, seed: int
+) -> Verdict | None:
+    """An answer that could be read two ways is asked about only when the choice matters: when
+    every reading grades *incorrect*, it is wrong whichever was meant, and is graded as recall
+    reads it (the first reading), saying so. ``None`` when a reading is right or unreadable."""
+    verdicts = []
+    for reading in error.readings:
+        try:
+            read = parse(reading, table)
+        except ParseError:
+            return None
+        verdicts.append(compare_expressions(reference, read, table, seed=seed))
+    if len(verdicts) < 2 or any(v.status is not Status.INCORRECT for v in verdicts):
+        return None
+    first = verdicts[0]
+    readings = " or ".join(v.interpreted for v in verdicts)
+    return replace(first, message=f"{first.message} Wrong either way it is read: {readings}.")
 
 
 def _formula_answer(answer: str, table: SymbolTable) -> Expression | None:
