@@ -261,3 +261,23 @@ def test_a_function_is_echoed_as_the_learner_typed_it(reference, typed, shown, w
 def test_a_function_typed_two_ways_keeps_its_name() -> None:
     verdict = check("sigma(x) + sigma(x)", "sigmoid(x) + σ(2x)", SIGMOID_TABLE)
     assert verdict.interpreted == "sigmoid(x) + sigmoid(2*x)"
+
+
+@pytest.mark.parametrize(
+    "typed",
+    [
+        "1/(σ√(2π)) exp(−(x−μ)²/σ²)",  # the 2 of 2σ² dropped
+        "exp(-(x-μ)²/σ²)/(σ√(2π))",
+        "1/(σ√(2π)) exp(−(x−μ)²/(4σ²))",  # 4 for 2
+        "1/√(2πσ²) exp(−(x−μ)²/σ²)",
+    ],
+)
+def test_a_slip_in_the_exponent_is_marked_there_whatever_form_the_normaliser_takes(typed) -> None:
+    """The normaliser written σ√(2π) for √(2πσ²) differs in form but not in value: the slip is
+    inside the exponential, and the mark must be there, not on the normaliser's σ (the ratio
+    test that finds the one differing factor is taken where the density does not underflow)."""
+    verdict = check(GAUSSIAN, typed, SymbolTable.build(variables=GAUSSIAN_VARS))
+    assert str(verdict.status) == "incorrect"
+    shown = highlight_verdict(verdict)
+    assert shown is not None
+    assert "exp(" in shown.pieces[0], shown.pieces  # the mark lies inside the exponential
