@@ -33,7 +33,7 @@ from recall.formula.part_shapes import (
     Factor,
     Term,
     Values,
-    close,
+    agree_where_defined,
     common_path,
     distributed,
     factors,
@@ -366,7 +366,7 @@ class _Locator:
                     w / a * r if w is not None and a and r is not None else None
                     for w, a, r in zip(whole_a, a_values, r_values, strict=True)
                 )
-                if _agree_where_defined(swapped, whole_r):
+                if agree_where_defined(swapped, whole_r):
                     if found is not None:
                         return None
                     found = (i, j)
@@ -539,18 +539,6 @@ class _Locator:
             target,
             r_numbers[0][1] if len(r_numbers) == 1 else r_path,
         )
-
-
-#: Points a swapped product must agree at, where both sides are defined and nonzero.
-MIN_AGREEING = 3
-
-
-def _agree_where_defined(first: tuple[float | None, ...], second: tuple[float | None, ...]) -> bool:
-    """Whether two value tuples agree at every point where both are defined and nonzero, and
-    there are enough such points: a Gaussian's density underflows to 0 at most sample points,
-    where a ratio says nothing, yet the points where it is representable decide."""
-    pairs = [(a, b) for a, b in zip(first, second, strict=True) if a and b]
-    return len(pairs) >= MIN_AGREEING and all(close(a, b) for a, b in pairs)
 
 
 def locate(

@@ -34,9 +34,12 @@ def grade_expression(card: Card, answer_text: str) -> Verdict:
     shift, answer_text = without_label(answer_text)
     answer_text = number_word(card, answer_text)
     broken = form_rule_breach(card, answer_text)
-    if broken is not None:
-        return broken
     verdict = check(card.answer, answer_text, card_table(card))
+    if broken is not None and verdict.status is not Status.INCORRECT:
+        # The form rule says how a right answer must be written (sigmoid(x) is not "the
+        # definition with exp"); an answer wrong in any form is graded wrong instead:
+        # min(αx, x) on "type it with max" is the wrong function, not the wrong form.
+        return broken
     if shift and verdict.column is not None:
         verdict = replace(verdict, column=verdict.column + shift)
     # The deck's own spelling (``sigma(x)`` where the card aliases the sigmoid), not the engine's
