@@ -36,7 +36,6 @@ SEED = 7
 VERDICTS_LEFT = {
     "held-015": "sech is not a builtin (adding one means a reach guard and a hostile class)",
     "held-101": "clip(ρ, lo, hi) is not a builtin; the card says to write it with min and max",
-    "held-130": "W^Q for W_Q: a superscript used as a label, read as a power of an unknown W",
     "held-438": "FN on the precision card: a name of a sibling card is unknown, not graded wrong",
     "held-440": "FP on the recall card: the same",
     "held-443": "TP on the false-positive-rate card: the same",

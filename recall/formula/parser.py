@@ -20,6 +20,7 @@ import difflib
 from fractions import Fraction
 
 from recall.errors import AmbiguousReading, LimitError, ParseError
+from recall.formula import typed_names
 from recall.formula.expression import Expression
 from recall.formula.functions import BUILTINS
 from recall.formula.latex import latex_to_plain, looks_like_latex
@@ -38,7 +39,6 @@ from recall.formula.nodes import (
 )
 from recall.formula.readings import bare_call_readings, replaced
 from recall.formula.symbols import DEFAULT_TABLE, SymbolTable
-from recall.formula.typed_names import card_spelling, juxtaposed_parts, split_into
 from recall.spelling import plausible_suggestion
 
 MAX_DEPTH = 64
@@ -294,7 +294,8 @@ class Parser:
         if calls and self._looks_like_a_function(token):
             raise self.unknown_function(token)
         if table.strict:
-            alias = card_spelling(name, table.variables)
+            alias = typed_names.card_spelling(name, table.variables)
+            alias = alias or self._superscript_index(name)
             if alias is not None:
                 return Symbol(alias)
             product = self._juxtaposed(token)
@@ -303,13 +304,21 @@ class Parser:
             raise self.unknown_name(token)
         return Symbol(name)
 
+    def _superscript_index(self, name: str) -> str | None:
+        """``W^Q`` for the card's ``W_Q``: :func:`~recall.formula.typed_names.superscript_index`."""
+        caret, index = self.token, self.peek()
+        superscript = index.text if caret.text == "^" and index.kind == "name" else ""
+        joined = typed_names.superscript_index(name, superscript, self.table.variables)
+        self.index += 2 if joined is not None else 0
+        return joined
+
     def _juxtaposed(self, token: Token) -> Node | None:
         """``6ND``, ``12Ld²``, ``2PR``, ``XW_Q``: one-letter names of the card typed side by
         side, as the prompts themselves write products, read as their product when the run
         splits into the card's names in exactly one way and every part is one letter (with
         its subscript). A word (``mean``) or a run that splits two ways stays unknown and is
         answered with the suggestion; the reading is shown as ``N*D``."""
-        parts = juxtaposed_parts(token.text, set(self.table.variables))
+        parts = typed_names.juxtaposed_parts(token.text, set(self.table.variables))
         if parts is None:
             return None
         # The run becomes one token per name, so the grammar reads it as typed with spaces:
@@ -478,7 +487,7 @@ class Parser:
         typed = _as_typed(token)
         show = _greek_spelled if typed != name else str
         known = sorted(self.table.variables)
-        split = split_into(
+        split = typed_names.split_into(
             name, set(known) | {"pi"} | ({"e"} if not self.table.e_is_variable else set())
         )
         if split:
