@@ -52,13 +52,11 @@ MARKS_LEFT = {
     "held-052": "a missing term in the denominator: named, not marked",
     "held-220": "σ missing from the normaliser: 'an extra factor of σ', not marked",
     "held-240": "the wrong constant term (+1) is described but the whole answer is marked",
-    "held-278": "'d_f where 1 - d_f belongs' marks the whole answer",
     "held-285": "'off by an additive constant' marks the whole answer, not log 2",
     "held-415": "a missing |r| is read as a partial domain (whole answer)",
     "held-471": "the missing + 1 inside log2(…) is named, not marked",
     "held-513": "the missing - η β v inside grad(…) is named, not marked",
     "held-599": "a missing |w| is read as a partial domain (whole answer)",
-    "held-603": "'p where 1 - p belongs' marks the whole answer",
     "held-641": "α^k for α^(k+1) is diagnosed as a missing term + 1",
 }
 
@@ -179,11 +177,13 @@ def test_the_message_describes_the_marked_part(graded) -> None:
         assert diagnosis is not None, line["id"]
         whole = part.answer_span == (0, len(verdict.interpreted))
         names = diagnosis.message.split(" are swapped")[0].split(" and ")
+        flipped = diagnosis.message.split(" where 1 - ")[0]
         same = (
             diagnosis.kind == part.kind
             or part.kind in SAME_ERROR.get(diagnosis.kind, ())
             or (whole and diagnosis.kind in WHOLE_ANSWER)
             or (diagnosis.kind == "swapped" and any(n in part.answer_text for n in names))
+            or (diagnosis.kind == "complement" and flipped in part.answer_text)
         )
         if not same or not verdict.message.startswith(diagnosis.message):
             mismatched.append(f"{line['id']}: {diagnosis.kind}/{part.kind}: {verdict.message}")

@@ -10,6 +10,7 @@ The issue's own examples are pinned below, with the learner's notation echoed ba
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 import pytest
@@ -139,6 +140,12 @@ def test_the_marked_part_is_where_the_slip_is() -> None:
     assert wrong_place == []
 
 
+def complement_name_marked(message: str, part) -> bool:
+    """ "p where 1 - p belongs" describes a part that shows p."""
+    name = message.split(" where 1 - ")[0]
+    return re.search(rf"(?<![\w']){re.escape(name)}(?![\w'])", part.answer_text) is not None
+
+
 def swapped_name_marked(message: str, part) -> bool:
     """ "x and y are swapped" describes a part that shows x or y."""
     names = message.split(" are swapped")[0].split(" and ")
@@ -159,6 +166,7 @@ def test_the_message_describes_the_marked_part() -> None:
             or part.kind in SAME_ERROR.get(diagnosis.kind, ())
             or (whole and diagnosis.kind in WHOLE_ANSWER)
             or (diagnosis.kind == "swapped" and swapped_name_marked(diagnosis.message, part))
+            or (diagnosis.kind == "complement" and complement_name_marked(diagnosis.message, part))
         )
         if not same or not verdict.message.startswith(diagnosis.message):
             mismatched.append(
@@ -281,3 +289,26 @@ def test_a_slip_in_the_exponent_is_marked_there_whatever_form_the_normaliser_tak
     shown = highlight_verdict(verdict)
     assert shown is not None
     assert "exp(" in shown.pieces[0], shown.pieces  # the mark lies inside the exponential
+
+
+@pytest.mark.parametrize(
+    ("reference", "typed", "variables", "marked"),
+    [
+        ("log(d_r) + log(1 - d_f)", "log d_r + log d_f", {"d_r": "(0,1)", "d_f": "(0,1)"}, "d_f"),
+        ("m*h/p", "m*h/(1 - p)", {"m": "[0,1]", "h": "real", "p": "(0,1]"}, "1 - p"),
+        (
+            "-(y*log(p) + (1 - y)*log(1 - p))",
+            "-(y*log(p) + (1 - y)*log(p))",
+            {"y": "[0,1]", "p": "(0,1)"},
+            "p",
+        ),
+    ],
+)
+def test_a_complement_is_marked_where_the_name_stands(reference, typed, variables, marked) -> None:
+    """ "d_f where 1 - d_f belongs" marks the d_f (or the 1 - p) at fault, not the whole answer."""
+    verdict = check(reference, typed, SymbolTable.build(variables))
+    part = verdict.part
+    assert part is not None and part.answer_span is not None
+    start, end = part.answer_span
+    assert verdict.interpreted[start:end] == marked
+    assert (start, end) != (0, len(verdict.interpreted))

@@ -447,6 +447,8 @@ SAME_ERROR = {
 }
 #: "x and y are swapped": the names a swap diagnosis is about.
 _SWAPPED = re.compile(r"^(\S+) and (\S+) are swapped")
+#: "p where 1 - p belongs": the name a complement diagnosis is about.
+_COMPLEMENT = re.compile(r"^(\S+) where 1 - \S+ belongs")
 
 
 def one_error(
@@ -469,6 +471,11 @@ def one_error(
         re.search(rf"\b{re.escape(n)}\b", part.answer_text) for n in swapped.groups()
     ):
         return diagnosis, part  # the swap shows where one of the two names stands
+    flipped = _COMPLEMENT.match(diagnosis.message) if diagnosis.kind == "complement" else None
+    if flipped and re.search(
+        rf"(?<![\w']){re.escape(flipped.group(1))}(?![\w'])", part.answer_text
+    ):
+        return diagnosis, part  # "p where 1 - p belongs", marked where that p stands
     if diagnosis.kind == "partial-domain" and not diagnosis.message.startswith("Right only"):
         return Diagnosis(part.kind, sentence_case(part.message)), part  # the part says more
     if diagnosis.kind in WHOLE_ANSWER:
