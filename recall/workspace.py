@@ -58,6 +58,22 @@ if TYPE_CHECKING:
     from recall.store import DeckCounts, SessionInfo, Store, StoredCard, SyncReport
 
 
+def shared_decks_notice(behind: Sequence[str]) -> str:
+    """The sentence for shared decks a learner's recall found out of line with its built-in
+    decks (deck ids, listed by their first few): whose move it is, in either direction."""
+    from recall import __version__
+
+    names = ", ".join(quote(deck, 40) for deck in behind[:5])
+    more = f" and {len(behind) - 5} more" if len(behind) > 5 else ""
+    decks, differ = ("deck", "differs") if len(behind) == 1 else ("decks", "differ")
+    return (
+        f"The shared {decks} {names}{more} on this database {differ} from the built-in decks "
+        f"of this recall ({__version__}); recall uses the database's, which only its owner "
+        "updates. If this recall is the newer, ask the owner to run `recall decks sync` with "
+        "it; if it is the older, upgrade recall."
+    )
+
+
 @dataclass(frozen=True)
 class Today:
     """The study day as the home screen shows it: each deck's own counts, today's plan (the
@@ -166,6 +182,8 @@ class Workspace:
         self._custom_decks = custom_decks
         self._store: Store | None = None
         self._loaded: LoadResult | None = None
+        #: What the last :meth:`sync` did (``None``: not synced yet).
+        self.last_sync: SyncReport | None = None
         #: The one card cache, by key; replaced in place so sessions holding it stay current.
         self._cards: dict[str, Card] = {}
         self._lock = threading.Lock()
@@ -277,6 +295,14 @@ class Workspace:
         """A loaded card by key; raises ``KeyError`` for a card no deck has."""
         return self._cards[key]
 
+    @property
+    def deck_names(self) -> Mapping[str, str]:
+        """Each loaded deck's name as listed beside the others, by deck id: a name two decks
+        share is followed by the id (:func:`recall.cards.deck_names.shown_deck_names`)."""
+        from recall.cards.deck_names import shown_deck_names
+
+        return shown_deck_names(self.decks)
+
     def deck(self, deck_id: str) -> Deck | None:
         """The loaded deck with that id, if any."""
         return next((deck for deck in self.decks if deck.id == deck_id), None)
@@ -321,12 +347,27 @@ class Workspace:
 
     def sync(self) -> SyncReport:
         """Bring the store in line with the loaded decks, and retire the cards of deck files
-        deleted since (a deck that failed to load still has its file and is left alone)."""
+        deleted since (a deck that failed to load still has its file and is left alone); what
+        was done, the vanished decks' cards among the retired (also kept as :attr:`last_sync`)."""
         store = self.store
         now = self.clock()
         report = store.sync_decks(self.decks, now)
-        store.retire_vanished_decks(self.folders(), keep={deck.id for deck in self.decks}, now=now)
+        keep = {deck.id for deck in self.decks}
+        vanished = store.retire_vanished_decks(self.folders(), keep=keep, now=now)
+        if vanished.retired:
+            from dataclasses import replace
+
+            report = replace(report, retired=report.retired + vanished.retired)
+        self.last_sync = report
         return report
+
+    @property
+    def shared_decks_notice(self) -> str | None:
+        """What to tell the learner when the last sync found shared decks on a shared database
+        that differ from this recall's built-in decks (:attr:`SyncReport.behind`): a learner's
+        login never writes them, so recall uses the database's version; ``None`` when none."""
+        behind = self.last_sync.behind if self.last_sync is not None else ()
+        return shared_decks_notice(behind) if behind else None
 
     def reload_deck(self, path: str | Path) -> Deck | None:
         """Re-read one deck file after an edit and sync it; ``None`` (the old cards stay) when

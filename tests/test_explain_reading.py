@@ -84,6 +84,7 @@ BARE_CONTRACTIONS = [
 #: Informal abbreviations that open into several words, wherever the text writes them.
 SPELT_OUT = [
     ("min CE, i.e. minimize CE", {1}, set()),
+    ("minimize the xent", {1}, set()),
     ("the NLL of the right class", {1}, set()),
     ("one std of spread", {3}, set()),
     ("entropy is const", {0}, set()),
@@ -261,6 +262,37 @@ LEANINGS = [
     ),
 ]
 
+#: Whose distribution: the data's (true, empirical) or the model's (predicted). And
+#: cross-entropy is one word however written, so "CE(p, q)" is no "entropy of p, q".
+WHOSE = [
+    ("losses/why-cross-entropy", "CE(p,q) = entropy(p) + KL(p||q)", [1], []),
+    (
+        "losses/why-cross-entropy",
+        "cross-entropy is the entropy of the model distribution plus the KL",
+        [],
+        [1],
+    ),
+    (
+        "information-theory/explain-min-ce-is-min-kl",
+        "Cross entropy = the entropy of the predicted distribution plus the KL divergence",
+        [],
+        [0],
+    ),
+    (
+        "information-theory/explain-min-ce-is-min-kl",
+        "Cross entropy = the entropy of the true distribution plus the KL divergence",
+        [0],
+        [],
+    ),
+    ("information-theory/explain-perplexity", "PPL = exp(CE)", [0], []),
+    (
+        "retrieval-evaluation/speculative-decoding-explain",
+        "a small draft model guesses k tokens and the target scores them all in one pass",
+        [1],
+        [],
+    ),
+]
+
 #: Either-or pairs (bounded or not, saturating or exploding): a negated word is the other
 #: side, and either side said beside the point's words is said of what the point is about.
 EITHER_OR = [
@@ -301,6 +333,13 @@ EITHER_OR = [
 #: good ("makes it worse", "is useless", "doesn't help", "doesn't matter"), denies the point.
 UNDERMINED = [
     ("losses/why-cross-entropy", "Gradient clipping is useless against it.", [], [4]),
+    # a clause that ends on its negation denies all of it
+    (
+        "losses/why-cross-entropy",
+        "Label smoothing is no fix for it; gradient clipping neither.",
+        [],
+        [4],
+    ),
     ("losses/why-cross-entropy", "Label smoothing only makes the overconfidence worse.", [], [4]),
     ("losses/why-cross-entropy", "Gradient clipping doesnt really help here.", [], [4]),
     (
@@ -326,8 +365,8 @@ UNDERMINED = [
 
 @pytest.mark.parametrize(
     ("key", "text", "states", "denies"),
-    [*LEANINGS, *EITHER_OR, *UNDERMINED],
-    ids=[case[1][:40] for case in [*LEANINGS, *EITHER_OR, *UNDERMINED]],
+    [*LEANINGS, *WHOSE, *EITHER_OR, *UNDERMINED],
+    ids=[case[1][:40] for case in [*LEANINGS, *WHOSE, *EITHER_OR, *UNDERMINED]],
 )
 def test_a_point_said_the_other_way_is_not_made(
     key: str, text: str, states: list[int], denies: list[int]
@@ -345,7 +384,7 @@ def test_a_leaning_is_read_from_the_model_sentence_only_where_it_takes_one_side(
     one_sided = leaning("The loss is the negative log-probability of the right class.")
     assert len(one_sided.sides) == 2
     # both sides of large/small in one sentence: the point is the contrast, no leaning on it
-    assert not leaning("A small β chases reward, a large β stays close to the model.").sides
+    assert not leaning("A small β chases reward, a large β stays close to the reference.").sides
     # a negated word takes no side
     assert not leaning("The estimate is not large.").sides
 
@@ -483,7 +522,7 @@ model_answer = "Cross-entropy keeps errors loud where MSE mutes them."
 [[card.points]]
 say = "MSE carries the sigmoid's slope."
 subject = "mse"
-versus = ["bce|cross"]
+versus = ["bce|crossentropy"]
 words = ["slope"]
 
 [[card.points]]
@@ -516,6 +555,13 @@ def test_words_said_of_the_other_term_swap_the_roles(
 
 
 BUILTIN_ROLES = [
+    # a term inside brackets is a formula's argument, not who the sentence is about
+    (
+        "diffusion-flow/v-prediction-why",
+        2,
+        True,
+        "(x_t, v) is just (x_0, eps) rotated by an angle, so v has unit scale at every timestep",
+    ),
     (
         "gradients/why-mse-sigmoid-trains-badly",
         4,
@@ -559,3 +605,30 @@ BUILTIN_ROLES = [
 def test_roles_on_built_in_cards(key: str, point: int, expected: bool, text: str) -> None:
     cards = {c.key: c for c in load_decks([builtin_decks_dir()]).cards}
     assert check_explanation(cards[key], text).outcomes[point].made is expected
+
+
+#: A multiple between two things ("twice", "2x", "half") read with its sides: swapped, or
+#: turned the other way with the sides in place, it says the opposite; both at once say the
+#: same thing again.
+COMPARISONS = [
+    ("the forward pass costs twice the backward", False),
+    (
+        "forward is 2x backward because it computes gradients for both activations and weights",
+        False,
+    ),
+    ("the backward pass costs half the forward", False),
+    ("the backward pass costs twice the forward", True),
+    ("backward = 2x forward because it computes gradients for both activations and weights", True),
+    (
+        "the forward pass costs half the backward, since the backward computes gradients for "
+        "activations and weights",
+        True,
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), COMPARISONS)
+def test_a_multiple_read_with_its_sides(text: str, expected: bool) -> None:
+    cards = {c.key: c for c in load_decks([builtin_decks_dir()]).cards}
+    card = cards["inference-cost/explain-where-compute-goes"]
+    assert check_explanation(card, text).outcomes[1].made is expected

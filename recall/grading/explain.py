@@ -14,8 +14,9 @@ How a phrasing is matched, and why (reading the text as words, clauses and negat
   carry no point and are left out of phrasings.
 * **One spelling.** Sub- and superscripts fold (``k₁`` is ``k1``), a minus sign between
   operands is the word "minus", and common abbreviations are read as the name they stand for
-  (``BN`` is ``batchnorm``, ``grads`` is ``gradients``, "with respect to" is ``wrt``, ``CE`` is
-  "cross entropy"); a negation typed without its apostrophe ("doesnt") is still one.
+  (``BN`` is ``batchnorm``, ``grads`` is ``gradients``, "with respect to" is ``wrt``; ``CE``
+  and "cross-entropy" are ``crossentropy``); a negation typed without its apostrophe
+  ("doesnt") is still one.
 * **One clause.** Every word of a phrasing must occur in the same clause of the text (clauses end
   at ``.``, ``;``, ``!``, ``?``, a line break, and at ``but``/``whereas``), in any
   order: a learner who writes "the KL divergence is the only part that moves" says the same as
@@ -49,11 +50,14 @@ How a phrasing is matched, and why (reading the text as words, clauses and negat
   uses the other word of such a pair, beside what the point says its own word of, and never
   the point's own word, says the opposite ("the *positive* log-probability of the *wrong*
   class"). Harm or no good said there ("makes it *worse*", "is *useless*", "doesn't *help*")
-  denies a point that does not say so itself.
+  denies a point that does not say so itself, and a multiple the model sentence sets between
+  two things ("the backward costs *twice* the forward") said with its sides swapped or its
+  direction turned (not both) says the point the other way.
 * **Roles follow the model sentence.** A point with no ``subject`` on a card whose points
   declare contrast terms is read for who does what: each word of its ``say`` is said of the
-  term mentioned nearest before it there, and a clause that says the phrasing's words only of
-  another term ("cross-entropy mutes the errors that MSE keeps loud") makes none of them.
+  term mentioned nearest before it there (a term inside brackets is a formula's argument, no
+  mention), and a clause that says the phrasing's words only of another term
+  ("cross-entropy mutes the errors that MSE keeps loud") makes none of them.
 * **Opposites unmake.** A clause that says one of a point's ``opposites`` ("the loss is
   bounded") makes none of its phrasings, and a text that says one makes it with no number or
   formula.
@@ -244,18 +248,20 @@ class _Contrast:
         """Whether the word names one of the terms."""
         return any(_slot_takes(term, token) for term in self.terms)
 
-    def owners_of(self, clauses: Sequence[tuple[Token, ...]]) -> list[list[int | None]]:
+    def owners_of(
+        self, clauses: Sequence[tuple[Token, ...]], *, prose: bool = False
+    ) -> list[list[int | None]]:
         """:meth:`owners` of every clause, each clause starting from the last term the clauses
         before it spoke of ("Decode reads every weight. So it is memory-bound.")."""
         result = []
         carry: int | None = None
         for clause in clauses:
-            owned, carry = self.owners(clause, carry)
+            owned, carry = self.owners(clause, carry, prose=prose)
             result.append(owned)
         return result
 
     def owners(
-        self, clause: tuple[Token, ...], carry: int | None = None
+        self, clause: tuple[Token, ...], carry: int | None = None, *, prose: bool = False
     ) -> tuple[list[int | None], int | None]:
         """Which term each word of the clause is said of, and the term the clause leaves
         spoken of: the nearest term mentioned before it in its comma-delimited piece, else
@@ -263,10 +269,16 @@ class _Contrast:
         subject carries across commas and sentences: "decode reads the weights, so it is
         memory-bound"). A mention after "unlike"/"than"/"not" is a foil: it owns the words of
         its own piece ("unlike L2's 2λw") but carries across no comma. A term right after
-        another and "is" names the first again ("RMSNorm is LayerNorm without the centring")."""
+        another and "is" names the first again ("RMSNorm is LayerNorm without the centring").
+        With ``prose``, a term inside brackets is a formula's argument ("(x_0, ε)"), no
+        mention."""
         mention: list[int | None] = []
         for i, token in enumerate(clause):
-            named = next((k for k, term in enumerate(self.terms) if _slot_takes(term, token)), None)
+            named = None
+            if not (prose and token.bracketed):
+                named = next(
+                    (k for k, term in enumerate(self.terms) if _slot_takes(term, token)), None
+                )
             if named is not None and token.copula and i and mention[i - 1] is not None:
                 named = None
             mention.append(named)
@@ -339,7 +351,7 @@ class _Roles:
         said_of: dict[str, int] = {}
         mixed: set[str] = set()
         clauses = list(read_clauses(point.say))
-        for clause, owned in zip(clauses, contrast.owners_of(clauses), strict=True):
+        for clause, owned in zip(clauses, contrast.owners_of(clauses, prose=True), strict=True):
             for token, owner in zip(clause, owned, strict=True):
                 if owner is None or contrast.mentions(token):
                     continue
@@ -353,7 +365,7 @@ class _Roles:
         """Whether the clause says the phrasing's words of another term than the model
         sentence does, and none of them of the same term."""
         own = {stem for slot in phrasing.slots for stem in slot.stems}
-        owned, _ = self.contrast.owners(clause)
+        owned, _ = self.contrast.owners(clause, prose=True)
         agree = clash = False
         for token, owner in zip(clause, owned, strict=True):
             said = self.said_of.get(token.stem)
@@ -401,6 +413,8 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
     text = text[:MAX_TEXT]
     clauses = list(read_clauses(text))
     formulas: FormulaGrader | None = None
+    # only a text that states some math as a value can state a point's formula wrongly
+    states_math = _STATED_MATH.search(text) is not None
     outcomes = []
     for index, point in enumerate(card.points):
         contrast = _Contrast.of(point)
@@ -431,7 +445,8 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
         # whose clause writes the point's formula wrongly ("the standard error is σ/n").
         wants_formula = evidence is None and not opposed
         checks_words = evidence is not None and (
-            _read_from_math(evidence) or _read_from_math(" ".join(t.word for t in clause))
+            _read_from_math(evidence)
+            or (states_math and _read_from_math(" ".join(t.word for t in clause)))
         )
         if point.formulas and (wants_formula or checks_words):
             if formulas is None:
@@ -485,6 +500,15 @@ def _read_from_math(said: str) -> bool:
 _STATED_AS = re.compile(
     r"(?:\b(?:is|are|was|were|be|being|equals?|equal\s+to|becomes?|gives?|scales\s+(?:as|like))"
     r"|[=≈])\s*$",
+    re.IGNORECASE,
+)
+
+
+#: A stating word or sign with math after it: the cheap test of whether a text states any
+#: formula as a value at all.
+_STATED_MATH = re.compile(
+    r"(?:\b(?:is|are|was|were|be|being|equals?|becomes?|gives?)\b|[=≈])"
+    r"[^.;!?\n]{0,30}?[\d(/^*+√∑=≈²·×\u0370-\u03ff]",
     re.IGNORECASE,
 )
 
@@ -635,7 +659,9 @@ def _leans_against(leaning: Leaning, phrasing: Phrasing, clause: tuple[Token, ..
     pieces = {token.piece for token in clause if token.stem in own}
     among = [t.piece in pieces and t.stem not in own for t in clause]
     anywhere = [t.stem not in own for t in clause]
-    return leaning.contrary_word(clause, among, anywhere) is not None
+    return leaning.contrary_word(clause, among, anywhere) is not None or leaning.reverses(
+        clause, [t.piece in pieces for t in clause]
+    )
 
 
 def _match(

@@ -57,6 +57,9 @@ ANTONYMS: tuple[tuple[str, str], ...] = (
     ("rare rarer", "common frequent"),
     ("near nearby", "far farther"),
     ("sharpen sharpens sharpening", "soften softens softening"),
+    # whose distribution: the data's (true, empirical) or the model's (predicted); not
+    # "target", which names the large model in speculative decoding
+    ("data true empirical", "model predicted predictive"),
     ("bounded capped finite", "unbounded uncapped infinite"),
 )
 #: Pairs with nothing between their two sides, so that a negated word is the other side ("no
@@ -84,6 +87,17 @@ HELPING = """help helps helped fix fixes fixed guard guards guarded prevent prev
 protect protects mitigate mitigates work works matter matters"""
 
 
+#: Words that set one thing at a multiple of another, upward ("the backward pass costs
+#: *twice* the forward") or downward ("the forward pass is *half* the backward"): the same
+#: comparison with the two sides swapped says the opposite, and so does the other direction
+#: with them in place. Comparatives of a quality ("lower variance than REINFORCE") are left to
+#: the antonym pairs: what stands beside them is the quality as often as a side.
+COMPARING_UP = """twice double doubles doubled 2x triple thrice threefold"""
+COMPARING_DOWN = """half halves halved"""
+#: How many words either side of a comparison name its two sides.
+SIDE_WORDS = 3
+
+
 def _stems(words: str) -> frozenset[str]:
     return frozenset(stem(folded(w)) for w in normalised(words).split())
 
@@ -108,6 +122,8 @@ def _near(clause: Sequence[Token], i: int) -> Sequence[Token]:
     return (*clause[max(0, i - BEHIND) : i], *clause[i + 1 : i + 1 + AHEAD])
 
 
+_UP = _stems(COMPARING_UP)
+_DOWN = _stems(COMPARING_DOWN)
 _UNDERMINING = _stems(UNDERMINING)
 _HELPING = _stems(HELPING)
 
@@ -138,6 +154,27 @@ class Leaning:
     sides: tuple[Side, ...]
     #: Whether the model sentence itself says harm or no good (then saying so is no denial).
     undermines: bool = False
+    #: The model sentence's comparison: the stems before it, after it, and whether it goes up.
+    comparison: tuple[frozenset[str], frozenset[str], bool] | None = None
+
+    def reverses(self, clause: tuple[Token, ...], among: Sequence[bool]) -> bool:
+        """Whether the clause (where ``among`` allows) makes the point's comparison the other
+        way: its two sides swapped ("the forward pass costs twice the backward") or its
+        direction turned ("the backward costs half the forward"), not both."""
+        if self.comparison is None:
+            return False
+        before, after, up = self.comparison
+        for i, token in enumerate(clause):
+            if not among[i] or token.negated or token.stem not in _UP | _DOWN:
+                continue
+            ahead, behind = _comparison_sides(clause, i)
+            kept = bool(before & ahead and after & behind)
+            swapped = bool(before & behind and after & ahead)
+            if kept == swapped:
+                continue
+            if swapped != ((token.stem in _UP) != up):
+                return True
+        return False
 
     def contrary_word(
         self, clause: tuple[Token, ...], among: Sequence[bool], anywhere: Sequence[bool]
@@ -165,6 +202,34 @@ class Leaning:
                 if side.either_or or any(o.stem in side.heads for o in _near(clause, i)):
                     return token.word
         return None
+
+
+def _comparison_sides(clause: Sequence[Token], i: int) -> tuple[frozenset[str], frozenset[str]]:
+    """The stems of the words before and after the comparison at ``i`` in its part of the
+    clause (at most :data:`SIDE_WORDS` each way)."""
+    piece = clause[i].piece
+    before = [t.stem for t in clause[max(0, i - SIDE_WORDS) : i] if t.piece == piece]
+    after = [t.stem for t in clause[i + 1 : i + 1 + SIDE_WORDS] if t.piece == piece]
+    return frozenset(before) - frozenset(after), frozenset(after) - frozenset(before)
+
+
+def _comparison(
+    clauses: Sequence[tuple[Token, ...]],
+) -> tuple[frozenset[str], frozenset[str], bool] | None:
+    """The model sentence's one comparison, or ``None`` (none, or several)."""
+    found = [
+        (clause, i)
+        for clause in clauses
+        for i, token in enumerate(clause)
+        if not token.negated and token.stem in _UP | _DOWN
+    ]
+    if len(found) != 1:
+        return None
+    clause, i = found[0]
+    before, after = _comparison_sides(clause, i)
+    if not before or not after:
+        return None
+    return before, after, clause[i].stem in _UP
 
 
 @lru_cache(maxsize=1 << 12)
@@ -197,4 +262,4 @@ def leaning(say: str) -> Leaning:
         if said_a != said_b:
             own, other = (a, b) if said_a else (b, a)
             sides.append(Side(own, other, frozenset(), either_or=True))
-    return Leaning(tuple(sides), undermines)
+    return Leaning(tuple(sides), undermines, _comparison(list(read_clauses(say))))

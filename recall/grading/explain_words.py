@@ -20,6 +20,8 @@ NEGATORS = frozenset(
 #: Negators that govern a noun phrase only ("*without* the Lipschitz limit the critic could ...",
 #: "*no* noise in the ODE"): their reach ends at the first small word after a word they govern.
 _PHRASE_NEGATORS = frozenset({"without", "no"})
+#: Negators that end a clause to deny all of it, the rest left unsaid ("clipping *neither*").
+_TRAILING_NEGATORS = frozenset({"neither", "nor"})
 #: Negators that may stand after the verb they deny ("the prompt teaches *nothing*").
 _OBJECT_NEGATORS = frozenset({"nothing", "none"})
 #: Words that carry no point: never required by a phrasing.
@@ -137,9 +139,6 @@ _ABBREVIATION_RE = re.compile(
 #: log likelihood"). A phrasing lists alternatives with ``|`` and ties words with ``>``: inside
 #: such a group one word cannot become several, so there the abbreviation stays as written.
 _SPELT_OUT = {
-    "ce": "cross entropy",
-    "xent": "cross entropy",
-    "crossentropy": "cross entropy",
     "nll": "negative log likelihood",
     "loglik": "log likelihood",
     "std": "standard deviation",
@@ -155,6 +154,10 @@ _ARROW = re.compile(r"\s(?:→|=>|->|⇒)\s+(?=[^\W\d_]{2})")
 #: One method, several spellings: "batch norm", "batch-normalization", "batchnorm".
 _COMPOUND_NAMES = re.compile(r"\b(batch|layer|group)[\s-]?norm(?:alization|alizations|s)?\b")
 _INCEPTION_SCORE = re.compile(r"\binception[\s-]?scores?\b")
+#: Cross-entropy in one word however it is written ("cross entropy", "cross-entropy", "CE",
+#: "xent"): spelt as two words its "entropy" would read as the entropy a point speaks of
+#: ("CE(p, q)" is no "entropy of p, q").
+_CROSS_ENTROPY = re.compile(r"\b(?:cross[\s>-]?entropy|ce|xent)\b")
 #: A mention after these is the foil of a contrast, not the subject of what follows
 #: ("decode, *unlike* prefill, is memory-bound").
 _FOIL_MARKERS = frozenset({"unlike", "than", "versus", "not", "opposed"})
@@ -185,8 +188,9 @@ LIST_ITEMS = 4
 class Token:
     """A word of the text: its stem, the word as written (folded), whether a negation governs
     it, which comma-delimited piece of its clause it stands in, whether it follows a foil
-    marker ("unlike prefill"), whether only an "is" parts it from the word before, and whether
-    it stands in a list of terms with no statement (:func:`_mark_lists`)."""
+    marker ("unlike prefill"), whether only an "is" parts it from the word before, whether
+    it stands in a list of terms with no statement (:func:`_mark_lists`), and whether it stands
+    inside brackets (a formula's argument, "(x_0, ε)")."""
 
     stem: str
     word: str
@@ -195,6 +199,7 @@ class Token:
     foil: bool = False
     copula: bool = False
     listed: bool = False
+    bracketed: bool = False
 
 
 def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
@@ -221,10 +226,12 @@ def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
         # a side break), "comma", nothing but a space, or nothing at all ("start").
         joint = "start"
         joints: list[str] = []
+        depth = 0  # brackets open around the word ("(x_0, ε)": a formula's arguments)
         for raw in _WORD_OR_SIGN.findall(piece):
             if raw != "," and not raw[0].isalnum():
                 # a colon starts afresh ("answer: bce mse sigmoid ..." is still a list)
                 joint = "start" if raw == ":" else "link"
+                depth = max(0, depth + (raw in "([{") - (raw in ")]}"))
                 continue
             # "however small the weight" is no contrast: only "..., however," and a clause's
             # first "however" part it.
@@ -271,6 +278,7 @@ def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
                     word,
                     negated=scope > 0 or concessive,
                     piece=comma_piece,
+                    bracketed=depth > 0,
                     foil=previous in _FOIL_MARKERS,
                     copula=gap in (["is"], ["are"]),
                 )
@@ -282,6 +290,9 @@ def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
             governed += scope > 0
             scope = max(scope - 1, 0)
             previous = word
+        if tokens and previous in _TRAILING_NEGATORS:
+            # "gradient clipping neither": a clause that ends on its negation says it of all
+            tokens = [replace(token, negated=True) for token in tokens]
         if tokens:
             yield _mark_lists(tokens, joints)
 
@@ -362,6 +373,7 @@ def normalised(text: str) -> str:
     text = _SPELT_OUT_RE.sub(lambda m: _SPELT_OUT[m.group()], text)
     text = _COMPOUND_NAMES.sub(r"\1norm", text)
     text = _INCEPTION_SCORE.sub("inceptionscore", text)
+    text = _CROSS_ENTROPY.sub("crossentropy", text)
     return _REJECTING.sub(lambda m: f"{m.group(m.lastindex or 0)} without", text)
 
 

@@ -107,6 +107,8 @@ class RecallApp(App[int]):
         self.initial_plan = plan
         self.home_data: HomeData | None = None
         self.first_paint_at: float | None = None
+        #: SIGINT arrived before the first frame: exit as soon as it is painted.
+        self._interrupted = False
         self.heavy_at_first_paint: tuple[str, ...] = ()
         self._after_first_paint = after_first_paint
         self._after_load = after_load
@@ -184,11 +186,25 @@ class RecallApp(App[int]):
         self.push_screen(HomeScreen())
         self._install_hangup_handler()
 
+    def interrupt(self) -> None:
+        """SIGINT while the app runs (Ctrl-C before the app has the terminal, where it is a
+        signal and not a key): exit with status 130, once the first screen is built. Exiting
+        while the home screen was still being composed left its ``on_mount`` to fail on a
+        missing widget, and Textual printed that traceback. A second SIGINT exits at once, so
+        a first screen that never paints cannot hold the process."""
+        if self.first_paint_at is None and not self._interrupted:
+            self._interrupted = True
+        else:
+            self.exit(None, 130)
+
     def first_frame_painted(self) -> None:
         """Called by the home screen after its first refresh: now do the slow work."""
         if self.first_paint_at is not None:
             return
         self.first_paint_at = time.perf_counter()
+        if self._interrupted:
+            self.exit(None, 130)
+            return
         self.heavy_at_first_paint = tuple(m for m in HEAVY_MODULES if m in sys.modules)
         if self._after_first_paint is not None:
             self._after_first_paint(self)
