@@ -17,13 +17,13 @@ from __future__ import annotations
 
 import math
 import re
-import tomllib
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field, fields, replace
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+from recall import toml_parser
 from recall.errors import ConfigError
 from recall.inert import describe_char, first_control, quote
 from recall.paths import config_file, make_private_dirs, write_atomically
@@ -194,10 +194,10 @@ def _load(path: Path | None, ignored: list[str] | None) -> Settings:
         raise ConfigError(f"{path}:{line}: not UTF-8 text. {fix}") from None
     try:
         check_shape(text, CONFIG_LIMITS)
-        data = tomllib.loads(text)
+        data = toml_parser.loads(text)
     except TomlLimitExceeded as error:
         raise ConfigError(f"{path}:{error.line}: {error.message}. {fix}") from None
-    except (tomllib.TOMLDecodeError, ValueError) as error:
+    except (toml_parser.TOMLDecodeError, ValueError) as error:
         raise ConfigError(f"{path}: not valid TOML: {error}. {fix}") from None
     return _from_mapping(data, str(path), text, ignored)
 
@@ -539,10 +539,10 @@ def _previous_text(path: Path) -> str | None:
         raw = read_bounded(path, CONFIG_LIMITS)
         text = raw.decode("utf-8")
         check_shape(text, CONFIG_LIMITS)
-        tomllib.loads(text)
+        toml_parser.loads(text)
     except FileNotFoundError:
         return None
-    except (TomlLimitExceeded, UnicodeDecodeError, tomllib.TOMLDecodeError, ValueError):
+    except (TomlLimitExceeded, UnicodeDecodeError, toml_parser.TOMLDecodeError, ValueError):
         return None
     return text if text.strip() else None
 

@@ -1,6 +1,6 @@
 """Writing TOML text: the one string escaper and key quoter, for deck files and the config.
 
-recall reads TOML with stdlib :mod:`tomllib` (bounded first by :mod:`recall.toml_limits`) and
+recall reads TOML with :mod:`recall.toml_parser` (bounded first by :mod:`recall.toml_limits`) and
 writes the few forms it needs itself, so no TOML writer dependency is needed. Both writers (the
 deck writer, :mod:`recall.cards.writer`, and the settings, :mod:`recall.config`) go through these
 two functions, so what one escapes the other never writes raw: a control character (DEL

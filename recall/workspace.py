@@ -14,7 +14,9 @@ It owns, in one place:
 * **settings**, loaded once (or handed in by the caller that already has them);
 * **decks**, loaded and merged: built-in decks are checked for structure only (the test suite
   proves them with the engine, a check that costs a second at every start); custom decks get
-  the full check, so a broken formula in a learner's deck is reported at start, not mid-drill.
+  the full check, so a broken formula in a learner's deck is reported, never drilled. With
+  ``defer_checks`` (the TUI's home screen) a custom deck no cache knows waits, none of its
+  cards offered, for :meth:`Workspace.check_pending` after the first counts.
   A custom deck may not reuse a built-in deck's id;
 * **syncing**: the store is brought in line with the deck files, and the cards of a deck file
   deleted since the last start are retired (history kept; they come back with the file);
@@ -32,6 +34,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path
@@ -53,6 +56,22 @@ if TYPE_CHECKING:
     from recall.scheduling.today import TodayPlan
     from recall.session import Budget, Mode, Session
     from recall.store import DeckCounts, SessionInfo, Store, StoredCard, SyncReport
+
+
+def shared_decks_notice(behind: Sequence[str]) -> str:
+    """The sentence for shared decks a learner's recall found out of line with its built-in
+    decks (deck ids, listed by their first few): whose move it is, in either direction."""
+    from recall import __version__
+
+    names = ", ".join(quote(deck, 40) for deck in behind[:5])
+    more = f" and {len(behind) - 5} more" if len(behind) > 5 else ""
+    decks, differ = ("deck", "differs") if len(behind) == 1 else ("decks", "differ")
+    return (
+        f"The shared {decks} {names}{more} on this database {differ} from the built-in decks "
+        f"of this recall ({__version__}); recall uses the database's, which only its owner "
+        "updates. If this recall is the newer, ask the owner to run `recall decks sync` with "
+        "it; if it is the older, upgrade recall."
+    )
 
 
 @dataclass(frozen=True)
@@ -150,6 +169,7 @@ class Workspace:
         clock: Clock | None = None,
         learner: int | str | None = None,
         defer_cache_writes: bool = False,
+        defer_checks: bool = False,
     ) -> None:
         self.settings = settings
         self.clock: Clock = clock or utc_now
@@ -162,6 +182,8 @@ class Workspace:
         self._custom_decks = custom_decks
         self._store: Store | None = None
         self._loaded: LoadResult | None = None
+        #: What the last :meth:`sync` did (``None``: not synced yet).
+        self.last_sync: SyncReport | None = None
         #: The one card cache, by key; replaced in place so sessions holding it stay current.
         self._cards: dict[str, Card] = {}
         self._lock = threading.Lock()
@@ -172,6 +194,9 @@ class Workspace:
             from recall.cards.parse_cache import PendingWrites
 
             self._cache_writes = PendingWrites()
+        #: Leave custom deck files never checked before out of every load and reload, for
+        #: :meth:`check_pending` (``defer_checks``).
+        self._defer_checks = defer_checks
 
     @classmethod
     def open(
@@ -186,6 +211,7 @@ class Workspace:
         progress: Progress | None = None,
         learner: int | str | None = None,
         defer_cache_writes: bool = False,
+        defer_checks: bool = False,
     ) -> Workspace:
         """Load the settings (unless given: a caller that read them already passes them),
         load the decks and, with ``sync``, open the store and bring it in line with them.
@@ -197,6 +223,12 @@ class Workspace:
         ``defer_cache_writes``, decks parsed afresh are put in the parsed-deck cache only when
         :meth:`write_parse_cache` (or :meth:`close`) is called: a first start shows its counts
         sooner.
+
+        With ``defer_checks``, a custom deck file that was never checked before (no entry in
+        the parsed-deck or failure cache: a first start, a new or edited deck) is not read now:
+        it is listed in :attr:`pending`, none of its cards is loaded, synced, counted or
+        offered, and :meth:`check_pending` reads it with the engine's checks later (the TUI
+        does so after its first screen). Built-in decks are never deferred.
         """
         if settings is None:
             from recall.config import load_settings
@@ -210,11 +242,12 @@ class Workspace:
             clock=clock,
             learner=learner,
             defer_cache_writes=defer_cache_writes,
+            defer_checks=defer_checks,
         )
         if sync:
             workspace.reload(progress=progress)
         else:
-            workspace._load_decks(progress)
+            workspace._load_decks(progress, defer=defer_checks)
         return workspace
 
     # ------------------------------------------------------------------ decks
@@ -228,6 +261,30 @@ class Workspace:
     def failures(self) -> tuple[DeckFailure, ...]:
         """Deck files that did not load, with their errors."""
         return self._loaded.failures if self._loaded is not None else ()
+
+    @property
+    def pending(self) -> tuple[str, ...]:
+        """Custom deck files left unread until :meth:`check_pending` (``defer_checks``)."""
+        return self._loaded.pending if self._loaded is not None else ()
+
+    def check_pending(self, progress: Progress | None = None) -> int:
+        """Read the deck files in :attr:`pending` with the engine's checks (the slow part, not
+        holding the workspace), then reload and sync every deck as :meth:`reload` does, with
+        nothing deferred any more: the decks that pass join the others, in file order, and
+        the files that fail are listed in :attr:`failures` with every error (file, line,
+        card). How many files were pending. Safe from a worker thread."""
+        from recall.cards.loader import read_deck
+
+        pending = self.pending
+        check = _engine_checks()
+        with self._cache_writes_held():  # written with the others' (write_parse_cache)
+            for done, path in enumerate(pending, 1):
+                if progress is not None:
+                    progress(f"Checking custom decks {done}/{len(pending)}…")
+                read_deck(path, builtin=False, check=check)  # this process keeps the result
+        if pending:
+            self.reload(progress, defer=False)  # a file edited meanwhile is checked here
+        return len(pending)
 
     @property
     def cards(self) -> Mapping[str, Card]:
@@ -277,23 +334,40 @@ class Workspace:
 
         return custom_decks_dir()
 
-    def reload(self, progress: Progress | None = None) -> None:
+    def reload(self, progress: Progress | None = None, *, defer: bool | None = None) -> None:
         """Re-read every deck file and bring the store in line (new cards, edits, vanished
-        decks retired); ``progress`` as for :meth:`open`."""
+        decks retired); ``progress`` as for :meth:`open`. ``defer``: leave custom deck files
+        no cache knows for :meth:`check_pending` (default: as the workspace was opened, so the
+        home screen's reloads defer a deck edited meanwhile too)."""
         with self._lock:
-            self._load_decks(progress)
+            self._load_decks(progress, defer=self._defer_checks if defer is None else defer)
             if progress is not None:
                 progress("Opening the database…" if self._store is None else "Syncing the decks…")
             self.sync()
 
     def sync(self) -> SyncReport:
         """Bring the store in line with the loaded decks, and retire the cards of deck files
-        deleted since (a deck that failed to load still has its file and is left alone)."""
+        deleted since (a deck that failed to load still has its file and is left alone); what
+        was done, the vanished decks' cards among the retired (also kept as :attr:`last_sync`)."""
         store = self.store
         now = self.clock()
         report = store.sync_decks(self.decks, now)
-        store.retire_vanished_decks(self.folders(), keep={deck.id for deck in self.decks}, now=now)
+        keep = {deck.id for deck in self.decks}
+        vanished = store.retire_vanished_decks(self.folders(), keep=keep, now=now)
+        if vanished.retired:
+            from dataclasses import replace
+
+            report = replace(report, retired=report.retired + vanished.retired)
+        self.last_sync = report
         return report
+
+    @property
+    def shared_decks_notice(self) -> str | None:
+        """What to tell the learner when the last sync found shared decks on a shared database
+        that differ from this recall's built-in decks (:attr:`SyncReport.behind`): a learner's
+        login never writes them, so recall uses the database's version; ``None`` when none."""
+        behind = self.last_sync.behind if self.last_sync is not None else ()
+        return shared_decks_notice(behind) if behind else None
 
     def reload_deck(self, path: str | Path) -> Deck | None:
         """Re-read one deck file after an edit and sync it; ``None`` (the old cards stay) when
@@ -326,16 +400,23 @@ class Workspace:
         may call this); how many were written."""
         return self._cache_writes.write() if self._cache_writes is not None else 0
 
-    def _load_decks(self, progress: Progress | None = None) -> None:
+    def _load_decks(self, progress: Progress | None = None, *, defer: bool = False) -> None:
+        with self._cache_writes_held():
+            self._read_decks(progress, defer=defer)
+
+    @contextmanager
+    def _cache_writes_held(self) -> Iterator[None]:
+        """Inside, in this thread, decks parsed afresh wait for :meth:`write_parse_cache`
+        (``defer_cache_writes``); without it they are written as they are parsed."""
         if self._cache_writes is None:
-            self._read_decks(progress)
+            yield
             return
         from recall.cards.parse_cache import writes_deferred
 
         with writes_deferred(self._cache_writes):
-            self._read_decks(progress)
+            yield
 
-    def _read_decks(self, progress: Progress | None = None) -> None:
+    def _read_decks(self, progress: Progress | None = None, *, defer: bool = False) -> None:
         from recall.cards.loader import DeckFailure, LoadResult, deck_files, load_decks
         from recall.errors import DeckError
 
@@ -359,7 +440,12 @@ class Workspace:
             builtin = load_decks([builtin_dir], progress=files_done(0, total))
             # The engine's checks (and the grading package) only when there are custom decks.
             custom_check = _engine_checks() if deck_files(custom_dir) else None
-            custom = load_decks([custom_dir], check=custom_check, progress=files_done(first, total))
+            custom = load_decks(
+                [custom_dir],
+                check=custom_check,
+                progress=files_done(first, total),
+                defer=defer,
+            )
             taken = {deck.id: deck.path for deck in builtin.decks}
             decks = list(builtin.decks)
             failures = list(builtin.failures) + list(custom.failures)
@@ -373,7 +459,7 @@ class Workspace:
                     failures.append(DeckFailure(deck.path, (error,)))
                     continue
                 decks.append(deck)
-            result = LoadResult(tuple(decks), tuple(failures))
+            result = LoadResult(tuple(decks), tuple(failures), custom.pending)
         self._loaded = result
         fresh = {card.key: card for card in result.cards}
         for key in [key for key in self._cards if key not in fresh]:

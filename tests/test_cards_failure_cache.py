@@ -66,7 +66,7 @@ def _no_parsing(monkeypatch: pytest.MonkeyPatch) -> None:
     def refuse(_text: str) -> None:
         raise AssertionError("the deck file was parsed again")
 
-    monkeypatch.setattr(loader.tomllib, "loads", refuse)
+    monkeypatch.setattr(loader.toml_parser, "loads", refuse)
 
 
 def test_a_broken_deck_is_checked_once_and_reported_the_same(broken, monkeypatch) -> None:

@@ -62,7 +62,7 @@ def _no_parsing(monkeypatch: pytest.MonkeyPatch) -> None:
     def refuse(_text: str) -> None:
         raise AssertionError("the deck file was parsed again")
 
-    monkeypatch.setattr(loader.tomllib, "loads", refuse)
+    monkeypatch.setattr(loader.toml_parser, "loads", refuse)
 
 
 def test_every_builtin_deck_reads_back_equal() -> None:
@@ -146,16 +146,24 @@ def test_flags_are_part_of_the_key(deck_file) -> None:
     assert len(_entries()) == 2
 
 
+def _with_header(text: str, **changes: str) -> str:
+    head, _newline, payload = text.partition("\n")
+    return json.dumps({**json.loads(head), **changes}) + "\n" + payload
+
+
 @pytest.mark.parametrize(
     "damage",
     [
         lambda text: text[: len(text) // 2],  # truncated
         lambda text: "not json at all",
-        lambda text: json.dumps({**json.loads(text), "digest": "0" * 64}),  # digest mismatch
-        lambda text: json.dumps({**json.loads(text), "key": "someone-else"}),  # renamed entry
+        lambda text: _with_header(text, digest="0" * 64),  # digest mismatch
+        lambda text: _with_header(text, key="someone-else"),  # renamed entry
         lambda text: "[]",
+        lambda text: "[]\n" + text.partition("\n")[2],  # a header that is not an object
+        lambda text: text.partition("\n")[2],  # no header line
+        lambda text: text + " ",  # the payload changed after its digest
     ],
-    ids=["truncated", "garbage", "digest", "key", "not-an-object"],
+    ids=["truncated", "garbage", "digest", "key", "not-an-object", "header", "headless", "extra"],
 )
 def test_a_corrupt_entry_is_ignored(deck_file, monkeypatch, damage) -> None:
     fresh, _ = read_deck(deck_file)
@@ -178,18 +186,33 @@ def test_a_corrupt_entry_is_ignored(deck_file, monkeypatch, damage) -> None:
         lambda deck: deck["cards"][1].update(value=True),  # a bool is not a number
         lambda deck: deck.update(cards=[{"id": "no-kind"}]),  # required fields missing
         lambda deck: deck["cards"][0].update(symbols=[{"name": ["x"]}]),
+        lambda deck: deck.update(shared={"prompt": "the same"}),  # not a field shared
+        lambda deck: deck.update(shared={"topic": 3}),  # a shared value of the wrong type
+        lambda deck: deck.update(shared=["topic"]),
+        lambda deck: deck.update(shared={}, cards=["not a card"]),
     ],
-    ids=["enum", "str", "tuple", "field", "bool", "missing", "nested"],
+    ids=[
+        "enum",
+        "str",
+        "tuple",
+        "field",
+        "bool",
+        "missing",
+        "nested",
+        "shared-field",
+        "shared-type",
+        "shared-list",
+        "shared-card",
+    ],
 )
 def test_a_well_formed_entry_with_wrong_types_is_ignored(deck_file, tamper) -> None:
     fresh, _ = read_deck(deck_file)
     (entry_file,) = _entries()
-    entry = json.loads(entry_file.read_text(encoding="utf-8"))
-    deck = json.loads(entry["deck"])
+    header, payload = parse_cache.split_entry(entry_file.read_bytes())
+    deck = json.loads(payload)
     tamper(deck)
-    payload = json.dumps(deck)
-    entry.update(deck=payload, digest=parse_cache._digest(payload))  # a consistent forgery
-    entry_file.write_text(json.dumps(entry), encoding="utf-8")
+    forged = parse_cache.join_entry(header["key"], json.dumps(deck))  # a consistent forgery
+    entry_file.write_text(forged, encoding="utf-8")
     raw = deck_file.read_bytes()
     assert parse_cache.load(raw, str(deck_file), builtin=False, check=None) is None
     loader._CACHE.clear()
@@ -261,3 +284,77 @@ def test_cards_read_back_share_their_decks_symbols(tmp_path, monkeypatch) -> Non
     assert symbols[0] is symbols[1] is symbols[2]
     assert symbols[3] is not symbols[0] and [s.name for s in symbols[3]] == ["x", "y"]
     assert [c.content_hash() for c in again.cards] == [c.content_hash() for c in parsed.cards]
+
+
+def test_values_most_cards_share_are_written_once_and_read_back_into_each_card(
+    tmp_path, monkeypatch
+) -> None:
+    """The symbols most cards have, the deck's id and its topic are written once (``shared``),
+    not per card; a card with other symbols keeps its own, and one with none keeps its empty
+    list (``shared`` must not fill it in): every card reads back equal, content hash included."""
+    monkeypatch.setenv("RECALL_HOME", str(tmp_path / "home"))
+    file = tmp_path / "shared.toml"
+    cards = "\n".join(
+        f'[[card]]\nid = "c{i}"\nkind = "formula"\nprompt = "p{i}"\nanswer = "x + {i}"\n'
+        '[card.symbols]\nx = { domain = "positive", meaning = "a scale" }\n'
+        for i in range(4)
+    )
+    own = '[[card]]\nid = "own"\nkind = "formula"\nprompt = "q"\nanswer = "y"\n'
+    own += '[card.symbols]\ny = "positive"\n'
+    fact = '[[card]]\nid = "fact"\nkind = "fact"\nprompt = "r"\nvalue = 2\n'
+    file.write_text(
+        '[deck]\nid = "shared"\nname = "S"\ntopic = "T"\n\n' + cards + own + fact,
+        encoding="utf-8",
+    )
+    parsed, errors = read_deck(file)
+    assert parsed is not None, errors
+    (entry_file,) = _entries()
+    _header, payload = parse_cache.split_entry(entry_file.read_bytes())
+    data = json.loads(payload)
+    assert data["shared"]["deck_id"] == "shared" and data["shared"]["topic"] == "T"
+    assert [s["name"] for s in data["shared"]["symbols"]] == ["x"]
+    assert payload.count(b'"a scale"') == 1  # once, not once per card
+    assert not any("deck_id" in card or "topic" in card for card in data["cards"])
+    by_id = {card["id"]: card for card in data["cards"]}
+    assert by_id["fact"]["symbols"] == [] and "symbols" not in by_id["c0"]
+    loader._CACHE.clear()
+    again, _ = read_deck(file)
+    assert again == parsed
+    assert [c.content_hash() for c in again.cards] == [c.content_hash() for c in parsed.cards]
+    read = {card.id: card for card in again.cards}
+    assert read["fact"].symbols == () and [s.name for s in read["own"].symbols] == ["y"]
+    assert read["c0"].symbols is read["c3"].symbols and read["c0"].symbols[0].meaning == "a scale"
+
+
+def test_a_decoded_card_is_the_card_its_constructor_makes() -> None:
+    """Decoding fills a frozen card's fields at once (no ``__init__`` per field): the result is
+    what ``Card(**values)`` makes, equal and hashing alike, with a fresh ``extra`` each time,
+    and a missing or unknown field is refused as before."""
+    from recall.cards.model import Card, CardKind, SymbolSpec
+
+    values = {
+        "deck_id": "d",
+        "id": "c",
+        "kind": CardKind.FORMULA,
+        "prompt": "p",
+        "answer": "x",
+        "symbols": (SymbolSpec("x", "positive", "a scale"),),
+        "tags": ("t",),
+        "line": 7,
+        "value": 2,
+    }
+    build = parse_cache._builder(Card)
+    made, again = build(dict(values)), build(dict(values))
+    expected = Card(**values)
+    assert made == expected and hash(made) == hash(expected)
+    assert made.content_hash() == expected.content_hash()
+    assert vars(made) == vars(expected)
+    assert made.extra == {} and made.extra is not again.extra
+    with pytest.raises(parse_cache._Invalid):
+        build({k: v for k, v in values.items() if k != "kind"})
+    with pytest.raises(parse_cache._Invalid):
+        build({**values, "colour": "red"})
+    decode = parse_cache._decoder(Card)
+    for wrong in ({"line": "7"}, {"prompt": 42}, {"accept": "a"}, {"line": True}):
+        with pytest.raises(parse_cache._Invalid):
+            decode({"deck_id": "d", "id": "c", "kind": "formula", "prompt": "p", **wrong}, "f")

@@ -36,7 +36,7 @@ def _refuse_parsing(monkeypatch: pytest.MonkeyPatch) -> None:
     def refuse(_text: str) -> None:
         raise AssertionError("a deck file was parsed again")
 
-    monkeypatch.setattr(loader.tomllib, "loads", refuse)
+    monkeypatch.setattr(loader.toml_parser, "loads", refuse)
 
 
 def test_a_deferred_open_writes_nothing_until_asked(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -85,3 +85,37 @@ def test_a_second_sync_of_unchanged_decks_reads_them_in_two_statements(tmp_path:
     assert len(sent) == 4 and all(s.lstrip().upper().startswith("SELECT") for s in sent)
     assert "cards.key" not in " ".join(sent)  # no card row read
     store.close()
+
+
+def test_a_first_sync_inserts_each_decks_cards_in_one_statement(tmp_path: Path) -> None:
+    """A fresh home inserts every card: one batched INSERT per deck (and one query for the new
+    ids), not one INSERT … RETURNING per card (671 statements for the built-in decks), and
+    each card's state row belongs to that very card."""
+    from sqlalchemy import event, text
+    from store_fixtures import T0, make_deck
+
+    from recall.store import open_store
+
+    store = open_store(f"sqlite:///{tmp_path / 'recall.sqlite3'}")
+    decks = [make_deck(f"deck{n}", *(f"c{i}" for i in range(40 + n))) for n in range(5)]
+    statements: list[str] = []
+    engine = store._engine  # noqa: SLF001 - counting what the sync sends
+    listener = lambda *args: statements.append(args[2])  # noqa: E731
+    event.listen(engine, "before_cursor_execute", listener)
+    report = store.sync_decks(decks, now=T0)
+    event.remove(engine, "before_cursor_execute", listener)
+    assert len(report.added) == sum(len(deck.cards) for deck in decks) == 210
+    card_inserts = [s for s in statements if s.lstrip().upper().startswith("INSERT INTO CARDS")]
+    assert len(card_inserts) == len(decks)
+    with engine.connect() as conn:
+        rows = conn.execute(
+            text(
+                "SELECT decks.slug, cards.key, card_state.deck_id = cards.deck_id "
+                "FROM card_state JOIN cards ON cards.id = card_state.card_id "
+                "JOIN decks ON decks.id = cards.deck_id WHERE card_state.learner_id = :learner"
+            ),
+            {"learner": store.learner_id},
+        ).all()
+    assert sorted(f"{slug}/{key}" for slug, key, _same in rows) == sorted(report.added)
+    assert all(same for _slug, _key, same in rows)
+    store.close()

@@ -1,11 +1,11 @@
 """Reading deck files: one file → a validated :class:`Deck`, many folders → a :class:`LoadResult`.
 
-A deck file is read with stdlib :mod:`tomllib` and checked for structure
-(:mod:`recall.cards.build`); a caller that wants more passes a ``check`` callable that adds its
-problems to the same list (the formula-engine checks are :func:`recall.grading.check_deck`: this
-package never imports the engine). Every problem of a file is collected; a file with any problem
-is a *failure*, reported with all of its errors and skipped, and never stops the other decks from
-loading: whatever goes wrong while one file is read (a limit, a ``RecursionError``, a
+A deck file is read with :mod:`recall.toml_parser` (``tomli``, else stdlib ``tomllib``) and checked
+for structure (:mod:`recall.cards.build`); a caller that wants more passes a ``check`` callable that
+adds its problems to the same list (the formula-engine checks are :func:`recall.grading.check_deck`:
+this package never imports the engine). Every problem of a file is collected; a file with any
+problem is a *failure*, reported with all of its errors and skipped, and never stops the other decks
+from loading: whatever goes wrong while one file is read (a limit, a ``RecursionError``, a
 ``MemoryError``, a bug) is that file's error.
 
 Files are bounded before ``tomllib`` sees them (:data:`DECK_LIMITS`, :mod:`recall.toml_limits`):
@@ -17,12 +17,12 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-import tomllib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
+from recall import toml_parser
 from recall.cards import failure_cache, parse_cache
 from recall.cards.model import Card, Deck
 from recall.errors import DeckError
@@ -79,10 +79,13 @@ class DeckFailure:
 
 @dataclass(frozen=True)
 class LoadResult:
-    """The decks that loaded, in load order, and the files that failed."""
+    """The decks that loaded, in load order, and the files that failed; with ``defer``
+    (:func:`load_decks`), the files left unread because they were never checked before
+    (``pending``: neither loaded nor failed yet)."""
 
     decks: tuple[Deck, ...]
     failures: tuple[DeckFailure, ...]
+    pending: tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -107,6 +110,14 @@ class LoadResult:
         return tuple(error for failure in self.failures for error in failure.errors)
 
 
+class _Unchecked:
+    """What :func:`_read_deck` gives back with ``known_only`` for bytes no cache knows."""
+
+
+#: The file would have to be parsed and checked afresh (``known_only``).
+UNCHECKED: Final = _Unchecked()
+
+
 def read_deck(
     path: str | os.PathLike[str], *, builtin: bool = False, check: DeckCheck | None = None
 ) -> tuple[Deck | None, list[DeckError]]:
@@ -116,6 +127,25 @@ def read_deck(
     :func:`recall.grading.check_deck` for the formula-engine checks). Results are cached per
     process until the file's size or modification time changes.
     """
+    found = _read_deck_cached(path, builtin=builtin, check=check, known_only=False)
+    assert not isinstance(found, _Unchecked)  # only with known_only
+    return found
+
+
+def read_known_deck(
+    path: str | os.PathLike[str], *, builtin: bool = False, check: DeckCheck | None = None
+) -> tuple[Deck | None, list[DeckError]] | _Unchecked:
+    """:func:`read_deck`, when its answer is known without parsing and checking the file: this
+    process read these bytes before, or the parsed-deck cache or the failure cache holds them
+    (read with the same ``check``), or the file cannot be read at all. Else
+    :data:`UNCHECKED`, and nothing is parsed: the caller reads it with :func:`read_deck` when
+    it has the time (a first start checks new custom decks after its first screen)."""
+    return _read_deck_cached(path, builtin=builtin, check=check, known_only=True)
+
+
+def _read_deck_cached(
+    path: str | os.PathLike[str], *, builtin: bool, check: DeckCheck | None, known_only: bool
+) -> tuple[Deck | None, list[DeckError]] | _Unchecked:
     shown = str(path)
     try:
         stat = os.stat(path)
@@ -127,9 +157,12 @@ def read_deck(
         if cached is not None:
             return cached[0], list(cached[1])
     try:
-        deck, errors = _read_deck(path, shown, builtin=builtin, check=check)
+        found = _read_deck(path, shown, builtin=builtin, check=check, known_only=known_only)
     except Exception as error:  # one file's failure, whatever it is, never stops the others
-        deck, errors = None, [_unexpected(error, shown)]
+        found = None, [_unexpected(error, shown)]
+    if isinstance(found, _Unchecked):
+        return found
+    deck, errors = found
     if key is not None:
         if len(_CACHE) >= _CACHE_SIZE:
             _CACHE.pop(next(iter(_CACHE)))
@@ -138,15 +171,20 @@ def read_deck(
 
 
 def _read_deck(
-    path: str | os.PathLike[str], shown: str, *, builtin: bool, check: DeckCheck | None
-) -> tuple[Deck | None, list[DeckError]]:
+    path: str | os.PathLike[str],
+    shown: str,
+    *,
+    builtin: bool,
+    check: DeckCheck | None,
+    known_only: bool = False,
+) -> tuple[Deck | None, list[DeckError]] | _Unchecked:
     try:
         raw = read_bounded(path, DECK_LIMITS)
     except TomlLimitExceeded as error:
         return None, [DeckError(error.message, path=shown, suggestion="split it into decks")]
     except OSError as error:
         return None, [DeckError(f"cannot read the file: {error.strerror or error}", path=shown)]
-    return _deck_from_raw(raw, shown, builtin=builtin, check=check)
+    return _deck_from_raw(raw, shown, builtin=builtin, check=check, known_only=known_only)
 
 
 def check_deck_text(
@@ -164,9 +202,11 @@ def check_deck_text(
         )
         return None, [DeckError(message, path=shown, suggestion="split it into decks")]
     try:
-        deck, errors = _deck_from_raw(raw, shown, builtin=False, check=check)
+        found = _deck_from_raw(raw, shown, builtin=False, check=check)
     except Exception as error:  # as read_deck: whatever goes wrong is this text's error
         return None, [_unexpected(error, shown)]
+    assert not isinstance(found, _Unchecked)  # only with known_only
+    deck, errors = found
     if deck is not None:
         if len(_CHECKED) >= _CHECKED_SIZE:
             _CHECKED.pop(next(iter(_CHECKED)))
@@ -175,9 +215,10 @@ def check_deck_text(
 
 
 def _deck_from_raw(
-    raw: bytes, shown: str, *, builtin: bool, check: DeckCheck | None
-) -> tuple[Deck | None, list[DeckError]]:
-    """A deck file's bytes (within the size limit) → a validated deck, or its errors."""
+    raw: bytes, shown: str, *, builtin: bool, check: DeckCheck | None, known_only: bool = False
+) -> tuple[Deck | None, list[DeckError]] | _Unchecked:
+    """A deck file's bytes (within the size limit) → a validated deck, or its errors
+    (:data:`UNCHECKED` with ``known_only`` when no cache holds them)."""
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -197,13 +238,15 @@ def _deck_from_raw(
     failed = failure_cache.load(raw, shown, builtin=builtin, check=check)
     if failed is not None:  # these very bytes were found broken before: the same errors
         return None, failed
+    if known_only:
+        return UNCHECKED
     try:
         check_shape(text, DECK_LIMITS)
     except TomlLimitExceeded as error:
         return None, [DeckError(error.message, path=shown, line=error.line)]
     try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
+        data = toml_parser.loads(text)
+    except toml_parser.TOMLDecodeError as error:
         return None, [_toml_error(error, shown)]
 
     from recall.cards.build import DeckBuilder
@@ -246,7 +289,7 @@ def _unexpected(error: Exception, path: str) -> DeckError:
     )
 
 
-def _toml_error(error: tomllib.TOMLDecodeError, path: str) -> DeckError:
+def _toml_error(error: toml_parser.TOMLDecodeError, path: str) -> DeckError:
     message = str(error)
     match = _TOML_LINE.search(message)
     line = int(match.group(1)) if match else None
@@ -316,10 +359,13 @@ def load_decks(
     *,
     check: DeckCheck | None = None,
     progress: Callable[[int, int], None] | None = None,
+    defer: bool = False,
 ) -> LoadResult:
     """Load every deck under ``dirs`` (default: built-in, then custom); ``check`` as for
     :func:`read_deck`; ``progress(done, total)`` is called after each file (a loading screen
-    shows it).
+    shows it). With ``defer``, a file whose answer is not known without parsing and checking
+    it (:func:`read_known_deck`) is left out, listed in :attr:`LoadResult.pending`: none of
+    its cards is loaded until it is read with the check (load again without ``defer``).
 
     Folders that do not exist are skipped quietly (a learner may have no custom decks). Deck ids
     must be unique across everything loaded: a later deck reusing an id is a failure.
@@ -327,6 +373,7 @@ def load_decks(
     targets: Sequence[str | os.PathLike[str]] = list(default_dirs() if dirs is None else dirs)
     decks: list[Deck] = []
     failures: list[DeckFailure] = []
+    pending: list[str] = []
     owners: dict[str, str] = {}
     seen_files: set[str] = set()
     files = [file for target in targets for file in deck_files(target)]
@@ -337,7 +384,16 @@ def load_decks(
         if key in seen_files:
             continue
         seen_files.add(key)
-        deck, errors = read_deck(file, builtin=_is_builtin(file), check=check)
+        builtin = _is_builtin(file)
+        found = (
+            read_known_deck(file, builtin=builtin, check=check)
+            if defer
+            else read_deck(file, builtin=builtin, check=check)
+        )
+        if isinstance(found, _Unchecked):
+            pending.append(str(file))
+            continue
+        deck, errors = found
         if deck is None:
             failures.append(DeckFailure(str(file), tuple(errors)))
             continue
@@ -358,7 +414,7 @@ def load_decks(
             continue
         owners[deck.id] = str(file)
         decks.append(deck)
-    return LoadResult(tuple(decks), tuple(failures))
+    return LoadResult(tuple(decks), tuple(failures), tuple(pending))
 
 
 def _deck_id_line(path: Path) -> int | None:

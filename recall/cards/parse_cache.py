@@ -14,6 +14,11 @@ deck that loads cleanly is written here as JSON, under a key made of
   that are module-level functions are cached: a lambda or a closure has no name that says what
   it checks, so its results are never reused.
 
+An entry is one line of JSON naming its key and the SHA-256 of the rest, then the deck as JSON
+(read once: the deck is not a string inside the entry's JSON). What most cards of a deck share
+(the deck's symbols, which reach every card, its id and topic) is written once, as the cards'
+``shared`` values, and left out of each card that has them.
+
 Nothing read back is trusted blindly: the entry must name the key it was looked up by, its
 payload must match the digest stored with it, and every field is rebuilt with its declared type
 (no ``pickle``: a tampered entry can only fail to load). Any problem, a missing, corrupt, stale
@@ -47,8 +52,9 @@ from recall.regular_files import read_regular
 #: A deck check as :func:`recall.cards.loader.read_deck` takes it.
 Check = Callable[..., None]
 
-#: Bumped when the layout of an entry changes.
-FORMAT: Final = 1
+#: Bumped when the layout of an entry changes (2: a header line, then the deck's JSON, with
+#: the values its cards share written once).
+FORMAT: Final = 2
 #: Entries kept; the least recently used beyond this are removed when one is written.
 MAX_ENTRIES: Final = 256
 #: Largest entry read back (bytes); a deck file is far smaller (see the loader's limits).
@@ -79,14 +85,11 @@ def load(raw: bytes, path: str, *, builtin: bool, check: Check | None) -> Deck |
         return None
     file = cache_dir() / f"{key}.json"
     try:
-        raw = read_regular(file, MAX_ENTRY_BYTES)  # a FIFO here is refused, never waited on
-        if len(raw) > MAX_ENTRY_BYTES:
+        entry = read_regular(file, MAX_ENTRY_BYTES)  # a FIFO here is refused, never waited on
+        if len(entry) > MAX_ENTRY_BYTES:
             return None
-        entry = json.loads(raw)
-        if not isinstance(entry, dict) or entry.get("key") != key:
-            return None
-        payload = entry.get("deck")
-        if not isinstance(payload, str) or _digest(payload) != entry.get("digest"):
+        header, payload = split_entry(entry)
+        if header.get("key") != key or _digest(payload) != header.get("digest"):
             return None
         deck = _decode_deck(json.loads(payload), path)
     except (OSError, ValueError, TypeError, KeyError, RecursionError, _Invalid):
@@ -109,7 +112,7 @@ def store(raw: bytes, deck: Deck, *, builtin: bool, check: Check | None) -> bool
     if key is None:
         return False
     try:
-        payload = json.dumps(_encode(deck), ensure_ascii=False, sort_keys=True)
+        payload = json.dumps(_encode_deck(deck), ensure_ascii=False, sort_keys=True)
         again = _decode_deck(json.loads(payload), deck.path)
     except (TypeError, ValueError, RecursionError, _Invalid):
         return False
@@ -117,11 +120,10 @@ def store(raw: bytes, deck: Deck, *, builtin: bool, check: Check | None) -> bool
         a.content_hash() != b.content_hash() for a, b in zip(again.cards, deck.cards, strict=True)
     ):
         return False
-    entry = json.dumps({"key": key, "digest": _digest(payload), "deck": payload})
     folder = cache_dir()
     try:
         make_private_dirs(folder)
-        write_atomically(folder / f"{key}.json", entry, durable=False)
+        write_atomically(folder / f"{key}.json", join_entry(key, payload), durable=False)
     except OSError:
         return False
     prune(folder)
@@ -137,6 +139,9 @@ class PendingWrites:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
+        #: Held while entries are written: a second :meth:`write` (the app closing while a
+        #: worker writes) waits for them, so the process never ends with them half done.
+        self._writing = threading.Lock()
         self._entries: list[tuple[bytes, Deck, bool, Check | None]] = []
 
     def add(self, raw: bytes, deck: Deck, *, builtin: bool, check: Check | None) -> None:
@@ -148,12 +153,15 @@ class PendingWrites:
             return len(self._entries)
 
     def write(self) -> int:
-        """Write every queued entry (each exactly as :func:`store` would); how many were."""
-        with self._lock:
-            entries, self._entries = self._entries, []
-        return sum(
-            store(raw, deck, builtin=builtin, check=check) for raw, deck, builtin, check in entries
-        )
+        """Write every queued entry (each exactly as :func:`store` would); how many were.
+        Returns once the entries another thread's call took are written too."""
+        with self._writing:
+            with self._lock:
+                entries, self._entries = self._entries, []
+            return sum(
+                store(raw, deck, builtin=builtin, check=check)
+                for raw, deck, builtin, check in entries
+            )
 
 
 _deferring = threading.local()
@@ -238,8 +246,24 @@ def _disabled() -> bool:
     return os.environ.get(DISABLE_VARIABLE, "") == "1"
 
 
-def _digest(payload: str) -> str:
-    return hashlib.sha256(payload.encode("utf-8")).hexdigest()
+def _digest(payload: bytes) -> str:
+    return hashlib.sha256(payload).hexdigest()
+
+
+def join_entry(key: str, payload: str) -> str:
+    """An entry's text: the header line (its key and the digest of the payload's UTF-8), then
+    the payload (JSON: it holds no line break)."""
+    header = json.dumps({"key": key, "digest": _digest(payload.encode("utf-8"))})
+    return header + "\n" + payload
+
+
+def split_entry(entry: bytes) -> tuple[dict[str, Any], bytes]:
+    """An entry's header (a JSON object) and its payload; ``ValueError`` when it has no header."""
+    head, newline, payload = entry.partition(b"\n")
+    header = json.loads(head)
+    if not newline or not isinstance(header, dict):
+        raise ValueError("not an entry")
+    return header, payload
 
 
 def prune(folder: Path, keep: int | None = None) -> None:
@@ -260,23 +284,101 @@ def prune(folder: Path, keep: int | None = None) -> None:
 
 # --------------------------------------------------------------------------- the codec
 
+#: Card fields whose value most cards of a deck share, written once per deck (``shared``).
+_SHARED_FIELDS: Final = ("deck_id", "topic", "symbols", "functions")
 
-def _encode(value: Any) -> Any:
+
+def _encode_deck(deck: Deck) -> dict[str, Any]:
+    """:func:`_encode` of a deck, with each of :data:`_SHARED_FIELDS` that several cards have
+    alike written once under ``shared`` and left out of those cards; a card whose value differs
+    keeps its own, written even when it is the field's default (``shared`` would fill it in)."""
+    data = _encode(deck, {})
+    cards = data.get("cards", [])
+    shared: dict[str, Any] = {}
+    for name in _SHARED_FIELDS:
+        counts: dict[Any, list[Any]] = {}  # a key for each value: [how many, the value]
+        for card in cards:
+            if name in card:
+                seen = counts.setdefault(_value_key(card[name]), [0, card[name]])
+                seen[0] += 1
+        if not counts:
+            continue
+        count, value = max(counts.values(), key=lambda seen: seen[0])
+        if count < 2:
+            continue
+        for card in cards:
+            if name not in card:  # left out at its default: written, or shared would fill it
+                card[name] = _encode(dict(_layout(Card))[name])
+            elif card[name] == value:
+                del card[name]
+        shared[name] = value
+    if shared:
+        data["shared"] = shared
+    return data
+
+
+def _value_key(value: Any) -> Any:
+    """A key under which equal encoded values of a card field meet: the text itself, or for a
+    list of the objects :func:`_encode` made once per distinct symbol (equal symbols, one
+    object), their identities; anything else as JSON text. Equal values under different keys
+    would only make the entry longer: :func:`_encode_deck` compares values, not keys."""
+    if type(value) is str:
+        return value
+    if type(value) is list and all(type(item) is dict for item in value):
+        return tuple(map(id, value))
+    return json.dumps(value, sort_keys=True)
+
+
+def _with_shared(data: Any) -> Any:
+    """A deck's JSON with its cards' ``shared`` values put back into each card that lacks them
+    (the same list object for every card: the symbols decoder then shares one tuple)."""
+    if type(data) is not dict or "shared" not in data:
+        return data
+    data = dict(data)
+    shared = data.pop("shared")
+    cards = data.get("cards")
+    if type(shared) is not dict or type(cards) is not list:
+        raise _Invalid("bad shared values")
+    if any(name not in _SHARED_FIELDS for name in shared):
+        raise _Invalid("unknown shared field")
+    filled = []
+    for card in cards:
+        if type(card) is not dict:
+            raise _Invalid("expected a card")
+        filled.append({**shared, **card})
+    data["cards"] = filled
+    return data
+
+
+def _encode(value: Any, memo: dict[Any, Any] | None = None) -> Any:
     """Plain JSON values for a deck: dataclasses as objects of the fields that differ from
     their defaults, enums by value, tuples as lists. The deck's and cards' paths are left out
-    (an entry is about content, not place), and so is the deck's digest (its key)."""
+    (an entry is about content, not place), and so is the deck's digest (its key).
+
+    With ``memo``, each symbol or function spec is encoded once (a deck's symbols reach every
+    card: the same ten objects on 2,000 cards), looked up by the object's identity, then by
+    value (cards that declare equal symbols of their own), and the one encoding is shared by
+    the cards' lists (read-only: the encoded deck is only dumped)."""
     kind: Any = type(value)
     if kind is str or value is None or kind is bool or kind is int or kind is float:
         return value  # most values of a deck: no other test needed
     if kind is tuple or kind is list:
-        return [_encode(v) for v in value]
+        return [_encode(v, memo) for v in value]
+    if memo is not None and (kind is SymbolSpec or kind is FunctionSpec):
+        known = memo.get(id(value))
+        if known is None:  # the spec is kept with its encoding: its id stays its own
+            encoded = memo.get(value)
+            if encoded is None:
+                encoded = memo[value] = _encode(value)
+            known = memo[id(value)] = (value, encoded)
+        return known[1]
     if is_dataclass(value) and not isinstance(value, type):
         out = {}
         for name, default in _layout(kind):
             item = getattr(value, name)
             if default is not MISSING and _same(item, default):
                 continue
-            out[name] = item if type(item) is str else _encode(item)
+            out[name] = item if type(item) is str else _encode(item, memo)
         return out
     if isinstance(value, Enum):
         return _encode(value.value)
@@ -311,7 +413,7 @@ def _same(value: Any, default: Any) -> bool:
 
 
 def _decode_deck(data: Any, path: str) -> Deck:
-    deck = _decoder(Deck)(data, path)
+    deck = _decoder(Deck)(_with_shared(data), path)
     if not isinstance(deck, Deck):
         raise _Invalid("not a deck")
     return deck
@@ -446,20 +548,78 @@ def _exact(kind: type) -> Decoder:
 def _dataclass(kind: type) -> Decoder:
     hints = typing.get_type_hints(kind)
     decoders = {f.name: _decoder(hints[f.name]) for f in fields(kind) if f.init}
+    # Fields of one exact type (text, a flag, a whole number) are checked here, not through a
+    # decoder call each: most of a card's values are text.
+    exact = {
+        name: hint for name, hint in hints.items() if name in decoders and hint in (str, bool, int)
+    }
     located = kind in (Card, Deck)
+    build = _builder(kind)
 
     def decode(data: Any, path: str) -> Any:
         if type(data) is not dict:
             raise _Invalid(f"expected a {kind.__name__}")
-        try:
-            values = {name: decoders[name](value, path) for name, value in data.items()}
-        except KeyError:
-            raise _Invalid(f"unknown fields in a {kind.__name__}") from None
+        values = {}
+        for name, value in data.items():
+            expected = exact.get(name)
+            if expected is not None:
+                if type(value) is not expected:
+                    raise _Invalid(f"{kind.__name__}.{name} is not {expected.__name__}")
+                values[name] = value
+                continue
+            decoder = decoders.get(name)
+            if decoder is None:
+                raise _Invalid(f"unknown field {name!r} in a {kind.__name__}")
+            values[name] = decoder(value, path)
         if located:
             values["path"] = path
+        return build(values)
+
+    return decode
+
+
+def _builder(kind: type) -> Callable[[dict[str, Any]], Any]:
+    """Make a ``kind`` from field values already decoded to their declared types.
+
+    The deck model's dataclasses are frozen, and a frozen dataclass's ``__init__`` sets each of
+    its fields through ``object.__setattr__`` (thirty for a card: a third of decoding a deck).
+    When ``kind`` does nothing else in ``__init__`` (no ``__post_init__``, no slots, no
+    init-only or excluded fields), its instance's ``__dict__`` is filled at once with the
+    defaults, fresh values of the default factories, then the values: the object
+    ``kind(**values)`` makes. Anything else, and any missing or unknown field, goes through
+    ``kind(**values)`` and its ``TypeError``."""
+    every = fields(kind)
+    plain = (
+        not hasattr(kind, "__post_init__")
+        and "__slots__" not in vars(kind)
+        and all(f.init for f in every)
+        and len(every) == len(typing.get_type_hints(kind))
+    )
+
+    def slow(values: dict[str, Any]) -> Any:
         try:
             return kind(**values)
         except TypeError as error:
             raise _Invalid(str(error)) from None
 
-    return decode
+    if not plain:
+        return slow
+    defaults = {f.name: f.default for f in every if f.default is not MISSING}
+    factories = [(f.name, f.default_factory) for f in every if f.default_factory is not MISSING]
+    required = frozenset(f.name for f in every) - defaults.keys() - {n for n, _ in factories}
+    known = frozenset(f.name for f in every)
+    new = object.__new__
+
+    def fast(values: dict[str, Any]) -> Any:
+        if not required <= values.keys() or not values.keys() <= known:
+            return slow(values)  # its TypeError names what is missing or unknown
+        made: Any = new(kind)
+        attributes = made.__dict__
+        attributes.update(defaults)
+        for name, factory in factories:
+            if name not in values:
+                attributes[name] = factory()
+        attributes.update(values)
+        return made
+
+    return fast

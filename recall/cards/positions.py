@@ -15,8 +15,9 @@ ancestor, so a lookup always yields the most precise line known.
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import dataclass, field
+
+from recall import toml_parser
 
 _HEADER = re.compile(r"^\s*(\[\[?)\s*(?P<name>[^\]]*?)\s*(\]\]?)\s*(#.*)?$")
 _BARE_KEY = r"[A-Za-z0-9_-]+"
@@ -72,8 +73,8 @@ def _decoded_key(raw: str) -> str:
     """A double-quoted key with its escapes decoded as TOML does (``"x\\u2066"``), so a key
     that holds an escaped character is found by the path the parsed data gives it."""
     try:
-        return next(iter(tomllib.loads(f"{raw} = 0")))
-    except (tomllib.TOMLDecodeError, StopIteration):
+        return next(iter(toml_parser.loads(f"{raw} = 0")))
+    except (toml_parser.TOMLDecodeError, StopIteration):
         return raw[1:-1]
 
 

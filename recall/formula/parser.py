@@ -25,6 +25,7 @@ from recall.formula.functions import BUILTINS
 from recall.formula.latex import latex_to_plain, looks_like_latex
 from recall.formula.lexer import Token, tokenize
 from recall.formula.magnitude import log10_magnitude
+from recall.formula.names import GREEK_LETTERS
 from recall.formula.nodes import (
     BinOp,
     Call,
@@ -36,6 +37,7 @@ from recall.formula.nodes import (
     walk,
 )
 from recall.formula.symbols import DEFAULT_TABLE, SymbolTable
+from recall.formula.typed_names import card_spelling, juxtaposed_parts, split_into
 from recall.spelling import plausible_suggestion
 
 MAX_DEPTH = 64
@@ -280,15 +282,47 @@ class Parser:
         if name in table.variables:
             return Symbol(name)
         calls = following.kind == "open" and following.text == "(" and not following.space
-        if calls and self._looks_like_a_function(name):
+        if calls and name == "sigma" and table.function("sigma") is None:
+            # σ(z) on a card that names the sigmoid 'sigmoid' (its prompts write σ(z) too)
+            return self.call(token, "sigmoid")
+        if calls and self._looks_like_a_function(token):
             raise self.unknown_function(token)
         if table.strict:
+            alias = card_spelling(name, table.variables)
+            if alias is not None:
+                return Symbol(alias)
+            product = self._juxtaposed(token)
+            if product is not None:
+                return product
             raise self.unknown_name(token)
         return Symbol(name)
 
-    def _looks_like_a_function(self, name: str) -> bool:
+    def _juxtaposed(self, token: Token) -> Node | None:
+        """``6ND``, ``12Ld²``, ``2PR``, ``XW_Q``: one-letter names of the card typed side by
+        side, as the prompts themselves write products, read as their product when the run
+        splits into the card's names in exactly one way and every part is one letter (with
+        its subscript). A word (``mean``) or a run that splits two ways stays unknown and is
+        answered with the suggestion; the reading is shown as ``N*D``."""
+        parts = juxtaposed_parts(token.text, set(self.table.variables))
+        if parts is None:
+            return None
+        # The run becomes one token per name, so the grammar reads it as typed with spaces:
+        # an exponent binds to the last letter (``Ld²`` is ``L*d^2``).
+        pieces, column = [], token.pos
+        for index, part in enumerate(parts):
+            space = token.space if index == 0 else False
+            pieces.append(Token("name", part, column, space, raw=part))
+            column += len(part)
+        self.tokens[self.index - 1 : self.index] = pieces
+        return Symbol(parts[0])
+
+    def _looks_like_a_function(self, token: Token) -> bool:
         """A plain word of three or more letters before '(' is a function call attempt
-        (``softmax(z)``, ``sigmoyd(x)``); ``x(1-x)`` and ``d_k(...)`` multiply."""
+        (``softmax(z)``, ``sigmoyd(x)``); ``x(1-x)``, ``d_k(...)`` and a letter typed as one
+        symbol (``γ(x-μ)``, whose canonical name ``gamma`` is a word) multiply."""
+        if len(token.raw) == 1 and not token.raw.isascii():
+            return False
+        name = token.text
         if difflib.get_close_matches(name, self._function_names(), n=1, cutoff=0.75):
             return True
         return len(name) >= 3 and name.isalpha()
@@ -337,11 +371,17 @@ class Parser:
         p^2``, ``ln p q``, ``log x/2`` could be read two ways: the learner is asked for
         parentheses instead. Unknown functions (``f x``) always need them."""
         must = self.error(
-            f"'{token.text}' is a function: write {token.text}(...) with its argument", token
+            f"'{_as_typed(token)}' is a function: write {_as_typed(token)}(...) with its argument",
+            token,
         )
         builtin = BUILTINS.get(resolved)
         argument = self.token
-        if builtin is None or builtin.min_args != 1 or argument.kind not in ("name", "num"):
+        if builtin is None or builtin.min_args != 1:
+            raise must
+        grouped = self._bare_group_argument(token)
+        if grouped is not None:
+            return grouped
+        if argument.kind not in ("name", "num"):
             raise must
         if argument.kind == "name" and (
             self.table.function(argument.text) is not None
@@ -358,11 +398,43 @@ class Parser:
             rest = self.peek(2)
             shown = self.text[token.pos : rest.pos].rstrip() + ("…" if rest.kind != "end" else "")
             raise self.error(
-                f"'{shown}' could be read more than one way: write {token.text}(...) with "
+                f"'{shown}' could be read more than one way: write {_as_typed(token)}(...) with "
                 "parentheses around its argument",
                 token,
             )
         return self.atom()
+
+    def _bare_group_argument(self, token: Token) -> Node | None:
+        """``log σ(z)``, ``-log sigmoid(r_w - r_l)``, ``log|J|``: a one-argument builtin applied
+        without parentheses to a call written with its own parentheses, or to an absolute value.
+        The group says where the argument ends, so there is one reading when nothing binds to
+        the group after it (the answer ends, or ``+``, ``-``, ``)``, ``,`` follows): ``log σ(z)``
+        is ``log(σ(z))``. ``log σ(z)^2`` or ``log|x| y`` could be read two ways and are asked
+        about; anything else is not a group (``None``)."""
+        argument = self.token
+        if argument.kind == "name":
+            name = argument.text
+            if self.table.function(name) is None or name in self.table.variables:
+                return None
+            following = self.peek()
+            if not (following.kind == "open" and following.text == "("):
+                return None
+        elif argument.kind != "bar":
+            return None
+        self.enter()
+        node = self.atom()
+        self.depth -= 1
+        after = self.token
+        if after.kind in ("end", "close", "comma", "bar") or (
+            after.kind == "op" and after.text in "+-"
+        ):
+            return node
+        shown = self.text[token.pos : after.pos].rstrip() + "…"
+        raise self.error(
+            f"'{shown}' could be read more than one way: write {_as_typed(token)}(...) with "
+            "parentheses around its argument",
+            token,
+        )
 
     def _check_arity(self, token: Token, resolved: str, count: int) -> None:
         builtin = BUILTINS.get(resolved)
@@ -382,18 +454,25 @@ class Parser:
     def unknown_function(self, token: Token) -> ParseError:
         name = token.text
         close = plausible_suggestion(name, (sorted(self.table.functions), self._function_names()))
+        typed = _as_typed(token)
         if close:
-            return self.error(f"unknown function '{name}' (did you mean {close}?)", token)
-        return self.error(f"unknown function '{name}'", token)
+            return self.error(f"unknown function '{typed}' (did you mean {close}?)", token)
+        return self.error(f"unknown function '{typed}'", token)
 
     def unknown_name(self, token: Token) -> ParseError:
+        """The message for a name the card does not know, in the learner's notation: what they
+        typed as they typed it, and names offered spelled the same way (``σ`` typed is offered
+        ``σ_y``, not ``sigma_y``; ``sigma`` typed is offered ``sigma_y``)."""
         name = token.text
+        typed = _as_typed(token)
+        show = _greek_spelled if typed != name else str
         known = sorted(self.table.variables)
-        split = _split_into(
+        split = split_into(
             name, set(known) | {"pi"} | ({"e"} if not self.table.e_is_variable else set())
         )
         if split:
-            return self.error(f"unknown name '{name}' (did you mean {'*'.join(split)}?)", token)
+            product = "*".join(show(part) for part in split)
+            return self.error(f"unknown name '{typed}' (did you mean {product}?)", token)
         # The names the card shows first: a learner reaching for a name most likely means one of
         # those, and a word that is close to none of them is better answered with the list. A
         # deck's other names are accepted but not offered (the card never showed them).
@@ -403,31 +482,20 @@ class Parser:
             name, (offered, sorted(self.table.functions), self._function_names())
         )
         if close:
-            return self.error(f"unknown name '{name}' (did you mean {close}?)", token)
-        listing = ", ".join(offered) if offered else "none"
-        return self.error(f"unknown name '{name}' (this question's names: {listing})", token)
+            return self.error(f"unknown name '{typed}' (did you mean {show(close)}?)", token)
+        listing = ", ".join(show(n) for n in offered) if offered else "none"
+        return self.error(f"unknown name '{typed}' (this question's names: {listing})", token)
 
 
-def _split_into(name: str, known: set[str]) -> list[str] | None:
-    """Split ``name`` into a product of known names (``Vd`` → ``V``, ``d``), if possible.
+def _as_typed(token: Token) -> str:
+    """A name as the learner typed it when that was not plain ASCII (``σ₁``), else its name."""
+    return token.raw if token.raw and not token.raw.isascii() else token.text
 
-    A lower-case word of four letters or more is a word, not a product of one-letter names
-    (``margin`` is not ``m*a*r*g*i*n``, even on a card that declares those letters).
-    """
-    if len(name) > 24:
-        return None
-    best: dict[int, list[str]] = {0: []}
-    for end in range(1, len(name) + 1):
-        for start in range(end):
-            if start in best and name[start:end] in known:
-                best[end] = best[start] + [name[start:end]]
-                break
-    parts = best.get(len(name))
-    if not parts or len(parts) < 2:
-        return None
-    if len(name) >= 4 and name.isalpha() and name.islower() and all(len(p) == 1 for p in parts):
-        return None
-    return parts
+
+def _greek_spelled(name: str) -> str:
+    """``gamma_i`` → ``γ_i``: each part of a canonical name that names a Greek letter written
+    as the letter, for messages to a learner who types Greek letters."""
+    return "_".join(GREEK_LETTERS.get(part, part) for part in name.split("_"))
 
 
 def _check_power_size(node: BinOp, text: str, column: int) -> None:

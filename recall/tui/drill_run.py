@@ -89,7 +89,10 @@ class DrillRun:
 
     def _view(self, card: Card, question: Question | None = None) -> CardView:
         """The card as asked now: its question is drawn here, once per review (a given one is
-        kept), and the prompt, grading and the recorded review all use it."""
+        kept), and the prompt, grading and the recorded review all use it. Its ``shown``
+        formula comes drawn when it was drawn before; else as typed, with
+        ``shown_pending`` set (:meth:`draw_shown` draws it): the card is never held back
+        for the engine's import."""
         from recall.grading import Question
         from recall.tui.presenting import card_view
 
@@ -98,7 +101,15 @@ class DrillRun:
         self._questions[card.key] = asked
         state = self.session.current_state
         new = bool(state is not None and state.state.is_new)
-        return card_view(original, question=asked, new=new)
+        return card_view(original, question=asked, new=new, draw=False)
+
+    def draw_shown(self, card: CardView) -> CardView:
+        """``card`` with its ``shown`` formula drawn 2-D (and kept for the next start). Imports
+        the engine the first time: call it from a worker thread."""
+        from recall.tui.presenting import shown_formula
+
+        original = self.workspace.card(card.key)
+        return replace(card, shown=shown_formula(original), shown_pending=False)
 
     # ------------------------------------------------------------------ engine work (threads)
 

@@ -37,7 +37,15 @@ def build_app(
         from recall.tui.settings import read_settings
 
         settings, settings_problem = read_settings()
-    services = Services(settings, db_url=db_url, custom_decks=custom_decks, learner=learner)
+    # The home screen comes before new custom decks' formula checks (their cards join the
+    # counts when checked); a session asked for on the command line waits for every deck.
+    services = Services(
+        settings,
+        db_url=db_url,
+        custom_decks=custom_decks,
+        learner=learner,
+        defer_checks=plan is None,
+    )
     return RecallApp(services, settings, plan=plan, settings_problem=settings_problem)
 
 

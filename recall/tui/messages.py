@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from textual.message import Message
 
-from recall.tui.views import FeedbackView, HomeData, PreviewView
+from recall.tui.views import CardView, FeedbackView, HomeData, PreviewView
 
 
 @dataclass
@@ -40,6 +40,14 @@ class PreviewReady(Message):
 
     serial: int
     preview: PreviewView
+
+
+@dataclass
+class ShownDrawn(Message):
+    """The drawing worker drew the ``shown`` formula of a card on the drill screen (``card``:
+    the same card with it drawn)."""
+
+    card: CardView
 
 
 @dataclass

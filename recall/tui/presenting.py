@@ -80,6 +80,14 @@ def shown_formula(card: Card) -> str:
     return drawn
 
 
+def shown_drawn_before(card: Card) -> str | None:
+    """``card.shown`` as an earlier start (or this one) drew it, or ``None``: never renders, so
+    the engine is not imported (the drill screen draws a miss in a worker)."""
+    from recall.tui.shown_cache import shown_cache
+
+    return shown_cache().get(card, SHOWN_WIDTH)
+
+
 def remember_shown_formulas(cards: Iterable[Card]) -> int:
     """Draw every formula of ``cards`` not drawn before and write the cache for the next start
     (the engine warm-up, once SymPy is imported); how many were drawn."""
@@ -116,18 +124,25 @@ def reflow(text: str) -> str:
     return "\n\n".join(paragraphs)
 
 
-def card_view(card: Card, *, question: Question | None = None, new: bool = False) -> CardView:
+def card_view(
+    card: Card, *, question: Question | None = None, new: bool = False, draw: bool = True
+) -> CardView:
     """The card as the drill screen asks it: ``question`` is the one drawn for this review (its
     prompt shows a numeric card's values); without one, the card as a deck listing shows it.
 
     Rendering the ``shown`` formula needs the engine, so call this off the event loop when the
-    engine may not be imported yet.
+    engine may not be imported yet, or with ``draw=False``: then a formula not drawn before is
+    given as the deck file types it, marked :attr:`CardView.shown_pending` (the caller draws it
+    later), and the engine is never imported here.
     """
     from recall.grading.question import asked_prompt
 
     prompt = reflow(question.prompt if question is not None else asked_prompt(card))
     drawn = question is not None and bool(question.values)
-    shown = shown_formula(card) if card.shown else ""
+    shown, pending = "", False
+    if card.shown:
+        shown_now = shown_formula(card) if draw else shown_drawn_before(card)
+        shown, pending = (card.shown, True) if shown_now is None else (shown_now, False)
     mentioned = mentioned_names(card)
     # Names declared only for the card's identity checks are not the learner's to type, so the
     # legend (the names the learner may use) never lists them.
@@ -143,6 +158,7 @@ def card_view(card: Card, *, question: Question | None = None, new: bool = False
         kind=str(card.kind),
         prompt=prompt,
         shown=shown,
+        shown_pending=pending,
         symbols=symbols,
         hint=card.hint,
         unit=card.unit,

@@ -57,8 +57,12 @@ class Services:
         custom_decks: Path | None = None,
         db_url: str | None = None,
         learner: str | None = None,
+        defer_checks: bool = False,
     ) -> None:
         self.clock: Clock = clock or utc_now
+        #: Custom decks never checked before are checked after the first counts
+        #: (:meth:`check_pending`), not before them.
+        self.defer_checks = defer_checks
         self.learner = learner
         self.deck_dirs = list(deck_dirs) if deck_dirs is not None else None
         self.custom_decks = custom_decks
@@ -90,12 +94,30 @@ class Services:
                 # Decks parsed afresh reach the parsed-deck cache after the counts are shown
                 # (:meth:`warm`), not before: a first start's home is up 0.15 s sooner.
                 defer_cache_writes=True,
+                defer_checks=self.defer_checks,
             )
         else:
             self._workspace.reload(progress=progress)
         if progress is not None:
             progress("Counting today's cards…")
         return self.home()
+
+    def check_pending(self) -> HomeData | None:
+        """Check the custom decks the load left for later with the formula engine, bring them
+        into the store and recount (a worker, once the first counts are on screen): the home
+        data with them (their failures listed with the others), or ``None`` when none was
+        pending. What was parsed reaches the parsed-deck cache with :meth:`write_parse_cache`
+        (after the counts are shown), so the next start finds these decks checked."""
+        workspace = self.workspace
+        if not workspace.pending:
+            return None
+        workspace.check_pending()
+        return self.home()
+
+    def write_parse_cache(self) -> None:
+        """Write the decks parsed afresh into the parsed-deck cache (a worker)."""
+        if self._workspace is not None:
+            self._workspace.write_parse_cache()
 
     def warm(self) -> None:
         """Import SymPy and the engine and read one expression end to end, so the first
@@ -176,9 +198,11 @@ class Services:
                 )
             )
         unfinished, done = self._unfinished()
+        synced = workspace.last_sync
         return HomeData(
             decks=tuple(rows),
             failures=tuple(failures),
+            shared_decks_behind=synced.behind if synced is not None else (),
             streak_days=today.streak_days,
             reviewed_today=today.reviewed_today,
             forecast=today.forecast,
@@ -188,6 +212,7 @@ class Services:
             new_allowance=today.new_left,
             review_allowance=today.reviews_left,
             today=today_view(plan, today.due_tomorrow, today.extra_new, today.exam),
+            checking=len(workspace.pending),
         )
 
     def _unfinished(self) -> tuple[SessionPlan | None, int]:

@@ -191,6 +191,9 @@ class HomeData(ShownText):
 
     decks: tuple[DeckRow, ...]
     failures: tuple[DeckFailure, ...] = ()
+    #: Shared decks of a shared database that are not this recall's built-in ones, used as the
+    #: database has them (a learner's login never writes them; the owner syncs them).
+    shared_decks_behind: tuple[str, ...] = ()
     streak_days: int = 0
     reviewed_today: int = 0
     forecast: tuple[int, ...] = ()  # reviews due on each of the next days, today first
@@ -203,6 +206,10 @@ class HomeData(ShownText):
     review_allowance: int | None = None
     #: Today's plan over every deck (``recall today``'s numbers).
     today: TodayView | None = None
+    #: Custom deck files still being checked (a first start, a new or edited deck: see
+    #: :meth:`recall.tui.services.Services.check_pending`); none of their cards is counted or
+    #: offered until then.
+    checking: int = 0
 
     def shows_work_for(self, plan: SessionPlan) -> bool:
         """Whether these counts already show that normal session ``plan`` has a card to drill
@@ -308,6 +315,9 @@ class CardView(ShownText):
     kind: str
     prompt: str
     shown: str = ""  # the formula parts around the answer, rendered 2-D
+    #: ``shown`` is the formula as the deck file types it: its 2-D drawing was not drawn before
+    #: and is drawn off the event loop (:meth:`recall.tui.drill_run.DrillRun.draw_shown`).
+    shown_pending: bool = False
     symbols: tuple[tuple[str, str], ...] = ()  # (name, meaning and domain)
     hint: str = ""
     unit: str = ""

@@ -26,6 +26,7 @@ leaving, ending) is its base class's, in ``session_screen.py``.
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from typing import ClassVar
 
 from rich.text import Text
@@ -37,7 +38,7 @@ from textual.widgets import Input, Static
 
 from recall.errors import RecallError
 from recall.tui.asking import asking_header, graded_header
-from recall.tui.messages import DataChanged, Graded, PreviewReady, WorkerFailed
+from recall.tui.messages import DataChanged, Graded, PreviewReady, ShownDrawn, WorkerFailed
 from recall.tui.plain import plain
 from recall.tui.screens.session_screen import Phase, SessionScreen
 from recall.tui.views import CardView, Leech, PreviewView, Rating, SessionPlan
@@ -152,6 +153,8 @@ class DrillScreen(SessionScreen):
         shown = self.query_one("#shown", Static)
         shown.update(Text(card.shown))
         shown.display = bool(card.shown)
+        if card.shown_pending:  # drawn once the card is on screen: see draw_shown
+            self.call_after_refresh(self.draw_shown, card)
         symbols = self.query_one("#symbols", Static)
         symbols.update(_symbols_text(card))
         symbols.display = bool(card.symbols)
@@ -188,6 +191,22 @@ class DrillScreen(SessionScreen):
         self._update_progress()
         self.query_one("#drill-body", VerticalScroll).scroll_home(animate=False)
         self.refresh_bindings()
+
+    @work(thread=True, exit_on_error=False, group="draw")
+    def draw_shown(self, card: CardView) -> None:
+        """Draw the card's ``shown`` formula, which no start had drawn before (the first one
+        imports SymPy: started after the card's frame, so the prompt never waits for it)."""
+        assert self.run is not None
+        self.post_message(ShownDrawn(self.run.draw_shown(card)))
+
+    def on_shown_drawn(self, message: ShownDrawn) -> None:
+        """The drawing replaces the formula as typed, if its card is still the one asked
+        (answered, skipped or undone meanwhile: the card shown now has its own)."""
+        drawn = message.card
+        if self.card is None or self.card.key != drawn.key or not self.card.shown_pending:
+            return
+        self.card = replace(self.card, shown=drawn.shown, shown_pending=False)
+        self.query_one("#shown", Static).update(Text(drawn.shown))
 
     def _on_top_again(self) -> None:
         """An overlay closed over a card being asked: the answer box takes the keys again, even

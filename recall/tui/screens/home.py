@@ -210,20 +210,39 @@ class HomeScreen(RecallScreen):
             )
         resume.display = data.unfinished is not None
         problems = self.query_one("#home-problems", Static)
+        lines: list[Text] = []
+        if data.checking:
+            # New or edited custom decks: their cards are counted and offered once the formula
+            # engine has checked them (a worker, started now; the counts follow by themselves).
+            lines.append(
+                Text.assemble(
+                    (f"Checking {count_of(data.checking, 'custom deck file')}… ", "bold"),
+                    ("their cards join when checked", "dim"),
+                )
+            )
         if data.failures:
             # One short line that always fits: the problems themselves are listed in full,
             # every one of every file, in one place (b, the decks screen), not cut off here.
             files = count_of(len(data.failures), "deck file")
             found = sum(len(f.message.splitlines()) or 1 for f in data.failures)
-            problems.update(
+            lines.append(
                 Text.assemble(
                     (f"{files} did not load ({count_of(found, 'problem')}): ", "bold"),
                     ("b lists them all", "dim"),
                 )
             )
-            problems.display = True
-        else:
-            problems.display = False
+        if data.shared_decks_behind:
+            # A shared database's decks from another recall version: the learner cannot change
+            # them (the owner syncs them); one line, the command in full (recall decks sync).
+            decks = count_of(len(data.shared_decks_behind), "shared deck")
+            lines.append(
+                Text.assemble(
+                    (f"{decks} from another recall version: ", "bold"),
+                    ("the owner runs recall decks sync", "dim"),
+                )
+            )
+        problems.update(Text("\n").join(lines))
+        problems.display = bool(lines)
         self._run_queued()
 
     # ------------------------------------------------------------------ loading
