@@ -51,8 +51,6 @@ MARKS_LEFT = {
     "held-043": "a sign flipped inside a product of three factors: no diagnosis, no part",
     "held-052": "a missing term in the denominator: named, not marked",
     "held-220": "σ missing from the normaliser: 'an extra factor of σ', not marked",
-    "held-240": "the wrong constant term (+1) is described but the whole answer is marked",
-    "held-285": "'off by an additive constant' marks the whole answer, not log 2",
     "held-415": "a missing |r| is read as a partial domain (whole answer)",
     "held-471": "the missing + 1 inside log2(…) is named, not marked",
     "held-513": "the missing - η β v inside grad(…) is named, not marked",
@@ -138,6 +136,12 @@ def normalised(text: str) -> tuple[str, list[int]]:
     return "".join(out), where
 
 
+def constant_term(text: str) -> bool:
+    """A part with no name of the card in it (``+ 1``, ``log(2)``): a constant term."""
+    pattern = r"(?:[\s\d.+\-*/^()]|\b(?:log|ln|exp|sqrt|pi|π|e)\b)+"
+    return bool(text) and re.fullmatch(pattern, text) is not None
+
+
 def on_the_mark(interpreted: str, span: tuple[int, int], mark: str) -> bool:
     """Whether ``span`` of the "read as" text lies on an occurrence of ``mark`` in it (an
     insertion point inside it counts), and is not the whole answer when the mark is less."""
@@ -184,6 +188,7 @@ def test_the_message_describes_the_marked_part(graded) -> None:
             or (whole and diagnosis.kind in WHOLE_ANSWER)
             or (diagnosis.kind == "swapped" and any(n in part.answer_text for n in names))
             or (diagnosis.kind == "complement" and flipped in part.answer_text)
+            or (diagnosis.kind == "additive" and constant_term(part.answer_text))
         )
         if not same or not verdict.message.startswith(diagnosis.message):
             mismatched.append(f"{line['id']}: {diagnosis.kind}/{part.kind}: {verdict.message}")

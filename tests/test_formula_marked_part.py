@@ -140,6 +140,14 @@ def test_the_marked_part_is_where_the_slip_is() -> None:
     assert wrong_place == []
 
 
+def constant_term(text: str) -> bool:
+    """A part with no name of the card in it (``+ 1``, ``log(2)``): a constant term."""
+    return (
+        bool(text)
+        and re.fullmatch(r"(?:[\s\d.+\-*/^()]|\b(?:log|ln|exp|sqrt|pi|π|e)\b)+", text) is not None
+    )
+
+
 def complement_name_marked(message: str, part) -> bool:
     """ "p where 1 - p belongs" describes a part that shows p."""
     name = message.split(" where 1 - ")[0]
@@ -167,6 +175,7 @@ def test_the_message_describes_the_marked_part() -> None:
             or (whole and diagnosis.kind in WHOLE_ANSWER)
             or (diagnosis.kind == "swapped" and swapped_name_marked(diagnosis.message, part))
             or (diagnosis.kind == "complement" and complement_name_marked(diagnosis.message, part))
+            or (diagnosis.kind == "additive" and constant_term(part.answer_text))
         )
         if not same or not verdict.message.startswith(diagnosis.message):
             mismatched.append(
@@ -312,3 +321,28 @@ def test_a_complement_is_marked_where_the_name_stands(reference, typed, variable
     start, end = part.answer_span
     assert verdict.interpreted[start:end] == marked
     assert (start, end) != (0, len(verdict.interpreted))
+
+
+@pytest.mark.parametrize(
+    ("reference", "typed", "variables", "marked"),
+    [
+        ("2*J - 2*log(2)", "2*J - log(2)", {"J": "[0, 0.6931]"}, "log(2)"),
+        (
+            "(mu^2 + s - log(s) - 1)/2",
+            "(mu^2 + s - log(s) + 1)/2",
+            {"mu": "real", "s": "positive"},
+            "1",
+        ),
+        ("x + 3", "x + 2", {"x": "real"}, "2"),
+    ],
+)
+def test_an_additive_slip_is_marked_on_the_constant_term(
+    reference, typed, variables, marked
+) -> None:
+    """ "Off by an additive constant" marks the constant term at fault, not the whole answer."""
+    verdict = check(reference, typed, SymbolTable.build(variables))
+    assert verdict.message.startswith("Off by an additive constant")
+    part = verdict.part
+    assert part is not None and part.answer_span is not None
+    start, end = part.answer_span
+    assert verdict.interpreted[start:end] == marked

@@ -447,6 +447,8 @@ SAME_ERROR = {
 }
 #: "x and y are swapped": the names a swap diagnosis is about.
 _SWAPPED = re.compile(r"^(\S+) and (\S+) are swapped")
+#: A part with no variable in it (``+ 1``, ``log(2)``, ``2*pi``): a constant term.
+_CONSTANT_TEXT = re.compile(r"(?:[\s\d.+\-*/^()]|\b(?:log|ln|exp|sqrt|pi|π|e)\b)+")
 #: "p where 1 - p belongs": the name a complement diagnosis is about.
 _COMPLEMENT = re.compile(r"^(\S+) where 1 - \S+ belongs")
 
@@ -476,6 +478,8 @@ def one_error(
         rf"(?<![\w']){re.escape(flipped.group(1))}(?![\w'])", part.answer_text
     ):
         return diagnosis, part  # "p where 1 - p belongs", marked where that p stands
+    if diagnosis.kind == "additive" and _CONSTANT_TEXT.fullmatch(part.answer_text or "-"):
+        return diagnosis, part  # off by a constant, marked on the constant term at fault
     if diagnosis.kind == "partial-domain" and not diagnosis.message.startswith("Right only"):
         return Diagnosis(part.kind, sentence_case(part.message)), part  # the part says more
     if diagnosis.kind in WHOLE_ANSWER:
