@@ -96,6 +96,10 @@ class HomeScreen(RecallScreen):
         self._stale = False
         #: Actions asked for while the decks were loading, run in order once they are in.
         self._queued: list[str] = []
+        #: A normal session asked for while custom decks were still being checked that found
+        #: nothing to drill yet: started (or answered) once their cards are in, never met with
+        #: "nothing left today" while cards may be on their way.
+        self._after_checks: SessionPlan | None = None
         #: The screen is narrow (:attr:`RecallScreen.narrow`, set when mounted).
         self._narrow = False
         #: The load worker is at work (its progress is shown; once the counts are in, a late
@@ -218,6 +222,11 @@ class HomeScreen(RecallScreen):
                 Text.assemble(
                     (f"Checking {count_of(data.checking, 'custom deck file')}… ", "bold"),
                     ("their cards join when checked", "dim"),
+                    (
+                        ("; then the session starts (Esc forgets)", "dim")
+                        if self._after_checks is not None
+                        else ""
+                    ),
                 )
             )
         if data.failures:
@@ -244,6 +253,10 @@ class HomeScreen(RecallScreen):
         problems.update(Text("\n").join(lines))
         problems.display = bool(lines)
         self._run_queued()
+        if not data.checking and self._after_checks is not None:
+            plan, self._after_checks = self._after_checks, None
+            if self.app.screen is self:
+                self.start_checked(plan)
 
     # ------------------------------------------------------------------ loading
 
@@ -276,10 +289,14 @@ class HomeScreen(RecallScreen):
                 break
 
     def key_escape(self) -> None:
-        """Forget the keys queued while loading."""
+        """Forget the keys queued while loading, and a session waiting for the checks."""
         if self._queued:
             self._queued.clear()
             self._show_loading()
+        if self._after_checks is not None:
+            self._after_checks = None
+            if self.recall.home_data is not None:
+                self.show_data(self.recall.home_data)
 
     # ------------------------------------------------------------------ helpers
 
@@ -376,6 +393,13 @@ class HomeScreen(RecallScreen):
         offer = self.services.empty_offer(plan)
         if offer is None:
             self.recall.start_session(plan)
+            return
+        data = self.recall.home_data
+        if data is not None and data.checking:
+            # Nothing to drill yet, but custom decks are being checked: their cards may be
+            # the session. Wait for them rather than say that nothing is left today.
+            self._after_checks = plan
+            self.show_data(data)
             return
         self.app.push_screen(
             EmptyOfferDialog(offer), lambda choice: self._take_offer(offer, choice)
