@@ -465,10 +465,11 @@ class RecallApp(App[int]):
 
         self._quit_question_coming = False
         drilling = [s for s in self.screen_stack if isinstance(s, DrillScreen) and s.in_progress]
-        if not drilling or drilling[-1].run is None:
+        run = drilling[-1].run if drilling else None
+        if run is None:
             self._quit_now()  # the key before it ended the session: nothing to ask about
             return
-        question = ConfirmDialog.quit_mid_session(drilling[-1].run.reviewed())
+        question = ConfirmDialog.quit_mid_session(run.reviewed(), drilling[-1]._has_pending())
         self.push_screen(question, self._after_quit_asked)
 
     def _after_quit_asked(self, yes: bool | None) -> None:
