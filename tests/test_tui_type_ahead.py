@@ -18,7 +18,7 @@ from textual import events
 from textual.widgets import Input
 
 from recall.tui.app import RecallApp
-from recall.tui.screens.decks import DecksScreen
+from recall.tui.screens.decks import CardForm, DecksScreen
 from recall.tui.screens.dialogs import SessionDialog
 from recall.tui.screens.today_dialogs import ExamPlanDialog, LearnMoreDialog
 from tests.tui_fixtures import (
@@ -147,3 +147,39 @@ def test_enter_right_after_the_date_submits_that_date(
     asyncio.run(flow())
     assert "Exam on" in shown[0], shown[0]
     assert "not a date" not in shown[0]
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_keys_typed_right_after_a_open_the_card_form_with_them(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    """'a' in the deck browser, then typing: the keys go to the form's first field (the deck id,
+    typed after what it holds), in order; before, they were lost on the deck list."""
+    app = RecallApp(real_services(tmp_path, FakeClock(), only={"tiny.toml": MANY_CARDS}))
+    seen: list[tuple[type, str, str]] = []
+
+    async def flow() -> None:
+        async with app.run_test(size=size) as pilot:
+            await settle(app, pilot)
+            await pilot.press("b")
+            await settle(app, pilot)
+            _send_at_once(app, ["a", *"-x", "backspace", "y"])
+            for _ in range(5):
+                await settle(app, pilot)
+                await pilot.pause(0.05)
+            form = app.screen
+            assert isinstance(form, CardForm)
+            seen.append((type(form), form.deck_id, form.query_one("#form-deck", Input).value))
+
+    asyncio.run(flow())
+    ((_screen, prefilled, typed),) = seen
+    assert typed == prefilled + "-y"
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_letters_typed_in_the_search_field_stay_text(tmp_path: Path, size: tuple[int, int]) -> None:
+    """'a' and 'e' open the card form only from outside a field: in the search they are typed."""
+    assert _burst(tmp_path, size, ["b", "slash"], [*"ae"], "#card-search") == (
+        DecksScreen,
+        "ae",
+    )

@@ -1,15 +1,16 @@
 """Keys typed while a dialog with a field is still opening wait for its field.
 
-A fast typist presses ``x`` and the exam date, ``l`` and a length, ``n`` and a count, in one
-burst. The opening key is a priority binding, so it pushes the dialog the moment the app reads
+A fast typist presses ``x`` and the exam date, ``l`` and a length, ``n`` and a count, ``a`` and
+the new card's fields, in one burst. The opening key is a priority binding, so it pushes the dialog the moment the app reads
 it; but the dialog is mounted, and its field focused, only a few turns later, and a key read
 meanwhile had no focused widget to go to: Textual handed it to the dialog screen itself, where
 nothing typed it. :class:`TypeAhead` holds such keys (and every key read after them, so the order
 stays) until the dialog's field has the focus, then hands them to the app in the order read.
 
-A hold is armed for one screen (:meth:`TypeAhead.hold`) and lapses by itself: once that screen
-has a focused widget, once it is no longer on the stack (closed before it was ready), or after
-:data:`MAX_HOLD` seconds, whatever happens to the screen.
+A hold is armed for one screen (:meth:`TypeAhead.hold`) and lapses by itself: once a text field
+of that screen has the focus (a scrolling box Textual focuses first does not count: keys sent
+there were lost), once the screen is no longer on the stack (closed before it was ready), or
+after :data:`MAX_HOLD` seconds, whatever happens to the screen.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from __future__ import annotations
 import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
+
+from recall.tui.widgets.text_input import KeysInOrder
 
 if TYPE_CHECKING:
     from textual import events
@@ -45,7 +48,7 @@ class TypeAhead:
         self._draining = False
 
     def hold(self, screen: Screen[Any]) -> None:
-        """Keys read from now on wait until ``screen`` has a focused widget."""
+        """Keys read from now on wait until a text field of ``screen`` has the focus."""
         self._screen = screen
         self._until = time.monotonic() + MAX_HOLD
 
@@ -66,7 +69,7 @@ class TypeAhead:
         if (
             time.monotonic() >= self._until
             or screen not in self._app.screen_stack
-            or (screen.is_mounted and screen.focused is not None)
+            or (screen.is_mounted and isinstance(screen.focused, KeysInOrder))
         ):
             self._screen = None
             return True

@@ -48,7 +48,9 @@ class DecksScreen(RecallScreen):
         # Priority: the search field has the focus the moment '/' is read, so the keys typed
         # after it are the search (and not this screen's keys: 'a' opened the card form).
         Binding("slash", "search", "Search", id="decks.search", priority=True),
-        Binding("a", "add", "Add card", id="decks.add"),
+        # Priority too: the card form opens as 'a' is read, and the keys after it wait for its
+        # first field (recall.tui.type_ahead); inside a field, 'a' is typed (check_action).
+        Binding("a", "add", "Add card", id="decks.add", priority=True),
         Binding("e", "edit", "Edit card", id="decks.edit"),
         Binding("x", "open_editor", "Open in $EDITOR", id="decks.editor", show=False),
     ]
@@ -189,8 +191,8 @@ class DecksScreen(RecallScreen):
     # ------------------------------------------------------------------ search
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "search" and isinstance(self.focused, KeysInOrder):
-            return False  # '/' typed in a field is text
+        if action in ("search", "add") and isinstance(self.focused, KeysInOrder):
+            return False  # '/' or 'a' typed in a field is text
         return True
 
     def action_search(self) -> None:
@@ -221,7 +223,7 @@ class DecksScreen(RecallScreen):
 
     def action_add(self) -> None:
         deck = self._custom_deck()
-        self.app.push_screen(
+        self.recall.open_typed_into(
             CardForm(self.services.custom_deck_ids(), None, deck.id if deck else None),
             self._saved,
         )
