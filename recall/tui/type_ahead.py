@@ -1,16 +1,17 @@
 """Keys typed while a dialog with a field is still opening wait for its field.
 
-A fast typist presses ``x`` and the exam date, ``l`` and a length, ``n`` and a count, ``a`` and
-the new card's fields, in one burst. The opening key is a priority binding, so it pushes the
-dialog the moment the app reads it; but the dialog is mounted, and its field focused, only a few
-turns later, and a key read meanwhile had no focused widget to go to: Textual handed it to the
-dialog screen itself, where nothing typed it. :class:`TypeAhead` holds such keys (and every key read after them, so the order
-stays) until the dialog's field has the focus, then hands them to the app in the order read.
+A fast typist presses ``x`` and the exam date, ``l`` and a length, ``n`` and a count, ``a`` and the
+new card's fields, in one burst. The opening key is a priority binding, so it pushes the dialog the
+moment the app reads it; but the dialog is mounted, and its field focused, only a few turns later,
+and a key read meanwhile had no focused widget to go to: Textual handed it to the dialog screen
+itself, where nothing typed it. :class:`TypeAhead` holds such keys (and every key read after them,
+so the order stays) until the dialog's field has the focus, then hands them to the app in the order
+read.
 
-A hold is armed for one screen (:meth:`TypeAhead.hold`) and lapses by itself: once a text field
-of that screen has the focus (a scrolling box Textual focuses first does not count: keys sent
-there were lost), once the screen is no longer on the stack (closed before it was ready), or
-after :data:`MAX_HOLD` seconds, whatever happens to the screen.
+A hold is armed for one screen (:meth:`TypeAhead.hold`) and lapses by itself: once a text field of
+that screen has the focus (a scrolling box Textual focuses first does not count: keys sent there
+were lost), once the screen is no longer on the stack (closed before it was ready), or after
+:data:`MAX_HOLD` seconds, whatever happens to the screen.
 """
 
 from __future__ import annotations
