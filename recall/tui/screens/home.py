@@ -68,7 +68,11 @@ class HomeScreen(RecallScreen):
         # Footer labels are short so the footer fits 80 columns; the tooltip is what the help
         # and the palette say. Cram and q are in both, not in the footer (Ctrl-Q quits there).
         Binding("s", "start", "Start", id="home.start", tooltip="Start a session"),
-        Binding("l", "custom", "Custom", id="home.custom", tooltip="Choose a session"),
+        # The keys that open a dialog with a field are priority bindings: they run as the app
+        # reads them, so the keys typed after them wait for the field (recall.tui.type_ahead).
+        Binding(
+            "l", "custom", "Custom", id="home.custom", tooltip="Choose a session", priority=True
+        ),
         Binding("d", "deck", "One deck", id="home.deck", tooltip="Drill this deck"),
         Binding("o", "topic", "This topic", id="home.topic", show=False),
         Binding("c", "cram", "Cram", id="home.cram", show=False),
@@ -84,8 +88,8 @@ class HomeScreen(RecallScreen):
         Binding("t", "stats", "Stats", id="home.stats"),
         Binding("b", "decks", "Decks", id="home.decks"),
         Binding("r", "reload", "Reload decks", id="home.reload", show=False),
-        Binding("n", "more", "Learn more today", id="home.more", show=False),
-        Binding("x", "exam", "Exam plan", id="home.exam", show=False),
+        Binding("n", "more", "Learn more today", id="home.more", show=False, priority=True),
+        Binding("x", "exam", "Exam plan", id="home.exam", show=False, priority=True),
         Binding("q", "app.quit", "Quit", id="home.quit", show=False),
     ]
 
@@ -342,7 +346,7 @@ class HomeScreen(RecallScreen):
         if not self._ready("custom"):
             return
         deck = self.selected_deck()
-        self.app.push_screen(
+        self.recall.open_typed_into(
             SessionDialog(deck.id if deck else None, deck.topic if deck else None),
             self._start_if_chosen,
         )
@@ -473,7 +477,7 @@ class HomeScreen(RecallScreen):
                 self._stale = False
                 self.recall.refresh_home()
 
-        self.app.push_screen(LearnMoreDialog(message, min(DEFAULT_MORE, waiting)), chosen)
+        self.recall.open_typed_into(LearnMoreDialog(message, min(DEFAULT_MORE, waiting)), chosen)
 
     def action_cram(self) -> None:
         if not self._ready("cram"):
@@ -563,7 +567,7 @@ class HomeScreen(RecallScreen):
             if dialog.changed:
                 self.recall.refresh_home()  # today's new cards come from the plan now
 
-        self.app.push_screen(dialog, closed)
+        self.recall.open_typed_into(dialog, closed)
 
     def action_reload(self) -> None:
         self._loading = True
