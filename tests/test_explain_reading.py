@@ -432,6 +432,13 @@ WRONG_FORMULA_STATED = [
         [0],
         [],
     ),
+    # the words are the right side's; only the left side is a part the engine cannot equate
+    (
+        "retrieval-evaluation/l2-cosine-explain",
+        "||a - b||² = 2 - 2cos for unit vectors",
+        [0],
+        [],
+    ),
     (
         "gaussians/explain-random-cosine",
         "The cosine of two random unit vectors has variance = d.",

@@ -460,7 +460,7 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
             elif evidence is not None:
                 wrong = formulas.miswritten(point.formulas)
                 stated = [part for part in wrong if _stated_as_value(text, part)]
-                if _within_any(evidence, wrong) or _any_within(stated, clause):
+                if _read_off_wrong(evidence, wrong) or _any_within(stated, clause):
                     evidence = None
         outcomes.append(PointOutcome(say=point.say, made=evidence is not None, said=evidence or ""))
     return Explanation(tuple(outcomes), _listed_runs(clauses))
@@ -524,6 +524,24 @@ def _stated_as_value(text: str, part: str) -> bool:
         if _STATED_AS.search(text[max(0, start - 20) : start]):
             return True
         start = text.find(part, start + 1)
+    return False
+
+
+def _read_off_wrong(said: str, wrong: Sequence[str]) -> bool:
+    """Whether a phrasing's words were read off a formula the engine grades wrong for the
+    point: a wrong part, or an equation with one ("PPL = exp(−CE)"), unless every word came
+    from the side of the equation facing the wrong part ("||a − b||² = 2 − 2cos": the words
+    are the right side's, and only the left side, a part on its own, uses the point's names
+    wrongly). A wrong equation of an equation point is wrong as a whole."""
+    for text in wrong:
+        sides = re.split(r"\s[=≠]\s", text)
+        if len(sides) == 2 and any(
+            side not in wrong and other in wrong and _within_any(said, [side])
+            for side, other in (sides, sides[::-1])
+        ):
+            continue
+        if _within_any(said, [text]):
+            return True
     return False
 
 
