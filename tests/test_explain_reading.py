@@ -239,6 +239,23 @@ LEANINGS = [
         [],
         [5],
     ),
+    # up and down
+    ("optimizers/explain-warmup", "ramp the lr down linearly over the first 1% of steps", [], [3]),
+    (
+        "optimizers/explain-warmup",
+        "ramp the lr up linearly over the first 1% of steps so the estimates can settle",
+        [3],
+        [],
+    ),
+    (
+        "optimizers/explain-warmup",
+        "after the peak a cosine schedule raises the rate to ten times the peak",
+        [],
+        [4],
+    ),
+    # the point's own word said of something else does not save it ("rare" of negatives)
+    ("metrics/pr-vs-roc", "use PR-AUC when positives are common and negatives rare", [], [0]),
+    ("metrics/pr-vs-roc", "use PR-AUC when positives are rare and negatives common", [0], []),
     # the other word in another part of the clause, still beside what the point says it of
     (
         "losses/why-cross-entropy",

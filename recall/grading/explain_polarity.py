@@ -39,9 +39,10 @@ ANTONYMS: tuple[tuple[str, str], ...] = (
     ),
     (
         "increase increases increasing increased raise raises raising raised grow grows growing "
-        "rise rises rising",
+        "rise rises rising up upward upwards",
         "decrease decreases decreasing decreased reduce reduces reducing reduced lower lowers "
-        "lowering lowered shrink shrinks shrinking drop drops dropping fall falls falling",
+        "lowering lowered shrink shrinks shrinking drop drops dropping fall falls falling down "
+        "downward downwards",
     ),
     ("upper above", "lower below"),
     ("fast faster fastest quickly quick", "slow slower slowest slowly"),
@@ -192,7 +193,13 @@ class Leaning:
                 ):
                     return token.word
         for side in self.sides:
-            if any(side.sides_of(token)[0] for token in clause):
+            # the point's own word counts where it is said of what the model sentence says it
+            # of ("positives are common and negatives rare": "rare" is said of negatives)
+            if any(
+                side.sides_of(token)[0]
+                and (side.either_or or any(o.stem in side.heads for o in _near(clause, i)))
+                for i, token in enumerate(clause)
+            ):
                 continue
             for i, token in enumerate(clause):
                 if not (among if side.either_or else anywhere)[i]:
