@@ -116,7 +116,18 @@ LISTS = [
     ("loss unbounded, entropy constant", {0, 2}, set()),
 ]
 
+#: "It is not the case that ...", "it's a myth that ...", "it is false that ..." deny the whole
+#: rest of the clause, past the "and" and "that" where a plain "not" stops.
+DENIED_REST = [
+    ("it is not the case that the entropy is constant and we maximize likelihood", set(), {0, 1}),
+    ("it's a myth that the loss is unbounded", set(), {2}),
+    ("it is false that we maximize likelihood", set(), {1}),
+    ("it isn't true that perplexity is the exp of the loss", set(), {5}),
+    ("it is true that the entropy is constant", {0}, set()),
+]
+
 CASES = [
+    *(("denied rest", *case) for case in DENIED_REST),
     *(("list", *case) for case in LISTS),
     *(("bare contraction", *case) for case in BARE_CONTRACTIONS),
     *(("spelt out", *case) for case in SPELT_OUT),
