@@ -174,6 +174,11 @@ BUILTIN_LISTS = [
         "normalization/batchnorm-vs-layernorm",
         "batchnorm layernorm batch features running averages train test transformers",
     ),
+    # a number in a list states no value either
+    (
+        "inference-cost/explain-where-compute-goes",
+        "6 flops forward backward 2x chinchilla 20 tokens inference params overtrained",
+    ),
 ]
 
 

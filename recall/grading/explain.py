@@ -415,6 +415,10 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
     formulas: FormulaGrader | None = None
     # only a text that states some math as a value can state a point's formula wrongly
     states_math = _STATED_MATH.search(text) is not None
+    # words that stand only in lists of terms: a number among them states no value
+    only_listed = frozenset(t.word for c in clauses for t in c if t.listed) - frozenset(
+        t.word for c in clauses for t in c if not t.listed
+    )
     outcomes = []
     for index, point in enumerate(card.points):
         contrast = _Contrast.of(point)
@@ -439,7 +443,7 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
         if evidence is None:
             opposed |= leaned
         if evidence is None and point.values and not opposed:
-            evidence = _by_value(point, text)
+            evidence = _by_value(point, text, only_listed)
         # A formula makes the point only where words did not and no opposite was said; it
         # unmakes words read off a formula the engine grades wrong for the point, and words
         # whose clause writes the point's formula wrongly ("the standard error is σ/n").
@@ -794,8 +798,12 @@ def _phrasing(text: str) -> Phrasing:
 # --- numbers and formulas --------------------------------------------------------------------
 
 
-def _by_value(point: KeyPoint, text: str) -> str | None:
+def _by_value(point: KeyPoint, text: str, only_listed: frozenset[str] = frozenset()) -> str | None:
+    """The first number of the text within one of the point's values, or ``None``; a number
+    whose words stand only in lists of terms (``only_listed``) is no statement of a value."""
     for match in _NUMBER.finditer(text):
+        if _listed_only(match.group(), only_listed):
+            continue
         raw = match.group().replace("−", "-").replace(",", ".")
         percent = raw.endswith("%")
         try:
@@ -806,9 +814,16 @@ def _by_value(point: KeyPoint, text: str) -> str | None:
         if _within(point, candidates):
             return match.group()
     for match in _NUMBER_WORD.finditer(text):
+        if _listed_only(match.group(), only_listed):
+            continue
         if _within(point, (float(_NUMBER_WORDS[match.group(1).lower()]),)):
             return match.group()
     return None
+
+
+def _listed_only(number: str, only_listed: frozenset[str]) -> bool:
+    words = [folded(w) for w in WORD.findall(normalised(number)) if w != ","]
+    return bool(words) and all(word in only_listed for word in words)
 
 
 def _within(point: KeyPoint, candidates: Sequence[float]) -> bool:
