@@ -672,3 +672,44 @@ def test_a_multiple_read_with_its_sides(text: str, expected: bool) -> None:
     cards = {c.key: c for c in load_decks([builtin_decks_dir()]).cards}
     card = cards["inference-cost/explain-where-compute-goes"]
     assert check_explanation(card, text).outcomes[1].made is expected
+
+
+#: A right formula said to be another quantity than the model sentence says it is ("the
+#: variance of the mean is σ/√n" for the standard error) makes no point; said of the point's
+#: own quantity, or of a name the list of distinct quantities does not hold ("SE = σ/√n"), it
+#: does.
+SAID_OF_ANOTHER = [
+    ("probability-statistics/explain-clt", 1, False, "the variance of the sample mean is σ/√n"),
+    ("probability-statistics/explain-clt", 1, False, "Var = σ/√n"),
+    (
+        "probability-statistics/explain-clt",
+        1,
+        True,
+        "the standard error of the sample mean is σ/√n",
+    ),
+    ("probability-statistics/explain-clt", 1, True, "SE = σ/√n"),
+    ("inference-cost/explain-where-compute-goes", 0, False, "inference costs 6ND"),
+    ("inference-cost/explain-where-compute-goes", 0, True, "training costs 6ND"),
+    ("information-theory/explain-js", 0, False, "the KL is (p + q)/2"),
+    ("information-theory/explain-js", 0, True, "the mixture m = (p + q)/2"),
+    (
+        "retrieval-evaluation/l2-cosine-explain",
+        0,
+        False,
+        "for unit vectors the inner product is 2 - 2cos θ",
+    ),
+    (
+        "retrieval-evaluation/l2-cosine-explain",
+        0,
+        True,
+        "for unit vectors the squared distance is 2 - 2cos θ",
+    ),
+]
+
+
+@pytest.mark.parametrize(("key", "point", "expected", "text"), SAID_OF_ANOTHER)
+def test_a_right_formula_said_to_be_another_quantity(
+    key: str, point: int, expected: bool, text: str
+) -> None:
+    cards = {c.key: c for c in load_decks([builtin_decks_dir()]).cards}
+    assert check_explanation(cards[key], text).outcomes[point].made is expected

@@ -61,6 +61,10 @@ How a phrasing is matched, and why (reading the text as words, clauses and negat
 * **Opposites unmake.** A clause that says one of a point's ``opposites`` ("the loss is
   bounded") makes none of its phrasings, and a text that says one makes it with no number or
   formula.
+* **A formula is of the quantity the model sentence names.** A right formula stated as the
+  value of another of a few distinct quantities (variance, KL, entropy, distance, inner
+  product, inference, training, ...) than the words before the formula in the ``say`` ("the
+  *variance* of the mean is σ/√n" for "the standard error σ/√n") makes no point.
 * **Formulas and numbers are graded, not read.** Runs of the text that look like math are read
   with the engine's own grammar and compared with the point's formulas by the engine, an
   equation as an equation (:mod:`recall.grading.explain_formulas`); numbers are compared within
@@ -84,6 +88,7 @@ from recall.grading.explain_formulas import FormulaGrader
 from recall.grading.explain_formulas import formula_spans as formula_spans
 from recall.grading.explain_polarity import Leaning, leaning
 from recall.grading.explain_words import (
+    LINKS,
     NEGATORS,
     SMALL_WORDS,
     SPELT_OUT_WORDS,
@@ -270,8 +275,8 @@ class _Contrast:
         memory-bound"). A mention after "unlike"/"than"/"not" is a foil: it owns the words of
         its own piece ("unlike L2's 2λw") but carries across no comma. A term right after
         another and "is" names the first again ("RMSNorm is LayerNorm without the centring").
-        With ``prose``, a term inside brackets is a formula's argument ("(x_0, ε)"), no
-        mention."""
+        With ``prose`` (who does what), a term inside brackets is a formula's argument ("(x_0,
+        ε)"), no mention, and only a term named before a word owns it."""
         mention: list[int | None] = []
         for i, token in enumerate(clause):
             named = None
@@ -305,6 +310,10 @@ class _Contrast:
             after[i] = following
             if mention[i] is not None:
                 following = mention[i]
+        if prose:
+            # who does what: only a term named before a word is its doer ("so it shows the
+            # cost ROC hides": "shows" is not ROC's)
+            return [b if b is not None else e for b, e in zip(before, earlier, strict=True)], last
         owned = [
             b if b is not None else a if a is not None else e
             for b, a, e in zip(before, after, earlier, strict=True)
@@ -448,6 +457,13 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
         # unmakes words read off a formula the engine grades wrong for the point, and words
         # whose clause writes the point's formula wrongly ("the standard error is σ/n").
         wants_formula = evidence is None and not opposed
+        if (
+            evidence is not None
+            and point.formulas
+            and (any(ch.isdigit() for ch in evidence) or _read_from_math(evidence))
+            and _said_of_another(text, evidence, point.say)
+        ):
+            evidence = None  # words read off a formula ("6nd") said to be another quantity
         checks_words = evidence is not None and (
             _read_from_math(evidence)
             or (states_math and _read_from_math(" ".join(t.word for t in clause)))
@@ -457,8 +473,9 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
                 formulas = FormulaGrader.of(text, table or SymbolTable.build(strict=False))
             if evidence is None:
                 evidence = formulas.evidence(point.formulas)
-                if evidence is not None and _formula_leans_against(
-                    leaning(point.say), evidence, clauses
+                if evidence is not None and (
+                    _formula_leans_against(leaning(point.say), evidence, clauses)
+                    or _said_of_another(text, evidence, point.say)
                 ):
                     evidence = None
             elif evidence is not None:
@@ -529,6 +546,70 @@ def _stated_as_value(text: str, part: str) -> bool:
             return True
         start = text.find(part, start + 1)
     return False
+
+
+#: Quantities a formula is said to be that are not one another: a right formula said to be
+#: one of these while the point's model sentence says it is something else is said of the
+#: wrong quantity ("the *variance* of the mean is σ/√n" for the standard error).
+QUANTITIES = frozenset(
+    stem(word)
+    for word in """variance std deviation kl divergence entropy crossentropy distance cosine
+    similarity product loss gradient likelihood probability perplexity bias inference training
+    precision recall accuracy""".split()
+)
+#: What states a formula as the value of the words before it.
+_STATING = re.compile(
+    r"(?:\b(?:is|are|was|were|equals?|equal\s+to|becomes?|costs?|gives?)|[=≈])\s*$",
+    re.IGNORECASE,
+)
+#: How many words before "is" or "=" name what a formula is said to be.
+NAMING_WORDS = 3
+
+
+def _naming_words(head: str) -> frozenset[str]:
+    """The stems of the last :data:`NAMING_WORDS` content words of ``head`` after its last
+    comma, colon or full stop."""
+    head = re.split(r"[,;:.!?\n]", head)[-1]
+    words = [
+        stem(folded(w))
+        for w in WORD.findall(normalised(head))
+        if w != "," and folded(w) not in SMALL_WORDS | NEGATORS | LINKS
+    ]
+    return frozenset(words[-NAMING_WORDS:])
+
+
+@lru_cache(maxsize=1 << 10)
+def _say_names(say: str) -> frozenset[str]:
+    """What the model sentence says its formula is: its words before its first formula
+    ("... has an error bar: the standard error σ/√n"), or all its words when it writes none."""
+    spans = [span for span in formula_spans(say) if any(not c.isdigit() for c in span)]
+    start = say.find(spans[0]) if spans else -1
+    if start > 0:
+        say = say[:start]
+    return frozenset(
+        stem(folded(w))
+        for w in WORD.findall(normalised(say))
+        if w != "," and folded(w) not in SMALL_WORDS
+    )
+
+
+def _said_of_another(text: str, formula: str, say: str) -> bool:
+    """Whether the text states the point's (right) formula as the value of another quantity
+    than the model sentence does: "the variance of the mean is σ/√n" for "the standard error
+    σ/√n", "inference costs 6ND" for "training costs 6ND". Only the distinct quantities of
+    :data:`QUANTITIES` count, so a synonym the list does not hold ("SE = σ/√n") is no claim."""
+    found = re.search(r"(?<!\w)" + re.escape(formula), text, re.IGNORECASE)
+    if found is None and formula.split():
+        # words read off a formula ("2 minus 2 cos"): where the first of them stands
+        found = re.search(r"(?<!\w)" + re.escape(formula.split()[0]), text, re.IGNORECASE)
+    if found is None:
+        return False
+    head = text[max(0, found.start() - 80) : found.start()]
+    stating = _STATING.search(head)
+    if stating is None:
+        return False
+    named = _naming_words(head[: stating.start()]) & QUANTITIES
+    return bool(named) and not named & _say_names(say)
 
 
 def _read_off_wrong(said: str, wrong: Sequence[str]) -> bool:
