@@ -713,3 +713,22 @@ def test_a_right_formula_said_to_be_another_quantity(
 ) -> None:
     cards = {c.key: c for c in load_decks([builtin_decks_dir()]).cards}
     assert check_explanation(cards[key], text).outcomes[point].made is expected
+
+
+#: A value the model sentence pairs with one number, written beside another of its numbers
+#: ("a 400-point gap means 64%" against "about 100 is 64%, 400 is 91%"), is a swapped pairing
+#: and makes no point; the say's own pairs, in any order and joined by "and", do.
+PAIRED_NUMBERS = [
+    ("A 400-point gap means a 64% win probability.", False),
+    ("0 points is 50% and 400 is 64%", False),
+    ("A 100-point gap means a 64% win probability.", True),
+    ("about 100 points gives 64%, 400 gives 91%", True),
+    ("0 is 50%, 100 is 64% and 400 is 91%", True),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), PAIRED_NUMBERS)
+def test_a_value_paired_with_another_of_the_says_numbers(text: str, expected: bool) -> None:
+    cards = {c.key: c for c in load_decks([builtin_decks_dir()]).cards}
+    card = cards["retrieval-evaluation/elo-explain"]
+    assert check_explanation(card, text).outcomes[2].made is expected

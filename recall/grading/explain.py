@@ -892,7 +892,7 @@ def _by_value(point: KeyPoint, text: str, only_listed: frozenset[str] = frozense
         except ValueError:
             continue
         candidates = (number / 100, number) if percent else (number,)
-        if _within(point, candidates):
+        if _within(point, candidates) and not _paired_elsewhere(point.say, text, match):
             return match.group()
     for match in _NUMBER_WORD.finditer(text):
         if _listed_only(match.group(), only_listed):
@@ -900,6 +900,41 @@ def _by_value(point: KeyPoint, text: str, only_listed: frozenset[str] = frozense
         if _within(point, (float(_NUMBER_WORDS[match.group(1).lower()]),)):
             return match.group()
     return None
+
+
+_PIECE_BREAK = re.compile(r"[,;:]|\.(?:\s|$)|\n")
+
+
+def _numbers_in(piece: str) -> list[float]:
+    found = []
+    for match in _NUMBER.finditer(piece):
+        try:
+            found.append(float(match.group().replace("−", "-").replace(",", ".").rstrip("%")))
+        except ValueError:
+            continue
+    return found
+
+
+def _paired_elsewhere(say: str, text: str, match: re.Match[str]) -> bool:
+    """Whether the text pairs a value with a number the model sentence pairs with another
+    ("a 400-point gap means 64%" against "about 100 is 64%, 400 is 91%"): another number in
+    the value's part of the text (parts end at commas, colons and full stops) stands in the
+    ``say`` only in other parts than the value does, and none stands in the value's own."""
+    say_parts = [_numbers_in(part) for part in _PIECE_BREAK.split(say)]
+    (value,) = _numbers_in(match.group()) or (None,)
+    if value is None:
+        return False
+    own = [k for k, numbers in enumerate(say_parts) if value in numbers]
+    if len(own) != 1:
+        return False
+    start = max((m.end() for m in _PIECE_BREAK.finditer(text, 0, match.start())), default=0)
+    end = next((m.start() for m in _PIECE_BREAK.finditer(text, match.end())), len(text))
+    others = _numbers_in(text[start : match.start()] + " " + text[match.end() : end])
+    wheres = [{k for k, numbers in enumerate(say_parts) if n in numbers} for n in others]
+    # paired as the say pairs it somewhere in the part ("100 is 64% and 400 is 91%"): fine
+    if any(own[0] in where for where in wheres):
+        return False
+    return any(where and own[0] not in where for where in wheres)
 
 
 def _listed_only(number: str, only_listed: frozenset[str]) -> bool:
