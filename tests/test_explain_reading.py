@@ -732,3 +732,19 @@ def test_a_value_paired_with_another_of_the_says_numbers(text: str, expected: bo
     cards = {c.key: c for c in load_decks([builtin_decks_dir()]).cards}
     card = cards["retrieval-evaluation/elo-explain"]
     assert check_explanation(card, text).outcomes[2].made is expected
+
+
+def test_the_feedback_panel_says_why_a_list_made_no_point(tmp_path: Path) -> None:
+    from recall.tui.presenting import feedback_view
+
+    path = tmp_path / "roles.toml"
+    path.write_text(ROLES_DECK, encoding="utf-8")
+    deck, errors = read_deck(path, check=check_deck)
+    assert deck is not None, errors
+    card = deck.cards[0]
+    listed = "mse, bce, slope, loud, mutes, sigmoid"
+    shown = feedback_view(card, listed, grade(card, listed), None)
+    assert shown.diagnosis.startswith("Terms listed without saying how they relate")
+    assert "'mse bce slope loud mutes sigmoid'" in shown.diagnosis
+    stated = "mse mutes the errors that cross-entropy keeps loud"
+    assert "Terms listed" not in feedback_view(card, stated, grade(card, stated), None).diagnosis

@@ -101,7 +101,7 @@ from recall.grading.explain_words import (
 )
 from recall.inert import quote
 from recall.spelling import edit_distance
-from recall.verdicts import PointOutcome
+from recall.verdicts import LISTED_TERMS, PointOutcome
 
 #: Longest explanation read (characters); the rest is ignored, said in the verdict.
 MAX_TEXT = 4000
@@ -661,10 +661,7 @@ def grade_explanation(card: Card, text: str, table: SymbolTable | None = None) -
     else:
         message = f"{result.made} of {result.total} key points made: fewer than half."
     if result.listed:
-        message += (
-            f" Terms listed without saying how they relate make no point "
-            f"('{quote(result.listed[0], 60)}'): say it in a sentence."
-        )
+        message += f" {LISTED_TERMS} ('{quote(result.listed[0], 60)}'): say it in a sentence."
     if len(text) > MAX_TEXT:
         message += f" (only the first {MAX_TEXT:,} characters were read)"
     return Verdict(
