@@ -748,3 +748,24 @@ def test_the_feedback_panel_says_why_a_list_made_no_point(tmp_path: Path) -> Non
     assert "'mse bce slope loud mutes sigmoid'" in shown.diagnosis
     stated = "mse mutes the errors that cross-entropy keeps loud"
     assert "Terms listed" not in feedback_view(card, stated, grade(card, stated), None).diagnosis
+
+
+#: A direction "from" one thing "to" another in the model sentence, taken the other way round
+#: in the text, makes no point ("the KL from the true posterior to the encoder").
+DIRECTIONS = [
+    (
+        "the ELBO falls short of log p(x) by the KL from the true posterior to the encoder",
+        False,
+    ),
+    (
+        "the ELBO falls short of log p(x) by the KL from the encoder's q to the true posterior",
+        True,
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), DIRECTIONS)
+def test_a_direction_taken_the_other_way(text: str, expected: bool) -> None:
+    cards = {c.key: c for c in load_decks([builtin_decks_dir()]).cards}
+    card = cards["generative-models/explain-elbo"]
+    assert check_explanation(card, text).outcomes[1].made is expected

@@ -759,8 +759,10 @@ def _leans_against(leaning: Leaning, phrasing: Phrasing, clause: tuple[Token, ..
     pieces = {token.piece for token in clause if token.stem in own}
     among = [t.piece in pieces and t.stem not in own for t in clause]
     anywhere = [t.stem not in own for t in clause]
-    return leaning.contrary_word(clause, among, anywhere) is not None or leaning.reverses(
-        clause, [t.piece in pieces for t in clause]
+    return (
+        leaning.contrary_word(clause, among, anywhere) is not None
+        or leaning.reverses(clause, [t.piece in pieces for t in clause])
+        or leaning.turns(clause)
     )
 
 

@@ -157,6 +157,17 @@ class Leaning:
     undermines: bool = False
     #: The model sentence's comparison: the stems before it, after it, and whether it goes up.
     comparison: tuple[frozenset[str], frozenset[str], bool] | None = None
+    #: The model sentence's one direction, "from" a word "to" another (stems).
+    direction: tuple[str, str] | None = None
+
+    def turns(self, clause: tuple[Token, ...]) -> bool:
+        """Whether the clause takes the model sentence's direction the other way ("the KL
+        from the posterior to the encoder" against "from the encoder to the posterior")."""
+        if self.direction is None:
+            return False
+        source, target = self.direction
+        leads = {(t.lead, t.stem) for t in clause if t.lead and not t.negated}
+        return ("from", target) in leads and ("to", source) in leads
 
     def reverses(self, clause: tuple[Token, ...], among: Sequence[bool]) -> bool:
         """Whether the clause (where ``among`` allows) makes the point's comparison the other
@@ -269,4 +280,17 @@ def leaning(say: str) -> Leaning:
         if said_a != said_b:
             own, other = (a, b) if said_a else (b, a)
             sides.append(Side(own, other, frozenset(), either_or=True))
-    return Leaning(tuple(sides), undermines, _comparison(list(read_clauses(say))))
+    return Leaning(
+        tuple(sides), undermines, _comparison(list(read_clauses(say))), _direction(clauses)
+    )
+
+
+def _direction(clauses: Sequence[tuple[Token, ...]]) -> tuple[str, str] | None:
+    """The model sentence's one "from X to Y" (X before Y in one clause), or ``None``."""
+    found = []
+    for clause in clauses:
+        sources = [i for i, t in enumerate(clause) if t.lead == "from"]
+        targets = [i for i, t in enumerate(clause) if t.lead == "to"]
+        if len(sources) == 1 and len(targets) == 1 and sources[0] < targets[0]:
+            found.append((clause[sources[0]].stem, clause[targets[0]].stem))
+    return found[0] if len(found) == 1 and found[0][0] != found[0][1] else None

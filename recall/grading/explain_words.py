@@ -208,6 +208,9 @@ class Token:
     copula: bool = False
     listed: bool = False
     bracketed: bool = False
+    #: "from" or "to" when that small word stands right before the word's phrase ("the KL
+    #: *from* the encoder *to* the posterior"), else empty
+    lead: str = ""
 
 
 def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
@@ -294,6 +297,7 @@ def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
                     bracketed=depth > 0,
                     foil=previous in _FOIL_MARKERS,
                     copula=gap in (["is"], ["are"]),
+                    lead="from" if "from" in gap else "to" if "to" in gap else "",
                 )
             )
             joints.append(joint)
