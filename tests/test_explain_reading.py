@@ -769,3 +769,40 @@ def test_a_direction_taken_the_other_way(text: str, expected: bool) -> None:
     cards = {c.key: c for c in load_decks([builtin_decks_dir()]).cards}
     card = cards["generative-models/explain-elbo"]
     assert check_explanation(card, text).outcomes[1].made is expected
+
+
+#: A rate "A per B" of the model sentence said as "B per A" makes no point, its number no more
+#: than its words; a part with several "per" names no single rate and is left alone.
+RATES = [
+    (
+        "training-scaling/explain-overtraining",
+        1,
+        False,
+        "grow both together, about 20 parameters per token",
+    ),
+    (
+        "training-scaling/explain-overtraining",
+        1,
+        True,
+        "grow both together, about 20 tokens per parameter",
+    ),
+    (
+        "inference-cost/explain-where-compute-goes",
+        2,
+        False,
+        "chinchilla: about 20 params per token is compute-optimal",
+    ),
+    (
+        "inference-cost/explain-where-compute-goes",
+        2,
+        True,
+        "chinchilla: about 20 tokens per param is compute optimal",
+    ),
+    ("inference-cost/explain-where-compute-goes", 0, True, "about 6 FLOPs per token per parameter"),
+]
+
+
+@pytest.mark.parametrize(("key", "point", "expected", "text"), RATES)
+def test_a_rate_said_the_other_way_round(key: str, point: int, expected: bool, text: str) -> None:
+    cards = {c.key: c for c in load_decks([builtin_decks_dir()]).cards}
+    assert check_explanation(cards[key], text).outcomes[point].made is expected

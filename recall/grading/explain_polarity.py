@@ -159,10 +159,16 @@ class Leaning:
     comparison: tuple[frozenset[str], frozenset[str], bool] | None = None
     #: The model sentence's one direction, "from" a word "to" another (stems).
     direction: tuple[str, str] | None = None
+    #: The model sentence's rates, "A per B" (stems), where a part of it has one "per".
+    rates: frozenset[tuple[str, str]] = frozenset()
 
     def turns(self, clause: tuple[Token, ...]) -> bool:
         """Whether the clause takes the model sentence's direction the other way ("the KL
-        from the posterior to the encoder" against "from the encoder to the posterior")."""
+        from the posterior to the encoder" against "from the encoder to the posterior"), or
+        one of its rates ("parameters per token" against "tokens per parameter")."""
+        text_rates = _rates(clause)
+        if any((b, a) in text_rates and (a, b) not in text_rates for a, b in self.rates):
+            return True  # "20 parameters per token" against "20 tokens per parameter"
         if self.direction is None:
             return False
         source, target = self.direction
@@ -281,8 +287,24 @@ def leaning(say: str) -> Leaning:
             own, other = (a, b) if said_a else (b, a)
             sides.append(Side(own, other, frozenset(), either_or=True))
     return Leaning(
-        tuple(sides), undermines, _comparison(list(read_clauses(say))), _direction(clauses)
+        tuple(sides),
+        undermines,
+        _comparison(list(read_clauses(say))),
+        _direction(clauses),
+        frozenset(rate for clause in clauses for rate in _rates(clause)),
     )
+
+
+def _rates(clause: Sequence[Token]) -> frozenset[tuple[str, str]]:
+    """The clause's "A per B" (stems of the words either side), in parts of the clause with
+    one "per" only ("FLOPs per parameter per token" names no single rate)."""
+    found = set()
+    for piece in {t.piece for t in clause}:
+        words = [t for t in clause if t.piece == piece]
+        at = [i for i, t in enumerate(words) if t.word == "per"]
+        if len(at) == 1 and 0 < at[0] < len(words) - 1:
+            found.add((words[at[0] - 1].stem, words[at[0] + 1].stem))
+    return frozenset(found)
 
 
 def _direction(clauses: Sequence[tuple[Token, ...]]) -> tuple[str, str] | None:
