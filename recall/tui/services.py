@@ -102,16 +102,15 @@ class Services:
             progress("Counting today's cards…")
         return self.home()
 
-    def check_pending(self) -> HomeData | None:
+    def check_pending(self) -> HomeData:
         """Check the custom decks the load left for later with the formula engine, bring them
-        into the store and recount (a worker, once the first counts are on screen): the home
-        data with them (their failures listed with the others), or ``None`` when none was
-        pending. What was parsed reaches the parsed-deck cache with :meth:`write_parse_cache`
-        (after the counts are shown), so the next start finds these decks checked."""
-        workspace = self.workspace
-        if not workspace.pending:
-            return None
-        workspace.check_pending()
+        into the store and recount (a worker, once counts saying some were left are on
+        screen): the home data with them (their failures listed with the others). Recounted
+        even when another reload has checked them meanwhile, so the screen never keeps a
+        "checking" line nothing will clear. What was parsed reaches the parsed-deck cache
+        with :meth:`write_parse_cache` (after the counts are shown), so the next start finds
+        these decks checked."""
+        self.workspace.check_pending()
         return self.home()
 
     def write_parse_cache(self) -> None:
@@ -165,14 +164,15 @@ class Services:
         # A deck's new cards include those buried with a sibling today: the same count of
         # cards waiting as the plan's, the dialogs' and `recall today`'s.
         buried = workspace.store.buried_new_by_deck()
+        names = workspace.deck_names
         for deck in workspace.decks:
             count = today.counts.get(deck.id)
             planned = plan.by_deck.get(deck.id)
             rows.append(
                 DeckRow(
                     id=deck.id,
-                    name=deck.name,
-                    topic=deck.topic or deck.name,
+                    name=names[deck.id],
+                    topic=deck.topic or names[deck.id],
                     builtin=deck.builtin,
                     cards=len(deck.cards),
                     new=(count.new if count else 0) + buried.get(deck.id, 0),
@@ -197,9 +197,11 @@ class Services:
                 )
             )
         unfinished, done = self._unfinished()
+        synced = workspace.last_sync
         return HomeData(
             decks=tuple(rows),
             failures=tuple(failures),
+            shared_decks_behind=synced.behind if synced is not None else (),
             streak_days=today.streak_days,
             reviewed_today=today.reviewed_today,
             forecast=today.forecast,
@@ -271,7 +273,8 @@ class Services:
 
     def _scope(self, plan: SessionPlan) -> str:
         if plan.deck_ids:
-            names = [deck.name for deck in self.workspace.decks if deck.id in set(plan.deck_ids)]
+            shown = self.workspace.deck_names
+            names = [shown[deck_id] for deck_id in plan.deck_ids if deck_id in shown]
             return "deck " + ", ".join(names or plan.deck_ids)
         if plan.topic:
             return f"topic {plan.topic}"
