@@ -34,7 +34,8 @@ MAX_BYTES = 64 * 1024
 class DayGuidance:
     """What the followed plan asks of one study day, worked out once on that day.
 
-    ``new`` is the day's new-card count (cards introduced earlier that day included);
+    ``new`` is the day's new-card limit: the cards introduced earlier that day, in any deck
+    (the daily limit is charged with them all), and the plan's new cards for the day;
     ``minutes`` the plan's time for the day; ``review_only`` is set on the last days before the
     exam (no new cards, weakest first); ``behind`` is how many cards fewer than the adoption plan
     expected were introduced by the end of the day before (the plan made today spreads them

@@ -489,11 +489,16 @@ def day_guidance(
 
     today_so_far = introduced(start)
     before_today = introduced(day_start(followed.adopted, rollover, tz)) - today_so_far
+    # The day's new-card limit is charged with every card introduced today, in any deck (the
+    # allowance counts them all: :func:`recall.session.new_cards.new_allowance`), so the day's
+    # count starts from that same figure; counting only the plan's decks here left the limit
+    # spent by cards of other decks, and today's plan short of the plan's row for today.
+    spent_today, _reviewed = store.introduced_and_reviewed(start)
     first = plan.days[0] if plan.days and plan.days[0].day == today else None
     review_only = followed.days_left(today) <= FINAL_DAYS
     return DayGuidance(
         day=today,
-        new=0 if review_only else today_so_far + (len(first.new) if first else 0),
+        new=0 if review_only else spent_today + (len(first.new) if first else 0),
         minutes=first.minutes if first else 0.0,
         review_only=review_only,
         behind=max(0, followed.target_by(today - timedelta(days=1)) - before_today),

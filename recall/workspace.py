@@ -50,6 +50,7 @@ if TYPE_CHECKING:
     from recall.cards.model import Card, Deck
     from recall.cards.parse_cache import PendingWrites
     from recall.config import Settings
+    from recall.exam_follow import FollowedExam
     from recall.planning import ExamGuidance
     from recall.scheduling.exam import ExamPlan
     from recall.scheduling.new_order import NewAllowance
@@ -726,7 +727,48 @@ class Workspace:
             raise ConfigError(
                 f"no deck {', '.join(unknown)}; the decks are: {', '.join(sorted(known))}"
             )
-        return self._exam_plan(today, exam, decks=decks, topic=topic, minutes=minutes)
+        followed = self._followed_as_asked(exam, decks, topic)
+        if followed is None:
+            return self._exam_plan(today, exam, decks=decks, topic=topic, minutes=minutes)
+        plan = self._exam_plan(
+            today,
+            exam,
+            decks=decks,
+            topic=topic,
+            minutes=minutes or followed.minutes,
+            retention=followed.retention,
+            adopted=followed.adopted,
+        )
+        return self._with_todays_new(plan)
+
+    def _followed_as_asked(
+        self, exam: date, decks: Collection[str], topic: str | None
+    ) -> FollowedExam | None:
+        """The followed exam plan when it is the one asked for (same exam day, decks and
+        topic), else ``None``."""
+        guidance = self.exam_guidance()
+        if guidance is None:
+            return None
+        followed = guidance.followed
+        if (followed.exam, followed.decks, followed.topic) != (exam, tuple(sorted(decks)), topic):
+            return None
+        return followed
+
+    def _with_todays_new(self, plan: ExamPlan) -> ExamPlan:
+        """``plan`` (the followed one) with today's new cards those today's plan introduces.
+
+        The planner, made again from the cards' states now, knows nothing of the day's limit:
+        after a session it would plan more new cards for today than the day has left, and before
+        it fewer than the day's limit allows when cards of other decks were introduced. Today's
+        row is what :meth:`plan_today` (the session's own queue) introduces, so ``recall exam``,
+        its dialog, ``recall today`` and the home screen show one count."""
+        from dataclasses import replace
+
+        if not plan.days or plan.days[0].day != plan.today:
+            return plan
+        queue = self.plan_today().queue
+        new = tuple(f"{card.deck}/{card.card}" for card in queue if card.state == "new")
+        return replace(plan, days=(replace(plan.days[0], new=new), *plan.days[1:]))
 
     def _exam_plan(
         self,
@@ -815,6 +857,7 @@ class Workspace:
                 ),
                 self._exam_file(),
             )
+            return self._with_todays_new(plan)
         return plan
 
     def _exam_file(self) -> Path:
