@@ -655,7 +655,11 @@ def today_figures(data: HomeData) -> Text:
         ],
     ]
     tomorrow = (str(today.due_tomorrow), True)
-    if today.new_allowance_spent and not today.total:
+    if today.exam:
+        # A followed exam plan: how it stands today takes the place of the exam offer and of
+        # "n learns more" (the plan sets the day's new cards, whatever the limit has left).
+        next_line = [[(words, False)] for words in today.exam]
+    elif today.new_allowance_spent and not today.total:
         # Line 2 says the new cards are done and line 1 that nothing is left: what next.
         next_line = [
             [tomorrow, (f" due tomorrow · n more · w {REVIEW_AHEAD} · c cram", False)],
@@ -668,9 +672,6 @@ def today_figures(data: HomeData) -> Text:
             [waiting, (" new wait (n learns more) · ", False), tomorrow, (" due tomorrow", False)],
             [waiting, (" new wait (n: more) · ", False), tomorrow, (" due tomorrow", False)],
         ]
-    elif today.exam:
-        # A followed exam plan: how it stands today takes the place of the exam offer.
-        next_line = [[(words, False)] for words in today.exam]
     else:
         next_line = [
             [tomorrow, (" due tomorrow · x plans an exam", False)],

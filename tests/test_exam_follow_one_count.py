@@ -1,0 +1,175 @@
+"""Under a followed exam plan, today's new cards are one count everywhere (issue 23 part 2,
+issue 19 item 1): ``recall exam``'s row for today, ``recall today``, the ``x`` dialog's plan and
+the home screen at 80x24 say the same number, and it is what the day's limit has left.
+
+Seen in a tryout: with 7 new cards done (one in the followed decks), ``recall exam … --follow``
+listed today as "new 1" while ``recall today`` said "2 a day, 7 done, 0 left" and 0 new: the
+plan counted the day's introductions in its own decks only, the daily limit in every deck. After
+a session, ``recall exam`` made the plan again and gave today new cards the day no longer had.
+
+Several simulated days on two custom decks (built-in decks beside them): a day starting with
+cards of other decks introduced, a skipped day, days with fewer new cards done than planned and
+one with more (learned through a session on chosen cards); each is compared before and after.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+from recall.cli import main
+from recall.scheduling import Rating
+from recall.session import Budget
+from recall.tui.app import RecallApp
+from recall.tui.screens.home import HomeScreen
+from recall.workspace import Workspace
+from tests.tui_fixtures import FakeClock, isolate, screen_text, settle
+
+DECKS = ("my-losses", "optim-bits")
+#: The exam day, 20 days after the fake clock's first day.
+EXAM = "2025-03-24"
+
+
+def _deck(deck: str, cards: int) -> str:
+    out = [f'[deck]\nid = "{deck}"\nname = "{deck}"\ndescription = "test"\n']
+    for i in range(cards):
+        out.append(
+            f'[[card]]\nid = "c{i}"\nkind = "fact"\nprompt = "{deck} value {i}?"\n'
+            f"value = {i + 1}\ntolerance = {{ exact = true }}\n"
+        )
+    return "\n".join(out)
+
+
+def _cli(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
+    capsys.readouterr()  # what the app wrote, if anything
+    status = main(list(argv))
+    out = capsys.readouterr().out
+    assert status == 0, out
+    return out
+
+
+def _exam_row(text: str, day: str) -> int:
+    found = re.search(rf"^{day} +(\d+) ", text, re.MULTILINE)
+    assert found, f"no row for {day} in:\n{text}"
+    return int(found.group(1))
+
+
+def _drill(clock: FakeClock, new: int, *, only: list[str] | None = None) -> int:
+    """Answer cards right until ``new`` new cards were introduced (or none is left); how many
+    were introduced."""
+    workspace = Workspace.open(clock=clock)
+    introduced = 0
+    try:
+        session = workspace.start_session(budget=Budget.cards(400), mode="normal", only=only)
+        while introduced < new and (card := session.next_card()) is not None:
+            state = session.current_state
+            introduced += bool(state is not None and state.state.is_new and card.key)
+            session.record(verdict="correct", rating=Rating.Good, seconds=10.0)
+            clock.advance(30)
+        session.end()
+    finally:
+        workspace.close()
+    return introduced
+
+
+def _home(clock: FakeClock) -> tuple[int, str, str]:
+    """The home screen at 80x24: today's new count, the exam line, and the ``x`` dialog's plan
+    (the dialog's own service)."""
+    from recall.tui.services import Services
+
+    services = Services(clock=clock)
+    app = RecallApp(services)
+    shown: dict[str, str] = {}
+
+    async def run() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(app, pilot)
+            assert isinstance(app.screen, HomeScreen)
+            shown["home"] = screen_text(app)
+            shown["dialog"] = services.exam_text(EXAM, DECKS)
+
+    asyncio.run(run())
+    found = re.search(r"Today: (\d+) new", shown["home"])
+    assert found, shown["home"]
+    return int(found.group(1)), shown["home"], shown["dialog"]
+
+
+def test_todays_new_cards_under_a_followed_plan_are_one_count_day_after_day(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    home = isolate(monkeypatch, tmp_path)
+    for deck in DECKS:
+        (home / "decks").mkdir(parents=True, exist_ok=True)
+        (home / "decks" / f"{deck}.toml").write_text(_deck(deck, 12), encoding="utf-8")
+    clock = FakeClock()
+    monkeypatch.setattr("recall.workspace.utc_now", clock)  # the commands' clock
+    deck_args = [arg for deck in DECKS for arg in ("--deck", deck)]
+
+    assert _drill(clock, 7) == 7  # every deck: most of the seven are not the plan's
+    followed = _cli(capsys, "exam", EXAM, *deck_args, "--follow")
+
+    # What the learner does on each day after the morning's look: introduce this many of the
+    # plan's new cards (None: skip the day; more than the plan: a session on chosen cards).
+    days: list[int | None] = [0, 1, None, 5, 0, 2, None]
+    for index, planned_work in enumerate(days):
+        figures: dict[str, list[int]] = {}
+        for moment in ("morning", "evening"):
+            today_day = json.loads(_cli(capsys, "today", "--json"))
+            workspace = Workspace.open(clock=clock)
+            try:
+                guidance = workspace.exam_guidance()
+                assert guidance is not None
+                iso = guidance.today.day.isoformat()
+            finally:
+                workspace.close()
+            exam_text = (
+                followed
+                if (index, moment) == (0, "morning")
+                else _cli(capsys, "exam", EXAM, *deck_args)
+            )
+            today_text = _cli(capsys, "today")
+            limit = today_day["limits"]["new"]
+            queue_new = sum(1 for c in today_day["queue"] if c["state"] == "new")
+            home_new, home_text, dialog = _home(clock)
+            figures[moment] = [
+                _exam_row(exam_text, iso),
+                queue_new,
+                _number(r"Today, \S+: (\d+) new", today_text),
+                home_new,
+                _exam_row(dialog, iso),
+                max(0, limit["limit"] - limit["spent"]),
+            ]
+            assert re.search(r"exam (in \d+ days?|\d+d|today)", home_text), home_text
+            print(iso, moment, figures[moment], file=sys.stderr)
+            assert len(set(figures[moment])) == 1, (iso, moment, figures[moment])
+            if moment == "evening":
+                break
+            if planned_work is None:
+                break
+            if planned_work > figures["morning"][0]:
+                workspace = Workspace.open(clock=clock)
+                try:
+                    chosen = [
+                        key
+                        for key, card in workspace.cards.items()
+                        if card.deck_id in DECKS
+                        and workspace.store.cards_by_key([key])[key].state.is_new
+                    ][:planned_work]
+                finally:
+                    workspace.close()
+                _drill(clock, planned_work, only=chosen)
+            else:
+                _drill(clock, planned_work)
+            clock.advance(3600)
+        clock.advance(24 * 3600)
+
+
+def _number(pattern: str, text: str) -> int:
+    found = re.search(pattern, " ".join(text.split()))
+    assert found, f"{pattern!r} not in:\n{text}"
+    return int(found.group(1))
