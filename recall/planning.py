@@ -496,13 +496,26 @@ def day_guidance(
     spent_today, _reviewed = store.introduced_and_reviewed(start)
     first = plan.days[0] if plan.days and plan.days[0].day == today else None
     review_only = followed.days_left(today) <= FINAL_DAYS
+    # The planner knows nothing of burials: a new card whose sibling was seen today waits for
+    # tomorrow, so no session introduces it today and the day's count leaves it out (the plan
+    # made tomorrow takes it); counted, the day's limit kept a card that never came.
+    stored = store.cards_by_key(first.new) if first else {}
+    introduce = tuple(
+        key
+        for key in (first.new if first else ())
+        if key not in stored or not _buried(stored[key].buried_until, now)
+    )
     return DayGuidance(
         day=today,
-        new=0 if review_only else spent_today + (len(first.new) if first else 0),
+        new=0 if review_only else spent_today + len(introduce),
         minutes=first.minutes if first else 0.0,
         review_only=review_only,
         behind=max(0, followed.target_by(today - timedelta(days=1)) - before_today),
         feasible=plan.feasible,
         ahead=(*first.reviews, *first.weakest) if first else (),
-        introduce=() if review_only or first is None else first.new,
+        introduce=() if review_only else introduce,
     )
+
+
+def _buried(until: datetime | None, now: datetime) -> bool:
+    return until is not None and until > now
