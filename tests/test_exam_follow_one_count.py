@@ -29,8 +29,9 @@ from recall.scheduling import Rating
 from recall.session import Budget
 from recall.tui.app import RecallApp
 from recall.tui.screens.home import HomeScreen
+from recall.tui.screens.today_dialogs import ExamPlanDialog
 from recall.workspace import Workspace
-from tests.tui_fixtures import FakeClock, isolate, screen_text, settle
+from tests.tui_fixtures import FakeClock, isolate, screen_text, settle, static_text
 
 DECKS = ("my-losses", "optim-bits")
 #: The exam day, 20 days after the fake clock's first day.
@@ -80,8 +81,8 @@ def _drill(clock: FakeClock, new: int, *, only: list[str] | None = None) -> int:
 
 
 def _home(clock: FakeClock) -> tuple[int, str, str]:
-    """The home screen at 80x24: today's new count, the exam line, and the ``x`` dialog's plan
-    (the dialog's own service)."""
+    """The home screen at 80x24: today's new count, the exam line, and the plan the ``x``
+    dialog shows."""
     from recall.tui.services import Services
 
     services = Services(clock=clock)
@@ -93,7 +94,10 @@ def _home(clock: FakeClock) -> tuple[int, str, str]:
             await settle(app, pilot)
             assert isinstance(app.screen, HomeScreen)
             shown["home"] = screen_text(app)
-            shown["dialog"] = services.exam_text(EXAM, DECKS)
+            await pilot.press("x")  # opens on the followed plan, its date filled in
+            await settle(app, pilot)
+            assert isinstance(app.screen, ExamPlanDialog), type(app.screen).__name__
+            shown["dialog"] = static_text(app.screen.query_one("#exam-text"))
 
     asyncio.run(run())
     found = re.search(r"Today: (\d+) new", shown["home"])

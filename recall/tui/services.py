@@ -310,6 +310,14 @@ class Services:
             f"{key_name('ctrl+b')} stops following it."
         )
 
+    def followed_exam(self) -> tuple[str, tuple[str, ...]] | None:
+        """The followed exam plan's day (ISO) and decks, when it is one the exam dialog can
+        show (one planned for decks, not for a topic); else ``None``."""
+        guidance = self.workspace.exam_guidance()
+        if guidance is None or guidance.followed.topic is not None:
+            return None
+        return guidance.followed.exam.isoformat(), guidance.followed.decks
+
     def stop_following_exam(self) -> str:
         """Back to the normal schedule, in words."""
         if self.workspace.stop_following_exam():

@@ -556,11 +556,21 @@ class HomeScreen(RecallScreen):
         deck = self.selected_deck()
         if deck is not None:
             scopes.append((f"deck {deck.name}", (deck.id,)))
+        # A followed plan opens first, its date filled in: the dialog shows the plan that
+        # sets today's new cards, as `recall exam` and the header count them.
+        followed = self.services.followed_exam()
+        date_text = ""
+        if followed is not None:
+            date_text, decks = followed
+            scopes = [s for s in scopes if s[1] != decks]
+            name = "the followed plan" + (f" ({', '.join(decks)})" if decks else "")
+            scopes.insert(0, (name, decks))
         dialog = ExamPlanDialog(
             scopes,
             self.services.exam_text,
             self.services.follow_exam,
             self.services.stop_following_exam,
+            date_text=date_text,
         )
 
         def closed(_result: None) -> None:
