@@ -42,7 +42,10 @@ class DayGuidance:
     over the days left); ``ahead`` the cards the plan reviews that day (reviews it pulls in
     before FSRS would ask for them, so each card is seen twice before the exam, and on the last
     days the weakest cards), which a session takes with the due ones; ``introduce`` the new
-    cards the plan introduces that day, which a session introduces instead of its own choice.
+    cards the plan introduces that day, which a session introduces instead of its own choice;
+    ``later`` the plan's new cards of the days after, in its order, which a raise of the day's
+    limit ("learn N more today") introduces next (learning ahead of the plan, absorbed by the
+    plan made the next day).
     """
 
     day: date
@@ -53,6 +56,12 @@ class DayGuidance:
     feasible: bool = True
     ahead: tuple[str, ...] = ()
     introduce: tuple[str, ...] = ()
+    later: tuple[str, ...] = ()
+
+    @property
+    def new_cards(self) -> tuple[str, ...]:
+        """The new cards a session introduces, in order, as far as the day's limit allows."""
+        return (*self.introduce, *self.later)
 
 
 @dataclass(frozen=True)
@@ -92,6 +101,7 @@ class FollowedExam:
             data["guidance"]["day"] = self.guidance.day.isoformat()
             data["guidance"]["ahead"] = list(self.guidance.ahead)
             data["guidance"]["introduce"] = list(self.guidance.introduce)
+            data["guidance"]["later"] = list(self.guidance.later)
         return data
 
     @classmethod
@@ -132,6 +142,7 @@ class FollowedExam:
                 feasible=bool(guidance.get("feasible", True)),
                 ahead=tuple(str(key) for key in guidance.get("ahead", ())),
                 introduce=tuple(str(key) for key in guidance.get("introduce", ())),
+                later=tuple(str(key) for key in guidance.get("later", ())),
             ),
         )
 

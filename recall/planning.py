@@ -514,7 +514,14 @@ def day_guidance(
         feasible=plan.feasible,
         ahead=(*first.reviews, *first.weakest) if first else (),
         introduce=() if review_only else introduce,
+        later=()
+        if review_only
+        else tuple(key for day in plan.days if day.day > today for key in day.new)[:MAX_LATER],
     )
+
+
+#: The plan's later new cards kept for a raise of today's limit, at most (a raise is a few).
+MAX_LATER = 200
 
 
 def _buried(until: datetime | None, now: datetime) -> bool:

@@ -587,7 +587,7 @@ class Workspace:
             extra_today=self.extra_new_today(now) + max(0, more),
             decks=decks,
             topic=topic,
-            introduce=guidance.today.introduce if guidance is not None else None,
+            introduce=guidance.today.new_cards if guidance is not None else None,
         )
 
     def new_allowance_today(self) -> NewAllowance:
@@ -1029,7 +1029,7 @@ class Workspace:
             clock=self.clock,
             weakest_first=guidance is not None and guidance.review_only,
             ahead=guidance.today.ahead if guidance is not None and mode == "normal" else (),
-            introduce=guidance.today.introduce if guidance is not None else None,
+            introduce=guidance.today.new_cards if guidance is not None else None,
         )
 
     def recover_session(self, session_id: int) -> Session | None:

@@ -9,7 +9,8 @@ a session, ``recall exam`` made the plan again and gave today new cards the day 
 
 Several simulated days on two custom decks (built-in decks beside them): a day starting with
 cards of other decks introduced, a skipped day, days with fewer new cards done than planned and
-one with more (learned with the plan set aside, then followed again); each is compared in the
+days with more (today's limit raised, which takes the plan's next cards, or learned with the
+plan set aside, then followed again); each is compared in the
 morning and after the day's work. The decks' look-alike cards form sibling groups, so a card the
 plan wants today can be buried by its sibling seen today: the plan made again that evening must
 not count it (the day's limit kept room for a card no session would show).
@@ -122,8 +123,11 @@ def test_todays_new_cards_under_a_followed_plan_are_one_count_day_after_day(
     # What the learner does on each day after the morning's look, against the plan's new cards
     # for the day: none of them, fewer, all, more (a session on chosen cards of the plan's
     # decks, as `recall drill` over picked cards would), or skip the day (no look at night).
-    days = ["none", "fewer", "skip", "more", "all", "fewer", "skip", "more"]
+    # "raise": today's limit raised by 3 ("learn 3 more today", `n` on the home screen), then
+    # that many more drilled: the plan's next cards, ahead of their day.
+    days = ["none", "raise", "skip", "fewer", "more", "all", "skip", "raise"]
     table = []
+    learned_ahead: list[int] = []
     for index, work in enumerate(days):
         morning, iso = _look(capsys, clock, deck_args, followed if index == 0 else None)
         row = [iso, work, *morning]
@@ -136,6 +140,12 @@ def test_todays_new_cards_under_a_followed_plan_are_one_count_day_after_day(
                 done = _drill(clock, morning[0] + 3, only=_new_keys(clock, morning[0] + 3))
                 assert done > morning[0], (iso, done, morning)  # more than planned indeed
                 _cli(capsys, "exam", EXAM, *deck_args, "--follow")
+            elif work == "raise":
+                _raise(clock, 3)
+                raised, _iso = _look(capsys, clock, deck_args)
+                learned_ahead.append(raised[0] - morning[0])  # the plan's next cards
+                done = _drill(clock, raised[0])
+                assert done == raised[0], (iso, done, raised)
             else:
                 done = _drill(clock, wanted[work])
             clock.advance(3600)
@@ -143,6 +153,7 @@ def test_todays_new_cards_under_a_followed_plan_are_one_count_day_after_day(
             row += [done, *evening]
         table.append(row)
         clock.advance(24 * 3600)
+    assert learned_ahead and learned_ahead[0] == 3, learned_ahead  # a raise takes more cards
     with capsys.disabled():
         print(
             "\nday         work   morning: exam today today-text home dialog left"
@@ -166,9 +177,24 @@ def _look(
         guidance = workspace.exam_guidance()
         assert guidance is not None, "the plan is no longer followed"
         iso = guidance.today.day.isoformat()
+        today_json = json.loads(_cli(capsys, "today", "--json"))
+        # The plan's new cards a session can introduce today: not yet introduced, not buried,
+        # and with no sibling among today's reviews (of two siblings the review goes first).
+        group = {key: card.sibling_group for key, card in workspace.cards.items()}
+        busy = {
+            group[f"{c['deck']}/{c['card']}"] for c in today_json["queue"] if c["state"] != "new"
+        }
+        keys = guidance.today.new_cards
+        stored = workspace.store.cards_by_key(keys)
+        available = sum(
+            1
+            for key in keys
+            if stored[key].state.is_new
+            and (stored[key].buried_until is None or stored[key].buried_until <= clock())
+            and (not group[key] or group[key] not in busy)
+        )
     finally:
         workspace.close()
-    today_json = json.loads(_cli(capsys, "today", "--json"))
     exam_text = exam_text or _cli(capsys, "exam", EXAM, *deck_args)
     today_text = _cli(capsys, "today")
     limit = today_json["limits"]["new"]
@@ -179,11 +205,21 @@ def _look(
         _number(r"Today, \S+: (\d+) new", today_text),
         home_new,
         _exam_row(dialog, iso),
-        max(0, limit["limit"] - limit["spent"]),
     ]
+    # What the day's limit has left, unless the plan has fewer new cards than that left.
+    left = max(0, limit["limit"] - limit["spent"])
+    figures.append(min(left, available))
     assert re.search(r"exam (in \d+ days?|\d+d|today)", home_text), home_text
     assert len(set(figures)) == 1, (iso, figures, guidance.today)
     return figures, iso
+
+
+def _raise(clock: FakeClock, count: int) -> None:
+    workspace = Workspace.open(clock=clock)
+    try:
+        workspace.learn_more_today(count)
+    finally:
+        workspace.close()
 
 
 def _new_keys(clock: FakeClock, count: int) -> list[str]:
