@@ -110,6 +110,15 @@ def main() -> None:
     for key, text, label in _worst_texts(cards):
         worst = max(_timed(cards[key], text), _timed(cards[key], text))
         print(f"  {_ms(worst):7.2f} ms  {label}")
+    print("4,000-character hostile explanations (worse of two):")
+    key = "probability-statistics/explain-clt"
+    for label, text in (
+        ("4,000 open brackets", "(" * 4000),
+        ("a list of terms", "bce mse sigmoid log cancel slope " * 150),
+        ("antonyms throughout", "larger smaller wrong right positive negative " * 90),
+    ):
+        worst = max(_timed(cards[key], text), _timed(cards[key], text))
+        print(f"  {_ms(worst):7.2f} ms  {label}")
 
 
 if __name__ == "__main__":

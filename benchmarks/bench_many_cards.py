@@ -1,6 +1,13 @@
 """Start-up with many custom cards: 10 generated decks of 2,000 cards each (issue 18, item 7).
 
     python benchmarks/bench_many_cards.py [--decks 10] [--cards 2000] [-n 3] [--seed 7]
+        [--before DIR]
+
+``--before DIR`` measures an older tree too (``git archive COMMIT | tar -x -C DIR``) on the
+same generated decks in a data directory of its own, every run of it interleaved with this
+checkout's (first starts, then each later start in turn), so both see the same load; a table
+gives both and their ratio. The probe is this tree's for both (it runs the tree's
+``recall.cli`` through ``PYTHONPATH``).
 
 Writes ``--decks`` deck files of ``--cards`` cards into the custom decks folder of a throwaway
 data directory, then times ``recall`` from spawning the interpreter until the home screen shows
@@ -98,6 +105,23 @@ def write_deck(folder: Path, number: int, cards: int, seed: int) -> None:
     (folder / f"many-{number}.toml").write_text(text, encoding="utf-8")
 
 
+def parse_only_in(folder: Path, source: str | None) -> tuple[float, float]:
+    """:func:`parse_only` in a fresh interpreter running the recall of ``source`` (a tree's
+    root; ``None``: this checkout)."""
+    env = {**os.environ, "PYTHONPATH": source or str(Path(__file__).resolve().parent.parent)}
+    done = subprocess.run(
+        [sys.executable, __file__, "--parse-only-in", str(folder)],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise SystemExit(f"the parse failed:\n{done.stderr[-2000:]}")
+    wall, cpu = json.loads(done.stdout.strip().splitlines()[-1])
+    return float(wall), float(cpu)
+
+
 def parse_only(folder: Path) -> tuple[float, float]:
     """Seconds to read every deck of ``folder`` and find its siblings, in this process, with
     the parsed-deck cache off and without the formula engine's checks: the part of a first
@@ -113,11 +137,15 @@ def parse_only(folder: Path) -> tuple[float, float]:
     return took, cpu
 
 
-def start(home: str, timeout: float, until: str = "home") -> dict[str, float]:
+def start(
+    home: str, timeout: float, until: str = "home", source: str | None = None
+) -> dict[str, float]:
     """Seconds from spawning ``recall`` until the home screen shows real counts, and CPU
     (``until="home-all"``: until no custom deck is still being checked, with the first counts'
-    moment as ``home_seconds`` and ``home_cpu``)."""
+    moment as ``home_seconds`` and ``home_cpu``), running the recall of ``source`` (a tree's
+    root; ``None``: this checkout)."""
     env = {**os.environ, "RECALL_HOME": home, "RECALL_PROBE_TIMEOUT": str(timeout)}
+    env["PYTHONPATH"] = source or str(Path(__file__).resolve().parent.parent)
     for name in ("RECALL_DB", "RECALL_DECKS", "RECALL_NO_DECK_CACHE"):
         env.pop(name, None)
     spawned = time.time()
@@ -145,36 +173,77 @@ def main() -> int:
     parser.add_argument(
         "--parse-only", action="store_true", help="only the in-process parse + siblings figure"
     )
+    parser.add_argument("--before", metavar="DIR", help="an older tree to measure alongside")
+    parser.add_argument("--parse-only-in", metavar="FOLDER", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as home:
-        folder = Path(home) / "decks"
-        folder.mkdir()
-        for number in range(args.decks):
-            write_deck(folder, number, args.cards, args.seed)
-        total = args.decks * args.cards
-        print(f"{total} custom cards in {args.decks} decks")
-        parsed, parsed_cpu = parse_only(folder)
-        print(
-            "parse + siblings, every deck, in process (no engine checks, no cache): "
-            f"{parsed:.2f} s (CPU {parsed_cpu:.2f} s)"
-        )
-        if args.parse_only:
-            return 0
-        first = start(home, args.timeout, "home-all")
-        print(
-            f"first start: {first['home_seconds']:.2f} s (CPU {first['home_cpu']:.2f} s; "
-            "goal ≤ 3 s) to the home screen's first counts (built-in decks counted, custom "
-            f"decks being checked); every custom card checked and counted: {first['seconds']:.2f}"
-            f" s (CPU {first['cpu']:.2f} s)"
-        )
-        later = [start(home, args.timeout) for _ in range(args.n)]
-        walls = [run["seconds"] for run in later]
-        cpus = [run["cpu"] for run in later]
-        print(
-            f"later start: best {min(walls):.2f} s, median {statistics.median(walls):.2f} s "
-            f"over {args.n} (CPU best {min(cpus):.2f} s; goal ≤ 1.2 s)"
-        )
+    if args.parse_only_in:  # the child of parse_only_in: one JSON line
+        print(json.dumps(parse_only(Path(args.parse_only_in))))
+        return 0
+    trees: list[tuple[str, str | None]] = [("after", None)]
+    if args.before:
+        trees.insert(0, ("before", str(Path(args.before).resolve())))
+    print(f"load average {os.getloadavg()[0]:.2f} at the start")
+    with tempfile.TemporaryDirectory() as scratch:
+        homes = {}
+        for name, _source in trees:
+            homes[name] = os.path.join(scratch, name)
+            folder = Path(homes[name]) / "decks"
+            folder.mkdir(parents=True)
+            for number in range(args.decks):
+                write_deck(folder, number, args.cards, args.seed)
+        print(f"{args.decks * args.cards} custom cards in {args.decks} decks")
+        rows: dict[str, dict[str, tuple[float, float]]] = {name: {} for name, _ in trees}
+        for name, source in trees:
+            rows[name]["parse"] = parse_only_in(Path(homes[name]) / "decks", source)
+        if not args.parse_only:
+            for name, source in trees:
+                first = start(homes[name], args.timeout, "home-all", source)
+                rows[name]["first"] = (first["home_seconds"], first["home_cpu"])
+                rows[name]["all"] = (first["seconds"], first["cpu"])
+            later: dict[str, list[dict[str, float]]] = {name: [] for name, _ in trees}
+            for _run in range(args.n):
+                for name, source in trees:
+                    later[name].append(start(homes[name], args.timeout, "home", source))
+            for name, _ in trees:
+                runs = later[name]
+                rows[name]["later"] = (
+                    min(run["seconds"] for run in runs),
+                    min(run["cpu"] for run in runs),
+                )
+                rows[name]["later-median"] = (
+                    statistics.median(run["seconds"] for run in runs),
+                    statistics.median(run["cpu"] for run in runs),
+                )
+    print(f"load average {os.getloadavg()[0]:.2f} at the end")
+    _print_table(rows, args.n)
     return 0
+
+
+#: The rows of the table, in order: key, what it measures.
+MEASURES = (
+    ("parse", "parse + siblings, every deck, in process (no engine checks, no cache)"),
+    ("first", "first start: the home screen's first counts (goal ≤ 3 s)"),
+    ("all", "first start: every custom card checked and counted"),
+    ("later", "later start, best (goal ≤ 1.2 s)"),
+    ("later-median", "later start, median"),
+)
+
+
+def _print_table(rows: dict[str, dict[str, tuple[float, float]]], runs: int) -> None:
+    """Wall and CPU seconds of each measure per tree, and before/after ratios of CPU."""
+    names = list(rows)
+    print(f"(later starts: {runs} of each; wall s / CPU s)")
+    header = "| measure | " + " | ".join(names) + (" | CPU ratio |" if len(names) > 1 else " |")
+    print(header)
+    print("|" + " --- |" * (header.count("|") - 1))
+    for key, label in MEASURES:
+        if key not in rows[names[-1]]:
+            continue
+        cells = [f"{rows[n][key][0]:.2f} s / **{rows[n][key][1]:.2f} s**" for n in names]
+        ratio = ""
+        if len(names) > 1:
+            ratio = f" {rows[names[0]][key][1] / rows[names[-1]][key][1]:.2f}× |"
+        print(f"| {label} | " + " | ".join(cells) + " |" + ratio)
 
 
 if __name__ == "__main__":

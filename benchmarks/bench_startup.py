@@ -15,7 +15,8 @@ burst of load on the shared machine hits them alike and the ratios stay fair:
 * **bare app**: :mod:`bare_app_probe`, a Textual app with a header, a 17-row table and a footer:
   the yardstick (what recall's home shows, without recall);
 * **home, second start**: ``recall`` until the home table shows real counts, on a data
-  directory a first start has filled (database, parsed-deck cache, drawing cache);
+  directory a first start has filled (database, parsed-deck cache, drawing cache: the first
+  start runs until its engine warm-up is over, :mod:`startup_probe` ``--wait-load``);
 * **home, fresh**: the same on a new, empty data directory (the database is created, migrated
   and synced with every deck);
 * **first card**: ``recall drill --minutes 10`` until the first prompt is on screen (second
@@ -112,9 +113,13 @@ def measure_mode(
             env["PYTHONPATH"] = source or str(HERE.parent)
             return env
 
-        # A first start fills each data directory (and, compiled, the bytecode folder).
+        # A first start fills each data directory (and, compiled, the bytecode folder). It runs
+        # until the engine warm-up is over, as a learner's first start does before the second:
+        # the warm-up writes the drawing cache (cache/shown.json) that a second start's first
+        # card reads. (A probe that stops at the counts ends the process before it: the first
+        # card's figure then included drawing its formula, SymPy's import with it.)
         for name, source in trees:
-            spawn(CLI_PROBE, ["home"], env_for(os.path.join(scratch, name), source))
+            spawn(FIRST_FRAME_PROBE, ["--wait-load"], env_for(os.path.join(scratch, name), source))
         spawn(BARE_PROBE, [], env_for(scratch, None))
         for run in range(runs):
             bare.append(spawn(BARE_PROBE, [], env_for(scratch, None)))

@@ -3,6 +3,6 @@ way, with the running interpreter, so no ``PATH`` lookup decides which recall ru
 
 import sys
 
-from recall.cli import main
+from recall.start import main
 
 sys.exit(main())

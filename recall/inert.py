@@ -4,16 +4,28 @@ Deck files, imports (CSV, Anki text, Anki packages), config values, typed answer
 names of files in a decks folder can come from anyone. A terminal obeys the control characters in
 what it is given: ``ESC ] 52`` writes the clipboard, ``ESC [ 2J`` clears the screen, ``ESC ] 0``
 sets the title, ``ESC ] 8`` makes a hyperlink, a C1 ``CSI`` (U+009B) does what ``ESC [`` does on
-some terminals. Bidirectional overrides and zero-width characters make two different ids look the
-same. So:
+some terminals. The bidirectional embeddings, overrides and isolates (U+202A to U+202E, U+2066 to
+U+2069) reorder what is drawn after them, so a prompt or an answer can read differently from what
+the file holds ("Trojan Source"); zero-width characters make two different ids look the same. So
+there are three classes:
 
-* **On the way in** (deck files, imports, config), :func:`first_control` finds a control
-  character the text may not hold (C0 other than newline and tab, DEL, C1), and the loader refuses
-  the field with file:line and the field named. :func:`first_invisible` finds the bidi controls
-  and zero-width characters an *id* may not hold.
+* *control characters*: C0 other than newline and tab, DEL, C1, and the bidi embeddings,
+  overrides and isolates. No stored text may hold one.
+* *hidden characters*: the zero-width space, the word joiner and invisible operators, the byte
+  order mark, the line and paragraph separators. Text may hold them, an id may not; a terminal
+  (the TUI, the CLI on a terminal) shows them as their code point.
+* *joiners and marks*: ZWNJ, ZWJ, LRM, RLM, ALM (U+200C to U+200F, U+061C). Persian, Arabic,
+  Hebrew and Indic text and emoji sequences need them and they reorder nothing but the neutral
+  characters beside them: text keeps them everywhere, an id may not hold one.
+
+* **On the way in** (deck files, imports, config, typed answers), :func:`first_control` finds a
+  control character, and the loader refuses the field with file:line and the field named.
+  :func:`first_invisible` finds any of the three classes (and a line break or a tab), which an
+  *id* may not hold.
 * **On the way out** (Textual widgets, CLI output, error messages, logs, exports to a terminal),
-  :func:`inert` makes every such character visible and harmless; :func:`quote` does the same and
-  keeps at most ``limit`` characters, for error messages that cite the input.
+  :func:`inert` makes every control and hidden character visible and harmless; :func:`quote`
+  makes every character of the three classes visible and keeps at most ``limit`` characters, for
+  error messages that cite the input (often an id refused for an invisible character).
 
 Nothing here imports anything but the standard library, so every layer may call it.
 """
@@ -26,18 +38,26 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, TextIO
 
-#: C0 controls but newline and tab, DEL, and the C1 controls (U+0080 to U+009F).
-_CONTROL_CLASS = "\x00-\x08\x0b-\x1f\x7f-\x9f"
-#: Bidirectional embeddings, overrides, isolates and marks, and the zero-width characters (the
-#: byte-order mark included) that make two strings look alike. The line and paragraph
+#: C0 controls but newline and tab, DEL, the C1 controls (U+0080 to U+009F), and the
+#: bidirectional embeddings, overrides and isolates, which reorder what is drawn after them.
+_CONTROL_CLASS = "\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069"
+#: Characters with no look of their own that running text has no need of: the zero-width space,
+#: the word joiner and invisible operators, the byte order mark; the line and paragraph
 #: separators U+2028/U+2029 end a line in some terminals and editors.
-_INVISIBLE_CLASS = "\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\u2028\u2029"
+_HIDDEN_CLASS = "\u200b\u2060-\u2064\ufeff\u2028\u2029"
+#: Zero-width joiners and direction marks, which right-to-left and joining scripts and emoji
+#: sequences need: kept in text, refused in ids.
+_MARK_CLASS = "\u061c\u200c-\u200f"
+_INVISIBLE_CLASS = f"\u202a-\u202e\u2066-\u2069{_HIDDEN_CLASS}{_MARK_CLASS}"
 
+_BIDI_CLASS = "\u202a-\u202e\u2066-\u2069"
+_BIDI = re.compile(f"[{_BIDI_CLASS}]")
 _CONTROL = re.compile(f"[{_CONTROL_CLASS}]")
 _INVISIBLE = re.compile(f"[{_INVISIBLE_CLASS}]")
-_UNSAFE_OUT = re.compile(f"[{_CONTROL_CLASS}{_INVISIBLE_CLASS}]")
-_UNSAFE_OUT_ONE_LINE = re.compile(f"[{_CONTROL_CLASS}{_INVISIBLE_CLASS}\n\t]")
+_UNSAFE_OUT = re.compile(f"[{_CONTROL_CLASS}{_HIDDEN_CLASS}]")
+_UNSAFE_OUT_ONE_LINE = re.compile(f"[{_CONTROL_CLASS}{_HIDDEN_CLASS}\n\t]")
 _CONTROL_OUT_ONE_LINE = re.compile(f"[{_CONTROL_CLASS}\n\t]")
+_NOT_IN_AN_ID = re.compile(f"[{_CONTROL_CLASS}{_HIDDEN_CLASS}{_MARK_CLASS}\n\t]")
 
 #: How many characters of someone else's text an error message quotes at most.
 QUOTE_LIMIT = 80
@@ -59,13 +79,13 @@ def _visible(match: re.Match[str]) -> str:
 
 
 def inert(text: str, *, one_line: bool = False, invisible: bool = True) -> str:
-    """``text`` with every control, bidi and zero-width character made visible and inert.
+    """``text`` with every control character (bidi overrides included) and every hidden
+    character made visible and inert; joiners and direction marks are kept (see the module).
 
     Newline and tab are kept (they are layout, not commands) unless ``one_line`` is set, for a
     place where a line break would itself mislead (a table cell, a log line, an option list).
-    With ``invisible=False`` only the control characters are replaced and bidi and zero-width
-    characters are kept: for data written to a pipe or a file (an export), where they may be
-    part of a right-to-left text and no terminal draws them.
+    With ``invisible=False`` only the control characters are replaced and hidden characters are
+    kept: for data written to a pipe or a file (an export), which no terminal draws.
     """
     if invisible:
         pattern = _UNSAFE_OUT_ONE_LINE if one_line else _UNSAFE_OUT
@@ -78,33 +98,44 @@ def inert(text: str, *, one_line: bool = False, invisible: bool = True) -> str:
 
 def quote(text: str, limit: int = QUOTE_LIMIT) -> str:
     """``text`` for an error message: inert, on one line, at most ``limit`` characters (with an
-    ellipsis and the full length when cut), so an error never echoes a whole hostile input."""
+    ellipsis and the full length when cut), so an error never echoes a whole hostile input.
+    Joiners and direction marks are shown too: the text quoted is often an id refused for
+    holding one."""
     if len(text) > limit:
-        shown = inert(text[:limit], one_line=True)
+        shown = _NOT_IN_AN_ID.sub(_visible, text[:limit])
         return f"{shown}… ({len(text):,} characters)"
-    return inert(text, one_line=True)
+    return _NOT_IN_AN_ID.sub(_visible, text)
 
 
 def first_control(text: str) -> int | None:
     """The index of the first character ``text`` may not hold as stored text (C0 other than
-    newline and tab, DEL, C1), or ``None`` when it holds none."""
+    newline and tab, DEL, C1, a bidi embedding, override or isolate), or ``None`` when it holds
+    none."""
     match = _CONTROL.search(text)
     return match.start() if match else None
 
 
 def first_invisible(text: str) -> int | None:
-    """The index of the first control, bidi or zero-width character in ``text`` (what an id, a
-    name that must look like itself, may not hold), or ``None``."""
-    match = _UNSAFE_OUT_ONE_LINE.search(text)
+    """The index of the first control, hidden, joiner or direction-mark character, line break or
+    tab in ``text`` (what an id, a name that must look like itself, may not hold), or ``None``."""
+    match = _NOT_IN_AN_ID.search(text)
     return match.start() if match else None
+
+
+def is_bidi_control(char: str) -> bool:
+    """Whether ``char`` is a bidi embedding, override or isolate (U+202A to U+202E, U+2066 to
+    U+2069): refused as a control character, for its own reason."""
+    return bool(_BIDI.match(char))
 
 
 def describe_char(char: str) -> str:
     """A character named for an error message: ``U+001B (ESC)``-style, never the raw character."""
     code = ord(char)
     names = {0x1B: "ESC", 0x07: "BEL", 0x00: "NUL", 0x7F: "DEL", 0x9B: "CSI", 0x9D: "OSC"}
+    if _BIDI.match(char):
+        return f"U+{code:04X} (a bidi control, which reorders the text after it)"
     if _INVISIBLE.match(char):
-        return f"U+{code:04X} (an invisible or direction-changing character)"
+        return f"U+{code:04X} (an invisible character)"
     name = names.get(code)
     return f"U+{code:04X} ({name})" if name else f"U+{code:04X} (a control character)"
 
@@ -115,9 +146,9 @@ class InertWriter:
     The command line's exit: :func:`inert_output` puts one in front of ``sys.stdout`` and
     ``sys.stderr`` for the whole of a command, so no ``print`` of a deck name, a typed answer or
     an error message can reach the terminal with a control character in it, whichever command
-    wrote it. On a terminal bidi and zero-width characters are shown as code points too; on a
-    pipe or a file (an export redirected) only the control characters are replaced, since valid
-    data holds none and a right-to-left text keeps its marks.
+    wrote it. On a terminal hidden characters (a zero-width space…) are shown as code points
+    too; on a pipe or a file (an export redirected) only the control characters are replaced,
+    since valid data holds none. Joiners and direction marks are text and kept.
     """
 
     def __init__(self, stream: TextIO) -> None:

@@ -14,7 +14,9 @@ It owns, in one place:
 * **settings**, loaded once (or handed in by the caller that already has them);
 * **decks**, loaded and merged: built-in decks are checked for structure only (the test suite
   proves them with the engine, a check that costs a second at every start); custom decks get
-  the full check, so a broken formula in a learner's deck is reported at start, not mid-drill.
+  the full check, so a broken formula in a learner's deck is reported, never drilled. With
+  ``defer_checks`` (the TUI's home screen) a custom deck no cache knows waits, none of its
+  cards offered, for :meth:`Workspace.check_pending` after the first counts.
   A custom deck may not reuse a built-in deck's id;
 * **syncing**: the store is brought in line with the deck files, and the cards of a deck file
   deleted since the last start are retired (history kept; they come back with the file);
@@ -54,6 +56,22 @@ if TYPE_CHECKING:
     from recall.scheduling.today import TodayPlan
     from recall.session import Budget, Mode, Session
     from recall.store import DeckCounts, SessionInfo, Store, StoredCard, SyncReport
+
+
+def shared_decks_notice(behind: Sequence[str]) -> str:
+    """The sentence for shared decks a learner's recall found out of line with its built-in
+    decks (deck ids, listed by their first few): whose move it is, in either direction."""
+    from recall import __version__
+
+    names = ", ".join(quote(deck, 40) for deck in behind[:5])
+    more = f" and {len(behind) - 5} more" if len(behind) > 5 else ""
+    decks, differ = ("deck", "differs") if len(behind) == 1 else ("decks", "differ")
+    return (
+        f"The shared {decks} {names}{more} on this database {differ} from the built-in decks "
+        f"of this recall ({__version__}); recall uses the database's, which only its owner "
+        "updates. If this recall is the newer, ask the owner to run `recall decks sync` with "
+        "it; if it is the older, upgrade recall."
+    )
 
 
 @dataclass(frozen=True)
@@ -164,6 +182,8 @@ class Workspace:
         self._custom_decks = custom_decks
         self._store: Store | None = None
         self._loaded: LoadResult | None = None
+        #: What the last :meth:`sync` did (``None``: not synced yet).
+        self.last_sync: SyncReport | None = None
         #: The one card cache, by key; replaced in place so sessions holding it stay current.
         self._cards: dict[str, Card] = {}
         self._lock = threading.Lock()
@@ -174,8 +194,8 @@ class Workspace:
             from recall.cards.parse_cache import PendingWrites
 
             self._cache_writes = PendingWrites()
-        #: Leave custom deck files never checked before out of a load, for
-        #: :meth:`check_pending` (``defer_checks``; cleared once it has run).
+        #: Leave custom deck files never checked before out of every load and reload, for
+        #: :meth:`check_pending` (``defer_checks``).
         self._defer_checks = defer_checks
 
     @classmethod
@@ -227,7 +247,7 @@ class Workspace:
         if sync:
             workspace.reload(progress=progress)
         else:
-            workspace._load_decks(progress)
+            workspace._load_decks(progress, defer=defer_checks)
         return workspace
 
     # ------------------------------------------------------------------ decks
@@ -262,9 +282,8 @@ class Workspace:
                 if progress is not None:
                     progress(f"Checking custom decks {done}/{len(pending)}…")
                 read_deck(path, builtin=False, check=check)  # this process keeps the result
-        self._defer_checks = False
         if pending:
-            self.reload(progress)
+            self.reload(progress, defer=False)  # a file edited meanwhile is checked here
         return len(pending)
 
     @property
@@ -275,6 +294,14 @@ class Workspace:
     def card(self, key: str) -> Card:
         """A loaded card by key; raises ``KeyError`` for a card no deck has."""
         return self._cards[key]
+
+    @property
+    def deck_names(self) -> Mapping[str, str]:
+        """Each loaded deck's name as listed beside the others, by deck id: a name two decks
+        share is followed by the id (:func:`recall.cards.deck_names.shown_deck_names`)."""
+        from recall.cards.deck_names import shown_deck_names
+
+        return shown_deck_names(self.decks)
 
     def deck(self, deck_id: str) -> Deck | None:
         """The loaded deck with that id, if any."""
@@ -307,23 +334,40 @@ class Workspace:
 
         return custom_decks_dir()
 
-    def reload(self, progress: Progress | None = None) -> None:
+    def reload(self, progress: Progress | None = None, *, defer: bool | None = None) -> None:
         """Re-read every deck file and bring the store in line (new cards, edits, vanished
-        decks retired); ``progress`` as for :meth:`open`."""
+        decks retired); ``progress`` as for :meth:`open`. ``defer``: leave custom deck files
+        no cache knows for :meth:`check_pending` (default: as the workspace was opened, so the
+        home screen's reloads defer a deck edited meanwhile too)."""
         with self._lock:
-            self._load_decks(progress)
+            self._load_decks(progress, defer=self._defer_checks if defer is None else defer)
             if progress is not None:
                 progress("Opening the database…" if self._store is None else "Syncing the decks…")
             self.sync()
 
     def sync(self) -> SyncReport:
         """Bring the store in line with the loaded decks, and retire the cards of deck files
-        deleted since (a deck that failed to load still has its file and is left alone)."""
+        deleted since (a deck that failed to load still has its file and is left alone); what
+        was done, the vanished decks' cards among the retired (also kept as :attr:`last_sync`)."""
         store = self.store
         now = self.clock()
         report = store.sync_decks(self.decks, now)
-        store.retire_vanished_decks(self.folders(), keep={deck.id for deck in self.decks}, now=now)
+        keep = {deck.id for deck in self.decks}
+        vanished = store.retire_vanished_decks(self.folders(), keep=keep, now=now)
+        if vanished.retired:
+            from dataclasses import replace
+
+            report = replace(report, retired=report.retired + vanished.retired)
+        self.last_sync = report
         return report
+
+    @property
+    def shared_decks_notice(self) -> str | None:
+        """What to tell the learner when the last sync found shared decks on a shared database
+        that differ from this recall's built-in decks (:attr:`SyncReport.behind`): a learner's
+        login never writes them, so recall uses the database's version; ``None`` when none."""
+        behind = self.last_sync.behind if self.last_sync is not None else ()
+        return shared_decks_notice(behind) if behind else None
 
     def reload_deck(self, path: str | Path) -> Deck | None:
         """Re-read one deck file after an edit and sync it; ``None`` (the old cards stay) when
@@ -356,9 +400,9 @@ class Workspace:
         may call this); how many were written."""
         return self._cache_writes.write() if self._cache_writes is not None else 0
 
-    def _load_decks(self, progress: Progress | None = None) -> None:
+    def _load_decks(self, progress: Progress | None = None, *, defer: bool = False) -> None:
         with self._cache_writes_held():
-            self._read_decks(progress)
+            self._read_decks(progress, defer=defer)
 
     @contextmanager
     def _cache_writes_held(self) -> Iterator[None]:
@@ -372,7 +416,7 @@ class Workspace:
         with writes_deferred(self._cache_writes):
             yield
 
-    def _read_decks(self, progress: Progress | None = None) -> None:
+    def _read_decks(self, progress: Progress | None = None, *, defer: bool = False) -> None:
         from recall.cards.loader import DeckFailure, LoadResult, deck_files, load_decks
         from recall.errors import DeckError
 
@@ -400,7 +444,7 @@ class Workspace:
                 [custom_dir],
                 check=custom_check,
                 progress=files_done(first, total),
-                defer=self._defer_checks,
+                defer=defer,
             )
             taken = {deck.id: deck.path for deck in builtin.decks}
             decks = list(builtin.decks)

@@ -324,3 +324,37 @@ def test_values_most_cards_share_are_written_once_and_read_back_into_each_card(
     read = {card.id: card for card in again.cards}
     assert read["fact"].symbols == () and [s.name for s in read["own"].symbols] == ["y"]
     assert read["c0"].symbols is read["c3"].symbols and read["c0"].symbols[0].meaning == "a scale"
+
+
+def test_a_decoded_card_is_the_card_its_constructor_makes() -> None:
+    """Decoding fills a frozen card's fields at once (no ``__init__`` per field): the result is
+    what ``Card(**values)`` makes, equal and hashing alike, with a fresh ``extra`` each time,
+    and a missing or unknown field is refused as before."""
+    from recall.cards.model import Card, CardKind, SymbolSpec
+
+    values = {
+        "deck_id": "d",
+        "id": "c",
+        "kind": CardKind.FORMULA,
+        "prompt": "p",
+        "answer": "x",
+        "symbols": (SymbolSpec("x", "positive", "a scale"),),
+        "tags": ("t",),
+        "line": 7,
+        "value": 2,
+    }
+    build = parse_cache._builder(Card)
+    made, again = build(dict(values)), build(dict(values))
+    expected = Card(**values)
+    assert made == expected and hash(made) == hash(expected)
+    assert made.content_hash() == expected.content_hash()
+    assert vars(made) == vars(expected)
+    assert made.extra == {} and made.extra is not again.extra
+    with pytest.raises(parse_cache._Invalid):
+        build({k: v for k, v in values.items() if k != "kind"})
+    with pytest.raises(parse_cache._Invalid):
+        build({**values, "colour": "red"})
+    decode = parse_cache._decoder(Card)
+    for wrong in ({"line": "7"}, {"prompt": 42}, {"accept": "a"}, {"line": True}):
+        with pytest.raises(parse_cache._Invalid):
+            decode({"deck_id": "d", "id": "c", "kind": "formula", "prompt": "p", **wrong}, "f")

@@ -112,9 +112,9 @@ def test_invalid_answers_cost_nothing_and_point_at_the_column() -> None:
 
 
 def test_names_outside_the_question_are_invalid_with_a_suggestion() -> None:
-    verdict = check("V*d", "Vd", SymbolTable.build({"V": "positive", "d": "positive"}))
+    verdict = check("TP*FP", "TPFP", SymbolTable.build({"TP": "positive", "FP": "positive"}))
     assert verdict.status is Status.INVALID
-    assert "did you mean V*d?" in verdict.message
+    assert "did you mean TP*FP?" in verdict.message
 
 
 def test_a_broken_reference_is_a_grading_error_not_a_wrong_answer() -> None:

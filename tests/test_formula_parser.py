@@ -183,10 +183,12 @@ def test_variable_used_as_a_function_with_two_arguments() -> None:
 
 
 def test_unknown_name_suggests_a_product_of_declared_names() -> None:
-    table = SymbolTable.build({"V": "positive integer", "d": "positive integer"})
-    error = error_of("12 Vd", table)
-    assert "did you mean V*d?" in error.message
-    assert error.column == 3
+    # one-letter names side by side are read as their product (test_formula_juxtaposed.py);
+    # a run with a longer name in it is asked about
+    table = SymbolTable.build({"TP": "positive integer", "FP": "positive integer"})
+    error = error_of("2 TPFP", table)
+    assert "did you mean TP*FP?" in error.message
+    assert error.column == 2
 
 
 def test_unknown_name_suggests_a_close_name() -> None:

@@ -197,3 +197,113 @@ def test_a_new_private_file_is_never_written_through_a_link_or_into_a_file_made_
     with pytest.raises(FileExistsError):
         write_new_private_file(link, "secret\n")
     assert not target.exists()
+
+
+@pytest.mark.postgres
+def test_the_shared_decks_are_the_owners_to_sync(
+    capsys: pytest.CaptureFixture[str], shared_server: SharedServer
+) -> None:
+    """``learners add`` syncs the built-in decks as the owner, so a learner's first start finds
+    them and says nothing. When the database's shared decks are not this recall's (here a
+    built-in card the owner retired by hand, as another recall version's sync would), the
+    learner is told whose move it is, a learner's ``decks sync`` exits 1 and writes no shared
+    row, and the owner's ``decks sync`` brings them back in line for the learner too."""
+    owner = shared_server.owner_url
+    role = shared_server.role("ana")
+    status, out, err = run(capsys, "--db", owner, "learners", "add", "ana", "--role", role)
+    assert status == 0, err
+    assert "Synced the built-in decks: " in out
+    password = out.split("Password (shown once, not kept anywhere): ")[1].split()[0]
+    ana = shared_server.url(role, password)
+    status, out, err = run(capsys, "--db", ana, "today", "--json")
+    assert status == 0 and json.loads(out)["queue"] and "decks sync" not in err
+
+    engine = create_engine(owner)
+    shared_rows = text(
+        "SELECT d.slug, d.name, d.topic, d.path, c.key, c.content_hash, c.position, "
+        "c.sibling_group, c.retired_at FROM cards c JOIN decks d ON d.id = c.deck_id "
+        "ORDER BY c.id"
+    )
+    try:
+        with engine.begin() as conn:
+            slug = conn.execute(
+                text(
+                    "UPDATE cards SET retired_at = 1 WHERE id = (SELECT min(id) FROM cards) "
+                    "RETURNING (SELECT slug FROM decks WHERE decks.id = cards.deck_id)"
+                )
+            ).scalar_one()
+            before = conn.execute(shared_rows).all()
+        status, out, err = run(capsys, "--db", ana, "today", "--json")
+        assert status == 0 and json.loads(out)["queue"]
+        assert f"The shared deck {slug} on this database differs" in err
+        assert "ask the owner to run `recall decks sync`" in err
+        status, out, err = run(capsys, "--db", ana, "decks", "sync")
+        assert status == 1
+        assert f"Left as the database has them (the owner's to sync): {slug}." in out
+        with engine.connect() as conn:
+            assert conn.execute(shared_rows).all() == before
+
+        status, out, err = run(capsys, "--db", owner, "decks", "sync")
+        assert status == 0, err
+        assert "1 restored" in out and "decks sync" not in err
+        status, out, err = run(capsys, "--db", ana, "decks", "sync")
+        assert status == 0 and "0 restored" in out and "decks sync" not in err
+    finally:
+        engine.dispose()
+
+
+@pytest.mark.postgres
+def test_a_newer_recall_waits_for_the_owner_to_sync_its_built_in_decks(
+    capsys: pytest.CaptureFixture[str],
+    shared_server: SharedServer,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The owner added a learner with this recall's built-in decks; the learner's recall is
+    newer (its built-in ``gradients`` deck has a reworded hint): the learner drills the
+    database's decks, is told to ask the owner, and changes no shared row; once the owner runs
+    the newer recall's ``decks sync`` (the card changes, everyone's history kept), the learner's
+    start is quiet again."""
+    import shutil
+
+    from recall import paths
+
+    owner = shared_server.owner_url
+    role = shared_server.role("ana")
+    status, out, err = run(capsys, "--db", owner, "learners", "add", "ana", "--role", role)
+    assert status == 0, err
+    password = out.split("Password (shown once, not kept anywhere): ")[1].split()[0]
+    ana = shared_server.url(role, password)
+    drill(ana, 2)
+
+    newer = tmp_path / "newer-decks"
+    shutil.copytree(paths.builtin_decks_dir(), newer)
+    deck = newer / "gradients.toml"
+    old_hint = 'hint = "Least squares plus an L2 penalty."'
+    assert deck.read_text().count(old_hint) == 1
+    deck.write_text(deck.read_text().replace(old_hint, 'hint = "Least squares, L2 penalty."'))
+    monkeypatch.setattr(paths, "builtin_decks_dir", lambda: newer)
+
+    engine = create_engine(owner)
+    shared_rows = text("SELECT * FROM cards ORDER BY id")
+    try:
+        with engine.connect() as conn:
+            before = conn.execute(shared_rows).all()
+        status, out, err = run(capsys, "--db", ana, "today", "--json")
+        assert status == 0 and json.loads(out)["queue"]
+        assert "The shared deck gradients on this database differs" in err
+        status, out, err = run(capsys, "--db", ana, "decks", "sync")
+        assert status == 1 and "the owner's to sync): gradients." in out
+        with engine.connect() as conn:
+            assert conn.execute(shared_rows).all() == before
+
+        status, out, err = run(capsys, "--db", owner, "decks", "sync")
+        assert status == 0, err
+        assert "0 cards added, 1 changed, 0 retired, 0 restored" in out
+        status, out, err = run(capsys, "--db", ana, "decks", "sync")
+        assert status == 0 and "decks sync" not in err
+        status, out, err = run(capsys, "--db", ana, "stats", "--json")
+        assert status == 0 and "decks sync" not in err
+        assert json.loads(out)["reviews"] == 2  # ana's history, kept through the change
+    finally:
+        engine.dispose()

@@ -34,8 +34,11 @@ pytestmark = pytest.mark.postgres
 @pytest.fixture
 def two_learners(shared_server: SharedServer) -> Iterator[dict[str, str]]:
     """Learners A and B on the shared server, A having drilled the script (as A's login):
-    the URL of each login and of the owner, and each learner's id."""
-    open_store(shared_server.owner_url).close()  # created by the owner
+    the URL of each login and of the owner, and each learner's id. The owner created the
+    database and synced the shared decks (a learner's login writes no shared row)."""
+    store = open_store(shared_server.owner_url)  # created by the owner
+    store.sync_decks(DECKS, now=T0)
+    store.close()
     owner = make_engine(parse_url(shared_server.owner_url))
     added = {name: add_learner(owner, name, shared_server.role(name)) for name in ("ana", "ben")}
     owner.dispose()
@@ -385,8 +388,9 @@ def test_migration_0010_gives_an_old_database_the_same_security(
     engine.dispose()
     assert migrated == created
     # a learner's and the owner's policy on each per-learner table, decks, cards and
-    # learners, and the owner's, a read and a touch policy on recall_meta
-    assert len(created) == 2 * (len(PER_LEARNER_TABLES) + 3) + 3
+    # learners, a learner's insert and update policies on decks and cards (0011), and the
+    # owner's, a read and a touch policy on recall_meta
+    assert len(created) == 2 * (len(PER_LEARNER_TABLES) + 3) + 2 * 2 + 3
 
 
 def test_a_learner_cannot_upgrade_and_is_told_who_can(
@@ -475,36 +479,35 @@ def test_b_cannot_take_or_move_what_every_learner_shares(
         a.close()
 
 
-def test_a_learner_whose_states_another_learners_sync_left_behind_syncs_in_full(
+def test_a_learner_whose_states_are_out_of_step_syncs_in_full(
     two_learners: dict[str, str],
 ) -> None:
-    """A's record of a shared deck still matches it after the owner's sync retires a card and
-    B's sync restores it (under row security B's sync restores B's state only): A's next sync
-    is not skipped, and A's state of that card is live again."""
+    """A's record of a shared deck still matches it after A's state of one of its cards is
+    gone (deleted by hand as the owner: a partial restore, say): A's next sync is not skipped,
+    and gives A that card's state back (new)."""
     full = [dataclasses.replace(deck, builtin=True, digest=f"d-{deck.id}") for deck in DECKS]
-    deck = full[0]
-    dropped = deck.cards[0]
-    shrunk = dataclasses.replace(deck, cards=deck.cards[1:], digest="d-shrunk")
     a = open_store(two_learners["ana"])
     try:
         a.sync_decks(full, now=T0)
         assert a.sync_decks(full, now=T0).unchanged == sum(len(d.cards) for d in full)
     finally:
         a.close()
-    owner = open_store(two_learners["owner"])
-    try:
-        assert owner.sync_decks([shrunk, *full[1:]], now=T0).retired == (dropped.key,)
-    finally:
-        owner.close()
-    b = open_store(two_learners["ben"])
-    try:
-        assert b.sync_decks(full, now=T0).restored == (dropped.key,)
-    finally:
-        b.close()
+    lost = "hinge"  # A never drilled it
+    with as_login(two_learners["owner"]) as owner, owner.begin():
+        gone = owner.execute(
+            text(
+                "DELETE FROM card_state WHERE learner_id = :a "
+                "AND card_id = (SELECT id FROM cards WHERE key = :key)"
+            ),
+            {"a": int(two_learners["a"]), "key": lost},
+        )
+        assert gone.rowcount == 1
     a = open_store(two_learners["ana"])
     try:
-        a.sync_decks(full, now=T0)
-        card = a.cards_by_key()[dropped.key]
-        assert not card.retired and card.state.phase == 1  # A's learning state, live again
+        assert f"losses/{lost}" not in a.cards_by_key()
+        report = a.sync_decks(full, now=T0)
+        assert report.unchanged == sum(len(d.cards) for d in full) and report.behind == ()
+        card = a.cards_by_key()[f"losses/{lost}"]
+        assert not card.retired and card.state.phase == 0
     finally:
         a.close()

@@ -10,6 +10,9 @@ from pathlib import Path
 import pytest
 from textual.widgets import DataTable, Static
 
+from recall.cards import loader
+from recall.grading import check_deck
+from recall.tui import startup_gc
 from recall.tui.app import RecallApp
 from recall.tui.launch import build_app
 from recall.tui.services import Services
@@ -46,6 +49,7 @@ def test_the_home_screen_counts_first_and_adds_the_custom_decks_once_checked(
     monkeypatch.setattr(Workspace, "check_pending", held_check)
     services = Services(clock=FakeClock(), custom_decks=custom, defer_checks=True)
     app = RecallApp(services, warm_engine=False)
+    startup_gc.relax()  # as recall.tui.launch does: the start ends after the checks too
 
     async def flow() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
@@ -60,6 +64,7 @@ def test_the_home_screen_counts_first_and_adds_the_custom_decks_once_checked(
             problems = static_text(app.screen.query_one("#home-problems", Static))
             assert "Checking 2 custom deck files" in problems
             assert "did not load" not in problems
+            assert startup_gc.relaxed()  # the counts are in, the checks are not: still starting
 
             release.set()
             await settle(app, pilot)
@@ -71,8 +76,16 @@ def test_the_home_screen_counts_first_and_adds_the_custom_decks_once_checked(
             [failure] = app.home_data.failures
             assert Path(failure.path).name == "broken.toml" and failure.card_id == "bad"
             assert failure.line == 16
+            assert not startup_gc.relaxed()
+            # What the checks parsed is kept for the next start (written after the counts).
+            loader._CACHE.clear()
+            known = loader.read_known_deck(custom / "mine.toml", check=check_deck)
+            assert not isinstance(known, type(loader.UNCHECKED)) and known[0] is not None
 
-    asyncio.run(flow())
+    try:
+        asyncio.run(flow())
+    finally:
+        startup_gc.restore()
 
 
 def test_only_the_home_screen_defers_a_session_on_the_command_line_waits() -> None:

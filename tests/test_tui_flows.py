@@ -185,6 +185,43 @@ def test_cram_leaves_the_schedule_untouched(tmp_path: Path, clock: FakeClock) ->
     asyncio.run(flow())
 
 
+@pytest.mark.parametrize("size", [(80, 24), (100, 30)])
+def test_shared_decks_of_another_version_are_said_on_the_home_screen(
+    tmp_path: Path, clock: FakeClock, monkeypatch: pytest.MonkeyPatch, size: tuple[int, int]
+) -> None:
+    """A learner's login on a shared database whose sync found shared decks that are not this
+    recall's (:attr:`recall.store.SyncReport.behind`): the home screen says so in one line that
+    fits, with what the owner runs, beside a deck file that did not load."""
+    import dataclasses
+
+    from recall.store.store import Store
+
+    synced = Store.sync_decks
+
+    def behind(store: Store, decks, now=None):  # type: ignore[no-untyped-def]
+        return dataclasses.replace(synced(store, decks, now), behind=("tiny",))
+
+    monkeypatch.setattr(Store, "sync_decks", behind)
+    services = real_services(tmp_path, clock, broken=True)
+    app = RecallApp(services)
+
+    async def flow() -> None:
+        async with app.run_test(size=size) as pilot:
+            await settle(app, pilot)
+            assert isinstance(app.screen, HomeScreen)
+            assert app.home_data is not None
+            assert app.home_data.shared_decks_behind == ("tiny",)
+            lines = screen_text(app).splitlines()
+            (line,) = [line for line in lines if "recall version" in line]
+            assert (
+                "1 shared deck from another recall version: the owner runs recall decks sync"
+                in line
+            )
+            assert any("1 deck file did not load" in line for line in lines)
+
+    asyncio.run(flow())
+
+
 def test_a_broken_custom_deck_is_reported_while_the_rest_work(
     tmp_path: Path, clock: FakeClock
 ) -> None:

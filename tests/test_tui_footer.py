@@ -104,3 +104,50 @@ def test_the_footer_is_rebuilt_only_when_the_keys_it_shows_change(size: tuple[in
     assert {"f2", "f3"} <= set(same_keys)
     assert unchanged == 0  # focus moves between inputs: the same keys, nothing rebuilt
     assert changed == 1 and "f4" in keys and {"f2", "f3"} <= set(keys)
+
+
+class _CompactKeys(_Keys):
+    def compose(self) -> ComposeResult:
+        yield Input(id="a")
+        yield self.footer_class(compact=True)
+
+
+async def _keys_and_restyles(
+    footer: type[TextualFooter], app_class: type[_Keys], monkeypatch: pytest.MonkeyPatch
+) -> tuple[list[tuple[str, bool]], int]:
+    """The footer's keys (with whether each looks compact) and how many style updates its
+    keys asked for on the way to the first frame."""
+    from textual.dom import DOMNode
+
+    restyles = 0
+    update = DOMNode.update_node_styles
+
+    def counted(node: DOMNode, animate: bool = True) -> None:
+        nonlocal restyles
+        if isinstance(node, FooterKey):
+            restyles += 1
+        update(node, animate)
+
+    monkeypatch.setattr(DOMNode, "update_node_styles", counted)
+    app = app_class(footer)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.pause()
+        keys = [(key.key, key.has_class("-compact")) for key in app.query(FooterKey)]
+    monkeypatch.undo()
+    return keys, restyles
+
+
+@pytest.mark.parametrize("app_class", [_Keys, _CompactKeys])
+def test_the_keys_look_as_textuals_without_being_restyled(
+    app_class: type[_Keys], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ours, our_restyles = asyncio.run(_keys_and_restyles(Footer, app_class, monkeypatch))
+    theirs, their_restyles = asyncio.run(_keys_and_restyles(TextualFooter, app_class, monkeypatch))
+    assert ours == theirs and {"f2", "f3"} <= {key for key, _compact in ours}
+    # Textual's bound keys are restyled as they mount and, in a footer that is not compact
+    # (recall's), again when the binding catches up; ours are made with the footer's value
+    # (only the palette's key, unbound, keeps its own default).
+    assert our_restyles <= their_restyles
+    if app_class is _Keys:
+        assert our_restyles <= 1 < their_restyles

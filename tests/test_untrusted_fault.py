@@ -5,7 +5,7 @@ DCS), bidi controls and zero-width characters, mixed with ordinary text, and fee
 the real entry point (``recall.cli.main``, in this process) as deck fields, ids, symbol names,
 import cells, typed answers, config values and command-line arguments. Whatever recall accepts,
 refuses or reports, what reaches stdout and stderr holds no control character but newline and
-tab, and (on a terminal) no bidi or zero-width character either.
+tab, and (on a terminal) no bidi control or hidden character either.
 
 The TUI's half is ``tests/test_untrusted_tui.py`` (a real pty).
 """
@@ -25,10 +25,11 @@ from hypothesis import strategies as st
 from recall.cli import main
 from recall.toml_text import toml_key, toml_string
 
-#: What may never reach a terminal: C0 but newline and tab, DEL, C1; bidi and zero-width.
+#: What may never reach a terminal: C0 but newline and tab, DEL, C1; bidi controls and hidden
+#: characters (zero-width space, word joiner, BOM, line separators). Joiners and direction marks
+#: (U+200C to U+200F, U+061C) are text a right-to-left or joining script needs (recall.inert).
 _UNSAFE = re.compile(
-    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069"
-    "\ufeff\u2028\u2029]"
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\u2028\u2029]"
 )
 
 _CONTROLS = [chr(code) for code in [*range(0x20), 0x7F, *range(0x80, 0xA0)]]
@@ -141,7 +142,8 @@ def test_a_hostile_import_is_never_written_raw(front: str, back: str, fmt: str) 
         decks = Path(folder) / "decks"
         decks.mkdir()
         output = _recall("--decks", str(decks), "decks", "import", str(source), "--format", fmt)
-        assert "imported" in output or str(source) in output  # the import ran, it was refused
+        # the import ran, or was refused naming the file (two empty cells: "no cards to import")
+        assert "imported" in output or source.name in output
         for written in decks.glob("*.toml"):
             _recall("decks", "show", str(written))
 

@@ -193,3 +193,28 @@ def test_the_deck_folder_given_with_decks_is_the_one_used(
     assert (folder / "fresh-ideas.toml").is_file()
     assert not (home / "decks").exists()
     assert "RECALL_DECKS" not in os.environ
+
+
+@pytest.mark.parametrize(
+    ("behind", "expected"),
+    [
+        (("losses",), "The shared deck losses on this database differs from"),
+        (("losses", "optim"), "The shared decks losses, optim on this database differ from"),
+        (
+            tuple(f"d{i}" for i in range(7)),
+            "The shared decks d0, d1, d2, d3, d4 and 2 more on this database differ from",
+        ),
+        (("evil\x1b[2J",), "The shared deck evil"),
+    ],
+)
+def test_the_shared_decks_notice_names_them_and_whose_move_it_is(
+    behind: tuple[str, ...], expected: str
+) -> None:
+    from recall import __version__
+    from recall.workspace import shared_decks_notice
+
+    notice = shared_decks_notice(behind)
+    assert notice.startswith(expected)
+    assert f"this recall ({__version__})" in notice
+    assert "ask the owner to run `recall decks sync`" in notice and "upgrade recall" in notice
+    assert "\x1b" not in notice

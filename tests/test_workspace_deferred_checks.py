@@ -174,3 +174,20 @@ def test_without_defer_every_custom_deck_is_checked_before_open_returns(folder: 
         assert workspace.check_pending() == 0
     finally:
         workspace.close()
+
+
+def test_a_reload_defers_a_deck_edited_meanwhile_as_the_first_load_did(folder: Path) -> None:
+    workspace = _open(folder)
+    try:
+        workspace.check_pending()
+        assert workspace.pending == () and "mine" in {deck.id for deck in workspace.decks}
+        edited = GOOD.replace('prompt = "x squared"', 'prompt = "x times x"')
+        (folder / "mine.toml").write_text(edited, encoding="utf-8")
+        workspace.reload()  # as the home screen's reload or its recount after a session
+        assert [Path(p).name for p in workspace.pending] == ["mine.toml"]
+        assert _offered(workspace) == set()  # neither the old cards nor the new ones
+        assert workspace.check_pending() == 1
+        assert workspace.card("mine/one").prompt == "x times x"
+        assert workspace.pending == ()
+    finally:
+        workspace.close()

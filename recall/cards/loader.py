@@ -384,7 +384,12 @@ def load_decks(
         if key in seen_files:
             continue
         seen_files.add(key)
-        found = _read_deck_cached(file, builtin=_is_builtin(file), check=check, known_only=defer)
+        builtin = _is_builtin(file)
+        found = (
+            read_known_deck(file, builtin=builtin, check=check)
+            if defer
+            else read_deck(file, builtin=builtin, check=check)
+        )
         if isinstance(found, _Unchecked):
             pending.append(str(file))
             continue

@@ -292,21 +292,20 @@ def _encode_deck(deck: Deck) -> dict[str, Any]:
     """:func:`_encode` of a deck, with each of :data:`_SHARED_FIELDS` that several cards have
     alike written once under ``shared`` and left out of those cards; a card whose value differs
     keeps its own, written even when it is the field's default (``shared`` would fill it in)."""
-    data = _encode(deck)
+    data = _encode(deck, {})
     cards = data.get("cards", [])
     shared: dict[str, Any] = {}
     for name in _SHARED_FIELDS:
-        counts: dict[str, int] = {}
+        counts: dict[Any, list[Any]] = {}  # a key for each value: [how many, the value]
         for card in cards:
             if name in card:
-                text = json.dumps(card[name], sort_keys=True)
-                counts[text] = counts.get(text, 0) + 1
+                seen = counts.setdefault(_value_key(card[name]), [0, card[name]])
+                seen[0] += 1
         if not counts:
             continue
-        text, count = max(counts.items(), key=lambda item: item[1])
+        count, value = max(counts.values(), key=lambda seen: seen[0])
         if count < 2:
             continue
-        value = json.loads(text)
         for card in cards:
             if name not in card:  # left out at its default: written, or shared would fill it
                 card[name] = _encode(dict(_layout(Card))[name])
@@ -316,6 +315,18 @@ def _encode_deck(deck: Deck) -> dict[str, Any]:
     if shared:
         data["shared"] = shared
     return data
+
+
+def _value_key(value: Any) -> Any:
+    """A key under which equal encoded values of a card field meet: the text itself, or for a
+    list of the objects :func:`_encode` made once per distinct symbol (equal symbols, one
+    object), their identities; anything else as JSON text. Equal values under different keys
+    would only make the entry longer: :func:`_encode_deck` compares values, not keys."""
+    if type(value) is str:
+        return value
+    if type(value) is list and all(type(item) is dict for item in value):
+        return tuple(map(id, value))
+    return json.dumps(value, sort_keys=True)
 
 
 def _with_shared(data: Any) -> Any:
@@ -339,22 +350,35 @@ def _with_shared(data: Any) -> Any:
     return data
 
 
-def _encode(value: Any) -> Any:
+def _encode(value: Any, memo: dict[Any, Any] | None = None) -> Any:
     """Plain JSON values for a deck: dataclasses as objects of the fields that differ from
     their defaults, enums by value, tuples as lists. The deck's and cards' paths are left out
-    (an entry is about content, not place), and so is the deck's digest (its key)."""
+    (an entry is about content, not place), and so is the deck's digest (its key).
+
+    With ``memo``, each symbol or function spec is encoded once (a deck's symbols reach every
+    card: the same ten objects on 2,000 cards), looked up by the object's identity, then by
+    value (cards that declare equal symbols of their own), and the one encoding is shared by
+    the cards' lists (read-only: the encoded deck is only dumped)."""
     kind: Any = type(value)
     if kind is str or value is None or kind is bool or kind is int or kind is float:
         return value  # most values of a deck: no other test needed
     if kind is tuple or kind is list:
-        return [_encode(v) for v in value]
+        return [_encode(v, memo) for v in value]
+    if memo is not None and (kind is SymbolSpec or kind is FunctionSpec):
+        known = memo.get(id(value))
+        if known is None:  # the spec is kept with its encoding: its id stays its own
+            encoded = memo.get(value)
+            if encoded is None:
+                encoded = memo[value] = _encode(value)
+            known = memo[id(value)] = (value, encoded)
+        return known[1]
     if is_dataclass(value) and not isinstance(value, type):
         out = {}
         for name, default in _layout(kind):
             item = getattr(value, name)
             if default is not MISSING and _same(item, default):
                 continue
-            out[name] = item if type(item) is str else _encode(item)
+            out[name] = item if type(item) is str else _encode(item, memo)
         return out
     if isinstance(value, Enum):
         return _encode(value.value)
@@ -524,20 +548,78 @@ def _exact(kind: type) -> Decoder:
 def _dataclass(kind: type) -> Decoder:
     hints = typing.get_type_hints(kind)
     decoders = {f.name: _decoder(hints[f.name]) for f in fields(kind) if f.init}
+    # Fields of one exact type (text, a flag, a whole number) are checked here, not through a
+    # decoder call each: most of a card's values are text.
+    exact = {
+        name: hint for name, hint in hints.items() if name in decoders and hint in (str, bool, int)
+    }
     located = kind in (Card, Deck)
+    build = _builder(kind)
 
     def decode(data: Any, path: str) -> Any:
         if type(data) is not dict:
             raise _Invalid(f"expected a {kind.__name__}")
-        try:
-            values = {name: decoders[name](value, path) for name, value in data.items()}
-        except KeyError:
-            raise _Invalid(f"unknown fields in a {kind.__name__}") from None
+        values = {}
+        for name, value in data.items():
+            expected = exact.get(name)
+            if expected is not None:
+                if type(value) is not expected:
+                    raise _Invalid(f"{kind.__name__}.{name} is not {expected.__name__}")
+                values[name] = value
+                continue
+            decoder = decoders.get(name)
+            if decoder is None:
+                raise _Invalid(f"unknown field {name!r} in a {kind.__name__}")
+            values[name] = decoder(value, path)
         if located:
             values["path"] = path
+        return build(values)
+
+    return decode
+
+
+def _builder(kind: type) -> Callable[[dict[str, Any]], Any]:
+    """Make a ``kind`` from field values already decoded to their declared types.
+
+    The deck model's dataclasses are frozen, and a frozen dataclass's ``__init__`` sets each of
+    its fields through ``object.__setattr__`` (thirty for a card: a third of decoding a deck).
+    When ``kind`` does nothing else in ``__init__`` (no ``__post_init__``, no slots, no
+    init-only or excluded fields), its instance's ``__dict__`` is filled at once with the
+    defaults, fresh values of the default factories, then the values: the object
+    ``kind(**values)`` makes. Anything else, and any missing or unknown field, goes through
+    ``kind(**values)`` and its ``TypeError``."""
+    every = fields(kind)
+    plain = (
+        not hasattr(kind, "__post_init__")
+        and "__slots__" not in vars(kind)
+        and all(f.init for f in every)
+        and len(every) == len(typing.get_type_hints(kind))
+    )
+
+    def slow(values: dict[str, Any]) -> Any:
         try:
             return kind(**values)
         except TypeError as error:
             raise _Invalid(str(error)) from None
 
-    return decode
+    if not plain:
+        return slow
+    defaults = {f.name: f.default for f in every if f.default is not MISSING}
+    factories = [(f.name, f.default_factory) for f in every if f.default_factory is not MISSING]
+    required = frozenset(f.name for f in every) - defaults.keys() - {n for n, _ in factories}
+    known = frozenset(f.name for f in every)
+    new = object.__new__
+
+    def fast(values: dict[str, Any]) -> Any:
+        if not required <= values.keys() or not values.keys() <= known:
+            return slow(values)  # its TypeError names what is missing or unknown
+        made: Any = new(kind)
+        attributes = made.__dict__
+        attributes.update(defaults)
+        for name, factory in factories:
+            if name not in values:
+                attributes[name] = factory()
+        attributes.update(values)
+        return made
+
+    return fast

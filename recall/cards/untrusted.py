@@ -3,7 +3,8 @@
 Anyone can write a deck file or an export, and a terminal obeys the control characters in what
 it is given (``ESC ] 52`` writes the clipboard). So text is refused here, before it becomes a
 card: every string a deck file holds (and every key) may not hold a C0 control other than
-newline and tab, DEL or a C1 control; an *id* (deck and card ids, tags, the names a card must
+newline and tab, DEL, a C1 control, or a bidi embedding, override or isolate (they reorder what
+is drawn after them: "Trojan Source"); an *id* (deck and card ids, tags, the names a card must
 use or avoid, and every key, which names a symbol, a function or a parameter) may not hold a
 line break, a tab, a bidirectional control or a zero-width character either, since those make
 two ids look alike. TOML forbids raw control characters but not ``\\u001b`` escapes, so the
@@ -23,7 +24,7 @@ from typing import Any
 from recall.cards.positions import Path
 from recall.cards.problems import Problems
 from recall.errors import DeckError
-from recall.inert import describe_char, first_control, first_invisible, quote
+from recall.inert import describe_char, first_control, first_invisible, is_bidi_control, quote
 
 #: Keys whose string value is an identifier, and keys whose list items are.
 ID_KEYS = frozenset({"id"})
@@ -95,15 +96,23 @@ def _add(
     rule = (
         "an id or a name may not hold control, invisible or direction-changing characters"
         if identifier
-        else "deck text may not hold control characters other than newline and tab"
+        else "deck text may not hold control characters other than newline and tab, nor bidi "
+        "controls"
     )
     problems.add(
         f"{which}{what} '{field}' holds {describe_char(text[index])} "
         f"at character {index + 1}: {rule}",
         path,
         card_id=card_id,
-        suggestion="remove it: escape sequences in a deck could drive the terminal",
+        suggestion=_remove_it(text[index]),
     )
+
+
+def _remove_it(char: str) -> str:
+    """What to do about a refused character, and why."""
+    if is_bidi_control(char):
+        return "remove it: the learner would not see the text as the file has it"
+    return "remove it: escape sequences could drive the terminal"
 
 
 def refuse_control_rows(
@@ -130,7 +139,7 @@ def refuse_control_rows(
                 "other than newline and tab",
                 path=source,
                 line=line,
-                suggestion="remove it: escape sequences could drive the terminal",
+                suggestion=_remove_it(text[found]),
             )
 
 
@@ -148,7 +157,7 @@ def refuse_control_lines(text: str, *, source: str) -> None:
         "control characters other than newline and tab",
         path=source,
         line=line,
-        suggestion="remove it: escape sequences could drive the terminal",
+        suggestion=_remove_it(normalized[found]),
     )
 
 
@@ -186,5 +195,5 @@ def refuse_control_notes(notes: Iterable[Any], *, source: str) -> None:
                     f"{found + 1}: imported text may not hold control characters"
                     + (", nor an id or a tag invisible ones" if is_id else ""),
                     path=source,
-                    suggestion="remove it: escape sequences could drive the terminal",
+                    suggestion=_remove_it(text[found]),
                 )

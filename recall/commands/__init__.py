@@ -65,10 +65,11 @@ def open_workspace(
     """The learner's workspace as the global options describe it (:func:`learner_choice` is
     whose it is); with ``sync`` the store is opened and brought in line
     with the deck files first (so counts never include a deleted deck), without it only the deck
-    files are read."""
+    files are read. Shared decks a learner's login could not bring in line (another recall
+    version's, on a shared database) are said on stderr, with whose move it is."""
     from recall.workspace import Workspace
 
-    return Workspace.open(
+    workspace = Workspace.open(
         settings,
         db_url=database_url(args),
         custom_decks=custom_decks(args),
@@ -76,6 +77,12 @@ def open_workspace(
         learner=learner_choice(args),
         progress=progress,
     )
+    notice = workspace.shared_decks_notice
+    if notice is not None:
+        import sys
+
+        print(f"recall: {notice}", file=sys.stderr)
+    return workspace
 
 
 _URL_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")

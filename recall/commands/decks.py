@@ -2,6 +2,9 @@
 
 * ``list``: every deck (built-in and custom) with its card count and file; failed files with
   their errors.
+* ``sync``: bring the database in line with the deck files now (what every start does), and
+  say what changed. On a database several learners share, the owner runs it after installing
+  a newer recall: the shared (built-in) decks are written by the owner's login alone.
 * ``validate [PATH ...]``: check deck files (default: all) and print each error as
   ``file:line: card 'id': message (suggestion)``; exit 1 on any error, so it can guard a
   learner's own deck repository in CI. ``--identities`` also proves each card's stated
@@ -49,6 +52,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     listing = actions.add_parser("list", help="list every deck and any deck that failed to load")
     listing.add_argument("--json", action="store_true", help="machine-readable output")
     listing.set_defaults(func=run_list)
+
+    sync = actions.add_parser(
+        "sync",
+        help="bring the database in line with the deck files now, and say what changed",
+        description="Sync the deck files into the database, as every start does, and print "
+        "what changed. On a database several learners share, the shared (built-in) decks are "
+        "written by the owner alone: run it as the owner after installing a newer recall. "
+        "Exit status 1 when shared decks differ from this recall's and this login may not "
+        "change them.",
+    )
+    sync.set_defaults(func=run_sync)
 
     validate = actions.add_parser(
         "validate",
@@ -200,8 +214,9 @@ def run_list(args: argparse.Namespace) -> int:
     if not workspace.decks and not workspace.failures:
         print("no decks found")
         return 0
+    names = workspace.deck_names  # a name two decks share is followed by the deck's id
     rows = [
-        (d.id, d.name, str(len(d.cards)), _short(d.path) + ("" if d.builtin else "  (custom)"))
+        (d.id, names[d.id], str(len(d.cards)), _short(d.path) + ("" if d.builtin else "  (custom)"))
         for d in workspace.decks
     ]
     header = ("ID", "NAME", "CARDS", "FILE")
@@ -218,6 +233,35 @@ def run_list(args: argparse.Namespace) -> int:
             print(f"  {_short(failure.path)}")
             for error in failure.errors:
                 print(f"    {_error_line(error)}")
+    return 0
+
+
+# ----- sync ----------------------------------------------------------------------------------
+
+
+def run_sync(args: argparse.Namespace) -> int:
+    from recall.commands import open_workspace
+
+    workspace = open_workspace(args)  # syncs; says on stderr what a learner's login could not
+    try:
+        report = workspace.last_sync
+        decks = len(workspace.decks)
+    finally:
+        workspace.close()
+    if report is None:  # pragma: no cover - open_workspace syncs
+        return 1
+    figures = [
+        count_of(len(report.added), "card") + " added",
+        f"{len(report.changed)} changed",
+        f"{len(report.retired)} retired",
+        f"{len(report.restored)} restored",
+        f"{report.unchanged} unchanged",
+    ]
+    print(f"Synced {count_of(decks, 'deck')}: {', '.join(figures)}.")
+    if report.behind:
+        listed = ", ".join(quote(deck, 40) for deck in report.behind)
+        print(f"Left as the database has them (the owner's to sync): {listed}.")
+        return 1
     return 0
 
 

@@ -103,6 +103,41 @@ def run_add(args: argparse.Namespace) -> int:
         "Give them a database URL with this role and their password (`recall help learners`); "
         "they never need the owner's."
     )
+    return _sync_built_in_decks(args)
+
+
+def _sync_built_in_decks(args: argparse.Namespace) -> int:
+    """Sync this recall's built-in decks into the shared decks, as the owner (after the
+    password is out: a failure here must not lose it). A learner's login only reads the
+    shared decks, so the owner puts them there: a new database gets them before its first
+    learner starts, and a newer recall's are brought in line for everyone."""
+    from recall.commands import database_url
+    from recall.errors import RecallError
+    from recall.paths import builtin_decks_dir
+    from recall.store.models import DEFAULT_LEARNER
+    from recall.workspace import Workspace
+
+    try:
+        workspace = Workspace.open(
+            deck_dirs=[builtin_decks_dir()], db_url=database_url(args), learner=DEFAULT_LEARNER
+        )
+        try:
+            report = workspace.last_sync
+        finally:
+            workspace.close()
+    except RecallError as error:
+        print(
+            f"recall: the learner was added, but the built-in decks were not synced ({error}); "
+            "run `recall decks sync` as the owner",
+            file=sys.stderr,
+        )
+        return 1
+    if report is not None and report.touched:
+        print(
+            f"Synced the built-in decks: {count_of(len(report.added), 'card')} added, "
+            f"{len(report.changed)} changed, {len(report.retired)} retired, "
+            f"{len(report.restored)} restored."
+        )
     return 0
 
 

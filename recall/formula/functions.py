@@ -206,7 +206,16 @@ BUILTINS: dict[str, Builtin] = {
 }
 
 #: Other spellings a learner may type for a builtin.
-ALIASES: dict[str, str] = {"ln": "log", "Exp": "exp", "Log": "log", "choose": "binom"}
+ALIASES: dict[str, str] = {
+    "ln": "log",
+    "Exp": "exp",
+    "Log": "log",
+    "choose": "binom",
+    # a logarithm's base as a subscript, as the screen shows it: log₂(i + 1), log_10 x
+    "log_2": "log2",
+    "log_10": "log10",
+    "log_e": "log",
+}
 
 
 def resolve_builtin(name: str) -> str | None:

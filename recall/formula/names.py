@@ -65,10 +65,11 @@ GREEK: dict[str, str] = {
     "ϱ": "rho",
     "ς": "sigma",
     "ϕ": "phi",
+    "ℓ": "ell",  # the script l of log-likelihoods (ℓ = log p_Z(…)), read as the name ell
 }
 
 #: Spelled Greek names, for rendering them as letters again.
-GREEK_NAMES: frozenset[str] = frozenset(GREEK.values()) | {"varepsilon", "varphi"}
+GREEK_NAMES: frozenset[str] = (frozenset(GREEK.values()) - {"ell"}) | {"varepsilon", "varphi"}
 
 #: Name suffixes that decorate a letter rather than subscript it.
 ACCENTS: tuple[str, ...] = ("hat", "bar", "tilde", "dot", "star")

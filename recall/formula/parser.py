@@ -37,6 +37,7 @@ from recall.formula.nodes import (
     walk,
 )
 from recall.formula.symbols import DEFAULT_TABLE, SymbolTable
+from recall.formula.typed_names import card_spelling, juxtaposed_parts, split_into
 from recall.spelling import plausible_suggestion
 
 MAX_DEPTH = 64
@@ -281,11 +282,39 @@ class Parser:
         if name in table.variables:
             return Symbol(name)
         calls = following.kind == "open" and following.text == "(" and not following.space
+        if calls and name == "sigma" and table.function("sigma") is None:
+            # σ(z) on a card that names the sigmoid 'sigmoid' (its prompts write σ(z) too)
+            return self.call(token, "sigmoid")
         if calls and self._looks_like_a_function(token):
             raise self.unknown_function(token)
         if table.strict:
+            alias = card_spelling(name, table.variables)
+            if alias is not None:
+                return Symbol(alias)
+            product = self._juxtaposed(token)
+            if product is not None:
+                return product
             raise self.unknown_name(token)
         return Symbol(name)
+
+    def _juxtaposed(self, token: Token) -> Node | None:
+        """``6ND``, ``12Ld²``, ``2PR``, ``XW_Q``: one-letter names of the card typed side by
+        side, as the prompts themselves write products, read as their product when the run
+        splits into the card's names in exactly one way and every part is one letter (with
+        its subscript). A word (``mean``) or a run that splits two ways stays unknown and is
+        answered with the suggestion; the reading is shown as ``N*D``."""
+        parts = juxtaposed_parts(token.text, set(self.table.variables))
+        if parts is None:
+            return None
+        # The run becomes one token per name, so the grammar reads it as typed with spaces:
+        # an exponent binds to the last letter (``Ld²`` is ``L*d^2``).
+        pieces, column = [], token.pos
+        for index, part in enumerate(parts):
+            space = token.space if index == 0 else False
+            pieces.append(Token("name", part, column, space, raw=part))
+            column += len(part)
+        self.tokens[self.index - 1 : self.index] = pieces
+        return Symbol(parts[0])
 
     def _looks_like_a_function(self, token: Token) -> bool:
         """A plain word of three or more letters before '(' is a function call attempt
@@ -342,11 +371,17 @@ class Parser:
         p^2``, ``ln p q``, ``log x/2`` could be read two ways: the learner is asked for
         parentheses instead. Unknown functions (``f x``) always need them."""
         must = self.error(
-            f"'{token.text}' is a function: write {token.text}(...) with its argument", token
+            f"'{_as_typed(token)}' is a function: write {_as_typed(token)}(...) with its argument",
+            token,
         )
         builtin = BUILTINS.get(resolved)
         argument = self.token
-        if builtin is None or builtin.min_args != 1 or argument.kind not in ("name", "num"):
+        if builtin is None or builtin.min_args != 1:
+            raise must
+        grouped = self._bare_group_argument(token)
+        if grouped is not None:
+            return grouped
+        if argument.kind not in ("name", "num"):
             raise must
         if argument.kind == "name" and (
             self.table.function(argument.text) is not None
@@ -363,11 +398,43 @@ class Parser:
             rest = self.peek(2)
             shown = self.text[token.pos : rest.pos].rstrip() + ("…" if rest.kind != "end" else "")
             raise self.error(
-                f"'{shown}' could be read more than one way: write {token.text}(...) with "
+                f"'{shown}' could be read more than one way: write {_as_typed(token)}(...) with "
                 "parentheses around its argument",
                 token,
             )
         return self.atom()
+
+    def _bare_group_argument(self, token: Token) -> Node | None:
+        """``log σ(z)``, ``-log sigmoid(r_w - r_l)``, ``log|J|``: a one-argument builtin applied
+        without parentheses to a call written with its own parentheses, or to an absolute value.
+        The group says where the argument ends, so there is one reading when nothing binds to
+        the group after it (the answer ends, or ``+``, ``-``, ``)``, ``,`` follows): ``log σ(z)``
+        is ``log(σ(z))``. ``log σ(z)^2`` or ``log|x| y`` could be read two ways and are asked
+        about; anything else is not a group (``None``)."""
+        argument = self.token
+        if argument.kind == "name":
+            name = argument.text
+            if self.table.function(name) is None or name in self.table.variables:
+                return None
+            following = self.peek()
+            if not (following.kind == "open" and following.text == "("):
+                return None
+        elif argument.kind != "bar":
+            return None
+        self.enter()
+        node = self.atom()
+        self.depth -= 1
+        after = self.token
+        if after.kind in ("end", "close", "comma", "bar") or (
+            after.kind == "op" and after.text in "+-"
+        ):
+            return node
+        shown = self.text[token.pos : after.pos].rstrip() + "…"
+        raise self.error(
+            f"'{shown}' could be read more than one way: write {_as_typed(token)}(...) with "
+            "parentheses around its argument",
+            token,
+        )
 
     def _check_arity(self, token: Token, resolved: str, count: int) -> None:
         builtin = BUILTINS.get(resolved)
@@ -400,7 +467,7 @@ class Parser:
         typed = _as_typed(token)
         show = _greek_spelled if typed != name else str
         known = sorted(self.table.variables)
-        split = _split_into(
+        split = split_into(
             name, set(known) | {"pi"} | ({"e"} if not self.table.e_is_variable else set())
         )
         if split:
@@ -429,28 +496,6 @@ def _greek_spelled(name: str) -> str:
     """``gamma_i`` → ``γ_i``: each part of a canonical name that names a Greek letter written
     as the letter, for messages to a learner who types Greek letters."""
     return "_".join(GREEK_LETTERS.get(part, part) for part in name.split("_"))
-
-
-def _split_into(name: str, known: set[str]) -> list[str] | None:
-    """Split ``name`` into a product of known names (``Vd`` → ``V``, ``d``), if possible.
-
-    A lower-case word of four letters or more is a word, not a product of one-letter names
-    (``margin`` is not ``m*a*r*g*i*n``, even on a card that declares those letters).
-    """
-    if len(name) > 24:
-        return None
-    best: dict[int, list[str]] = {0: []}
-    for end in range(1, len(name) + 1):
-        for start in range(end):
-            if start in best and name[start:end] in known:
-                best[end] = best[start] + [name[start:end]]
-                break
-    parts = best.get(len(name))
-    if not parts or len(parts) < 2:
-        return None
-    if len(name) >= 4 and name.isalpha() and name.islower() and all(len(p) == 1 for p in parts):
-        return None
-    return parts
 
 
 def _check_power_size(node: BinOp, text: str, column: int) -> None:

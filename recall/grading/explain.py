@@ -14,7 +14,9 @@ How a phrasing is matched, and why (reading the text as words, clauses and negat
   carry no point and are left out of phrasings.
 * **One spelling.** Sub- and superscripts fold (``k₁`` is ``k1``), a minus sign between
   operands is the word "minus", and common abbreviations are read as the name they stand for
-  (``BN`` is ``batchnorm``, ``grads`` is ``gradients``, "with respect to" is ``wrt``).
+  (``BN`` is ``batchnorm``, ``grads`` is ``gradients``, "with respect to" is ``wrt``; ``CE``
+  and "cross-entropy" are ``crossentropy``); a negation typed without its apostrophe
+  ("doesnt") is still one.
 * **One clause.** Every word of a phrasing must occur in the same clause of the text (clauses end
   at ``.``, ``;``, ``!``, ``?``, a line break, and at ``but``/``whereas``), in any
   order: a learner who writes "the KL divergence is the only part that moves" says the same as
@@ -36,6 +38,26 @@ How a phrasing is matched, and why (reading the text as words, clauses and negat
   like), and only words said of the phrasing's
   own term count: "prefill is memory-bound, decode compute-bound" does not say "decode is
   memory-bound".
+* **A list of terms is no statement.** A point's words must be linked (a small word, a
+  negation, a preposition, a sign): a clause of six words or more with no link at all, a run of
+  nine with only spaces and commas between, or four comma-parted items of one or two words in a
+  row ("bce, mse, sigmoid, slope") is a list, its words make no point, and the verdict says so.
+  The longest unlinked run in a written sentence is about eight words ("small batches give noisy
+  statistics" is five and still a statement).
+* **A point leans one way.** Its model sentence takes one side of pairs such as
+  negative/positive, right/wrong, maximum/minimum, larger/smaller, cheaper/more expensive
+  (:mod:`recall.grading.explain_polarity`); the part of a clause that makes a phrasing and
+  uses the other word of such a pair, beside what the point says its own word of, and never
+  the point's own word, says the opposite ("the *positive* log-probability of the *wrong*
+  class"). Harm or no good said there ("makes it *worse*", "is *useless*", "doesn't *help*")
+  denies a point that does not say so itself, and a multiple the model sentence sets between
+  two things ("the backward costs *twice* the forward") said with its sides swapped or its
+  direction turned (not both) says the point the other way.
+* **Roles follow the model sentence.** A point with no ``subject`` on a card whose points
+  declare contrast terms is read for who does what: each word of its ``say`` is said of the
+  term mentioned nearest before it there (a term inside brackets is a formula's argument, no
+  mention), and a clause that says the phrasing's words only of another term
+  ("cross-entropy mutes the errors that MSE keeps loud") makes none of them.
 * **Opposites unmake.** A clause that says one of a point's ``opposites`` ("the loss is
   bounded") makes none of its phrasings, and a text that says one makes it with no number or
   formula.
@@ -60,9 +82,11 @@ from recall.cards.model import Card, KeyPoint
 from recall.formula import Status, SymbolTable, Verdict
 from recall.grading.explain_formulas import FormulaGrader
 from recall.grading.explain_formulas import formula_spans as formula_spans
+from recall.grading.explain_polarity import Leaning, leaning
 from recall.grading.explain_words import (
     NEGATORS,
     SMALL_WORDS,
+    SPELT_OUT_WORDS,
     WORD,
     Token,
     folded,
@@ -70,6 +94,7 @@ from recall.grading.explain_words import (
     read_clauses,
     stem,
 )
+from recall.inert import quote
 from recall.spelling import edit_distance
 from recall.verdicts import PointOutcome
 
@@ -219,18 +244,24 @@ class _Contrast:
             return 0
         return None
 
-    def owners_of(self, clauses: Sequence[tuple[Token, ...]]) -> list[list[int | None]]:
+    def mentions(self, token: Token) -> bool:
+        """Whether the word names one of the terms."""
+        return any(_slot_takes(term, token) for term in self.terms)
+
+    def owners_of(
+        self, clauses: Sequence[tuple[Token, ...]], *, prose: bool = False
+    ) -> list[list[int | None]]:
         """:meth:`owners` of every clause, each clause starting from the last term the clauses
         before it spoke of ("Decode reads every weight. So it is memory-bound.")."""
         result = []
         carry: int | None = None
         for clause in clauses:
-            owned, carry = self.owners(clause, carry)
+            owned, carry = self.owners(clause, carry, prose=prose)
             result.append(owned)
         return result
 
     def owners(
-        self, clause: tuple[Token, ...], carry: int | None = None
+        self, clause: tuple[Token, ...], carry: int | None = None, *, prose: bool = False
     ) -> tuple[list[int | None], int | None]:
         """Which term each word of the clause is said of, and the term the clause leaves
         spoken of: the nearest term mentioned before it in its comma-delimited piece, else
@@ -238,10 +269,16 @@ class _Contrast:
         subject carries across commas and sentences: "decode reads the weights, so it is
         memory-bound"). A mention after "unlike"/"than"/"not" is a foil: it owns the words of
         its own piece ("unlike L2's 2λw") but carries across no comma. A term right after
-        another and "is" names the first again ("RMSNorm is LayerNorm without the centring")."""
+        another and "is" names the first again ("RMSNorm is LayerNorm without the centring").
+        With ``prose``, a term inside brackets is a formula's argument ("(x_0, ε)"), no
+        mention."""
         mention: list[int | None] = []
         for i, token in enumerate(clause):
-            named = next((k for k, term in enumerate(self.terms) if _slot_takes(term, token)), None)
+            named = None
+            if not (prose and token.bracketed):
+                named = next(
+                    (k for k, term in enumerate(self.terms) if _slot_takes(term, token)), None
+                )
             if named is not None and token.copula and i and mention[i - 1] is not None:
                 named = None
             mention.append(named)
@@ -276,10 +313,83 @@ class _Contrast:
 
 
 @dataclass(frozen=True)
+class _Roles:
+    """Who does what in a point's model sentence, for a point with no ``subject`` of its own on
+    a card whose points declare contrasts: the card's contrast terms (``subject`` and
+    ``versus`` of its points), and which of them the model sentence says each of its words of
+    ("Cross-entropy keeps errors *loud* exactly where MSE *mutes* them": ``loud`` of
+    cross-entropy, ``mutes`` of MSE). A text that says the point's words of the other term
+    ("cross-entropy mutes the errors that MSE keeps loud") swaps the roles."""
+
+    contrast: _Contrast
+    said_of: dict[str, int]
+
+    @classmethod
+    def of(cls, card: Card, point: KeyPoint) -> _Roles | None:
+        if point.subject:
+            return None  # bound to its subject already (:class:`_Contrast`)
+        names: list[str] = []
+        seen: set[str] = set()
+        for name in [p.subject for p in card.points if p.subject] + [
+            v for p in card.points for v in p.versus
+        ]:
+            words = {w for w in normalised(name).split("|") if w.strip()}
+            if words & seen:
+                continue
+            seen |= words
+            names.append(name)
+        if len(names) < 2:
+            return None
+        terms = tuple(
+            _Slot(
+                tuple(stem(folded(w)) for w in normalised(n).split("|") if w.strip()),
+                tuple(folded(w) for w in normalised(n).split("|") if w.strip()),
+            )
+            for n in names
+        )
+        contrast = _Contrast(terms, has_subject=False)
+        said_of: dict[str, int] = {}
+        mixed: set[str] = set()
+        clauses = list(read_clauses(point.say))
+        for clause, owned in zip(clauses, contrast.owners_of(clauses, prose=True), strict=True):
+            for token, owner in zip(clause, owned, strict=True):
+                if owner is None or contrast.mentions(token):
+                    continue
+                if said_of.get(token.stem, owner) != owner:
+                    mixed.add(token.stem)
+                said_of[token.stem] = owner
+        said_of = {s: o for s, o in said_of.items() if s not in mixed}
+        return cls(contrast, said_of) if said_of else None
+
+    def swapped(self, phrasing: Phrasing, clause: tuple[Token, ...]) -> bool:
+        """Whether the clause says the phrasing's words of another term than the model
+        sentence does, and none of them of the same term."""
+        own = {stem for slot in phrasing.slots for stem in slot.stems}
+        owned, _ = self.contrast.owners(clause, prose=True)
+        agree = clash = False
+        for token, owner in zip(clause, owned, strict=True):
+            said = self.said_of.get(token.stem)
+            if token.stem not in own or said is None or owner is None:
+                continue
+            if self.contrast.mentions(token):
+                continue
+            agree |= owner == said
+            clash |= owner != said
+        return clash and not agree
+
+
+@lru_cache(maxsize=1 << 10)
+def _roles(card: Card, index: int) -> _Roles | None:
+    return _Roles.of(card, card.points[index])
+
+
+@dataclass(frozen=True)
 class Explanation:
     """What a checked explanation made of the card's points."""
 
     outcomes: tuple[PointOutcome, ...]
+    #: Runs of the text read as lists of terms, not statements (they make no point).
+    listed: tuple[str, ...] = ()
 
     @property
     def made(self) -> int:
@@ -303,35 +413,129 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
     text = text[:MAX_TEXT]
     clauses = list(read_clauses(text))
     formulas: FormulaGrader | None = None
+    # only a text that states some math as a value can state a point's formula wrongly
+    states_math = _STATED_MATH.search(text) is not None
     outcomes = []
-    for point in card.points:
+    for index, point in enumerate(card.points):
         contrast = _Contrast.of(point)
         # A clause that says the point's contrary makes none of its phrasings; a text that
         # says it anywhere makes the point with no bare number or formula.
         owners = contrast.owners_of(clauses) if contrast else None
         opposed = _clauses_saying(point.opposites, clauses, contrast, owners)
-        evidence = _said_in(point.words, clauses, contrast, owners, skip=opposed)
+        # a clause that makes a phrasing the other way (the point's leaning) counts as an
+        # opposite said: no bare number or formula makes the point then either
+        leaned: set[int] = set()
+        said = _said_in(
+            point.words,
+            clauses,
+            contrast,
+            owners,
+            skip=opposed,
+            leaning=leaning(point.say),
+            leaned=leaned,
+            roles=_roles(card, index),
+        )
+        evidence, clause = said if said is not None else (None, ())
+        if evidence is None:
+            opposed |= leaned
         if evidence is None and point.values and not opposed:
             evidence = _by_value(point, text)
         # A formula makes the point only where words did not and no opposite was said; it
-        # unmakes words read off a formula the engine grades wrong for the point.
+        # unmakes words read off a formula the engine grades wrong for the point, and words
+        # whose clause writes the point's formula wrongly ("the standard error is σ/n").
         wants_formula = evidence is None and not opposed
-        if point.formulas and (wants_formula or (evidence and _read_from_math(evidence))):
+        checks_words = evidence is not None and (
+            _read_from_math(evidence)
+            or (states_math and _read_from_math(" ".join(t.word for t in clause)))
+        )
+        if point.formulas and (wants_formula or checks_words):
             if formulas is None:
                 formulas = FormulaGrader.of(text, table or SymbolTable.build(strict=False))
             if evidence is None:
                 evidence = formulas.evidence(point.formulas)
-            elif _within_any(evidence, formulas.miswritten(point.formulas)):
-                # the phrasing's words were read off a formula the engine grades wrong
-                evidence = None
+                if evidence is not None and _formula_leans_against(
+                    leaning(point.say), evidence, clauses
+                ):
+                    evidence = None
+            elif evidence is not None:
+                wrong = formulas.miswritten(point.formulas)
+                stated = [part for part in wrong if _stated_as_value(text, part)]
+                if _within_any(evidence, wrong) or _any_within(stated, clause):
+                    evidence = None
         outcomes.append(PointOutcome(say=point.say, made=evidence is not None, said=evidence or ""))
-    return Explanation(tuple(outcomes))
+    return Explanation(tuple(outcomes), _listed_runs(clauses))
+
+
+def _listed_runs(clauses: Sequence[tuple[Token, ...]]) -> tuple[str, ...]:
+    """The runs of listed words in the text, as the verdict quotes them."""
+    runs: list[str] = []
+    for clause in clauses:
+        run: list[str] = []
+        for token in (*clause, None):
+            if token is not None and token.listed:
+                run.append(token.word)
+            elif run:
+                runs.append(" ".join(run))
+                run = []
+    return tuple(runs)
 
 
 def _read_from_math(said: str) -> bool:
     """Whether a phrasing's matched words could have been read off a formula (a short word,
-    a number or a Greek letter among them): only then is the formula path asked about them."""
-    return any(len(word) <= 2 or not word.isascii() or word.isdigit() for word in said.split())
+    a number, a Greek letter, a function's name or a word an abbreviation opens into among
+    them): only then is the formula path asked about them."""
+    return any(
+        len(word) <= 2
+        or not word.isascii()
+        or word.isdigit()
+        or word in _FUNCTION_WORDS
+        or word in SPELT_OUT_WORDS
+        for word in said.split()
+    )
+
+
+#: What says a formula is the value of the quantity before it: "the standard error *is* σ/n",
+#: "*=* 2 + 2cos θ", "*equals* one minus the cosine" (not "dividing *by* 1 − βᵗ", where the
+#: formula is an operand of what the sentence does, nor "memory *∝* N", a proportion).
+_STATED_AS = re.compile(
+    r"(?:\b(?:is|are|was|were|be|being|equals?|equal\s+to|becomes?|gives?|scales\s+(?:as|like))"
+    r"|[=≈])\s*$",
+    re.IGNORECASE,
+)
+
+
+#: A stating word or sign with math after it: the cheap test of whether a text states any
+#: formula as a value at all.
+_STATED_MATH = re.compile(
+    r"(?:\b(?:is|are|was|were|be|being|equals?|becomes?|gives?)\b|[=≈])"
+    r"[^.;!?\n]{0,30}?[\d(/^*+√∑=≈²·×\u0370-\u03ff]",
+    re.IGNORECASE,
+)
+
+
+def _stated_as_value(text: str, part: str) -> bool:
+    """Whether ``part`` (a formula of the text) follows a word or sign that states it as a
+    value (:data:`_STATED_AS`) somewhere in the text. A part the formula reader rewrote
+    (``σ times √n`` read as ``σ * √n``) is looked for by its first word."""
+    if part not in text:
+        part = part.split()[0] if part.split() else part
+    start = text.find(part)
+    while start >= 0:
+        if _STATED_AS.search(text[max(0, start - 20) : start]):
+            return True
+        start = text.find(part, start + 1)
+    return False
+
+
+def _any_within(texts: Sequence[str], clause: tuple[Token, ...]) -> bool:
+    """Whether every word of one of ``texts`` (formulas of the text) is a word of ``clause``:
+    the formula was written in that clause."""
+    words = {token.word for token in clause}
+    for text in texts:
+        wanted = {folded(raw) for raw in WORD.findall(normalised(text)) if raw != ","}
+        if wanted and wanted <= words:
+            return True
+    return False
 
 
 def _within_any(said: str, texts: Sequence[str]) -> bool:
@@ -353,6 +557,11 @@ def grade_explanation(card: Card, text: str, table: SymbolTable | None = None) -
         message = f"{result.made} of {result.total} key points made: passed, with some left out."
     else:
         message = f"{result.made} of {result.total} key points made: fewer than half."
+    if result.listed:
+        message += (
+            f" Terms listed without saying how they relate make no point "
+            f"('{quote(result.listed[0], 60)}'): say it in a sentence."
+        )
     if len(text) > MAX_TEXT:
         message += f" (only the first {MAX_TEXT:,} characters were read)"
     return Verdict(
@@ -391,10 +600,16 @@ def _said_in(
     *,
     skip: frozenset[int] = frozenset(),
     only: int | None = None,
-) -> str | None:
-    """The words of the first clause that says one of ``phrasings`` (leaving out the clauses
+    leaning: Leaning | None = None,
+    leaned: set[int] | None = None,
+    roles: _Roles | None = None,
+) -> tuple[str, tuple[Token, ...]] | None:
+    """The words of the first clause that says one of ``phrasings``, and that clause (leaving
+    out the clauses
     in ``skip``, or looking at clause ``only``), or ``None``; ``owners`` are the contrast's
-    :meth:`_Contrast.owners_of` the clauses."""
+    :meth:`_Contrast.owners_of` the clauses. With the point's ``leaning``, a clause that uses
+    the other word of a pair the point leans on (besides the phrasing's own words) says the
+    point's opposite and makes none of its phrasings; its index is added to ``leaned``."""
     for phrase_text in phrasings:
         phrasing = _phrasing(phrase_text)
         if not phrasing.slots:
@@ -407,9 +622,46 @@ def _said_in(
             if owners is not None and bound is not None:
                 allowed = [owner in (None, bound) for owner in owners[c]]
             matched = _match(phrasing, clause, allowed)
+            if matched is not None and leaning is not None:
+                if _leans_against(leaning, phrasing, clause) or (
+                    roles is not None and roles.swapped(phrasing, clause)
+                ):
+                    if leaned is not None:
+                        leaned.add(c)
+                    continue
             if matched is not None:
-                return matched
+                return matched, clause
     return None
+
+
+def _formula_leans_against(
+    leaning: Leaning, formula: str, clauses: Sequence[tuple[Token, ...]]
+) -> bool:
+    """Whether the clause a formula of the text was written in says the point the other way
+    ("2λw *grows* as the weight goes to zero" against "2λw shrinks to zero"), read as
+    :func:`_leans_against` reads a phrasing's clause, the formula's words standing for it."""
+    own = {folded(raw) for raw in WORD.findall(normalised(formula)) if raw != ","}
+    for clause in clauses:
+        if own and own <= {token.word for token in clause}:
+            pieces = {token.piece for token in clause if token.word in own}
+            among = [t.piece in pieces and t.word not in own for t in clause]
+            anywhere = [t.word not in own for t in clause]
+            return leaning.contrary_word(clause, among, anywhere) is not None
+    return False
+
+
+def _leans_against(leaning: Leaning, phrasing: Phrasing, clause: tuple[Token, ...]) -> bool:
+    """Whether the clause uses the other word of a pair the point leans on, beside what the
+    point says its own word of, or (for harm and either-or pairs, which need no such word) in
+    the parts of the clause holding the phrasing's words; the phrasing's own words aside: a
+    deck may ask for them."""
+    own = {stem for slot in phrasing.slots for stem in slot.stems}
+    pieces = {token.piece for token in clause if token.stem in own}
+    among = [t.piece in pieces and t.stem not in own for t in clause]
+    anywhere = [t.stem not in own for t in clause]
+    return leaning.contrary_word(clause, among, anywhere) is not None or leaning.reverses(
+        clause, [t.piece in pieces for t in clause]
+    )
 
 
 def _match(
@@ -429,6 +681,7 @@ def _match(
             i
             for i, token in enumerate(clause)
             if (allowed is None or allowed[i])
+            and not token.listed
             and (slot.denied or not token.negated)
             and _slot_takes(slot, token)
         ]

@@ -25,11 +25,14 @@ engine's own tokens:
   braces typed without LaTeX (``β_{1}``, ``e^{-x}``) as brackets; a transpose (``wᵀx``,
   ``q^T k``: entries are scalars here), backticks, quotes and dollars are dropped. ``over``,
   ``times`` and ``squared`` between pieces of math are operators (``σ over √n``); ``plus`` and
-  ``minus`` are not, since a sentence leaves their grouping open (``h over h plus λ``).
+  ``minus`` are not, since a sentence leaves their grouping open (``h over h plus λ``), except
+  inside brackets, which settle it (``(p plus q) over 2``).
 * **Names as the point spells them.** A glued product of the point's names (``6ND`` for
   ``6*N*D``, ``wx`` for ``w*x``) is split; a subscripted or accented form of one of its names
-  (``β₁``, ``m_t``, ``m̂_t`` for ``beta``, ``m``, ``m_hat``; ``p_G`` for ``p_g``, ``k1`` for
-  ``k_1``, ``eps`` for ``epsilon``) is read as that name when the mapping is one-to-one; a name
+  (``β₁``, ``β1``, ``m_t``, ``m̂_t`` for ``beta``, ``m``, ``m_hat``; ``p_G`` for ``p_g``, ``M``
+  for ``m``, ``k1`` for ``k_1``, ``eps`` for ``epsilon``), and a quantity written as a word the
+  field writes with a letter (``params`` for ``N``, ``tokens`` for ``D``), is read as that name
+  when the mapping is one-to-one; a name
   of the point applied to names the point does not use (``p_data(x)``, ``JS(p_data, p_g)``,
   ``Var(q·k)``) is read as the name alone; ``σ(…)`` is the sigmoid and ``C(n, k)`` the binomial
   when the point's formula uses that function and the card gives the letter no other meaning.
@@ -140,6 +143,8 @@ _BRACES = str.maketrans("{}", "()")
 #: Operators said in words between two pieces of math (``σ over √n``); not ``plus`` and
 #: ``minus``, whose grouping a sentence leaves open (``h over h plus λ``).
 _SPOKEN = {"times": "*", "over": "/"}
+#: Operators said in words that count only inside brackets (see :func:`_spoken`).
+_BRACKETED_SPOKEN = {"plus": "+", "minus": "-"}
 #: A sum sign in front of a term (``Σ_r 1/(k + r)``): the term is offered as a part.
 _SUM = re.compile(r"(?:Σ|∑|Sigma)(?:_\w+|[\u2080-\u209c\u1d62-\u1d65]+)?\s+(.+)")
 #: Words that deny the math right after them ("the error is *not* σ/n"), and how far back one
@@ -150,8 +155,24 @@ _NEGATION_REACH = 4
 _NOTATION_ALIASES = {"sigma": "sigmoid", "C": "binom"}
 #: ``sgn(w)``: the sign function as often abbreviated.
 _SGN = re.compile(r"\bsgn(?=\s*\()")
+#: A Greek letter with digits glued on (``β1``, ``β2^t``): a subscript typed without the key.
+_GREEK_DIGITS = re.compile(r"(?<![^\W\d_])([\u0370-\u03ff])(\d+)(?!\d)")
 #: Short spellings of a Greek name that learners type.
 _ALIASES = {"eps": "epsilon"}
+#: Quantities written as words inside a formula (``6·params·tokens``), read as the letter the
+#: field writes them with, when the point's formula uses that letter: parameters N, tokens or
+#: data D, compute C, batch B, vocabulary V, layers L, dimension d, heads h, steps T.
+_QUANTITY_WORDS = {
+    **dict.fromkeys(("params", "parameters", "param", "parameter", "weights"), ("N",)),
+    **dict.fromkeys(("tokens", "tokens_seen", "data", "toks"), ("D",)),
+    **dict.fromkeys(("compute", "flops", "FLOPs", "FLOPS"), ("C",)),
+    **dict.fromkeys(("batch", "batchsize", "batch_size"), ("B",)),
+    **dict.fromkeys(("vocab", "vocabulary"), ("V",)),
+    **dict.fromkeys(("layers", "depth"), ("L",)),
+    **dict.fromkeys(("dim", "dims", "dimension", "width"), ("d", "d_model")),
+    **dict.fromkeys(("heads",), ("h", "H")),
+    **dict.fromkeys(("steps",), ("T", "t")),
+}
 
 
 @dataclass(frozen=True)
@@ -295,16 +316,24 @@ def _negated(before: list[str]) -> bool:
 
 def _spoken(words: list[str]) -> list[str]:
     """``σ over √n`` → ``σ / √n``, ``σ squared`` → ``σ ^2``: an operator said in words counts
-    only between (or, for ``squared``, after) words that are math already."""
+    only between (or, for ``squared``, after) words that are math already. ``plus`` and
+    ``minus`` count inside brackets only, where the brackets settle the grouping a sentence
+    leaves open (``(p plus q) over 2``)."""
     out = list(words)
+    depth = 0
     for index, word in enumerate(words):
         lower = word.lower()
         before = index > 0 and _mathy(out[index - 1]) and out[index - 1][-1] not in ",.;:"
         after = index + 1 < len(words) and _mathy(words[index + 1])
         if lower in _SPOKEN and before and after:
             out[index] = _SPOKEN[lower]
+        elif lower in _BRACKETED_SPOKEN and depth > 0 and before and after:
+            out[index] = _BRACKETED_SPOKEN[lower]
         elif lower.rstrip(",.;:") == "squared" and before:
             out[index] = "^2" + word[len("squared") :]
+        depth = max(
+            0, depth + word.count("(") + word.count("[") - word.count(")") - word.count("]")
+        )
     return out
 
 
@@ -336,12 +365,15 @@ def _name_like(word: str) -> bool:
 
 
 def _parts(run: str) -> list[tuple[str, str]]:
-    """The run cut at relations: each part with the relation that follows it (``""`` last)."""
+    """The run cut at relations: each part with the relation that follows it (``""`` last).
+    A part far longer than any formula read (:data:`MAX_SPAN_CHARS`) is left empty before it is
+    trimmed: trimming strips a bracket at a time, and 4,000 typed ``(`` took a second."""
     pieces = _RELATION.split(run)
     out: list[tuple[str, str]] = []
     for index in range(0, len(pieces), 2):
         relation = pieces[index + 1] if index + 1 < len(pieces) else ""
-        out.append((_trimmed(pieces[index]), relation))
+        piece = pieces[index]
+        out.append((_trimmed(piece) if len(piece) <= 2 * MAX_SPAN_CHARS else "", relation))
     return out
 
 
@@ -731,7 +763,12 @@ def _factor(reference: Expression, typed: Expression) -> str | None:
 
 def _rewritten(part: str, point: _Point) -> list[str]:
     """``part`` with glued names split, subscripted names read as the point's, and the point's
-    names applied to foreign names read bare; nothing when no rewrite applies."""
+    names applied to foreign names read bare; nothing when no rewrite applies. A Greek letter
+    with digits glued on (``β1``, which the grammar reads as ``β·1``) is that letter with a
+    subscript (``β₁``), as a learner without a subscript key means it."""
+    subscripted = _GREEK_DIGITS.sub(r"\1_\2", part)
+    if subscripted != part:
+        return [*(_rewritten(subscripted, point) or [subscripted])]
     try:
         tokens = tokenize(part)
     except FormulaError:
@@ -766,18 +803,24 @@ def _rewritten(part: str, point: _Point) -> list[str]:
 def _base_name(name: str, known: set[str]) -> str | None:
     """``beta_1`` → ``beta``, ``m_hat_t`` → ``m_hat``, ``m_t`` → ``m`` when that is a point
     name: the name with its trailing subscripts dropped, one at a time; ``p_G`` → ``p_g`` (a
-    subscript's case) and ``eps`` → ``epsilon``."""
+    subscript's case, or a name's: ``M = (P+Q)/2`` for ``m = (p + q)/2`` when the point has no
+    ``M``), ``eps`` → ``epsilon`` and ``params`` → ``N`` (:data:`_QUANTITY_WORDS`)."""
     if _ALIASES.get(name) in known:
         return _ALIASES[name]
+    quantity = next((q for q in _QUANTITY_WORDS.get(name, ()) if q in known), None)
+    if quantity is not None:
+        return quantity
     numbered = re.fullmatch(r"([A-Za-z]+)(\d+)", name)  # ``k1`` for ``k_1``, ``beta1`` for beta
     if numbered is not None:
         name = f"{numbered[1]}_{numbered[2]}"
         if name in known:
             return name
     head, _, tail = name.partition("_")
-    folded = [k for k in known if k.lower() == name.lower() and k.partition("_")[0] == head]
-    if tail and len(folded) == 1:
-        return folded[0]  # ``p_G`` for ``p_g``: a subscript's case
+    folded = [
+        k for k in known if k.lower() == name.lower() and (k.partition("_")[0] == head or not tail)
+    ]
+    if len(folded) == 1:
+        return folded[0]  # ``p_G`` for ``p_g``: a subscript's case; ``M`` for ``m``
     while "_" in name:
         name = name.rsplit("_", 1)[0]
         if name in known:

@@ -20,6 +20,8 @@ NEGATORS = frozenset(
 #: Negators that govern a noun phrase only ("*without* the Lipschitz limit the critic could ...",
 #: "*no* noise in the ODE"): their reach ends at the first small word after a word they govern.
 _PHRASE_NEGATORS = frozenset({"without", "no"})
+#: Negators that end a clause to deny all of it, the rest left unsaid ("clipping *neither*").
+_TRAILING_NEGATORS = frozenset({"neither", "nor"})
 #: Negators that may stand after the verb they deny ("the prompt teaches *nothing*").
 _OBJECT_NEGATORS = frozenset({"nothing", "none"})
 #: Words that carry no point: never required by a phrasing.
@@ -42,7 +44,15 @@ _SIDE_BREAKS = frozenset(
 _CONTRAST_MARKERS = re.compile(r"\b(?:on the other hand|in contrast|by contrast)\b")
 _CLAUSE_BREAK = re.compile(r"[.;!?\n]+(?:\s|$)|[.;!?\n]+(?=[^\w])|\b(?:but|whereas)\b")
 WORD = re.compile(r"[^\W_]+(?:[_'’][^\W_]+)*|,")
+#: A word, a comma, or a sign (``=``, ``+``, ``→``, ``:``, a bracket): signs link words as a
+#: verb does ("H(p) constant", "loss: unbounded"), which is all the list rule asks of them.
+_WORD_OR_SIGN = re.compile(WORD.pattern + r"|[^\w\s,]")
 _CONTRACTION = re.compile(r"(\w+)n['’]t\b")
+#: The same contractions typed without their apostrophe ("doesnt", "isnt", "cant"): only the
+#: auxiliaries, so that no other word ending in "nt" ("current", "gradient") is opened.
+_BARE_CONTRACTION = re.compile(
+    r"\b(do|does|did|is|are|was|were|has|have|had|should|could|would|must|need|ca|wo)nt\b"
+)
 _IRREGULAR_NOT = {"can": "can", "won": "will", "shan": "shall", "ain": "is"}
 _BRITISH_ISE = re.compile(r"(?<=\w{3})is(e|es|ed|ing|ation|ations|er|ers)\b")
 _BRITISH_OUR = re.compile(r"(?<=\w{3})our(s?)\b")
@@ -68,10 +78,24 @@ _KEEPS_FROM = re.compile(
 #: A minus between operands (``log p(x) - KL``, ``−log p``), read as the word "minus".
 _SPACED_MINUS = re.compile(r"(?<=[\w)\]|])\s+-\s+(?=[\w(\[|])|(?:^|(?<=[\s(=]))-(?=[^\W\d_]|\()")
 #: Abbreviations with dots, which would otherwise end a clause.
-_DOTTED = {"e.g.": "eg", "i.e.": "ie", "w.r.t.": "wrt", "vs.": "vs", "etc.": "etc", "cf.": "cf"}
+_DOTTED = {
+    "e.g.": "eg",
+    "i.e.": "ie",
+    "w.r.t.": "wrt",
+    "w.r.t": "wrt",
+    "vs.": "vs",
+    "etc.": "etc",
+    "cf.": "cf",
+}
 _DOTTED_RE = re.compile(r"(?<!\w)(?:" + "|".join(re.escape(k) for k in _DOTTED) + r")")
 #: Capitals that name a method where the lower case means something else (``ln`` is the log).
-_CASED = {"LN": "layernorm", "GN": "groupnorm", "IS": "inceptionscore"}
+_CASED = {
+    "LN": "layernorm",
+    "GN": "groupnorm",
+    "IS": "inceptionscore",
+    "RM": "reward model",
+    "GD": "gradient descent",
+}
 _CASED_RE = re.compile(r"\b(?:" + "|".join(_CASED) + r")\b")
 #: Common abbreviations and spellings of one name, read as the name they stand for.
 _ABBREVIATIONS = {
@@ -101,13 +125,39 @@ _ABBREVIATIONS = {
     "bc": "because",
     "b/c": "because",
     "info": "information",
+    "ppl": "perplexity",
+    "const": "constant",
+    "lik": "likelihood",
+    "tok": "token",
+    "toks": "tokens",
+    "b/w": "between",
 }
 _ABBREVIATION_RE = re.compile(
     r"(?<![\w/])(?:" + "|".join(re.escape(k) for k in _ABBREVIATIONS) + r")(?![\w/])"
 )
+#: Abbreviations that open into several words ("CE" is "cross entropy", "NLL" is "negative
+#: log likelihood"). A phrasing lists alternatives with ``|`` and ties words with ``>``: inside
+#: such a group one word cannot become several, so there the abbreviation stays as written.
+_SPELT_OUT = {
+    "nll": "negative log likelihood",
+    "loglik": "log likelihood",
+    "std": "standard deviation",
+}
+#: Words an abbreviation inside a formula opens into ("PPL = exp(−CE)" reads "cross entropy").
+SPELT_OUT_WORDS = frozenset(word for words in _SPELT_OUT.values() for word in words.split())
+_SPELT_OUT_RE = re.compile(
+    r"(?<![\w/|>])(?:" + "|".join(re.escape(k) for k in _SPELT_OUT) + r")(?![\w/|>])"
+)
+#: An arrow between words reads "so" ("the entropy doesn't involve θ → max likelihood is min
+#: KL"): it ends a negation's reach. An arrow into a number or a symbol ("p → 0") is a limit.
+_ARROW = re.compile(r"\s(?:→|=>|->|⇒)\s+(?=[^\W\d_]{2})")
 #: One method, several spellings: "batch norm", "batch-normalization", "batchnorm".
 _COMPOUND_NAMES = re.compile(r"\b(batch|layer|group)[\s-]?norm(?:alization|alizations|s)?\b")
 _INCEPTION_SCORE = re.compile(r"\binception[\s-]?scores?\b")
+#: Cross-entropy in one word however it is written ("cross entropy", "cross-entropy", "CE",
+#: "xent"): spelt as two words its "entropy" would read as the entropy a point speaks of
+#: ("CE(p, q)" is no "entropy of p, q").
+_CROSS_ENTROPY = re.compile(r"\b(?:cross[\s>-]?entropy|ce|xent)\b")
 #: A mention after these is the foil of a contrast, not the subject of what follows
 #: ("decode, *unlike* prefill, is memory-bound").
 _FOIL_MARKERS = frozenset({"unlike", "than", "versus", "not", "opposed"})
@@ -115,11 +165,32 @@ _FOIL_MARKERS = frozenset({"unlike", "than", "versus", "not", "opposed"})
 _RELATIVE = re.compile(r",\s*(which|who|whose)\b")
 
 
+#: Words that link the terms of a clause into a statement, besides the small words, the
+#: negations and signs: prepositions and conjunctions ("per feature", "before big steps").
+LINKS = frozenset(
+    """over per into onto towards toward across through between about under above below
+    after before like via plus minus times when if each every all only but because since
+    why how while whereas until unless ie eg wrt versus etc cf""".split()
+)
+#: A clause of this many words or more with no link at all is a list of terms, not a statement
+#: ("bce mse sigmoid log cancel slope"); shorter ones are terse notes ("small batches give noisy
+#: statistics" is five).
+LIST_CLAUSE = 6
+#: A run of this many words with no link between any two of them (commas do not link) is a list
+#: wherever it stands: the longest such run in a written sentence is about eight words.
+LIST_RUN = 9
+#: This many comma-parted items in a row, each one or two words with no link, are a list
+#: ("bce, mse, sigmoid, slope").
+LIST_ITEMS = 4
+
+
 @dataclass(frozen=True)
 class Token:
     """A word of the text: its stem, the word as written (folded), whether a negation governs
     it, which comma-delimited piece of its clause it stands in, whether it follows a foil
-    marker ("unlike prefill") and whether only an "is" parts it from the word before."""
+    marker ("unlike prefill"), whether only an "is" parts it from the word before, whether
+    it stands in a list of terms with no statement (:func:`_mark_lists`), and whether it stands
+    inside brackets (a formula's argument, "(x_0, ε)")."""
 
     stem: str
     word: str
@@ -127,6 +198,8 @@ class Token:
     piece: int = 0
     foil: bool = False
     copula: bool = False
+    listed: bool = False
+    bracketed: bool = False
 
 
 def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
@@ -149,7 +222,17 @@ def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
         gap: list[str] = ["|"]
         last_raw = ","
         concessive = False
-        for raw in WORD.findall(piece):
+        # What parts each word from the one before: "link" (a small word, a negation, a sign,
+        # a side break), "comma", nothing but a space, or nothing at all ("start").
+        joint = "start"
+        joints: list[str] = []
+        depth = 0  # brackets open around the word ("(x_0, ε)": a formula's arguments)
+        for raw in _WORD_OR_SIGN.findall(piece):
+            if raw != "," and not raw[0].isalnum():
+                # a colon starts afresh ("answer: bce mse sigmoid ..." is still a list)
+                joint = "start" if raw == ":" else "link"
+                depth = max(0, depth + (raw in "([{") - (raw in ")]}"))
+                continue
             # "however small the weight" is no contrast: only "..., however," and a clause's
             # first "however" part it.
             side_break = raw in _SIDE_BREAKS and (raw != "however" or last_raw == ",")
@@ -159,12 +242,16 @@ def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
                 gap = ["|"]
                 comma_piece += 1
                 previous = ""
+                joint = "link" if side_break else "comma" if joint in ("space", "start") else joint
                 continue
             if raw == "however":
                 # "however small the weight" says nothing is small: the next word is no claim.
                 concessive = True
+                joint = "link"
                 continue
             word = folded(raw)
+            if word in NEGATORS or word in SMALL_WORDS or word in LINKS:
+                joint = "link"
             if word in NEGATORS:
                 if word in _OBJECT_NEGATORS and tokens and previous == tokens[-1].word:
                     tokens[-1] = replace(tokens[-1], negated=True)
@@ -191,17 +278,72 @@ def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
                     word,
                     negated=scope > 0 or concessive,
                     piece=comma_piece,
+                    bracketed=depth > 0,
                     foil=previous in _FOIL_MARKERS,
                     copula=gap in (["is"], ["are"]),
                 )
             )
+            joints.append(joint)
+            joint = "space"
             gap = []
             concessive = False
             governed += scope > 0
             scope = max(scope - 1, 0)
             previous = word
+        if tokens and previous in _TRAILING_NEGATORS:
+            # "gradient clipping neither": a clause that ends on its negation says it of all
+            tokens = [replace(token, negated=True) for token in tokens]
         if tokens:
-            yield tuple(tokens)
+            yield _mark_lists(tokens, joints)
+
+
+def _mark_lists(tokens: list[Token], joints: list[str]) -> tuple[Token, ...]:
+    """The clause's tokens, those that stand in a list of terms marked ``listed``.
+
+    A point is a statement: its terms linked by a verb, a preposition, a sign. Terms merely
+    listed ("bce mse sigmoid log cancel slope extra factor saturate") say none of the relations
+    between them, and the matcher gives them no point. Three shapes are lists: a clause of
+    :data:`LIST_CLAUSE` words or more with no link at all; a run of :data:`LIST_RUN` words with
+    nothing but spaces and commas between them; :data:`LIST_ITEMS` comma-parted items in a row
+    of one or two words each. A colon starts afresh: "answer: bce mse ..." is a list after it.
+    ``joints[i]`` is what parts token ``i`` from the one before."""
+    listed = [False] * len(tokens)
+    # stretches from one fresh start (the clause's, a colon's) to the next
+    starts = [i for i, joint in enumerate(joints) if joint == "start" or i == 0]
+    for first, end in zip(starts, [*starts[1:], len(tokens)], strict=True):
+        if end - first >= LIST_CLAUSE and "link" not in joints[first:end]:
+            listed[first:end] = [True] * (end - first)
+    start = 0
+    for i in range(1, len(tokens) + 1):
+        if i == len(tokens) or joints[i] in ("link", "start"):
+            if i - start >= LIST_RUN:
+                listed[start:i] = [True] * (i - start)
+            start = i
+    # items: runs of space-joined words, parted by commas
+    items: list[tuple[int, int]] = []
+    for i, joint in enumerate(joints):
+        if i and joint == "space":
+            items[-1] = (items[-1][0], i + 1)
+        else:
+            items.append((i, i + 1))
+    run: list[tuple[int, int]] = []
+    for n, (first, end) in enumerate(items):
+        short = end - first <= 2
+        if short and run and joints[first] == "comma":
+            run.append((first, end))
+        else:
+            run = [(first, end)] if short else []
+        last_of_run = n + 1 == len(items) or not (
+            joints[items[n + 1][0]] == "comma" and items[n + 1][1] - items[n + 1][0] <= 2
+        )
+        if last_of_run and len(run) >= LIST_ITEMS:
+            for a, b in run:
+                listed[a:b] = [True] * (b - a)
+    if not any(listed):
+        return tuple(tokens)
+    return tuple(
+        replace(t, listed=True) if flag else t for t, flag in zip(tokens, listed, strict=True)
+    )
 
 
 def normalised(text: str) -> str:
@@ -213,8 +355,13 @@ def normalised(text: str) -> str:
     text = _SPACED_MINUS.sub(" minus ", text)
     text = _CASED_RE.sub(lambda m: _CASED[m.group()], text)
     text = text.lower().replace("’", "'").replace("+", " plus ")
+    text = _ARROW.sub(" so ", text)
     text = _CONTRACTION.sub(lambda m: f"{_IRREGULAR_NOT.get(m.group(1), m.group(1))} not", text)
+    text = _BARE_CONTRACTION.sub(
+        lambda m: f"{_IRREGULAR_NOT.get(m.group(1) + 'n', m.group(1))} not", text
+    )
     text = text.replace("cannot", "can not").replace("no longer", "not longer")
+    text = text.replace("no matter", "regardless")
     text = _FAILS_TO.sub("do not", text)
     text = _KEEPS_FROM.sub(r"\1 not", text)
     text = _INTENSIFIED.sub(lambda m: "nodoubt" if m.group().endswith("doubt") else "notonly", text)
@@ -223,8 +370,10 @@ def normalised(text: str) -> str:
     text = _BRITISH_OUR.sub(r"or\1", text)
     text = _DOTTED_RE.sub(lambda m: _DOTTED[m.group()], text)
     text = _ABBREVIATION_RE.sub(lambda m: _ABBREVIATIONS[m.group()], text)
+    text = _SPELT_OUT_RE.sub(lambda m: _SPELT_OUT[m.group()], text)
     text = _COMPOUND_NAMES.sub(r"\1norm", text)
     text = _INCEPTION_SCORE.sub("inceptionscore", text)
+    text = _CROSS_ENTROPY.sub("crossentropy", text)
     return _REJECTING.sub(lambda m: f"{m.group(m.lastindex or 0)} without", text)
 
 

@@ -31,13 +31,92 @@ def card_table(card: Card) -> SymbolTable:
 def grade_expression(card: Card, answer_text: str) -> Verdict:
     """Grade a typed expression against the card's answer."""
     answer_text = without_prompt_words(card, answer_text)
+    shift, answer_text = without_label(answer_text)
+    answer_text = number_word(card, answer_text)
     broken = form_rule_breach(card, answer_text)
     if broken is not None:
         return broken
     verdict = check(card.answer, answer_text, card_table(card))
+    if shift and verdict.column is not None:
+        verdict = replace(verdict, column=verdict.column + shift)
     # The deck's own spelling (``sigma(x)`` where the card aliases the sigmoid), not the engine's
     # canonical one: it is the form the prompt and hint use.
     return replace(verdict, expected=card.answer)
+
+
+#: Units a formula's prompt may name ("Model-state memory in bytes", "FLOPs per token").
+_UNITS = ("bytes", "FLOPs", "FLOP", "nats", "bits", "parameters", "params", "tokens")
+
+
+def _without_unit(card: Card, answer_text: str) -> str:
+    """``16N bytes`` on a card whose prompt asks for bytes: the unit the prompt names, after the
+    expression, is dropped (a unit that is one of the card's names never is)."""
+    names = {spec.name.casefold() for spec in card.symbols}
+    for unit in _UNITS:
+        found = re.search(rf"\s+{unit}\s*$", answer_text, flags=re.IGNORECASE)
+        if found is None or unit.casefold() in names:
+            continue
+        if re.search(rf"\b{unit}\b", card.prompt, flags=re.IGNORECASE) is None:
+            continue
+        if answer_text[: found.start()].strip():
+            return answer_text[: found.start()].rstrip()
+    return answer_text
+
+
+#: ``d_h =``, ``α_t =``, ``R² =``, ``w_{t+1} =``, ``σ'(x) =``: a name, with its subscripts,
+#: superscripts, primes and an argument list, before one ``=``.
+_LABEL = re.compile(r"\\?[^\W\d][\w'′\\^²³⁺⁻ⁿᵗ₀-₉ₐ-ₜᵢⱼ\u0300-\u036f]*")
+_BRACKETED = re.compile(r"\{[^{}=]*\}|\([^()=]*\)")
+MAX_LABEL = 40
+
+
+def without_label(answer_text: str) -> tuple[int, str]:
+    """An equation typed where an expression is asked, ``d_h = d/H``: the right side and how
+    far it starts into the text, when the left side is a name (with subscripts, a power, a
+    prime or an argument list: the quantity asked for, written as its label); otherwise the
+    text as it is (``1 - β = α`` or ``x = y = z`` are not labels, and the grammar says why)."""
+    left, equals, right = answer_text.partition("=")
+    if not equals or not right.strip() or right.lstrip().startswith("=") or "=" in right:
+        return 0, answer_text
+    label = left.strip()
+    if not label or len(label) > MAX_LABEL or left.rstrip()[-1:] in "<>!≤≥":
+        return 0, answer_text
+    bare = label
+    for _ in range(4):  # a subscript in braces, an argument list: each level at most
+        bare = _BRACKETED.sub("", bare)
+    if not _LABEL.fullmatch(bare.replace(" ", "")) or " " in bare.strip():
+        return 0, answer_text
+    start = len(left) + 1 + (len(right) - len(right.lstrip()))
+    return start, right.strip()
+
+
+_NUMBER_WORDS = {
+    "zero": "0",
+    "one": "1",
+    "two": "2",
+    "three": "3",
+    "four": "4",
+    "five": "5",
+    "six": "6",
+    "seven": "7",
+    "eight": "8",
+    "nine": "9",
+    "ten": "10",
+    "half": "1/2",
+    "a half": "1/2",
+    "one half": "1/2",
+}
+
+
+def number_word(card: Card, answer_text: str) -> str:
+    """``one`` for a cloze blank whose answer is ``1``: a small number written as a word is that
+    number (never a name of the card's, which is read as the name)."""
+    word = answer_text.strip().casefold()
+    if card.kind is not CardKind.CLOZE or word not in _NUMBER_WORDS:
+        return answer_text
+    if any(spec.name.casefold() == word for spec in card.symbols):
+        return answer_text
+    return _NUMBER_WORDS[word]
 
 
 def form_rule_breach(card: Card, answer_text: str) -> Verdict | None:
@@ -60,6 +139,8 @@ def without_prompt_words(card: Card, answer_text: str) -> str:
     """The typed answer without the words a cloze prompt already puts after its blank: ``8
     bytes`` for "▢ bytes per parameter", ``6N FLOPs`` for "▢ FLOPs per token", ``C - 1 degrees
     of freedom``. A word that is one of the card's own names is never dropped."""
+    if card.kind is CardKind.FORMULA:
+        return _without_unit(card, answer_text)
     if card.kind is not CardKind.CLOZE or not card.text:
         return answer_text
     names = {spec.name.casefold() for spec in card.symbols} | {

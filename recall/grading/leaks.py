@@ -45,6 +45,7 @@ from recall.cards.siblings import (
 )
 from recall.errors import RecallError
 from recall.grading.dispatch import grade
+from recall.grading.expressions import without_label
 from recall.grading.question import asked_prompt
 from recall.spelling import edit_distance
 from recall.verdicts import Status
@@ -258,6 +259,7 @@ class _Grader:
         longest = max((len(name.split()) for name in card.accept), default=1) + EXTRA_WORDS
         self.longest = min(longest, MAX_RUN_WORDS)
         self.names = _declared_names(card)
+        self.legend_names = frozenset(symbol.name for symbol in card.symbols)
         self.key = math_key(card.answer) if self.kind == "math" else ""
 
     def correct(self, piece: str) -> bool:
@@ -276,8 +278,18 @@ class _Grader:
         """The pieces of ``text`` worth grading against this card's answer: on the card's own
         screen every piece; on another card's, only a distinctive one (see
         :func:`distinctive`)."""
-        found = self._pieces(text, own)
-        return found if own else [piece for piece in found if distinctive(piece)]
+        found = [piece for piece in self._pieces(text, own) if not self._legend_name(piece)]
+        # A label's equation (``h̃ = h``) is graded by its right side, so it is as distinctive
+        # as that side is.
+        return found if own else [p for p in found if distinctive(without_label(p)[1])]
+
+    def _legend_name(self, piece: str) -> bool:
+        """``s`` beside a card whose legend names ``s_j``: the grader reads a name typed without
+        its index as the card's indexed name, so a bare letter is that legend name in another
+        spelling, and the legend's names are not searched."""
+        return bool(_IDENTIFIER.fullmatch(piece)) and any(
+            name.startswith(piece + "_") for name in self.legend_names
+        )
 
     def _pieces(self, text: str, own: bool) -> list[str]:
         if self.kind == "math":

@@ -23,6 +23,10 @@ class SyncReport:
     retired: tuple[str, ...] = ()  # gone from the deck file; kept with its history
     restored: tuple[str, ...] = ()  # back in the deck file after being retired
     unchanged: int = 0
+    #: Shared (built-in) decks whose rows differ from the deck files synced, left as the
+    #: database has them: logged in as a learner on a shared PostgreSQL database, a sync writes
+    #: no shared row (the owner syncs them, e.g. with ``recall decks sync``). Deck ids.
+    behind: tuple[str, ...] = ()
 
     @property
     def touched(self) -> bool:

@@ -25,9 +25,12 @@ the same boundary, keyed on the login and nothing a session can change:
   needs a superuser to grant) and covers these tables only, not every table of the cluster.
   ``TO`` a role applies to its members too: never grant the owner role to a learner.
 * ``decks`` and ``cards``: a learner sees the shared (built-in) decks and their own custom
-  decks, with their cards, never another learner's custom deck. Shared decks are written by
-  every learner's sync (a new built-in card is added by whichever learner's recall sees it
-  first), so a learner may insert and update them.
+  decks, with their cards, never another learner's custom deck; a learner inserts and updates
+  their own custom decks and their cards only (migration 0011, :func:`seal_shared_rows`). The
+  shared rows are the owner's to write: the owner's sync of the built-in decks (``recall decks
+  sync``, ``recall learners add``) brings them in line for everyone, and a learner's sync only
+  reads them (:func:`recall.store.sync.sync_decks`). A trigger keeps a row's identity (which
+  deck, which owner) out of a learner's reach on their own rows too.
 * What a learner role may touch at all is ``recall_grant_learner(role)``, a function in the
   database (so each migration can keep the list whole): ``CONNECT`` on the database (so the
   owner may revoke it from ``PUBLIC``), every table with a ``learner_id``
@@ -35,7 +38,8 @@ the same boundary, keyed on the login and nothing a session can change:
   ``recall_meta``, and the sequences the store's inserts draw ids from.
 
 A new database is created from the models (:mod:`recall.store.schema`) and an old one upgraded
-by migration 0010: both call :func:`install` with the per-learner tables they have. A later
+by migrations 0010 and 0011: both call :func:`install` with the per-learner tables they have,
+then :func:`seal_shared_rows`. A later
 migration adding a per-learner table calls :func:`protect_table` for it and then
 :func:`regrant_learners`.
 """
@@ -57,7 +61,8 @@ GROUP_READINESS = "group_readiness"
 LEARNER_POLICY = "recall_learner"
 OWNER_POLICY = "recall_owner"
 
-#: The tables every learner shares (read, and written by syncing decks).
+#: The tables every learner shares (read by every learner; their shared rows written by the
+#: owner's sync, a learner's custom decks by that learner's).
 SHARED_TABLES = ("decks", "cards")
 
 
@@ -133,7 +138,9 @@ IDENTITY_COLUMNS = {"decks": ("id", "slug", "owner_learner_id"), "cards": ("id",
 
 def _protect_decks(conn: Connection) -> None:
     """Shared decks for everyone, a custom deck for its learner only (its name, path and
-    cards' ids are theirs); both written by syncs, so a learner may add and update them.
+    cards' ids are theirs). At migration 0010 both were written by every learner's sync, so
+    one policy let a learner add and update every row they see; 0011 keeps a learner's writes
+    to their own custom decks (:func:`seal_shared_rows`).
 
     The policy alone would let a learner's login move a shared deck into their own hands
     (``SET owner_learner_id = current_learner()`` passes both USING and WITH CHECK), hiding it
@@ -180,6 +187,69 @@ def _protect_decks(conn: Connection) -> None:
             conn,
             f"CREATE TRIGGER {KEEP_IDENTITY} BEFORE UPDATE ON {table} "
             f"FOR EACH ROW EXECUTE FUNCTION {KEEP_IDENTITY}()",
+        )
+
+
+#: A deck a learner's login may write: their own custom deck. A shared (built-in) deck is
+#: written by the owner alone (:func:`seal_shared_rows`).
+OWN_DECK = f"owner_learner_id = {CURRENT_LEARNER}()"
+#: A card a learner's login may write: one of their own custom deck's.
+OWN_CARD = (
+    "EXISTS (SELECT 1 FROM decks WHERE decks.id = cards.deck_id "
+    f"AND decks.owner_learner_id = {CURRENT_LEARNER}())"
+)
+#: The policies :func:`seal_shared_rows` puts on ``decks`` and ``cards`` beside the read
+#: policy (:data:`LEARNER_POLICY`, then ``FOR SELECT``).
+ADD_POLICY = "recall_learner_add"
+EDIT_POLICY = "recall_learner_edit"
+
+
+def seal_shared_rows(conn: Connection) -> None:
+    """Shared (built-in) decks and their cards are written by the owner only (migration 0011).
+
+    Migration 0010's one policy on ``decks`` and ``cards`` let a learner's login write every
+    row it sees, the shared ones included (each learner's sync wrote the built-in decks), so a
+    learner with ``psql`` could change a shared card's content hash, position or sibling group,
+    or add a card to a shared deck or a "built-in" deck of their own making, for every learner.
+    Now a learner's login reads what it sees (the shared decks and its own custom ones) and
+    inserts and updates its own custom decks and their cards only: an insert or update whose row
+    is not theirs is an error (``WITH CHECK``), whatever the column. A learner's sync writes no
+    shared row (:func:`recall.store.sync.sync_decks` reads them); the owner, whose policy lets
+    it write every row, syncs the built-in decks (``recall decks sync``, ``recall learners
+    add``). Deleting was never granted to a learner. The trigger of :func:`_protect_decks`
+    stays: a learner may not move their own rows to another deck or owner either.
+
+    Those syncs run as the database's learner 1, so the group's readiness counts the learners
+    with a login only (:data:`WITH_A_LOGIN`)."""
+    if not is_postgresql(conn):
+        return
+    _readiness(conn, "CREATE OR REPLACE", WITH_A_LOGIN)
+    for table, visible, own in (
+        ("decks", VISIBLE_DECK, OWN_DECK),
+        ("cards", VISIBLE_CARD, OWN_CARD),
+    ):
+        _sql(conn, f"DROP POLICY {LEARNER_POLICY} ON {table}")
+        _sql(conn, f"CREATE POLICY {LEARNER_POLICY} ON {table} FOR SELECT USING ({visible})")
+        _sql(conn, f"CREATE POLICY {ADD_POLICY} ON {table} FOR INSERT WITH CHECK ({own})")
+        _sql(
+            conn,
+            f"CREATE POLICY {EDIT_POLICY} ON {table} FOR UPDATE "
+            f"USING ({visible}) WITH CHECK ({own})",
+        )
+
+
+def unseal_shared_rows(conn: Connection) -> None:
+    """Undo :func:`seal_shared_rows` (migration 0011's downgrade): 0010's one policy again,
+    and its readiness over every learner."""
+    if not is_postgresql(conn):
+        return
+    _readiness(conn, "CREATE OR REPLACE", "")
+    for table, visible in (("decks", VISIBLE_DECK), ("cards", VISIBLE_CARD)):
+        for policy in (LEARNER_POLICY, ADD_POLICY, EDIT_POLICY):
+            _sql(conn, f"DROP POLICY {policy} ON {table}")
+        _sql(
+            conn,
+            f"CREATE POLICY {LEARNER_POLICY} ON {table} USING ({visible}) WITH CHECK ({visible})",
         )
 
 
@@ -239,13 +309,27 @@ def _group_views(conn: Connection) -> None:
         WHERE c.retired_at IS NULL AND d.owner_learner_id IS NULL
         """,
     )
-    # One row per learner, unnamed: the active cards (neither suspended nor retired), those
-    # seen at least once, and those in review whose next due moment is at or after the exam
-    # (FSRS expects them still recalled then at the learner's desired retention).
+    _readiness(conn, "CREATE", "")
+    _sql(conn, f"REVOKE ALL ON FUNCTION {GROUP_READINESS}(bigint) FROM PUBLIC")
+
+
+#: The learners :data:`GROUP_READINESS` counts from migration 0011: those with a login. The
+#: database's own learner 1 has none on a shared server; the owner's syncs of the shared decks
+#: run as it and give it a state of every shared card, which made it one more learner "not on
+#: track" in the group's figures.
+WITH_A_LOGIN = "WHERE learner_id IN (SELECT id FROM learners WHERE role_name IS NOT NULL)"
+
+
+def _readiness(conn: Connection, verb: str, which: str) -> None:
+    """``verb`` (``CREATE`` or ``CREATE OR REPLACE``) the group's readiness function over the
+    learners ``which`` selects (``""``: every one): one row per learner, unnamed: the active
+    cards (neither suspended nor retired), those seen at least once, and those in review whose
+    next due moment is at or after the exam (FSRS expects them still recalled then at the
+    learner's desired retention)."""
     _sql(
         conn,
         f"""
-        CREATE FUNCTION {GROUP_READINESS}(exam_at bigint)
+        {verb} FUNCTION {GROUP_READINESS}(exam_at bigint)
         RETURNS TABLE (active integer, seen integer, ready integer)
         LANGUAGE sql STABLE SECURITY DEFINER
         AS $$
@@ -254,12 +338,13 @@ def _group_views(conn: Connection) -> None:
                    count(*) FILTER (
                        WHERE NOT suspended AND queue <> -2 AND phase = 2 AND due >= exam_at
                    )::integer
-            FROM card_state GROUP BY learner_id
+            FROM card_state {which} GROUP BY learner_id
         $$
         """,
     )
+    # Replacing a function resets what its command does not say (its privileges stay): pinned
+    # again, every time.
     _pin_search_path(conn, f"{GROUP_READINESS}(bigint)")
-    _sql(conn, f"REVOKE ALL ON FUNCTION {GROUP_READINESS}(bigint) FROM PUBLIC")
 
 
 def _grant_functions(conn: Connection) -> None:

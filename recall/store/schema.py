@@ -40,6 +40,7 @@ REVISIONS: tuple[str, ...] = (
     "0008",
     "0009",
     "0010",
+    "0011",
 )
 HEAD = REVISIONS[-1]
 APP_MARK = "recall"
@@ -100,7 +101,9 @@ def _create(conn: Connection) -> None:
         )
     )
     conn.execute(text("INSERT INTO alembic_version (version_num) VALUES (:rev)"), {"rev": HEAD})
-    rls.install(conn, PER_LEARNER_TABLES)  # PostgreSQL: what migration 0010 makes of an old one
+    # PostgreSQL: what migrations 0010 and 0011 make of an old one
+    rls.install(conn, PER_LEARNER_TABLES)
+    rls.seal_shared_rows(conn)
 
 
 def _identify(conn: Connection, tables: set[str], url: URL) -> str:

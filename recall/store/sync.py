@@ -7,13 +7,20 @@ reappears. Decks that are not passed in are not touched: the caller passes only 
 validated, so a broken deck file changes nothing. A deck whose file was *deleted* is retired
 whole (:func:`vanished_decks`, :func:`retire_decks`) after the loader's caller scans its
 folders.
+
+On a PostgreSQL database several learners share, the shared (built-in) decks and their cards are
+written by the owner alone (row security, :func:`recall.store.rls.seal_shared_rows`): a
+learner's login syncs its own custom decks and its own state rows, and reads the shared decks.
+When they differ from the learner's built-in deck files (the owner synced them with another
+recall version), the learner's recall uses the database's rows as they are and reports those
+decks as :attr:`~recall.store.records.SyncReport.behind`.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -22,6 +29,7 @@ from sqlalchemy import Connection, and_, case, delete, func, insert, or_, select
 
 from recall.cards.model import Deck
 from recall.scheduling.queue import sibling_group
+from recall.store.learners import login_learner
 from recall.store.models import (
     DEFAULT_LEARNER,
     QUEUE_LEARNING,
@@ -46,22 +54,34 @@ def sync_decks(
     """Bring the rows of ``decks`` in line with their content (in the caller's transaction),
     as ``learner`` sees them: a built-in deck is the shared one, a custom deck ``learner``'s own
     (:func:`deck_owner`). A card ``learner`` has no state row for (a learner added after the
-    card was) gets one, new; nothing is written when every row is there."""
+    card was) gets one, new; nothing is written when every row is there.
+
+    Logged in as a learner on a shared PostgreSQL database (:func:`writes_shared_decks` is
+    false), the shared decks' rows are read, never written: a shared deck or card that differs
+    from ``decks`` (missing, changed, retired on one side) is left as it is, the deck is named in
+    the report's ``behind`` and its sync is not recorded (the next start looks again). The
+    learner's own state rows of the shared cards there are still brought in step."""
     slugs = [deck.id for deck in decks]
     if len(set(slugs)) != len(slugs):
         raise ValueError(f"deck ids must be unique, got {slugs}")
     _serialise_syncs(conn)
+    writes_shared = writes_shared_decks(conn)
     added: list[str] = []
     changed: list[str] = []
     retired: list[str] = []
     restored: list[str] = []
     unchanged = 0
+    shared_behind: list[str] = []  # shared decks this login may not bring in line
     # Two queries for every deck at once (a second start changes nothing: 2 statements, not 3
     # per deck).
-    deck_ids = _upsert_decks(conn, decks, now, learner)
+    found = _upsert_decks(conn, decks, now, learner, writes_shared, shared_behind)
+    decks = [deck for deck, deck_id in zip(decks, found, strict=True) if deck_id is not None]
+    deck_ids = [deck_id for deck_id in found if deck_id is not None]
     missing: list[tuple[int, int, bool]] = []  # (card, deck, retired) without learner's state
     behind: list[tuple[int, bool]] = []  # (card, retired): learner's state says otherwise
     digests = [_sync_digest(deck) for deck in decks]
+    if not writes_shared:
+        digests = _with_shared_rows(conn, learner, decks, deck_ids, digests)
     skipped, recorded = _synced_already(conn, learner, decks, deck_ids, digests)
     synced = [deck_id for deck_id in deck_ids if deck_id not in skipped]
     learners: list[int] | None = None  # read when a card is added (an unchanged sync: never)
@@ -102,6 +122,7 @@ def sync_decks(
             continue
         deck_topic = deck.topic or deck.name
         existing = existing_by_deck[deck_id]
+        read_only = deck_owner(deck, learner) is None and not writes_shared
         fresh: list[dict[str, object]] = []
         for position, card in enumerate(deck.cards):
             topic = card.topic if card.topic and card.topic != deck_topic else None
@@ -113,6 +134,12 @@ def sync_decks(
                 "position": position,
             }
             row = existing.get(card.id)
+            if read_only:
+                if row is None or row.retired_at is not None or not _same(row, values):
+                    _fall_behind(shared_behind, deck.id)
+                else:
+                    unchanged += 1
+                continue
             if row is None:
                 fresh.append(
                     {
@@ -125,11 +152,10 @@ def sync_decks(
                 )
                 added.append(card.key)
                 continue
-            same = all(getattr(row, name) == value for name, value in values.items())
             if row.retired_at is not None:
                 restored.append(card.key)
                 _restore(conn, row.id)
-            elif not same:
+            elif not _same(row, values):
                 changed.append(card.key)
             else:
                 unchanged += 1
@@ -161,17 +187,83 @@ def sync_decks(
             )
         keep = {card.id for card in deck.cards}
         gone = [row for key, row in existing.items() if key not in keep and row.retired_at is None]
+        if read_only:
+            if gone:
+                _fall_behind(shared_behind, deck.id)
+            continue
         for row in gone:
             retired.append(f"{deck.id}/{row.key}")
         _retire(conn, [row.id for row in gone], now)
-    _remember_synced(
-        conn,
-        learner,
-        synced,
-        {deck_id: digest for deck_id, digest in zip(deck_ids, digests, strict=True) if digest},
-        recorded,
+    in_line = {
+        deck_id: digest
+        for deck, deck_id, digest in zip(decks, deck_ids, digests, strict=True)
+        if digest and deck.id not in shared_behind
+    }
+    _remember_synced(conn, learner, synced, in_line, recorded)
+    return SyncReport(
+        tuple(added),
+        tuple(changed),
+        tuple(retired),
+        tuple(restored),
+        unchanged,
+        tuple(slug for slug in slugs if slug in shared_behind),  # in the order given
     )
-    return SyncReport(tuple(added), tuple(changed), tuple(retired), tuple(restored), unchanged)
+
+
+def writes_shared_decks(conn: Connection) -> bool:
+    """Whether this login writes the shared (built-in) decks' rows: on SQLite (one learner) and
+    for the owner of a PostgreSQL database, yes; logged in as a learner, no: row security lets
+    a learner's login write only its own custom decks (:func:`recall.store.rls.seal_shared_rows`).
+    Asked of the database (``current_learner()``), the same test its policies make."""
+    return login_learner(conn) is None
+
+
+#: Per shared deck, a digest of its card rows as a sync compares them (PostgreSQL: a learner's
+#: login is one only there).
+_SHARED_ROWS = text(
+    "SELECT deck_id, md5(string_agg(format('%L|%L|%L|%L|%L|%s|%s', key, kind, topic, "
+    "sibling_group, content_hash, position, retired_at IS NULL), ',' ORDER BY id)) "
+    "FROM cards WHERE deck_id = ANY(:decks) GROUP BY deck_id"
+)
+
+
+def _with_shared_rows(
+    conn: Connection,
+    learner: int,
+    decks: Sequence[Deck],
+    deck_ids: Sequence[int],
+    digests: Sequence[str],
+) -> list[str]:
+    """``digests`` with, for each shared deck (a learner's login: it only reads them), a digest
+    of the deck's card rows as well. A learner's record of a shared deck then holds only while
+    the owner's sync has changed none of its cards: a learner whose recall is older than the
+    owner's learns that a card was reworded or reordered, which the deck file's digest and the
+    count of live cards alone would not show."""
+    shared = [
+        deck_id
+        for deck, deck_id, digest in zip(decks, deck_ids, digests, strict=True)
+        if digest and deck_owner(deck, learner) is None
+    ]
+    if not shared:
+        return list(digests)
+    wanted = set(shared)
+    rows: dict[int, str] = {
+        int(deck_id): str(digest)
+        for deck_id, digest in conn.execute(_SHARED_ROWS, {"decks": shared})
+    }
+    return [
+        f"{digest}@{rows.get(deck_id, '')}" if deck_id in wanted else digest
+        for deck_id, digest in zip(deck_ids, digests, strict=True)
+    ]
+
+
+def _same(row: Any, values: Mapping[str, object]) -> bool:
+    return all(getattr(row, name) == value for name, value in values.items())
+
+
+def _fall_behind(behind: list[str], deck: str) -> None:
+    if deck not in behind:
+        behind.append(deck)
 
 
 def _insert_cards(conn: Connection, deck_id: int, rows: list[dict[str, object]]) -> list[int]:
@@ -393,13 +485,17 @@ def vanished_decks(
     A deck has vanished when its stored file lived directly in one of ``folders`` (the folders
     just scanned for deck files), its id is not in ``keep`` (the decks that loaded), and the file
     is certainly gone. A deck that failed validation still has its file, so it is left alone;
-    so is a deck from a folder that was not scanned.
+    so is a deck from a folder that was not scanned, and, logged in as a learner on a shared
+    database, a shared deck (the owner's sync retires those; its path is the owner's).
     """
     scanned = {_resolved(folder) for folder in folders}
+    mine = decks_visible_to(learner)
+    if not writes_shared_decks(conn):  # a learner's login retires its own custom decks only
+        mine = DeckRow.owner_learner_id == learner
     return [
         (deck_id, slug)
         for deck_id, slug, path in conn.execute(
-            select(DeckRow.id, DeckRow.slug, DeckRow.path).where(decks_visible_to(learner))
+            select(DeckRow.id, DeckRow.slug, DeckRow.path).where(mine)
         )
         if slug not in keep and path and _resolved(Path(path).parent) in scanned and _gone(path)
     ]
@@ -476,12 +572,22 @@ def _serialise_syncs(conn: Connection) -> None:
 
 
 def _upsert_decks(
-    conn: Connection, decks: Sequence[Deck], now: datetime, learner: int
-) -> list[int]:
+    conn: Connection,
+    decks: Sequence[Deck],
+    now: datetime,
+    learner: int,
+    writes_shared: bool,
+    behind: list[str],
+) -> list[int | None]:
     """The row id of each deck, in order: a new deck is inserted, a deck whose name, topic,
     path or origin changed is updated (``synced_at`` then says when), an unchanged one is left
     as it is (one query reads them all). A deck is found by its owner and slug: a built-in deck
-    among the shared ones, a custom one among ``learner``'s."""
+    among the shared ones, a custom one among ``learner``'s.
+
+    Without ``writes_shared`` (a learner's login on a shared database), a shared deck is only
+    read: one the database lacks is ``None``, and one missing or with another name, topic or
+    origin is added to ``behind``. Its path is not compared: it is where the file was on the
+    owner's machine, not on the learner's."""
     stored = {
         (row.owner_learner_id, row.slug): row
         for row in conn.execute(
@@ -496,9 +602,9 @@ def _upsert_decks(
             ).where(decks_visible_to(learner))
         )
     }
-    ids: list[int] = []
+    ids: list[int | None] = []
     for deck in decks:
-        values = {
+        values: dict[str, object] = {
             "name": deck.name,
             "topic": deck.topic or deck.name,
             "path": deck.path,
@@ -506,6 +612,13 @@ def _upsert_decks(
         }
         owner = deck_owner(deck, learner)
         row = stored.get((owner, deck.id))
+        read_only = owner is None and not writes_shared
+        if read_only:
+            values.pop("path")
+            if row is None or not _same(row, values):
+                _fall_behind(behind, deck.id)
+            ids.append(None if row is None else int(row.id))
+            continue
         if row is None:
             ids.append(
                 int(
@@ -517,7 +630,7 @@ def _upsert_decks(
                 )
             )
             continue
-        if any(getattr(row, name) != value for name, value in values.items()):
+        if not _same(row, values):
             conn.execute(
                 update(DeckRow).where(DeckRow.id == row.id).values(synced_at=now, **values)
             )

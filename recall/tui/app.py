@@ -107,6 +107,8 @@ class RecallApp(App[int]):
         self.initial_plan = plan
         self.home_data: HomeData | None = None
         self.first_paint_at: float | None = None
+        #: SIGINT arrived before the first frame: exit as soon as it is painted.
+        self._interrupted = False
         self.heavy_at_first_paint: tuple[str, ...] = ()
         self._after_first_paint = after_first_paint
         self._after_load = after_load
@@ -118,6 +120,11 @@ class RecallApp(App[int]):
         self._engine_warming = False
         #: The custom decks' deferred checks are running (:meth:`check_decks`).
         self._checking_decks = False
+        #: The checks' counts are on their way: write the parsed decks once they are shown.
+        self._keep_checked = False
+        #: What is left of the start (see :meth:`_start_part_over`).
+        self._start_parts = {"warm" if warm_engine else "counts"}
+        self._start_lock = threading.Lock()
         self._shutdown_done = False
         #: Ctrl-C was pressed mid-session and its question is queued (see action_interrupt).
         self._quit_question_coming = False
@@ -179,11 +186,25 @@ class RecallApp(App[int]):
         self.push_screen(HomeScreen())
         self._install_hangup_handler()
 
+    def interrupt(self) -> None:
+        """SIGINT while the app runs (Ctrl-C before the app has the terminal, where it is a
+        signal and not a key): exit with status 130, once the first screen is built. Exiting
+        while the home screen was still being composed left its ``on_mount`` to fail on a
+        missing widget, and Textual printed that traceback. A second SIGINT exits at once, so
+        a first screen that never paints cannot hold the process."""
+        if self.first_paint_at is None and not self._interrupted:
+            self._interrupted = True
+        else:
+            self.exit(None, 130)
+
     def first_frame_painted(self) -> None:
         """Called by the home screen after its first refresh: now do the slow work."""
         if self.first_paint_at is not None:
             return
         self.first_paint_at = time.perf_counter()
+        if self._interrupted:
+            self.exit(None, 130)
+            return
         self.heavy_at_first_paint = tuple(m for m in HEAVY_MODULES if m in sys.modules)
         if self._after_first_paint is not None:
             self._after_first_paint(self)
@@ -209,19 +230,33 @@ class RecallApp(App[int]):
     def check_decks(self) -> None:
         """Check the custom decks the load left for later (new or edited since the last start,
         see :meth:`recall.tui.services.Services.check_pending`), then show the counts with
-        their cards, and keep what was parsed for the next start (a worker)."""
+        their cards; once they are on screen, :meth:`keep_checked_decks` writes what was
+        parsed for the next start (a worker)."""
         from recall.errors import RecallError
 
+        data = None
         try:
             data = self.services.check_pending()
         except RecallError as error:
             self.post_message(LoadFailed(str(error)))
-            return
         finally:
             self._checking_decks = False
-        if data is not None:
-            self.post_message(HomeLoaded(data))
-        self.services.write_parse_cache()
+            if data is None:
+                self._start_part_over("check")
+            else:
+                self._keep_checked = True
+                self.post_message(HomeLoaded(data))
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="keep")
+    def keep_checked_decks(self) -> None:
+        """Write the decks the checks parsed into the parsed-deck cache (a worker, after their
+        counts are drawn: encoding and verifying 20,000 cards takes a second, and begun at
+        once it held the interpreter's lock while the counts were laid out). Still within the
+        start's collector thresholds; the start's check part ends here."""
+        try:
+            self.services.write_parse_cache()
+        finally:
+            self._start_part_over("check")
 
     def _warm_after_paint(self) -> None:
         """Start the engine warm-up after the next frame. Importing SymPy holds the
@@ -239,14 +274,29 @@ class RecallApp(App[int]):
         and grading do not pay for the import."""
         started = time.perf_counter()
         self.services.warm()
-        # SymPy, the decks and the store leave a few hundred thousand long-lived objects;
-        # moving them out of the collector's reach stops full collections (tens of ms each)
-        # from landing between Enter and the verdict.
-        gc.collect()
-        gc.freeze()
-        startup_gc.restore()  # the start is over: the collector's usual rhythm again
+        self._start_part_over("warm")
         self._engine_warm = True
         self.post_message(EngineWarm(time.perf_counter() - started))
+
+    def _start_part_over(self, part: str) -> None:
+        """One part of the start is over (from its thread): the engine warm-up (``"warm"``;
+        without one, the first counts: ``"counts"``) or the custom decks' deferred checks
+        (``"check"``). When the last is, the start is: the collector's usual rhythm again
+        (:mod:`recall.tui.startup_gc`). Checking 20,000 custom cards makes a few million
+        objects, and under the usual thresholds full collections took a tenth of that work.
+
+        After a warm-up or the checks, SymPy, the decks and the store leave a few hundred
+        thousand long-lived objects; moving them out of the collector's reach first stops full
+        collections (tens of ms each) from landing between Enter and the verdict."""
+        with self._start_lock:
+            self._start_parts.discard(part)
+            over = not self._start_parts
+        if not over:
+            return
+        if part != "counts":
+            gc.collect()
+            gc.freeze()
+        startup_gc.restore()
 
     def refresh_home(self) -> None:
         """Recount after a session or an edit (a worker: counts are SQL)."""
@@ -261,8 +311,16 @@ class RecallApp(App[int]):
                 screen.show_data(message.data)
         if self._after_load is not None:
             self._after_load(self)
-        if not self._warm_engine:
-            startup_gc.restore()  # no warm-up to end the start: it ends with the counts
+        if self._keep_checked:  # the checked decks' counts: now keep what was parsed
+            self._keep_checked = False
+            self.call_after_refresh(self.keep_checked_decks)
+        if message.data.checking and not self._checking_decks:
+            self._checking_decks = True
+            with self._start_lock:
+                self._start_parts.add("check")
+            self.call_after_refresh(self.check_decks)
+        if not self._warm_engine:  # no warm-up to end the start: it ends with the counts
+            self._start_part_over("counts")
         if self.initial_plan is not None:  # ``recall drill``: checked as the home keys are
             plan, self.initial_plan = self.initial_plan, None
             home = next((s for s in self.screen_stack if isinstance(s, HomeScreen)), None)
@@ -270,9 +328,6 @@ class RecallApp(App[int]):
                 home.start_checked(plan, counts=message.data)
             else:
                 self.start_session(plan)
-        if message.data.checking and not self._checking_decks:
-            self._checking_decks = True
-            self.call_after_refresh(self.check_decks)
         self._warm_after_paint()
 
     def on_data_changed(self, message: DataChanged) -> None:

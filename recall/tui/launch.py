@@ -80,7 +80,7 @@ def run_app(
     status = 0
     try:
         with asyncio.Runner(loop_factory=_AbandoningLoop) as runner:
-            runner.run(app.run_async())
+            runner.run(_run_until_interrupted(app))
         status = app.return_code or 0
     except KeyboardInterrupt:
         status = 130
@@ -90,6 +90,29 @@ def run_app(
         _restore_stop_signals()
     _leave_without_waiting(status)
     return status
+
+
+async def _run_until_interrupted(app: RecallApp) -> None:
+    """Run the app; a SIGINT while it runs asks it to exit (status 130) between two of its
+    steps, once its first screen is built (:meth:`RecallApp.interrupt`).
+
+    Once the app has the terminal, Ctrl-C is a key and never a signal; before that (while the
+    first screen is being built) it is SIGINT, and Python's way, a ``KeyboardInterrupt`` thrown
+    into whichever coroutine was running, left a screen half composed: its ``on_mount`` failed
+    (Textual printed that traceback) and coroutines never awaited were reported on the way out.
+    """
+    import signal
+
+    loop = asyncio.get_running_loop()
+    try:
+        loop.add_signal_handler(signal.SIGINT, app.interrupt)
+    except (NotImplementedError, RuntimeError):  # Windows, or not the main thread
+        await app.run_async()
+        return
+    try:
+        await app.run_async()
+    finally:
+        loop.remove_signal_handler(signal.SIGINT)
 
 
 class _AbandoningLoop(asyncio.SelectorEventLoop):

@@ -165,14 +165,15 @@ class Services:
         # A deck's new cards include those buried with a sibling today: the same count of
         # cards waiting as the plan's, the dialogs' and `recall today`'s.
         buried = workspace.store.buried_new_by_deck()
+        names = workspace.deck_names
         for deck in workspace.decks:
             count = today.counts.get(deck.id)
             planned = plan.by_deck.get(deck.id)
             rows.append(
                 DeckRow(
                     id=deck.id,
-                    name=deck.name,
-                    topic=deck.topic or deck.name,
+                    name=names[deck.id],
+                    topic=deck.topic or names[deck.id],
                     builtin=deck.builtin,
                     cards=len(deck.cards),
                     new=(count.new if count else 0) + buried.get(deck.id, 0),
@@ -197,9 +198,11 @@ class Services:
                 )
             )
         unfinished, done = self._unfinished()
+        synced = workspace.last_sync
         return HomeData(
             decks=tuple(rows),
             failures=tuple(failures),
+            shared_decks_behind=synced.behind if synced is not None else (),
             streak_days=today.streak_days,
             reviewed_today=today.reviewed_today,
             forecast=today.forecast,
@@ -271,7 +274,8 @@ class Services:
 
     def _scope(self, plan: SessionPlan) -> str:
         if plan.deck_ids:
-            names = [deck.name for deck in self.workspace.decks if deck.id in set(plan.deck_ids)]
+            shown = self.workspace.deck_names
+            names = [shown[deck_id] for deck_id in plan.deck_ids if deck_id in shown]
             return "deck " + ", ".join(names or plan.deck_ids)
         if plan.topic:
             return f"topic {plan.topic}"

@@ -34,10 +34,12 @@ RAW_FIELDS = frozenset({"path"})
 
 
 def _inert_value(value: Any) -> Any:
-    """Strings, and strings inside tuples and dicts, made inert (control characters only:
-    bidi marks may be part of a right-to-left prompt and are harmless to draw)."""
+    """Strings, and strings inside tuples and dicts, made inert as on any terminal: control
+    characters (a deck refuses them, bidi overrides included, but a typed answer or a message
+    may still hold one) and hidden characters (a zero-width space) shown by code point; joiners
+    and direction marks kept, since a right-to-left or joining script needs them."""
     if isinstance(value, str):
-        return inert(value, invisible=False)
+        return inert(value)
     if isinstance(value, tuple) and not hasattr(value, "_fields"):
         return tuple(_inert_value(item) for item in value)
     if isinstance(value, dict):
@@ -189,6 +191,9 @@ class HomeData(ShownText):
 
     decks: tuple[DeckRow, ...]
     failures: tuple[DeckFailure, ...] = ()
+    #: Shared decks of a shared database that are not this recall's built-in ones, used as the
+    #: database has them (a learner's login never writes them; the owner syncs them).
+    shared_decks_behind: tuple[str, ...] = ()
     streak_days: int = 0
     reviewed_today: int = 0
     forecast: tuple[int, ...] = ()  # reviews due on each of the next days, today first

@@ -210,7 +210,7 @@ class HomeScreen(RecallScreen):
             )
         resume.display = data.unfinished is not None
         problems = self.query_one("#home-problems", Static)
-        lines = []
+        lines: list[Text] = []
         if data.checking:
             # New or edited custom decks: their cards are counted and offered once the formula
             # engine has checked them (a worker, started now; the counts follow by themselves).
@@ -229,6 +229,16 @@ class HomeScreen(RecallScreen):
                 Text.assemble(
                     (f"{files} did not load ({count_of(found, 'problem')}): ", "bold"),
                     ("b lists them all", "dim"),
+                )
+            )
+        if data.shared_decks_behind:
+            # A shared database's decks from another recall version: the learner cannot change
+            # them (the owner syncs them); one line, the command in full (recall decks sync).
+            decks = count_of(len(data.shared_decks_behind), "shared deck")
+            lines.append(
+                Text.assemble(
+                    (f"{decks} from another recall version: ", "bold"),
+                    ("the owner runs recall decks sync", "dim"),
                 )
             )
         problems.update(Text("\n").join(lines))

@@ -16,8 +16,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from textual.widgets import Footer as TextualFooter
+from textual.widgets._footer import FooterKey
 
 if TYPE_CHECKING:
+    from textual.app import ComposeResult
     from textual.screen import Screen
 
 
@@ -32,6 +34,17 @@ class Footer(TextualFooter):
         self.recomposes = 0
         #: What the keys on show were composed from (:meth:`_keys_shown`), once composed.
         self._composed: tuple[object, ...] | None = None
+
+    def compose(self) -> ComposeResult:
+        """Textual's keys, each bound to the footer's ``compact`` made with that value already
+        set: a key's own default is compact, so it was styled compact when mounted and styled
+        again when its binding caught up, two style updates per key before the first frame
+        for the look it had all along. (The palette's key is not bound: it keeps its own.)"""
+        for widget in super().compose():
+            bound = getattr(widget, "_reactive_connect", None) or {}
+            if isinstance(widget, FooterKey) and "compact" in bound:
+                widget.set_reactive(FooterKey.compact, self.compact)
+            yield widget
 
     def bindings_changed(self, screen: Screen) -> None:  # type: ignore[type-arg]
         self._bindings_ready = True

@@ -1,0 +1,96 @@
+"""How a name the card does not declare may still be one of its names, as typed.
+
+Two readings, both shown to the learner as read: one-letter names typed side by side are their
+product (``6ND`` is ``N*D``, as the prompts write it), and a name typed in another of its
+spellings is the card's name (``ε_u`` for ``eps_u``, ``p`` for ``p_i`` where the index is the
+only thing dropped). Anything else stays an unknown name, answered with a suggestion.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+
+def juxtaposed_parts(name: str, known: set[str]) -> list[str] | None:
+    """The card's names ``name`` is a run of, when it splits into them in exactly one way and
+    every part is one letter with its subscript (``Ld`` → ``L``, ``d``; ``XW_Q`` → ``X``,
+    ``W_Q``); ``None`` for a word, a run of longer names or a run that splits two ways."""
+    parts = split_into(name, known)
+    if parts is None or not all(_one_letter(part) for part in parts):
+        return None
+    if _split_count(name, known) != 1:
+        return None
+    return parts
+
+
+def card_spelling(name: str, known: Mapping[str, object]) -> str | None:
+    """The card's name for a name it does not know, when the card's meaning is plain:
+    ``ε_θ`` (``epsilon_theta``) where the card spells it ``eps_theta``; a dropped index
+    (``p`` for ``p_i``, ``γ`` for ``gamma_i``, ``m̂`` for ``m_hat_t``, ``β`` for ``beta_1``)
+    when exactly one of the card's names extends it by an index. ``p`` on a card with
+    ``p_i`` and ``p_j`` stays unknown (and is answered with the names), and so does ``d``
+    beside ``d_k``: a subscript that names something (key, head, weight) is not an index,
+    and ``d`` is the model width, not the key width."""
+    for spelled in dict.fromkeys(
+        (name, _swap_prefix(name, "epsilon", "eps"), _swap_prefix(name, "eps", "epsilon"))
+    ):
+        if spelled in known:
+            return spelled
+        longer = [v for v in known if v.startswith(spelled + "_")]
+        if len(longer) == 1 and _is_index(longer[0][len(spelled) + 1 :]):
+            return longer[0]
+    return None
+
+
+def split_into(name: str, known: set[str]) -> list[str] | None:
+    """Split ``name`` into a product of known names (``Vd`` → ``V``, ``d``), if possible.
+
+    A lower-case word of four letters or more is a word, not a product of one-letter names
+    (``margin`` is not ``m*a*r*g*i*n``, even on a card that declares those letters).
+    """
+    if len(name) > 24:
+        return None
+    best: dict[int, list[str]] = {0: []}
+    for end in range(1, len(name) + 1):
+        for start in range(end):
+            if start in best and name[start:end] in known:
+                best[end] = best[start] + [name[start:end]]
+                break
+    parts = best.get(len(name))
+    if not parts or len(parts) < 2:
+        return None
+    if len(name) >= 4 and name.isalpha() and name.islower() and all(len(p) == 1 for p in parts):
+        return None
+    return parts
+
+
+#: Subscripts that index a coordinate, an example, a step or a class (dropped in typing).
+_INDICES = frozenset({"i", "j", "t", "n", "m", "c"})
+
+
+def _is_index(subscript: str) -> bool:
+    return subscript in _INDICES or subscript.isdigit()
+
+
+def _swap_prefix(name: str, old: str, new: str) -> str:
+    """``epsilon_u`` → ``eps_u`` (``old`` → ``new`` as the whole first part of the name)."""
+    head, sep, rest = name.partition("_")
+    return new + sep + rest if head == old else name
+
+
+def _one_letter(name: str) -> bool:
+    """``N``, ``f_i``, ``W_Q``: one letter, with or without a subscript."""
+    head = name.split("_", 1)[0]
+    return len(head) == 1 and head.isalpha()
+
+
+def _split_count(name: str, known: set[str]) -> int:
+    """In how many ways ``name`` splits into known names (counted up to 2; ``name`` is at most
+    24 characters, checked by :func:`split_into` first)."""
+    ways = [0] * (len(name) + 1)
+    ways[0] = 1
+    for end in range(1, len(name) + 1):
+        ways[end] = min(
+            2, sum(ways[start] for start in range(end) if ways[start] and name[start:end] in known)
+        )
+    return ways[len(name)]

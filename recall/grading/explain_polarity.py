@@ -1,0 +1,265 @@
+"""Which way a key point leans, and whether a clause of a learner's text leans the other way.
+
+A phrasing names what a point is about ("log likelihood", "inner product length"); the point's
+model sentence (``say``) also says which way it goes: the *negative* log-probability of the
+*right* class, the inner product *rewards* length, the *maximum* of the likelihood. A learner
+who writes the same terms with the other word of such a pair ("the *positive* log-probability
+of the *wrong* classes", "inner product *penalises* length") uses the point's words and says its
+opposite. This module knows pairs of words that say opposite things (:data:`ANTONYMS`), reads a
+point's leaning from its ``say`` once, and tells :mod:`recall.grading.explain` when the clause
+that made a phrasing uses the other word of a pair the point leans on and never the point's own.
+
+A pair counts only when the model sentence uses one side of it and not the other ("a small β
+chases reward, a large β stays close" leans on neither side of large/small: that point is about
+the contrast itself); a word a negation governs counts for neither side.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from recall.grading.explain_words import Token, folded, normalised, read_clauses, stem
+
+#: Pairs of word families that say opposite things of the same subject. Words that are also
+#: common nouns or names in the decks ("bias", "cost", "reward", "true"/"false" of "false
+#: positive") are left out: they would read a leaning into a sentence that has none.
+ANTONYMS: tuple[tuple[str, str], ...] = (
+    ("positive", "negative"),
+    ("right correct", "wrong incorrect"),
+    (
+        "maximum maximize maximizing maximizes maximized maximal max highest",
+        "minimum minimize minimizing minimizes minimized minimal min lowest",
+    ),
+    ("more", "less fewer"),
+    (
+        "large larger largest big bigger biggest huge high higher",
+        "small smaller smallest tiny little low",
+    ),
+    (
+        "increase increases increasing increased raise raises raising raised grow grows growing "
+        "rise rises rising",
+        "decrease decreases decreasing decreased reduce reduces reducing reduced lower lowers "
+        "lowering lowered shrink shrinks shrinking drop drops dropping fall falls falling",
+    ),
+    ("upper above", "lower below"),
+    ("fast faster fastest quickly quick", "slow slower slowest slowly"),
+    ("strong stronger strongest strengthen strengthens", "weak weaker weakest weaken weakens"),
+    (
+        "same identical equal equally symmetric symmetrically",
+        "different differ differs unequal unequally asymmetric asymmetrically",
+    ),
+    ("sparse sparsity", "dense"),
+    ("stable stability", "unstable instability"),
+    ("cheap cheaper cheapest cheaply", "expensive pricier"),
+    ("better best improves improve", "worse worst hurts hurt harms harm degrades"),
+    ("rare rarer", "common frequent"),
+    ("near nearby", "far farther"),
+    ("sharpen sharpens sharpening", "soften softens softening"),
+    # whose distribution: the data's (true, empirical) or the model's (predicted); not
+    # "target", which names the large model in speculative decoding
+    ("data true empirical", "model predicted predictive"),
+    ("bounded capped finite", "unbounded uncapped infinite"),
+)
+#: Pairs with nothing between their two sides, so that a negated word is the other side ("no
+#: upper *bound*" is unbounded, "*not* bounded" too), and either side said anywhere beside the
+#: point's words is said of what the point is about (a loss that *saturates* has a ceiling,
+#: whatever else the sentence names). The other pairs are read where a word stands beside what
+#: the model sentence says it of.
+EITHER_OR: tuple[tuple[str, str], ...] = (
+    (
+        "bounded bound capped cap ceiling finite saturates saturate saturating saturated "
+        "plateaus plateau",
+        "unbounded uncapped infinite infinity explodes explode exploding blows",
+    ),
+)
+
+
+#: Words that say a thing named does harm or no good ("label smoothing makes it *worse*",
+#: "clipping is *useless*"): said beside a point's terms, they deny a point that does not say
+#: them itself.
+UNDERMINING = """worse worsen worsens hurts hurt harms harm useless pointless counterproductive
+backfires backfire ineffective irrelevant"""
+#: Words that say a thing does good: negated beside a point's terms ("clipping doesn't *help*"),
+#: they undermine it the same way.
+HELPING = """help helps helped fix fixes fixed guard guards guarded prevent prevents prevented
+protect protects mitigate mitigates work works matter matters"""
+
+
+#: Words that set one thing at a multiple of another, upward ("the backward pass costs
+#: *twice* the forward") or downward ("the forward pass is *half* the backward"): the same
+#: comparison with the two sides swapped says the opposite, and so does the other direction
+#: with them in place. Comparatives of a quality ("lower variance than REINFORCE") are left to
+#: the antonym pairs: what stands beside them is the quality as often as a side.
+COMPARING_UP = """twice double doubles doubled 2x triple thrice threefold"""
+COMPARING_DOWN = """half halves halved"""
+#: How many words either side of a comparison name its two sides.
+SIDE_WORDS = 3
+
+
+def _stems(words: str) -> frozenset[str]:
+    return frozenset(stem(folded(w)) for w in normalised(words).split())
+
+
+_PAIRS: tuple[tuple[frozenset[str], frozenset[str]], ...] = tuple(
+    (_stems(a), _stems(b)) for a, b in ANTONYMS
+)
+_EITHER_OR: tuple[tuple[frozenset[str], frozenset[str]], ...] = tuple(
+    (_stems(a), _stems(b)) for a, b in EITHER_OR
+)
+
+
+#: How far (in words, small words not counted) a word of a pair reaches for what it says of:
+#: forward two words ("a far *smaller* auxiliary term" ties "smaller" to "auxiliary" and
+#: "term") and back one ("the penalty *gets* stronger", "under-*prediction* unequally"), no
+#: further: in "predict ~0 for the *right* class" the "right" is not said of "predict".
+AHEAD = 2
+BEHIND = 1
+
+
+def _near(clause: Sequence[Token], i: int) -> Sequence[Token]:
+    return (*clause[max(0, i - BEHIND) : i], *clause[i + 1 : i + 1 + AHEAD])
+
+
+_UP = _stems(COMPARING_UP)
+_DOWN = _stems(COMPARING_DOWN)
+_UNDERMINING = _stems(UNDERMINING)
+_HELPING = _stems(HELPING)
+
+
+@dataclass(frozen=True)
+class Side:
+    """One pair a point leans on: the stems of its own side, of the other side, and of the
+    words its own side is said of in the model sentence (:func:`_near` it)."""
+
+    own: frozenset[str]
+    other: frozenset[str]
+    heads: frozenset[str]
+    #: an :data:`EITHER_OR` pair: a negated word is the other side, and no head is needed
+    either_or: bool = False
+
+    def sides_of(self, token: Token) -> tuple[bool, bool]:
+        """Whether ``token`` says this pair's own side, and whether it says the other."""
+        if token.negated and not self.either_or:
+            return False, False
+        own, other = token.stem in self.own, token.stem in self.other
+        return (other, own) if token.negated else (own, other)
+
+
+@dataclass(frozen=True)
+class Leaning:
+    """The sides a point's model sentence takes."""
+
+    sides: tuple[Side, ...]
+    #: Whether the model sentence itself says harm or no good (then saying so is no denial).
+    undermines: bool = False
+    #: The model sentence's comparison: the stems before it, after it, and whether it goes up.
+    comparison: tuple[frozenset[str], frozenset[str], bool] | None = None
+
+    def reverses(self, clause: tuple[Token, ...], among: Sequence[bool]) -> bool:
+        """Whether the clause (where ``among`` allows) makes the point's comparison the other
+        way: its two sides swapped ("the forward pass costs twice the backward") or its
+        direction turned ("the backward costs half the forward"), not both."""
+        if self.comparison is None:
+            return False
+        before, after, up = self.comparison
+        for i, token in enumerate(clause):
+            if not among[i] or token.negated or token.stem not in _UP | _DOWN:
+                continue
+            ahead, behind = _comparison_sides(clause, i)
+            kept = bool(before & ahead and after & behind)
+            swapped = bool(before & behind and after & ahead)
+            if kept == swapped:
+                continue
+            if swapped != ((token.stem in _UP) != up):
+                return True
+        return False
+
+    def contrary_word(
+        self, clause: tuple[Token, ...], among: Sequence[bool], anywhere: Sequence[bool]
+    ) -> str | None:
+        """The first word of ``clause`` on the other side of a pair the point leans on, when
+        the clause never uses the point's own side of that pair: said of a word the point says
+        its own side of ("the *positive* log-probability" against "the negative
+        log-probability"), where ``anywhere`` allows; for harm and either-or pairs, where
+        ``among`` allows (the parts beside the point's words). ``None`` when there is none."""
+        if not self.undermines:
+            for i, token in enumerate(clause):
+                if among[i] and (
+                    (token.stem in _UNDERMINING and not token.negated)
+                    or (token.stem in _HELPING and token.negated)
+                ):
+                    return token.word
+        for side in self.sides:
+            if any(side.sides_of(token)[0] for token in clause):
+                continue
+            for i, token in enumerate(clause):
+                if not (among if side.either_or else anywhere)[i]:
+                    continue
+                if not side.sides_of(token)[1]:
+                    continue
+                if side.either_or or any(o.stem in side.heads for o in _near(clause, i)):
+                    return token.word
+        return None
+
+
+def _comparison_sides(clause: Sequence[Token], i: int) -> tuple[frozenset[str], frozenset[str]]:
+    """The stems of the words before and after the comparison at ``i`` in its part of the
+    clause (at most :data:`SIDE_WORDS` each way)."""
+    piece = clause[i].piece
+    before = [t.stem for t in clause[max(0, i - SIDE_WORDS) : i] if t.piece == piece]
+    after = [t.stem for t in clause[i + 1 : i + 1 + SIDE_WORDS] if t.piece == piece]
+    return frozenset(before) - frozenset(after), frozenset(after) - frozenset(before)
+
+
+def _comparison(
+    clauses: Sequence[tuple[Token, ...]],
+) -> tuple[frozenset[str], frozenset[str], bool] | None:
+    """The model sentence's one comparison, or ``None`` (none, or several)."""
+    found = [
+        (clause, i)
+        for clause in clauses
+        for i, token in enumerate(clause)
+        if not token.negated and token.stem in _UP | _DOWN
+    ]
+    if len(found) != 1:
+        return None
+    clause, i = found[0]
+    before, after = _comparison_sides(clause, i)
+    if not before or not after:
+        return None
+    return before, after, clause[i].stem in _UP
+
+
+@lru_cache(maxsize=1 << 12)
+def leaning(say: str) -> Leaning:
+    """Which side of each pair of :data:`ANTONYMS` the model sentence ``say`` takes, and what
+    it says that side of."""
+    clauses = [tuple(t for t in clause if not t.negated) for clause in read_clauses(say)]
+    stems = {token.stem for clause in clauses for token in clause}
+    sides = []
+    for a, b in _PAIRS:
+        for own, other in ((a, b), (b, a)):
+            if stems & own and not stems & other:
+                heads = {
+                    near.stem
+                    for clause in clauses
+                    for i, token in enumerate(clause)
+                    if token.stem in own
+                    for near in _near(clause, i)
+                }
+                sides.append(Side(own, other, frozenset(heads)))
+    undermines = any(
+        token.stem in _UNDERMINING or (token.negated and token.stem in _HELPING)
+        for clause in read_clauses(say)
+        for token in clause
+    )
+    tokens = [token for clause in read_clauses(say) for token in clause]
+    for a, b in _EITHER_OR:
+        said_a = any((t.stem in a) != t.negated and t.stem in a | b for t in tokens)
+        said_b = any((t.stem in b) != t.negated and t.stem in a | b for t in tokens)
+        if said_a != said_b:
+            own, other = (a, b) if said_a else (b, a)
+            sides.append(Side(own, other, frozenset(), either_or=True))
+    return Leaning(tuple(sides), undermines, _comparison(list(read_clauses(say))))

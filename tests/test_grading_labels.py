@@ -1,0 +1,103 @@
+"""An equation typed where an expression is asked is graded by its right side, when its left side
+is the quantity's label (``d_h = d/H``, ``α_t = 1 - β_t``, ``R² = 1 - SS_res/SS_tot``,
+``w_{t+1} = w - η g``); a small number written as a word fills a cloze blank (``one``).
+
+The class over every built-in formula and math-cloze card: its own answer, typed after a label
+of each shape, grades correct; a wrong right side is still wrong; a left side that is an
+expression (``1 - β = α``) or a chain (``x = y = z``) is still asked about.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import pytest
+
+from recall.cards.loader import load_decks
+from recall.cards.model import Card, CardKind
+from recall.grading import grade
+from recall.grading.expressions import without_label
+from recall.paths import builtin_decks_dir
+
+LABELS = ["y", "y_i", "α_t", "R²", "w_{t+1}", "σ'(x)", "L(N)", "PPL", "x̂_0"]
+
+
+@lru_cache(maxsize=1)
+def math_cards() -> list[Card]:
+    return [
+        card
+        for deck in load_decks([builtin_decks_dir()]).decks
+        for card in deck.cards
+        if (card.kind is CardKind.FORMULA or (card.kind is CardKind.CLOZE and card.answer))
+        and not card.params
+    ]
+
+
+def test_there_are_many_cards() -> None:
+    assert len(math_cards()) >= 250
+
+
+@pytest.mark.parametrize("label", LABELS)
+def test_an_answer_after_a_label_grades_as_the_answer(label: str) -> None:
+    refused = []
+    for card in math_cards():
+        plain = grade(card, card.answer)
+        if not plain.is_correct:
+            continue  # a card whose form rule the reference itself does not meet as typed
+        verdict = grade(card, f"{label} = {card.answer}")
+        if not verdict.is_correct:
+            refused.append(f"{card.key}: {verdict.message}")
+    assert refused == []
+
+
+def test_a_wrong_right_side_is_still_wrong() -> None:
+    card = next(c for c in math_cards() if c.key == "attention-transformers/mha-head-width")
+    assert str(grade(card, "d_h = H/d").status) == "incorrect"
+    assert grade(card, "d_h = d/H").is_correct
+
+
+@pytest.mark.parametrize(
+    ("typed", "start", "right"),
+    [
+        ("d_h = d/H", 6, "d/H"),
+        ("  C  =  6ND", 8, "6ND"),
+        (r"w_{t+1} = w - \eta g", 10, r"w - \eta g"),
+        ("σ'(x) = σ(x)(1 - σ(x))", 8, "σ(x)(1 - σ(x))"),
+    ],
+)
+def test_the_right_side_and_where_it_starts(typed: str, start: int, right: str) -> None:
+    assert without_label(typed) == (start, right)
+    assert typed[start:].rstrip() == right
+
+
+@pytest.mark.parametrize(
+    "typed", ["1 - β = α", "x = y = z", "a b = c", "x <= 2", "x == 2", "2x = 4", "= x", "x ="]
+)
+def test_an_expression_or_a_chain_on_the_left_is_not_a_label(typed: str) -> None:
+    assert without_label(typed) == (0, typed)
+
+
+def test_a_column_points_into_what_was_typed() -> None:
+    card = next(c for c in math_cards() if c.key == "attention-transformers/mha-head-width")
+    verdict = grade(card, "d_h = d/(H")
+    assert str(verdict.status) == "invalid"
+    assert verdict.column is not None and "d_h = d/(H"[verdict.column] == "("
+
+
+@pytest.mark.parametrize(("word", "number"), [("one", "1"), ("zero", "0"), ("two", "2")])
+def test_a_number_word_fills_a_cloze_blank(word: str, number: str) -> None:
+    cards = [c for c in math_cards() if c.kind is CardKind.CLOZE and c.answer == number]
+    assert cards
+    for card in cards:
+        assert grade(card, word).is_correct, card.key
+        assert grade(card, word.capitalize()).is_correct, card.key
+
+
+def test_a_unit_the_formula_prompt_names_is_dropped() -> None:
+    card = next(c for c in math_cards() if c.key == "inference-cost/training-memory")
+    assert "bytes" in card.prompt
+    assert grade(card, "16N bytes").is_correct
+    assert grade(card, "16 N Bytes").is_correct
+    assert str(grade(card, "12N bytes").status) == "incorrect"
+    other = next(c for c in math_cards() if c.key == "losses/mse-summand")
+    assert str(grade(other, "(y_hat - y)^2 bytes").status) == "invalid"  # not its unit
