@@ -63,6 +63,23 @@ class ParseError(FormulaError):
         return f"{self.message} (at column {self.column + 1})"
 
 
+class AmbiguousReading(ParseError):
+    """Typed text that could be read more than one way (``x/2y``, ``ln p^2``): *invalid*, with
+    ``readings``, each an unambiguous plain text of one way to read it (recall's own first).
+    The grader asks which was meant only when the choice matters: when no reading is right,
+    the answer is wrong either way and is graded so."""
+
+    def __init__(
+        self,
+        message: str,
+        text: str = "",
+        column: int | None = None,
+        readings: tuple[str, ...] = (),
+    ) -> None:
+        super().__init__(message, text, column)
+        self.readings = readings
+
+
 class LimitError(ParseError):
     """Input that breaks a size bound: length, nesting, number size, exponent size."""
 

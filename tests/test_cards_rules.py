@@ -177,7 +177,8 @@ def test_a_rule_belongs_to_formula_and_cloze_cards_only(tmp_path: Path) -> None:
         ("activations/relu", "relu(x)", "without relu"),
         ("activations/tanh-derivative", "1/cosh(x)^2", "with tanh"),
         ("activations/sigmoid-derivative", "exp(-x)/(1 + exp(-x))^2", "with sigmoid"),
-        ("alignment/ppo-clip", "rho*A", "with min and max"),
+        # right in value, max written as -min(-a, -b)
+        ("alignment/ppo-clip", "min(rho*A, -min(epsilon - 1, -min(rho, 1 + epsilon))*A)", "max"),
     ],
 )
 def test_the_forbidden_form_is_invalid_with_the_reason(key: str, typed: str, reason: str) -> None:
@@ -185,6 +186,22 @@ def test_the_forbidden_form_is_invalid_with_the_reason(key: str, typed: str, rea
     assert verdict.status is Status.INVALID
     assert verdict.method == "form"
     assert reason in verdict.message
+
+
+@pytest.mark.parametrize(
+    ("key", "typed"),
+    [
+        ("alignment/ppo-clip", "rho*A"),  # the unclipped surrogate
+        ("activations/leaky-relu", "min(alpha*x, x)"),  # the wrong function, not the wrong form
+        ("activations/sigmoid", "sigmoid(2*x)"),
+        ("activations/sigmoid-derivative", "exp(-x)/(1 + exp(-x))"),
+    ],
+)
+def test_an_answer_wrong_in_any_form_is_graded_wrong(key: str, typed: str) -> None:
+    """The rule says how a right answer must be written; an answer that is wrong whatever its
+    form is graded wrong, with its diagnosis, not sent back for its form."""
+    verdict = grade(card(key), typed)
+    assert verdict.status is Status.INCORRECT, verdict.message
 
 
 @pytest.mark.parametrize(

@@ -71,7 +71,7 @@ def test_the_issue_examples_are_invalid_with_the_question() -> None:
         for reference in ("x/(2*y)", "x*y/2", "1/(2*sigma^2)", "sigma^2/2"):
             verdict = check(reference, typed, TABLE)
             assert str(verdict.status) == "invalid"
-        assert question in check("x", typed, TABLE).message
+        assert question in check("x/(2*y)" if "y" in typed else "sigma^2/2", typed, TABLE).message
 
 
 @pytest.mark.parametrize(
@@ -89,3 +89,40 @@ def test_the_issue_examples_are_invalid_with_the_question() -> None:
 )
 def test_an_explicit_operator_or_bracket_is_not_ambiguous(typed: str, meant: str) -> None:
     assert check(meant, typed, TABLE).is_correct
+
+
+@pytest.mark.parametrize(
+    ("reference", "typed"),
+    [
+        ("x/(2*y)", "x/2y"),
+        ("x*y/2", "x/2y"),
+        ("1/(2*sigma^2)", "1/2σ^2"),
+        ("log(p^2)", "log p^2"),
+        ("log(p)^2", "log p^2"),
+        ("log(x/2)", "log x/2"),
+    ],
+)
+def test_a_question_is_asked_when_one_reading_is_right(reference: str, typed: str) -> None:
+    table = SymbolTable.build({"x": "real", "y": "positive", "p": "positive", "sigma": "positive"})
+    verdict = check(reference, typed, table)
+    assert str(verdict.status) == "invalid"
+
+
+@pytest.mark.parametrize(
+    ("reference", "typed"),
+    [
+        ("x + 1", "x/2y"),
+        ("1/sqrt(2*y)", "1/2y"),
+        ("exp(y/2)*x", "x + exp(y)/2 x"),
+        ("(x^2 + y - log(y) - 1)/2", "(x^2 + y - log y^2 + 1)/2"),
+        ("log(x)", "log x/2"),
+    ],
+)
+def test_an_answer_wrong_either_way_is_graded_wrong(reference: str, typed: str) -> None:
+    """Asking which reading was meant helps only when one of them is right: when none is, the
+    answer is graded as recall reads it, and the message says both readings are wrong."""
+    table = SymbolTable.build({"x": "positive", "y": "positive"})
+    verdict = check(reference, typed, table)
+    assert str(verdict.status) == "incorrect", verdict.message
+    assert "Wrong either way it is read:" in verdict.message
+    assert verdict.interpreted  # the reading graded, shown

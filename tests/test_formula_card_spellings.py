@@ -121,3 +121,16 @@ def test_sigma_called_is_the_sigmoid_where_the_card_says_sigmoid() -> None:
     # a card that declares sigma a variable multiplies, as before
     spread = SymbolTable.build({"sigma": "positive", "x": "real"})
     assert parse("σ(x + 1)", spread).to_text() == "sigma*(x + 1)"
+
+
+def test_a_superscript_label_is_the_cards_index() -> None:
+    """``X W^Q`` as the sheets write head i's projection (W_i^Q): W_Q on a card that declares
+    it, never a power; a card where Q is itself a name asks instead."""
+    table = SymbolTable.build(
+        {"X": "real", "W_Q": "real", "W_K": "real", "W_V": "real"}, functions=["Attention"]
+    )
+    reference = "Attention(X*W_Q, X*W_K, X*W_V)"
+    assert check(reference, "Attention(X W^Q, X W^K, X W^V)", table).is_correct
+    assert str(check(reference, "Attention(X W^K, X W^Q, X W^V)", table).status) == "incorrect"
+    with pytest.raises(ParseError, match="unknown name 'W'"):
+        parse("W^Q", SymbolTable.build({"W_Q": "real", "Q": "real"}))

@@ -178,3 +178,21 @@ def test_shorthand_cards_mark_a_readable_piece_of_the_typed_answer(card: Card) -
         start, end = verdict.part.answer_span
         piece = verdict.interpreted[start:end].lstrip("+- ")
         assert _symbols(piece, table) <= _symbols(answer, table), (answer, piece)
+
+
+@pytest.mark.parametrize(
+    ("reference", "typed", "variables"),
+    [
+        ("rel/log2(i + 1)", "rel/log2(i)", {"rel": "nonnegative integer", "i": "positive integer"}),
+        ("a*x/(1 + y)", "a*x/y", {"a": "nonnegative", "x": "real", "y": "positive"}),
+        ("w*(1 + x^2)", "w*(1 + x)", {"w": "nonnegative", "x": "real"}),
+    ],
+)
+def test_where_both_sides_vanish_is_no_evidence_of_a_partial_domain(
+    reference: str, typed: str, variables: dict[str, str]
+) -> None:
+    """A factor that can be 0 makes the answer and the reference both 0 there; that is not
+    'Right only when rel < 0' (rel is never negative), nor any claim about where it is right."""
+    verdict = check(reference, typed, SymbolTable.build(variables))
+    assert str(verdict.status) == "incorrect"
+    assert not verdict.message.startswith("Right only when"), verdict.message

@@ -10,6 +10,7 @@ The issue's own examples are pinned below, with the learner's notation echoed ba
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 import pytest
@@ -139,6 +140,20 @@ def test_the_marked_part_is_where_the_slip_is() -> None:
     assert wrong_place == []
 
 
+def constant_term(text: str) -> bool:
+    """A part with no name of the card in it (``+ 1``, ``log(2)``): a constant term."""
+    return (
+        bool(text)
+        and re.fullmatch(r"(?:[\s\d.+\-*/^()]|\b(?:log|ln|exp|sqrt|pi|π|e)\b)+", text) is not None
+    )
+
+
+def complement_name_marked(message: str, part) -> bool:
+    """ "p where 1 - p belongs" describes a part that shows p."""
+    name = message.split(" where 1 - ")[0]
+    return re.search(rf"(?<![\w']){re.escape(name)}(?![\w'])", part.answer_text) is not None
+
+
 def swapped_name_marked(message: str, part) -> bool:
     """ "x and y are swapped" describes a part that shows x or y."""
     names = message.split(" are swapped")[0].split(" and ")
@@ -159,6 +174,8 @@ def test_the_message_describes_the_marked_part() -> None:
             or part.kind in SAME_ERROR.get(diagnosis.kind, ())
             or (whole and diagnosis.kind in WHOLE_ANSWER)
             or (diagnosis.kind == "swapped" and swapped_name_marked(diagnosis.message, part))
+            or (diagnosis.kind == "complement" and complement_name_marked(diagnosis.message, part))
+            or (diagnosis.kind == "additive" and constant_term(part.answer_text))
         )
         if not same or not verdict.message.startswith(diagnosis.message):
             mismatched.append(
@@ -230,3 +247,102 @@ def test_the_carets_count_columns_not_code_points() -> None:
     start = text.index("(")
     marked = Highlight(text, start, len(text))
     assert marked.marker == " " * 8 + "^" * 15
+
+
+SIGMOID_TABLE = SymbolTable.build({"x": "real", "p": "(0, 1)"}, {"sigma": "sigmoid"})
+
+
+@pytest.mark.parametrize(
+    ("reference", "typed", "shown", "word"),
+    [
+        ("sigma(x)*(1 - sigma(x))", "σ(x)(1+σ(x))", "σ(x)*(1 + σ(x))", "σ"),
+        ("sigma(x)*(1 - sigma(x))", "σ(x)^2(1-σ(x))", "σ(x)^2*(1 - σ(x))", "σ"),
+        ("2*sigma(2*x) - 1", "sigma(2x) - 1", "sigma(2*x) - 1", "sigma"),
+        ("-p*log(p)", "p ln p", "p*ln(p)", "ln"),
+    ],
+)
+def test_a_function_is_echoed_as_the_learner_typed_it(reference, typed, shown, word) -> None:
+    """The card aliases sigma to the sigmoid; a learner who typed σ reads σ back, in the echo,
+    the message and the marked part (issue 18 item 4), and the mark still lies on the part."""
+    verdict = check(reference, typed, SIGMOID_TABLE)
+    assert str(verdict.status) == "incorrect"
+    assert verdict.interpreted == shown
+    canonical = {"σ": "sigmoid", "sigma": "sigmoid", "ln": "log"}[word]
+    assert canonical not in verdict.message and canonical not in verdict.interpreted
+    part = verdict.part
+    if part is not None and part.answer_span is not None:
+        start, end = part.answer_span
+        assert word in verdict.interpreted[start:end] or part.answer_text.strip("+- ") in shown
+
+
+def test_a_function_typed_two_ways_keeps_its_name() -> None:
+    verdict = check("sigma(x) + sigma(x)", "sigmoid(x) + σ(2x)", SIGMOID_TABLE)
+    assert verdict.interpreted == "sigmoid(x) + sigmoid(2*x)"
+
+
+@pytest.mark.parametrize(
+    "typed",
+    [
+        "1/(σ√(2π)) exp(−(x−μ)²/σ²)",  # the 2 of 2σ² dropped
+        "exp(-(x-μ)²/σ²)/(σ√(2π))",
+        "1/(σ√(2π)) exp(−(x−μ)²/(4σ²))",  # 4 for 2
+        "1/√(2πσ²) exp(−(x−μ)²/σ²)",
+    ],
+)
+def test_a_slip_in_the_exponent_is_marked_there_whatever_form_the_normaliser_takes(typed) -> None:
+    """The normaliser written σ√(2π) for √(2πσ²) differs in form but not in value: the slip is
+    inside the exponential, and the mark must be there, not on the normaliser's σ (the ratio
+    test that finds the one differing factor is taken where the density does not underflow)."""
+    verdict = check(GAUSSIAN, typed, SymbolTable.build(variables=GAUSSIAN_VARS))
+    assert str(verdict.status) == "incorrect"
+    shown = highlight_verdict(verdict)
+    assert shown is not None
+    assert "exp(" in shown.pieces[0], shown.pieces  # the mark lies inside the exponential
+
+
+@pytest.mark.parametrize(
+    ("reference", "typed", "variables", "marked"),
+    [
+        ("log(d_r) + log(1 - d_f)", "log d_r + log d_f", {"d_r": "(0,1)", "d_f": "(0,1)"}, "d_f"),
+        ("m*h/p", "m*h/(1 - p)", {"m": "[0,1]", "h": "real", "p": "(0,1]"}, "1 - p"),
+        (
+            "-(y*log(p) + (1 - y)*log(1 - p))",
+            "-(y*log(p) + (1 - y)*log(p))",
+            {"y": "[0,1]", "p": "(0,1)"},
+            "p",
+        ),
+    ],
+)
+def test_a_complement_is_marked_where_the_name_stands(reference, typed, variables, marked) -> None:
+    """ "d_f where 1 - d_f belongs" marks the d_f (or the 1 - p) at fault, not the whole answer."""
+    verdict = check(reference, typed, SymbolTable.build(variables))
+    part = verdict.part
+    assert part is not None and part.answer_span is not None
+    start, end = part.answer_span
+    assert verdict.interpreted[start:end] == marked
+    assert (start, end) != (0, len(verdict.interpreted))
+
+
+@pytest.mark.parametrize(
+    ("reference", "typed", "variables", "marked"),
+    [
+        ("2*J - 2*log(2)", "2*J - log(2)", {"J": "[0, 0.6931]"}, "log(2)"),
+        (
+            "(mu^2 + s - log(s) - 1)/2",
+            "(mu^2 + s - log(s) + 1)/2",
+            {"mu": "real", "s": "positive"},
+            "1",
+        ),
+        ("x + 3", "x + 2", {"x": "real"}, "2"),
+    ],
+)
+def test_an_additive_slip_is_marked_on_the_constant_term(
+    reference, typed, variables, marked
+) -> None:
+    """ "Off by an additive constant" marks the constant term at fault, not the whole answer."""
+    verdict = check(reference, typed, SymbolTable.build(variables))
+    assert verdict.message.startswith("Off by an additive constant")
+    part = verdict.part
+    assert part is not None and part.answer_span is not None
+    start, end = part.answer_span
+    assert verdict.interpreted[start:end] == marked

@@ -91,3 +91,18 @@ def test_the_home_screen_counts_first_and_adds_the_custom_decks_once_checked(
 def test_only_the_home_screen_defers_a_session_on_the_command_line_waits() -> None:
     assert build_app().services.defer_checks is True
     assert build_app(SessionPlan(minutes=10)).services.defer_checks is False
+
+
+def test_a_check_after_another_reload_checked_the_decks_still_recounts(custom: Path) -> None:
+    """A reload that checked the decks first (the learner pressed r while the worker ran) must
+    not leave the screen with a "checking" line: the worker's recount says nothing is left."""
+    services = Services(clock=FakeClock(), custom_decks=custom, defer_checks=True)
+    try:
+        assert services.load().checking == 2
+        services.workspace.check_pending()  # done elsewhere meanwhile
+        data = services.check_pending()
+        assert data.checking == 0
+        assert "mine" in {row.id for row in data.decks}
+        assert [Path(f.path).name for f in data.failures] == ["broken.toml"]
+    finally:
+        services.close()

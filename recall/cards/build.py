@@ -16,7 +16,8 @@ deck.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from functools import cache
+from typing import Any, Final
 
 from recall.cards import schema
 from recall.cards.checking import type_ok
@@ -246,7 +247,7 @@ class DeckBuilder(KindRules):
 
         raw_kind = raw.get("kind")
         kind: CardKind | None = None
-        kind_names = [str(k) for k in CardKind]
+        kind_names = _KIND_NAMES
         if raw_kind is None:
             self.problems.add(
                 "card has no 'kind'",
@@ -270,14 +271,14 @@ class DeckBuilder(KindRules):
             self._check_table(raw, schema.all_card_keys(), where, label, "the card")
             return None
 
-        allowed = {**schema.COMMON_KEYS, **schema.KIND_KEYS[kind]}
+        allowed = _allowed_keys(kind)
         entry = self._check_table(
             raw,
             allowed,
             where,
             label,
             "the card",
-            known_elsewhere=schema.all_card_keys(),
+            known_elsewhere=_all_card_keys(),
             kind=str(kind),
         )
         for key in schema.KIND_REQUIRED[kind]:
@@ -353,3 +354,20 @@ def _slug(text: str) -> str:
         elif out and out[-1] != "-":
             out.append("-")
     return "".join(out).strip("-")
+
+
+#: The card kinds' names, in declaration order (read for every card).
+_KIND_NAMES: Final = [str(kind) for kind in CardKind]
+
+
+@cache
+def _allowed_keys(kind: CardKind) -> dict[str, str]:
+    """The keys a card of ``kind`` may have, with their types: made once per kind, not once
+    per card (the schema's tables are constants)."""
+    return {**schema.COMMON_KEYS, **schema.KIND_KEYS[kind]}
+
+
+@cache
+def _all_card_keys() -> dict[str, str]:
+    """:func:`recall.cards.schema.all_card_keys`, made once."""
+    return schema.all_card_keys()

@@ -18,7 +18,7 @@ import re
 from dataclasses import replace
 from fractions import Fraction
 
-from recall.errors import FormulaError, GradingError, ParseError
+from recall.errors import AmbiguousReading, FormulaError, GradingError, ParseError
 from recall.formula.definitions import expand_definitions
 from recall.formula.diagnose import diagnose
 from recall.formula.evaluate import UnknownFunctions, eval_float
@@ -28,7 +28,7 @@ from recall.formula.latex import looks_like_latex
 from recall.formula.lexer import spellings
 from recall.formula.locate import locate, subtree_at
 from recall.formula.magnitude import constant_profile
-from recall.formula.nodes import BinOp, Node, Symbol
+from recall.formula.nodes import BinOp, Call, Negate, Node, Symbol, walk
 from recall.formula.numeric import grade_constant
 from recall.formula.parser import parse
 from recall.formula.pointwise import Agreement, precise_value
@@ -144,9 +144,32 @@ def check(
     answer_table = table.with_variables(reference.free_symbols)
     try:
         typed = parse(answer, answer_table)
+    except AmbiguousReading as error:
+        either = _wrong_either_way(reference, error, answer_table, seed)
+        return either or Verdict.unreadable(error, expected=reference.to_text())
     except ParseError as error:
         return Verdict.unreadable(error, expected=reference.to_text())
     return compare_expressions(reference, typed, answer_table, seed=seed)
+
+
+def _wrong_either_way(
+    reference: Expression, error: AmbiguousReading, table: SymbolTable, seed: int
+) -> Verdict | None:
+    """An answer that could be read two ways is asked about only when the choice matters: when
+    every reading grades *incorrect*, it is wrong whichever was meant, and is graded as recall
+    reads it (the first reading), saying so. ``None`` when a reading is right or unreadable."""
+    verdicts = []
+    for reading in error.readings:
+        try:
+            read = parse(reading, table)
+        except ParseError:
+            return None
+        verdicts.append(compare_expressions(reference, read, table, seed=seed))
+    if len(verdicts) < 2 or any(v.status is not Status.INCORRECT for v in verdicts):
+        return None
+    first = verdicts[0]
+    readings = " or ".join(v.interpreted for v in verdicts)
+    return replace(first, message=f"{first.message} Wrong either way it is read: {readings}.")
 
 
 def _formula_answer(answer: str, table: SymbolTable) -> Expression | None:
@@ -171,7 +194,9 @@ def compare_expressions(
     """Equivalence of two parsed expressions over ``table``'s domains (defined names are
     expanded on both sides first)."""
     spelling = learner_spelling(typed)
-    interpreted = to_text(typed.tree, spelling or None)
+    shown_tree, called = learner_calls(typed)
+    spelling = {**spelling, **called}
+    interpreted = to_text(shown_tree, spelling or None)
     expected_text = reference.to_text()
     spoken = symbol_names(reference.tree) | symbol_names(typed.tree)
     as_typed = typed.tree
@@ -218,6 +243,7 @@ def compare_expressions(
             spoken,
             as_typed,
             spelling,
+            shown_tree,
         )
     notes = comparison.notes
     if comparison.outcome in ("undecided", "inconclusive") and notes.out_of_reach is not None:
@@ -280,6 +306,7 @@ def _incorrect(
     spoken: set[str],
     as_typed: Node,
     spelling: dict[str, str] | None = None,
+    shown_tree: Node | None = None,
 ) -> Verdict:
     spelling = spelling or {}
     drawn = comparison.witness or {}
@@ -308,7 +335,7 @@ def _incorrect(
         undefined_mismatch=undefined,
         witness=float_env(drawn) if drawn else None,
     )
-    part = _located(reference, typed, table, seed, spoken, as_typed, spelling)
+    part = _located(reference, typed, table, seed, spoken, as_typed, spelling, shown_tree)
     diagnosis, part = one_error(diagnosis, part, interpreted)
     message = f"Not equivalent: {detail}."
     if diagnosis is not None:
@@ -343,6 +370,40 @@ def learner_spelling(typed: Expression) -> dict[str, str]:
         return {}
     names = typed.free_symbols
     return {name: shown for name, shown in spellings(typed.text).items() if name in names}
+
+
+def learner_calls(typed: Expression) -> tuple[Node, dict[str, str]]:
+    """The answer's tree with each function named as the learner typed it (``σ(x)`` where the
+    card aliases ``sigma`` to the sigmoid, ``ln p``), for the "read as" text and its spans, and
+    the renaming (``sigmoid`` → ``σ``) for the messages. A function typed in two spellings, or
+    in LaTeX, keeps its canonical name."""
+    if looks_like_latex(typed.text):
+        return typed.tree, {}
+    typed_names = spellings(typed.text)
+    seen: dict[str, set[str]] = {}
+    for node in walk(typed.tree):
+        if isinstance(node, Call) and node.shown and node.shown != node.name:
+            seen.setdefault(node.name, set()).add(typed_names.get(node.shown, node.shown))
+    renamed = {name: next(iter(ways)) for name, ways in seen.items() if len(ways) == 1}
+    if not renamed or any(
+        isinstance(node, Call) and node.name in renamed and node.shown in ("", node.name)
+        for node in walk(typed.tree)
+    ):
+        return typed.tree, {}
+    return _calls_renamed(typed.tree, renamed), renamed
+
+
+def _calls_renamed(node: Node, renamed: dict[str, str]) -> Node:
+    if isinstance(node, Call):
+        args = tuple(_calls_renamed(arg, renamed) for arg in node.args)
+        return Call(renamed.get(node.name, node.name), args, node.shown)
+    if isinstance(node, Negate):
+        return Negate(_calls_renamed(node.operand, renamed))
+    if isinstance(node, BinOp):
+        return BinOp(
+            node.op, _calls_renamed(node.left, renamed), _calls_renamed(node.right, renamed)
+        )
+    return node
 
 
 def in_learner_notation(text: str, spelling: dict[str, str]) -> str:
@@ -386,6 +447,10 @@ SAME_ERROR = {
 }
 #: "x and y are swapped": the names a swap diagnosis is about.
 _SWAPPED = re.compile(r"^(\S+) and (\S+) are swapped")
+#: A part with no variable in it (``+ 1``, ``log(2)``, ``2*pi``): a constant term.
+_CONSTANT_TEXT = re.compile(r"(?:[\s\d.+\-*/^()]|\b(?:log|ln|exp|sqrt|pi|π|e)\b)+")
+#: "p where 1 - p belongs": the name a complement diagnosis is about.
+_COMPLEMENT = re.compile(r"^(\S+) where 1 - \S+ belongs")
 
 
 def one_error(
@@ -408,6 +473,13 @@ def one_error(
         re.search(rf"\b{re.escape(n)}\b", part.answer_text) for n in swapped.groups()
     ):
         return diagnosis, part  # the swap shows where one of the two names stands
+    flipped = _COMPLEMENT.match(diagnosis.message) if diagnosis.kind == "complement" else None
+    if flipped and re.search(
+        rf"(?<![\w']){re.escape(flipped.group(1))}(?![\w'])", part.answer_text
+    ):
+        return diagnosis, part  # "p where 1 - p belongs", marked where that p stands
+    if diagnosis.kind == "additive" and _CONSTANT_TEXT.fullmatch(part.answer_text or "-"):
+        return diagnosis, part  # off by a constant, marked on the constant term at fault
     if diagnosis.kind == "partial-domain" and not diagnosis.message.startswith("Right only"):
         return Diagnosis(part.kind, sentence_case(part.message)), part  # the part says more
     if diagnosis.kind in WHOLE_ANSWER:
@@ -432,6 +504,7 @@ def _located(
     spoken: set[str],
     as_typed: Node,
     spelling: dict[str, str] | None = None,
+    shown_tree: Node | None = None,
 ):
     """The differing part (:func:`recall.formula.locate.locate`), with its span in the answer's
     "read as" text. The trees have the card's shorthands expanded; the message folds back the
@@ -450,7 +523,10 @@ def _located(
     if part is None:
         return None
     return replace(
-        part, answer_span=_span_as_typed(part, typed.tree, as_typed, table, spelling or None)
+        part,
+        answer_span=_span_as_typed(
+            part, typed.tree, as_typed, table, spelling or None, shown_tree or as_typed
+        ),
     )
 
 
@@ -460,6 +536,7 @@ def _span_as_typed(
     as_typed: Node,
     table: SymbolTable,
     spelling: dict[str, str] | None = None,
+    shown_tree: Node | None = None,
 ):
     """Where the part lies in the answer as typed (the "read as" text). The part's path is in
     the tree with shorthands expanded; it marks the same thing in the typed tree only when the
@@ -472,4 +549,4 @@ def _span_as_typed(
         return None
     if expand_definitions(typed_node, table) != compared_node:
         return None
-    return span_of(as_typed, path, spelling)
+    return span_of(shown_tree or as_typed, path, spelling)

@@ -365,14 +365,20 @@ def _agrees_around(reference, answer, s, point: dict[str, float]) -> bool:
 
 
 def _partial_domain(reference, answer, s) -> Diagnosis | None:
-    agree = [
-        _close(a, e) and _agrees_around(reference, answer, s, point)
+    # A point where both sides vanish says nothing about where the answer is right: rel_i/log2(i)
+    # and rel_i/log2(i + 1) are both 0 at rel_i = 0 (and stay 0 around it), which is not
+    # "right only when rel_i < 0". Such points are left out of the reckoning.
+    kept = [
+        (a, e, point)
         for a, e, point in zip(s.a, s.e, s.points, strict=True)
+        if not (a == 0 and e == 0)
     ]
+    agree = [_close(a, e) and _agrees_around(reference, answer, s, point) for a, e, point in kept]
     if not any(agree) or all(agree):
         return None
+    points = [point for _, _, point in kept]
     for name in s.names:
-        positive = [p[name] > 0 for p in s.points]
+        positive = [p[name] > 0 for p in points]
         if all(ok == pos for ok, pos in zip(agree, positive, strict=True)):
             return Diagnosis(
                 "partial-domain",

@@ -33,6 +33,7 @@ from recall.formula.part_shapes import (
     Factor,
     Term,
     Values,
+    agree_where_defined,
     common_path,
     distributed,
     factors,
@@ -351,9 +352,8 @@ class _Locator:
         """The one (answer factor, reference factor) pair, of the same exponent, such that
         the answer with its factor swapped for the reference's equals the reference: then
         everything else agrees and that pair is the mistake. ``None`` unless exactly one pair
-        does."""
-        if a_coefficient != r_coefficient:
-            return None
+        does. The whole values carry every constant, so the test holds whatever the numeric
+        coefficients are (``1/(σ√(2π))`` beside ``1/√(2πσ²)``)."""
         whole_a, whole_r = self.values.of(answer), self.values.of(reference)
         found = None
         for i in a_left:
@@ -366,7 +366,7 @@ class _Locator:
                     w / a * r if w is not None and a and r is not None else None
                     for w, a, r in zip(whole_a, a_values, r_values, strict=True)
                 )
-                if same(swapped, whole_r):
+                if agree_where_defined(swapped, whole_r):
                     if found is not None:
                         return None
                     found = (i, j)

@@ -19,7 +19,8 @@ from __future__ import annotations
 import difflib
 from fractions import Fraction
 
-from recall.errors import LimitError, ParseError
+from recall.errors import AmbiguousReading, LimitError, ParseError
+from recall.formula import typed_names
 from recall.formula.expression import Expression
 from recall.formula.functions import BUILTINS
 from recall.formula.latex import latex_to_plain, looks_like_latex
@@ -36,8 +37,8 @@ from recall.formula.nodes import (
     Symbol,
     walk,
 )
+from recall.formula.readings import bare_call_readings, replaced
 from recall.formula.symbols import DEFAULT_TABLE, SymbolTable
-from recall.formula.typed_names import card_spelling, juxtaposed_parts, split_into
 from recall.spelling import plausible_suggestion
 
 MAX_DEPTH = 64
@@ -158,11 +159,16 @@ class Parser:
         joint = " " if denominator != denominator.rstrip() else ""
         denominator = denominator.strip()
         grouped = numerator if self._one_operand(first, divisor - 1) else f"({numerator})"
-        return ParseError(
+        segment = (self.tokens[first].pos, self.tokens[end].pos)
+        return AmbiguousReading(
             f"read as ({numerator}/{denominator})·{following}: did you mean "
             f"{grouped}/({denominator}{joint}{following})?",
             text,
             start.pos,
+            readings=(
+                replaced(text, segment, f"(({numerator})/({denominator}))*({following})"),
+                replaced(text, segment, f"({numerator})/(({denominator})*({following}))"),
+            ),
         )
 
     def _one_operand(self, first: int, end: int) -> bool:
@@ -288,7 +294,8 @@ class Parser:
         if calls and self._looks_like_a_function(token):
             raise self.unknown_function(token)
         if table.strict:
-            alias = card_spelling(name, table.variables)
+            alias = typed_names.card_spelling(name, table.variables)
+            alias = alias or self._superscript_index(name)
             if alias is not None:
                 return Symbol(alias)
             product = self._juxtaposed(token)
@@ -297,13 +304,21 @@ class Parser:
             raise self.unknown_name(token)
         return Symbol(name)
 
+    def _superscript_index(self, name: str) -> str | None:
+        """``W^Q`` for the card's ``W_Q``: :func:`~recall.formula.typed_names.superscript_index`."""
+        caret, index = self.token, self.peek()
+        superscript = index.text if caret.text == "^" and index.kind == "name" else ""
+        joined = typed_names.superscript_index(name, superscript, self.table.variables)
+        self.index += 2 if joined is not None else 0
+        return joined
+
     def _juxtaposed(self, token: Token) -> Node | None:
         """``6ND``, ``12Ld²``, ``2PR``, ``XW_Q``: one-letter names of the card typed side by
         side, as the prompts themselves write products, read as their product when the run
         splits into the card's names in exactly one way and every part is one letter (with
         its subscript). A word (``mean``) or a run that splits two ways stays unknown and is
         answered with the suggestion; the reading is shown as ``N*D``."""
-        parts = juxtaposed_parts(token.text, set(self.table.variables))
+        parts = typed_names.juxtaposed_parts(token.text, set(self.table.variables))
         if parts is None:
             return None
         # The run becomes one token per name, so the grammar reads it as typed with spaces:
@@ -397,12 +412,19 @@ class Parser:
         if not ends:
             rest = self.peek(2)
             shown = self.text[token.pos : rest.pos].rstrip() + ("…" if rest.kind != "end" else "")
-            raise self.error(
-                f"'{shown}' could be read more than one way: write {_as_typed(token)}(...) with "
-                "parentheses around its argument",
-                token,
-            )
+            raise self._two_arguments(token, shown, self.index + 1)
         return self.atom()
+
+    def _two_arguments(self, token: Token, shown: str, tight: int) -> AmbiguousReading:
+        """``ln p^2``: the argument could stop after its first operand (token ``tight``) or run
+        on to the next ``+``, ``-`` or closing bracket; both readings go with the question."""
+        return AmbiguousReading(
+            f"'{shown}' could be read more than one way: write {_as_typed(token)}(...) with "
+            "parentheses around its argument",
+            self.text,
+            token.pos,
+            readings=bare_call_readings(self.text, self.tokens, self.index, tight),
+        )
 
     def _bare_group_argument(self, token: Token) -> Node | None:
         """``log σ(z)``, ``-log sigmoid(r_w - r_l)``, ``log|J|``: a one-argument builtin applied
@@ -430,11 +452,9 @@ class Parser:
         ):
             return node
         shown = self.text[token.pos : after.pos].rstrip() + "…"
-        raise self.error(
-            f"'{shown}' could be read more than one way: write {_as_typed(token)}(...) with "
-            "parentheses around its argument",
-            token,
-        )
+        start = self.tokens.index(argument)
+        self.index, tight = start, self.index
+        raise self._two_arguments(token, shown, tight)
 
     def _check_arity(self, token: Token, resolved: str, count: int) -> None:
         builtin = BUILTINS.get(resolved)
@@ -467,7 +487,7 @@ class Parser:
         typed = _as_typed(token)
         show = _greek_spelled if typed != name else str
         known = sorted(self.table.variables)
-        split = split_into(
+        split = typed_names.split_into(
             name, set(known) | {"pi"} | ({"e"} if not self.table.e_is_variable else set())
         )
         if split:
@@ -535,9 +555,10 @@ def parse(text: str, table: SymbolTable | None = None, *, numeric: bool = False)
             raise
         # The column points into the plain reading of the LaTeX: say so, so the caret
         # drawn under that reading makes sense.
-        raise type(error)(
-            f"{error.message} (in your LaTeX, read as {source})", source, error.column
-        ) from None
+        message = f"{error.message} (in your LaTeX, read as {source})"
+        if isinstance(error, AmbiguousReading):
+            raise AmbiguousReading(message, source, error.column, error.readings) from None
+        raise type(error)(message, source, error.column) from None
     _check_power_budget(tree, source)
     if _tree_depth(tree) > MAX_TREE_DEPTH:
         raise LimitError(

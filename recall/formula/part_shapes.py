@@ -231,3 +231,15 @@ def rounded(answer: Fraction, reference: Fraction, text: str) -> bool:
     exponent = math.floor(math.log10(abs(float(reference))))
     unit = Fraction(10) ** (exponent - digits + 1)
     return abs(answer - reference) < unit and len(format_fraction(reference)) > len(text)
+
+
+#: Points a swapped product must agree at, where both sides are defined and nonzero.
+MIN_AGREEING = 3
+
+
+def agree_where_defined(first: tuple[float | None, ...], second: tuple[float | None, ...]) -> bool:
+    """Whether two value tuples agree at every point where both are defined and nonzero, and
+    there are enough such points: a Gaussian's density underflows to 0 at most sample points,
+    where a ratio says nothing, yet the points where it is representable decide."""
+    pairs = [(a, b) for a, b in zip(first, second, strict=True) if a and b]
+    return len(pairs) >= MIN_AGREEING and all(close(a, b) for a, b in pairs)

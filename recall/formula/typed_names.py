@@ -42,6 +42,16 @@ def card_spelling(name: str, known: Mapping[str, object]) -> str | None:
     return None
 
 
+def superscript_index(name: str, superscript: str, known: Mapping[str, object]) -> str | None:
+    """``W^Q`` for the card's ``W_Q``, as the sheets write projection matrices (``W_i^Q``): a
+    name typed as a superscript after an unknown name is its index when together they are one
+    of the card's names and the superscript is not (so nothing is raised to a power)."""
+    if not superscript or superscript in known:
+        return None
+    joined = f"{name}_{superscript}"
+    return joined if joined in known else None
+
+
 def split_into(name: str, known: set[str]) -> list[str] | None:
     """Split ``name`` into a product of known names (``Vd`` → ``V``, ``d``), if possible.
 

@@ -34,9 +34,12 @@ def grade_expression(card: Card, answer_text: str) -> Verdict:
     shift, answer_text = without_label(answer_text)
     answer_text = number_word(card, answer_text)
     broken = form_rule_breach(card, answer_text)
-    if broken is not None:
-        return broken
     verdict = check(card.answer, answer_text, card_table(card))
+    if broken is not None and verdict.status is not Status.INCORRECT:
+        # The form rule says how a right answer must be written (sigmoid(x) is not "the
+        # definition with exp"); an answer wrong in any form is graded wrong instead:
+        # min(αx, x) on "type it with max" is the wrong function, not the wrong form.
+        return broken
     if shift and verdict.column is not None:
         verdict = replace(verdict, column=verdict.column + shift)
     # The deck's own spelling (``sigma(x)`` where the card aliases the sigmoid), not the engine's
@@ -50,16 +53,21 @@ _UNITS = ("bytes", "FLOPs", "FLOP", "nats", "bits", "parameters", "params", "tok
 
 def _without_unit(card: Card, answer_text: str) -> str:
     """``16N bytes`` on a card whose prompt asks for bytes: the unit the prompt names, after the
-    expression, is dropped (a unit that is one of the card's names never is)."""
+    expression, is dropped (a unit that is one of the card's names never is). Plain string
+    tests, no backtracking: a hostile answer of spaces costs one pass."""
     names = {spec.name.casefold() for spec in card.symbols}
+    text = answer_text.rstrip()
     for unit in _UNITS:
-        found = re.search(rf"\s+{unit}\s*$", answer_text, flags=re.IGNORECASE)
-        if found is None or unit.casefold() in names:
+        size = len(unit)
+        if len(text) <= size or not text[-size - 1].isspace():
+            continue
+        if text[-size:].casefold() != unit.casefold() or unit.casefold() in names:
             continue
         if re.search(rf"\b{unit}\b", card.prompt, flags=re.IGNORECASE) is None:
             continue
-        if answer_text[: found.start()].strip():
-            return answer_text[: found.start()].rstrip()
+        head = text[:-size].rstrip()
+        if head:
+            return head
     return answer_text
 
 

@@ -234,7 +234,7 @@ class RecallApp(App[int]):
         parsed for the next start (a worker)."""
         from recall.errors import RecallError
 
-        data = None
+        data: HomeData | None = None
         try:
             data = self.services.check_pending()
         except RecallError as error:

@@ -102,16 +102,15 @@ class Services:
             progress("Counting today's cards…")
         return self.home()
 
-    def check_pending(self) -> HomeData | None:
+    def check_pending(self) -> HomeData:
         """Check the custom decks the load left for later with the formula engine, bring them
-        into the store and recount (a worker, once the first counts are on screen): the home
-        data with them (their failures listed with the others), or ``None`` when none was
-        pending. What was parsed reaches the parsed-deck cache with :meth:`write_parse_cache`
-        (after the counts are shown), so the next start finds these decks checked."""
-        workspace = self.workspace
-        if not workspace.pending:
-            return None
-        workspace.check_pending()
+        into the store and recount (a worker, once counts saying some were left are on
+        screen): the home data with them (their failures listed with the others). Recounted
+        even when another reload has checked them meanwhile, so the screen never keeps a
+        "checking" line nothing will clear. What was parsed reaches the parsed-deck cache
+        with :meth:`write_parse_cache` (after the counts are shown), so the next start finds
+        these decks checked."""
+        self.workspace.check_pending()
         return self.home()
 
     def write_parse_cache(self) -> None:

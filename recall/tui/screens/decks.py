@@ -16,6 +16,7 @@ from textual.screen import ModalScreen
 from textual.widgets import (
     DataTable,
     Footer,
+    Header,
     Input,
     Label,
     OptionList,
@@ -39,6 +40,9 @@ from recall.wording import count_of
 class DecksScreen(RecallScreen):
     """Deck list (with failures), card table, and the highlighted card as it will be drilled."""
 
+    #: The header says where the learner is ("recall — Decks"), as on the stats screen.
+    SUB_TITLE = "Decks"
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back", id="decks.back"),
         Binding("slash", "search", "Search", id="decks.search"),
@@ -55,6 +59,7 @@ class DecksScreen(RecallScreen):
         self.keep_key: str | None = None
 
     def compose(self) -> ComposeResult:
+        yield Header(show_clock=False, icon="∑")
         with Horizontal(id="decks-body"):
             with Vertical(id="decks-left"):
                 yield TextInput(placeholder="/ search cards", id="card-search")

@@ -88,7 +88,8 @@ class DrillScreen(SessionScreen):
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="drill-header"):
-            yield Static(plain(self.plan.describe()), id="drill-plan")
+            # "Drill · 10 min": where the learner is, then the session asked for.
+            yield Static(plain(f"Drill · {self.plan.describe()}"), id="drill-plan")
             yield Static("", id="drill-progress")
             yield Countdown(
                 self._seconds_left,
