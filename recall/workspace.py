@@ -378,7 +378,7 @@ class Workspace:
 
     def _reload_held(self, progress: Progress | None, *, defer: bool) -> None:
         """:meth:`reload`'s work, :attr:`_lock` held."""
-        self._load_decks(progress, defer=defer)
+        self._load_decks(progress, defer=defer, syncing=True)
         if self._closed:
             return  # closed while loading (the app quit while a worker checked decks)
         if progress is not None:
@@ -473,9 +473,27 @@ class Workspace:
         may call this); how many were written."""
         return self._cache_writes.write() if self._cache_writes is not None else 0
 
-    def _load_decks(self, progress: Progress | None = None, *, defer: bool = False) -> None:
+    def _load_decks(
+        self, progress: Progress | None = None, *, defer: bool = False, syncing: bool = False
+    ) -> None:
         with self._cache_writes_held():
-            self._read_decks(progress, defer=defer)
+            self._read_decks(progress, defer=defer, syncing=syncing)
+
+    def _deck_holder(self, syncing: bool) -> Callable[[str], str | None]:
+        """Who holds a deck id two files claim (:func:`recall.cards.loader.load_decks`): the
+        file its deck came from in this workspace's last load, else (when this load syncs, so
+        the store is opened anyway) the file the store last synced the learner's deck from."""
+
+        def holder(deck_id: str) -> str | None:
+            loaded = self._loaded
+            held = next((d for d in loaded.decks if d.id == deck_id), None) if loaded else None
+            if held is not None:
+                return held.path
+            if syncing and not self._closed:
+                return self.store.own_deck_path(deck_id)
+            return None
+
+        return holder
 
     @contextmanager
     def _cache_writes_held(self) -> Iterator[None]:
@@ -489,7 +507,9 @@ class Workspace:
         with writes_deferred(self._cache_writes):
             yield
 
-    def _read_decks(self, progress: Progress | None = None, *, defer: bool = False) -> None:
+    def _read_decks(
+        self, progress: Progress | None = None, *, defer: bool = False, syncing: bool = False
+    ) -> None:
         from recall.cards.loader import DeckFailure, LoadResult, deck_files, load_decks
         from recall.errors import DeckError
 
@@ -504,7 +524,10 @@ class Workspace:
         if self._deck_dirs is not None:
             total = sum(len(deck_files(d)) for d in self._deck_dirs)
             result = load_decks(
-                self._deck_dirs, check=_engine_checks(), progress=files_done(0, total)
+                self._deck_dirs,
+                check=_engine_checks(),
+                progress=files_done(0, total),
+                holder=self._deck_holder(syncing),
             )
         else:
             builtin_dir, custom_dir = self.folders()
@@ -518,6 +541,7 @@ class Workspace:
                 check=custom_check,
                 progress=files_done(first, total),
                 defer=defer,
+                holder=self._deck_holder(syncing),
             )
             taken = {deck.id: deck.path for deck in builtin.decks}
             decks = list(builtin.decks)

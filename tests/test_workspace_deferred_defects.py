@@ -5,6 +5,8 @@
   the checks reload never meets a map changing under it, nor half a reload;
 * a reload of one deck (the card form saving a card) keeps the files still pending, and a
   reloaded file that was pending or failed leaves that list as any load would take it;
+* a deck id claimed by a new file stays with the file that held it, deferred or not, and the
+  newcomer is the failure, named with its file and its ``id`` line;
 * a closed workspace never opens its store again (a check worker finishing after the app quit).
 """
 
@@ -174,6 +176,96 @@ def test_a_failed_deck_fixed_and_reloaded_joins_the_decks(custom: Path) -> None:
     assert workspace.failures == ()
     assert workspace.deck("fix") is not None and "fix/c0" in workspace.cards
     workspace.close()
+
+
+# ---------------------------------------------------------------- 3. who keeps a deck id
+
+
+def _claimed(workspace: Workspace, deck_id: str) -> list[str]:
+    return sorted(key for key in workspace.cards if key.startswith(f"{deck_id}/"))
+
+
+def _newcomer_failed(workspace: Workspace, newcomer: str, holder: str) -> None:
+    [failure] = [f for f in workspace.failures if Path(f.path).name == newcomer]
+    [error] = failure.errors
+    assert error.line == 2  # the deck's `id = ...` line
+    assert Path(error.path or "").name == newcomer
+    assert "already used by" in str(error) and holder in str(error)
+
+
+def _hold_x_in_b(custom: Path, *, defer: bool) -> None:
+    """An earlier start: b.toml holds deck id x (checked, cached, synced)."""
+    (custom / "b.toml").write_text(_deck("x").replace('"c0"', '"from-b"'), encoding="utf-8")
+    first = Workspace.open(Settings(), custom_decks=custom, defer_checks=defer)
+    first.check_pending()
+    assert _claimed(first, "x") == ["x/from-b"]
+    first.close()
+    _new_process()
+    # a new file sorting first claims the same id
+    (custom / "a.toml").write_text(_deck("x").replace('"c0"', '"from-a"'), encoding="utf-8")
+
+
+@pytest.mark.parametrize("defer", [True, False])
+def test_a_new_file_never_takes_a_held_deck_id(custom: Path, defer: bool) -> None:
+    _hold_x_in_b(custom, defer=defer)
+    workspace = Workspace.open(Settings(), custom_decks=custom, defer_checks=defer)
+    workspace.check_pending()
+    assert _claimed(workspace, "x") == ["x/from-b"]
+    _newcomer_failed(workspace, "a.toml", "b.toml")
+    stored = workspace.store.cards_by_key(["x/from-b", "x/from-a"])
+    assert list(stored) == ["x/from-b"] and not stored["x/from-b"].retired
+    workspace.reload()  # and it stays so at every reload
+    assert _claimed(workspace, "x") == ["x/from-b"]
+    _newcomer_failed(workspace, "a.toml", "b.toml")
+    workspace.close()
+
+
+def test_a_file_added_while_recall_runs_never_takes_a_held_deck_id(custom: Path) -> None:
+    (custom / "b.toml").write_text(_deck("x").replace('"c0"', '"from-b"'), encoding="utf-8")
+    for defer in (False, True):
+        _new_process()
+        (custom / "a.toml").unlink(missing_ok=True)
+        workspace = Workspace.open(Settings(), custom_decks=custom, defer_checks=defer)
+        workspace.check_pending()
+        (custom / "a.toml").write_text(_deck("x").replace('"c0"', '"from-a"'), encoding="utf-8")
+        workspace.reload()
+        workspace.check_pending()
+        assert _claimed(workspace, "x") == ["x/from-b"]
+        _newcomer_failed(workspace, "a.toml", "b.toml")
+        workspace.close()
+
+
+def test_two_new_files_claiming_one_id_leave_it_to_the_first_in_file_order(
+    custom: Path,
+) -> None:
+    (custom / "b.toml").write_text(_deck("x").replace('"c0"', '"from-b"'), encoding="utf-8")
+    (custom / "a.toml").write_text(_deck("x").replace('"c0"', '"from-a"'), encoding="utf-8")
+    for defer in (True, False):
+        _new_process()
+        workspace = Workspace.open(Settings(), custom_decks=custom, defer_checks=defer)
+        workspace.check_pending()
+        assert _claimed(workspace, "x") == ["x/from-a"]
+        _newcomer_failed(workspace, "b.toml", "a.toml")
+        workspace.close()
+
+
+def test_load_decks_asks_who_holds_an_id_only_when_two_files_claim_it(custom: Path) -> None:
+    (custom / "a.toml").write_text(_deck("x"), encoding="utf-8")
+    (custom / "b.toml").write_text(_deck("x"), encoding="utf-8")
+    (custom / "c.toml").write_text(_deck("y"), encoding="utf-8")
+    asked: list[str] = []
+
+    def holder(deck_id: str) -> str | None:
+        asked.append(deck_id)
+        return str(custom / "b.toml")
+
+    result = loader.load_decks([custom], holder=holder)
+    assert asked == ["x"]
+    assert [Path(d.path).name for d in result.decks] == ["b.toml", "c.toml"]
+    assert [Path(f.path).name for f in result.failures] == ["a.toml"]
+    unknown = loader.load_decks([custom], holder=lambda _id: str(custom / "gone.toml"))
+    assert [Path(d.path).name for d in unknown.decks] == ["a.toml", "c.toml"]
+    assert [Path(d.path).name for d in loader.load_decks([custom]).decks] == ["a.toml", "c.toml"]
 
 
 # ---------------------------------------------------------------- 4. a closed workspace
