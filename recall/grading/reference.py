@@ -7,12 +7,14 @@ feedback shows it); the preview is how a typed answer is read, cheap enough for 
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 from recall.cards import params as param_values
 from recall.cards.model import Card, CardKind
+from recall.errors import ParseError
 from recall.formula import Preview
 from recall.formula import preview as engine_preview
-from recall.grading.expressions import card_table, without_prompt_words
+from recall.grading.expressions import card_table, number_word, without_label, without_prompt_words
 from recall.grading.quantities import quantity_preview
 
 
@@ -37,5 +39,12 @@ def preview(card: Card, text: str) -> Preview:
     "interpreted as"). Numeric and fact answers are read as numbers."""
     if card.kind in (CardKind.NUMERIC, CardKind.FACT):
         return quantity_preview(text, card.unit)
-    # "8 bytes" for "▢ bytes per parameter" previews as it is graded: the 8.
-    return engine_preview(without_prompt_words(card, text), card_table(card))
+    # "8 bytes" for "▢ bytes per parameter" previews as it is graded: the 8; "d_h = d/H" as
+    # d/H, "one" on a numeric blank as 1.
+    shift, answer = without_label(without_prompt_words(card, text))
+    shown = engine_preview(number_word(card, answer), card_table(card))
+    if shift and shown.column is not None:
+        column = shown.column + shift
+        caret = ParseError(shown.message, text, column).caret()
+        shown = replace(shown, column=column, caret=caret)
+    return shown
