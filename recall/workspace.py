@@ -272,10 +272,11 @@ class Workspace:
         """What the last load or reload made (``None``: nothing loaded yet)."""
         return self._cards.view.loaded
 
-    def _publish(self, loaded: LoadResult, cards: Mapping[str, Card]) -> None:
+    def _publish(self, loaded: LoadResult, cards: dict[str, Card]) -> None:
         """Make ``loaded`` and its card map the current view, in one assignment (under
-        :attr:`_lock`); neither is changed afterwards."""
-        self._cards.view = _View(loaded, MappingProxyType(dict(cards)))
+        :attr:`_lock`). The caller hands ``cards`` over, built for this view alone: neither is
+        changed afterwards."""
+        self._cards.view = _View(loaded, MappingProxyType(cards))
 
     @property
     def decks(self) -> tuple[Deck, ...]:
@@ -418,10 +419,11 @@ class Workspace:
 
     def reload_deck(self, path: str | Path) -> Deck | None:
         """Re-read one deck file after an edit and sync it; ``None`` (the old cards stay) when
-        the file no longer loads. A file that was not loaded as it is (pending, failed, new,
-        or its deck id changed) is read with the others by a whole :meth:`reload` instead, so
-        it leaves :attr:`pending` or :attr:`failures` and the deck id rule of
-        :func:`recall.cards.loader.load_decks` applies to it as to every load."""
+        the file no longer loads (or lies outside the folders decks are loaded from). A file
+        that was not loaded as it is (pending, failed, new, or its deck id changed) is read
+        with the others by a whole :meth:`reload` instead, so it leaves :attr:`pending` or
+        :attr:`failures` and the deck id rule of :func:`recall.cards.loader.load_decks`
+        applies to it as to every load."""
         import os
         from dataclasses import replace
 
