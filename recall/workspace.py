@@ -279,6 +279,14 @@ class Workspace:
         self._cards.view = _View(loaded, MappingProxyType(cards))
 
     @property
+    def loaded(self) -> LoadResult:
+        """What the last load or reload made, whole: its decks, failures and pending files
+        from one load (a reader on another thread that lists all three reads them here)."""
+        from recall.cards.loader import LoadResult
+
+        return self._loaded or LoadResult((), ())
+
+    @property
     def decks(self) -> tuple[Deck, ...]:
         """Every deck that loaded, built-in first."""
         return self._loaded.decks if self._loaded is not None else ()

@@ -76,6 +76,8 @@ def test_readers_iterating_the_cards_during_check_pending_see_whole_views(
                 values = [card.key for card in workspace.cards.values()]
                 listed = [key for key in workspace.cards]
                 decks = frozenset(deck.id for deck in workspace.decks)
+                loaded = workspace.loaded  # one load's decks and pending files together
+                custom_decks = [deck for deck in loaded.decks if not deck.builtin]
             except Exception as error:  # noqa: BLE001 - what the test looks for
                 errors.append(repr(error))
                 continue
@@ -89,6 +91,8 @@ def test_readers_iterating_the_cards_during_check_pending_see_whole_views(
                 errors.append(f"partial values or keys: {len(values)}, {len(listed)}")
             if decks != before_decks and decks != before_decks | {"d0", "d1", "d2"}:
                 errors.append(f"a partial deck list {sorted(decks - before_decks)}")
+            if len(custom_decks) + len(loaded.pending) != 3:
+                errors.append(f"{len(custom_decks)} decks and {len(loaded.pending)} pending")
 
     monkeypatch.setattr(sys, "getswitchinterval", sys.getswitchinterval)
     interval = sys.getswitchinterval()
