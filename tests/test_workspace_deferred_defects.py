@@ -239,6 +239,34 @@ def test_a_file_added_while_recall_runs_never_takes_a_held_deck_id(custom: Path)
         workspace.close()
 
 
+@pytest.mark.parametrize("defer", [True, False])
+def test_a_held_deck_id_stays_held_while_its_file_is_broken(custom: Path, defer: bool) -> None:
+    _hold_x_in_b(custom, defer=defer)
+    (custom / "a.toml").unlink()
+    (custom / "b.toml").write_text(
+        _deck("x", answer="x + zz").replace('"c0"', '"from-b"'), encoding="utf-8"
+    )
+    (custom / "a.toml").write_text(_deck("x").replace('"c0"', '"from-a"'), encoding="utf-8")
+    for _start in range(2):  # this start, and the next (its last load is the holder)
+        workspace = Workspace.open(Settings(), custom_decks=custom, defer_checks=defer)
+        workspace.check_pending()
+        assert _claimed(workspace, "x") == []
+        assert {Path(f.path).name for f in workspace.failures} == {"a.toml", "b.toml"}
+        [failure] = [f for f in workspace.failures if Path(f.path).name == "a.toml"]
+        assert "b.toml, which does not load now" in str(failure)
+        assert failure.errors[0].line == 2
+        stored = workspace.store.cards_by_key(["x/from-b", "x/from-a"])
+        assert list(stored) == ["x/from-b"] and not stored["x/from-b"].retired
+        workspace.close()
+        _new_process()
+    (custom / "b.toml").write_text(_deck("x").replace('"c0"', '"from-b"'), encoding="utf-8")
+    workspace = Workspace.open(Settings(), custom_decks=custom, defer_checks=defer)
+    workspace.check_pending()
+    assert _claimed(workspace, "x") == ["x/from-b"]  # fixed, it has its id back
+    _newcomer_failed(workspace, "a.toml", "b.toml")
+    workspace.close()
+
+
 def test_two_new_files_claiming_one_id_leave_it_to_the_first_in_file_order(
     custom: Path,
 ) -> None:

@@ -378,7 +378,9 @@ def load_decks(
     Deck ids are unique across everything loaded. When several files that load claim one
     id, the file that already holds it keeps it: the one ``holder`` names for the id (the
     file the deck was loaded or synced from before), else the first in file order; every
-    other claimant is a failure naming its file, its ``id`` line and the holder. The rule is
+    other claimant is a failure naming its file, its ``id`` line and the holder. A holder
+    that fails to load now (an edit broke it) still keeps its id: a file claiming it is a
+    failure until the holder is fixed (or deleted). The rule is
     the same with and without ``defer``: a pending file claims nothing until it is read, and
     once read it meets the same holder, so a new file never takes an id (and the store's
     cards under it) from the deck that had it.
@@ -410,37 +412,50 @@ def load_decks(
             failures.append(DeckFailure(str(file), tuple(errors)))
             continue
         loaded.append((str(file), deck))
-    owners = _id_owners(loaded, holder)
+    owners = _id_owners(loaded, holder, [failure.path for failure in failures])
     decks: list[Deck] = []
     for shown, deck in loaded:
-        owner = owners[deck.id]
+        owner, broken = owners[deck.id]
         if owner == shown:
             decks.append(deck)
             continue
+        held = f"{owner}, which does not load now" if broken else owner
         error = DeckError(
-            f"deck id '{quote(deck.id)}' is already used by {owner}",
+            f"deck id '{quote(deck.id)}' is already used by {held}",
             path=shown,
             line=_deck_id_line(Path(shown)),
-            suggestion="give this deck another id",
+            suggestion="give this deck another id" + (", or fix that file" if broken else ""),
         )
         failures.append(DeckFailure(shown, (error,)))
     return LoadResult(tuple(decks), tuple(failures), tuple(pending))
 
 
-def _id_owners(loaded: Sequence[tuple[str, Deck]], holder: DeckHolder | None) -> dict[str, str]:
-    """Which file keeps each deck id of the ``(file, deck)`` pairs (see :func:`load_decks`):
-    the one ``holder`` names for a contested id, else the first."""
+def _id_owners(
+    loaded: Sequence[tuple[str, Deck]], holder: DeckHolder | None, failed: Sequence[str]
+) -> dict[str, tuple[str, bool]]:
+    """Which file keeps each deck id of the ``(file, deck)`` pairs (see :func:`load_decks`),
+    and whether that file is one of the ``failed`` ones: the one ``holder`` names, when it
+    claims the id or fails to load now (a deck file broken by an edit keeps its id, and the
+    store's cards under it, from a newcomer), else the first claimant. ``holder`` is asked
+    only for an id two files claim, or when some file failed."""
     claims: dict[str, list[str]] = {}
     for file, deck in loaded:
         claims.setdefault(deck.id, []).append(file)
-    owners: dict[str, str] = {}
+    broken = {_identity(Path(path)) for path in failed}
+    owners: dict[str, tuple[str, bool]] = {}
     for deck_id, files in claims.items():
-        owner = files[0]
-        held = holder(deck_id) if holder is not None and len(files) > 1 else None
-        if held is not None:
-            where = _identity(Path(held))
-            owner = next((file for file in files if _identity(Path(file)) == where), owner)
-        owners[deck_id] = owner
+        owners[deck_id] = (files[0], False)
+        if holder is None or (len(files) == 1 and not broken):
+            continue
+        held = holder(deck_id)
+        if held is None:
+            continue
+        where = _identity(Path(held))
+        claimant = next((file for file in files if _identity(Path(file)) == where), None)
+        if claimant is not None:
+            owners[deck_id] = (claimant, False)
+        elif where in broken:
+            owners[deck_id] = (held, True)
     return owners
 
 
