@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -131,11 +132,14 @@ def test_a_card_whose_formula_was_never_drawn_is_asked_without_importing_sympy(
     tmp_path: Path,
 ) -> None:
     """A first start (or one after an upgrade: the drawings of other code are not trusted) has
-    no drawing of any formula: the drill screen's card gives the formula as typed, to be drawn
-    in a worker, and the engine is not imported for it."""
+    no drawing of any formula: the drill screen's card gives the formula's plain Unicode
+    placeholder (never its TeX), to be drawn in a worker, and the engine is not imported for it
+    (neither SymPy nor any of ``recall.formula``, whose package imports SymPy)."""
     first = _load_in_fresh_process(tmp_path, "ask")
     asked = first["asked"]
     assert len(asked) > 10  # a third of the built-in cards show a formula
     assert first["engine"] == []
+    assert sum("\\" in typed for typed, _shown, _pending in asked.values()) > 10
     for typed, shown, pending in asked.values():
-        assert shown == typed and pending is True
+        assert pending is True and shown.strip()
+        assert re.search(r"\\[A-Za-z]+|[{}]", shown) is None, (typed, shown)
