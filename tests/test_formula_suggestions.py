@@ -136,3 +136,49 @@ def test_over_every_builtin_card_words_get_the_list_of_names() -> None:
             message = message_of(word, table)
             assert "did you mean" not in message, (card.key, message)
             assert "this question's names" in message, (card.key, message)
+
+
+GREEK_TABLE = SymbolTable.build(
+    {"gamma_i": "real", "beta_i": "real", "x_i": "real", "mu": "real", "sigma": "positive"}
+)
+
+
+@pytest.mark.parametrize(
+    ("typed", "message"),
+    [
+        # a letter typed as one symbol before '(' multiplies, as x(1-x) does; its canonical name
+        # being a word ("gamma") does not make it a function call
+        ("γ(x_i-μ)", "unknown name 'γ' (did you mean γ_i?)"),
+        ("β + γ_i x_i", "unknown name 'β' (did you mean β_i?)"),
+        # typed in ASCII, answered in ASCII
+        ("gamma (x_i-mu)", "unknown name 'gamma' (did you mean gamma_i?)"),
+        # the list of names, spelled the learner's way
+        ("λ", "unknown name 'λ' (this question's names: β_i, γ_i, μ, σ, x_i)"),
+        (
+            "lambda",
+            "unknown name 'lambda' (this question's names: beta_i, gamma_i, mu, sigma, x_i)",
+        ),
+    ],
+)
+def test_messages_speak_the_learners_notation(typed: str, message: str) -> None:
+    assert message_of(typed, GREEK_TABLE) == message
+
+
+def test_over_every_builtin_card_a_greek_letter_before_a_bracket_is_a_name() -> None:
+    """On every built-in card, every Greek letter the card does not declare, typed before '(':
+    answered as an unknown *name* in the learner's spelling (a product was meant, as with
+    ``x(1-x)``), never as a call of an unknown function ``gamma``."""
+    from recall.formula.names import GREEK
+
+    tried = 0
+    for card in builtin_formula_cards()[::7]:
+        table = symbol_table(card)
+        for letter, name in GREEK.items():
+            if name in table.variables or table.function(name) is not None:
+                continue
+            if table.is_constant(name):
+                continue
+            message = message_of(f"{letter}(1+x)", table)
+            assert message.startswith(f"unknown name '{letter}'"), (card.key, message)
+            tried += 1
+    assert tried > 200

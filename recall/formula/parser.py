@@ -25,6 +25,7 @@ from recall.formula.functions import BUILTINS
 from recall.formula.latex import latex_to_plain, looks_like_latex
 from recall.formula.lexer import Token, tokenize
 from recall.formula.magnitude import log10_magnitude
+from recall.formula.names import GREEK_LETTERS
 from recall.formula.nodes import (
     BinOp,
     Call,
@@ -280,15 +281,19 @@ class Parser:
         if name in table.variables:
             return Symbol(name)
         calls = following.kind == "open" and following.text == "(" and not following.space
-        if calls and self._looks_like_a_function(name):
+        if calls and self._looks_like_a_function(token):
             raise self.unknown_function(token)
         if table.strict:
             raise self.unknown_name(token)
         return Symbol(name)
 
-    def _looks_like_a_function(self, name: str) -> bool:
+    def _looks_like_a_function(self, token: Token) -> bool:
         """A plain word of three or more letters before '(' is a function call attempt
-        (``softmax(z)``, ``sigmoyd(x)``); ``x(1-x)`` and ``d_k(...)`` multiply."""
+        (``softmax(z)``, ``sigmoyd(x)``); ``x(1-x)``, ``d_k(...)`` and a letter typed as one
+        symbol (``γ(x-μ)``, whose canonical name ``gamma`` is a word) multiply."""
+        if len(token.raw) == 1 and not token.raw.isascii():
+            return False
+        name = token.text
         if difflib.get_close_matches(name, self._function_names(), n=1, cutoff=0.75):
             return True
         return len(name) >= 3 and name.isalpha()
@@ -382,18 +387,25 @@ class Parser:
     def unknown_function(self, token: Token) -> ParseError:
         name = token.text
         close = plausible_suggestion(name, (sorted(self.table.functions), self._function_names()))
+        typed = _as_typed(token)
         if close:
-            return self.error(f"unknown function '{name}' (did you mean {close}?)", token)
-        return self.error(f"unknown function '{name}'", token)
+            return self.error(f"unknown function '{typed}' (did you mean {close}?)", token)
+        return self.error(f"unknown function '{typed}'", token)
 
     def unknown_name(self, token: Token) -> ParseError:
+        """The message for a name the card does not know, in the learner's notation: what they
+        typed as they typed it, and names offered spelled the same way (``σ`` typed is offered
+        ``σ_y``, not ``sigma_y``; ``sigma`` typed is offered ``sigma_y``)."""
         name = token.text
+        typed = _as_typed(token)
+        show = _greek_spelled if typed != name else str
         known = sorted(self.table.variables)
         split = _split_into(
             name, set(known) | {"pi"} | ({"e"} if not self.table.e_is_variable else set())
         )
         if split:
-            return self.error(f"unknown name '{name}' (did you mean {'*'.join(split)}?)", token)
+            product = "*".join(show(part) for part in split)
+            return self.error(f"unknown name '{typed}' (did you mean {product}?)", token)
         # The names the card shows first: a learner reaching for a name most likely means one of
         # those, and a word that is close to none of them is better answered with the list. A
         # deck's other names are accepted but not offered (the card never showed them).
@@ -403,9 +415,20 @@ class Parser:
             name, (offered, sorted(self.table.functions), self._function_names())
         )
         if close:
-            return self.error(f"unknown name '{name}' (did you mean {close}?)", token)
-        listing = ", ".join(offered) if offered else "none"
-        return self.error(f"unknown name '{name}' (this question's names: {listing})", token)
+            return self.error(f"unknown name '{typed}' (did you mean {show(close)}?)", token)
+        listing = ", ".join(show(n) for n in offered) if offered else "none"
+        return self.error(f"unknown name '{typed}' (this question's names: {listing})", token)
+
+
+def _as_typed(token: Token) -> str:
+    """A name as the learner typed it when that was not plain ASCII (``σ₁``), else its name."""
+    return token.raw if token.raw and not token.raw.isascii() else token.text
+
+
+def _greek_spelled(name: str) -> str:
+    """``gamma_i`` → ``γ_i``: each part of a canonical name that names a Greek letter written
+    as the letter, for messages to a learner who types Greek letters."""
+    return "_".join(GREEK_LETTERS.get(part, part) for part in name.split("_"))
 
 
 def _split_into(name: str, known: set[str]) -> list[str] | None:
