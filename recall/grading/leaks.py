@@ -29,6 +29,7 @@ It runs in the check command and the test suite, never at start-up (it needs the
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -44,6 +45,7 @@ from recall.cards.siblings import (
     spell_greek,
 )
 from recall.errors import RecallError
+from recall.formula.compare import status_only
 from recall.grading.dispatch import grade
 from recall.grading.expressions import without_label
 from recall.grading.question import asked_prompt
@@ -249,8 +251,11 @@ def _kind_of_answer(card: Card) -> str:
 class _Grader:
     """One card's answer, graded against pieces of text (each piece once)."""
 
-    def __init__(self, card: Card, others: Sequence[str]) -> None:
+    def __init__(self, card: Card, others: Sequence[str], *, diagnose: bool = False) -> None:
+        """``diagnose``: grade as the drill screen does, saying why a piece is wrong (the
+        status is the same either way; without it a wrong formula is not diagnosed)."""
         self.card = card
+        self.diagnose = diagnose
         self.kind = _kind_of_answer(card)
         self.others = tuple(others)
         self.seen: dict[str, bool] = {}
@@ -266,7 +271,11 @@ class _Grader:
         known = self.seen.get(piece)
         if known is None:
             try:
-                verdict = grade(self.card, piece, others=self.others)
+                if self.diagnose:
+                    verdict = grade(self.card, piece, others=self.others)
+                else:
+                    with status_only():
+                        verdict = grade(self.card, piece, others=self.others)
             except (RecallError, RecursionError, ValueError, ArithmeticError):
                 known = False
             else:
@@ -441,8 +450,10 @@ def deck_leaks(
     Each card's answer is looked for only in the other cards' fields that :class:`_FieldIndex`
     names as able to show it (a superset of those that do, read by the same
     :meth:`_Grader.found`), so the cost grows about linearly with the cards: compared with
-    every field of the deck, a deck of 2,000 cards took minutes. ``exhaustive`` compares with
-    every field (what a test holds the index to)."""
+    every field of the deck, a deck of 2,000 cards took minutes; and a wrong piece is not
+    diagnosed (:func:`~recall.formula.compare.status_only`). ``exhaustive`` compares with every
+    field and grades as the drill screen does (the check as it was, which a test holds the
+    fast one to)."""
     fields = [
         (card.id, name, text) for card in deck.cards for name, text in visible_fields(card).items()
     ]
@@ -456,7 +467,7 @@ def deck_leaks(
             continue
         others = [name for by, name in names if by != card.id]
         own += card_leaks(card, deck, others=others)
-        grader = _Grader(card, others)
+        grader = _Grader(card, others, diagnose=exhaustive)
         found = []
         candidates = fields if index is None else index.candidates(grader)
         for by, name, text in candidates:
@@ -512,7 +523,7 @@ class _FieldIndex:
         self.name_sets: list[frozenset[str]] = []
         self.with_number_piece: list[int] = []
         self.forms: dict[str, set[int]] = {}
-        self.numbers: list[tuple[str, int]] = []
+        self.numbers: dict[str, set[int]] = {}
         for position, (_by, _name, text) in enumerate(self.fields):
             pieces = _cached_math_pieces(text)
             keys = [math_key(piece) for piece in pieces]
@@ -531,7 +542,18 @@ class _FieldIndex:
             for run in word_runs(shown, MAX_RUN_WORDS):
                 for form in _forms(run):
                     self.forms.setdefault(form, set()).add(position)
-            self.numbers += [(number, position) for number in numbers_in(text)]
+            for number in numbers_in(text):
+                self.numbers.setdefault(number, set()).add(position)
+        self.values: list[tuple[float, str]] = []
+        self.unread: list[str] = []
+        for number in self.numbers:
+            try:
+                self.values.append(
+                    (float(number.replace("−", "-").replace(",", "").rstrip("%")), number)
+                )
+            except ValueError:
+                self.unread.append(number)
+        self.values.sort()
 
     def candidates(self, grader: _Grader) -> list[tuple[str, str, str]]:
         """The fields that may show ``grader``'s answer, in deck order."""
@@ -550,8 +572,24 @@ class _FieldIndex:
             for form in grader.accepted:
                 positions |= self.forms.get(form, set())
         elif grader.kind == "number":
-            positions = {p for number, p in self.numbers if _may_read_as(grader.card, number)}
+            for number in self._near(grader.card):
+                positions |= self.numbers[number]
         return [self.fields[position] for position in sorted(positions)]
+
+    def _near(self, card: Card) -> set[str]:
+        """The numbers of the deck that may grade as the fact ``card``'s value."""
+        window = _window(card)
+        if window is None:
+            return set(self.numbers)
+        low, high = window
+        near = set(self.unread)
+        for scale in _SCALES:  # typed * scale in [low, high]
+            start = bisect_left(self.values, (low / scale, ""))
+            for value, number in self.values[start:]:
+                if value > high / scale:
+                    break
+                near.add(number)
+        return near
 
     def _holding(self, key: str) -> set[int]:
         runs = [
@@ -565,23 +603,23 @@ class _FieldIndex:
         return {p for p, keys in enumerate(self.keys) if key in keys}
 
 
-def _may_read_as(card: Card, number: str) -> bool:
-    """Whether ``number`` (as :func:`numbers_in` writes it) could grade as ``card``'s value: at
-    some scale of :data:`_SCALES`, within twice the tolerance of the value or range."""
+def _window(card: Card) -> tuple[float, float] | None:
+    """Where a number typed for the fact ``card`` must land, at some scale of :data:`_SCALES`,
+    to grade as its value: within twice the tolerance of its value or range (``None``: a
+    tolerance other than relative or absolute, anywhere)."""
     from recall.grading.tolerances import engine_tolerance
 
     try:
-        typed = float(number.replace("−", "-").replace(",", "").rstrip("%"))
         tolerance = engine_tolerance(card.tolerance)
-    except (ValueError, RecallError):
-        return True
+    except RecallError:
+        return None
     values = [v for v in (card.value, *(card.value_range or ())) if v is not None]
     if not values or tolerance.kind not in ("relative", "absolute"):
-        return True
+        return None
     low, high = min(values), max(values)
     slack = 2 * max(tolerance.bound(low), tolerance.bound(high))
     slack += 1e-9 * max(abs(low), abs(high), 1.0)
-    return any(low - slack <= typed * scale <= high + slack for scale in _SCALES)
+    return low - slack, high + slack
 
 
 @lru_cache(maxsize=16384)
