@@ -119,3 +119,22 @@ def test_the_index_finds_what_every_field_shows_in_generated_decks(seed: int) ->
         CardKind.REVERSE,
         CardKind.CLOZE,
     }
+
+
+@pytest.mark.parametrize(
+    "typed",
+    ["3*(x*y + w)", "3*(y*x) + 3*w", "3*(x*y - w)", "x*y + w", "3*(x*y + w", "3*(x*y + q)", "0"],
+)
+def test_grading_without_a_diagnosis_keeps_the_status(typed: str) -> None:
+    from recall.formula.compare import status_only
+    from recall.grading.dispatch import grade
+
+    symbols = tuple(SymbolSpec(name=name, domain="real") for name in ("x", "y", "w"))
+    card = Card(
+        deck_id="d", id="f", kind=CardKind.FORMULA, prompt="?", answer="3*(x*y + w)",
+        symbols=symbols,
+    )  # fmt: skip
+    full = grade(card, typed)
+    with status_only():
+        quick = grade(card, typed)
+    assert quick.status is full.status
