@@ -34,14 +34,18 @@ MAX_BYTES = 64 * 1024
 class DayGuidance:
     """What the followed plan asks of one study day, worked out once on that day.
 
-    ``new`` is the day's new-card count (cards introduced earlier that day included);
+    ``new`` is the day's new-card limit: the cards introduced earlier that day, in any deck
+    (the daily limit is charged with them all), and the plan's new cards for the day;
     ``minutes`` the plan's time for the day; ``review_only`` is set on the last days before the
     exam (no new cards, weakest first); ``behind`` is how many cards fewer than the adoption plan
     expected were introduced by the end of the day before (the plan made today spreads them
     over the days left); ``ahead`` the cards the plan reviews that day (reviews it pulls in
     before FSRS would ask for them, so each card is seen twice before the exam, and on the last
     days the weakest cards), which a session takes with the due ones; ``introduce`` the new
-    cards the plan introduces that day, which a session introduces instead of its own choice.
+    cards the plan introduces that day, which a session introduces instead of its own choice;
+    ``later`` the plan's new cards of the days after, in its order, which a raise of the day's
+    limit ("learn N more today") introduces next (learning ahead of the plan, absorbed by the
+    plan made the next day).
     """
 
     day: date
@@ -52,6 +56,12 @@ class DayGuidance:
     feasible: bool = True
     ahead: tuple[str, ...] = ()
     introduce: tuple[str, ...] = ()
+    later: tuple[str, ...] = ()
+
+    @property
+    def new_cards(self) -> tuple[str, ...]:
+        """The new cards a session introduces, in order, as far as the day's limit allows."""
+        return (*self.introduce, *self.later)
 
 
 @dataclass(frozen=True)
@@ -91,6 +101,7 @@ class FollowedExam:
             data["guidance"]["day"] = self.guidance.day.isoformat()
             data["guidance"]["ahead"] = list(self.guidance.ahead)
             data["guidance"]["introduce"] = list(self.guidance.introduce)
+            data["guidance"]["later"] = list(self.guidance.later)
         return data
 
     @classmethod
@@ -131,6 +142,7 @@ class FollowedExam:
                 feasible=bool(guidance.get("feasible", True)),
                 ahead=tuple(str(key) for key in guidance.get("ahead", ())),
                 introduce=tuple(str(key) for key in guidance.get("introduce", ())),
+                later=tuple(str(key) for key in guidance.get("later", ())),
             ),
         )
 

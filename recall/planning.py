@@ -489,15 +489,40 @@ def day_guidance(
 
     today_so_far = introduced(start)
     before_today = introduced(day_start(followed.adopted, rollover, tz)) - today_so_far
+    # The day's new-card limit is charged with every card introduced today, in any deck (the
+    # allowance counts them all: :func:`recall.session.new_cards.new_allowance`), so the day's
+    # count starts from that same figure; counting only the plan's decks here left the limit
+    # spent by cards of other decks, and today's plan short of the plan's row for today.
+    spent_today, _reviewed = store.introduced_and_reviewed(start)
     first = plan.days[0] if plan.days and plan.days[0].day == today else None
     review_only = followed.days_left(today) <= FINAL_DAYS
+    # The planner knows nothing of burials: a new card whose sibling was seen today waits for
+    # tomorrow, so no session introduces it today and the day's count leaves it out (the plan
+    # made tomorrow takes it); counted, the day's limit kept a card that never came.
+    stored = store.cards_by_key(first.new) if first else {}
+    introduce = tuple(
+        key
+        for key in (first.new if first else ())
+        if key not in stored or not _buried(stored[key].buried_until, now)
+    )
     return DayGuidance(
         day=today,
-        new=0 if review_only else today_so_far + (len(first.new) if first else 0),
+        new=0 if review_only else spent_today + len(introduce),
         minutes=first.minutes if first else 0.0,
         review_only=review_only,
         behind=max(0, followed.target_by(today - timedelta(days=1)) - before_today),
         feasible=plan.feasible,
         ahead=(*first.reviews, *first.weakest) if first else (),
-        introduce=() if review_only or first is None else first.new,
+        introduce=() if review_only else introduce,
+        later=()
+        if review_only
+        else tuple(key for day in plan.days if day.day > today for key in day.new)[:MAX_LATER],
     )
+
+
+#: The plan's later new cards kept for a raise of today's limit, at most (a raise is a few).
+MAX_LATER = 200
+
+
+def _buried(until: datetime | None, now: datetime) -> bool:
+    return until is not None and until > now

@@ -556,11 +556,21 @@ class HomeScreen(RecallScreen):
         deck = self.selected_deck()
         if deck is not None:
             scopes.append((f"deck {deck.name}", (deck.id,)))
+        # A followed plan opens first, its date filled in: the dialog shows the plan that
+        # sets today's new cards, as `recall exam` and the header count them.
+        followed = self.services.followed_exam()
+        date_text = ""
+        if followed is not None:
+            date_text, decks = followed
+            scopes = [s for s in scopes if s[1] != decks]
+            name = "the followed plan" + (f" ({', '.join(decks)})" if decks else "")
+            scopes.insert(0, (name, decks))
         dialog = ExamPlanDialog(
             scopes,
             self.services.exam_text,
             self.services.follow_exam,
             self.services.stop_following_exam,
+            date_text=date_text,
         )
 
         def closed(_result: None) -> None:
@@ -655,7 +665,11 @@ def today_figures(data: HomeData) -> Text:
         ],
     ]
     tomorrow = (str(today.due_tomorrow), True)
-    if today.new_allowance_spent and not today.total:
+    if today.exam:
+        # A followed exam plan: how it stands today takes the place of the exam offer and of
+        # "n learns more" (the plan sets the day's new cards, whatever the limit has left).
+        next_line = [[(words, False)] for words in today.exam]
+    elif today.new_allowance_spent and not today.total:
         # Line 2 says the new cards are done and line 1 that nothing is left: what next.
         next_line = [
             [tomorrow, (f" due tomorrow · n more · w {REVIEW_AHEAD} · c cram", False)],
@@ -668,9 +682,6 @@ def today_figures(data: HomeData) -> Text:
             [waiting, (" new wait (n learns more) · ", False), tomorrow, (" due tomorrow", False)],
             [waiting, (" new wait (n: more) · ", False), tomorrow, (" due tomorrow", False)],
         ]
-    elif today.exam:
-        # A followed exam plan: how it stands today takes the place of the exam offer.
-        next_line = [[(words, False)] for words in today.exam]
     else:
         next_line = [
             [tomorrow, (" due tomorrow · x plans an exam", False)],

@@ -259,12 +259,16 @@ class ExamPlanDialog(ModalScreen[None]):
         plan_text: Callable[[str, tuple[str, ...], str], str],
         follow: Callable[[str, tuple[str, ...]], str] | None = None,
         stop_following: Callable[[], str] | None = None,
+        *,
+        date_text: str = "",
     ) -> None:
         """``plan_text(date_text, deck_ids, narrowing)`` returns the plan's text, or raises
         ``ValueError`` with a message for a date that does not read; ``follow(date_text,
         deck_ids)`` adopts the plan and says so (``ValueError`` likewise);
-        ``stop_following()`` goes back to the normal schedule and says so."""
+        ``stop_following()`` goes back to the normal schedule and says so. ``date_text``:
+        a date filled in, its plan shown at once (the followed plan's)."""
         super().__init__()
+        self.date_text = date_text
         self.scopes = list(scopes)
         self.chosen = 0
         self.plan_text = plan_text
@@ -295,7 +299,7 @@ class ExamPlanDialog(ModalScreen[None]):
             with Horizontal(classes="more-row"):
                 yield Label("Exam date")
                 yield TextInput(
-                    "", id="exam-date", placeholder="2026-12-24, +14, 3w", max_length=20
+                    self.date_text, id="exam-date", placeholder="2026-12-24, +14, 3w", max_length=20
                 )
             with VerticalScroll(id="exam-plan"):
                 yield Static("Enter shows the plan · Esc closes", id="exam-text", classes="dim")
@@ -305,6 +309,8 @@ class ExamPlanDialog(ModalScreen[None]):
         box = self.query_one("#exam-box")
         box.styles.width = "90%"
         box.styles.height = "90%"
+        if self.date_text:
+            self._submit()
 
     @on(Input.Submitted, "#exam-date")
     def _submit(self) -> None:
