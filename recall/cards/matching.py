@@ -13,6 +13,7 @@ import re
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from recall.spelling import edit_distance
 
@@ -105,9 +106,13 @@ def normalise(text: str) -> str:
     return words
 
 
+@lru_cache(maxsize=65536)
 def is_symbolic(text: str) -> bool:
     """A short answer whose punctuation is its meaning (``-inf``, ``(0, 1)``): matched exactly,
-    up to spacing, case and Unicode spellings, never by dropping symbols or forgiving typos."""
+    up to spacing, case and Unicode spellings, never by dropping symbols or forgiving typos.
+
+    (Cached: a name is graded with the deck's every other name, and ``recall decks check``
+    grades thousands of names.)"""
     letters = sum(1 for char in text if char.isalnum())
     return letters <= 4 and any(char in _SIGNIFICANT for char in text)
 

@@ -15,6 +15,9 @@ False accepts are the worst failure, so anything undecided is *not* accepted.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import replace
 from fractions import Fraction
 
@@ -110,6 +113,22 @@ def _values_text(reference: Node, answer: Node, point: dict[str, Fraction]) -> s
         gap = None
     shown = difference_text(gap if gap is not None else typed - expected, 0)
     return f"the reference is {left} and your answer differs from it by {shown}"
+
+
+#: Set while only a verdict's status is wanted: ``recall decks check`` grades thousands of
+#: pieces of text that are not the answer, and diagnosing each (a simpler witness, the part
+#: that differs) was most of its time. The status never depends on the diagnosis.
+_STATUS_ONLY: ContextVar[bool] = ContextVar("status_only", default=False)
+
+
+@contextmanager
+def status_only() -> Iterator[None]:
+    """Within this block, an answer found different is graded *incorrect* without saying why."""
+    token = _STATUS_ONLY.set(True)
+    try:
+        yield
+    finally:
+        _STATUS_ONLY.reset(token)
 
 
 def check(
@@ -228,6 +247,14 @@ def compare_expressions(
             "numeric",
             f"Correct: equal to the reference at {len(comparison.points)} random points "
             "(confirmed exactly or in high precision).",
+            interpreted=interpreted,
+            expected=expected_text,
+        )
+    if comparison.outcome == "different" and _STATUS_ONLY.get():
+        return Verdict(
+            Status.INCORRECT,
+            "numeric",
+            "Not equivalent.",
             interpreted=interpreted,
             expected=expected_text,
         )

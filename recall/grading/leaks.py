@@ -29,6 +29,7 @@ It runs in the check command and the test suite, never at start-up (it needs the
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -44,6 +45,7 @@ from recall.cards.siblings import (
     spell_greek,
 )
 from recall.errors import RecallError
+from recall.formula.compare import status_only
 from recall.grading.dispatch import grade
 from recall.grading.expressions import without_label
 from recall.grading.question import asked_prompt
@@ -249,8 +251,11 @@ def _kind_of_answer(card: Card) -> str:
 class _Grader:
     """One card's answer, graded against pieces of text (each piece once)."""
 
-    def __init__(self, card: Card, others: Sequence[str]) -> None:
+    def __init__(self, card: Card, others: Sequence[str], *, diagnose: bool = False) -> None:
+        """``diagnose``: grade as the drill screen does, saying why a piece is wrong (the
+        status is the same either way; without it a wrong formula is not diagnosed)."""
         self.card = card
+        self.diagnose = diagnose
         self.kind = _kind_of_answer(card)
         self.others = tuple(others)
         self.seen: dict[str, bool] = {}
@@ -266,7 +271,11 @@ class _Grader:
         known = self.seen.get(piece)
         if known is None:
             try:
-                verdict = grade(self.card, piece, others=self.others)
+                if self.diagnose:
+                    verdict = grade(self.card, piece, others=self.others)
+                else:
+                    with status_only():
+                        verdict = grade(self.card, piece, others=self.others)
             except (RecallError, RecursionError, ValueError, ArithmeticError):
                 known = False
             else:
@@ -293,7 +302,7 @@ class _Grader:
 
     def _pieces(self, text: str, own: bool) -> list[str]:
         if self.kind == "math":
-            pieces = math_pieces(text)
+            pieces = list(_cached_math_pieces(text))
             if own:
                 return pieces
             if not self.names:  # a number: only a number shows it
@@ -341,7 +350,7 @@ class _Grader:
         also the answer itself written in the text (``12Ld² + Vd`` holds ``V*d``), which the
         engine cannot read when names are run together."""
         if self.kind == "math" and self.key and len(self.key) >= (2 if own else MIN_MATH):
-            for piece in math_pieces(text):
+            for piece in _cached_math_pieces(text):
                 if _holds(math_key(piece), self.key):
                     return self.card.answer
         if self.kind == "words" and self.symbolic:  # ``(−1, 1)`` written anywhere in the text
@@ -404,11 +413,16 @@ def _declared_names(card: Card) -> set[str]:
     return {name for name in _IDENTIFIER.findall(card.answer) if name in declared}
 
 
-def card_leaks(card: Card, deck: Deck | None = None) -> list[ShownAnswer]:
-    """Where ``card``'s own screen (and its deck's name) shows its answer."""
+def card_leaks(
+    card: Card, deck: Deck | None = None, *, others: Sequence[str] | None = None
+) -> list[ShownAnswer]:
+    """Where ``card``'s own screen (and its deck's name) shows its answer (``others``: the
+    names of the deck's other cards, when the caller has them)."""
     if card.kind is CardKind.EXPLAIN:
         return []
-    grader = _Grader(card, _other_names(card, deck.cards if deck else ()))
+    if others is None:
+        others = _other_names(card, deck.cards if deck else ())
+    grader = _Grader(card, others)
     texts = dict(visible_fields(card))
     out = []
     for name, text in texts.items():
@@ -426,23 +440,37 @@ def _other_names(card: Card, cards: Iterable[Card]) -> list[str]:
     return [name for other in cards if other.id != card.id for name in other.accept]
 
 
-def deck_leaks(deck: Deck, sibling_pairs: Iterable[tuple[str, str]] = ()) -> DeckLeaks:
+def deck_leaks(
+    deck: Deck, sibling_pairs: Iterable[tuple[str, str]] = (), *, exhaustive: bool = False
+) -> DeckLeaks:
     """Every answer of ``deck`` its cards show: on their own screens, and on one another's.
 
-    ``sibling_pairs`` are the pairs already kept apart (see :func:`sibling_pairs_of`)."""
+    ``sibling_pairs`` are the pairs already kept apart (see :func:`sibling_pairs_of`).
+
+    Each card's answer is looked for only in the other cards' fields that :class:`_FieldIndex`
+    names as able to show it (a superset of those that do, read by the same
+    :meth:`_Grader.found`), so the cost grows about linearly with the cards: compared with
+    every field of the deck, a deck of 2,000 cards took minutes; and a wrong piece is not
+    diagnosed (:func:`~recall.formula.compare.status_only`). ``exhaustive`` compares with every
+    field and grades as the drill screen does (the check as it was, which a test holds the
+    fast one to)."""
     fields = [
         (card.id, name, text) for card in deck.cards for name, text in visible_fields(card).items()
     ]
+    index = None if exhaustive else _FieldIndex(fields)
+    names = [(card.id, name) for card in deck.cards for name in card.accept]
     own: list[ShownAnswer] = []
     across: list[ShownAnswer] = []
     vocabulary: list[ShownAnswer] = []
     for card in deck.cards:
         if card.kind is CardKind.EXPLAIN:
             continue
-        own += card_leaks(card, deck)
-        grader = _Grader(card, _other_names(card, deck.cards))
+        others = [name for by, name in names if by != card.id]
+        own += card_leaks(card, deck, others=others)
+        grader = _Grader(card, others, diagnose=exhaustive)
         found = []
-        for by, name, text in fields:
+        candidates = fields if index is None else index.candidates(grader)
+        for by, name, text in candidates:
             if by == card.id:
                 continue
             matched = grader.found(text, own=False)
@@ -460,6 +488,143 @@ def deck_leaks(deck: Deck, sibling_pairs: Iterable[tuple[str, str]] = ()) -> Dec
         tuple(sorted(vocabulary)),
         frozenset(_pair(a, b) for a, b in sibling_pairs),
     )
+
+
+#: A run of letters, digits and ``_`` in a math key: a name or a number.
+_RUN = re.compile(r"\w+")
+#: The scales a number typed for a fact may be read at (a percentage as a fraction, a unit's
+#: multiple): a number is a candidate for a fact when one of them brings it near the value.
+_SCALES = tuple(10.0**power for power in range(-12, 13)) + tuple(
+    1024.0**power for power in (-4, -3, -2, -1, 1, 2, 3, 4)
+)
+
+
+class _FieldIndex:
+    """The visible fields of a deck, each read once, indexed by what an answer needs to be
+    found in them (what :meth:`_Grader.found` needs, on another card's field):
+
+    * a math answer: its key written in a piece (the pieces' keys, joined, hold it; a whole run
+      of the key is a whole run of a piece's key), or a piece naming all its declared names
+      (each field's names over its pieces), or for an answer without names a number piece;
+    * a word answer: a run of words one of whose forms the card accepts (every run of up to
+      :data:`MAX_RUN_WORDS` words, by form); a symbolic answer (``(−1, 1)``) is looked for in
+      every field;
+    * a fact's value: a number of the field that some reading scale brings within twice the
+      card's tolerance of the value (a tolerance other than relative or absolute: any number).
+
+    Each test is implied by a finding, so the candidates are a superset of the fields that show
+    the answer, and :meth:`_Grader.found` decides on them as it would on every field."""
+
+    def __init__(self, fields: Sequence[tuple[str, str, str]]) -> None:
+        self.fields = list(fields)
+        self.keys: list[str] = []
+        self.runs: dict[str, set[int]] = {}
+        self.names: dict[str, set[int]] = {}
+        self.name_sets: list[frozenset[str]] = []
+        self.with_number_piece: list[int] = []
+        self.forms: dict[str, set[int]] = {}
+        self.numbers: dict[str, set[int]] = {}
+        for position, (_by, _name, text) in enumerate(self.fields):
+            pieces = _cached_math_pieces(text)
+            keys = [math_key(piece) for piece in pieces]
+            self.keys.append("\n".join(keys))
+            for run in {run for key in keys for run in _RUN.findall(key)}:
+                self.runs.setdefault(run, set()).add(position)
+            named = frozenset(
+                name for piece in pieces for name in _IDENTIFIER.findall(_spelled(piece))
+            )
+            self.name_sets.append(named)
+            for name in named:
+                self.names.setdefault(name, set()).add(position)
+            if any(_NUMBER.fullmatch(piece) for piece in pieces):
+                self.with_number_piece.append(position)
+            shown = " ".join(_plain(line) for line in text.splitlines())
+            for run in word_runs(shown, MAX_RUN_WORDS):
+                for form in _forms(run):
+                    self.forms.setdefault(form, set()).add(position)
+            for number in numbers_in(text):
+                self.numbers.setdefault(number, set()).add(position)
+        self.values: list[tuple[float, str]] = []
+        self.unread: list[str] = []
+        for number in self.numbers:
+            try:
+                self.values.append(
+                    (float(number.replace("−", "-").replace(",", "").rstrip("%")), number)
+                )
+            except ValueError:
+                self.unread.append(number)
+        self.values.sort()
+
+    def candidates(self, grader: _Grader) -> list[tuple[str, str, str]]:
+        """The fields that may show ``grader``'s answer, in deck order."""
+        positions: set[int] = set()
+        if grader.kind == "math":
+            if grader.key and len(grader.key) >= MIN_MATH:
+                positions |= self._holding(grader.key)
+            if grader.names:
+                rarest = min((self.names.get(name, set()) for name in grader.names), key=len)
+                positions |= {p for p in rarest if grader.names <= self.name_sets[p]}
+            else:
+                positions.update(self.with_number_piece)
+        elif grader.kind == "words":
+            if grader.symbolic:
+                return self.fields
+            for form in grader.accepted:
+                positions |= self.forms.get(form, set())
+        elif grader.kind == "number":
+            for number in self._near(grader.card):
+                positions |= self.numbers[number]
+        return [self.fields[position] for position in sorted(positions)]
+
+    def _near(self, card: Card) -> set[str]:
+        """The numbers of the deck that may grade as the fact ``card``'s value."""
+        window = _window(card)
+        if window is None:
+            return set(self.numbers)
+        low, high = window
+        near = set(self.unread)
+        for scale in _SCALES:  # typed * scale in [low, high]
+            start = bisect_left(self.values, (low / scale, ""))
+            for value, number in self.values[start:]:
+                if value > high / scale:
+                    break
+                near.add(number)
+        return near
+
+    def _holding(self, key: str) -> set[int]:
+        runs = [
+            match.group()
+            for match in _RUN.finditer(key)
+            if match.start() > 0 and match.end() < len(key)
+        ]
+        if runs:  # bounded by other signs in the key, so whole in any text holding it
+            rarest = min((self.runs.get(run, set()) for run in runs), key=len)
+            return {p for p in rarest if key in self.keys[p]}
+        return {p for p, keys in enumerate(self.keys) if key in keys}
+
+
+def _window(card: Card) -> tuple[float, float] | None:
+    """Where a number typed for the fact ``card`` must land, at some scale of :data:`_SCALES`,
+    to grade as its value: within twice the tolerance of its value or range (``None``: a
+    tolerance other than relative or absolute, anywhere)."""
+    from recall.grading.tolerances import engine_tolerance
+
+    try:
+        tolerance = engine_tolerance(card.tolerance)
+    except RecallError:
+        return None
+    values = [v for v in (card.value, *(card.value_range or ())) if v is not None]
+    if not values or tolerance.kind not in ("relative", "absolute"):
+        return None
+    low, high = min(values), max(values)
+    slack = 2 * max(tolerance.bound(low), tolerance.bound(high))
+    slack += 1e-9 * max(abs(low), abs(high), 1.0)
+    return low - slack, high + slack
+
+
+@lru_cache(maxsize=16384)
+def _cached_math_pieces(text: str) -> tuple[str, ...]:
+    return tuple(math_pieces(text))
 
 
 def sibling_pairs_of(deck: Deck) -> set[tuple[str, str]]:
