@@ -36,6 +36,10 @@ SEED = 7
 VERDICTS_LEFT = {
     "held-015": "sech is not a builtin (adding one means a reach guard and a hostile class)",
     "held-101": "clip(ρ, lo, hi) is not a builtin; the card says to write it with min and max",
+    "held-391": (
+        "PPL = e^L: the prompt says 'Perplexity' and names no label, and a left side is dropped "
+        "only when it is the card's label (invalid, at no cost)"
+    ),
     "held-438": "FN on the precision card: a name of a sibling card is unknown, not graded wrong",
     "held-440": "FP on the recall card: the same",
     "held-443": "TP on the false-positive-rate card: the same",

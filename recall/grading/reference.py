@@ -7,12 +7,13 @@ feedback shows it); the preview is how a typed answer is read, cheap enough for 
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 from recall.cards import params as param_values
 from recall.cards.model import Card, CardKind
-from recall.formula import Preview
+from recall.formula import Preview, Verdict
 from recall.formula import preview as engine_preview
-from recall.grading.expressions import card_table, without_prompt_words
+from recall.grading.expressions import card_table, read_answer
 from recall.grading.quantities import quantity_preview
 
 
@@ -37,5 +38,16 @@ def preview(card: Card, text: str) -> Preview:
     "interpreted as"). Numeric and fact answers are read as numbers."""
     if card.kind in (CardKind.NUMERIC, CardKind.FACT):
         return quantity_preview(text, card.unit)
-    # "8 bytes" for "▢ bytes per parameter" previews as it is graded: the 8.
-    return engine_preview(without_prompt_words(card, text), card_table(card))
+    # Read as Enter reads it (read_answer): "8 bytes" for "▢ bytes per parameter" previews the
+    # 8, "d_h = d/H" its right side, and a wrong label or unit is refused here as there.
+    if not text.strip():
+        return Preview(True)
+    read = read_answer(card, text)
+    if isinstance(read, Verdict):
+        return Preview(False, message=read.message, column=read.column, caret=read.caret)
+    shift, expression = read
+    shown = engine_preview(expression, card_table(card))
+    if shift and shown.column is not None:
+        pad = " " * shift
+        return replace(shown, column=shown.column + shift, caret=pad + shown.caret)
+    return shown
