@@ -114,16 +114,15 @@ _UNITS = ("bytes", "FLOPs", "FLOP", "nats", "bits", "parameters", "params", "tok
 
 def asked_units(card: Card) -> set[str]:
     """The units ``card``'s prompt asks the answer in, casefolded: the unit after "in" ("Weight
-    memory in bytes", "(in nats)"), a unit before "per" that no name or number counts ("Forward
-    FLOPs per token", not "q bits per weight"), or the prompt's first word ("Bits per
+    memory in bytes", "(in nats)"), a unit before "per" that opens a clause ("Forward FLOPs per
+    token", not "q bits per weight"), or the prompt's first word ("Bits per
     character", "Parameters of a dense ..."). A unit the prompt only gives an input in ("L_total
     (in nats)", "L nats per token") is not asked."""
     words = card.prompt.replace("(", " ( ").split()
-    units = {unit.casefold() for unit in _UNITS}
     asked = set()
     for index, word in enumerate(words):
-        unit = word.strip(".,;:)").casefold()
-        if unit not in units:
+        unit = word.strip(".,;:)")
+        if _unit_name(unit) is None:
             continue
         before = words[index - 1] if index else ""
         after = words[index + 1] if index + 1 < len(words) else ""
@@ -131,9 +130,27 @@ def asked_units(card: Card) -> set[str]:
             asked.add(unit)
         elif before.casefold() == "in" and not _names_a_quantity(words[: index - 1]):
             asked.add(unit)
-        elif after == "per" and not _is_quantity(before):
+        elif after == "per" and _opens_the_question(before):
             asked.add(unit)
     return asked
+
+
+#: One unit, two spellings.
+_SAME_UNIT = {"flop": "flops", "params": "parameters", "byte": "bytes", "bit": "bits"}
+
+
+def _unit_name(word: str) -> str | None:
+    """``FLOPs`` → ``flops``, ``params`` → ``parameters``: the unit a word names, or ``None``."""
+    folded = word.casefold()
+    folded = _SAME_UNIT.get(folded, folded)
+    return folded if folded in {unit.casefold() for unit in _UNITS} else None
+
+
+def _opens_the_question(word: str) -> bool:
+    """ "Forward FLOPs per", "Model-state bytes per", ": FLOPs per": the word before a unit
+    opens a sentence or a clause, so the unit is what is asked ("T cached tokens per
+    sequence" gives an input, and so does "q bits per weight")."""
+    return word.endswith(":") or (word[:1].isupper() and not _is_quantity(word))
 
 
 def _is_quantity(word: str) -> bool:
@@ -167,9 +184,11 @@ def _without_unit(card: Card, answer_text: str) -> str | Verdict:
         asked = asked_units(card)
         if not head or not asked:
             return answer_text
-        if unit.casefold() in asked or (unit == "params" and "parameters" in asked):
+        if _unit_name(unit) in {_unit_name(word) for word in asked}:
             return head
-        wanted = " or ".join(sorted(asked))
+        wanted = " or ".join(
+            sorted({word.lower() if word[1:].islower() else word for word in asked})
+        )
         return Verdict(
             Status.INVALID,
             "parse",
