@@ -182,3 +182,29 @@ def test_a_unit_the_formula_prompt_names_is_dropped() -> None:
     assert str(grade(card, "12N bytes").status) == "incorrect"
     other = next(c for c in math_cards() if c.key == "losses/mse-summand")
     assert str(grade(other, "(y_hat - y)^2 bytes").status) == "invalid"  # not its unit
+
+
+@pytest.mark.parametrize(
+    ("key", "typed", "read"),
+    [
+        ("attention-transformers/mha-head-width", "d_h = d/H", "d/H"),
+        ("activations/silu-beta", "one", "1"),
+        ("inference-cost/training-memory", "16N bytes", "16*N"),
+    ],
+)
+def test_the_preview_reads_what_the_grader_grades(key: str, typed: str, read: str) -> None:
+    from recall.grading.reference import preview
+
+    card = next(c for c in math_cards() if c.key == key)
+    shown = preview(card, typed)
+    assert shown.ok and shown.interpreted == read
+    assert grade(card, typed).is_correct
+
+
+def test_a_preview_error_after_a_label_points_into_what_was_typed() -> None:
+    from recall.grading.reference import preview
+
+    card = next(c for c in math_cards() if c.key == "attention-transformers/mha-head-width")
+    shown = preview(card, "d_h = d/(H")
+    assert not shown.ok and shown.column == 8
+    assert shown.caret.splitlines() == ["d_h = d/(H", " " * 8 + "^"]

@@ -11,6 +11,7 @@ from dataclasses import replace
 
 from recall.cards import params as param_values
 from recall.cards.model import Card, CardKind
+from recall.errors import ParseError
 from recall.formula import Preview, Verdict
 from recall.formula import preview as engine_preview
 from recall.grading.expressions import card_table, read_answer
@@ -48,6 +49,7 @@ def preview(card: Card, text: str) -> Preview:
     shift, expression = read
     shown = engine_preview(expression, card_table(card))
     if shift and shown.column is not None:
-        pad = " " * shift
-        return replace(shown, column=shown.column + shift, caret=pad + shown.caret)
+        column = shown.column + shift
+        caret = ParseError(shown.message, text, column).caret()
+        return replace(shown, column=column, caret=caret)
     return shown
