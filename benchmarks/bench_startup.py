@@ -168,12 +168,20 @@ def measure_mode(
             f"{statistics.median(first):.3f} s; heavy modules then: "
             f"{firsts[0]['heavy_at_first_paint'] or 'none'}"
         )
-    now = {label: min(r["seconds"] for r in reports) for label, reports in results["now"].items()}
+    for kind, unit, bare_best in (
+        ("seconds", "wall", min(wall_bare)),
+        ("cpu", "CPU", min(cpu_bare)),
+    ):
+        now = {label: min(r[kind] for r in reports) for label, reports in results["now"].items()}
+        print(
+            f"  goals by {unit} (this checkout, best run): home second start ≤ 2× bare: "
+            f"{'met' if now[HOME] <= 2 * bare_best else 'missed'}; fresh home ≤ 1.2 s: "
+            f"{'met' if now[FRESH] <= 1.2 else 'missed'}; first card ≤ 1.0 s: "
+            f"{'met' if now[DRILL] <= 1.0 else 'missed'}"
+        )
     print(
-        "  goals (this checkout, best run): home second start ≤ 2× bare: "
-        f"{'met' if now[HOME] <= 2 * min(wall_bare) else 'missed'}; fresh home ≤ 1.2 s: "
-        f"{'met' if now[FRESH] <= 1.2 else 'missed'}; first card ≤ 1.0 s: "
-        f"{'met' if now[DRILL] <= 1.0 else 'missed'}"
+        "  (the goals are wall times; on a loaded machine the CPU seconds are what a quiet "
+        "machine's wall time would be, about)"
     )
 
 

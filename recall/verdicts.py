@@ -36,6 +36,11 @@ class Status(StrEnum):
         return self in (Status.CORRECT, Status.INCORRECT)
 
 
+#: What a checked explanation's verdict says when it read words as a list of terms (no
+#: statement, no point): the screens show the rest of the message from here on.
+LISTED_TERMS = "Terms listed without saying how they relate make no point"
+
+
 @dataclass(frozen=True)
 class PointOutcome:
     """One key point of a checked explanation: its model sentence, whether the learner made it,

@@ -116,7 +116,18 @@ LISTS = [
     ("loss unbounded, entropy constant", {0, 2}, set()),
 ]
 
+#: "It is not the case that ...", "it's a myth that ...", "it is false that ..." deny the whole
+#: rest of the clause, past the "and" and "that" where a plain "not" stops.
+DENIED_REST = [
+    ("it is not the case that the entropy is constant and we maximize likelihood", set(), {0, 1}),
+    ("it's a myth that the loss is unbounded", set(), {2}),
+    ("it is false that we maximize likelihood", set(), {1}),
+    ("it isn't true that perplexity is the exp of the loss", set(), {5}),
+    ("it is true that the entropy is constant", {0}, set()),
+]
+
 CASES = [
+    *(("denied rest", *case) for case in DENIED_REST),
     *(("list", *case) for case in LISTS),
     *(("bare contraction", *case) for case in BARE_CONTRACTIONS),
     *(("spelt out", *case) for case in SPELT_OUT),
@@ -162,6 +173,11 @@ BUILTIN_LISTS = [
     (
         "normalization/batchnorm-vs-layernorm",
         "batchnorm layernorm batch features running averages train test transformers",
+    ),
+    # a number in a list states no value either
+    (
+        "inference-cost/explain-where-compute-goes",
+        "6 flops forward backward 2x chinchilla 20 tokens inference params overtrained",
     ),
 ]
 
@@ -239,6 +255,23 @@ LEANINGS = [
         [],
         [5],
     ),
+    # up and down
+    ("optimizers/explain-warmup", "ramp the lr down linearly over the first 1% of steps", [], [3]),
+    (
+        "optimizers/explain-warmup",
+        "ramp the lr up linearly over the first 1% of steps so the estimates can settle",
+        [3],
+        [],
+    ),
+    (
+        "optimizers/explain-warmup",
+        "after the peak a cosine schedule raises the rate to ten times the peak",
+        [],
+        [4],
+    ),
+    # the point's own word said of something else does not save it ("rare" of negatives)
+    ("metrics/pr-vs-roc", "use PR-AUC when positives are common and negatives rare", [], [0]),
+    ("metrics/pr-vs-roc", "use PR-AUC when positives are rare and negatives common", [0], []),
     # the other word in another part of the clause, still beside what the point says it of
     (
         "losses/why-cross-entropy",
@@ -429,6 +462,13 @@ WRONG_FORMULA_STATED = [
     (
         "retrieval-evaluation/l2-cosine-explain",
         "For unit vectors the squared distance is 2 - 2 cos(theta).",
+        [0],
+        [],
+    ),
+    # the words are the right side's; only the left side is a part the engine cannot equate
+    (
+        "retrieval-evaluation/l2-cosine-explain",
+        "||a - b||² = 2 - 2cos for unit vectors",
         [0],
         [],
     ),
@@ -632,3 +672,137 @@ def test_a_multiple_read_with_its_sides(text: str, expected: bool) -> None:
     cards = {c.key: c for c in load_decks([builtin_decks_dir()]).cards}
     card = cards["inference-cost/explain-where-compute-goes"]
     assert check_explanation(card, text).outcomes[1].made is expected
+
+
+#: A right formula said to be another quantity than the model sentence says it is ("the
+#: variance of the mean is σ/√n" for the standard error) makes no point; said of the point's
+#: own quantity, or of a name the list of distinct quantities does not hold ("SE = σ/√n"), it
+#: does.
+SAID_OF_ANOTHER = [
+    ("probability-statistics/explain-clt", 1, False, "the variance of the sample mean is σ/√n"),
+    ("probability-statistics/explain-clt", 1, False, "Var = σ/√n"),
+    (
+        "probability-statistics/explain-clt",
+        1,
+        True,
+        "the standard error of the sample mean is σ/√n",
+    ),
+    ("probability-statistics/explain-clt", 1, True, "SE = σ/√n"),
+    ("inference-cost/explain-where-compute-goes", 0, False, "inference costs 6ND"),
+    ("inference-cost/explain-where-compute-goes", 0, True, "training costs 6ND"),
+    ("information-theory/explain-js", 0, False, "the KL is (p + q)/2"),
+    ("information-theory/explain-js", 0, True, "the mixture m = (p + q)/2"),
+    (
+        "retrieval-evaluation/l2-cosine-explain",
+        0,
+        False,
+        "for unit vectors the inner product is 2 - 2cos θ",
+    ),
+    (
+        "retrieval-evaluation/l2-cosine-explain",
+        0,
+        True,
+        "for unit vectors the squared distance is 2 - 2cos θ",
+    ),
+]
+
+
+@pytest.mark.parametrize(("key", "point", "expected", "text"), SAID_OF_ANOTHER)
+def test_a_right_formula_said_to_be_another_quantity(
+    key: str, point: int, expected: bool, text: str
+) -> None:
+    cards = {c.key: c for c in load_decks([builtin_decks_dir()]).cards}
+    assert check_explanation(cards[key], text).outcomes[point].made is expected
+
+
+#: A value the model sentence pairs with one number, written beside another of its numbers
+#: ("a 400-point gap means 64%" against "about 100 is 64%, 400 is 91%"), is a swapped pairing
+#: and makes no point; the say's own pairs, in any order and joined by "and", do.
+PAIRED_NUMBERS = [
+    ("A 400-point gap means a 64% win probability.", False),
+    ("0 points is 50% and 400 is 64%", False),
+    ("A 100-point gap means a 64% win probability.", True),
+    ("about 100 points gives 64%, 400 gives 91%", True),
+    ("0 is 50%, 100 is 64% and 400 is 91%", True),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), PAIRED_NUMBERS)
+def test_a_value_paired_with_another_of_the_says_numbers(text: str, expected: bool) -> None:
+    cards = {c.key: c for c in load_decks([builtin_decks_dir()]).cards}
+    card = cards["retrieval-evaluation/elo-explain"]
+    assert check_explanation(card, text).outcomes[2].made is expected
+
+
+def test_the_feedback_panel_says_why_a_list_made_no_point(tmp_path: Path) -> None:
+    from recall.tui.presenting import feedback_view
+
+    path = tmp_path / "roles.toml"
+    path.write_text(ROLES_DECK, encoding="utf-8")
+    deck, errors = read_deck(path, check=check_deck)
+    assert deck is not None, errors
+    card = deck.cards[0]
+    listed = "mse, bce, slope, loud, mutes, sigmoid"
+    shown = feedback_view(card, listed, grade(card, listed), None)
+    assert shown.diagnosis.startswith("Terms listed without saying how they relate")
+    assert "'mse bce slope loud mutes sigmoid'" in shown.diagnosis
+    stated = "mse mutes the errors that cross-entropy keeps loud"
+    assert "Terms listed" not in feedback_view(card, stated, grade(card, stated), None).diagnosis
+
+
+#: A direction "from" one thing "to" another in the model sentence, taken the other way round
+#: in the text, makes no point ("the KL from the true posterior to the encoder").
+DIRECTIONS = [
+    (
+        "the ELBO falls short of log p(x) by the KL from the true posterior to the encoder",
+        False,
+    ),
+    (
+        "the ELBO falls short of log p(x) by the KL from the encoder's q to the true posterior",
+        True,
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), DIRECTIONS)
+def test_a_direction_taken_the_other_way(text: str, expected: bool) -> None:
+    cards = {c.key: c for c in load_decks([builtin_decks_dir()]).cards}
+    card = cards["generative-models/explain-elbo"]
+    assert check_explanation(card, text).outcomes[1].made is expected
+
+
+#: A rate "A per B" of the model sentence said as "B per A" makes no point, its number no more
+#: than its words; a part with several "per" names no single rate and is left alone.
+RATES = [
+    (
+        "training-scaling/explain-overtraining",
+        1,
+        False,
+        "grow both together, about 20 parameters per token",
+    ),
+    (
+        "training-scaling/explain-overtraining",
+        1,
+        True,
+        "grow both together, about 20 tokens per parameter",
+    ),
+    (
+        "inference-cost/explain-where-compute-goes",
+        2,
+        False,
+        "chinchilla: about 20 params per token is compute-optimal",
+    ),
+    (
+        "inference-cost/explain-where-compute-goes",
+        2,
+        True,
+        "chinchilla: about 20 tokens per param is compute optimal",
+    ),
+    ("inference-cost/explain-where-compute-goes", 0, True, "about 6 FLOPs per token per parameter"),
+]
+
+
+@pytest.mark.parametrize(("key", "point", "expected", "text"), RATES)
+def test_a_rate_said_the_other_way_round(key: str, point: int, expected: bool, text: str) -> None:
+    cards = {c.key: c for c in load_decks([builtin_decks_dir()]).cards}
+    assert check_explanation(cards[key], text).outcomes[point].made is expected

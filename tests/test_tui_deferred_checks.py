@@ -106,3 +106,60 @@ def test_a_check_after_another_reload_checked_the_decks_still_recounts(custom: P
         assert [Path(f.path).name for f in data.failures] == ["broken.toml"]
     finally:
         services.close()
+
+
+@pytest.mark.parametrize("size", [(80, 24), (100, 30)])
+def test_a_session_asked_for_while_checking_waits_for_the_custom_cards(
+    custom: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, size: tuple[int, int]
+) -> None:
+    """Every built-in deck at a new-card limit of 0: the only new cards are the custom deck's,
+    still being checked when s is pressed. The screen must not say "nothing left today" (seen
+    in a browser: the dialog stayed up over the counts that then showed the card); the session
+    starts once the checked cards are in."""
+    import tomllib
+
+    from recall.paths import builtin_decks_dir
+    from recall.tui.screens.drill import DrillScreen
+    from recall.tui.screens.today_dialogs import EmptyOfferDialog
+
+    home = tmp_path / "home"
+    home.mkdir(parents=True, exist_ok=True)
+    ids = sorted(
+        tomllib.loads(path.read_text(encoding="utf-8"))["deck"]["id"]
+        for path in builtin_decks_dir().glob("*.toml")
+    )
+    limits = "".join(f'"{deck}" = 0\n' for deck in ids)
+    (home / "config.toml").write_text(f"[deck_new_limits]\n{limits}", encoding="utf-8")
+    (custom / "broken.toml").unlink()
+    checked = Workspace.check_pending
+    release = threading.Event()
+
+    def held_check(self: Workspace, progress: object = None) -> int:
+        assert release.wait(60)
+        return checked(self, progress)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Workspace, "check_pending", held_check)
+    services = Services(clock=FakeClock(), custom_decks=custom, defer_checks=True)
+    app = RecallApp(services, warm_engine=False)
+
+    async def flow() -> None:
+        async with app.run_test(size=size) as pilot:
+            for _ in range(600):
+                if app.home_data is not None:
+                    break
+                await pilot.pause(0.05)
+            await pilot.pause()
+            await pilot.press("s")
+            await pilot.pause()
+            assert not isinstance(app.screen, EmptyOfferDialog)
+            problems = static_text(app.screen.query_one("#home-problems", Static))
+            assert "Checking 1 custom deck file" in problems
+            assert "then the session starts" in problems
+            release.set()
+            await settle(app, pilot)
+            assert isinstance(app.screen, DrillScreen)
+
+    try:
+        asyncio.run(flow())
+    finally:
+        release.set()

@@ -33,7 +33,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     importing.add_argument("file", type=Path, help="the CSV file")
     exporting = actions.add_parser("export", help="write your review log as CSV")
     exporting.add_argument(
-        "file", type=Path, nargs="?", help="where to write (default: standard output)"
+        "file", type=Path, nargs="?", help="where to write (default, or -: standard output)"
     )
     parser.set_defaults(func=run)
 
@@ -55,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
     store = workspace.store
     try:
         if args.action == "export":
-            if args.file is None:
+            if args.file is None or str(args.file) == "-":  # '-': standard output, as usual
                 count = memory_model.export_reviews(store, sys.stdout)
             else:
                 with _open_for_writing(args.file) as stream:

@@ -61,6 +61,10 @@ How a phrasing is matched, and why (reading the text as words, clauses and negat
 * **Opposites unmake.** A clause that says one of a point's ``opposites`` ("the loss is
   bounded") makes none of its phrasings, and a text that says one makes it with no number or
   formula.
+* **A formula is of the quantity the model sentence names.** A right formula stated as the
+  value of another of a few distinct quantities (variance, KL, entropy, distance, inner
+  product, inference, training, ...) than the words before the formula in the ``say`` ("the
+  *variance* of the mean is σ/√n" for "the standard error σ/√n") makes no point.
 * **Formulas and numbers are graded, not read.** Runs of the text that look like math are read
   with the engine's own grammar and compared with the point's formulas by the engine, an
   equation as an equation (:mod:`recall.grading.explain_formulas`); numbers are compared within
@@ -84,6 +88,7 @@ from recall.grading.explain_formulas import FormulaGrader
 from recall.grading.explain_formulas import formula_spans as formula_spans
 from recall.grading.explain_polarity import Leaning, leaning
 from recall.grading.explain_words import (
+    LINKS,
     NEGATORS,
     SMALL_WORDS,
     SPELT_OUT_WORDS,
@@ -96,7 +101,7 @@ from recall.grading.explain_words import (
 )
 from recall.inert import quote
 from recall.spelling import edit_distance
-from recall.verdicts import PointOutcome
+from recall.verdicts import LISTED_TERMS, PointOutcome
 
 #: Longest explanation read (characters); the rest is ignored, said in the verdict.
 MAX_TEXT = 4000
@@ -270,8 +275,8 @@ class _Contrast:
         memory-bound"). A mention after "unlike"/"than"/"not" is a foil: it owns the words of
         its own piece ("unlike L2's 2λw") but carries across no comma. A term right after
         another and "is" names the first again ("RMSNorm is LayerNorm without the centring").
-        With ``prose``, a term inside brackets is a formula's argument ("(x_0, ε)"), no
-        mention."""
+        With ``prose`` (who does what), a term inside brackets is a formula's argument ("(x_0,
+        ε)"), no mention, and only a term named before a word owns it."""
         mention: list[int | None] = []
         for i, token in enumerate(clause):
             named = None
@@ -305,6 +310,10 @@ class _Contrast:
             after[i] = following
             if mention[i] is not None:
                 following = mention[i]
+        if prose:
+            # who does what: only a term named before a word is its doer ("so it shows the
+            # cost ROC hides": "shows" is not ROC's)
+            return [b if b is not None else e for b, e in zip(before, earlier, strict=True)], last
         owned = [
             b if b is not None else a if a is not None else e
             for b, a, e in zip(before, after, earlier, strict=True)
@@ -415,6 +424,10 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
     formulas: FormulaGrader | None = None
     # only a text that states some math as a value can state a point's formula wrongly
     states_math = _STATED_MATH.search(text) is not None
+    # words that stand only in lists of terms: a number among them states no value
+    only_listed = frozenset(t.word for c in clauses for t in c if t.listed) - frozenset(
+        t.word for c in clauses for t in c if not t.listed
+    )
     outcomes = []
     for index, point in enumerate(card.points):
         contrast = _Contrast.of(point)
@@ -439,11 +452,18 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
         if evidence is None:
             opposed |= leaned
         if evidence is None and point.values and not opposed:
-            evidence = _by_value(point, text)
+            evidence = _by_value(point, text, only_listed)
         # A formula makes the point only where words did not and no opposite was said; it
         # unmakes words read off a formula the engine grades wrong for the point, and words
         # whose clause writes the point's formula wrongly ("the standard error is σ/n").
         wants_formula = evidence is None and not opposed
+        if (
+            evidence is not None
+            and point.formulas
+            and (any(ch.isdigit() for ch in evidence) or _read_from_math(evidence))
+            and _said_of_another(text, evidence, point.say)
+        ):
+            evidence = None  # words read off a formula ("6nd") said to be another quantity
         checks_words = evidence is not None and (
             _read_from_math(evidence)
             or (states_math and _read_from_math(" ".join(t.word for t in clause)))
@@ -453,14 +473,15 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
                 formulas = FormulaGrader.of(text, table or SymbolTable.build(strict=False))
             if evidence is None:
                 evidence = formulas.evidence(point.formulas)
-                if evidence is not None and _formula_leans_against(
-                    leaning(point.say), evidence, clauses
+                if evidence is not None and (
+                    _formula_leans_against(leaning(point.say), evidence, clauses)
+                    or _said_of_another(text, evidence, point.say)
                 ):
                     evidence = None
             elif evidence is not None:
                 wrong = formulas.miswritten(point.formulas)
                 stated = [part for part in wrong if _stated_as_value(text, part)]
-                if _within_any(evidence, wrong) or _any_within(stated, clause):
+                if _read_off_wrong(evidence, wrong) or _any_within(stated, clause):
                     evidence = None
         outcomes.append(PointOutcome(say=point.say, made=evidence is not None, said=evidence or ""))
     return Explanation(tuple(outcomes), _listed_runs(clauses))
@@ -527,6 +548,88 @@ def _stated_as_value(text: str, part: str) -> bool:
     return False
 
 
+#: Quantities a formula is said to be that are not one another: a right formula said to be
+#: one of these while the point's model sentence says it is something else is said of the
+#: wrong quantity ("the *variance* of the mean is σ/√n" for the standard error).
+QUANTITIES = frozenset(
+    stem(word)
+    for word in """variance std deviation kl divergence entropy crossentropy distance cosine
+    similarity product loss gradient likelihood probability perplexity bias inference training
+    precision recall accuracy""".split()
+)
+#: What states a formula as the value of the words before it.
+_STATING = re.compile(
+    r"(?:\b(?:is|are|was|were|equals?|equal\s+to|becomes?|costs?|gives?)|[=≈])\s*$",
+    re.IGNORECASE,
+)
+#: How many words before "is" or "=" name what a formula is said to be.
+NAMING_WORDS = 3
+
+
+def _naming_words(head: str) -> frozenset[str]:
+    """The stems of the last :data:`NAMING_WORDS` content words of ``head`` after its last
+    comma, colon or full stop."""
+    head = re.split(r"[,;:.!?\n]", head)[-1]
+    words = [
+        stem(folded(w))
+        for w in WORD.findall(normalised(head))
+        if w != "," and folded(w) not in SMALL_WORDS | NEGATORS | LINKS
+    ]
+    return frozenset(words[-NAMING_WORDS:])
+
+
+@lru_cache(maxsize=1 << 10)
+def _say_names(say: str) -> frozenset[str]:
+    """What the model sentence says its formula is: its words before its first formula
+    ("... has an error bar: the standard error σ/√n"), or all its words when it writes none."""
+    spans = [span for span in formula_spans(say) if any(not c.isdigit() for c in span)]
+    start = say.find(spans[0]) if spans else -1
+    if start > 0:
+        say = say[:start]
+    return frozenset(
+        stem(folded(w))
+        for w in WORD.findall(normalised(say))
+        if w != "," and folded(w) not in SMALL_WORDS
+    )
+
+
+def _said_of_another(text: str, formula: str, say: str) -> bool:
+    """Whether the text states the point's (right) formula as the value of another quantity
+    than the model sentence does: "the variance of the mean is σ/√n" for "the standard error
+    σ/√n", "inference costs 6ND" for "training costs 6ND". Only the distinct quantities of
+    :data:`QUANTITIES` count, so a synonym the list does not hold ("SE = σ/√n") is no claim."""
+    found = re.search(r"(?<!\w)" + re.escape(formula), text, re.IGNORECASE)
+    if found is None and formula.split():
+        # words read off a formula ("2 minus 2 cos"): where the first of them stands
+        found = re.search(r"(?<!\w)" + re.escape(formula.split()[0]), text, re.IGNORECASE)
+    if found is None:
+        return False
+    head = text[max(0, found.start() - 80) : found.start()]
+    stating = _STATING.search(head)
+    if stating is None:
+        return False
+    named = _naming_words(head[: stating.start()]) & QUANTITIES
+    return bool(named) and not named & _say_names(say)
+
+
+def _read_off_wrong(said: str, wrong: Sequence[str]) -> bool:
+    """Whether a phrasing's words were read off a formula the engine grades wrong for the
+    point: a wrong part, or an equation with one ("PPL = exp(−CE)"), unless every word came
+    from the side of the equation facing the wrong part ("||a − b||² = 2 − 2cos": the words
+    are the right side's, and only the left side, a part on its own, uses the point's names
+    wrongly). A wrong equation of an equation point is wrong as a whole."""
+    for text in wrong:
+        sides = re.split(r"\s[=≠]\s", text)
+        if len(sides) == 2 and any(
+            side not in wrong and other in wrong and _within_any(said, [side])
+            for side, other in (sides, sides[::-1])
+        ):
+            continue
+        if _within_any(said, [text]):
+            return True
+    return False
+
+
 def _any_within(texts: Sequence[str], clause: tuple[Token, ...]) -> bool:
     """Whether every word of one of ``texts`` (formulas of the text) is a word of ``clause``:
     the formula was written in that clause."""
@@ -558,10 +661,7 @@ def grade_explanation(card: Card, text: str, table: SymbolTable | None = None) -
     else:
         message = f"{result.made} of {result.total} key points made: fewer than half."
     if result.listed:
-        message += (
-            f" Terms listed without saying how they relate make no point "
-            f"('{quote(result.listed[0], 60)}'): say it in a sentence."
-        )
+        message += f" {LISTED_TERMS} ('{quote(result.listed[0], 60)}'): say it in a sentence."
     if len(text) > MAX_TEXT:
         message += f" (only the first {MAX_TEXT:,} characters were read)"
     return Verdict(
@@ -659,8 +759,10 @@ def _leans_against(leaning: Leaning, phrasing: Phrasing, clause: tuple[Token, ..
     pieces = {token.piece for token in clause if token.stem in own}
     among = [t.piece in pieces and t.stem not in own for t in clause]
     anywhere = [t.stem not in own for t in clause]
-    return leaning.contrary_word(clause, among, anywhere) is not None or leaning.reverses(
-        clause, [t.piece in pieces for t in clause]
+    return (
+        leaning.contrary_word(clause, among, anywhere) is not None
+        or leaning.reverses(clause, [t.piece in pieces for t in clause])
+        or leaning.turns(clause)
     )
 
 
@@ -776,8 +878,12 @@ def _phrasing(text: str) -> Phrasing:
 # --- numbers and formulas --------------------------------------------------------------------
 
 
-def _by_value(point: KeyPoint, text: str) -> str | None:
+def _by_value(point: KeyPoint, text: str, only_listed: frozenset[str] = frozenset()) -> str | None:
+    """The first number of the text within one of the point's values, or ``None``; a number
+    whose words stand only in lists of terms (``only_listed``) is no statement of a value."""
     for match in _NUMBER.finditer(text):
+        if _listed_only(match.group(), only_listed):
+            continue
         raw = match.group().replace("−", "-").replace(",", ".")
         percent = raw.endswith("%")
         try:
@@ -785,12 +891,54 @@ def _by_value(point: KeyPoint, text: str) -> str | None:
         except ValueError:
             continue
         candidates = (number / 100, number) if percent else (number,)
-        if _within(point, candidates):
+        if _within(point, candidates) and not _paired_elsewhere(point.say, text, match):
             return match.group()
     for match in _NUMBER_WORD.finditer(text):
+        if _listed_only(match.group(), only_listed):
+            continue
         if _within(point, (float(_NUMBER_WORDS[match.group(1).lower()]),)):
             return match.group()
     return None
+
+
+_PIECE_BREAK = re.compile(r"[,;:]|\.(?:\s|$)|\n")
+
+
+def _numbers_in(piece: str) -> list[float]:
+    found = []
+    for match in _NUMBER.finditer(piece):
+        try:
+            found.append(float(match.group().replace("−", "-").replace(",", ".").rstrip("%")))
+        except ValueError:
+            continue
+    return found
+
+
+def _paired_elsewhere(say: str, text: str, match: re.Match[str]) -> bool:
+    """Whether the text pairs a value with a number the model sentence pairs with another
+    ("a 400-point gap means 64%" against "about 100 is 64%, 400 is 91%"): another number in
+    the value's part of the text (parts end at commas, colons and full stops) stands in the
+    ``say`` only in other parts than the value does, and none stands in the value's own."""
+    say_parts = [_numbers_in(part) for part in _PIECE_BREAK.split(say)]
+    (value,) = _numbers_in(match.group()) or (None,)
+    if value is None:
+        return False
+    own = [k for k, numbers in enumerate(say_parts) if value in numbers]
+    if len(own) != 1:
+        return False
+    start = max((m.end() for m in _PIECE_BREAK.finditer(text, 0, match.start())), default=0)
+    end = next((m.start() for m in _PIECE_BREAK.finditer(text, match.end())), len(text))
+    others = _numbers_in(text[start : match.start()] + " " + text[match.end() : end])
+    wheres = [{k for k, numbers in enumerate(say_parts) if n in numbers} for n in others]
+    # paired as the say pairs it somewhere in the part ("100 is 64% and 400 is 91%"): fine
+    if any(own[0] in where for where in wheres):
+        return False
+    return any(where and own[0] not in where for where in wheres)
+
+
+def _listed_only(number: str, only_listed: frozenset[str]) -> bool:
+    words = [folded(w) for w in WORD.findall(normalised(number)) if w != ","]
+    return bool(words) and all(word in only_listed for word in words)
 
 
 def _within(point: KeyPoint, candidates: Sequence[float]) -> bool:

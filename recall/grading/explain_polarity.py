@@ -39,9 +39,10 @@ ANTONYMS: tuple[tuple[str, str], ...] = (
     ),
     (
         "increase increases increasing increased raise raises raising raised grow grows growing "
-        "rise rises rising",
+        "rise rises rising up upward upwards",
         "decrease decreases decreasing decreased reduce reduces reducing reduced lower lowers "
-        "lowering lowered shrink shrinks shrinking drop drops dropping fall falls falling",
+        "lowering lowered shrink shrinks shrinking drop drops dropping fall falls falling down "
+        "downward downwards",
     ),
     ("upper above", "lower below"),
     ("fast faster fastest quickly quick", "slow slower slowest slowly"),
@@ -156,6 +157,23 @@ class Leaning:
     undermines: bool = False
     #: The model sentence's comparison: the stems before it, after it, and whether it goes up.
     comparison: tuple[frozenset[str], frozenset[str], bool] | None = None
+    #: The model sentence's one direction, "from" a word "to" another (stems).
+    direction: tuple[str, str] | None = None
+    #: The model sentence's rates, "A per B" (stems), where a part of it has one "per".
+    rates: frozenset[tuple[str, str]] = frozenset()
+
+    def turns(self, clause: tuple[Token, ...]) -> bool:
+        """Whether the clause takes the model sentence's direction the other way ("the KL
+        from the posterior to the encoder" against "from the encoder to the posterior"), or
+        one of its rates ("parameters per token" against "tokens per parameter")."""
+        text_rates = _rates(clause)
+        if any((b, a) in text_rates and (a, b) not in text_rates for a, b in self.rates):
+            return True  # "20 parameters per token" against "20 tokens per parameter"
+        if self.direction is None:
+            return False
+        source, target = self.direction
+        leads = {(t.lead, t.stem) for t in clause if t.lead and not t.negated}
+        return ("from", target) in leads and ("to", source) in leads
 
     def reverses(self, clause: tuple[Token, ...], among: Sequence[bool]) -> bool:
         """Whether the clause (where ``among`` allows) makes the point's comparison the other
@@ -192,7 +210,13 @@ class Leaning:
                 ):
                     return token.word
         for side in self.sides:
-            if any(side.sides_of(token)[0] for token in clause):
+            # the point's own word counts where it is said of what the model sentence says it
+            # of ("positives are common and negatives rare": "rare" is said of negatives)
+            if any(
+                side.sides_of(token)[0]
+                and (side.either_or or any(o.stem in side.heads for o in _near(clause, i)))
+                for i, token in enumerate(clause)
+            ):
                 continue
             for i, token in enumerate(clause):
                 if not (among if side.either_or else anywhere)[i]:
@@ -262,4 +286,33 @@ def leaning(say: str) -> Leaning:
         if said_a != said_b:
             own, other = (a, b) if said_a else (b, a)
             sides.append(Side(own, other, frozenset(), either_or=True))
-    return Leaning(tuple(sides), undermines, _comparison(list(read_clauses(say))))
+    return Leaning(
+        tuple(sides),
+        undermines,
+        _comparison(list(read_clauses(say))),
+        _direction(clauses),
+        frozenset(rate for clause in clauses for rate in _rates(clause)),
+    )
+
+
+def _rates(clause: Sequence[Token]) -> frozenset[tuple[str, str]]:
+    """The clause's "A per B" (stems of the words either side), in parts of the clause with
+    one "per" only ("FLOPs per parameter per token" names no single rate)."""
+    found = set()
+    for piece in {t.piece for t in clause}:
+        words = [t for t in clause if t.piece == piece]
+        at = [i for i, t in enumerate(words) if t.word == "per"]
+        if len(at) == 1 and 0 < at[0] < len(words) - 1:
+            found.add((words[at[0] - 1].stem, words[at[0] + 1].stem))
+    return frozenset(found)
+
+
+def _direction(clauses: Sequence[tuple[Token, ...]]) -> tuple[str, str] | None:
+    """The model sentence's one "from X to Y" (X before Y in one clause), or ``None``."""
+    found = []
+    for clause in clauses:
+        sources = [i for i, t in enumerate(clause) if t.lead == "from"]
+        targets = [i for i, t in enumerate(clause) if t.lead == "to"]
+        if len(sources) == 1 and len(targets) == 1 and sources[0] < targets[0]:
+            found.append((clause[sources[0]].stem, clause[targets[0]].stem))
+    return found[0] if len(found) == 1 and found[0][0] != found[0][1] else None

@@ -20,6 +20,14 @@ NEGATORS = frozenset(
 #: Negators that govern a noun phrase only ("*without* the Lipschitz limit the critic could ...",
 #: "*no* noise in the ODE"): their reach ends at the first small word after a word they govern.
 _PHRASE_NEGATORS = frozenset({"without", "no"})
+#: Phrases that deny the whole clause after them ("it is not the case that ...", "it's a myth
+#: that ...", "it is false that ..."), read as one marker word.
+_DENY_REST = re.compile(
+    r"\b(?:(?:it\s+is|it's|its|is)\s+)?not\s+(?:the\s+case|true|so)\s+that\b"
+    r"|\b(?:it\s+is|it's|its|is)\s+(?:a\s+myth|false|untrue|a\s+misconception)\s+that\b"
+    r"|\bmyth\s+that\b"
+)
+_DENIED_REST = "deniedrest"
 #: Negators that end a clause to deny all of it, the rest left unsaid ("clipping *neither*").
 _TRAILING_NEGATORS = frozenset({"neither", "nor"})
 #: Negators that may stand after the verb they deny ("the prompt teaches *nothing*").
@@ -200,6 +208,9 @@ class Token:
     copula: bool = False
     listed: bool = False
     bracketed: bool = False
+    #: "from" or "to" when that small word stands right before the word's phrase ("the KL
+    #: *from* the encoder *to* the posterior"), else empty
+    lead: str = ""
 
 
 def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
@@ -222,6 +233,7 @@ def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
         gap: list[str] = ["|"]
         last_raw = ","
         concessive = False
+        denied_from: int | None = None
         # What parts each word from the one before: "link" (a small word, a negation, a sign,
         # a side break), "comma", nothing but a space, or nothing at all ("start").
         joint = "start"
@@ -252,6 +264,10 @@ def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
             word = folded(raw)
             if word in NEGATORS or word in SMALL_WORDS or word in LINKS:
                 joint = "link"
+            if word == _DENIED_REST:
+                denied_from = len(tokens)  # what follows "it is not the case that" is denied
+                joint = "link"
+                continue
             if word in NEGATORS:
                 if word in _OBJECT_NEGATORS and tokens and previous == tokens[-1].word:
                     tokens[-1] = replace(tokens[-1], negated=True)
@@ -281,6 +297,7 @@ def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
                     bracketed=depth > 0,
                     foil=previous in _FOIL_MARKERS,
                     copula=gap in (["is"], ["are"]),
+                    lead="from" if "from" in gap else "to" if "to" in gap else "",
                 )
             )
             joints.append(joint)
@@ -293,6 +310,10 @@ def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
         if tokens and previous in _TRAILING_NEGATORS:
             # "gradient clipping neither": a clause that ends on its negation says it of all
             tokens = [replace(token, negated=True) for token in tokens]
+        if denied_from is not None:
+            tokens = tokens[:denied_from] + [
+                replace(token, negated=True) for token in tokens[denied_from:]
+            ]
         if tokens:
             yield _mark_lists(tokens, joints)
 
@@ -362,6 +383,7 @@ def normalised(text: str) -> str:
     )
     text = text.replace("cannot", "can not").replace("no longer", "not longer")
     text = text.replace("no matter", "regardless")
+    text = _DENY_REST.sub(f" {_DENIED_REST} ", text)
     text = _FAILS_TO.sub("do not", text)
     text = _KEEPS_FROM.sub(r"\1 not", text)
     text = _INTENSIFIED.sub(lambda m: "nodoubt" if m.group().endswith("doubt") else "notonly", text)

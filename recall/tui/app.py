@@ -20,10 +20,10 @@ import threading
 import time
 from collections.abc import Callable
 from types import FrameType
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, TypeVar
 
 from rich.console import Console
-from textual import work
+from textual import events, work
 from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.notifications import SeverityLevel
@@ -33,11 +33,17 @@ from recall.inert import inert
 from recall.paths import served_in_browser
 from recall.tui import startup_gc
 from recall.tui.messages import DataChanged, EngineWarm, HomeLoaded, LoadFailed, WorkerFailed
+from recall.tui.type_ahead import TypeAhead
 from recall.tui.views import HomeData, SessionPlan
 
 if TYPE_CHECKING:
+    from textual.screen import Screen
+
     from recall.config import Settings
     from recall.tui.services import Services
+
+#: What a dialog opened with :meth:`RecallApp.open_typed_into` gives back.
+T = TypeVar("T")
 
 #: Modules whose import is deferred until after the first frame (asserted by a test).
 HEAVY_MODULES = ("sympy", "numpy", "sqlalchemy")
@@ -128,6 +134,8 @@ class RecallApp(App[int]):
         self._shutdown_done = False
         #: Ctrl-C was pressed mid-session and its question is queued (see action_interrupt).
         self._quit_question_coming = False
+        #: Keys typed while a dialog with a field opens wait for its field (open_typed_into).
+        self._type_ahead = TypeAhead(self, super().on_event)
         #: Drawn in a browser by ``recall serve`` (see :mod:`recall.tui.browser`).
         self.served = served_in_browser()
         #: The keys remapped from their defaults: the browser's alternatives, then the
@@ -147,6 +155,24 @@ class RecallApp(App[int]):
                 self.settings_problem = " ".join(filter(None, [settings_problem, note]))
         if self.keys_in_force:
             self.set_keymap(self.keys_in_force)
+
+    # ------------------------------------------------------------------ keys typed ahead
+
+    async def on_event(self, event: events.Event) -> None:
+        if (
+            isinstance(event, events.Key)
+            and not event.is_forwarded
+            and self._type_ahead.take(event)
+        ):
+            return  # handed over once the dialog opening has its field focused
+        await super().on_event(event)
+
+    def open_typed_into(self, screen: Screen[T], callback: Callable[[T | None], None]) -> None:
+        """Push a dialog with a field; the keys typed after the key that opened it go to that
+        field in order (:mod:`recall.tui.type_ahead`). The opening key must be a priority
+        binding, so it runs as the app reads it, before the keys after it are handed out."""
+        self.push_screen(screen, callback)
+        self._type_ahead.hold(screen)
 
     # ------------------------------------------------------------------ start-up
 
@@ -439,10 +465,11 @@ class RecallApp(App[int]):
 
         self._quit_question_coming = False
         drilling = [s for s in self.screen_stack if isinstance(s, DrillScreen) and s.in_progress]
-        if not drilling or drilling[-1].run is None:
+        run = drilling[-1].run if drilling else None
+        if run is None:
             self._quit_now()  # the key before it ended the session: nothing to ask about
             return
-        question = ConfirmDialog.quit_mid_session(drilling[-1].run.reviewed())
+        question = ConfirmDialog.quit_mid_session(run.reviewed(), drilling[-1]._has_pending())
         self.push_screen(question, self._after_quit_asked)
 
     def _after_quit_asked(self, yes: bool | None) -> None:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from recall.cards.model import Card, CardKind, mentioned_names
 from recall.mistakes import MISSED_POINT
 from recall.tui.views import CardView, FeedbackView, PreviewView, Rating
-from recall.verdicts import Status
+from recall.verdicts import LISTED_TERMS, Status
 
 if TYPE_CHECKING:
     from recall.formula import Preview, Verdict
@@ -235,6 +235,9 @@ def feedback_view(
     diagnosis = verdict.diagnosis.message if verdict.diagnosis else ""
     if not diagnosis and outcome is Status.INCORRECT and not verdict.points:
         diagnosis = verdict.message
+    if not diagnosis and verdict.points and LISTED_TERMS in verdict.message:
+        # why words of the explanation made no point: they were a list of terms
+        diagnosis = verdict.message[verdict.message.index(LISTED_TERMS) :]
     return FeedbackView(
         outcome=outcome,
         answer=answer,

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol, cast
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Protocol, TypeVar, cast
 
 from textual.screen import Screen
 from textual.worker import Worker, WorkerState
@@ -11,6 +12,9 @@ if TYPE_CHECKING:
     from recall.config import Settings
     from recall.tui.services import Services
     from recall.tui.views import HomeData, SessionPlan
+
+#: What a dialog opened with :meth:`RecallAppApi.open_typed_into` gives back.
+T = TypeVar("T")
 
 
 class RecallAppApi(Protocol):
@@ -30,6 +34,8 @@ class RecallAppApi(Protocol):
     def first_frame_painted(self) -> None: ...
 
     def report_worker_failure(self, worker: Worker[object]) -> None: ...
+
+    def open_typed_into(self, screen: Screen[T], callback: Callable[[T | None], None]) -> None: ...
 
 
 #: Below this many columns (a phone in landscape, a split window, a browser tab through

@@ -33,7 +33,7 @@ from recall.tui.screens.base import RecallScreen
 from recall.tui.views import CardView, DeckFailure, DeckRow, HomeData, PreviewView
 from recall.tui.widgets.answer_input import AnswerInput
 from recall.tui.widgets.math_panels import render_preview
-from recall.tui.widgets.text_input import TextBox, TextInput
+from recall.tui.widgets.text_input import KeysInOrder, TextBox, TextInput
 from recall.wording import count_of
 
 
@@ -45,8 +45,12 @@ class DecksScreen(RecallScreen):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back", id="decks.back"),
-        Binding("slash", "search", "Search", id="decks.search"),
-        Binding("a", "add", "Add card", id="decks.add"),
+        # Priority: the search field has the focus the moment '/' is read, so the keys typed
+        # after it are the search (and not this screen's keys: 'a' opened the card form).
+        Binding("slash", "search", "Search", id="decks.search", priority=True),
+        # Priority too: the card form opens as 'a' is read, and the keys after it wait for its
+        # first field (recall.tui.type_ahead); inside a field, 'a' is typed (check_action).
+        Binding("a", "add", "Add card", id="decks.add", priority=True),
         Binding("e", "edit", "Edit card", id="decks.edit"),
         Binding("x", "open_editor", "Open in $EDITOR", id="decks.editor", show=False),
     ]
@@ -186,8 +190,14 @@ class DecksScreen(RecallScreen):
 
     # ------------------------------------------------------------------ search
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("search", "add") and isinstance(self.focused, KeysInOrder):
+            return False  # '/' or 'a' typed in a field is text
+        return True
+
     def action_search(self) -> None:
-        self.query_one("#card-search", Input).focus()
+        # Now, not after a refresh (Widget.focus): the next key read goes to the field.
+        self.set_focus(self.query_one("#card-search", Input))
 
     @on(Input.Changed, "#card-search")
     def _search_changed(self, event: Input.Changed) -> None:
@@ -213,7 +223,7 @@ class DecksScreen(RecallScreen):
 
     def action_add(self) -> None:
         deck = self._custom_deck()
-        self.app.push_screen(
+        self.recall.open_typed_into(
             CardForm(self.services.custom_deck_ids(), None, deck.id if deck else None),
             self._saved,
         )

@@ -83,13 +83,18 @@ class ConfirmDialog(ModalScreen[bool]):
         )
 
     @classmethod
-    def quit_mid_session(cls, reviews: int) -> ConfirmDialog:
-        """Ctrl-C mid-session: quit recall? A second Ctrl-C quits at once."""
+    def quit_mid_session(cls, reviews: int, pending: bool = False) -> ConfirmDialog:
+        """Ctrl-C mid-session: quit recall? A second Ctrl-C quits at once. (``pending``: a
+        graded answer is not yet rated; quitting records it.) A session is offered again only
+        if it has reviews (``Workspace.unfinished``), so only then is that promised."""
         said = _saved(reviews)
+        if pending:
+            said += ". The answer on screen is recorded with its suggested rating"
+        if reviews or pending:
+            said += "; the session can be resumed next time"
         return cls(
             "Quit recall?",
-            f"{said}; the session can be resumed next time.\n"
-            "y or Ctrl-C again quits · n, Esc or Enter goes back",
+            f"{said}.\ny or Ctrl-C again quits · n, Esc or Enter goes back",
             purpose="quit",
         )
 

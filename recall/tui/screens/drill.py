@@ -183,6 +183,7 @@ class DrillScreen(SessionScreen):
             self.query_one("#answer-row").display = True
             answer.locked = False
             answer.placeholder = "your explanation" if card.key_points else "your answer"
+            answer.prose = bool(card.key_points)
             preview.display = True
             preview.show(None)
             if card.key_points:

@@ -68,7 +68,11 @@ class HomeScreen(RecallScreen):
         # Footer labels are short so the footer fits 80 columns; the tooltip is what the help
         # and the palette say. Cram and q are in both, not in the footer (Ctrl-Q quits there).
         Binding("s", "start", "Start", id="home.start", tooltip="Start a session"),
-        Binding("l", "custom", "Custom", id="home.custom", tooltip="Choose a session"),
+        # The keys that open a dialog with a field are priority bindings: they run as the app
+        # reads them, so the keys typed after them wait for the field (recall.tui.type_ahead).
+        Binding(
+            "l", "custom", "Custom", id="home.custom", tooltip="Choose a session", priority=True
+        ),
         Binding("d", "deck", "One deck", id="home.deck", tooltip="Drill this deck"),
         Binding("o", "topic", "This topic", id="home.topic", show=False),
         Binding("c", "cram", "Cram", id="home.cram", show=False),
@@ -84,8 +88,8 @@ class HomeScreen(RecallScreen):
         Binding("t", "stats", "Stats", id="home.stats"),
         Binding("b", "decks", "Decks", id="home.decks"),
         Binding("r", "reload", "Reload decks", id="home.reload", show=False),
-        Binding("n", "more", "Learn more today", id="home.more", show=False),
-        Binding("x", "exam", "Exam plan", id="home.exam", show=False),
+        Binding("n", "more", "Learn more today", id="home.more", show=False, priority=True),
+        Binding("x", "exam", "Exam plan", id="home.exam", show=False, priority=True),
         Binding("q", "app.quit", "Quit", id="home.quit", show=False),
     ]
 
@@ -96,6 +100,10 @@ class HomeScreen(RecallScreen):
         self._stale = False
         #: Actions asked for while the decks were loading, run in order once they are in.
         self._queued: list[str] = []
+        #: A normal session asked for while custom decks were still being checked that found
+        #: nothing to drill yet: started (or answered) once their cards are in, never met with
+        #: "nothing left today" while cards may be on their way.
+        self._after_checks: SessionPlan | None = None
         #: The screen is narrow (:attr:`RecallScreen.narrow`, set when mounted).
         self._narrow = False
         #: The load worker is at work (its progress is shown; once the counts are in, a late
@@ -218,6 +226,11 @@ class HomeScreen(RecallScreen):
                 Text.assemble(
                     (f"Checking {count_of(data.checking, 'custom deck file')}… ", "bold"),
                     ("their cards join when checked", "dim"),
+                    (
+                        ("; then the session starts (Esc forgets)", "dim")
+                        if self._after_checks is not None
+                        else ""
+                    ),
                 )
             )
         if data.failures:
@@ -244,6 +257,10 @@ class HomeScreen(RecallScreen):
         problems.update(Text("\n").join(lines))
         problems.display = bool(lines)
         self._run_queued()
+        if not data.checking and self._after_checks is not None:
+            plan, self._after_checks = self._after_checks, None
+            if self.app.screen is self:
+                self.start_checked(plan)
 
     # ------------------------------------------------------------------ loading
 
@@ -276,10 +293,14 @@ class HomeScreen(RecallScreen):
                 break
 
     def key_escape(self) -> None:
-        """Forget the keys queued while loading."""
+        """Forget the keys queued while loading, and a session waiting for the checks."""
         if self._queued:
             self._queued.clear()
             self._show_loading()
+        if self._after_checks is not None:
+            self._after_checks = None
+            if self.recall.home_data is not None:
+                self.show_data(self.recall.home_data)
 
     # ------------------------------------------------------------------ helpers
 
@@ -325,7 +346,7 @@ class HomeScreen(RecallScreen):
         if not self._ready("custom"):
             return
         deck = self.selected_deck()
-        self.app.push_screen(
+        self.recall.open_typed_into(
             SessionDialog(deck.id if deck else None, deck.topic if deck else None),
             self._start_if_chosen,
         )
@@ -376,6 +397,13 @@ class HomeScreen(RecallScreen):
         offer = self.services.empty_offer(plan)
         if offer is None:
             self.recall.start_session(plan)
+            return
+        data = self.recall.home_data
+        if data is not None and data.checking:
+            # Nothing to drill yet, but custom decks are being checked: their cards may be
+            # the session. Wait for them rather than say that nothing is left today.
+            self._after_checks = plan
+            self.show_data(data)
             return
         self.app.push_screen(
             EmptyOfferDialog(offer), lambda choice: self._take_offer(offer, choice)
@@ -449,7 +477,7 @@ class HomeScreen(RecallScreen):
                 self._stale = False
                 self.recall.refresh_home()
 
-        self.app.push_screen(LearnMoreDialog(message, min(DEFAULT_MORE, waiting)), chosen)
+        self.recall.open_typed_into(LearnMoreDialog(message, min(DEFAULT_MORE, waiting)), chosen)
 
     def action_cram(self) -> None:
         if not self._ready("cram"):
@@ -539,7 +567,7 @@ class HomeScreen(RecallScreen):
             if dialog.changed:
                 self.recall.refresh_home()  # today's new cards come from the plan now
 
-        self.app.push_screen(dialog, closed)
+        self.recall.open_typed_into(dialog, closed)
 
     def action_reload(self) -> None:
         self._loading = True

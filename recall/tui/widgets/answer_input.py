@@ -4,6 +4,9 @@ Locking instead of disabling keeps the focus where it is: moving focus makes Tex
 the footer and restyle the screen, which cost more than half of the time between Enter and the
 verdict on screen. A locked box takes no typing, no editing and no paste, and lets the keys
 through to the screen's bindings (1–4, Enter, ?).
+
+A paste is never cut without a word: one longer than the box takes is refused with a message, and
+an explanation pasted over several lines keeps them all, joined (Input keeps the first line).
 """
 
 from __future__ import annotations
@@ -27,6 +30,9 @@ class AnswerInput(TextInput):
 
     locked: reactive[bool] = reactive(False)
     """While ``True`` the value cannot change and printable keys reach the bindings."""
+
+    prose = False
+    """An explanation is asked: a paste keeps all its lines, joined (a formula, the first)."""
 
     def watch_locked(self, locked: bool) -> None:
         self.set_class(locked, "-locked")
@@ -62,3 +68,30 @@ class AnswerInput(TextInput):
         if self.locked:
             event.stop()
             event.prevent_default()
+            return
+        text = pasted_text(event.text, prose=self.prose)
+        start, end = sorted(self.selection)
+        length = len(self.value) - (end - start) + len(text)
+        if self.max_length and length > self.max_length:
+            # Input would drop it without a word; a cut answer would be another answer.
+            event.stop()
+            event.prevent_default()
+            self.notify(
+                f"Not pasted: {len(text)} characters, and the box takes {self.max_length} at most.",
+                severity="warning",
+                timeout=5,
+            )
+            return
+        if self.prose:
+            event.stop()
+            event.prevent_default()
+            self.replace(text, start, end)
+        # A formula: Input's own handler inserts the first line next.
+
+
+def pasted_text(text: str, *, prose: bool) -> str:
+    """What of a paste a one-line box takes: an explanation's lines joined by spaces (each line
+    stripped, blank ones left out), a formula's first line (as Input does)."""
+    if prose:
+        return " ".join(line.strip() for line in text.splitlines() if line.strip())
+    return text.splitlines()[0] if text else text
