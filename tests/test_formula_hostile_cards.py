@@ -135,3 +135,28 @@ def test_the_cloze_words_after_the_blank_are_found_by_plain_string_tests() -> No
     assert find("8 bytes per", ["bytes", "per", "parameter"]) is None
     assert find(" " * 1_999, ["bytes"]) is None
     assert find("bytes " * 300, ["bytes"]) == len("bytes " * 299)
+
+
+@pytest.mark.parametrize("control", ["\x1c", "\x1f", "\x07", "\x1b", "\x85", "\u202e"])
+@pytest.mark.parametrize(
+    ("key", "around"),
+    [
+        ("inference-cost/training-memory", "16N{c}bytes"),
+        ("inference-cost/training-memory", "16N bytes{c}"),
+        ("attention-transformers/mha-head-width", "d_h{c}= d/H"),
+        ("attention-transformers/mha-head-width", "{c}d_h = d/H"),
+        ("attention-transformers/mha-head-width", "d_h ={c}d/H"),
+        ("activations/silu-beta", "one{c}"),
+    ],
+)
+def test_a_control_character_is_refused_before_a_rewrite_strips_it(
+    key: str, around: str, control: str, rewrites_seen: list[int]
+) -> None:
+    """``str.strip`` takes U+001C-U+001F (and U+0085) as white space: stripping a unit or a
+    label must not launder one away ('16N\\x1cbytes' was graded correct)."""
+    typed = around.format(c=control)
+    verdict = grade(cards()[key], typed)
+    assert str(verdict.status) == "invalid" and "unexpected character" in verdict.message
+    assert verdict.column == typed.index(control)
+    assert not preview(cards()[key], typed).ok
+    assert rewrites_seen == []

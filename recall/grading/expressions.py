@@ -17,7 +17,7 @@ from recall.formula import Status, SymbolTable, Verdict, check, parse
 from recall.formula.lexer import MAX_LENGTH
 from recall.grading.labels import card_labels, label_key, label_text
 from recall.grading.tables import symbol_table
-from recall.inert import inert
+from recall.inert import describe_char, first_control, inert
 
 
 def card_table(card: Card) -> SymbolTable:
@@ -57,8 +57,9 @@ def read_answer(card: Card, answer_text: str) -> tuple[int, str] | Verdict:
     the answer back (too long, a unit the prompt does not ask for, a left side that is not the
     card's label).
 
-    The length limit is checked first, before any rewrite, so no rewrite ever runs on more than
-    :data:`~recall.formula.lexer.MAX_LENGTH` characters."""
+    The length limit and control characters are checked first, before any rewrite, so no
+    rewrite ever runs on more than :data:`~recall.formula.lexer.MAX_LENGTH` characters or
+    launders a control character away."""
     if len(answer_text) > MAX_LENGTH:
         return Verdict.unreadable(
             LimitError(
@@ -66,6 +67,16 @@ def read_answer(card: Card, answer_text: str) -> tuple[int, str] | Verdict:
                 answer_text[:80],
                 None,
             )
+        )
+    if (index := first_control(answer_text)) is not None:
+        # Refused as the engine refuses it, before a rewrite could strip it with the spaces
+        # around a unit or a label (str.strip takes U+001C-U+001F as white space).
+        return Verdict(
+            Status.INVALID,
+            "parse",
+            f"unexpected character {describe_char(answer_text[index])}",
+            column=index,
+            caret=" " * index + "^",
         )
     text = without_prompt_words(card, answer_text)
     if isinstance(text, Verdict):
