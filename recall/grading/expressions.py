@@ -223,7 +223,9 @@ def without_label(answer_text: str) -> tuple[int, str]:
     """An equation typed where an expression is asked, ``d_h = d/H``: the right side and how
     far it starts into the text, when the left side is a name (with subscripts, a power, a
     prime or an argument list: the quantity asked for, written as its label); otherwise the
-    text as it is (``1 - β = α`` or ``x = y = z`` are not labels, and the grammar says why)."""
+    text as it is (``1 - β = α`` or ``x = y = z`` are not labels, and the grammar says why).
+    The shape only: whether the left side is *this card's* label (:mod:`recall.grading.labels`)
+    is :func:`read_answer`'s question; the leak check uses the shape alone."""
     left, equals, right = answer_text.partition("=")
     if not equals or not right.strip() or right.lstrip().startswith("=") or "=" in right:
         return 0, answer_text
