@@ -27,17 +27,30 @@ Nothing heavy is imported at module level: the TUI imports this before its first
 The store is opened on first use, so ``recall decks list`` never touches the database.
 
 Threads: the TUI loads in a worker and drills on the event loop; :meth:`reload` holds a lock
-so two reloads never interleave.
+so two reloads never interleave. What a load or reload made (the decks, the failures, the
+pending files and the card map) is one :class:`_View`, built aside and published in one
+assignment, never changed in place: a reader on another thread iterating :attr:`cards` or
+:attr:`decks` sees a whole old view or a whole new one, never a map changing under it.
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from collections.abc import (
+    Callable,
+    Collection,
+    ItemsView,
+    Iterator,
+    KeysView,
+    Mapping,
+    Sequence,
+    ValuesView,
+)
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from recall.clock import Clock, utc_now
@@ -181,11 +194,13 @@ class Workspace:
         self._deck_dirs = list(deck_dirs) if deck_dirs is not None else None
         self._custom_decks = custom_decks
         self._store: Store | None = None
-        self._loaded: LoadResult | None = None
+        #: Set by :meth:`close`: the store is never opened again.
+        self._closed = False
         #: What the last :meth:`sync` did (``None``: not synced yet).
         self.last_sync: SyncReport | None = None
-        #: The one card cache, by key; replaced in place so sessions holding it stay current.
-        self._cards: dict[str, Card] = {}
+        #: The one card cache, by key: it reads the current view, so sessions holding it see
+        #: every reload, and each reload publishes a whole new view (:class:`_CardCache`).
+        self._cards = _CardCache()
         self._lock = threading.Lock()
         #: Parsed-deck cache entries not written yet (``defer_cache_writes``: the TUI writes
         #: them once its first screen has its counts, see :meth:`write_parse_cache`).
@@ -253,6 +268,25 @@ class Workspace:
     # ------------------------------------------------------------------ decks
 
     @property
+    def _loaded(self) -> LoadResult | None:
+        """What the last load or reload made (``None``: nothing loaded yet)."""
+        return self._cards.view.loaded
+
+    def _publish(self, loaded: LoadResult, cards: dict[str, Card]) -> None:
+        """Make ``loaded`` and its card map the current view, in one assignment (under
+        :attr:`_lock`). The caller hands ``cards`` over, built for this view alone: neither is
+        changed afterwards."""
+        self._cards.view = _View(loaded, MappingProxyType(cards))
+
+    @property
+    def loaded(self) -> LoadResult:
+        """What the last load or reload made, whole: its decks, failures and pending files
+        from one load (a reader on another thread that lists all three reads them here)."""
+        from recall.cards.loader import LoadResult
+
+        return self._loaded or LoadResult((), ())
+
+    @property
     def decks(self) -> tuple[Deck, ...]:
         """Every deck that loaded, built-in first."""
         return self._loaded.decks if self._loaded is not None else ()
@@ -283,13 +317,21 @@ class Workspace:
                     progress(f"Checking custom decks {done}/{len(pending)}…")
                 read_deck(path, builtin=False, check=check)  # this process keeps the result
         if pending:
-            self.reload(progress, defer=False)  # a file edited meanwhile is checked here
+            with self._lock:
+                if not self._closed:  # closed meanwhile: the app quit, nothing is kept
+                    self._reload_held(progress, defer=False)  # an edit is checked here
         return len(pending)
 
     @property
     def cards(self) -> Mapping[str, Card]:
-        """The one card cache, by card key (``deck/card``)."""
+        """The one card cache, by card key (``deck/card``): it follows every reload, and each
+        iteration of it (keys, values, items) walks one whole view."""
         return self._cards
+
+    def _card_view(self) -> Mapping[str, Card]:
+        """The cards as they are now, a map no reload changes: what a reader that iterates
+        them and then looks some up works on."""
+        return self._cards.view.cards
 
     def card(self, key: str) -> Card:
         """A loaded card by key; raises ``KeyError`` for a card no deck has."""
@@ -340,10 +382,24 @@ class Workspace:
         no cache knows for :meth:`check_pending` (default: as the workspace was opened, so the
         home screen's reloads defer a deck edited meanwhile too)."""
         with self._lock:
-            self._load_decks(progress, defer=self._defer_checks if defer is None else defer)
-            if progress is not None:
-                progress("Opening the database…" if self._store is None else "Syncing the decks…")
-            self.sync()
+            self._refuse_closed()
+            self._reload_held(progress, defer=self._defer_checks if defer is None else defer)
+
+    def _reload_held(self, progress: Progress | None, *, defer: bool) -> None:
+        """:meth:`reload`'s work, :attr:`_lock` held."""
+        self._load_decks(progress, defer=defer, syncing=True)
+        if self._closed:
+            return  # closed while loading (the app quit while a worker checked decks)
+        if progress is not None:
+            progress("Opening the database…" if self._store is None else "Syncing the decks…")
+        self.sync()
+
+    def _refuse_closed(self) -> None:
+        """Raise :class:`recall.errors.StoreError` once :meth:`close` was called."""
+        if self._closed:
+            from recall.errors import StoreError
+
+            raise StoreError("this workspace is closed: its store is not opened again")
 
     def sync(self) -> SyncReport:
         """Bring the store in line with the loaded decks, and retire the cards of deck files
@@ -371,22 +427,49 @@ class Workspace:
 
     def reload_deck(self, path: str | Path) -> Deck | None:
         """Re-read one deck file after an edit and sync it; ``None`` (the old cards stay) when
-        the file no longer loads."""
+        the file no longer loads (or lies outside the folders decks are loaded from). A file
+        that was not loaded as it is (pending, failed, new, or its deck id changed) is read
+        with the others by a whole :meth:`reload` instead, so it leaves :attr:`pending` or
+        :attr:`failures` and the deck id rule of :func:`recall.cards.loader.load_decks`
+        applies to it as to every load."""
+        import os
+        from dataclasses import replace
+
         from recall.cards.loader import read_deck
         from recall.grading import check_deck
 
+        self._refuse_closed()
         builtin = Path(path).resolve().is_relative_to(self._builtin_folder().resolve())
         deck, _errors = read_deck(path, builtin=builtin, check=check_deck)
-        if deck is None:
-            return None
+        where = os.path.realpath(path)
         with self._lock:
-            for fresh in deck.cards:
-                self._cards[fresh.key] = fresh
-            if self._loaded is not None:
-                from recall.cards.loader import LoadResult
-
-                decks = tuple(deck if d.id == deck.id else d for d in self._loaded.decks)
-                self._loaded = LoadResult(decks, self._loaded.failures)
+            view = self._cards.view
+            loaded = view.loaded
+            held = (
+                next(
+                    (d for d in loaded.decks if d.id == deck.id and d.path == deck.path),
+                    None,
+                )
+                if loaded is not None and deck is not None
+                else None
+            )
+            if held is None:
+                known = loaded is not None and any(
+                    os.path.realpath(p) == where
+                    for p in (*loaded.pending, *(f.path for f in loaded.failures))
+                )
+                if deck is None and not known:
+                    return None
+            else:
+                assert loaded is not None and deck is not None
+                cards = dict(view.cards)
+                cards.update((fresh.key, fresh) for fresh in deck.cards)
+                decks = tuple(deck if d is held else d for d in loaded.decks)
+                self._publish(replace(loaded, decks=decks), cards)
+        if held is None:
+            self.reload()  # the file joins the decks, or the failures, as any load would
+            return self.deck(deck.id) if deck is not None else None
+        assert deck is not None
         self.store.sync_decks([deck], self.clock())
         return deck
 
@@ -400,9 +483,27 @@ class Workspace:
         may call this); how many were written."""
         return self._cache_writes.write() if self._cache_writes is not None else 0
 
-    def _load_decks(self, progress: Progress | None = None, *, defer: bool = False) -> None:
+    def _load_decks(
+        self, progress: Progress | None = None, *, defer: bool = False, syncing: bool = False
+    ) -> None:
         with self._cache_writes_held():
-            self._read_decks(progress, defer=defer)
+            self._read_decks(progress, defer=defer, syncing=syncing)
+
+    def _deck_holder(self, syncing: bool) -> Callable[[str], str | None]:
+        """Who holds a deck id two files claim (:func:`recall.cards.loader.load_decks`): the
+        file its deck came from in this workspace's last load, else (when this load syncs, so
+        the store is opened anyway) the file the store last synced the learner's deck from."""
+
+        def holder(deck_id: str) -> str | None:
+            loaded = self._loaded
+            held = next((d for d in loaded.decks if d.id == deck_id), None) if loaded else None
+            if held is not None:
+                return held.path
+            if syncing and not self._closed:
+                return self.store.own_deck_path(deck_id)
+            return None
+
+        return holder
 
     @contextmanager
     def _cache_writes_held(self) -> Iterator[None]:
@@ -416,7 +517,9 @@ class Workspace:
         with writes_deferred(self._cache_writes):
             yield
 
-    def _read_decks(self, progress: Progress | None = None, *, defer: bool = False) -> None:
+    def _read_decks(
+        self, progress: Progress | None = None, *, defer: bool = False, syncing: bool = False
+    ) -> None:
         from recall.cards.loader import DeckFailure, LoadResult, deck_files, load_decks
         from recall.errors import DeckError
 
@@ -431,7 +534,10 @@ class Workspace:
         if self._deck_dirs is not None:
             total = sum(len(deck_files(d)) for d in self._deck_dirs)
             result = load_decks(
-                self._deck_dirs, check=_engine_checks(), progress=files_done(0, total)
+                self._deck_dirs,
+                check=_engine_checks(),
+                progress=files_done(0, total),
+                holder=self._deck_holder(syncing),
             )
         else:
             builtin_dir, custom_dir = self.folders()
@@ -445,6 +551,7 @@ class Workspace:
                 check=custom_check,
                 progress=files_done(first, total),
                 defer=defer,
+                holder=self._deck_holder(syncing),
             )
             taken = {deck.id: deck.path for deck in builtin.decks}
             decks = list(builtin.decks)
@@ -460,11 +567,7 @@ class Workspace:
                     continue
                 decks.append(deck)
             result = LoadResult(tuple(decks), tuple(failures), custom.pending)
-        self._loaded = result
-        fresh = {card.key: card for card in result.cards}
-        for key in [key for key in self._cards if key not in fresh]:
-            del self._cards[key]  # in place, never empty meanwhile: sessions hold this mapping
-        self._cards.update(fresh)
+        self._publish(result, {card.key: card for card in result.cards})
 
     # ------------------------------------------------------------------ the store
 
@@ -473,6 +576,7 @@ class Workspace:
         """The store, opened (created or upgraded) on first use, for :attr:`learner`; on a
         shared database the settings the learner set there apply from then on."""
         if self._store is None:
+            self._refuse_closed()
             from recall.store import open_store
 
             store = open_store(self.db_url, learner=self.learner)
@@ -580,7 +684,7 @@ class Workspace:
         guidance = self.exam_guidance(now)
         return todays_plan(
             self.store,
-            self._cards,
+            self._card_view(),
             self.day_settings(now),
             now,
             extra_today=self.extra_new_today(now) + max(0, more),
@@ -643,7 +747,7 @@ class Workspace:
         ``topic``, or every deck): whether cram and "weakest" have anything to show."""
         keys = [
             key
-            for key, card in self.cards.items()
+            for key, card in self._card_view().items()
             if (not decks or card.deck_id in decks) and (topic is None or card.topic == topic)
         ]
         usable = self._drillable(keys)
@@ -658,7 +762,8 @@ class Workspace:
         keys = missed_last_time(self.store)
         if keys is None:
             return None
-        return len(keys), len(self._drillable([k for k in keys if k in self.cards]))
+        cards = self._card_view()
+        return len(keys), len(self._drillable([k for k in keys if k in cards]))
 
     def learning_later(
         self, today: TodayPlan, decks: Sequence[str] | None, topic: str | None
@@ -759,7 +864,12 @@ class Workspace:
             rollover = settings.day_rollover_hour
             done = reviews_done(self.store, day_start(adopted, rollover), rollover)
         cards = exam_cards(
-            self.store, self._cards, decks=decks, topic=topic, seed=today.toordinal(), done=done
+            self.store,
+            self._card_view(),
+            decks=decks,
+            topic=topic,
+            seed=today.toordinal(),
+            done=done,
         )
         if not cards:
             raise ConfigError(
@@ -1006,11 +1116,20 @@ class Workspace:
 
     def close(self) -> None:
         """Close the store (every review is already committed) and write what the parsed-deck
-        cache still holds back; safe to call twice."""
+        cache still holds back; safe to call twice. A closed workspace never opens its store
+        again: a reload under way (a check worker's) finishes its loading and skips its sync,
+        and anything asking for the store afterwards gets a :class:`recall.errors.StoreError`."""
+        self._closed = True
         self.write_parse_cache()
-        if self._store is not None:
-            self._store.close()
-            self._store = None
+        with self._lock:  # a reload holding the store finishes with it first
+            if self._store is not None:
+                self._store.close()
+                self._store = None
+
+    @property
+    def closed(self) -> bool:
+        """Whether :meth:`close` was called."""
+        return self._closed
 
 
 def _engine_checks() -> Callable[..., None]:
@@ -1019,6 +1138,45 @@ def _engine_checks() -> Callable[..., None]:
     from recall.grading import check_deck as engine_checks
 
     return engine_checks
+
+
+@dataclass(frozen=True)
+class _View:
+    """What one load or reload made: the load's result and its cards by key. Published whole
+    (:meth:`Workspace._publish`) and never changed afterwards."""
+
+    loaded: LoadResult | None
+    cards: Mapping[str, Card]
+
+
+class _CardCache(Mapping[str, "Card"]):
+    """The workspace's one card map, read through to the current :class:`_View`: sessions
+    hold this object and see a card re-read after an edit, while each reload swaps in a new
+    view instead of changing one, so an iteration begun on one view ends on it."""
+
+    def __init__(self) -> None:
+        self.view = _View(None, MappingProxyType({}))
+
+    def __getitem__(self, key: str) -> Card:
+        return self.view.cards[key]
+
+    def __contains__(self, key: object) -> bool:
+        return key in self.view.cards
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.view.cards)
+
+    def __len__(self) -> int:
+        return len(self.view.cards)
+
+    def keys(self) -> KeysView[str]:
+        return self.view.cards.keys()
+
+    def values(self) -> ValuesView[Card]:
+        return self.view.cards.values()
+
+    def items(self) -> ItemsView[str, Card]:
+        return self.view.cards.items()
 
 
 class _Only(Mapping[str, "Card"]):

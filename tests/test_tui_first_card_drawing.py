@@ -1,6 +1,7 @@
 """The drill screen never holds a card back for SymPy: a ``shown`` formula that no start has
-drawn before (a first start, or the first after an upgrade) is shown as the deck file types it
-and drawn in a worker, which replaces it once drawn, if its card is still the one asked.
+drawn before (a first start, or the first after an upgrade) is shown meanwhile as recall's own
+plain Unicode reads it (``presenting.shown_placeholder``: never TeX, never SymPy) and drawn in a
+worker, which replaces it once drawn, if its card is still the one asked.
 
 The drawing is held back here by a renderer that waits for the test, so what the learner sees
 meanwhile is checked, whatever the machine's speed (at 80x24 and 100x30).
@@ -9,18 +10,24 @@ meanwhile is checked, whatever the machine's speed (at 80x24 and 100x30).
 from __future__ import annotations
 
 import asyncio
+import re
 import threading
+from functools import lru_cache
 from pathlib import Path
 
 import pytest
 
 import recall.tui.presenting as presenting
+from recall.cards.loader import load_decks
+from recall.cards.model import Card, CardKind
+from recall.paths import builtin_decks_dir
 from recall.tui.app import RecallApp
 from recall.tui.screens.drill import DrillScreen, Phase
 from recall.tui.views import SessionPlan
 from tests.tui_fixtures import FakeClock, isolate, real_services, screen_text, settle
 
-#: Two cards that show a formula (typed syntax, drawn 2-D by the engine) with their prompt.
+#: Two cards that show a formula (LaTeX, as most built-in cards type it, and typed syntax; both
+#: drawn 2-D by the engine) with their prompt.
 DECK = """\
 [deck]
 id = "drawn"
@@ -31,7 +38,7 @@ topic = "Testing"
 id = "logistic"
 kind = "reverse"
 prompt = "Name this function."
-shown = "1/(1 + exp(-z))"
+shown = '\\frac{1}{1 + e^{-z}}'
 symbols = { z = { domain = "real" } }
 accept = ["logistic function", "sigmoid"]
 
@@ -44,7 +51,8 @@ symbols = { x = { domain = "real" }, y = { domain = "real" } }
 accept = ["square plus cube"]
 """
 
-TYPED = {"drawn/logistic": "1/(1 + exp(-z))", "drawn/square": "x^2 + y^3"}
+#: What the learner reads until the drawing arrives: one notation, the rendered one.
+PLACEHOLDER = {"drawn/logistic": "1/(1 + e^(-z))", "drawn/square": "x² + y³"}
 
 
 @pytest.fixture(autouse=True)
@@ -101,19 +109,20 @@ def test_the_first_card_is_asked_before_its_formula_is_drawn(
             await _until(app, pilot, lambda: _asking(app))
             screen = app.screen
             assert isinstance(screen, DrillScreen) and screen.card is not None
-            # Asked at once: the prompt and the formula as typed, the answer box open.
+            # Asked at once: the prompt and the formula's placeholder, the answer box open.
             await _until(app, pilot, lambda: "Name this" in screen_text(app))
             assert screen.phase is Phase.ASKING
             assert screen.card.shown_pending
-            assert _shown(screen) == TYPED[screen.card.key]
-            assert TYPED[screen.card.key] in screen_text(app)
+            assert _shown(screen) == PLACEHOLDER[screen.card.key]
+            assert PLACEHOLDER[screen.card.key] in screen_text(app)
+            assert "\\" not in screen_text(app) and "{" not in screen_text(app)
             # The drawing is a worker's, off the event loop.
             await _until(app, pilot, lambda: held.threads)
             assert threading.main_thread() not in held.threads
             held.release()
             await settle(app, pilot)
             drawn = presenting.shown_formula(services.workspace.card(screen.card.key))
-            assert drawn != TYPED[screen.card.key]  # drawn 2-D: not the typed line
+            assert drawn != PLACEHOLDER[screen.card.key]  # drawn 2-D: not the placeholder
             assert not screen.card.shown_pending and screen.card.shown == drawn
             assert _shown(screen) == drawn
 
@@ -138,10 +147,95 @@ def test_a_late_drawing_does_not_replace_the_next_cards_formula(
             await pilot.press("ctrl+s")  # skipped while its formula is still being drawn
             await _until(app, pilot, lambda: screen.card is not None and screen.card.key != first)
             second = screen.card.key
-            assert _shown(screen) == TYPED[second]
+            assert _shown(screen) == PLACEHOLDER[second]
             held.release()
             await settle(app, pilot)
             assert screen.card.key == second
             assert _shown(screen) == presenting.shown_formula(services.workspace.card(second))
 
     asyncio.run(flow())
+
+
+#: The tryout's first card on a fresh home, as the built-in deck types it (TeX with a box).
+TEX_DECK = """\
+[deck]
+id = "tex"
+name = "TeX"
+topic = "Testing"
+
+[[card]]
+id = "logit"
+kind = "reverse"
+prompt = "Name the entry this formula gives."
+shown = '\\text{logit}_{ij} = \\frac{s}{\\sqrt{d_k}} + \\square'
+symbols = { s = { domain = "real" }, d_k = { domain = "positive" } }
+accept = ["attention logit"]
+"""
+
+#: A LaTeX control word (``\\text``, ``\\square``) or a TeX group brace.
+TEX_LEFTOVER = re.compile(r"\\[A-Za-z]+|[{}]")
+
+
+@pytest.mark.parametrize("size", [(80, 24), (100, 30)])
+def test_the_first_cards_tex_formula_is_never_on_screen_as_tex(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, size: tuple[int, int]
+) -> None:
+    held = HeldRenderer()
+    monkeypatch.setattr(presenting, "render_quietly", held)
+    services = real_services(tmp_path, FakeClock(), only={"tex.toml": TEX_DECK})
+    app = RecallApp(services, plan=SessionPlan(cards=1), warm_engine=False)
+
+    async def flow() -> None:
+        async with app.run_test(size=size) as pilot:
+            await _until(app, pilot, lambda: _asking(app))
+            screen = app.screen
+            assert isinstance(screen, DrillScreen) and screen.card is not None
+            await _until(app, pilot, lambda: "Name the entry" in screen_text(app))
+            await _until(app, pilot, lambda: held.threads)  # the drawing is under way, held
+            assert screen.card.shown_pending
+            assert _shown(screen) == "logit_ij = s/√d_k + ▢"
+            text = screen_text(app)
+            assert "logit_ij = s/√d_k + ▢" in text
+            assert TEX_LEFTOVER.search(text) is None, text
+            held.release()
+            await settle(app, pilot)
+            assert not screen.card.shown_pending
+            assert TEX_LEFTOVER.search(screen_text(app)) is None
+
+    asyncio.run(flow())
+
+
+@lru_cache(maxsize=1)
+def _builtin_shown() -> list[Card]:
+    result = load_decks([builtin_decks_dir()])
+    assert result.ok, result.errors
+    return [card for card in result.cards if card.shown]
+
+
+def test_every_built_in_cards_placeholder_is_free_of_tex() -> None:
+    """Over every built-in card with a ``shown`` formula (not samples): the placeholder the drill
+    screen shows before the drawing arrives has no control word and no brace, and says
+    something (a formula is never replaced by an empty line)."""
+    cards = _builtin_shown()
+    assert len(cards) > 100
+    assert sum("\\" in card.shown for card in cards) > 100  # most are typed in TeX
+    leftovers = {}
+    for card in cards:
+        placeholder = presenting.shown_placeholder(card)
+        if TEX_LEFTOVER.search(placeholder) or not placeholder.strip():
+            leftovers[card.key] = placeholder
+    assert leftovers == {}
+
+
+def test_the_placeholder_reads_tex_as_the_rendered_notation() -> None:
+    """A few shapes, each read the way the drawing writes it (a box for the answer's place)."""
+    cases = {
+        "\\text{logit}_{ij}=\\square": "logit_ij=▢",
+        "\\mathcal{L}_{\\mathrm{aux}} = \\sum_{i=1}^{E}\\square": "𝓛_aux = Σ_(i=1)^E▢",
+        "\\frac{\\partial p_i}{\\partial z_j} = \\square": "(∂ p_i)/(∂ z_j) = ▢",
+        "x^2 + y^3": "x² + y³",
+        "1/(1 + exp(-z))": "1/(1 + exp(-z))",
+    }
+    for shown, placeholder in cases.items():
+        card = Card(deck_id="d", id="c", kind=CardKind.REVERSE, prompt="p", shown=shown)
+        assert presenting.shown_placeholder(card) == placeholder

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -131,11 +132,81 @@ def test_a_card_whose_formula_was_never_drawn_is_asked_without_importing_sympy(
     tmp_path: Path,
 ) -> None:
     """A first start (or one after an upgrade: the drawings of other code are not trusted) has
-    no drawing of any formula: the drill screen's card gives the formula as typed, to be drawn
-    in a worker, and the engine is not imported for it."""
+    no drawing of any formula: the drill screen's card gives the formula's plain Unicode
+    placeholder (never its TeX), to be drawn in a worker, and the engine is not imported for it
+    (neither SymPy nor any of ``recall.formula``, whose package imports SymPy)."""
     first = _load_in_fresh_process(tmp_path, "ask")
     asked = first["asked"]
     assert len(asked) > 10  # a third of the built-in cards show a formula
     assert first["engine"] == []
+    assert sum("\\" in typed for typed, _shown, _pending in asked.values()) > 10
     for typed, shown, pending in asked.values():
-        assert shown == typed and pending is True
+        assert pending is True and shown.strip()
+        assert re.search(r"\\[A-Za-z]+|[{}]", shown) is None, (typed, shown)
+
+
+#: Runs the real app in a fresh process, straight into a drill of the one card ``argv[1]``, with
+#: the drawing of its formula held back (as a slow SymPy import would hold it) and no engine
+#: warm-up, and reports, once the card's frame is painted, what was imported and what its
+#: formula reads.
+_FIRST_CARD = """
+import asyncio, json, sys, threading
+from recall.tui.drill_run import DrillRun
+released = threading.Event()
+draw = DrillRun.draw_shown
+def held(self, card):
+    assert released.wait(60)
+    return draw(self, card)
+DrillRun.draw_shown = held
+from recall.tui.app import RecallApp
+from recall.tui.services import Services
+from recall.tui.settings import read_settings
+from recall.tui.views import SessionPlan
+report = {}
+async def pilot(driver):
+    app = driver.app
+    for _ in range(30000):
+        if getattr(app.screen, "card", None) is not None:
+            break
+        await asyncio.sleep(0.002)
+    await app.screen.wait_for_refresh()
+    report["engine"] = [m for m in ("sympy", "recall.formula") if m in sys.modules]
+    report["key"] = app.screen.card.key
+    report["pending"] = app.screen.card.shown_pending
+    report["shown"] = str(app.screen.query_one("#shown").render())
+    released.set()
+    app.exit(0)
+settings, _problem = read_settings()
+plan = SessionPlan(minutes=None, cards=1, card_keys=(sys.argv[1],))
+RecallApp(Services(settings), settings, plan=plan, warm_engine=False).run(
+    headless=True, size=(80, 24), auto_pilot=pilot
+)
+print(json.dumps(report))
+"""
+
+
+@pytest.mark.slow
+def test_the_first_card_paints_its_formula_rendered_before_sympy_is_imported(
+    tmp_path: Path,
+) -> None:
+    """The tryout's first card on a fresh home (``\\text{logit}_{ij}=\\square`` in its deck
+    file): its frame is painted with the formula as recall renders it, never as TeX, and
+    neither SymPy nor the engine package has been imported by then."""
+    env = {**os.environ, "RECALL_HOME": str(tmp_path)}
+    env.pop("RECALL_DB", None)
+    env.pop("RECALL_DECKS", None)
+    done = subprocess.run(
+        [sys.executable, "-c", _FIRST_CARD, "attention-transformers/sdpa-logit"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout.strip().splitlines()[-1])
+    assert report["key"] == "attention-transformers/sdpa-logit"
+    assert report["engine"] == []
+    assert report["pending"] is True  # a fresh home: never drawn before
+    assert report["shown"] == "logit_ij=▢"

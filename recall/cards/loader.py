@@ -354,12 +354,18 @@ def _is_builtin(path: Path) -> bool:
         return False
 
 
+#: Who holds a deck id already: the file a deck with that id was loaded or synced from before
+#: (``None``: nobody known). Asked only when two files claim one id.
+DeckHolder = Callable[[str], "str | None"]
+
+
 def load_decks(
     dirs: Iterable[str | os.PathLike[str]] | None = None,
     *,
     check: DeckCheck | None = None,
     progress: Callable[[int, int], None] | None = None,
     defer: bool = False,
+    holder: DeckHolder | None = None,
 ) -> LoadResult:
     """Load every deck under ``dirs`` (default: built-in, then custom); ``check`` as for
     :func:`read_deck`; ``progress(done, total)`` is called after each file (a loading screen
@@ -367,14 +373,22 @@ def load_decks(
     it (:func:`read_known_deck`) is left out, listed in :attr:`LoadResult.pending`: none of
     its cards is loaded until it is read with the check (load again without ``defer``).
 
-    Folders that do not exist are skipped quietly (a learner may have no custom decks). Deck ids
-    must be unique across everything loaded: a later deck reusing an id is a failure.
+    Folders that do not exist are skipped quietly (a learner may have no custom decks).
+
+    Deck ids are unique across everything loaded. When several files that load claim one
+    id, the file that already holds it keeps it: the one ``holder`` names for the id (the
+    file the deck was loaded or synced from before), else the first in file order; every
+    other claimant is a failure naming its file, its ``id`` line and the holder. A holder
+    that fails to load now (an edit broke it) still keeps its id: a file claiming it is a
+    failure until the holder is fixed (or deleted). The rule is
+    the same with and without ``defer``: a pending file claims nothing until it is read, and
+    once read it meets the same holder, so a new file never takes an id (and the store's
+    cards under it) from the deck that had it.
     """
     targets: Sequence[str | os.PathLike[str]] = list(default_dirs() if dirs is None else dirs)
-    decks: list[Deck] = []
+    loaded: list[tuple[str, Deck]] = []  # (file, its deck)
     failures: list[DeckFailure] = []
     pending: list[str] = []
-    owners: dict[str, str] = {}
     seen_files: set[str] = set()
     files = [file for target in targets for file in deck_files(target)]
     for done, file in enumerate(files):
@@ -397,24 +411,52 @@ def load_decks(
         if deck is None:
             failures.append(DeckFailure(str(file), tuple(errors)))
             continue
-        if deck.id in owners:
-            failures.append(
-                DeckFailure(
-                    str(file),
-                    (
-                        DeckError(
-                            f"deck id '{quote(deck.id)}' is already used by {owners[deck.id]}",
-                            path=str(file),
-                            line=_deck_id_line(file),
-                            suggestion="give this deck another id",
-                        ),
-                    ),
-                )
-            )
+        loaded.append((str(file), deck))
+    owners = _id_owners(loaded, holder, [failure.path for failure in failures])
+    decks: list[Deck] = []
+    for shown, deck in loaded:
+        owner, broken = owners[deck.id]
+        if owner == shown:
+            decks.append(deck)
             continue
-        owners[deck.id] = str(file)
-        decks.append(deck)
+        held = f"{owner}, which does not load now" if broken else owner
+        error = DeckError(
+            f"deck id '{quote(deck.id)}' is already used by {held}",
+            path=shown,
+            line=_deck_id_line(Path(shown)),
+            suggestion="give this deck another id" + (", or fix that file" if broken else ""),
+        )
+        failures.append(DeckFailure(shown, (error,)))
     return LoadResult(tuple(decks), tuple(failures), tuple(pending))
+
+
+def _id_owners(
+    loaded: Sequence[tuple[str, Deck]], holder: DeckHolder | None, failed: Sequence[str]
+) -> dict[str, tuple[str, bool]]:
+    """Which file keeps each deck id of the ``(file, deck)`` pairs (see :func:`load_decks`),
+    and whether that file is one of the ``failed`` ones: the one ``holder`` names, when it
+    claims the id or fails to load now (a deck file broken by an edit keeps its id, and the
+    store's cards under it, from a newcomer), else the first claimant. ``holder`` is asked
+    only for an id two files claim, or when some file failed."""
+    claims: dict[str, list[str]] = {}
+    for file, deck in loaded:
+        claims.setdefault(deck.id, []).append(file)
+    broken = {_identity(Path(path)) for path in failed}
+    owners: dict[str, tuple[str, bool]] = {}
+    for deck_id, files in claims.items():
+        owners[deck_id] = (files[0], False)
+        if holder is None or (len(files) == 1 and not broken):
+            continue
+        held = holder(deck_id)
+        if held is None:
+            continue
+        where = _identity(Path(held))
+        claimant = next((file for file in files if _identity(Path(file)) == where), None)
+        if claimant is not None:
+            owners[deck_id] = (claimant, False)
+        elif where in broken:
+            owners[deck_id] = (held, True)
+    return owners
 
 
 def _deck_id_line(path: Path) -> int | None:

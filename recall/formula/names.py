@@ -6,51 +6,8 @@ letters and digits with ``_`` segments (``beta_1``, ``m_hat_t``) and trailing pr
 
 from __future__ import annotations
 
-#: Every Greek letter by its spelled name, which is also its LaTeX command (``\\alpha``) and how a
-#: learner types it (``alpha``). The one Greek table: the lexer, the LaTeX reader and the
-#: terminal's LaTeX display all read it.
-GREEK_LETTERS: dict[str, str] = {
-    "alpha": "α",
-    "beta": "β",
-    "gamma": "γ",
-    "delta": "δ",
-    "epsilon": "ε",
-    "zeta": "ζ",
-    "eta": "η",
-    "theta": "θ",
-    "iota": "ι",
-    "kappa": "κ",
-    "lambda": "λ",
-    "mu": "μ",
-    "nu": "ν",
-    "xi": "ξ",
-    "omicron": "ο",
-    "pi": "π",
-    "rho": "ρ",
-    "sigma": "σ",
-    "tau": "τ",
-    "upsilon": "υ",
-    "phi": "φ",
-    "chi": "χ",
-    "psi": "ψ",
-    "omega": "ω",
-    "Gamma": "Γ",
-    "Delta": "Δ",
-    "Theta": "Θ",
-    "Lambda": "Λ",
-    "Xi": "Ξ",
-    "Pi": "Π",
-    "Sigma": "Σ",
-    "Upsilon": "Υ",
-    "Phi": "Φ",
-    "Psi": "Ψ",
-    "Omega": "Ω",
-}
-
-#: LaTeX's variant letters, and the letter each one names.
-GREEK_VARIANTS: dict[str, str] = {
-    f"var{name}": name for name in ("epsilon", "theta", "pi", "rho", "sigma", "phi")
-}
+from recall.greek import GREEK_LETTERS as GREEK_LETTERS
+from recall.greek import GREEK_VARIANTS as GREEK_VARIANTS
 
 #: Capitals a learner never types as a name: ``Π`` is read as the product sign and ``Υ`` looks
 #: like ``Y``.

@@ -144,6 +144,10 @@ DECKS = (
     .where(decks_visible_to(LEARNER))
     .order_by(DeckRow.id)
 )
+#: The file a learner's own custom deck (by slug) was last synced from.
+OWN_DECK_PATH = select(DeckRow.path).where(
+    DeckRow.slug == bindparam("slug"), DeckRow.owner_learner_id == LEARNER
+)
 #: (deck key, queue, cards) for every deck and queue.
 CARDS_PER_QUEUE = (
     select(CardStateRow.deck_id, CardStateRow.queue, func.count())

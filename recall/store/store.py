@@ -305,6 +305,17 @@ class Store:
         return deck_counts(decks, rows)
 
     @_translated
+    def own_deck_path(self, slug: str) -> str | None:
+        """The file this learner's custom deck ``slug`` was last synced from (``None``: no such
+        deck, or one synced before paths were kept): which of two deck files claiming one id
+        already holds it (:func:`recall.cards.loader.load_decks`)."""
+        with self._read() as conn:
+            path = conn.execute(
+                q.OWN_DECK_PATH, {"slug": slug, "learner": self.learner_id}
+            ).scalar_one_or_none()
+        return str(path) if path else None
+
+    @_translated
     def deck_sizes(self) -> list[DeckSize]:
         """Cards per deck: active, suspended and retired (counts every card: not for every
         frame, for the deck list)."""

@@ -90,7 +90,7 @@ class DrillRun:
     def _view(self, card: Card, question: Question | None = None) -> CardView:
         """The card as asked now: its question is drawn here, once per review (a given one is
         kept), and the prompt, grading and the recorded review all use it. Its ``shown``
-        formula comes drawn when it was drawn before; else as typed, with
+        formula comes drawn when it was drawn before; else as a plain Unicode placeholder, with
         ``shown_pending`` set (:meth:`draw_shown` draws it): the card is never held back
         for the engine's import."""
         from recall.grading import Question

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from recall.formula.names import GREEK_LETTERS, GREEK_VARIANTS
+from recall.greek import GREEK_LETTERS, GREEK_VARIANTS
 
 #: Commands that stand for one symbol (or a function name) and take no argument.
 _SYMBOLS = {

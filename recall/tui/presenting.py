@@ -88,6 +88,16 @@ def shown_drawn_before(card: Card) -> str | None:
     return shown_cache().get(card, SHOWN_WIDTH)
 
 
+def shown_placeholder(card: Card) -> str:
+    """``card.shown`` in plain Unicode, read by recall's own LaTeX display (``\\text{logit}_{ij} =
+    \\square`` is ``logit_ij = ▢``): what the drill screen shows until the 2-D drawing arrives.
+    Never the TeX as typed (one notation on screen, the rendered one), and never SymPy: it is
+    imported only by the drawing."""
+    from recall.tui.latex_display import latex_to_unicode
+
+    return latex_to_unicode(card.shown)
+
+
 def remember_shown_formulas(cards: Iterable[Card]) -> int:
     """Draw every formula of ``cards`` not drawn before and write the cache for the next start
     (the engine warm-up, once SymPy is imported); how many were drawn."""
@@ -132,8 +142,8 @@ def card_view(
 
     Rendering the ``shown`` formula needs the engine, so call this off the event loop when the
     engine may not be imported yet, or with ``draw=False``: then a formula not drawn before is
-    given as the deck file types it, marked :attr:`CardView.shown_pending` (the caller draws it
-    later), and the engine is never imported here.
+    given as :func:`shown_placeholder` reads it, marked :attr:`CardView.shown_pending` (the
+    caller draws it later), and the engine is never imported here.
     """
     from recall.grading.question import asked_prompt
 
@@ -142,7 +152,8 @@ def card_view(
     shown, pending = "", False
     if card.shown:
         shown_now = shown_formula(card) if draw else shown_drawn_before(card)
-        shown, pending = (card.shown, True) if shown_now is None else (shown_now, False)
+        pending = shown_now is None
+        shown = shown_placeholder(card) if shown_now is None else shown_now
     mentioned = mentioned_names(card)
     # Names declared only for the card's identity checks are not the learner's to type, so the
     # legend (the names the learner may use) never lists them.

@@ -155,17 +155,20 @@ class Services:
 
     def home(self) -> HomeData:
         """Recount without reloading the decks."""
+        from recall.cards.deck_names import shown_deck_names
         from recall.tui.presenting import deck_error_line
 
         workspace = self.workspace
+        # One load's decks, failures and pending files, though a worker may reload meanwhile.
+        loaded = workspace.loaded
         today = workspace.today()
         plan = today.plan
         rows = []
         # A deck's new cards include those buried with a sibling today: the same count of
         # cards waiting as the plan's, the dialogs' and `recall today`'s.
         buried = workspace.store.buried_new_by_deck()
-        names = workspace.deck_names
-        for deck in workspace.decks:
+        names = shown_deck_names(loaded.decks)
+        for deck in loaded.decks:
             count = today.counts.get(deck.id)
             planned = plan.by_deck.get(deck.id)
             rows.append(
@@ -186,7 +189,7 @@ class Services:
                 )
             )
         failures = []
-        for failure in workspace.failures:
+        for failure in loaded.failures:
             first = failure.errors[0] if failure.errors else None
             failures.append(
                 DeckFailure(
@@ -211,7 +214,7 @@ class Services:
             new_allowance=today.new_left,
             review_allowance=today.reviews_left,
             today=today_view(plan, today.due_tomorrow, today.extra_new, today.exam),
-            checking=len(workspace.pending),
+            checking=len(loaded.pending),
         )
 
     def _unfinished(self) -> tuple[SessionPlan | None, int]:

@@ -315,8 +315,9 @@ class CardView(ShownText):
     kind: str
     prompt: str
     shown: str = ""  # the formula parts around the answer, rendered 2-D
-    #: ``shown`` is the formula as the deck file types it: its 2-D drawing was not drawn before
-    #: and is drawn off the event loop (:meth:`recall.tui.drill_run.DrillRun.draw_shown`).
+    #: ``shown`` is the formula's plain Unicode placeholder (``presenting.shown_placeholder``): its
+    #: 2-D drawing was not drawn before and is drawn off the event loop
+    #: (:meth:`recall.tui.drill_run.DrillRun.draw_shown`).
     shown_pending: bool = False
     symbols: tuple[tuple[str, str], ...] = ()  # (name, meaning and domain)
     hint: str = ""

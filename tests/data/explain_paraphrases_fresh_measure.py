@@ -1,24 +1,30 @@
-"""Measure the explain-card matcher against ``tests/data/explain_paraphrases_fresh.jsonl``.
+"""Measure the explain-card matcher against a blind corpus of learner explanations.
 
 Usage::
 
+    python tests/data/explain_paraphrases_fresh_measure.py
     python tests/data/explain_paraphrases_fresh_measure.py \
-        > tests/data/explain_paraphrases_fresh_report.txt
+        --corpus tests/data/explain_paraphrases_fresh3.jsonl \
+        --report tests/data/explain_paraphrases_fresh3_report.txt
+
+``--corpus`` defaults to ``tests/data/explain_paraphrases_fresh.jsonl`` and ``--report`` to
+``tests/data/explain_paraphrases_fresh_report.txt``; ``--report -`` prints the report instead.
 
 Every entry is graded through the public path of ``recall check --card DECK/CARD "text"``
 (:func:`recall.commands.card_check.grade_on_card`, the drill screen's own path), in one process,
-with a throwaway ``RECALL_HOME`` so no learner's data or custom decks are read. The script prints
+with a throwaway ``RECALL_HOME`` so no learner's data or custom decks are read. The report says
 how many entries and labels there are, how often the matcher agrees with each kind of label
 (a must-credit point made; a must-not-credit point not made), the same per "Saying it out loud"
 card, and then every disagreement with the point's statement and what the matcher quoted as said.
 
-It asserts nothing: the corpus was written independently of the matcher, and this is a
-measurement of it, not a test (the corpus's own shape is checked by
-``explain_paraphrases_fresh_build.py --check``).
+It asserts nothing: each corpus was written independently of the matcher, and this is a
+measurement of it, not a test (a corpus's own shape is checked by its build script,
+``explain_paraphrases_fresh_build.py --check`` or ``explain_paraphrases_fresh3_build.py --check``).
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import sys
@@ -30,6 +36,7 @@ from typing import Any
 
 DATA = Path(__file__).resolve().parent
 CORPUS = DATA / "explain_paraphrases_fresh.jsonl"
+REPORT = DATA / "explain_paraphrases_fresh_report.txt"
 OUT_LOUD = (
     "losses/why-cross-entropy",
     "normalization/batchnorm-vs-layernorm",
@@ -61,8 +68,23 @@ def grade_all(entries: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
     return results
 
 
-def main() -> int:
-    entries = [json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines()]
+def shown(path: Path) -> str:
+    """The path as a reader would type it: relative to the working directory when inside it."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--corpus", type=Path, default=CORPUS, help="the JSONL corpus to grade")
+    parser.add_argument(
+        "--report", default=str(REPORT), help="where to write the report ('-' for stdout)"
+    )
+    args = parser.parse_args(argv)
+    corpus: Path = args.corpus
+    entries = [json.loads(line) for line in corpus.read_text(encoding="utf-8").splitlines()]
     for name in ("RECALL_DB", "RECALL_DECKS"):
         os.environ.pop(name, None)
     with tempfile.TemporaryDirectory(prefix="recall-measure-") as home:
@@ -102,32 +124,43 @@ def main() -> int:
                     )
         whole += entry_ok
 
-    print(f"corpus: {CORPUS.name}")
-    print(
-        "command: python tests/data/explain_paraphrases_fresh_measure.py "
+    lines: list[str] = []
+    say = lines.append
+    command = "python tests/data/explain_paraphrases_fresh_measure.py"
+    if corpus.resolve() != CORPUS or args.report != str(REPORT):
+        report_shown = args.report if args.report == "-" else shown(Path(args.report))
+        command += f" --corpus {shown(corpus)} --report {report_shown}"
+    say(f"corpus: {corpus.name}")
+    say(
+        f"command: {command} "
         "(grades through recall.commands.card_check.grade_on_card, "
         'the path of `recall check --card DECK/CARD "text"`)'
     )
-    print(f"entries: {len(entries)} over {len({e['card'] for e in entries})} explain cards")
-    print(
+    say(f"entries: {len(entries)} over {len({e['card'] for e in entries})} explain cards")
+    say(
         f"points labelled: {credit_total + deny_total} "
         f"({credit_total} must-credit, {deny_total} must-not-credit)"
     )
-    print(f"agreement on must-credit (point made): {percent(credit_agree, credit_total)}")
-    print(f"agreement on must-not-credit (point not made): {percent(deny_agree, deny_total)}")
-    print(f"entries with every label agreed: {percent(whole, len(entries))}")
-    print("'Saying it out loud' cards:")
+    say(f"agreement on must-credit (point made): {percent(credit_agree, credit_total)}")
+    say(f"agreement on must-not-credit (point not made): {percent(deny_agree, deny_total)}")
+    say(f"entries with every label agreed: {percent(whole, len(entries))}")
+    say("'Saying it out loud' cards:")
     for card in OUT_LOUD:
-        print(
+        say(
             f"  {card}: must-credit "
             f"{percent(by_card[(card, 'credit_agree')], by_card[(card, 'credit_total')])}, "
             f"must-not-credit "
             f"{percent(by_card[(card, 'deny_agree')], by_card[(card, 'deny_total')])}"
         )
-    print(f"\ndisagreements: {len(disagreements)}")
+    say(f"\ndisagreements: {len(disagreements)}")
     for line in disagreements:
-        print(line)
-    print(f"graded {len(entries)} entries in {seconds:.1f} s", file=sys.stderr)
+        say(line)
+    report = "\n".join(lines) + "\n"
+    if args.report == "-":
+        sys.stdout.write(report)
+    else:
+        Path(args.report).write_text(report, encoding="utf-8")
+    sys.stderr.write(f"graded {len(entries)} entries in {seconds:.1f} s\n")
     return 0
 
 

@@ -201,7 +201,7 @@ class DrillScreen(SessionScreen):
         self.post_message(ShownDrawn(self.run.draw_shown(card)))
 
     def on_shown_drawn(self, message: ShownDrawn) -> None:
-        """The drawing replaces the formula as typed, if its card is still the one asked
+        """The drawing replaces the placeholder, if its card is still the one asked
         (answered, skipped or undone meanwhile: the card shown now has its own)."""
         drawn = message.card
         if self.card is None or self.card.key != drawn.key or not self.card.shown_pending:
