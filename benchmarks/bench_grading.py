@@ -20,6 +20,8 @@ Prints, in milliseconds:
   median, the same way;
 * the worst case over the nested-radical class (``tests/data/nested_radicals.jsonl``) and over
   a 986-letter name one letter off (the spelling suggestion's bound);
+* hostile answers on a card's path (runs of spaces around a unit or a label), graded and
+  previewed, the way ``recall check --card`` and the TUI read them;
 * the live preview (parse + render) over every corpus answer: p50 and p99.
 
 Targets from the engine's brief, on a 2-core machine: grading p50 <= 2 ms, p99 <= 10 ms, worst
@@ -188,6 +190,32 @@ def long_name_jobs() -> list[tuple[str, Callable[[], object]]]:
     ]
 
 
+def card_path_jobs() -> list[tuple[str, Callable[[], object]]]:
+    """Hostile answers on a card's path (unit, label and cloze rewrites before the engine),
+    graded and previewed: 20,000 characters (refused before any rewrite) and 2,000 (read)."""
+    from recall.cards.loader import load_decks
+    from recall.grading import grade
+    from recall.grading import preview as card_preview
+    from recall.paths import builtin_decks_dir
+
+    cards = {c.key: c for d in load_decks([builtin_decks_dir()]).decks for c in d.cards}
+    memory, heads = (
+        cards["inference-cost/training-memory"],
+        cards["attention-transformers/mha-head-width"],
+    )
+    cases = {
+        "16N + 20,000 spaces + x": (memory, "16N" + " " * 20_000 + "x"),
+        "d_h + 20,000 spaces + = d/H": (heads, "d_h" + " " * 20_000 + "= d/H"),
+        "16N + 1,990 spaces + bytes": (memory, "16N" + " " * 1_990 + "bytes"),
+        "16N + 1,990 spaces + x": (memory, "16N" + " " * 1_990 + "x"),
+        "d_h = + 1,980 spaces + d/H": (heads, "d_h =" + " " * 1_980 + "d/H"),
+    }
+    return [
+        (label, lambda card=card, typed=typed: (grade(card, typed), card_preview(card, typed)))
+        for label, (card, typed) in cases.items()
+    ]
+
+
 def learner_corpus(rounds: int, top: int) -> None:
     """Every answer of ``tests/data/learner_corpus.jsonl`` graded as ``recall check --card``
     grades it (the workspace's card, the question drawn from seed 7, the neighbours): p50, p99
@@ -271,6 +299,7 @@ def main(argv: list[str] | None = None) -> int:
         radical_previews.append((case["id"], lambda text=text, table=table: preview(text, table)))
     worst_of_two(radical_previews, "nested radicals, live preview", args.top)
     worst_of_two(long_name_jobs(), "a 986-letter name with a spelling suggestion", args.top)
+    worst_of_two(card_path_jobs(), "hostile answers on a card's path, grade + preview", args.top)
 
     previews: list[float] = []
     for line in lines:

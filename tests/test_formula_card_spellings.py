@@ -56,7 +56,7 @@ def dropped_indices() -> list[tuple[str, str, str, SymbolTable]]:
                 if [n for n in names if n.startswith(base + "_")] != [name]:
                     continue
                 index = name[len(base) + 1 :]
-                if not (index in {"i", "j", "t", "n", "m", "c"} or index.isdigit()):
+                if index not in {"i", "j", "t", "n", "m", "c"}:
                     continue
                 typed = to_text(renamed(tree, name, base))
                 found.append((card.key, card.answer, typed, table))
@@ -72,6 +72,55 @@ def test_a_dropped_index_is_read_as_the_cards_name(case) -> None:
     key, reference, typed, table = case
     verdict = check(reference, typed, table)
     assert verdict.is_correct, (key, typed, verdict.message)
+
+
+@lru_cache(maxsize=1)
+def numbered_names() -> list[tuple[str, str, str, SymbolTable]]:
+    """Each numbered name of a built-in formula card (``beta_2``, ``z_1``, ``alpha_1``) whose
+    base the card does not declare: the answer typed with the base alone."""
+    found = []
+    for deck in load_decks([builtin_decks_dir()]).decks:
+        for card in deck.cards:
+            if card.kind is not CardKind.FORMULA or card.params:
+                continue
+            table = symbol_table(card)
+            parsed = parse(card.answer, table)
+            tree = parsed.tree
+            for name in sorted(table.variables):
+                base, _, index = name.partition("_")
+                if not index.isdigit() or base in table.variables or table.is_constant(base):
+                    continue
+                if name not in parsed.names:
+                    continue
+                found.append((card.key, base, to_text(renamed(tree, name, base)), table))
+    return found
+
+
+def test_a_number_is_never_dropped() -> None:
+    """``v/(1-β^t)`` on Adam's second-moment card: which β goes there is what the card asks, so
+    a bare name is never read as a numbered one; it is asked about (did you mean β_2?)."""
+    assert len(numbered_names()) >= 10
+    read = []
+    for key, base, typed, table in numbered_names():
+        try:
+            parse(typed, table)
+        except ParseError as error:
+            if f"unknown name '{base}'" not in error.message:
+                read.append(f"{key}: {typed}: {error.message}")
+            continue
+        read.append(f"{key}: {typed} was read")
+    assert read == []
+
+
+def test_adams_bare_beta_is_asked_about() -> None:
+    card = next(
+        c
+        for deck in load_decks([builtin_decks_dir()]).decks
+        for c in deck.cards
+        if c.key == "optimizers/adam-v-hat"
+    )
+    with pytest.raises(ParseError, match="unknown name 'β'"):
+        parse("v_t/(1-β^t)", symbol_table(card))
 
 
 def test_two_names_with_the_base_are_asked_about() -> None:

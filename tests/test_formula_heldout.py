@@ -36,6 +36,10 @@ SEED = 7
 VERDICTS_LEFT = {
     "held-015": "sech is not a builtin (adding one means a reach guard and a hostile class)",
     "held-101": "clip(ρ, lo, hi) is not a builtin; the card says to write it with min and max",
+    "held-391": (
+        "PPL = e^L: the prompt says 'Perplexity' and names no label, and a left side is dropped "
+        "only when it is the card's label (invalid, at no cost)"
+    ),
     "held-438": "FN on the precision card: a name of a sibling card is unknown, not graded wrong",
     "held-440": "FP on the recall card: the same",
     "held-443": "TP on the false-positive-rate card: the same",
@@ -206,3 +210,28 @@ def test_a_learner_who_typed_sigma_reads_sigma(graded) -> None:
         if str(verdict.status) != "correct" and re.search(r"\bsigma|sigmoid", echoed):
             spelled.append(f"{line['id']}: {echoed}")
     assert spelled == []
+
+
+def test_no_wrong_answer_is_credited_and_no_right_one_marked_wrong(graded) -> None:
+    """The two errors that cost the learner, counted without the list of verdicts left: an
+    answer labelled incorrect or invalid graded correct (false credit), and one labelled
+    correct graded incorrect (a lapse for a right answer). The review that found the wrong
+    labels credited counted, over the non-numeric answers, 443 right answers credited, 304
+    incorrect and 20 invalid graded so, 11 incorrect and 4 correct graded invalid; the 120 right
+    answers on numeric cards (seed 7) are credited too."""
+    credited = [
+        k for k, line in BY_ID.items() if line["expect"] != "correct" and graded[k].is_correct
+    ]
+    lapsed = [
+        k
+        for k, line in BY_ID.items()
+        if line["expect"] == "correct" and str(graded[k].status) == "incorrect"
+    ]
+    assert credited == [] and lapsed == []
+    agree = Counter(
+        line["expect"] for k, line in BY_ID.items() if str(graded[k].status) == line["expect"]
+    )
+    assert agree["correct"] >= 443 + 120 and agree["incorrect"] >= 304 and agree["invalid"] >= 20
+
+
+BY_ID = {line["id"]: line for line in LINES}

@@ -119,3 +119,48 @@ def test_a_word_or_an_ambiguous_run_is_asked(
     with pytest.raises(ParseError) as caught:
         parse(typed, table)
     assert asked in caught.value.message
+
+
+@lru_cache(maxsize=1)
+def letter_pairs() -> list[tuple[str, str, SymbolTable]]:
+    """Two one-letter names of one built-in card, each pair once per card."""
+    found = []
+    for deck in load_decks([builtin_decks_dir()]).decks:
+        for card in deck.cards:
+            if card.kind is not CardKind.FORMULA or card.params:
+                continue
+            table = symbol_table(card)
+            letters = sorted(n for n in table.variables if len(n) == 1 and n.isalpha())
+            found += [(a, b, table) for a in letters for b in letters if a != b]
+    return found
+
+
+@pytest.mark.parametrize(
+    "exponent", ["2^{run}", "e^-{run}", "e^+{run}", "{a}^{run} + 1", "2**{run}"]
+)
+def test_a_run_in_an_exponent_is_asked_about_never_split(exponent: str) -> None:
+    """``2^ND`` read as ``N*D`` would be ``2^N*D`` (the exponent binds its first letter), not
+    the ``2^(N*D)`` the learner meant: a run after ``^`` (or after a sign after ``^``) is
+    answered with the question, as it was before runs were read, on every built-in card."""
+    assert len(letter_pairs()) >= 200
+    silent = []
+    for a, b, table in letter_pairs():
+        typed = exponent.format(run=a + b, a=a)
+        try:
+            parse(typed, table)
+        except ParseError as error:
+            if f"did you mean {a}*{b}?" not in error.message and a + b not in table.variables:
+                if "did you mean" not in error.message:
+                    silent.append(f"{typed}: {error.message}")
+            continue
+        if a + b not in table.variables:
+            silent.append(f"{typed} was read silently")
+    assert silent == []
+
+
+def test_a_bracketed_run_in_an_exponent_is_its_product() -> None:
+    table = SymbolTable.build(variables={"N": "positive", "D": "positive"}, strict=True)
+    assert check("2^(N*D)", "2^(ND)", table).is_correct
+    assert check("exp(-N*D)", "e^(-ND)", table).is_correct
+    assert not check("exp(-N*D)", "e^-N*D", table).is_correct
+    assert check("6*N*D", "6ND", table).is_correct

@@ -2,9 +2,13 @@
 is the quantity's label (``d_h = d/H``, ``α_t = 1 - β_t``, ``R² = 1 - SS_res/SS_tot``,
 ``w_{t+1} = w - η g``); a small number written as a word fills a cloze blank (``one``).
 
-The class over every built-in formula and math-cloze card: its own answer, typed after a label
-of each shape, grades correct; a wrong right side is still wrong; a left side that is an
-expression (``1 - β = α``) or a chain (``x = y = z``) is still asked about.
+The class over every built-in formula and math-cloze card: its own answer, typed after the card's
+own label (recall.grading.labels: the name its ``shown`` box or cloze blank follows, or the name
+its prompt asks for) grades correct; after any other left side (another of its names, a name it
+does not have, a function of its label, a power of it) it is *invalid*, saying which left side
+was wanted, at no cost; the live preview refuses it with the same words; a wrong right side is
+still wrong; a left side that is an expression (``1 - β = α``) or a chain (``x = y = z``) is
+still asked about.
 """
 
 from __future__ import annotations
@@ -17,9 +21,9 @@ from recall.cards.loader import load_decks
 from recall.cards.model import Card, CardKind
 from recall.grading import grade
 from recall.grading.expressions import without_label
+from recall.grading.labels import card_labels, label_key, label_text
+from recall.grading.reference import preview
 from recall.paths import builtin_decks_dir
-
-LABELS = ["y", "y_i", "α_t", "R²", "w_{t+1}", "σ'(x)", "L(N)", "PPL", "x̂_0"]
 
 
 @lru_cache(maxsize=1)
@@ -37,17 +41,94 @@ def test_there_are_many_cards() -> None:
     assert len(math_cards()) >= 250
 
 
-@pytest.mark.parametrize("label", LABELS)
-def test_an_answer_after_a_label_grades_as_the_answer(label: str) -> None:
+def labelled_cards() -> list[Card]:
+    return [
+        card for card in math_cards() if card_labels(card) and grade(card, card.answer).is_correct
+    ]
+
+
+def test_many_cards_name_their_quantity() -> None:
+    assert len(labelled_cards()) >= 50
+
+
+def test_an_answer_after_its_label_grades_as_the_answer() -> None:
     refused = []
-    for card in math_cards():
-        plain = grade(card, card.answer)
-        if not plain.is_correct:
-            continue  # a card whose form rule the reference itself does not meet as typed
-        verdict = grade(card, f"{label} = {card.answer}")
-        if not verdict.is_correct:
-            refused.append(f"{card.key}: {verdict.message}")
+    for card in labelled_cards():
+        for label in set(card_labels(card).values()):
+            for spelling in {label, label_text(label)}:
+                verdict = grade(card, f"{spelling} = {card.answer}")
+                if not verdict.is_correct:
+                    refused.append(f"{card.key}: {spelling!r}: {verdict.message}")
     assert refused == []
+
+
+def wrong_labels(card: Card) -> list[str]:
+    """Left sides that do not name the card's quantity: its other names, a name it does not
+    have, a function of its label, a power of it, a label of another card."""
+    labels = card_labels(card)
+    names = [spec.name for spec in card.symbols]
+    own = [label_text(label) for label in labels.values()] or ["y"]
+    candidates = [*names, "n", "q_z", "H", "d", "y", "alpha_bar_t", "PPL"]
+    for label in own:
+        candidates += [f"sqrt({label})", f"log({label})", f"{label}^3", f"exp({label})"]
+        candidates += [rf"\sqrt{{{label}}}"]
+    return [c for c in dict.fromkeys(candidates) if label_key(c) not in labels]
+
+
+def test_a_left_side_that_is_not_the_cards_label_is_sent_back() -> None:
+    credited = []
+    tried = 0
+    for card in math_cards():
+        if not grade(card, card.answer).is_correct:
+            continue
+        for left in wrong_labels(card):
+            tried += 1
+            typed = f"{left} = {card.answer}"
+            verdict = grade(card, typed)
+            refused = "type only the expression" in verdict.message
+            if str(verdict.status) != "invalid" or not refused:
+                credited.append(f"{card.key}: {typed!r}: {verdict.status}, {verdict.message}")
+            # The live preview reads the answer as Enter does: refused, with the same words.
+            shown = preview(card, typed)
+            if shown.ok or shown.message != verdict.message:
+                credited.append(f"{card.key}: preview of {typed!r}: {shown}")
+    assert tried >= 2000
+    assert credited == []
+
+
+@pytest.mark.parametrize(
+    ("key", "typed", "wanted"),
+    [
+        ("attention-transformers/mha-head-width", "H = d/H", "d_h"),
+        ("attention-transformers/mha-head-width", "n = d/H", "d_h"),
+        ("attention-transformers/mha-head-width", "d = d/H", "d_h"),
+        ("attention-transformers/mha-head-width", "d_h^2 = d/H", "d_h"),
+        ("attention-transformers/mha-head-width", "sqrt(d_h) = d/H", "d_h"),
+        ("attention-transformers/mha-head-width", "log(d_h) = d/H", "d_h"),
+        ("attention-transformers/mha-head-width", r"\sqrt{d_h} = d/H", "d_h"),
+        ("diffusion-flow/alpha-t", "alpha_bar_t = 1 - beta_t", "α_t"),
+        ("diffusion-flow/alpha-t", "beta_t = 1 - beta_t", "α_t"),
+        (
+            "diffusion-flow/closed-form",
+            "x_0 = sqrt(alpha_bar_t)*x_0 + sqrt(1 - alpha_bar_t)*epsilon",
+            "x_t",
+        ),
+        ("activations/tanh-derivative", "tanh(x) = 1 - tanh(x)^2", ""),
+        ("activations/tanh-derivative", "x = 1 - tanh(x)^2", ""),
+    ],
+)
+def test_the_reviewers_wrong_labels_are_invalid_saying_which_is_wanted(
+    key: str, typed: str, wanted: str
+) -> None:
+    card = next(c for c in math_cards() if c.key == key)
+    verdict = grade(card, typed)
+    assert str(verdict.status) == "invalid"
+    assert (
+        f"the left side should be {wanted}," in verdict.message
+        if wanted
+        else "only" in verdict.message
+    )
+    assert verdict.column == 0
 
 
 def test_a_wrong_right_side_is_still_wrong() -> None:

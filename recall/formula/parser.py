@@ -317,8 +317,10 @@ class Parser:
         side, as the prompts themselves write products, read as their product when the run
         splits into the card's names in exactly one way and every part is one letter (with
         its subscript). A word (``mean``) or a run that splits two ways stays unknown and is
-        answered with the suggestion; the reading is shown as ``N*D``."""
-        parts = typed_names.juxtaposed_parts(token.text, set(self.table.variables))
+        answered with the suggestion; the reading is shown as ``N*D``. A run in an exponent
+        (``2^ND``, ``e^-ND``) is asked about too (:func:`~typed_names.in_exponent`)."""
+        before = self.tokens[max(0, self.index - 3) : self.index - 1]
+        parts = typed_names.juxtaposed_parts(token.text, set(self.table.variables), before)
         if parts is None:
             return None
         # The run becomes one token per name, so the grammar reads it as typed with spaces:

@@ -2,19 +2,25 @@
 
 Two readings, both shown to the learner as read: one-letter names typed side by side are their
 product (``6ND`` is ``N*D``, as the prompts write it), and a name typed in another of its
-spellings is the card's name (``ε_u`` for ``eps_u``, ``p`` for ``p_i`` where the index is the
-only thing dropped). Anything else stays an unknown name, answered with a suggestion.
+spellings is the card's name (``ε_u`` for ``eps_u``, ``p`` for ``p_i`` where a letter index is
+the only thing dropped; never a number: ``β`` is not ``beta_2``). Anything else stays an
+unknown name, answered with a suggestion.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+
+from recall.formula.lexer import Token
 
 
-def juxtaposed_parts(name: str, known: set[str]) -> list[str] | None:
+def juxtaposed_parts(name: str, known: set[str], before: Sequence[Token] = ()) -> list[str] | None:
     """The card's names ``name`` is a run of, when it splits into them in exactly one way and
     every part is one letter with its subscript (``Ld`` → ``L``, ``d``; ``XW_Q`` → ``X``,
-    ``W_Q``); ``None`` for a word, a run of longer names or a run that splits two ways."""
+    ``W_Q``); ``None`` for a word, a run of longer names, a run that splits two ways, or a run
+    in an exponent (:func:`in_exponent`, given the tokens ``before`` the run)."""
+    if in_exponent(before):
+        return None
     parts = split_into(name, known)
     if parts is None or not all(_one_letter(part) for part in parts):
         return None
@@ -23,11 +29,22 @@ def juxtaposed_parts(name: str, known: set[str]) -> list[str] | None:
     return parts
 
 
+def in_exponent(before: Sequence[Token]) -> bool:
+    """Whether a name comes right after ``^`` (or after a sign right after ``^``), given the
+    tokens before it: ``2^ND`` read as a run would be ``2^N*D``, the exponent binding its first
+    letter only, which is not what was meant, so such a run is never split silently."""
+    if before[-1:] and before[-1].kind == "op" and before[-1].text in "+-":
+        before = before[:-1]
+    return bool(before) and before[-1].kind == "op" and before[-1].text == "^"
+
+
 def card_spelling(name: str, known: Mapping[str, object]) -> str | None:
     """The card's name for a name it does not know, when the card's meaning is plain:
     ``ε_θ`` (``epsilon_theta``) where the card spells it ``eps_theta``; a dropped index
-    (``p`` for ``p_i``, ``γ`` for ``gamma_i``, ``m̂`` for ``m_hat_t``, ``β`` for ``beta_1``)
-    when exactly one of the card's names extends it by an index. ``p`` on a card with
+    (``p`` for ``p_i``, ``γ`` for ``gamma_i``, ``m̂`` for ``m_hat_t``) when exactly one of the
+    card's names extends it by a letter index. A number is never dropped: ``β`` is not read as
+    ``beta_2`` on a card with only that β, because which β belongs there (Adam's ``beta_1`` or
+    ``beta_2``) is what such a card asks. ``p`` on a card with
     ``p_i`` and ``p_j`` stays unknown (and is answered with the names), and so does ``d``
     beside ``d_k``: a subscript that names something (key, head, weight) is not an index,
     and ``d`` is the model width, not the key width."""
@@ -74,12 +91,13 @@ def split_into(name: str, known: set[str]) -> list[str] | None:
     return parts
 
 
-#: Subscripts that index a coordinate, an example, a step or a class (dropped in typing).
+#: Subscripts that index a coordinate, an example, a step or a class (dropped in typing). A
+#: numbered name (``beta_1``, ``z_2``, ``p_1``) is not among them: the number tells which one.
 _INDICES = frozenset({"i", "j", "t", "n", "m", "c"})
 
 
 def _is_index(subscript: str) -> bool:
-    return subscript in _INDICES or subscript.isdigit()
+    return subscript in _INDICES
 
 
 def _swap_prefix(name: str, old: str, new: str) -> str:

@@ -78,6 +78,7 @@ from recall.formula.lexer import (
 )
 from recall.formula.names import GREEK, GREEK_NAMES
 from recall.formula.nodes import Number, replace_symbols
+from recall.formula.typed_names import split_into
 
 #: Most parts (expressions) and equations taken from one explanation.
 MAX_SPANS = 40
@@ -829,22 +830,10 @@ def _base_name(name: str, known: set[str]) -> str | None:
 
 
 def _split_glued(name: str, known: set[str]) -> list[str] | None:
-    """``ND`` → ``N``, ``D`` when both are point names (as the engine suggests ``N*D``); a
-    lower-case word of four letters or more is a word, not a product of letters."""
-    if len(name) > 24 or "_" in name:
-        return None
-    best: dict[int, list[str]] = {0: []}
-    for end in range(1, len(name) + 1):
-        for start in range(end):
-            if start in best and name[start:end] in known:
-                best[end] = [*best[start], name[start:end]]
-                break
-    parts = best.get(len(name))
-    if not parts or len(parts) < 2:
-        return None
-    if len(name) >= 4 and name.isalpha() and name.islower() and all(len(p) == 1 for p in parts):
-        return None
-    return parts
+    """``ND`` → ``N``, ``D`` when both are point names (as the engine suggests ``N*D``): the
+    engine's own split (:func:`~recall.formula.typed_names.split_into`, which keeps a word a
+    word), for a name with no subscript of its own."""
+    return None if "_" in name else split_into(name, known)
 
 
 def _applications(

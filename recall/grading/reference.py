@@ -12,9 +12,9 @@ from dataclasses import replace
 from recall.cards import params as param_values
 from recall.cards.model import Card, CardKind
 from recall.errors import ParseError
-from recall.formula import Preview
+from recall.formula import Preview, Verdict
 from recall.formula import preview as engine_preview
-from recall.grading.expressions import card_table, number_word, without_label, without_prompt_words
+from recall.grading.expressions import card_table, read_answer
 from recall.grading.quantities import quantity_preview
 
 
@@ -39,12 +39,17 @@ def preview(card: Card, text: str) -> Preview:
     "interpreted as"). Numeric and fact answers are read as numbers."""
     if card.kind in (CardKind.NUMERIC, CardKind.FACT):
         return quantity_preview(text, card.unit)
-    # "8 bytes" for "▢ bytes per parameter" previews as it is graded: the 8; "d_h = d/H" as
-    # d/H, "one" on a numeric blank as 1.
-    shift, answer = without_label(without_prompt_words(card, text))
-    shown = engine_preview(number_word(card, answer), card_table(card))
+    # Read as Enter reads it (read_answer): "8 bytes" for "▢ bytes per parameter" previews the
+    # 8, "d_h = d/H" its right side, and a wrong label or unit is refused here as there.
+    if not text.strip():
+        return Preview(True)
+    read = read_answer(card, text)
+    if isinstance(read, Verdict):
+        return Preview(False, message=read.message, column=read.column, caret=read.caret)
+    shift, expression = read
+    shown = engine_preview(expression, card_table(card))
     if shift and shown.column is not None:
         column = shown.column + shift
         caret = ParseError(shown.message, text, column).caret()
-        shown = replace(shown, column=column, caret=caret)
+        return replace(shown, column=column, caret=caret)
     return shown
