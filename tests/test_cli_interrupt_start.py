@@ -87,6 +87,9 @@ def test_sigint_during_a_real_start_is_a_quiet_status_130(
     assert "KeyboardInterrupt" not in said, said[-3000:]
     assert "never awaited" not in said and "Warning" not in said, said[-3000:]
     if args:
-        assert status in (130, 0), (status, said[-3000:])  # ``today`` may finish first
+        # ``today`` may finish first (0), or be ending: Python's finalization gives SIGINT its
+        # default action back, so a signal then ends the process by the signal (-2), which a
+        # shell reports as 130 too, with nothing printed (asserted above).
+        assert status in (130, 0, -signal.SIGINT), (status, said[-3000:])
     else:
         assert status == 130, (status, said[-3000:])
