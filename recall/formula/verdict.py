@@ -105,6 +105,27 @@ class Verdict:
             worked=worked,
         )
 
+    @classmethod
+    def control_character(
+        cls, text: str, *, caret: bool = False, expected: str = ""
+    ) -> Verdict | None:
+        """*Invalid* for an answer holding a control character (bidi controls included), named
+        as the formula reader names it, or ``None`` when it holds none: checked before any
+        rewrite of the text could strip one (``str.strip`` takes U+001C-U+001F as spaces)."""
+        from recall.inert import describe_char, first_control
+
+        index = first_control(text)
+        if index is None:
+            return None
+        return cls(
+            Status.INVALID,
+            "parse",
+            f"unexpected character {describe_char(text[index])}",
+            column=index,
+            caret=" " * index + "^" if caret else "",
+            expected=expected,
+        )
+
     @property
     def is_correct(self) -> bool:
         return self.status is Status.CORRECT

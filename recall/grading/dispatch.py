@@ -25,7 +25,6 @@ from recall.grading.facts import grade_fact
 from recall.grading.names import grade_name
 from recall.grading.numeric import grade_numeric
 from recall.grading.question import Question
-from recall.inert import describe_char, first_control
 from recall.verdicts import Status
 
 
@@ -56,16 +55,10 @@ def grade(asked: Question | Card, answer_text: str, *, others: Iterable[str] = (
     card = asked.card
     kind = card.kind
     if kind is CardKind.EXPLAIN:
-        if (index := first_control(answer_text)) is not None:
-            # Refused like any other answer with one (the formula reader says the same), before
-            # anything is checked or self-rated.
-            return Verdict(
-                Status.INVALID,
-                "parse",
-                f"unexpected character {describe_char(answer_text[index])}",
-                column=index,
-                expected=card.model_answer,
-            )
+        # Refused like any other answer with one, before anything is checked or self-rated.
+        refused = Verdict.control_character(answer_text, expected=card.model_answer)
+        if refused is not None:
+            return refused
         if card.points and answer_text.strip():
             return grade_explanation(card, answer_text, explain_table(card))
         return Verdict(

@@ -17,7 +17,7 @@ from recall.formula import Status, SymbolTable, Verdict, check, parse
 from recall.formula.lexer import MAX_LENGTH
 from recall.grading.labels import card_labels, label_key, label_text
 from recall.grading.tables import symbol_table
-from recall.inert import describe_char, first_control, inert
+from recall.inert import inert
 
 
 def card_table(card: Card) -> SymbolTable:
@@ -68,16 +68,11 @@ def read_answer(card: Card, answer_text: str) -> tuple[int, str] | Verdict:
                 None,
             )
         )
-    if (index := first_control(answer_text)) is not None:
-        # Refused as the engine refuses it, before a rewrite could strip it with the spaces
-        # around a unit or a label (str.strip takes U+001C-U+001F as white space).
-        return Verdict(
-            Status.INVALID,
-            "parse",
-            f"unexpected character {describe_char(answer_text[index])}",
-            column=index,
-            caret=" " * index + "^",
-        )
+    # Refused as the engine refuses it, before a rewrite could strip it with the spaces around
+    # a unit or a label.
+    refused = Verdict.control_character(answer_text, caret=True)
+    if refused is not None:
+        return refused
     text = without_prompt_words(card, answer_text)
     if isinstance(text, Verdict):
         return text
