@@ -41,7 +41,10 @@ How a phrasing is matched, and why (reading the text as words, clauses and negat
 * **A list of terms is no statement.** A point's words must be linked (a small word, a
   negation, a preposition, a sign): a clause of six words or more with no link at all, a run of
   nine with only spaces and commas between, or four comma-parted items of one or two words in a
-  row ("bce, mse, sigmoid, slope") is a list, its words make no point, and the verdict says so.
+  row ("bce, mse, sigmoid, slope") is a list, its words make no point, and the verdict says so;
+  so are four comma-parted items in a row of up to four words each with no verb or relating
+  sign among them, whatever stands inside an item ("one-hot, sqrt(d_k), KL to reference"),
+  unless most of them deny something ("no reward model, no sampling, no value net, no RL").
   The longest unlinked run in a written sentence is about eight words ("small batches give noisy
   statistics" is five and still a statement).
 * **A point leans one way.** Its model sentence takes one side of pairs such as
@@ -474,7 +477,8 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
             if evidence is None:
                 evidence = formulas.evidence(point.formulas)
                 if evidence is not None and (
-                    _formula_leans_against(leaning(point.say), evidence, clauses)
+                    _listed_only(evidence, only_listed)  # a formula in a list of terms
+                    or _formula_leans_against(leaning(point.say), evidence, clauses)
                     or _said_of_another(text, evidence, point.say)
                 ):
                     evidence = None
