@@ -71,7 +71,71 @@ TERM_LISTS = [
     ),
 ]
 
-CASES = [*(("term list", *case) for case in TERM_LISTS)]
+#: A claim said of another member of a family of things learners mix up than the one the
+#: point names (the prior and the posterior, the entropy and the cross-entropy or the KL, the
+#: norms): the point's words are there, the thing is wrong. Said of the right one, it is made.
+ATTRIBUTION = [
+    (
+        "generative-models/explain-elbo",
+        "the ELBO is a reconstruction term minus a KL divergence to the posterior",
+        [],
+        [4],
+    ),
+    (
+        "generative-models/explain-elbo",
+        "the ELBO is a reconstruction term minus a KL divergence to the prior",
+        [4],
+        [],
+    ),
+    (
+        "information-theory/explain-mle-min-kl",
+        "the average log-likelihood is an estimate of minus the data entropy",
+        [],
+        [0],
+    ),
+    (
+        "information-theory/explain-mle-min-kl",
+        "the average log-likelihood is an estimate of minus the cross-entropy",
+        [0],
+        [],
+    ),
+    (
+        "information-theory/explain-min-ce-is-min-kl",
+        "each step that reduces the cross-entropy reduces the entropy by the same amount",
+        [],
+        [2],
+    ),
+    (
+        "information-theory/explain-min-ce-is-min-kl",
+        "each step that reduces the cross-entropy reduces the KL by the same amount",
+        [2],
+        [],
+    ),
+    (
+        "normalization/one-line-difference",
+        "RMSNorm is GroupNorm without the centring: it only divides by the root mean square",
+        [],
+        [2],
+    ),
+    (
+        "normalization/one-line-difference",
+        "RMSNorm is LayerNorm without the centring: it only divides by the root mean square",
+        [2],
+        [],
+    ),
+    # the other member named as the cause, a step before the point's claim, is no confusion
+    (
+        "regularization/explain-elastic-net",
+        "the L2 term is strictly convex, so correlated features get picked as a group",
+        [4],
+        [],
+    ),
+]
+
+CASES = [
+    *(("term list", *case) for case in TERM_LISTS),
+    *(("attribution", *case) for case in ATTRIBUTION),
+]
 
 
 @cache

@@ -171,6 +171,9 @@ _CROSS_ENTROPY = re.compile(r"\b(?:cross[\s>-]?entropy|ce|xent)\b")
 _FOIL_MARKERS = frozenset({"unlike", "than", "versus", "not", "opposed"})
 
 _RELATIVE = re.compile(r",\s*(which|who|whose)\b")
+#: Words that start the next step of a chain of reasons inside a piece ("... is convex *so*
+#: correlated features group"); an arrow between words reads "so".
+_STEP_WORDS = frozenset("so because since therefore thus hence".split())
 
 
 #: Words that link the terms of a clause into a statement, besides the small words, the
@@ -226,6 +229,9 @@ class Token:
     #: "from" or "to" when that small word stands right before the word's phrase ("the KL
     #: *from* the encoder *to* the posterior"), else empty
     lead: str = ""
+    #: which step of a chain of reasons in its piece the word stands in: "the L2 part is convex
+    #: *so* correlated features group" is two steps (:data:`_STEP_WORDS`)
+    step: int = 0
 
 
 def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
@@ -256,6 +262,7 @@ def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
         depth = 0  # brackets open around the word ("(x_0, ε)": a formula's arguments)
         # comma-parted items outside brackets, for the list rule, and those that state
         item = 0
+        step = 0
         items: list[int] = []
         stating: set[int] = set()
         for raw in _WORD_OR_SIGN.findall(piece):
@@ -288,6 +295,7 @@ def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
                 joint = "link"
                 continue
             word = folded(raw)
+            step += word in _STEP_WORDS
             if word in NEGATORS or word in SMALL_WORDS or word in LINKS:
                 joint = "link"
             if word == _DENIED_REST:
@@ -324,6 +332,7 @@ def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
                     foil=previous in _FOIL_MARKERS,
                     copula=gap in (["is"], ["are"]),
                     lead="from" if "from" in gap else "to" if "to" in gap else "",
+                    step=step,
                 )
             )
             joints.append(joint)
