@@ -1,6 +1,7 @@
 """Answers that do not state a point are not credited with it (issue 23, the must-not-credit
 side), class by class, on sentences written for these tests (not any corpus's): a list of terms
-that relates none of them, ...
+that relates none of them, a claim said of the wrong thing, a claim turned round across the
+parts of a clause.
 
 Each case names the card, the text, the points it states (must be made) and the points it
 does not state or contradicts (must not be). Where a class could be "fixed" by crediting less,
@@ -132,9 +133,46 @@ ATTRIBUTION = [
     ),
 ]
 
+#: A claim turned round across the parts of a clause: the point's word of a pair ("large
+#: batches", "more data") stands apart from the rest of its words, and their part says the
+#: other side ("happiest with *small* batches, big batches give it noisy statistics").
+REVERSED_PAIRS = [
+    (
+        "normalization/batchnorm-vs-layernorm",
+        "BatchNorm is happiest with small batches, big batches give it noisy statistics",
+        [],
+        [1],
+    ),
+    (
+        "normalization/batchnorm-vs-layernorm",
+        "BatchNorm needs big batches, small ones give it noisy statistics",
+        [1],
+        [],
+    ),
+    (
+        "probability-statistics/explain-bias-variance",
+        "less data lowers the variance, more raises it",
+        [],
+        [5],
+    ),
+    (
+        "probability-statistics/explain-map-mle",
+        "with less data the prior is washed out, with more it dominates",
+        [],
+        [4],
+    ),
+    (
+        "probability-statistics/explain-map-mle",
+        "with more data the prior is washed out, with less it dominates",
+        [4],
+        [],
+    ),
+]
+
 CASES = [
     *(("term list", *case) for case in TERM_LISTS),
     *(("attribution", *case) for case in ATTRIBUTION),
+    *(("reversed pair", *case) for case in REVERSED_PAIRS),
 ]
 
 

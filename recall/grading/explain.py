@@ -55,7 +55,10 @@ How a phrasing is matched, and why (reading the text as words, clauses and negat
   class"). Harm or no good said there ("makes it *worse*", "is *useless*", "doesn't *help*")
   denies a point that does not say so itself, and a multiple the model sentence sets between
   two things ("the backward costs *twice* the forward") said with its sides swapped or its
-  direction turned (not both) says the point the other way.
+  direction turned (not both) says the point the other way. So does a phrasing whose word of such a
+  pair ("needs *large* batches") stands apart from another of its words, in parts of the
+  clause (commas, "and", "so") where that word stands with the other side ("BatchNorm needs
+  *small* batches, large batches make it noisy").
 * **Roles follow the model sentence.** A point with no ``subject`` on a card whose points
   declare contrast terms is read for who does what: each word of its ``say`` is said of the
   term mentioned nearest before it there (a term inside brackets is a formula's argument, no
@@ -96,7 +99,7 @@ from recall.formula import Status, SymbolTable, Verdict
 from recall.grading.explain_attribution import Attribution, attribution
 from recall.grading.explain_formulas import FormulaGrader
 from recall.grading.explain_formulas import formula_spans as formula_spans
-from recall.grading.explain_polarity import Leaning, leaning
+from recall.grading.explain_polarity import Leaning, leaning, reverses_pair
 from recall.grading.explain_words import (
     LINKS,
     NEGATORS,
@@ -780,6 +783,7 @@ def _leans_against(leaning: Leaning, phrasing: Phrasing, clause: tuple[Token, ..
         leaning.contrary_word(clause, among, anywhere) is not None
         or leaning.reverses(clause, [t.piece in pieces for t in clause])
         or leaning.turns(clause)
+        or reverses_pair([frozenset(slot.stems) for slot in phrasing.slots], clause)
     )
 
 

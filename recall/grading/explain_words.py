@@ -173,7 +173,7 @@ _FOIL_MARKERS = frozenset({"unlike", "than", "versus", "not", "opposed"})
 _RELATIVE = re.compile(r",\s*(which|who|whose)\b")
 #: Words that start the next step of a chain of reasons inside a piece ("... is convex *so*
 #: correlated features group"); an arrow between words reads "so".
-_STEP_WORDS = frozenset("so because since therefore thus hence".split())
+_STEP_WORDS = frozenset("so because since therefore thus hence and".split())
 
 
 #: Words that link the terms of a clause into a statement, besides the small words, the
