@@ -1,7 +1,7 @@
 """Answers that do not state a point are not credited with it (issue 23, the must-not-credit
 side), class by class, on sentences written for these tests (not any corpus's): a list of terms
 that relates none of them, a claim said of the wrong thing, a claim turned round across the
-parts of a clause.
+parts of a clause, a formula written wrong beside the right words.
 
 Each case names the card, the text, the points it states (must be made) and the points it
 does not state or contradicts (must not be). Where a class could be "fixed" by crediting less,
@@ -169,10 +169,53 @@ REVERSED_PAIRS = [
     ),
 ]
 
+#: A formula the engine grades wrong for the point, beside the point's words: an equation
+#: ("z = μ·σ + ε") states itself, and "by a factor of" states the factor's value, so the
+#: words lose their credit. The right formula there keeps it.
+WRONG_FORMULAS = [
+    (
+        "attention-transformers/explain-gqa",
+        "so the cache shrinks, by a factor of h+g",
+        [],
+        [2],
+    ),
+    (
+        "attention-transformers/explain-gqa",
+        "the KV cache gets smaller by a factor h - g",
+        [],
+        [2],
+    ),
+    (
+        "attention-transformers/explain-gqa",
+        "the KV cache gets smaller by a factor of h/g",
+        [2],
+        [],
+    ),
+    (
+        "gaussians/explain-reparameterization",
+        "z = mu * sigma + eps moves the noise out of the graph",
+        [],
+        [1],
+    ),
+    (
+        "gaussians/explain-reparameterization",
+        "with z = mu - sigma*eps the noise moves outside the graph",
+        [],
+        [1],
+    ),
+    (
+        "gaussians/explain-reparameterization",
+        "z = mu + sigma * eps moves the noise out of the graph",
+        [1],
+        [],
+    ),
+]
+
 CASES = [
     *(("term list", *case) for case in TERM_LISTS),
     *(("attribution", *case) for case in ATTRIBUTION),
     *(("reversed pair", *case) for case in REVERSED_PAIRS),
+    *(("wrong formula", *case) for case in WRONG_FORMULAS),
 ]
 
 

@@ -81,7 +81,9 @@ How a phrasing is matched, and why (reading the text as words, clauses and negat
   with the engine's own grammar and compared with the point's formulas by the engine, an
   equation as an equation (:mod:`recall.grading.explain_formulas`); numbers are compared within
   the point's margin. A phrasing whose words were all read off a formula of the text that the
-  engine grades wrong for the point (``√(p(1 + p)/n)`` for ``p 1 p n``) does not make it.
+  engine grades wrong for the point (``√(p(1 + p)/n)`` for ``p 1 p n``) does not make it, nor
+  do words in a clause that writes the point's formula wrongly as a value ("is", "=", "by a
+  factor of h*g") or as an equation ("z = σ + μ·ε moves the noise out of the graph").
 
 The verdict is correct when at least half the points are made; the rating it suggests is Good
 when every point is made and Hard when some are missed (Hard still passes), Again below half.
@@ -496,7 +498,14 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
             elif evidence is not None:
                 wrong = formulas.miswritten(point.formulas)
                 stated = [part for part in wrong if _stated_as_value(text, part)]
-                if _read_off_wrong(evidence, wrong) or _any_within(stated, clause):
+                # a wrong equation beside the words takes their credit back as well ("z = σ +
+                # μ·ε moves the noise out of the graph"): an equation states itself
+                equations = [part for part in wrong if re.search(r"\s[=≠]\s", part)]
+                if (
+                    _read_off_wrong(evidence, wrong)
+                    or _any_within(stated, clause)
+                    or _any_within(equations, clause)
+                ):
                     evidence = None
         outcomes.append(PointOutcome(say=point.say, made=evidence is not None, said=evidence or ""))
     return Explanation(tuple(outcomes), _listed_runs(clauses))
@@ -531,11 +540,12 @@ def _read_from_math(said: str) -> bool:
 
 
 #: What says a formula is the value of the quantity before it: "the standard error *is* σ/n",
-#: "*=* 2 + 2cos θ", "*equals* one minus the cosine" (not "dividing *by* 1 − βᵗ", where the
+#: "*=* 2 + 2cos θ", "*equals* one minus the cosine", "shrinks by a *factor of* h/g" (not
+#: "dividing *by* 1 − βᵗ", where the
 #: formula is an operand of what the sentence does, nor "memory *∝* N", a proportion).
 _STATED_AS = re.compile(
-    r"(?:\b(?:is|are|was|were|be|being|equals?|equal\s+to|becomes?|gives?|scales\s+(?:as|like))"
-    r"|[=≈])\s*$",
+    r"(?:\b(?:is|are|was|were|be|being|equals?|equal\s+to|becomes?|gives?|scales\s+(?:as|like)"
+    r"|factor(?:\s+of)?)|[=≈])\s*$",
     re.IGNORECASE,
 )
 
@@ -543,7 +553,7 @@ _STATED_AS = re.compile(
 #: A stating word or sign with math after it: the cheap test of whether a text states any
 #: formula as a value at all.
 _STATED_MATH = re.compile(
-    r"(?:\b(?:is|are|was|were|be|being|equals?|becomes?|gives?)\b|[=≈])"
+    r"(?:\b(?:is|are|was|were|be|being|equals?|becomes?|gives?|factor)\b|[=≈])"
     r"[^.;!?\n]{0,30}?[\d(/^*+√∑=≈²·×\u0370-\u03ff]",
     re.IGNORECASE,
 )
