@@ -1,7 +1,8 @@
 """Answers that do not state a point are not credited with it (issue 23, the must-not-credit
 side), class by class, on sentences written for these tests (not any corpus's): a list of terms
 that relates none of them, a claim said of the wrong thing, a claim turned round across the
-parts of a clause, a formula written wrong beside the right words.
+parts of a clause, a formula written wrong beside the right words,
+a negation in a relative clause read past its main verb.
 
 Each case names the card, the text, the points it states (must be made) and the points it
 does not state or contradicts (must not be). Where a class could be "fixed" by crediting less,
@@ -211,11 +212,55 @@ WRONG_FORMULAS = [
     ),
 ]
 
+#: A negation right after a relative pronoun ("a model *that never* predicts positive")
+#: governs the relative clause's verb and object, not the main verb after it ("... gets 1%
+#: accuracy"), so a contrary claim there is read as said; a "which" clause a comma closes
+#: keeps its negation up to that comma.
+RELATIVE_NEGATION = [
+    (
+        "metrics/accuracy-imbalance-explain",
+        "a classifier that never outputs positive on 99% negatives gets 1% accuracy",
+        [],
+        [1],
+    ),
+    (
+        "metrics/accuracy-imbalance-explain",
+        "a model which never predicts positive catches all the cases you care about",
+        [],
+        [1],
+    ),
+    (
+        "metrics/accuracy-imbalance-explain",
+        "a model that never predicts positive is 99% accurate",
+        [1],
+        [],
+    ),
+    (
+        "losses/why-cross-entropy",
+        "one example that is not classified right still has a bounded loss",
+        [],
+        [3],
+    ),
+    (
+        "losses/why-cross-entropy",
+        "the entropy, which does not depend on the parameters, is fixed",
+        [2],
+        [],
+    ),
+    (
+        "normalization/explain-pre-norm",
+        "post-norm, which does not keep a clean residual path, trains stably without warmup",
+        [],
+        [3],
+    ),
+]
+
 CASES = [
     *(("term list", *case) for case in TERM_LISTS),
     *(("attribution", *case) for case in ATTRIBUTION),
     *(("reversed pair", *case) for case in REVERSED_PAIRS),
     *(("wrong formula", *case) for case in WRONG_FORMULAS),
+    *(("relative negation", *case) for case in RELATIVE_NEGATION),
 ]
 
 

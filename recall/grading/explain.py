@@ -27,11 +27,13 @@ How a phrasing is matched, and why (reading the text as words, clauses and negat
   its first letter nor from ``min`` to ``max``: "minimizing" is two keys from "maximizing" and
   means the opposite.
 * **Negation flips a point.** A ``not``/``never``/``nothing`` (or ``n't``) governs the words
-  after it up to a comma or the clause's end (at most six words); a ``no``/``without``/"rather
-  than"/"instead of" only the phrase it introduces; a ``nothing`` after a verb denies the verb
-  ("teaches nothing"). A phrasing without a negation is not made by negated words ("does *not*
-  depend on the parameters" does not say "depends on the parameters"), and a phrasing with one
-  needs a negated word after its ``not`` and none before it.
+  after it up to a comma or the clause's end (at most six words; two in a relative clause, "a
+  model *that never* predicts positive gets 1% accuracy", unless a comma closes it); a
+  ``no``/``without``/"rather than"/"instead of" only the phrase it introduces; a ``nothing``
+  after a verb denies the verb ("teaches nothing"). A phrasing without a negation is not made by
+  negated words ("does *not* depend on the parameters" does not say "depends on the
+  parameters"), and a phrasing with one needs a negated word after its ``not`` and none before
+  it.
 * **Contrasts are bound.** A point about one side of a contrast names its ``subject`` and what it
   is ``versus``; each word of a clause is said of the term mentioned nearest before it in its
   part of the clause (parts end at commas, ``while``, ``though``, "on the other hand" and the
