@@ -255,12 +255,43 @@ RELATIVE_NEGATION = [
     ),
 ]
 
+#: "=" between two terms of a contrast names the first again, as "is" does: "RMSNorm =
+#: LayerNorm minus the centring" says the centring of RMSNorm, not of LayerNorm; said of the
+#: wrong norm it still makes nothing.
+EQUALS_AS_IS = [
+    (
+        "normalization/one-line-difference",
+        "RMSNorm = LayerNorm minus the centring, it just rescales by the RMS",
+        [2],
+        [],
+    ),
+    (
+        "normalization/one-line-difference",
+        "RMSNorm = LayerNorm with no mean subtraction",
+        [2],
+        [],
+    ),
+    (
+        "normalization/one-line-difference",
+        "RMSNorm = BatchNorm minus the centring",
+        [],
+        [2],
+    ),
+    (
+        "normalization/batchnorm-vs-layernorm",
+        "LayerNorm = BatchNorm's formula over each example's own features",
+        [0],
+        [],
+    ),
+]
+
 CASES = [
     *(("term list", *case) for case in TERM_LISTS),
     *(("attribution", *case) for case in ATTRIBUTION),
     *(("reversed pair", *case) for case in REVERSED_PAIRS),
     *(("wrong formula", *case) for case in WRONG_FORMULAS),
     *(("relative negation", *case) for case in RELATIVE_NEGATION),
+    *(("equals as is", *case) for case in EQUALS_AS_IS),
 ]
 
 

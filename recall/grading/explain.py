@@ -291,7 +291,8 @@ class _Contrast:
         subject carries across commas and sentences: "decode reads the weights, so it is
         memory-bound"). A mention after "unlike"/"than"/"not" is a foil: it owns the words of
         its own piece ("unlike L2's 2λw") but carries across no comma. A term right after
-        another and "is" names the first again ("RMSNorm is LayerNorm without the centring").
+        another and "is" (or "=") names the first again ("RMSNorm is LayerNorm without the
+        centring").
         With ``prose`` (who does what), a term inside brackets is a formula's argument ("(x_0,
         ε)"), no mention, and only a term named before a word owns it."""
         mention: list[int | None] = []

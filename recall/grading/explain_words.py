@@ -277,6 +277,8 @@ def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
                 depth = max(0, depth + (raw in "([{") - (raw in ")]}"))
                 if raw in _STATING_SIGNS:
                     stating.add(item)
+                if raw == "=":
+                    gap.append("is")  # "RMSNorm = LayerNorm without ..." names RMSNorm again
                 continue
             # "however small the weight" is no contrast: only "..., however," and a clause's
             # first "however" part it.
