@@ -16,7 +16,9 @@ How a phrasing is matched, and why (reading the text as words, clauses and negat
   operands is the word "minus", and common abbreviations are read as the name they stand for
   (``BN`` is ``batchnorm``, ``grads`` is ``gradients``, "with respect to" is ``wrt``; ``CE``
   and "cross-entropy" are ``crossentropy``); a negation typed without its apostrophe
-  ("doesnt") is still one.
+  ("doesnt") is still one. An abbreviation spoken letter by letter ("C E", "K L") is the
+  abbreviation, and the signs of terse notes are words ("train != test" says they differ,
+  "min CE <=> min KL" that they are one, "BN @ inference").
 * **One clause.** Every word of a phrasing must occur in the same clause of the text (clauses end
   at ``.``, ``;``, ``!``, ``?``, a line break, and at ``but``/``whereas``), in any
   order: a learner who writes "the KL divergence is the only part that moves" says the same as
