@@ -68,7 +68,8 @@ _BRITISH_YSE = re.compile(r"(?<=\w{3})ys(e|es|ed|ing)\b")
 _NEGATION_SCOPE = 6
 #: Words that end a negation's reach ("does not depend on the data, *so* the KL is what moves").
 _SCOPE_ENDS = frozenset(
-    "so because since which that then therefore thus hence while whereas and".split()
+    """so because since which that then therefore thus hence while whereas and when whenever if
+    unless once""".split()
 )
 #: "not only", "not just", "no doubt": they add, they do not negate (read as one word, so a
 #: phrasing may still ask for "not only").
@@ -139,6 +140,27 @@ _ABBREVIATIONS = {
     "tok": "token",
     "toks": "tokens",
     "b/w": "between",
+    "avgs": "averages",
+    "feat": "feature",
+    "feats": "features",
+    "w/": "with",
+    "est": "estimate",
+    "ests": "estimates",
+    "diff": "difference",
+    "distrib": "distribution",
+    "init": "initialization",
+    "expt": "experiment",
+    "tho": "though",
+    "thru": "through",
+    "bcs": "because",
+    "bcz": "because",
+    "cuz": "because",
+    "coz": "because",
+    "wt": "weight",
+    "wts": "weights",
+    "reg": "regularization",
+    "corr": "correlation",
+    "prev": "previous",
 }
 _ABBREVIATION_RE = re.compile(
     r"(?<![\w/])(?:" + "|".join(re.escape(k) for k in _ABBREVIATIONS) + r")(?![\w/])"
@@ -443,6 +465,9 @@ def normalised(text: str) -> str:
     and "not only"-style intensifiers kept from reading as negations."""
     text = unicodedata.normalize("NFKC", text).replace("−", " minus ")
     text = _SPACED_MINUS.sub(" minus ", text)
+    text = _SPACED_LETTERS.sub(_joined_letters, text)
+    text = _SIGNS.sub(lambda m: _SIGN_WORDS[m.group()], text)
+    text = _ABOUT.sub(" about ", text)
     text = _CASED_RE.sub(lambda m: _CASED[m.group()], text)
     text = text.lower().replace("’", "'").replace("+", " plus ")
     text = _ARROW.sub(" so ", text)
@@ -466,6 +491,39 @@ def normalised(text: str) -> str:
     text = _INCEPTION_SCORE.sub("inceptionscore", text)
     text = _CROSS_ENTROPY.sub("crossentropy", text)
     return _REJECTING.sub(lambda m: f"{m.group(m.lastindex or 0)} without", text)
+
+
+#: An abbreviation spoken letter by letter ("C E", "K L", "M S E"), read as one word where it
+#: is one of these.
+_SPELT_LETTERS = frozenset(
+    """ce kl bn ln gn mse mae bce nll mle map sgd auc roc kv qk sft rl ppo dpo grpo rlhf moe ema
+    fid ode sde svd pca lr elbo""".split()
+)
+_SPACED_LETTERS = re.compile(r"\b[A-Z](?: [A-Z]){1,3}\b")
+
+
+def _joined_letters(match: re.Match[str]) -> str:
+    joined = match.group().replace(" ", "")
+    return joined if joined.lower() in _SPELT_LETTERS else match.group()
+
+
+#: Signs of terse notes read as the words they stand for: "train != test" says they differ
+#: (and "!" would end the clause), "min CE <=> min KL" that the two are one, "BN @ inference".
+_SIGN_WORDS = {
+    "!=": " differs from ",
+    "≠": " differs from ",
+    "=/=": " differs from ",
+    "<=>": " equivalent to ",
+    "<->": " equivalent to ",
+    "⟺": " equivalent to ",
+    "⇔": " equivalent to ",
+    "==": " equals ",
+    "@": " at ",
+    "&": " and ",
+}
+_SIGNS = re.compile("|".join(re.escape(sign) for sign in _SIGN_WORDS))
+#: "~" or "≈" before a number is "about" ("gradient ~ 0"); "X ~ N(0, 1)" stays a sign.
+_ABOUT = re.compile(r"(?:~|≈)\s*(?=[-−]?\.?\d)")
 
 
 def folded(word: str) -> str:
