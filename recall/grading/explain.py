@@ -818,8 +818,14 @@ def _misattributed(attribution: Attribution, phrasing: Phrasing, clause: tuple[T
     (:mod:`recall.grading.explain_attribution`): "RMSNorm is *BatchNorm* without the
     centring, dividing by the root mean square" says nothing of RMSNorm's, but "the L2 part
     is convex, *so* correlated features group" says the grouping of what the point does."""
-    own = {stem for slot in phrasing.slots for stem in slot.stems}
-    steps = {token.step for token in clause if token.stem in own}
+    # The steps holding the phrasing's last word (its claim: "fixed" in "h(p) constant|fixed"),
+    # or, where no token takes it, every step holding one of its words: "CE = H(p) + KL, and
+    # H(p) is fixed" says "fixed" in its second step, of H(p), whatever the first step names.
+    last = set(phrasing.slots[-1].stems)
+    steps = {token.step for token in clause if token.stem in last}
+    if not steps:
+        own = {stem for slot in phrasing.slots for stem in slot.stems}
+        steps = {token.step for token in clause if token.stem in own}
     return attribution.misattributes(clause, [t.step in steps for t in clause])
 
 

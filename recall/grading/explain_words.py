@@ -196,6 +196,8 @@ _RELATIVE = re.compile(r",\s*(which|who|whose)\b")
 #: Words that start the next step of a chain of reasons inside a piece ("... is convex *so*
 #: correlated features group"); an arrow between words reads "so".
 _STEP_WORDS = frozenset("so because since therefore thus hence".split())
+#: Words that, after a comma, start another claim of the same sentence (a step of its own).
+_CLAIM_JOINERS = frozenset("and but while whereas".split())
 
 
 #: Words that link the terms of a clause into a statement, besides the small words, the
@@ -298,6 +300,7 @@ def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
             # "however small the weight" is no contrast: only "..., however," and a clause's
             # first "however" part it.
             side_break = raw in _SIDE_BREAKS and (raw != "however" or last_raw == ",")
+            after_comma = last_raw == ","
             last_raw = raw
             if side_break or raw in STATING_WORDS:
                 stating.add(item)
@@ -317,7 +320,9 @@ def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
                 joint = "link"
                 continue
             word = folded(raw)
-            step += word in _STEP_WORDS
+            # ", and" joins a second claim: "CE = H(p) + KL, and H(p) is fixed" says "fixed"
+            # of H(p), not of the cross-entropy the first claim names.
+            step += word in _STEP_WORDS or (after_comma and word in _CLAIM_JOINERS)
             if word in NEGATORS or word in SMALL_WORDS or word in LINKS:
                 joint = "link"
             if word == _DENIED_REST:
