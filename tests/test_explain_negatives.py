@@ -125,6 +125,32 @@ ATTRIBUTION = [
         [2],
         [],
     ),
+    # a claim after ", and" is its own step: the member named in the first claim is not its subject
+    (
+        "information-theory/explain-min-ce-is-min-kl",
+        "C E = H of p + K L, and H of p is fixed by the data",
+        [1],
+        [],
+    ),
+    (
+        "information-theory/explain-min-ce-is-min-kl",
+        "the cross-entropy is what we minimise, and the entropy of the data is fixed",
+        [1],
+        [],
+    ),
+    (
+        "normalization/batchnorm-vs-layernorm",
+        "LayerNorm normalises each example over its features, and BatchNorm swaps in running "
+        "averages at inference, so train and test differ",
+        [0, 2],
+        [],
+    ),
+    (
+        "normalization/batchnorm-vs-layernorm",
+        "BatchNorm normalises over the batch, and LayerNorm swaps in running averages at inference",
+        [],
+        [2],
+    ),
     # the other member named as the cause, a step before the point's claim, is no confusion
     (
         "regularization/explain-elastic-net",

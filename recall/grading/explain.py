@@ -16,7 +16,9 @@ How a phrasing is matched, and why (reading the text as words, clauses and negat
   operands is the word "minus", and common abbreviations are read as the name they stand for
   (``BN`` is ``batchnorm``, ``grads`` is ``gradients``, "with respect to" is ``wrt``; ``CE``
   and "cross-entropy" are ``crossentropy``); a negation typed without its apostrophe
-  ("doesnt") is still one.
+  ("doesnt") is still one. An abbreviation spoken letter by letter ("C E", "K L") is the
+  abbreviation, and the signs of terse notes are words ("train != test" says they differ,
+  "min CE <=> min KL" that they are one, "BN @ inference").
 * **One clause.** Every word of a phrasing must occur in the same clause of the text (clauses end
   at ``.``, ``;``, ``!``, ``?``, a line break, and at ``but``/``whereas``), in any
   order: a learner who writes "the KL divergence is the only part that moves" says the same as
@@ -79,6 +81,10 @@ How a phrasing is matched, and why (reading the text as words, clauses and negat
   value of another of a few distinct quantities (variance, KL, entropy, distance, inner
   product, inference, training, ...) than the words before the formula in the ``say`` ("the
   *variance* of the mean is σ/√n" for "the standard error σ/√n") makes no point.
+* **Numbers in words are numbers.** A number spelt in several words ("seven hundred
+  sixty-eight", "point zero one three", "seven tenths") is read as its digits
+  (:mod:`recall.grading.explain_numbers`); a phrasing's digit takes the word for it
+  ("2>minus>2>cos" is made by "two minus two times the cosine") inside a chain of close words.
 * **Formulas and numbers are graded, not read.** Runs of the text that look like math are read
   with the engine's own grammar and compared with the point's formulas by the engine, an
   equation as an equation (:mod:`recall.grading.explain_formulas`); numbers are compared within
@@ -95,7 +101,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from recall.cards.model import Card, KeyPoint
@@ -103,6 +109,7 @@ from recall.formula import Status, SymbolTable, Verdict
 from recall.grading.explain_attribution import Attribution, attribution
 from recall.grading.explain_formulas import FormulaGrader
 from recall.grading.explain_formulas import formula_spans as formula_spans
+from recall.grading.explain_numbers import spelt_numbers, twins
 from recall.grading.explain_polarity import Leaning, leaning, reverses_pair
 from recall.grading.explain_words import (
     LINKS,
@@ -125,7 +132,9 @@ MAX_TEXT = 4000
 #: Share of the points that makes an explanation pass.
 PASS_SHARE = 0.5
 
-_NUMBER = re.compile(r"(?<![\w.])[-−]?\d+(?:[.,]\d+)?(?:[eE][-+−]?\d+)?(%?)")
+_NUMBER = re.compile(
+    r"(?<![\w.])[-−]?\d+(?:[.,]\d+)?(?:[eE][-+−]?\d+)?(%|\s*per\s?cent\b)?", re.IGNORECASE
+)
 #: Numbers written as words ("eightfold", "twenty tokens", "a thousand steps"); "one" is left
 #: out, being mostly not a number ("one-hot", "one token at a time").
 _NUMBER_WORDS = {
@@ -160,6 +169,9 @@ class _Slot:
     words: tuple[str, ...]
     near: bool = False
     denied: bool = False
+    #: a number's other spelling ("two" for "2"), taken only in a chain of near slots
+    #: ("2>minus>2>cos"): loose, "log 2" would be made by "log 4, two bits"
+    twins: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -184,6 +196,13 @@ class Phrasing:
                     continue
                 slots.extend(added)
                 near = True
+        chained = [
+            slot.near or (k + 1 < len(slots) and slots[k + 1].near) for k, slot in enumerate(slots)
+        ]
+        slots = [
+            slot if chain else replace(slot, twins=())
+            for slot, chain in zip(slots, chained, strict=True)
+        ]
         return cls(tuple(slots), negated)
 
     @staticmethod
@@ -195,7 +214,13 @@ class Phrasing:
         if "|" not in raw and len(WORD.findall(raw)) > 1:
             pieces = [w for w in WORD.findall(raw) if w != "," and w not in SMALL_WORDS | NEGATORS]
             return [
-                _Slot((stem(folded(w)),), (folded(w),), near=near or i > 0, denied=denied)
+                _Slot(
+                    (stem(folded(w)),),
+                    (folded(w),),
+                    near=near or i > 0,
+                    denied=denied,
+                    twins=twins(folded(w)),
+                )
                 for i, w in enumerate(pieces)
             ]
         options = [option for option in raw.split("|") if option]
@@ -205,7 +230,10 @@ class Phrasing:
         if not plain:
             return []
         words = tuple(folded(option) for option in plain)
-        return [_Slot(tuple(stem(w) for w in words), words, near=near, denied=denied)]
+        numbers = tuple(t for w in words for t in twins(w))
+        return [
+            _Slot(tuple(stem(w) for w in words), words, near=near, denied=denied, twins=numbers)
+        ]
 
 
 def phrasing_problem(text: str) -> str | None:
@@ -437,7 +465,8 @@ class Explanation:
 
 def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -> Explanation:
     """Which of ``card``'s key points ``text`` makes."""
-    text = text[:MAX_TEXT]
+    # "seven hundred sixty-eight", "point zero one three": numbers read as their digits
+    text = spelt_numbers(text[:MAX_TEXT])
     clauses = list(read_clauses(text))
     formulas: FormulaGrader | None = None
     # only a text that states some math as a value can state a point's formula wrongly
@@ -806,8 +835,14 @@ def _misattributed(attribution: Attribution, phrasing: Phrasing, clause: tuple[T
     (:mod:`recall.grading.explain_attribution`): "RMSNorm is *BatchNorm* without the
     centring, dividing by the root mean square" says nothing of RMSNorm's, but "the L2 part
     is convex, *so* correlated features group" says the grouping of what the point does."""
-    own = {stem for slot in phrasing.slots for stem in slot.stems}
-    steps = {token.step for token in clause if token.stem in own}
+    # The steps holding the phrasing's last word (its claim: "fixed" in "h(p) constant|fixed"),
+    # or, where no token takes it, every step holding one of its words: "CE = H(p) + KL, and
+    # H(p) is fixed" says "fixed" in its second step, of H(p), whatever the first step names.
+    last = set(phrasing.slots[-1].stems)
+    steps = {token.step for token in clause if token.stem in last}
+    if not steps:
+        own = {stem for slot in phrasing.slots for stem in slot.stems}
+        steps = {token.step for token in clause if token.stem in own}
     return attribution.misattributes(clause, [t.step in steps for t in clause])
 
 
@@ -896,7 +931,7 @@ def _slot_takes(slot: _Slot, token: Token) -> bool:
     """Whether a word of the text is one of the slot's: the same stem, or a slip of a long
     word that keeps its first letter and does not turn it into its opposite ("minimizing" is
     two keys from "maximizing")."""
-    if token.stem in slot.stems:
+    if token.stem in slot.stems or token.word in slot.twins:
         return True
     for word in slot.words:
         allowance = 2 if len(word) >= 10 else 1 if len(word) >= 6 else 0
@@ -929,12 +964,10 @@ def _by_value(point: KeyPoint, text: str, only_listed: frozenset[str] = frozense
     for match in _NUMBER.finditer(text):
         if _listed_only(match.group(), only_listed):
             continue
-        raw = match.group().replace("−", "-").replace(",", ".")
-        percent = raw.endswith("%")
-        try:
-            number = float(raw.rstrip("%"))
-        except ValueError:
+        number = _number(match)
+        if number is None:
             continue
+        percent = bool(match.group(1))
         candidates = (number / 100, number) if percent else (number,)
         if _within(point, candidates) and not _paired_elsewhere(point.say, text, match):
             return match.group()
@@ -950,13 +983,16 @@ _PIECE_BREAK = re.compile(r"[,;:]|\.(?:\s|$)|\n")
 
 
 def _numbers_in(piece: str) -> list[float]:
-    found = []
-    for match in _NUMBER.finditer(piece):
-        try:
-            found.append(float(match.group().replace("−", "-").replace(",", ".").rstrip("%")))
-        except ValueError:
-            continue
-    return found
+    return [number for match in _NUMBER.finditer(piece) if (number := _number(match)) is not None]
+
+
+def _number(match: re.Match[str]) -> float | None:
+    """The number a :data:`_NUMBER` match writes (its percent sign or word left aside)."""
+    raw = match.group()[: match.start(1) - match.start()] if match.group(1) else match.group()
+    try:
+        return float(raw.replace("−", "-").replace(",", "."))
+    except ValueError:
+        return None
 
 
 def _paired_elsewhere(say: str, text: str, match: re.Match[str]) -> bool:

@@ -72,7 +72,8 @@ RELATIVE_SCOPE = 2
 _RELATIVE_PRONOUNS = frozenset({"that", "which", "who"})
 #: Words that end a negation's reach ("does not depend on the data, *so* the KL is what moves").
 _SCOPE_ENDS = frozenset(
-    "so because since which that then therefore thus hence while whereas and".split()
+    """so because since which that then therefore thus hence while whereas and when whenever if
+    unless once""".split()
 )
 #: "not only", "not just", "no doubt": they add, they do not negate (read as one word, so a
 #: phrasing may still ask for "not only").
@@ -143,6 +144,27 @@ _ABBREVIATIONS = {
     "tok": "token",
     "toks": "tokens",
     "b/w": "between",
+    "avgs": "averages",
+    "feat": "feature",
+    "feats": "features",
+    "w/": "with",
+    "est": "estimate",
+    "ests": "estimates",
+    "diff": "difference",
+    "distrib": "distribution",
+    "init": "initialization",
+    "expt": "experiment",
+    "tho": "though",
+    "thru": "through",
+    "bcs": "because",
+    "bcz": "because",
+    "cuz": "because",
+    "coz": "because",
+    "wt": "weight",
+    "wts": "weights",
+    "reg": "regularization",
+    "corr": "correlation",
+    "prev": "previous",
 }
 _ABBREVIATION_RE = re.compile(
     r"(?<![\w/])(?:" + "|".join(re.escape(k) for k in _ABBREVIATIONS) + r")(?![\w/])"
@@ -178,6 +200,8 @@ _RELATIVE = re.compile(r",\s*(which|who|whose)\b")
 #: Words that start the next step of a chain of reasons inside a piece ("... is convex *so*
 #: correlated features group"); an arrow between words reads "so".
 _STEP_WORDS = frozenset("so because since therefore thus hence and".split())
+#: Words that, after a comma, start another claim of the same sentence (a step of its own).
+_CLAIM_JOINERS = frozenset("and but while whereas".split())
 
 
 #: Words that link the terms of a clause into a statement, besides the small words, the
@@ -283,6 +307,7 @@ def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
             # "however small the weight" is no contrast: only "..., however," and a clause's
             # first "however" part it.
             side_break = raw in _SIDE_BREAKS and (raw != "however" or last_raw == ",")
+            after_comma = last_raw == ","
             last_raw = raw
             if side_break or raw in STATING_WORDS:
                 stating.add(item)
@@ -302,7 +327,9 @@ def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
                 joint = "link"
                 continue
             word = folded(raw)
-            step += word in _STEP_WORDS
+            # ", and" joins a second claim: "CE = H(p) + KL, and H(p) is fixed" says "fixed"
+            # of H(p), not of the cross-entropy the first claim names.
+            step += word in _STEP_WORDS or (after_comma and word in _CLAIM_JOINERS)
             if word in NEGATORS or word in SMALL_WORDS or word in LINKS:
                 joint = "link"
             if word == _DENIED_REST:
@@ -456,6 +483,9 @@ def normalised(text: str) -> str:
     and "not only"-style intensifiers kept from reading as negations."""
     text = unicodedata.normalize("NFKC", text).replace("−", " minus ")
     text = _SPACED_MINUS.sub(" minus ", text)
+    text = _SPACED_LETTERS.sub(_joined_letters, text)
+    text = _SIGNS.sub(lambda m: _SIGN_WORDS[m.group()], text)
+    text = _ABOUT.sub(" about ", text)
     text = _CASED_RE.sub(lambda m: _CASED[m.group()], text)
     text = text.lower().replace("’", "'").replace("+", " plus ")
     text = _ARROW.sub(" so ", text)
@@ -479,6 +509,39 @@ def normalised(text: str) -> str:
     text = _INCEPTION_SCORE.sub("inceptionscore", text)
     text = _CROSS_ENTROPY.sub("crossentropy", text)
     return _REJECTING.sub(lambda m: f"{m.group(m.lastindex or 0)} without", text)
+
+
+#: An abbreviation spoken letter by letter ("C E", "K L", "M S E"), read as one word where it
+#: is one of these.
+_SPELT_LETTERS = frozenset(
+    """ce kl bn ln gn mse mae bce nll mle map sgd auc roc kv qk sft rl ppo dpo grpo rlhf moe ema
+    fid ode sde svd pca lr elbo""".split()
+)
+_SPACED_LETTERS = re.compile(r"\b[A-Z](?: [A-Z]){1,3}\b")
+
+
+def _joined_letters(match: re.Match[str]) -> str:
+    joined = match.group().replace(" ", "")
+    return joined if joined.lower() in _SPELT_LETTERS else match.group()
+
+
+#: Signs of terse notes read as the words they stand for: "train != test" says they differ
+#: (and "!" would end the clause), "min CE <=> min KL" that the two are one, "BN @ inference".
+_SIGN_WORDS = {
+    "!=": " differs from ",
+    "≠": " differs from ",
+    "=/=": " differs from ",
+    "<=>": " equivalent to ",
+    "<->": " equivalent to ",
+    "⟺": " equivalent to ",
+    "⇔": " equivalent to ",
+    "==": " equals ",
+    "@": " at ",
+    "&": " and ",
+}
+_SIGNS = re.compile("|".join(re.escape(sign) for sign in _SIGN_WORDS))
+#: "~" or "≈" before a number is "about" ("gradient ~ 0"); "X ~ N(0, 1)" stays a sign.
+_ABOUT = re.compile(r"(?:~|≈)\s*(?=[-−]?\.?\d)")
 
 
 def folded(word: str) -> str:
