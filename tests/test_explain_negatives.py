@@ -311,6 +311,55 @@ EQUALS_AS_IS = [
     ),
 ]
 
+#: The other word of a pair the point leans on: "at *least* 0.25" for "at most 0.25" (said of a
+#: number the point's value matches, too), a *tiny* loss for an enormous one, an inverse that is
+#: *optional* for one every layer needs; and "impossible to" / "unable to" deny what follows as
+#: "fails to" does.
+ANTONYMS = [
+    (
+        "gradients/why-mse-sigmoid-trains-badly",
+        "sigma'(z) is at least 0.25 for every z",
+        [],
+        [2],
+    ),
+    (
+        "gradients/why-mse-sigmoid-trains-badly",
+        "sigma'(z) is at most 0.25",
+        [2],
+        [],
+    ),
+    (
+        "losses/why-cross-entropy",
+        "on confident mistakes the loss stays tiny, they can never dominate the batch",
+        [],
+        [3],
+    ),
+    (
+        "losses/why-cross-entropy",
+        "confidently wrong predictions cost an enormous loss, they can dominate the batch",
+        [3],
+        [],
+    ),
+    (
+        "generative-models/explain-flows",
+        "the inverse is optional, only the log-determinant is needed",
+        [],
+        [1],
+    ),
+    (
+        "alignment/rlhf-kl-explain",
+        "with the KL term it is impossible to get a closed-form optimum",
+        [],
+        [4],
+    ),
+    (
+        "alignment/rlhf-kl-explain",
+        "the KL term gives a closed-form optimum that DPO uses",
+        [4],
+        [],
+    ),
+]
+
 CASES = [
     *(("term list", *case) for case in TERM_LISTS),
     *(("attribution", *case) for case in ATTRIBUTION),
@@ -318,6 +367,7 @@ CASES = [
     *(("wrong formula", *case) for case in WRONG_FORMULAS),
     *(("relative negation", *case) for case in RELATIVE_NEGATION),
     *(("equals as is", *case) for case in EQUALS_AS_IS),
+    *(("antonym", *case) for case in ANTONYMS),
 ]
 
 

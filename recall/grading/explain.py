@@ -501,6 +501,10 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
             opposed |= leaned
         if evidence is None and point.values and not opposed:
             evidence = _by_value(point, text, only_listed)
+            if evidence is not None and _formula_leans_against(
+                leaning(point.say), evidence, clauses
+            ):
+                evidence = None  # "σ'(z) is at *least* 0.25" against "at most 0.25"
         # A formula makes the point only where words did not and no opposite was said; it
         # unmakes words read off a formula the engine grades wrong for the point, and words
         # whose clause writes the point's formula wrongly ("the standard error is σ/n").
