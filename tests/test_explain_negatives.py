@@ -360,6 +360,54 @@ ANTONYMS = [
     ),
 ]
 
+#: The point's operation with another operand of the same names: "dividing by d_k^2" for
+#: "dividing by √d_k", "by (1 − β)" for "by 1 − β^t", "scaling by √β_t" for "by √(1 − β_t)".
+#: The right operand, however spelt (sqrt, v-hat), keeps the point.
+WRONG_OPERANDS = [
+    (
+        "attention-transformers/explain-sqrt-dk",
+        "dividing the scores by d_k^2 brings their variance back to one",
+        [],
+        [3],
+    ),
+    (
+        "attention-transformers/explain-sqrt-dk",
+        "dividing the scores by sqrt(d_k) brings their variance back to one",
+        [3],
+        [],
+    ),
+    (
+        "optimizers/explain-bias-correction",
+        "the fix divides by (1 - beta), which rescales each moment to an unbiased estimate",
+        [],
+        [2],
+    ),
+    (
+        "optimizers/explain-bias-correction",
+        "dividing by (1 - beta^t) rescales each moment to an unbiased estimate",
+        [2],
+        [],
+    ),
+    (
+        "diffusion-flow/forward-variance-preserving",
+        "scaling by sqrt(beta_t) makes the process variance-preserving",
+        [],
+        [0],
+    ),
+    (
+        "diffusion-flow/forward-variance-preserving",
+        "scaling by sqrt(1 - beta_t) makes the process variance-preserving",
+        [0],
+        [],
+    ),
+    (
+        "regularization/explain-weight-decay-vs-l2",
+        "with Adam the L2 gradient is averaged into m and divided by sqrt(v-hat) like the rest",
+        [2],
+        [],
+    ),
+]
+
 CASES = [
     *(("term list", *case) for case in TERM_LISTS),
     *(("attribution", *case) for case in ATTRIBUTION),
@@ -368,6 +416,7 @@ CASES = [
     *(("relative negation", *case) for case in RELATIVE_NEGATION),
     *(("equals as is", *case) for case in EQUALS_AS_IS),
     *(("antonym", *case) for case in ANTONYMS),
+    *(("wrong operand", *case) for case in WRONG_OPERANDS),
 ]
 
 

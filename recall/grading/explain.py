@@ -91,7 +91,9 @@ How a phrasing is matched, and why (reading the text as words, clauses and negat
   the point's margin. A phrasing whose words were all read off a formula of the text that the
   engine grades wrong for the point (``√(p(1 + p)/n)`` for ``p 1 p n``) does not make it, nor
   do words in a clause that writes the point's formula wrongly as a value ("is", "=", "by a
-  factor of h*g") or as an equation ("z = σ + μ·ε moves the noise out of the graph").
+  factor of h*g") or as an equation ("z = σ + μ·ε moves the noise out of the graph"). Nor does a
+  text that performs the ``say``'s operation on another operand of the same names ("dividing
+  by *d_k* itself" for "dividing by √d_k"; :mod:`recall.grading.explain_operands`).
 
 The verdict is correct when at least half the points are made; the rating it suggests is Good
 when every point is made and Hard when some are missed (Hard still passes), Again below half.
@@ -110,6 +112,7 @@ from recall.grading.explain_attribution import Attribution, attribution
 from recall.grading.explain_formulas import FormulaGrader
 from recall.grading.explain_formulas import formula_spans as formula_spans
 from recall.grading.explain_numbers import spelt_numbers, twins
+from recall.grading.explain_operands import wrong_operand
 from recall.grading.explain_polarity import Leaning, leaning, reverses_pair
 from recall.grading.explain_words import (
     LINKS,
@@ -543,6 +546,8 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
                     or _any_within(equations, clause)
                 ):
                     evidence = None
+        if evidence is not None and wrong_operand(point.say, text) is not None:
+            evidence = None  # "dividing by d_k itself" for "dividing by √d_k"
         outcomes.append(PointOutcome(say=point.say, made=evidence is not None, said=evidence or ""))
     return Explanation(tuple(outcomes), _listed_runs(clauses))
 
