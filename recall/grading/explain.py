@@ -500,6 +500,8 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
             attribution=attribution(point.say),
         )
         evidence, clause = said if said is not None else (None, ())
+        if evidence is not None and wrong_operand(point.say, text) is not None:
+            evidence = None  # words beside "dividing by d_k itself" for "dividing by √d_k"
         if evidence is None:
             opposed |= leaned
         if evidence is None and point.values and not opposed:
@@ -546,8 +548,6 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
                     or _any_within(equations, clause)
                 ):
                     evidence = None
-        if evidence is not None and wrong_operand(point.say, text) is not None:
-            evidence = None  # "dividing by d_k itself" for "dividing by √d_k"
         outcomes.append(PointOutcome(say=point.say, made=evidence is not None, said=evidence or ""))
     return Explanation(tuple(outcomes), _listed_runs(clauses))
 

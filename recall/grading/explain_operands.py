@@ -41,6 +41,8 @@ _GREEK = {
     "rho": "ρ",
 }
 _GREEK_RE = re.compile(r"(?<![a-z])(" + "|".join(_GREEK) + r")(?![a-z])")
+#: A Greek letter's index, typed without a subscript key (``β1^t`` is β₁ᵗ, Adam's β^t).
+_GREEK_INDEX = re.compile(r"([α-ω])\d+")
 _DROPPED = re.compile(r"[\s_*·×()\[\]{}]")
 _NAME = re.compile(r"[^\W\d_]+")
 #: How many characters of a text are searched for operations (the explanation's own limit
@@ -56,12 +58,14 @@ _HAT = re.compile(r"[-_ ]?hat\b")
 
 def _folded(span: str) -> str:
     """An operand in one spelling: no accents or hats (``v̂``, ``v-hat`` and ``v`` are one),
-    Greek names as letters, ``sqrt``/``root`` as ``√``, no brackets, spaces or products."""
+    Greek names as letters and without their index, ``sqrt``/``root`` as ``√``, no brackets,
+    spaces or products."""
     text = _OPERAND_END.split(span, maxsplit=1)[0].lower().replace("−", "-")
     text = unicodedata.normalize("NFKD", _HAT.sub("", text))
     text = "".join(c for c in text if not unicodedata.combining(c))
     text = unicodedata.normalize("NFKC", text).replace("sqrt", "√").replace("root", "√")
-    return _DROPPED.sub("", _GREEK_RE.sub(lambda m: _GREEK[m.group(1)], text))
+    text = _DROPPED.sub("", _GREEK_RE.sub(lambda m: _GREEK[m.group(1)], text))
+    return _GREEK_INDEX.sub(r"\1", text)
 
 
 @lru_cache(maxsize=64)
