@@ -408,6 +408,67 @@ WRONG_OPERANDS = [
     ),
 ]
 
+#: Misconceptions a point's ``opposites`` name (the deck's lever for what words alone cannot
+#: tell): learned position vectors for YaRN, smoothing mass on one wrong class, a
+#: decomposition exact for any loss, a v target whose scale grows, KL's p and q swapped, the
+#: first moment blamed for warmup. The right statement beside each is still made.
+DECK_OPPOSITES = [
+    (
+        "attention-transformers/explain-rope",
+        "YaRN extends the context by training extra learned positional embeddings",
+        [],
+        [4],
+    ),
+    (
+        "attention-transformers/explain-rope",
+        "YaRN stretches the context by rescaling the base frequency",
+        [4],
+        [],
+    ),
+    (
+        "regularization/explain-label-smoothing",
+        "the target puts 1 - eps on the right class and the eps goes to one wrong class only",
+        [],
+        [0],
+    ),
+    (
+        "regularization/explain-label-smoothing",
+        "the target puts 1 - eps on the right class and spreads eps evenly over all classes",
+        [0],
+        [],
+    ),
+    (
+        "probability-statistics/explain-bias-variance",
+        "the decomposition adds up exactly whatever loss you use",
+        [],
+        [4],
+    ),
+    (
+        "diffusion-flow/v-prediction-why",
+        "v is a rotation of the inputs, so its scale grows as t increases",
+        [],
+        [2],
+    ),
+    (
+        "information-theory/explain-kl",
+        "the KL is the extra bits you pay for believing p when the truth is actually q",
+        [],
+        [1],
+    ),
+    (
+        "information-theory/explain-kl",
+        "the KL is the extra bits you pay for believing q when the truth is actually p",
+        [1],
+        [],
+    ),
+    (
+        "optimizers/explain-warmup",
+        "early on the first moment is unreliable, while v is accurate from the start",
+        [],
+        [0],
+    ),
+]
+
 CASES = [
     *(("term list", *case) for case in TERM_LISTS),
     *(("attribution", *case) for case in ATTRIBUTION),
@@ -417,6 +478,7 @@ CASES = [
     *(("equals as is", *case) for case in EQUALS_AS_IS),
     *(("antonym", *case) for case in ANTONYMS),
     *(("wrong operand", *case) for case in WRONG_OPERANDS),
+    *(("deck opposite", *case) for case in DECK_OPPOSITES),
 ]
 
 
