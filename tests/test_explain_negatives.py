@@ -469,6 +469,79 @@ DECK_OPPOSITES = [
     ),
 ]
 
+#: A figure of the point given wrongly beside its words: the same kind of figure (a multiple,
+#: a percentage, a plain number) said of the same thing ("times smaller", "tokens per
+#: parameter", "of the peak", "accuracy") with another value. The right figure, a rounded
+#: one, or another figure the model sentence also has, keeps the point.
+WRONG_FIGURES = [
+    (
+        "attention-transformers/explain-sqrt-dk",
+        "at d_k = 64 the logits get 64 times smaller; QK-Norm normalises queries and keys directly",
+        [],
+        [4],
+    ),
+    (
+        "attention-transformers/explain-sqrt-dk",
+        "at d_k = 64 the logits get 8 times smaller; QK-Norm normalises queries and keys directly",
+        [4],
+        [],
+    ),
+    (
+        "training-scaling/explain-overtraining",
+        "grow both together, about 200 tokens per parameter",
+        [],
+        [1],
+    ),
+    (
+        "training-scaling/explain-overtraining",
+        "grow both together, roughly 20 tokens per parameter",
+        [1],
+        [],
+    ),
+    (
+        "optimizers/explain-warmup",
+        "after the peak a cosine brings the rate down to about half the peak",
+        [],
+        [4],
+    ),
+    (
+        "optimizers/explain-warmup",
+        "ramping the rate up linearly over the first 20-30% of steps lets the estimates settle",
+        [],
+        [3],
+    ),
+    (
+        "optimizers/explain-warmup",
+        "ramping the rate up linearly over the first 1% of steps lets the estimates settle",
+        [3],
+        [],
+    ),
+    (
+        "metrics/accuracy-imbalance-explain",
+        "with 99% negatives, always predicting negative gives 90% accuracy",
+        [],
+        [1],
+    ),
+    (
+        "attention-transformers/explain-gqa",
+        "Llama-2 70B pairs 64 query heads with 8 KV heads for a 16x smaller cache",
+        [],
+        [4],
+    ),
+    (
+        "diffusion-flow/sde-vs-ode",
+        "DPM-Solver++ needs about 150-250 steps instead of 1000",
+        [],
+        [4],
+    ),
+    (
+        "probability-statistics/explain-clt",
+        "accuracy 0.8 on 1,000 questions: the standard error is about 1.3 points",
+        [3],
+        [],
+    ),
+]
+
 CASES = [
     *(("term list", *case) for case in TERM_LISTS),
     *(("attribution", *case) for case in ATTRIBUTION),
@@ -479,6 +552,7 @@ CASES = [
     *(("antonym", *case) for case in ANTONYMS),
     *(("wrong operand", *case) for case in WRONG_OPERANDS),
     *(("deck opposite", *case) for case in DECK_OPPOSITES),
+    *(("wrong figure", *case) for case in WRONG_FIGURES),
 ]
 
 

@@ -93,7 +93,9 @@ How a phrasing is matched, and why (reading the text as words, clauses and negat
   do words in a clause that writes the point's formula wrongly as a value ("is", "=", "by a
   factor of h*g") or as an equation ("z = σ + μ·ε moves the noise out of the graph"). Nor does a
   text that performs the ``say``'s operation on another operand of the same names ("dividing
-  by *d_k* itself" for "dividing by √d_k"; :mod:`recall.grading.explain_operands`).
+  by *d_k* itself" for "dividing by √d_k"; :mod:`recall.grading.explain_operands`), nor one
+  that gives a figure of the ``say`` wrongly where its words are ("the logits get *64 times*
+  smaller" for "an 8x smaller logit scale"; :mod:`recall.grading.explain_figures`).
 
 The verdict is correct when at least half the points are made; the rating it suggests is Good
 when every point is made and Hard when some are missed (Hard still passes), Again below half.
@@ -109,6 +111,7 @@ from functools import lru_cache
 from recall.cards.model import Card, KeyPoint
 from recall.formula import Status, SymbolTable, Verdict
 from recall.grading.explain_attribution import Attribution, attribution
+from recall.grading.explain_figures import contradicted, sentences
 from recall.grading.explain_formulas import FormulaGrader
 from recall.grading.explain_formulas import formula_spans as formula_spans
 from recall.grading.explain_numbers import spelt_numbers, twins
@@ -510,6 +513,8 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
                 leaning(point.say), evidence, clauses
             ):
                 evidence = None  # "σ'(z) is at *least* 0.25" against "at most 0.25"
+        if evidence is not None and _figure_contradicted(point, text, evidence):
+            evidence = None  # "the logits get 64 times smaller" for "an 8x smaller logit scale"
         # A formula makes the point only where words did not and no opposite was said; it
         # unmakes words read off a formula the engine grades wrong for the point, and words
         # whose clause writes the point's formula wrongly ("the standard error is σ/n").
@@ -550,6 +555,25 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
                     evidence = None
         outcomes.append(PointOutcome(say=point.say, made=evidence is not None, said=evidence or ""))
     return Explanation(tuple(outcomes), _listed_runs(clauses))
+
+
+def _figure_contradicted(point: KeyPoint, text: str, evidence: str) -> bool:
+    """Whether a sentence of the text that holds the words ``evidence`` gives one of the
+    point's figures wrongly (:mod:`recall.grading.explain_figures`)."""
+    wanted = set(evidence.split())
+    values = [value.value for value in point.values]
+    # a model sentence of several parts ("an 8x smaller logit scale; QK-Norm ...") is
+    # contradicted by a figure in any sentence; one of one part, where its words are said
+    several = len(sentences(point.say)) > 1
+    for sentence in sentences(text):
+        if not contradicted(point.say, sentence, values):
+            continue
+        if several:
+            return True
+        words = {token.word for clause in read_clauses(sentence) for token in clause}
+        if wanted <= words:
+            return True
+    return False
 
 
 def _listed_runs(clauses: Sequence[tuple[Token, ...]]) -> tuple[str, ...]:
