@@ -530,6 +530,34 @@ NOTES = [
     ("normalization/batchnorm-vs-layernorm", "B N normalises each feat over the batch", [0], []),
 ]
 
+#: A word's family stands for it ("overwhelm" for "dominate", "relies" for "depends",
+#: "static" for "fixed", "discards" for "drops"); the families never cross a pair of opposites
+#: ("tiny" is not "big").
+SYNONYMS = [
+    (
+        "losses/why-cross-entropy",
+        "a single confidently incorrect prediction can overwhelm the whole batch",
+        [3],
+        [],
+    ),
+    ("normalization/batchnorm-vs-layernorm", "BatchNorm relies on the other examples", [1], []),
+    (
+        "information-theory/explain-min-ce-is-min-kl",
+        "the entropy of the data is static, no model can alter it",
+        [1],
+        [],
+    ),
+    ("alignment/grpo-explain", "GRPO discards the critic that PPO learns", [0], []),
+    ("gaussians/explain-thin-shell", "the spread of the norm is static as d grows", [1], []),
+    (
+        "regularization/explain-l1-zeros",
+        "so any nonzero data gradient keeps an L2 weight a tiny bit away from zero",
+        [1],
+        [],
+    ),
+    ("normalization/batchnorm-vs-layernorm", "BatchNorm works with a tiny batch", [], [1]),
+]
+
 CASES = [
     *(("contrast", *case) for case in CONTRASTS),
     *(("opposite", *case) for case in OPPOSITES),
@@ -542,6 +570,7 @@ CASES = [
     *(("formula", *case) for case in FORMULAS),
     *(("number word", *case) for case in NUMBER_WORDS),
     *(("notes", *case) for case in NOTES),
+    *(("synonyms", *case) for case in SYNONYMS),
 ]
 
 
@@ -575,6 +604,7 @@ def test_every_class_spans_several_cards() -> None:
         ("unicode", UNICODE),
         ("abbreviations", ABBREVIATIONS),
         ("notes", NOTES),
+        ("synonyms", SYNONYMS),
     ]:
         assert len({case[0] for case in cases}) >= 3, name
 

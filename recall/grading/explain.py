@@ -19,6 +19,9 @@ How a phrasing is matched, and why (reading the text as words, clauses and negat
   ("doesnt") is still one. An abbreviation spoken letter by letter ("C E", "K L") is the
   abbreviation, and the signs of terse notes are words ("train != test" says they differ,
   "min CE <=> min KL" that they are one, "BN @ inference").
+* **A word's family.** A phrasing's word is made by the words a learner says for it
+  (:data:`~recall.grading.explain_words.SYNONYM_FAMILIES`: "static" for "fixed", "relies"
+  for "depends", "overwhelm" for "dominate"); no family crosses a pair of opposites.
 * **One clause.** Every word of a phrasing must occur in the same clause of the text (clauses end
   at ``.``, ``;``, ``!``, ``?``, a line break, and at ``but``/``whereas``), in any
   order: a learner who writes "the KL divergence is the only part that moves" says the same as
@@ -105,6 +108,7 @@ from recall.grading.explain_words import (
     normalised,
     read_clauses,
     stem,
+    synonyms,
 )
 from recall.inert import quote
 from recall.spelling import edit_distance
@@ -214,9 +218,8 @@ class Phrasing:
             return []
         words = tuple(folded(option) for option in plain)
         numbers = tuple(t for w in words for t in twins(w))
-        return [
-            _Slot(tuple(stem(w) for w in words), words, near=near, denied=denied, twins=numbers)
-        ]
+        stems = tuple(dict.fromkeys(s for w in words for s in (stem(w), *synonyms(stem(w)))))
+        return [_Slot(stems, words, near=near, denied=denied, twins=numbers)]
 
 
 def phrasing_problem(text: str) -> str | None:

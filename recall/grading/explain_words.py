@@ -457,6 +457,67 @@ _SIGNS = re.compile("|".join(re.escape(sign) for sign in _SIGN_WORDS))
 _ABOUT = re.compile(r"(?:~|≈)\s*(?=[-−]?\.?\d)")
 
 
+#: Words a learner uses for one another, each family one idea in the decks' sense: a phrasing's
+#: word is made by any word of its family ("the entropy does not *move* when the *weights*
+#: move" says "entropy not depend|change parameters"). Families never cross the two sides of a
+#: pair of :mod:`recall.grading.explain_polarity` (large and small stay apart), and words with a
+#: second meaning in the decks are left out ("divergence" shares a stem with "diverge",
+#: "derivative" and "gradient" are different points of one card).
+SYNONYM_FAMILIES: tuple[str, ...] = (
+    "change changes changed changing move moves moved moving shift shifts alter "
+    "alters budge budges",
+    "parameters parameter params theta θ",
+    "large larger big bigger huge enormous massive giant",
+    "small smaller tiny little",
+    "fixed constant unchanged static",
+    "freeze freezes frozen",
+    "depend depends dependent rely relies",
+    "punish punishes punished penalize penalizes penalized",
+    "remove removes removed drop drops dropped discard discards eliminate eliminates ditch ditches",
+    "need needs require requires",
+    "prevent prevents avoid avoids",
+    "error errors mistake mistakes",
+    "example examples instance instances datapoint datapoints",
+    "keep keeps retain retains preserve preserves maintain maintains",
+    "use uses used using employ employs utilize utilizes",
+    "vanish vanishes vanishing disappear disappears",
+    "choose chooses pick picks select selects",
+    "cheap cheaper inexpensive",
+    "expensive pricey",
+    "fast faster quick quicker rapid",
+    "same identical",
+    "ignore ignores disregard disregards",
+    "increase increases raise raises boost boosts grow grows rise rises",
+    "reduce reduces decrease decreases shrink shrinks cut cuts diminish diminishes",
+    "help helps aid aids",
+    "wrong incorrect",
+    "right correct",
+    "exactly precisely",
+    "formula equation expression",
+    "term part component piece",
+    "split splits decompose decomposes decomposition",
+    "dominate dominates swamp swamps overwhelm overwhelms drown drowns",
+    "idle unused",
+    "mean average",
+)
+
+
+@lru_cache(maxsize=1)
+def _synonym_stems() -> dict[str, tuple[str, ...]]:
+    families: dict[str, tuple[str, ...]] = {}
+    for family in SYNONYM_FAMILIES:
+        stems = tuple(dict.fromkeys(stem(folded(word)) for word in family.split()))
+        for one in stems:
+            families[one] = tuple(dict.fromkeys(families.get(one, ()) + stems))
+    return families
+
+
+def synonyms(word_stem: str) -> tuple[str, ...]:
+    """The stems of the words a learner says for the word of ``word_stem`` (its family of
+    :data:`SYNONYM_FAMILIES`, itself among them), or ``()``."""
+    return _synonym_stems().get(word_stem, ())
+
+
 def folded(word: str) -> str:
     """A word without its possessive ("L2's" is ``l2``, "PPO's" is ``ppo``: short names the
     stemmer leaves alone), apostrophes or underscores (``d_k`` is ``dk``)."""
