@@ -558,6 +558,45 @@ SYNONYMS = [
     ("normalization/batchnorm-vs-layernorm", "BatchNorm works with a tiny batch", [], [1]),
 ]
 
+#: A point said over two sentences, the second opening with a pronoun that carries the first's
+#: subject ("It does not depend on the weights", "This is what GRPO drops", "That is why
+#: transformers use it"); a pronoun does not carry the opposite of what the sentence before
+#: said into a point.
+PRONOUNS = [
+    (
+        "losses/why-cross-entropy",
+        "The entropy of the labels is set by the data. It does not depend on the weights.",
+        [2],
+        [],
+    ),
+    ("alignment/grpo-explain", "PPO learns a critic. This is what GRPO drops.", [0], []),
+    (
+        "gaussians/explain-thin-shell",
+        "Look at the spread of the norm. It does not grow with d.",
+        [1],
+        [],
+    ),
+    (
+        "normalization/batchnorm-vs-layernorm",
+        "LayerNorm only looks inside one example. That is why transformers use it.",
+        [3],
+        [],
+    ),
+    (
+        "metrics/ranking-vs-calibration",
+        "Temperature scaling is a single division of the logits. It fixes calibration and does "
+        "not change the ranking.",
+        [5],
+        [],
+    ),
+    (
+        "losses/why-cross-entropy",
+        "The entropy of the labels moves with the weights. It is not fixed.",
+        [],
+        [2],
+    ),
+]
+
 CASES = [
     *(("contrast", *case) for case in CONTRASTS),
     *(("opposite", *case) for case in OPPOSITES),
@@ -571,6 +610,7 @@ CASES = [
     *(("number word", *case) for case in NUMBER_WORDS),
     *(("notes", *case) for case in NOTES),
     *(("synonyms", *case) for case in SYNONYMS),
+    *(("pronouns", *case) for case in PRONOUNS),
 ]
 
 
@@ -605,6 +645,7 @@ def test_every_class_spans_several_cards() -> None:
         ("abbreviations", ABBREVIATIONS),
         ("notes", NOTES),
         ("synonyms", SYNONYMS),
+        ("pronouns", PRONOUNS),
     ]:
         assert len({case[0] for case in cases}) >= 3, name
 

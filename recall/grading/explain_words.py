@@ -233,6 +233,10 @@ class Token:
     #: "from" or "to" when that small word stands right before the word's phrase ("the KL
     #: *from* the encoder *to* the posterior"), else empty
     lead: str = ""
+    #: on a clause's first word: the clause opens with a pronoun ("*It* does not depend on the
+    #: weights", "*This term* is fixed"), so it speaks of what the clause before named (an
+    #: object pronoun does not: "the simple loss makes *them* depend on t" has its own subject)
+    refers: bool = False
 
 
 def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
@@ -246,6 +250,7 @@ def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
     # it stays in that piece.
     text = _CONTRAST_MARKERS.sub("conversely", _RELATIVE.sub(r" \1", normalised(text)))
     for piece in _CLAUSE_BREAK.split(text):
+        opening = next((w for w in _OPENING_WORD.findall(piece[:60]) if w not in _CONNECTIVES), "")
         tokens: list[Token] = []
         scope = 0
         phrase_only = False
@@ -336,8 +341,17 @@ def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
             tokens = tokens[:denied_from] + [
                 replace(token, negated=True) for token in tokens[denied_from:]
             ]
+        if tokens and opening in _REFERRING:
+            tokens[0] = replace(tokens[0], refers=True)
         if tokens:
             yield _mark_lists(tokens, joints)
+
+
+#: Words that open a clause speaking of what the clause before named ("It", "This term",
+#: "They"), and the connectives that may come before them ("so it", "and this").
+_REFERRING = frozenset("it this that these those they its such".split())
+_CONNECTIVES = frozenset("so and then thus hence therefore because since also".split())
+_OPENING_WORD = re.compile(r"[a-z']+")
 
 
 def _mark_lists(tokens: list[Token], joints: list[str]) -> tuple[Token, ...]:
