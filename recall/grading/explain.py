@@ -48,7 +48,10 @@ How a phrasing is matched, and why (reading the text as words, clauses and negat
 * **A list of terms is no statement.** A point's words must be linked (a small word, a
   negation, a preposition, a sign): a clause of six words or more with no link at all, a run of
   nine with only spaces and commas between, or four comma-parted items of one or two words in a
-  row ("bce, mse, sigmoid, slope") is a list, its words make no point, and the verdict says so.
+  row ("bce, mse, sigmoid, slope") is a list, its words make no point, and the verdict says so;
+  so are four comma-parted items in a row of up to four words each with no verb or relating
+  sign among them, whatever stands inside an item ("one-hot, sqrt(d_k), KL to reference"),
+  unless most of them deny something ("no reward model, no sampling, no value net, no RL").
   The longest unlinked run in a written sentence is about eight words ("small batches give noisy
   statistics" is five and still a statement).
 * **A point leans one way.** Its model sentence takes one side of pairs such as
@@ -65,6 +68,12 @@ How a phrasing is matched, and why (reading the text as words, clauses and negat
   term mentioned nearest before it there (a term inside brackets is a formula's argument, no
   mention), and a clause that says the phrasing's words only of another term
   ("cross-entropy mutes the errors that MSE keeps loud") makes none of them.
+* **A claim is of the thing the model sentence names.** Things learners mix up come in
+  families (BatchNorm, LayerNorm, RMSNorm; the prior and the posterior; the entropy and the
+  KL; :mod:`recall.grading.explain_attribution`): a phrasing made in a step of a clause (steps
+  end at "so", "because" and the like) that names another member of a family the ``say``
+  names, and not all of the ``say``'s own, is said of the wrong thing ("the ELBO is a
+  reconstruction term minus a KL to the *posterior*" for "... a KL to the prior").
 * **Opposites unmake.** A clause that says one of a point's ``opposites`` ("the loss is
   bounded") makes none of its phrasings, and a text that says one makes it with no number or
   formula.
@@ -95,6 +104,7 @@ from functools import lru_cache
 
 from recall.cards.model import Card, KeyPoint
 from recall.formula import Status, SymbolTable, Verdict
+from recall.grading.explain_attribution import Attribution, attribution
 from recall.grading.explain_formulas import FormulaGrader
 from recall.grading.explain_formulas import formula_spans as formula_spans
 from recall.grading.explain_numbers import spelt_numbers, twins
@@ -482,6 +492,7 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
             leaning=leaning(point.say),
             leaned=leaned,
             roles=_roles(card, index),
+            attribution=attribution(point.say),
         )
         evidence, clause = said if said is not None else (None, ())
         if evidence is None:
@@ -509,7 +520,8 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
             if evidence is None:
                 evidence = formulas.evidence(point.formulas)
                 if evidence is not None and (
-                    _formula_leans_against(leaning(point.say), evidence, clauses)
+                    _listed_only(evidence, only_listed)  # a formula in a list of terms
+                    or _formula_leans_against(leaning(point.say), evidence, clauses)
                     or _said_of_another(text, evidence, point.say)
                 ):
                     evidence = None
@@ -751,13 +763,16 @@ def _said_in(
     leaning: Leaning | None = None,
     leaned: set[int] | None = None,
     roles: _Roles | None = None,
+    attribution: Attribution | None = None,
 ) -> tuple[str, tuple[Token, ...]] | None:
     """The words of the first clause that says one of ``phrasings``, and that clause (leaving
     out the clauses
     in ``skip``, or looking at clause ``only``), or ``None``; ``owners`` are the contrast's
     :meth:`_Contrast.owners_of` the clauses. With the point's ``leaning``, a clause that uses
     the other word of a pair the point leans on (besides the phrasing's own words) says the
-    point's opposite and makes none of its phrasings; its index is added to ``leaned``."""
+    point's opposite and makes none of its phrasings; its index is added to ``leaned``. So
+    does a clause that says the phrasing's words of the wrong thing (``roles``, and the
+    point's ``attribution``: "*LayerNorm* swaps in running averages")."""
     for phrase_text in phrasings:
         phrasing = _phrasing(phrase_text)
         if not phrasing.slots:
@@ -771,8 +786,10 @@ def _said_in(
                 allowed = [owner in (None, bound) for owner in owners[c]]
             matched = _match(phrasing, clause, allowed)
             if matched is not None and leaning is not None:
-                if _leans_against(leaning, phrasing, clause) or (
-                    roles is not None and roles.swapped(phrasing, clause)
+                if (
+                    _leans_against(leaning, phrasing, clause)
+                    or (roles is not None and roles.swapped(phrasing, clause))
+                    or (attribution is not None and _misattributed(attribution, phrasing, clause))
                 ):
                     if leaned is not None:
                         leaned.add(c)
@@ -812,6 +829,23 @@ def _leans_against(leaning: Leaning, phrasing: Phrasing, clause: tuple[Token, ..
         or leaning.reverses(clause, [t.piece in pieces for t in clause])
         or leaning.turns(clause)
     )
+
+
+def _misattributed(attribution: Attribution, phrasing: Phrasing, clause: tuple[Token, ...]) -> bool:
+    """Whether the steps of the clause's chain of reasons holding the phrasing's words name
+    another member of a family the point names, and not all of its own
+    (:mod:`recall.grading.explain_attribution`): "RMSNorm is *BatchNorm* without the
+    centring, dividing by the root mean square" says nothing of RMSNorm's, but "the L2 part
+    is convex, *so* correlated features group" says the grouping of what the point does."""
+    # The steps holding the phrasing's last word (its claim: "fixed" in "h(p) constant|fixed"),
+    # or, where no token takes it, every step holding one of its words: "CE = H(p) + KL, and
+    # H(p) is fixed" says "fixed" in its second step, of H(p), whatever the first step names.
+    last = set(phrasing.slots[-1].stems)
+    steps = {token.step for token in clause if token.stem in last}
+    if not steps:
+        own = {stem for slot in phrasing.slots for stem in slot.stems}
+        steps = {token.step for token in clause if token.stem in own}
+    return attribution.misattributes(clause, [t.step in steps for t in clause])
 
 
 def _match(
