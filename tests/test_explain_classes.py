@@ -597,6 +597,52 @@ PRONOUNS = [
     ),
 ]
 
+#: Far paraphrases: a point said with other vocabulary than its model sentence's ("all the
+#: learning goes into the KL", "finds loopholes in the reward model", "leaves the order
+#: untouched", "guessing gets you log N"); the same words said the other way make nothing.
+FAR = [
+    (
+        "losses/why-cross-entropy",
+        "the entropy part is not affected by training; all the learning goes into the KL",
+        [2],
+        [],
+    ),
+    (
+        "alignment/rlhf-kl-explain",
+        "beta low lets it exploit the reward, beta high keeps it anchored to SFT",
+        [3],
+        [],
+    ),
+    ("alignment/rlhf-kl-explain", "the policy finds loopholes in the reward model", [1], []),
+    (
+        "diffusion-flow/simple-loss-explain",
+        "samples look nicer but it stops being a bound on the likelihood",
+        [3],
+        [],
+    ),
+    ("metrics/ranking-vs-calibration", "temperature scaling leaves the order untouched", [5], []),
+    (
+        "losses/explain-infonce",
+        "when the query says nothing about its key, guessing gets you log N",
+        [1],
+        [],
+    ),
+    (
+        "generative-models/explain-ebm-langevin",
+        "the partition function cancels from the score since log Z has no x in it",
+        [3],
+        [],
+    ),
+    ("inference-cost/explain-training-memory", "bf16 weights 2B and bf16 grads 2B", [0], []),
+    ("losses/why-cross-entropy", "The H term isn't fixed: it changes with the weights.", [], [2]),
+    (
+        "alignment/rlhf-kl-explain",
+        "beta high lets it exploit the reward, beta low keeps it anchored to SFT",
+        [],
+        [3],
+    ),
+]
+
 CASES = [
     *(("contrast", *case) for case in CONTRASTS),
     *(("opposite", *case) for case in OPPOSITES),
@@ -611,6 +657,7 @@ CASES = [
     *(("notes", *case) for case in NOTES),
     *(("synonyms", *case) for case in SYNONYMS),
     *(("pronouns", *case) for case in PRONOUNS),
+    *(("far", *case) for case in FAR),
 ]
 
 
@@ -646,6 +693,7 @@ def test_every_class_spans_several_cards() -> None:
         ("notes", NOTES),
         ("synonyms", SYNONYMS),
         ("pronouns", PRONOUNS),
+        ("far", FAR),
     ]:
         assert len({case[0] for case in cases}) >= 3, name
 

@@ -296,8 +296,11 @@ def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
         stating: set[int] = set()
         for raw in _WORD_OR_SIGN.findall(piece):
             if raw != "," and not raw[0].isalnum():
-                # a colon starts afresh ("answer: bce mse sigmoid ..." is still a list)
+                # a colon starts afresh ("answer: bce mse sigmoid ..." is still a list), and
+                # ends a negation's reach ("it isn't constant: it moves with the parameters")
                 joint = "start" if raw == ":" else "link"
+                if raw == ":":
+                    scope = 0
                 depth = max(0, depth + (raw in "([{") - (raw in ")]}"))
                 if raw in _STATING_SIGNS:
                     stating.add(item)
@@ -550,14 +553,14 @@ _ABOUT = re.compile(r"(?:~|≈)\s*(?=[-−]?\.?\d)")
 #: move" says "entropy not depend|change parameters"). Families never cross the two sides of a
 #: pair of :mod:`recall.grading.explain_polarity` (large and small stay apart), and words with a
 #: second meaning in the decks are left out ("divergence" shares a stem with "diverge",
-#: "derivative" and "gradient" are different points of one card).
+#: "fixed" one with "fixes", "derivative" and "gradient" are different points of one card).
 SYNONYM_FAMILIES: tuple[str, ...] = (
     "change changes changed changing move moves moved moving shift shifts alter "
     "alters budge budges",
     "parameters parameter params theta θ",
     "large larger big bigger huge enormous massive giant",
     "small smaller tiny little",
-    "fixed constant unchanged static",
+    "constant unchanged static",
     "freeze freezes frozen",
     "depend depends dependent rely relies",
     "punish punishes punished penalize penalizes penalized",
