@@ -530,6 +530,119 @@ NOTES = [
     ("normalization/batchnorm-vs-layernorm", "B N normalises each feat over the batch", [0], []),
 ]
 
+#: A word's family stands for it ("overwhelm" for "dominate", "relies" for "depends",
+#: "static" for "fixed", "discards" for "drops"); the families never cross a pair of opposites
+#: ("tiny" is not "big").
+SYNONYMS = [
+    (
+        "losses/why-cross-entropy",
+        "a single confidently incorrect prediction can overwhelm the whole batch",
+        [3],
+        [],
+    ),
+    ("normalization/batchnorm-vs-layernorm", "BatchNorm relies on the other examples", [1], []),
+    (
+        "information-theory/explain-min-ce-is-min-kl",
+        "the entropy of the data is static, no model can alter it",
+        [1],
+        [],
+    ),
+    ("alignment/grpo-explain", "GRPO discards the critic that PPO learns", [0], []),
+    ("gaussians/explain-thin-shell", "the spread of the norm is static as d grows", [1], []),
+    (
+        "regularization/explain-l1-zeros",
+        "so any nonzero data gradient keeps an L2 weight a tiny bit away from zero",
+        [1],
+        [],
+    ),
+    ("normalization/batchnorm-vs-layernorm", "BatchNorm works with a tiny batch", [], [1]),
+]
+
+#: A point said over two sentences, the second opening with a pronoun that carries the first's
+#: subject ("It does not depend on the weights", "This is what GRPO drops", "That is why
+#: transformers use it"); a pronoun does not carry the opposite of what the sentence before
+#: said into a point.
+PRONOUNS = [
+    (
+        "losses/why-cross-entropy",
+        "The entropy of the labels is set by the data. It does not depend on the weights.",
+        [2],
+        [],
+    ),
+    ("alignment/grpo-explain", "PPO learns a critic. This is what GRPO drops.", [0], []),
+    (
+        "gaussians/explain-thin-shell",
+        "Look at the spread of the norm. It does not grow with d.",
+        [1],
+        [],
+    ),
+    (
+        "normalization/batchnorm-vs-layernorm",
+        "LayerNorm only looks inside one example. That is why transformers use it.",
+        [3],
+        [],
+    ),
+    (
+        "metrics/ranking-vs-calibration",
+        "Temperature scaling is a single division of the logits. It fixes calibration and does "
+        "not change the ranking.",
+        [5],
+        [],
+    ),
+    (
+        "losses/why-cross-entropy",
+        "The entropy of the labels moves with the weights. It is not fixed.",
+        [],
+        [2],
+    ),
+]
+
+#: Far paraphrases: a point said with other vocabulary than its model sentence's ("all the
+#: learning goes into the KL", "finds loopholes in the reward model", "leaves the order
+#: untouched", "guessing gets you log N"); the same words said the other way make nothing.
+FAR = [
+    (
+        "losses/why-cross-entropy",
+        "the entropy part is not affected by training; all the learning goes into the KL",
+        [2],
+        [],
+    ),
+    (
+        "alignment/rlhf-kl-explain",
+        "beta low lets it exploit the reward, beta high keeps it anchored to SFT",
+        [3],
+        [],
+    ),
+    ("alignment/rlhf-kl-explain", "the policy finds loopholes in the reward model", [1], []),
+    (
+        "diffusion-flow/simple-loss-explain",
+        "samples look nicer but it stops being a bound on the likelihood",
+        [3],
+        [],
+    ),
+    ("metrics/ranking-vs-calibration", "temperature scaling leaves the order untouched", [5], []),
+    (
+        "losses/explain-infonce",
+        "when the query says nothing about its key, guessing gets you log N",
+        [1],
+        [],
+    ),
+    (
+        "generative-models/explain-ebm-langevin",
+        "the partition function cancels from the score since log Z has no x in it",
+        [3],
+        [],
+    ),
+    ("inference-cost/explain-training-memory", "bf16 weights 2B and bf16 grads 2B", [0], []),
+    ("losses/why-cross-entropy", "The H term isn't fixed: it changes with the weights.", [], [2]),
+    (
+        "alignment/rlhf-kl-explain",
+        "beta high lets it exploit the reward, beta low keeps it anchored to SFT",
+        [],
+        [3],
+    ),
+]
+
 CASES = [
     *(("contrast", *case) for case in CONTRASTS),
     *(("opposite", *case) for case in OPPOSITES),
@@ -542,6 +655,9 @@ CASES = [
     *(("formula", *case) for case in FORMULAS),
     *(("number word", *case) for case in NUMBER_WORDS),
     *(("notes", *case) for case in NOTES),
+    *(("synonyms", *case) for case in SYNONYMS),
+    *(("pronouns", *case) for case in PRONOUNS),
+    *(("far", *case) for case in FAR),
 ]
 
 
@@ -575,6 +691,9 @@ def test_every_class_spans_several_cards() -> None:
         ("unicode", UNICODE),
         ("abbreviations", ABBREVIATIONS),
         ("notes", NOTES),
+        ("synonyms", SYNONYMS),
+        ("pronouns", PRONOUNS),
+        ("far", FAR),
     ]:
         assert len({case[0] for case in cases}) >= 3, name
 

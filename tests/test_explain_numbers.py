@@ -89,3 +89,11 @@ def test_a_number_word_beside_a_phrasing_digit_is_not_that_digit() -> None:
     card = builtin_explain_cards()["information-theory/explain-js"]
     outcomes = check_explanation(card, "JS tops out at log 4, two bits.").outcomes
     assert not outcomes[2].made
+
+
+def test_one_is_no_digit_in_a_phrasing() -> None:
+    """ "variance one, d_k of them" is no "variance 1/d_k" (an opposite of the point): "one" is
+    mostly no number, and is not taken for a phrasing's 1."""
+    card = builtin_explain_cards()["attention-transformers/explain-sqrt-dk"]
+    text = "each product has variance one, d_k of them get added, so the logit has variance d_k"
+    assert check_explanation(card, text).outcomes[0].made

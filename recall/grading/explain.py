@@ -19,8 +19,13 @@ How a phrasing is matched, and why (reading the text as words, clauses and negat
   ("doesnt") is still one. An abbreviation spoken letter by letter ("C E", "K L") is the
   abbreviation, and the signs of terse notes are words ("train != test" says they differ,
   "min CE <=> min KL" that they are one, "BN @ inference").
+* **A word's family.** A phrasing's word is made by the words a learner says for it
+  (:data:`~recall.grading.explain_words.SYNONYM_FAMILIES`: "static" for "fixed", "relies"
+  for "depends", "overwhelm" for "dominate"); no family crosses a pair of opposites.
 * **One clause.** Every word of a phrasing must occur in the same clause of the text (clauses end
-  at ``.``, ``;``, ``!``, ``?``, a line break, and at ``but``/``whereas``), in any
+  at ``.``, ``;``, ``!``, ``?``, a line break, and at ``but``/``whereas``; a clause that opens
+  with a pronoun, "It does not depend on the weights", is also read together with the clause
+  before it), in any
   order: a learner who writes "the KL divergence is the only part that moves" says the same as
   "only the KL term changes". Where order carries the meaning a phrasing says so: ``a>b`` wants
   ``b`` close after ``a`` ("over the batch", not "each example over its features").
@@ -128,6 +133,7 @@ from recall.grading.explain_words import (
     normalised,
     read_clauses,
     stem,
+    synonyms,
 )
 from recall.inert import quote
 from recall.spelling import edit_distance
@@ -237,9 +243,8 @@ class Phrasing:
             return []
         words = tuple(folded(option) for option in plain)
         numbers = tuple(t for w in words for t in twins(w))
-        return [
-            _Slot(tuple(stem(w) for w in words), words, near=near, denied=denied, twins=numbers)
-        ]
+        stems = tuple(dict.fromkeys(s for w in words for s in (stem(w), *synonyms(stem(w)))))
+        return [_Slot(stems, words, near=near, denied=denied, twins=numbers)]
 
 
 def phrasing_problem(text: str) -> str | None:
@@ -473,7 +478,8 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
     """Which of ``card``'s key points ``text`` makes."""
     # "seven hundred sixty-eight", "point zero one three": numbers read as their digits
     text = spelt_numbers(text[:MAX_TEXT])
-    clauses = list(read_clauses(text))
+    read = list(read_clauses(text))
+    clauses = _with_referents(read)
     formulas: FormulaGrader | None = None
     # only a text that states some math as a value can state a point's formula wrongly
     states_math = _STATED_MATH.search(text) is not None
@@ -554,7 +560,20 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
                 ):
                     evidence = None
         outcomes.append(PointOutcome(say=point.say, made=evidence is not None, said=evidence or ""))
-    return Explanation(tuple(outcomes), _listed_runs(clauses))
+    return Explanation(tuple(outcomes), _listed_runs(read))
+
+
+def _with_referents(clauses: list[tuple[Token, ...]]) -> list[tuple[Token, ...]]:
+    """The clauses, and after them each clause that opens with a pronoun ("It does not depend
+    on the weights") read together with the clause before it ("The entropy of the labels is
+    set by the data"): a point said over the two is said. The joined clause keeps each word's
+    negation and its own comma pieces, and a list of terms stays a list."""
+    joined = []
+    for before, clause in zip(clauses, clauses[1:], strict=False):
+        if clause[0].refers:
+            shift = before[-1].piece + 1
+            joined.append(before + tuple(replace(t, piece=t.piece + shift) for t in clause))
+    return clauses + joined
 
 
 def _figure_contradicted(point: KeyPoint, text: str, evidence: str) -> bool:

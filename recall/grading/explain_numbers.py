@@ -60,8 +60,11 @@ _WORD_RUN = re.compile(
     r"\b(?:(?:a|" + "|".join(_CARDINAL) + r"|point|and)(?:[\s-]+|\b))+",
     re.IGNORECASE,
 )
+#: "one" is left out: mostly no number ("variance one, d_k of them" is no "variance 1/d_k").
 _TWINS: dict[str, str] = {
-    word: str(n) for word, n in (_UNITS | _TEENS | _TENS | _SCALES).items() if word != "oh"
+    word: str(n)
+    for word, n in (_UNITS | _TEENS | _TENS | _SCALES).items()
+    if word not in ("oh", "one")
 }
 
 

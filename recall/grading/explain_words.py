@@ -258,6 +258,10 @@ class Token:
     #: "from" or "to" when that small word stands right before the word's phrase ("the KL
     #: *from* the encoder *to* the posterior"), else empty
     lead: str = ""
+    #: on a clause's first word: the clause opens with a pronoun ("*It* does not depend on the
+    #: weights", "*This term* is fixed"), so it speaks of what the clause before named (an
+    #: object pronoun does not: "the simple loss makes *them* depend on t" has its own subject)
+    refers: bool = False
     #: which step of a chain of reasons in its piece the word stands in: "the L2 part is convex
     #: *so* correlated features group" is two steps (:data:`_STEP_WORDS`)
     step: int = 0
@@ -274,6 +278,7 @@ def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
     # it stays in that piece.
     text = _CONTRAST_MARKERS.sub("conversely", _RELATIVE.sub(r" \1", normalised(text)))
     for piece in _CLAUSE_BREAK.split(text):
+        opening = next((w for w in _OPENING_WORD.findall(piece[:60]) if w not in _CONNECTIVES), "")
         tokens: list[Token] = []
         scope = 0
         phrase_only = False
@@ -297,8 +302,11 @@ def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
         raws = _WORD_OR_SIGN.findall(piece)
         for n, raw in enumerate(raws):
             if raw != "," and not raw[0].isalnum():
-                # a colon starts afresh ("answer: bce mse sigmoid ..." is still a list)
+                # a colon starts afresh ("answer: bce mse sigmoid ..." is still a list), and
+                # ends a negation's reach ("it isn't constant: it moves with the parameters")
                 joint = "start" if raw == ":" else "link"
+                if raw == ":":
+                    scope = 0
                 depth = max(0, depth + (raw in "([{") - (raw in ")]}"))
                 if raw in _STATING_SIGNS:
                     stating.add(item)
@@ -391,8 +399,17 @@ def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
             tokens = tokens[:denied_from] + [
                 replace(token, negated=True) for token in tokens[denied_from:]
             ]
+        if tokens and opening in _REFERRING:
+            tokens[0] = replace(tokens[0], refers=True)
         if tokens:
             yield _mark_lists(tokens, joints, items, stating)
+
+
+#: Words that open a clause speaking of what the clause before named ("It", "This term",
+#: "They"), and the connectives that may come before them ("so it", "and this").
+_REFERRING = frozenset("it this that these those they its such".split())
+_CONNECTIVES = frozenset("so and then thus hence therefore because since also".split())
+_OPENING_WORD = re.compile(r"[a-z']+")
 
 
 def _mark_lists(
@@ -543,6 +560,67 @@ _SIGN_WORDS = {
 _SIGNS = re.compile("|".join(re.escape(sign) for sign in _SIGN_WORDS))
 #: "~" or "≈" before a number is "about" ("gradient ~ 0"); "X ~ N(0, 1)" stays a sign.
 _ABOUT = re.compile(r"(?:~|≈)\s*(?=[-−]?\.?\d)")
+
+
+#: Words a learner uses for one another, each family one idea in the decks' sense: a phrasing's
+#: word is made by any word of its family ("the entropy does not *move* when the *weights*
+#: move" says "entropy not depend|change parameters"). Families never cross the two sides of a
+#: pair of :mod:`recall.grading.explain_polarity` (large and small stay apart), and words with a
+#: second meaning in the decks are left out ("divergence" shares a stem with "diverge",
+#: "fixed" one with "fixes", "derivative" and "gradient" are different points of one card).
+SYNONYM_FAMILIES: tuple[str, ...] = (
+    "change changes changed changing move moves moved moving shift shifts alter "
+    "alters budge budges",
+    "parameters parameter params theta θ",
+    "large larger big bigger huge enormous massive giant",
+    "small smaller tiny little",
+    "constant unchanged static",
+    "freeze freezes frozen",
+    "depend depends dependent rely relies",
+    "punish punishes punished penalize penalizes penalized",
+    "remove removes removed drop drops dropped discard discards eliminate eliminates ditch ditches",
+    "need needs require requires",
+    "prevent prevents avoid avoids",
+    "error errors mistake mistakes",
+    "example examples instance instances datapoint datapoints",
+    "keep keeps retain retains preserve preserves maintain maintains",
+    "use uses used using employ employs utilize utilizes",
+    "vanish vanishes vanishing disappear disappears",
+    "choose chooses pick picks select selects",
+    "cheap cheaper inexpensive",
+    "expensive pricey",
+    "fast faster quick quicker rapid",
+    "same identical",
+    "ignore ignores disregard disregards",
+    "increase increases raise raises boost boosts grow grows rise rises",
+    "reduce reduces decrease decreases shrink shrinks cut cuts diminish diminishes",
+    "help helps aid aids",
+    "wrong incorrect",
+    "right correct",
+    "exactly precisely",
+    "formula equation expression",
+    "term part component piece",
+    "split splits decompose decomposes decomposition",
+    "dominate dominates swamp swamps overwhelm overwhelms drown drowns",
+    "idle unused",
+    "mean average",
+)
+
+
+@lru_cache(maxsize=1)
+def _synonym_stems() -> dict[str, tuple[str, ...]]:
+    families: dict[str, tuple[str, ...]] = {}
+    for family in SYNONYM_FAMILIES:
+        stems = tuple(dict.fromkeys(stem(folded(word)) for word in family.split()))
+        for one in stems:
+            families[one] = tuple(dict.fromkeys(families.get(one, ()) + stems))
+    return families
+
+
+def synonyms(word_stem: str) -> tuple[str, ...]:
+    """The stems of the words a learner says for the word of ``word_stem`` (its family of
+    :data:`SYNONYM_FAMILIES`, itself among them), or ``()``."""
+    return _synonym_stems().get(word_stem, ())
 
 
 def folded(word: str) -> str:
