@@ -244,6 +244,8 @@ def reverses_pair(slots: Sequence[frozenset[str]], clause: Sequence[Token]) -> b
             for own, other in ((a, b), (b, a)):
                 if not slot & own or slot & other:
                     continue
+                if not any(t.stem in slot & own for t in clause):
+                    continue  # the clause takes the slot with another of its words
                 owned = {
                     (t.piece, t.step)
                     for t in clause
