@@ -540,6 +540,20 @@ WRONG_FIGURES = [
         [3],
         [],
     ),
+    # a right formula with the wrong figure beside it makes no point either
+    (
+        "probability-statistics/explain-clt",
+        "with 1,000 questions at 80%, sqrt(p(1-p)/n) comes to about 13 points",
+        [],
+        [3],
+    ),
+    # an ordinal is no fraction, and "0.45/0.55" is a pair, not 0.82
+    (
+        "training-scaling/explain-compute-optimal-exponents",
+        "the 0.45/0.55 split comes from the third method, the parametric fit of the loss",
+        [3],
+        [],
+    ),
 ]
 
 CASES = [

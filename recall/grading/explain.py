@@ -519,8 +519,6 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
                 leaning(point.say), evidence, clauses
             ):
                 evidence = None  # "σ'(z) is at *least* 0.25" against "at most 0.25"
-        if evidence is not None and _figure_contradicted(point, text, evidence):
-            evidence = None  # "the logits get 64 times smaller" for "an 8x smaller logit scale"
         # A formula makes the point only where words did not and no opposite was said; it
         # unmakes words read off a formula the engine grades wrong for the point, and words
         # whose clause writes the point's formula wrongly ("the standard error is σ/n").
@@ -559,6 +557,8 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
                     or _any_within(equations, clause)
                 ):
                     evidence = None
+        if evidence is not None and _figure_contradicted(point, text, evidence):
+            evidence = None  # "the logits get 64 times smaller" for "an 8x smaller logit scale"
         outcomes.append(PointOutcome(say=point.say, made=evidence is not None, said=evidence or ""))
     return Explanation(tuple(outcomes), _listed_runs(read))
 
@@ -579,7 +579,8 @@ def _with_referents(clauses: list[tuple[Token, ...]]) -> list[tuple[Token, ...]]
 def _figure_contradicted(point: KeyPoint, text: str, evidence: str) -> bool:
     """Whether a sentence of the text that holds the words ``evidence`` gives one of the
     point's figures wrongly (:mod:`recall.grading.explain_figures`)."""
-    wanted = set(evidence.split())
+    wanted = {folded(raw) for raw in WORD.findall(normalised(evidence)) if raw != ","}
+    wanted -= SMALL_WORDS | NEGATORS
     values = [value.value for value in point.values]
     # a model sentence of several parts ("an 8x smaller logit scale; QK-Norm ...") is
     # contradicted by a figure in any sentence; one of one part, where its words are said

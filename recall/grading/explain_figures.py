@@ -35,11 +35,13 @@ PREFIX = 5
 _FRACTION_WORDS = {"half": 0.5, "third": 1 / 3, "quarter": 0.25, "tenth": 0.1, "hundredth": 0.01}
 _MULTIPLE_WORDS = {"twice": 2.0, "double": 2.0, "triple": 3.0, "thrice": 3.0}
 _FIGURE = re.compile(
-    r"(?<![\d.])(?P<number>\d+(?:,\d{3}(?!\d))*(?:[.,]\d+)?(?:[eE][-+]?\d+)?(?:\s*/\s*\d+(?:\.\d+)?)?)"
+    r"(?<![\d.])(?P<number>\d+(?:,\d{3}(?!\d))*(?:[.,]\d+)?(?:[eE][-+]?\d+)?(?:/\d+(?:\.\d+)?)?)"
     r"(?:\s*[–-]\s*(?P<high>\d+(?:\.\d+)?))?\s*(?P<unit>%|x\b|×|-?fold\b)?"
     r"|\b(?P<word>" + "|".join([*_FRACTION_WORDS, *_MULTIPLE_WORDS]) + r")\b",
     re.IGNORECASE,
 )
+#: What makes "third", "tenth" a fraction rather than an ordinal: "a tenth", "one third".
+_ARTICLE = re.compile(r"\b(?:a|one)\s+$", re.IGNORECASE)
 _TIMES = re.compile(r"\s*times\b", re.IGNORECASE)
 _WORDISH = re.compile(r"[^\W\d_]+")
 #: Words around a figure that say nothing of what it is of.
@@ -102,13 +104,21 @@ _GLUED_BEFORE = re.compile(r"[^\W\d_]|[/(^*_√]")
 _GLUED_AFTER = re.compile(r"[/(^*_√]|[^\W\d_xX]|[xX]\w")
 
 
+#: What makes a number an operand of a formula, spaced or not ("− 2 log 2", "log 4", "x + 1").
+_OPERAND_OF = re.compile(
+    r"(?:[-+*/^·×−]|\b(?:log|ln|exp|sqrt|sin|cos|tanh|minus|plus|times))\s*$", re.IGNORECASE
+)
+
+
 def _glued(text: str, match: re.Match[str]) -> bool:
     if match.group("word"):
         return False
     start, end = match.start(), match.end("high") if match.group("high") else match.end("number")
     before = text[start - 1 : start] if start else ""
     return bool(
-        (before and _GLUED_BEFORE.match(before)) or _GLUED_AFTER.match(text, end) is not None
+        (before and _GLUED_BEFORE.match(before))
+        or _GLUED_AFTER.match(text, end) is not None
+        or _OPERAND_OF.search(text, max(0, start - 12), start) is not None
     )
 
 
@@ -118,11 +128,20 @@ def figures(text: str, *, glued: bool = False) -> tuple[Figure, ...]:
     found = []
     for match in _FIGURE.finditer(text):
         high = None
-        is_glued = _glued(text, match)
+        # a fraction is of whole numbers ("1/61"); "0.45/0.55" is a pair, read as a formula
+        is_glued = _glued(text, match) or bool(
+            match.group("number") and "/" in match.group("number") and "." in match.group("number")
+        )
         if is_glued and not glued:
             continue
         if match.group("word"):
             word = match.group("word").lower()
+            if (
+                word in _FRACTION_WORDS
+                and word != "half"
+                and not _ARTICLE.search(text, 0, match.start())
+            ):
+                continue  # "the third method" is no fraction; "a third of it" is
             value = _FRACTION_WORDS.get(word) or _MULTIPLE_WORDS[word]
             kind = "multiple" if word in _MULTIPLE_WORDS else "plain"
         else:
