@@ -151,6 +151,32 @@ ATTRIBUTION = [
         [],
         [2],
     ),
+    # more families: TRPO/PPO/GRPO, BM25/RRF, the prior/posterior with "and" between the claims
+    (
+        "alignment/ppo-clip-explain",
+        "it is a cheap stand-in for GRPO's KL trust region",
+        [],
+        [4],
+    ),
+    (
+        "alignment/ppo-clip-explain",
+        "it is a cheap stand-in for TRPO's KL trust region",
+        [4],
+        [],
+    ),
+    (
+        "retrieval-evaluation/rrf-explain",
+        "RRF scores and cosine similarities live on unrelated scales, so adding them needs "
+        "calibration",
+        [],
+        [0],
+    ),
+    (
+        "generative-models/explain-elbo",
+        "raising the ELBO pulls the encoder towards the prior and shrinks the gap",
+        [],
+        [3],
+    ),
     # the other member named as the cause, a step before the point's claim, is no confusion
     (
         "regularization/explain-elastic-net",

@@ -66,7 +66,7 @@ How a phrasing is matched, and why (reading the text as words, clauses and negat
   two things ("the backward costs *twice* the forward") said with its sides swapped or its
   direction turned (not both) says the point the other way. So does a phrasing whose word of such a
   pair ("needs *large* batches") stands apart from another of its words, in parts of the
-  clause (commas, "and", "so") where that word stands with the other side ("BatchNorm needs
+  clause (commas, ", and", "so") where that word stands with the other side ("BatchNorm needs
   *small* batches, large batches make it noisy").
 * **Roles follow the model sentence.** A point with no ``subject`` on a card whose points
   declare contrast terms is read for who does what: each word of its ``say`` is said of the

@@ -200,7 +200,7 @@ _FOIL_MARKERS = frozenset({"unlike", "than", "versus", "not", "opposed"})
 _RELATIVE = re.compile(r",\s*(which|who|whose)\b")
 #: Words that start the next step of a chain of reasons inside a piece ("... is convex *so*
 #: correlated features group"); an arrow between words reads "so".
-_STEP_WORDS = frozenset("so because since therefore thus hence and".split())
+_STEP_WORDS = frozenset("so because since therefore thus hence".split())
 #: Words that, after a comma, start another claim of the same sentence (a step of its own).
 _CLAIM_JOINERS = frozenset("and but while whereas".split())
 
