@@ -52,10 +52,17 @@ TERM_LISTS = [
     ),
     (
         "alignment/dpo-explain",
-        "closed form optimum, log-ratio reward, Z(x) cancels out, Bradley-Terry model, "
+        "closed form optimum, log-ratio reward, partition function Z(x), Bradley-Terry model, "
         "classification loss",
         [],
         [0, 1, 2],
+    ),
+    # the same terms said as statements are still read, terse ones too (a verb states)
+    (
+        "attention-transformers/explain-sqrt-dk",
+        "variance grows with d_k, softmax saturates, gradients vanish, sqrt fixes it",
+        [0, 1, 2],
+        [],
     ),
     # the same terms said as statements are still read
     (
