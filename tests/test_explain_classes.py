@@ -678,6 +678,13 @@ FAR = [
         [],
     ),
     ("retrieval-evaluation/elo-explain", "Elo and BT are different models", [], [0]),
+    (
+        "alignment/dpo-explain",
+        "DPO does away with the reward model, the sampling and the critic",
+        [4],
+        [],
+    ),
+    ("alignment/grpo-explain", "GRPO threw out PPO's value model", [0], []),
     ("losses/why-cross-entropy", "The H term isn't fixed: it changes with the weights.", [], [2]),
     (
         "alignment/rlhf-kl-explain",
@@ -844,6 +851,9 @@ def test_a_phrasing_that_can_never_be_made_is_a_deck_error(
         ("X ~ N(0, 1)", "x ~ n(0, 1)"),  # a distribution, not "about"
         ("grad ~ 0", "gradient  about 0"),
         ("train != test", "train  differs from  test"),
+        ("non-negative, non negative", "nonnegative, nonnegative"),
+        ("it throws away the critic", "it discards the critic"),
+        ("GRPO got rid of it", "grpo removes it"),
     ],
 )
 def test_notes_are_read_as_the_words_they_stand_for(text: str, expected: str) -> None:

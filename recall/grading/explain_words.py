@@ -509,6 +509,8 @@ def normalised(text: str) -> str:
     text = _DOTTED_RE.sub(lambda m: _DOTTED[m.group()], text)
     text = _ABBREVIATION_RE.sub(lambda m: _ABBREVIATIONS[m.group()], text)
     text = _SPELT_OUT_RE.sub(lambda m: _SPELT_OUT[m.group()], text)
+    text = _NON.sub("non", text)
+    text = _PHRASAL.sub(lambda m: _PHRASAL_WORDS[m.group(1) or m.group(2) or m.group(3)], text)
     text = _COMPOUND_NAMES.sub(r"\1norm", text)
     text = _INCEPTION_SCORE.sub("inceptionscore", text)
     text = _CROSS_ENTROPY.sub("crossentropy", text)
@@ -607,6 +609,26 @@ def synonyms(word_stem: str) -> tuple[str, ...]:
     """The stems of the words a learner says for the word of ``word_stem`` (its family of
     :data:`SYNONYM_FAMILIES`, itself among them), or ``()``."""
     return _synonym_stems().get(word_stem, ())
+
+
+#: "non-negative", "non negative" and "nonnegative" are one word.
+_NON = re.compile(r"\bnon[\s-]+(?=[a-z])")
+#: Verbs of two or three words read as the one word a phrasing asks for ("GRPO *throws away*
+#: the critic" discards it, "*gets rid of*" removes).
+_PHRASAL = re.compile(
+    r"\b(thr(?:ow|ows|owing|ew|own) (?:away|out))\b"
+    r"|\b((?:get|gets|getting|got) rid of)\b"
+    r"|\b((?:do|does|doing|did|done) away with)\b"
+)
+_PHRASAL_WORDS = {
+    **{
+        f"{verb} {particle}": "discards"
+        for verb in "throw throws throwing threw thrown".split()
+        for particle in ("away", "out")
+    },
+    **{f"{verb} rid of": "removes" for verb in "get gets getting got".split()},
+    **{f"{verb} away with": "removes" for verb in "do does doing did done".split()},
+}
 
 
 def folded(word: str) -> str:
