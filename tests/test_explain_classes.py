@@ -479,6 +479,19 @@ SLIPS = [
 #: A formula typed with Greek letters spelt out ("mu + sigma * eps") is read as a formula and
 #: graded by the engine.
 FORMULAS = [
+    # a formula said as a sum in words is read whole, not as a wrong formula of its first term
+    (
+        "generative-models/explain-gan-jsd",
+        "plugging D* back gives 2 JS minus 2 log 2, so the generator is minimising Jensen-Shannon",
+        [1],
+        [],
+    ),
+    (
+        "generative-models/explain-gan-jsd",
+        "the best value is minus log 4, reached when the generator equals the data",
+        [2],
+        [],
+    ),
     (
         "gaussians/explain-reparameterization",
         "Write z = mu + sigma * eps and the draw is an input.",
