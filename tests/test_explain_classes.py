@@ -698,6 +698,31 @@ FAR = [
         [],
     ),
     ("alignment/grpo-explain", "GRPO threw out PPO's value model", [0], []),
+    (
+        "normalization/batchnorm-vs-layernorm",
+        "BN statistics come from the other samples in the batch, so tiny batches make them garbage",
+        [1],
+        [],
+    ),
+    (
+        "attention-transformers/explain-sqrt-dk",
+        "when the scores are huge softmax collapses onto a single key",
+        [1],
+        [],
+    ),
+    (
+        "gaussians/explain-random-cosine",
+        "at 768 dims a random pair basically never goes past 0.1",
+        [2],
+        [],
+    ),
+    (
+        "generative-models/explain-elbo",
+        "pushing the ELBO up tightens the gap, dragging q towards the true posterior",
+        [3],
+        [],
+    ),
+    ("gradients/why-mse-sigmoid-trains-badly", "MSE multiplies that by sigma prime of z", [1], []),
     ("losses/why-cross-entropy", "The H term isn't fixed: it changes with the weights.", [], [2]),
     (
         "alignment/rlhf-kl-explain",
