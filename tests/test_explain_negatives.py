@@ -1,6 +1,8 @@
 """Answers that do not state a point are not credited with it (issue 23, the must-not-credit
 side), class by class, on sentences written for these tests (not any corpus's): a list of terms
-that relates none of them, ...
+that relates none of them, a claim said of the wrong thing, a claim turned round across the
+parts of a clause, a formula written wrong beside the right words,
+a negation in a relative clause read past its main verb.
 
 Each case names the card, the text, the points it states (must be made) and the points it
 does not state or contradicts (must not be). Where a class could be "fixed" by crediting less,
@@ -158,9 +160,164 @@ ATTRIBUTION = [
     ),
 ]
 
+#: A claim turned round across the parts of a clause: the point's word of a pair ("large
+#: batches", "more data") stands apart from the rest of its words, and their part says the
+#: other side ("happiest with *small* batches, big batches give it noisy statistics").
+REVERSED_PAIRS = [
+    (
+        "normalization/batchnorm-vs-layernorm",
+        "BatchNorm is happiest with small batches, big batches give it noisy statistics",
+        [],
+        [1],
+    ),
+    (
+        "normalization/batchnorm-vs-layernorm",
+        "BatchNorm needs big batches, small ones give it noisy statistics",
+        [1],
+        [],
+    ),
+    (
+        "probability-statistics/explain-bias-variance",
+        "less data lowers the variance, more raises it",
+        [],
+        [5],
+    ),
+    (
+        "probability-statistics/explain-map-mle",
+        "with less data the prior is washed out, with more it dominates",
+        [],
+        [4],
+    ),
+    (
+        "probability-statistics/explain-map-mle",
+        "with more data the prior is washed out, with less it dominates",
+        [4],
+        [],
+    ),
+]
+
+#: A formula the engine grades wrong for the point, beside the point's words: an equation
+#: ("z = μ·σ + ε") states itself, and "by a factor of" states the factor's value, so the
+#: words lose their credit. The right formula there keeps it.
+WRONG_FORMULAS = [
+    (
+        "attention-transformers/explain-gqa",
+        "so the cache shrinks, by a factor of h+g",
+        [],
+        [2],
+    ),
+    (
+        "attention-transformers/explain-gqa",
+        "the KV cache gets smaller by a factor h - g",
+        [],
+        [2],
+    ),
+    (
+        "attention-transformers/explain-gqa",
+        "the KV cache gets smaller by a factor of h/g",
+        [2],
+        [],
+    ),
+    (
+        "gaussians/explain-reparameterization",
+        "z = mu * sigma + eps moves the noise out of the graph",
+        [],
+        [1],
+    ),
+    (
+        "gaussians/explain-reparameterization",
+        "with z = mu - sigma*eps the noise moves outside the graph",
+        [],
+        [1],
+    ),
+    (
+        "gaussians/explain-reparameterization",
+        "z = mu + sigma * eps moves the noise out of the graph",
+        [1],
+        [],
+    ),
+]
+
+#: A negation right after a relative pronoun ("a model *that never* predicts positive")
+#: governs the relative clause's verb and object, not the main verb after it ("... gets 1%
+#: accuracy"), so a contrary claim there is read as said; a "which" clause a comma closes
+#: keeps its negation up to that comma.
+RELATIVE_NEGATION = [
+    (
+        "metrics/accuracy-imbalance-explain",
+        "a classifier that never outputs positive on 99% negatives gets 1% accuracy",
+        [],
+        [1],
+    ),
+    (
+        "metrics/accuracy-imbalance-explain",
+        "a model which never predicts positive catches all the cases you care about",
+        [],
+        [1],
+    ),
+    (
+        "metrics/accuracy-imbalance-explain",
+        "a model that never predicts positive is 99% accurate",
+        [1],
+        [],
+    ),
+    (
+        "losses/why-cross-entropy",
+        "one example that is not classified right still has a bounded loss",
+        [],
+        [3],
+    ),
+    (
+        "losses/why-cross-entropy",
+        "the entropy, which does not depend on the parameters, is fixed",
+        [2],
+        [],
+    ),
+    (
+        "normalization/explain-pre-norm",
+        "post-norm, which does not keep a clean residual path, trains stably without warmup",
+        [],
+        [3],
+    ),
+]
+
+#: "=" between two terms of a contrast names the first again, as "is" does: "RMSNorm =
+#: LayerNorm minus the centring" says the centring of RMSNorm, not of LayerNorm; said of the
+#: wrong norm it still makes nothing.
+EQUALS_AS_IS = [
+    (
+        "normalization/one-line-difference",
+        "RMSNorm = LayerNorm minus the centring, it just rescales by the RMS",
+        [2],
+        [],
+    ),
+    (
+        "normalization/one-line-difference",
+        "RMSNorm = LayerNorm with no mean subtraction",
+        [2],
+        [],
+    ),
+    (
+        "normalization/one-line-difference",
+        "RMSNorm = BatchNorm minus the centring",
+        [],
+        [2],
+    ),
+    (
+        "normalization/batchnorm-vs-layernorm",
+        "LayerNorm = BatchNorm's formula over each example's own features",
+        [0],
+        [],
+    ),
+]
+
 CASES = [
     *(("term list", *case) for case in TERM_LISTS),
     *(("attribution", *case) for case in ATTRIBUTION),
+    *(("reversed pair", *case) for case in REVERSED_PAIRS),
+    *(("wrong formula", *case) for case in WRONG_FORMULAS),
+    *(("relative negation", *case) for case in RELATIVE_NEGATION),
+    *(("equals as is", *case) for case in EQUALS_AS_IS),
 ]
 
 

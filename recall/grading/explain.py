@@ -34,11 +34,13 @@ How a phrasing is matched, and why (reading the text as words, clauses and negat
   its first letter nor from ``min`` to ``max``: "minimizing" is two keys from "maximizing" and
   means the opposite.
 * **Negation flips a point.** A ``not``/``never``/``nothing`` (or ``n't``) governs the words
-  after it up to a comma or the clause's end (at most six words); a ``no``/``without``/"rather
-  than"/"instead of" only the phrase it introduces; a ``nothing`` after a verb denies the verb
-  ("teaches nothing"). A phrasing without a negation is not made by negated words ("does *not*
-  depend on the parameters" does not say "depends on the parameters"), and a phrasing with one
-  needs a negated word after its ``not`` and none before it.
+  after it up to a comma or the clause's end (at most six words; two in a relative clause, "a
+  model *that never* predicts positive gets 1% accuracy", unless a comma closes it); a
+  ``no``/``without``/"rather than"/"instead of" only the phrase it introduces; a ``nothing``
+  after a verb denies the verb ("teaches nothing"). A phrasing without a negation is not made by
+  negated words ("does *not* depend on the parameters" does not say "depends on the
+  parameters"), and a phrasing with one needs a negated word after its ``not`` and none before
+  it.
 * **Contrasts are bound.** A point about one side of a contrast names its ``subject`` and what it
   is ``versus``; each word of a clause is said of the term mentioned nearest before it in its
   part of the clause (parts end at commas, ``while``, ``though``, "on the other hand" and the
@@ -62,7 +64,10 @@ How a phrasing is matched, and why (reading the text as words, clauses and negat
   class"). Harm or no good said there ("makes it *worse*", "is *useless*", "doesn't *help*")
   denies a point that does not say so itself, and a multiple the model sentence sets between
   two things ("the backward costs *twice* the forward") said with its sides swapped or its
-  direction turned (not both) says the point the other way.
+  direction turned (not both) says the point the other way. So does a phrasing whose word of such a
+  pair ("needs *large* batches") stands apart from another of its words, in parts of the
+  clause (commas, "and", "so") where that word stands with the other side ("BatchNorm needs
+  *small* batches, large batches make it noisy").
 * **Roles follow the model sentence.** A point with no ``subject`` on a card whose points
   declare contrast terms is read for who does what: each word of its ``say`` is said of the
   term mentioned nearest before it there (a term inside brackets is a formula's argument, no
@@ -89,7 +94,9 @@ How a phrasing is matched, and why (reading the text as words, clauses and negat
   with the engine's own grammar and compared with the point's formulas by the engine, an
   equation as an equation (:mod:`recall.grading.explain_formulas`); numbers are compared within
   the point's margin. A phrasing whose words were all read off a formula of the text that the
-  engine grades wrong for the point (``√(p(1 + p)/n)`` for ``p 1 p n``) does not make it.
+  engine grades wrong for the point (``√(p(1 + p)/n)`` for ``p 1 p n``) does not make it, nor
+  do words in a clause that writes the point's formula wrongly as a value ("is", "=", "by a
+  factor of h*g") or as an equation ("z = σ + μ·ε moves the noise out of the graph").
 
 The verdict is correct when at least half the points are made; the rating it suggests is Good
 when every point is made and Hard when some are missed (Hard still passes), Again below half.
@@ -108,7 +115,7 @@ from recall.grading.explain_attribution import Attribution, attribution
 from recall.grading.explain_formulas import FormulaGrader
 from recall.grading.explain_formulas import formula_spans as formula_spans
 from recall.grading.explain_numbers import spelt_numbers, twins
-from recall.grading.explain_polarity import Leaning, leaning
+from recall.grading.explain_polarity import Leaning, leaning, reverses_pair
 from recall.grading.explain_words import (
     LINKS,
     NEGATORS,
@@ -317,7 +324,8 @@ class _Contrast:
         subject carries across commas and sentences: "decode reads the weights, so it is
         memory-bound"). A mention after "unlike"/"than"/"not" is a foil: it owns the words of
         its own piece ("unlike L2's 2λw") but carries across no comma. A term right after
-        another and "is" names the first again ("RMSNorm is LayerNorm without the centring").
+        another and "is" (or "=") names the first again ("RMSNorm is LayerNorm without the
+        centring").
         With ``prose`` (who does what), a term inside brackets is a formula's argument ("(x_0,
         ε)"), no mention, and only a term named before a word owns it."""
         mention: list[int | None] = []
@@ -531,7 +539,14 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
                     part for part in formulas.miswritten(point.formulas) if not _summed(text, part)
                 ]
                 stated = [part for part in wrong if _stated_as_value(text, part)]
-                if _read_off_wrong(evidence, wrong) or _any_within(stated, clause):
+                # a wrong equation beside the words takes their credit back as well ("z = σ +
+                # μ·ε moves the noise out of the graph"): an equation states itself
+                equations = [part for part in wrong if re.search(r"\s[=≠]\s", part)]
+                if (
+                    _read_off_wrong(evidence, wrong)
+                    or _any_within(stated, clause)
+                    or _any_within(equations, clause)
+                ):
                     evidence = None
         outcomes.append(PointOutcome(say=point.say, made=evidence is not None, said=evidence or ""))
     return Explanation(tuple(outcomes), _listed_runs(read))
@@ -579,11 +594,12 @@ def _read_from_math(said: str) -> bool:
 
 
 #: What says a formula is the value of the quantity before it: "the standard error *is* σ/n",
-#: "*=* 2 + 2cos θ", "*equals* one minus the cosine" (not "dividing *by* 1 − βᵗ", where the
+#: "*=* 2 + 2cos θ", "*equals* one minus the cosine", "shrinks by a *factor of* h/g" (not
+#: "dividing *by* 1 − βᵗ", where the
 #: formula is an operand of what the sentence does, nor "memory *∝* N", a proportion).
 _STATED_AS = re.compile(
-    r"(?:\b(?:is|are|was|were|be|being|equals?|equal\s+to|becomes?|gives?|scales\s+(?:as|like))"
-    r"|[=≈])\s*$",
+    r"(?:\b(?:is|are|was|were|be|being|equals?|equal\s+to|becomes?|gives?|scales\s+(?:as|like)"
+    r"|factor(?:\s+of)?)|[=≈])\s*$",
     re.IGNORECASE,
 )
 
@@ -591,7 +607,7 @@ _STATED_AS = re.compile(
 #: A stating word or sign with math after it: the cheap test of whether a text states any
 #: formula as a value at all.
 _STATED_MATH = re.compile(
-    r"(?:\b(?:is|are|was|were|be|being|equals?|becomes?|gives?)\b|[=≈])"
+    r"(?:\b(?:is|are|was|were|be|being|equals?|becomes?|gives?|factor)\b|[=≈])"
     r"[^.;!?\n]{0,30}?[\d(/^*+√∑=≈²·×\u0370-\u03ff]",
     re.IGNORECASE,
 )
@@ -850,6 +866,7 @@ def _leans_against(leaning: Leaning, phrasing: Phrasing, clause: tuple[Token, ..
         leaning.contrary_word(clause, among, anywhere) is not None
         or leaning.reverses(clause, [t.piece in pieces for t in clause])
         or leaning.turns(clause)
+        or reverses_pair([frozenset(slot.stems) for slot in phrasing.slots], clause)
     )
 
 

@@ -66,6 +66,10 @@ _BRITISH_ISE = re.compile(r"(?<=\w{3})is(e|es|ed|ing|ation|ations|er|ers)\b")
 _BRITISH_OUR = re.compile(r"(?<=\w{3})our(s?)\b")
 _BRITISH_YSE = re.compile(r"(?<=\w{3})ys(e|es|ed|ing)\b")
 _NEGATION_SCOPE = 6
+#: How many words a negation right after a relative pronoun governs ("a model *that never*
+#: predicts positive ..."): the relative clause's verb and its object, no further.
+RELATIVE_SCOPE = 2
+_RELATIVE_PRONOUNS = frozenset({"that", "which", "who"})
 #: Words that end a negation's reach ("does not depend on the data, *so* the KL is what moves").
 _SCOPE_ENDS = frozenset(
     """so because since which that then therefore thus hence while whereas and when whenever if
@@ -195,7 +199,7 @@ _FOIL_MARKERS = frozenset({"unlike", "than", "versus", "not", "opposed"})
 _RELATIVE = re.compile(r",\s*(which|who|whose)\b")
 #: Words that start the next step of a chain of reasons inside a piece ("... is convex *so*
 #: correlated features group"); an arrow between words reads "so".
-_STEP_WORDS = frozenset("so because since therefore thus hence".split())
+_STEP_WORDS = frozenset("so because since therefore thus hence and".split())
 #: Words that, after a comma, start another claim of the same sentence (a step of its own).
 _CLAIM_JOINERS = frozenset("and but while whereas".split())
 
@@ -294,7 +298,8 @@ def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
         step = 0
         items: list[int] = []
         stating: set[int] = set()
-        for raw in _WORD_OR_SIGN.findall(piece):
+        raws = _WORD_OR_SIGN.findall(piece)
+        for n, raw in enumerate(raws):
             if raw != "," and not raw[0].isalnum():
                 # a colon starts afresh ("answer: bce mse sigmoid ..." is still a list), and
                 # ends a negation's reach ("it isn't constant: it moves with the parameters")
@@ -304,6 +309,8 @@ def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
                 depth = max(0, depth + (raw in "([{") - (raw in ")]}"))
                 if raw in _STATING_SIGNS:
                     stating.add(item)
+                if raw == "=":
+                    gap.append("is")  # "RMSNorm = LayerNorm without ..." names RMSNorm again
                 continue
             # "however small the weight" is no contrast: only "..., however," and a clause's
             # first "however" part it.
@@ -340,7 +347,13 @@ def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
             if word in NEGATORS:
                 if word in _OBJECT_NEGATORS and tokens and previous == tokens[-1].word:
                     tokens[-1] = replace(tokens[-1], negated=True)
-                scope = _NEGATION_SCOPE
+                # "a model *that never* predicts positive gets 1% accuracy": a relative
+                # clause's negation ends with its verb's object, before the main verb; a
+                # "which" clause a comma closes ends there ("post-norm, which does not keep a
+                # clean residual path, trains ...")
+                closed = "that" not in gap and "," in raws[n + 1 : n + 2 + 2 * _NEGATION_SCOPE]
+                relative = bool(_RELATIVE_PRONOUNS & set(gap)) and not closed
+                scope = RELATIVE_SCOPE if relative else _NEGATION_SCOPE
                 phrase_only = word in _PHRASE_NEGATORS
                 governed = 0
                 previous = word
