@@ -21,7 +21,8 @@ How a phrasing is matched, and why (reading the text as words, clauses and negat
   "min CE <=> min KL" that they are one, "BN @ inference").
 * **A word's family.** A phrasing's word is made by the words a learner says for it
   (:data:`~recall.grading.explain_words.SYNONYM_FAMILIES`: "static" for "fixed", "relies"
-  for "depends", "overwhelm" for "dominate"); no family crosses a pair of opposites.
+  for "depends", "overwhelm" for "dominate"); no family crosses a pair of opposites. A
+  Greek letter's name is its symbol ("sigma" is "σ").
 * **One clause.** Every word of a phrasing must occur in the same clause of the text (clauses end
   at ``.``, ``;``, ``!``, ``?``, a line break, and at ``but``/``whereas``; a clause that opens
   with a pronoun, "It does not depend on the weights", is also read together with the clause

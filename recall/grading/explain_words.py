@@ -209,7 +209,8 @@ _CLAIM_JOINERS = frozenset("and but while whereas".split())
 LINKS = frozenset(
     """over per into onto towards toward across through between about under above below
     after before like via plus minus times when if each every all only but because since
-    why how while whereas until unless ie eg wrt versus etc cf""".split()
+    why how while whereas until unless ie eg wrt versus etc cf where wherever whenever whereby
+    once whether unlike""".split()
 )
 #: A clause of this many words or more with no link at all is a list of terms, not a statement
 #: ("bce mse sigmoid log cancel slope"); shorter ones are terse notes ("small batches give noisy
@@ -618,9 +619,41 @@ def _synonym_stems() -> dict[str, tuple[str, ...]]:
     return families
 
 
+#: Greek letters spelt out and written as symbols are one word ("sigma" is "σ").
+GREEK = {
+    "alpha": "α",
+    "beta": "β",
+    "gamma": "γ",
+    "delta": "δ",
+    "epsilon": "ε",
+    "zeta": "ζ",
+    "eta": "η",
+    "theta": "θ",
+    "kappa": "κ",
+    "lambda": "λ",
+    "mu": "μ",
+    "nu": "ν",
+    "xi": "ξ",
+    "pi": "π",
+    "rho": "ρ",
+    "sigma": "σ",
+    "tau": "τ",
+    "phi": "φ",
+    "chi": "χ",
+    "psi": "ψ",
+    "omega": "ω",
+}
+_GREEK_NAMES = {symbol: name for name, symbol in GREEK.items()}
+
+
 def synonyms(word_stem: str) -> tuple[str, ...]:
     """The stems of the words a learner says for the word of ``word_stem`` (its family of
-    :data:`SYNONYM_FAMILIES`, itself among them), or ``()``."""
+    :data:`SYNONYM_FAMILIES`, itself among them; a Greek letter's name and symbol), or
+    ``()``."""
+    if word_stem in GREEK:
+        return (word_stem, GREEK[word_stem])
+    if word_stem in _GREEK_NAMES:
+        return (word_stem, _GREEK_NAMES[word_stem])
     return _synonym_stems().get(word_stem, ())
 
 
