@@ -12,7 +12,7 @@ import pytest
 
 from recall.tui.app import RecallApp
 from recall.tui.screens.summary import SummaryScreen
-from recall.tui.views import SessionPlan
+from recall.tui.views import SessionPlan, SummaryView
 from tests.tui_fixtures import (
     FakeClock,
     isolate,
@@ -102,3 +102,22 @@ def test_a_reference_too_wide_for_its_column_is_written_on_lines_not_cut(
 def test_a_reference_that_fits_is_still_drawn_in_two_dimensions(tmp_path: Path) -> None:
     text = _missed_column((200, 40), tmp_path)
     assert "╲╱" in text
+
+
+@pytest.mark.parametrize("days", [1, 2, 6])
+def test_the_streak_reads_as_a_day_streak_whatever_its_length(tmp_path: Path, days: int) -> None:
+    """ "6 days streak" was the summary's wording; a streak of six days is a 6-day streak."""
+    app = RecallApp(real_services(tmp_path, FakeClock()))
+    shown: list[str] = []
+
+    async def flow() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(app, pilot)
+            view = SummaryView(reviews=3, cards=3, streak_days=days)
+            app.push_screen(SummaryScreen(view, SessionPlan(minutes=10)))
+            await settle(app, pilot)
+            shown.append(screen_text(app))
+
+    asyncio.run(flow())
+    rows = [line.split() for line in shown[0].splitlines() if "streak" in line]
+    assert rows == [[str(days), "day", "streak"]]

@@ -93,7 +93,7 @@ def summary_figures(summary: SummaryView) -> RenderableType:
     table.add_row(f"{minutes}:{seconds:02d}", "time spent in all (verdicts, skips, undos too)")
     table.add_row(str(summary.due_tomorrow), "due tomorrow")
     table.add_row(str(summary.due_week), "due in the next 7 days")
-    table.add_row(str(summary.streak_days), _plural(summary.streak_days, "day") + " streak")
+    table.add_row(str(summary.streak_days), "day streak")  # a 6-day streak, not "6 days streak"
     parts: list[RenderableType] = [title, table]
     if summary.leeches:
         parts.append(
