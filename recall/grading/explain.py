@@ -21,7 +21,8 @@ How a phrasing is matched, and why (reading the text as words, clauses and negat
   "min CE <=> min KL" that they are one, "BN @ inference").
 * **A word's family.** A phrasing's word is made by the words a learner says for it
   (:data:`~recall.grading.explain_words.SYNONYM_FAMILIES`: "static" for "fixed", "relies"
-  for "depends", "overwhelm" for "dominate"); no family crosses a pair of opposites.
+  for "depends", "overwhelm" for "dominate"); no family crosses a pair of opposites. A
+  Greek letter's name is its symbol ("sigma" is "σ").
 * **One clause.** Every word of a phrasing must occur in the same clause of the text (clauses end
   at ``.``, ``;``, ``!``, ``?``, a line break, and at ``but``/``whereas``; a clause that opens
   with a pronoun, "It does not depend on the weights", is also read together with the clause
@@ -546,7 +547,10 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
                 ):
                     evidence = None
             elif evidence is not None:
-                wrong = formulas.miswritten(point.formulas)
+                # a piece of a sum said in words ("2 JS minus 2 log 2") is no formula of its own
+                wrong = [
+                    part for part in formulas.miswritten(point.formulas) if not _summed(text, part)
+                ]
                 stated = [part for part in wrong if _stated_as_value(text, part)]
                 # a wrong equation beside the words takes their credit back as well ("z = σ +
                 # μ·ε moves the noise out of the graph"): an equation states itself
@@ -720,6 +724,25 @@ def _said_of_another(text: str, formula: str, say: str) -> bool:
         return False
     named = _naming_words(head[: stating.start()]) & QUANTITIES
     return bool(named) and not named & _say_names(say)
+
+
+_SPOKEN_SUM = re.compile(r"\b(?:minus|plus)\s*$|^\s*(?:minus|plus)\b", re.IGNORECASE)
+
+
+def _summed(text: str, part: str) -> bool:
+    """Whether ``part`` (a formula of the text) stands beside a "plus" or "minus" said in words
+    ("2 JS *minus* 2 log 2", "*minus* log 4"): the formula reader leaves such sums unread, their
+    grouping being open, so the part is a piece of what the learner wrote, not a wrong formula
+    of its own."""
+    start = text.find(part)
+    while start >= 0:
+        end = start + len(part)
+        if _SPOKEN_SUM.search(text[max(0, start - 8) : start]) or _SPOKEN_SUM.search(
+            text[end : end + 8]
+        ):
+            return True
+        start = text.find(part, end)
+    return False
 
 
 def _read_off_wrong(said: str, wrong: Sequence[str]) -> bool:
