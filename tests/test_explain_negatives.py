@@ -380,6 +380,18 @@ ANTONYMS = [
         [1],
     ),
     (
+        "retrieval-evaluation/fid-vs-is",
+        "a higher FID is better, and it catches mode dropping",
+        [],
+        [4],
+    ),
+    (
+        "retrieval-evaluation/fid-vs-is",
+        "lower FID is better, and it catches mode dropping",
+        [4],
+        [],
+    ),
+    (
         "alignment/rlhf-kl-explain",
         "with the KL term it is impossible to get a closed-form optimum",
         [],
