@@ -32,7 +32,14 @@ from textual.worker import Worker, WorkerState
 from recall.inert import inert
 from recall.paths import served_in_browser
 from recall.tui import startup_gc
-from recall.tui.messages import DataChanged, EngineWarm, HomeLoaded, LoadFailed, WorkerFailed
+from recall.tui.messages import (
+    DataChanged,
+    EngineWarm,
+    HomeLoaded,
+    HomePrefetched,
+    LoadFailed,
+    WorkerFailed,
+)
 from recall.tui.type_ahead import TypeAhead
 from recall.tui.views import HomeData, SessionPlan
 
@@ -241,10 +248,16 @@ class RecallApp(App[int]):
         """Open the store, sync the decks and count what is due (a worker).
 
         The engine is warmed afterwards, in its own worker, once the counts (or the first
-        prompt of ``recall drill``) are on screen: see :meth:`on_home_loaded`.
+        prompt of ``recall drill``) are on screen: see :meth:`on_home_loaded`. At the first
+        load of a start from the command line, the counts a child process computed meanwhile
+        are shown first (:mod:`recall.tui.home_prefetch`); this load then opens the app's own
+        workspace, as without them.
         """
         from recall.errors import RecallError
 
+        early = self.services.prefetched()
+        if early is not None:
+            self.post_message(HomePrefetched(early))
         try:
             data = self.services.load()
         except RecallError as error:
@@ -355,6 +368,17 @@ class RecallApp(App[int]):
             else:
                 self.start_session(plan)
         self._warm_after_paint()
+
+    def on_home_prefetched(self, message: HomePrefetched) -> None:
+        """The child's counts: shown on the home screen until this process's own load replaces
+        them; nothing acts on them (:attr:`home_data` stays unset until then)."""
+        from recall.tui.screens.home import HomeScreen
+
+        if self.home_data is not None:
+            return  # the app's own counts came first
+        for screen in self.screen_stack:
+            if isinstance(screen, HomeScreen):
+                screen.show_data(message.data, early=True)
 
     def on_data_changed(self, message: DataChanged) -> None:
         """A screen changed what the home screen counts: it recounts when shown again."""
