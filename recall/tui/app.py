@@ -255,6 +255,8 @@ class RecallApp(App[int]):
         """
         from recall.errors import RecallError
 
+        if self.services.prefetch is not None and self.home_data is None:
+            threading.Thread(target=self.services.preload, daemon=True).start()
         early = self.services.prefetched()
         if early is not None:
             self.post_message(HomePrefetched(early))

@@ -21,12 +21,15 @@ it does while loading (:meth:`recall.tui.screens.home.HomeScreen.show_data`).
 When it runs: the TUI's home screen started from the command line
 (:func:`recall.tui.launch.run_app` without a session; never in tests' ``App.run_test``, never
 for ``recall drill``, whose session needs the app's own workspace anyway), on POSIX, with no
-thread running yet, on a SQLite database file that exists (a second start), unless
-``RECALL_NO_PREFETCH`` is set (to ``1``; for the start-up benchmark's comparison and for
-debugging). Not on PostgreSQL: the child would log in a second time at every start (a second
-connection against the role's connection limit and the server's logs, a second
-``last_opened_at`` write, and a server that does not answer would make the learner wait for
-its timeout twice), for a load whose time is mostly the network's, not the CPU's.
+thread running yet, on a SQLite database file that exists (a second start), when the machine
+has a core to spare (two cores or more, and a load average of at most one less than the cores:
+on a busy machine the child only competes with the app, :func:`spare_core`), unless
+``RECALL_PREFETCH=0`` turns it off (``RECALL_PREFETCH=1`` runs it whatever the load: the
+start-up benchmark compares the two; both serve for debugging too). Not on PostgreSQL: the
+child would log in a second time at every start (a second connection against the role's
+connection limit and in the server's logs, a second ``last_opened_at`` write, and a server
+that does not answer would make the learner wait for its timeout twice), for a load whose
+time is mostly the network's, not the CPU's.
 
 Whenever the child does not deliver (it failed, the database must be created or upgraded, the
 file is not there, the pipe closed, :data:`TIMEOUT` passed), the app does the load itself, as
@@ -55,8 +58,10 @@ from typing import Any
 
 from recall.tui.views import HomeData
 
-#: Set (to anything but empty or ``0``), the app does its first load itself, as before.
-ENV_OFF = "RECALL_NO_PREFETCH"
+#: ``0`` (or ``off``): the app does its first load itself, as before; ``1`` (or ``on``): the
+#: child runs whatever the machine's load (the start-up benchmark compares the two); unset or
+#: anything else: it runs when a core is idle (:func:`spare_core`).
+ENV = "RECALL_PREFETCH"
 
 #: Seconds the app waits for the child's counts before killing it and loading them itself. A
 #: second start's child takes 0.3 s quiet and a few seconds on a loaded machine; a longer wait
@@ -73,9 +78,34 @@ _VIEW_MODULES = frozenset(
 )
 
 
-def enabled() -> bool:
-    """Whether the environment lets the prefetch run (:data:`ENV_OFF`)."""
-    return os.environ.get(ENV_OFF, "") in ("", "0")
+def wanted() -> bool:
+    """Whether the prefetch is to run now: as :data:`ENV` says, else when a core is idle."""
+    setting = os.environ.get(ENV, "").strip().lower()
+    if setting in ("0", "off", "no"):
+        return False
+    if setting in ("1", "on", "yes"):
+        return True
+    return spare_core()
+
+
+def spare_core() -> bool:
+    """Whether this process may run on two cores or more and, by the last minute's load
+    average, one of them is idle. The child is worth its CPU only on a core nobody else
+    wants: on a busy machine it competes with the app for the same time slices, and the
+    counts come later than the app's own load would bring them (measured on the shared
+    two-core machine at load average 3 to 4: best 0.57 s against 0.53 s, median 0.70 against
+    0.67; quiet, 0.39 s against 0.61 s: ``docs/benchmarks.md``)."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # not Linux
+        cores = os.cpu_count() or 1
+    if cores < 2:
+        return False
+    try:
+        load = os.getloadavg()[0]
+    except OSError:
+        return False
+    return load <= cores - 1
 
 
 def start(load: Callable[[], HomeData], db_url: str | None) -> Prefetch | None:
@@ -84,7 +114,7 @@ def start(load: Callable[[], HomeData], db_url: str | None) -> Prefetch | None:
     database ``db_url`` (``--db``; ``None``: ``RECALL_DB`` or the default file) and sends what
     it returns (see the module docstring); ``None`` when it is not to run here: the app then
     loads as before."""
-    if not enabled() or not hasattr(os, "fork") or sys.platform == "win32":
+    if not hasattr(os, "fork") or sys.platform == "win32" or not wanted():
         return None
     running = sys.modules.get("threading")
     if running is not None and running.active_count() > 1:
