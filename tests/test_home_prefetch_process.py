@@ -408,3 +408,48 @@ def test_closing_the_window_during_a_start_leaves_no_process(isolated_recall_hom
             assert _recall_processes(token) == [], f"recall outlived its window ({delay} s)"
     finally:
         subprocess.run([*tmux, "kill-server"], check=False, capture_output=True)
+
+
+# ------------------------------------------------------------------------------ when it runs
+
+
+@pytest.mark.parametrize(
+    ("cores", "load", "setting", "runs"),
+    [
+        (2, 0.4, None, True),
+        (2, 1.9, None, True),
+        (2, 2.0, None, False),  # no core idle: the child would only compete with the app
+        (4, 3.5, None, True),
+        (1, 0.0, None, False),  # one core: nothing to run beside the app
+        (2, 6.0, "1", True),
+        (2, 6.0, "on", True),
+        (2, 0.1, "0", False),
+        (2, 0.1, "off", False),
+    ],
+)
+def test_the_child_runs_with_a_core_to_spare_or_as_the_switch_says(
+    monkeypatch: pytest.MonkeyPatch, cores: int, load: float, setting: str | None, runs: bool
+) -> None:
+    from recall.tui import home_prefetch
+
+    monkeypatch.setattr(os, "sched_getaffinity", lambda _pid: set(range(cores)), raising=False)
+    monkeypatch.setattr(os, "getloadavg", lambda: (load, load, load))
+    if setting is None:
+        monkeypatch.delenv(home_prefetch.ENV, raising=False)
+    else:
+        monkeypatch.setenv(home_prefetch.ENV, setting)
+    assert home_prefetch.wanted() is runs
+
+
+def test_switched_off_no_child_is_forked(isolated_recall_home: Path) -> None:
+    _first_start(isolated_recall_home)
+    done = subprocess.run(
+        [sys.executable, "-c", _COMPARE, "normal", "-"],
+        capture_output=True,
+        text=True,
+        env=recall_env(isolated_recall_home, RECALL_PREFETCH="0"),
+        timeout=120,
+        check=True,
+    )
+    report = json.loads(done.stdout.strip().splitlines()[-1])
+    assert not report["started"] and report["decks"] >= 17

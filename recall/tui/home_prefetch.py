@@ -22,8 +22,8 @@ When it runs: the TUI's home screen started from the command line
 (:func:`recall.tui.launch.run_app` without a session; never in tests' ``App.run_test``, never
 for ``recall drill``, whose session needs the app's own workspace anyway), on POSIX, with no
 thread running yet, on a SQLite database file that exists (a second start), when the machine
-has a core to spare (two cores or more, and a load average of at most one less than the cores:
-on a busy machine the child only competes with the app, :func:`spare_core`), unless
+has a core to spare (two cores or more, and a load average below their number: on a busy
+machine the child only competes with the app, :func:`spare_core`), unless
 ``RECALL_PREFETCH=0`` turns it off (``RECALL_PREFETCH=1`` runs it whatever the load: the
 start-up benchmark compares the two; both serve for debugging too). Not on PostgreSQL: the
 child would log in a second time at every start (a second connection against the role's
@@ -89,12 +89,13 @@ def wanted() -> bool:
 
 
 def spare_core() -> bool:
-    """Whether this process may run on two cores or more and, by the last minute's load
-    average, one of them is idle. The child is worth its CPU only on a core nobody else
-    wants: on a busy machine it competes with the app for the same time slices, and the
-    counts come later than the app's own load would bring them (measured on the shared
-    two-core machine at load average 3 to 4: best 0.57 s against 0.53 s, median 0.70 against
-    0.67; quiet, 0.39 s against 0.61 s: ``docs/benchmarks.md``)."""
+    """Whether this process may run on two cores or more and the last minute's load average
+    is below their number (some core is idle part of the time). The child is worth its CPU
+    only on a core nobody else wants: on a busy machine it competes with the app for the
+    same time slices, and the counts come no sooner than the app's own load would bring them.
+    Measured on a two-core machine (``docs/benchmarks.md``, start-up), best / median of nine
+    interleaved second starts, with the child against without: at load average 2, 0.41 /
+    0.51 s against 0.57 / 0.61 s; at 3 to 4, 0.57 / 0.70 s against 0.53 / 0.67 s."""
     try:
         cores = len(os.sched_getaffinity(0))
     except (AttributeError, OSError):  # not Linux
@@ -105,7 +106,7 @@ def spare_core() -> bool:
         load = os.getloadavg()[0]
     except OSError:
         return False
-    return load <= cores - 1
+    return load < cores
 
 
 def start(load: Callable[[], HomeData], db_url: str | None) -> Prefetch | None:
