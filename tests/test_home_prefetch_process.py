@@ -26,9 +26,9 @@ pytestmark = pytest.mark.skipif(
     sys.platform == "win32" or not hasattr(os, "fork"), reason="needs fork"
 )
 
-#: Run in a fresh interpreter: the child's counts (``prefetched``), then the app's own load on
-#: the same data (``own``), as the launch does it; argv: ``normal``/``fail``/``off`` and the
-#: ``--db`` URL (``-`` for none).
+#: Run in a fresh interpreter: the child's counts (``early``), then the app's own load on the
+#: same data (``own``); ``parallel``: the app's own load at once, beside the child, as the app
+#: runs it; argv: ``normal``/``parallel``/``fail``/``off`` and the ``--db`` URL (``-``: none).
 _COMPARE = """
 import json, sys
 from recall.errors import RecallError
@@ -48,12 +48,16 @@ def injected():
 prefetch = None
 if mode != "off":
     prefetch = home_prefetch.start(injected if mode == "fail" else services().load, db)
-early = prefetch.receive() if prefetch is not None else None
+early = None
+if prefetch is not None and mode != "parallel":
+    early = prefetch.receive()
 own = services()
 try:
     data, error = own.load(), None
 except RecallError as failure:
     data, error = None, str(failure)
+if prefetch is not None and mode == "parallel":
+    early = prefetch.receive()
 sync = own.workspace.last_sync if data is not None else None
 print(json.dumps({
     "started": prefetch is not None,
@@ -169,6 +173,19 @@ def test_the_childs_counts_are_the_apps_own(isolated_recall_home: Path, state: s
         assert report["checking"] == 1
     if state == "a failing custom deck":
         assert report["failures"] == 1
+
+
+@pytest.mark.parametrize("state", STATES)
+def test_the_child_and_the_app_loading_at_once_agree(
+    isolated_recall_home: Path, state: str
+) -> None:
+    """As the app runs them: its own load beside the child's (two processes syncing one
+    database, as two windows do), then a third start finds nothing left to sync."""
+    _state(isolated_recall_home, state)
+    report = _compare(isolated_recall_home, "parallel")
+    assert report["started"] and report["error"] is None, report
+    assert report["status"] == 0 and report["same"], (report["early"], report["own"])
+    assert _compare(isolated_recall_home, "off")["touched"] is False
 
 
 def test_without_the_child_the_removed_decks_sync_is_the_apps(isolated_recall_home: Path) -> None:
@@ -345,7 +362,7 @@ def _children(pid: int) -> list[int]:
 
 
 @pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="reads /proc")
-@pytest.mark.parametrize("delay", [0.05, 0.15, 0.3, 0.6, "counts"])
+@pytest.mark.parametrize("delay", [0.15, 0.3, 0.45, 0.6, "counts"])
 @pytest.mark.parametrize("signum", ["SIGINT", "SIGHUP"])
 def test_a_real_start_shows_the_counts_and_ctrl_c_or_a_hangup_leaves_no_process(
     isolated_recall_home: Path, delay: float | str, signum: str

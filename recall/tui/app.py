@@ -249,23 +249,29 @@ class RecallApp(App[int]):
 
         The engine is warmed afterwards, in its own worker, once the counts (or the first
         prompt of ``recall drill``) are on screen: see :meth:`on_home_loaded`. At the first
-        load of a start from the command line, the counts a child process computed meanwhile
-        are shown first (:mod:`recall.tui.home_prefetch`); this load then opens the app's own
-        workspace, as without them.
+        load of a start from the command line, the counts a child process computes meanwhile
+        are shown if they come first (:meth:`_show_prefetched`, :mod:`recall.tui.home_prefetch`).
         """
         from recall.errors import RecallError
 
         if self.services.prefetch is not None and self.home_data is None:
-            threading.Thread(target=self.services.preload, daemon=True).start()
-        early = self.services.prefetched()
-        if early is not None:
-            self.post_message(HomePrefetched(early))
+            threading.Thread(target=self._show_prefetched, daemon=True).start()
         try:
             data = self.services.load()
         except RecallError as error:
             self.post_message(LoadFailed(str(error)))
             return
         self.post_message(HomeLoaded(data))
+
+    def _show_prefetched(self) -> None:
+        """Wait for the prefetching child's counts (a thread of its own: the wait holds no
+        lock) and show them, unless the app's own load is in first. The app's load is not
+        held back for them: it runs as without the child, beside it (two recall processes
+        opening one database, as two windows do), so the child can bring the counts sooner
+        but never the app's own load later than its CPU allows."""
+        early = self.services.prefetched()
+        if early is not None:
+            self.post_message(HomePrefetched(early))
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="check")
     def check_decks(self) -> None:

@@ -12,11 +12,16 @@ and leaves with :func:`os._exit` (no ``atexit``, no buffers flushed; its standar
 at ``/dev/null``, so nothing of it ever reaches the terminal). On a machine with two cores the
 child's work runs beside the app's imports and first frame.
 
-The app shows those counts once its first frame is painted (:meth:`Prefetch.receive`, a
-blocking read in the load worker, which does not hold the interpreter's lock), then opens its
-own workspace with the same load, whose counts replace them; nothing that needs the workspace
-(a session, the decks, stats, a dialog) runs before that: the home screen queues such keys as
-it does while loading (:meth:`recall.tui.screens.home.HomeScreen.show_data`).
+After its first frame the app starts its own load as it always did, and a thread of its own
+waits for the child's counts (:meth:`Prefetch.receive`, a blocking read that does not hold the
+interpreter's lock): when they come first they are shown, and the app's own counts replace
+them when its load is in (the child is then killed if it has not delivered yet). Nothing that
+needs the workspace (a session, the decks, stats, a dialog) runs before that load: the home
+screen queues such keys as it does while loading
+(:meth:`recall.tui.screens.home.HomeScreen.show_data`). The app's load is not held back for
+the child: waiting for it first, then loading, made the keys act 0.04-0.06 s later than
+without a child (``docs/benchmarks.md``); beside it, the counts come as soon and the keys act
+as soon as without one.
 
 When it runs: the TUI's home screen started from the command line
 (:func:`recall.tui.launch.run_app` without a session; never in tests' ``App.run_test``, never
@@ -38,8 +43,9 @@ changes nothing the app's own load would then redo differently: a database it wo
 create or upgrade is refused (:func:`recall.store.schema.only_ready_databases`), decks parsed
 afresh are kept for the app to write to the parse cache (``defer_cache_writes``), custom decks
 never checked are left for the app to check (``defer_checks``), and its sync, the same as the
-app's, leaves the app's nothing to do. The app's load starts only once the child is gone
-(reaped, or killed and reaped), so the two never write to the database at once.
+app's, leaves the app's nothing to do. The two load at once as two windows of recall do:
+the sync is one write transaction, so whichever commits second finds nothing left to do, and
+a child killed mid-transaction leaves the database as it was (SQLite's rollback).
 
 The child never outlives the app: it dies with the terminal's Ctrl-C and hangup (it keeps the
 default action of SIGINT, SIGHUP and SIGTERM, in the app's process group); the app kills it

@@ -85,22 +85,9 @@ class Services:
         """The first home data, from the child process the launch started (a worker: blocks
         until it is sent, without holding the interpreter's lock); ``None`` when there is
         none, it failed, or it was asked for before. Only for showing: anything that acts on
-        the data waits for :meth:`load`, which opens this process's own workspace (the child
-        is gone by the time this returns, so the two never write at once)."""
+        the data waits for :meth:`load`, which opens this process's own workspace."""
         prefetch = self.prefetch
         return prefetch.receive() if prefetch is not None else None
-
-    def preload(self) -> None:
-        """Import what :meth:`load` imports (SQLAlchemy, the store, the workspace, the planning
-        modules: 0.2 s of its 0.3 s of CPU on a second start), in a thread of its own while the
-        load worker waits for the prefetching child (the event loop is idle then), so the
-        app's own load that follows the child's counts is ready sooner."""
-        import recall.analytics
-        import recall.cards.loader
-        import recall.planning
-        import recall.session.ownership
-        import recall.tui.presenting
-        import recall.workspace  # noqa: F401 - (and the store, SQLAlchemy)
 
     def load(self) -> HomeData:
         """Open the workspace (decks loaded and synced) or reload it, and count (a worker).
@@ -126,7 +113,10 @@ class Services:
             self._workspace.reload(progress=progress)
         if progress is not None:
             progress("Counting today's cards…")
-        return self.home()
+        data = self.home()
+        if self.prefetch is not None:  # the child's counts are moot if they are not in yet
+            self.prefetch.abandon()
+        return data
 
     def check_pending(self) -> HomeData:
         """Check the custom decks the load left for later with the formula engine, bring them
