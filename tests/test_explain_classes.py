@@ -19,6 +19,7 @@ from recall.cards.loader import load_decks, read_deck
 from recall.cards.model import Card, CardKind
 from recall.grading import check_deck
 from recall.grading.explain import check_explanation
+from recall.grading.explain_words import normalised
 from recall.paths import builtin_decks_dir
 
 #: Points bound to one side of a contrast (``subject``/``versus``): the same words said of the
@@ -503,6 +504,145 @@ NUMBER_WORDS = [
     ),
 ]
 
+#: Terse notes: abbreviations spoken letter by letter ("C E", "K L"), the signs of notes ("@",
+#: "!=", "<=>", "=="), clipped words ("avgs", "feat", "w/"), and a negation that ends where a
+#: "when" or "if" clause starts ("does not change when the weights change").
+NOTES = [
+    ("losses/why-cross-entropy", "C E is H of p plus K L of p and q", [1], []),
+    (
+        "losses/why-cross-entropy",
+        "the H of p part does not change when the weights change, so min C E <=> min K L",
+        [2],
+        [],
+    ),
+    (
+        "information-theory/explain-min-ce-is-min-kl",
+        "C E = H of p + K L, and H of p is fixed by the data",
+        [0, 1],
+        [],
+    ),
+    (
+        "normalization/batchnorm-vs-layernorm",
+        "BN @ test time uses running avgs, so train != test",
+        [2],
+        [],
+    ),
+    ("normalization/batchnorm-vs-layernorm", "B N normalises each feat over the batch", [0], []),
+]
+
+#: A word's family stands for it ("overwhelm" for "dominate", "relies" for "depends",
+#: "static" for "fixed", "discards" for "drops"); the families never cross a pair of opposites
+#: ("tiny" is not "big").
+SYNONYMS = [
+    (
+        "losses/why-cross-entropy",
+        "a single confidently incorrect prediction can overwhelm the whole batch",
+        [3],
+        [],
+    ),
+    ("normalization/batchnorm-vs-layernorm", "BatchNorm relies on the other examples", [1], []),
+    (
+        "information-theory/explain-min-ce-is-min-kl",
+        "the entropy of the data is static, no model can alter it",
+        [1],
+        [],
+    ),
+    ("alignment/grpo-explain", "GRPO discards the critic that PPO learns", [0], []),
+    ("gaussians/explain-thin-shell", "the spread of the norm is static as d grows", [1], []),
+    (
+        "regularization/explain-l1-zeros",
+        "so any nonzero data gradient keeps an L2 weight a tiny bit away from zero",
+        [1],
+        [],
+    ),
+    ("normalization/batchnorm-vs-layernorm", "BatchNorm works with a tiny batch", [], [1]),
+]
+
+#: A point said over two sentences, the second opening with a pronoun that carries the first's
+#: subject ("It does not depend on the weights", "This is what GRPO drops", "That is why
+#: transformers use it"); a pronoun does not carry the opposite of what the sentence before
+#: said into a point.
+PRONOUNS = [
+    (
+        "losses/why-cross-entropy",
+        "The entropy of the labels is set by the data. It does not depend on the weights.",
+        [2],
+        [],
+    ),
+    ("alignment/grpo-explain", "PPO learns a critic. This is what GRPO drops.", [0], []),
+    (
+        "gaussians/explain-thin-shell",
+        "Look at the spread of the norm. It does not grow with d.",
+        [1],
+        [],
+    ),
+    (
+        "normalization/batchnorm-vs-layernorm",
+        "LayerNorm only looks inside one example. That is why transformers use it.",
+        [3],
+        [],
+    ),
+    (
+        "metrics/ranking-vs-calibration",
+        "Temperature scaling is a single division of the logits. It fixes calibration and does "
+        "not change the ranking.",
+        [5],
+        [],
+    ),
+    (
+        "losses/why-cross-entropy",
+        "The entropy of the labels moves with the weights. It is not fixed.",
+        [],
+        [2],
+    ),
+]
+
+#: Far paraphrases: a point said with other vocabulary than its model sentence's ("all the
+#: learning goes into the KL", "finds loopholes in the reward model", "leaves the order
+#: untouched", "guessing gets you log N"); the same words said the other way make nothing.
+FAR = [
+    (
+        "losses/why-cross-entropy",
+        "the entropy part is not affected by training; all the learning goes into the KL",
+        [2],
+        [],
+    ),
+    (
+        "alignment/rlhf-kl-explain",
+        "beta low lets it exploit the reward, beta high keeps it anchored to SFT",
+        [3],
+        [],
+    ),
+    ("alignment/rlhf-kl-explain", "the policy finds loopholes in the reward model", [1], []),
+    (
+        "diffusion-flow/simple-loss-explain",
+        "samples look nicer but it stops being a bound on the likelihood",
+        [3],
+        [],
+    ),
+    ("metrics/ranking-vs-calibration", "temperature scaling leaves the order untouched", [5], []),
+    (
+        "losses/explain-infonce",
+        "when the query says nothing about its key, guessing gets you log N",
+        [1],
+        [],
+    ),
+    (
+        "generative-models/explain-ebm-langevin",
+        "the partition function cancels from the score since log Z has no x in it",
+        [3],
+        [],
+    ),
+    ("inference-cost/explain-training-memory", "bf16 weights 2B and bf16 grads 2B", [0], []),
+    ("losses/why-cross-entropy", "The H term isn't fixed: it changes with the weights.", [], [2]),
+    (
+        "alignment/rlhf-kl-explain",
+        "beta high lets it exploit the reward, beta low keeps it anchored to SFT",
+        [],
+        [3],
+    ),
+]
+
 CASES = [
     *(("contrast", *case) for case in CONTRASTS),
     *(("opposite", *case) for case in OPPOSITES),
@@ -514,6 +654,10 @@ CASES = [
     *(("slip", *case) for case in SLIPS),
     *(("formula", *case) for case in FORMULAS),
     *(("number word", *case) for case in NUMBER_WORDS),
+    *(("notes", *case) for case in NOTES),
+    *(("synonyms", *case) for case in SYNONYMS),
+    *(("pronouns", *case) for case in PRONOUNS),
+    *(("far", *case) for case in FAR),
 ]
 
 
@@ -546,6 +690,10 @@ def test_every_class_spans_several_cards() -> None:
         ("negation", NEGATION),
         ("unicode", UNICODE),
         ("abbreviations", ABBREVIATIONS),
+        ("notes", NOTES),
+        ("synonyms", SYNONYMS),
+        ("pronouns", PRONOUNS),
+        ("far", FAR),
     ]:
         assert len({case[0] for case in cases}) >= 3, name
 
@@ -641,3 +789,18 @@ def test_a_phrasing_that_can_never_be_made_is_a_deck_error(
         deck, errors = _deck(tmp_path, broken)
         assert deck is None, replacement
         assert any(message in str(error) for error in errors), errors
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("C E and K L", "crossentropy and kl"),
+        ("M S E", "mse"),
+        ("I A B", "i a b"),  # no abbreviation: the letters stay letters
+        ("X ~ N(0, 1)", "x ~ n(0, 1)"),  # a distribution, not "about"
+        ("grad ~ 0", "gradient  about 0"),
+        ("train != test", "train  differs from  test"),
+    ],
+)
+def test_notes_are_read_as_the_words_they_stand_for(text: str, expected: str) -> None:
+    assert normalised(text) == expected

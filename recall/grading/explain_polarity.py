@@ -228,6 +228,39 @@ class Leaning:
         return None
 
 
+def reverses_pair(slots: Sequence[frozenset[str]], clause: Sequence[Token]) -> bool:
+    """Whether the clause pairs a phrasing's words the other way round: a phrasing word on one
+    side of a pair of :data:`ANTONYMS` ("needs *large* batches") stands only in parts of the
+    clause apart from another of its words, and that word's part says the other side ("BatchNorm
+    needs *small* batches, large batches make it noisy"; "adding capacity *lowers* variance
+    and more data *raises* it"). ``slots`` are the stems each of the phrasing's words may
+    take; a part ends at a comma and at a step of a chain of reasons (:attr:`Token.step`)."""
+    for slot in slots:
+        for a, b in _PAIRS:
+            for own, other in ((a, b), (b, a)):
+                if not slot & own or slot & other:
+                    continue
+                owned = {
+                    (t.piece, t.step)
+                    for t in clause
+                    if (t.stem in own or t.stem in slot) and not t.negated
+                }
+                contrary = {(t.piece, t.step) for t in clause if t.stem in other and not t.negated}
+                if not contrary:
+                    continue
+                for word in slots:
+                    if word is slot:
+                        continue
+                    parts = {
+                        (t.piece, t.step)
+                        for t in clause
+                        if t.stem in word and t.stem not in own | other
+                    }
+                    if parts and not parts & owned and parts & contrary:
+                        return True
+    return False
+
+
 def _comparison_sides(clause: Sequence[Token], i: int) -> tuple[frozenset[str], frozenset[str]]:
     """The stems of the words before and after the comparison at ``i`` in its part of the
     clause (at most :data:`SIDE_WORDS` each way)."""

@@ -66,9 +66,14 @@ _BRITISH_ISE = re.compile(r"(?<=\w{3})is(e|es|ed|ing|ation|ations|er|ers)\b")
 _BRITISH_OUR = re.compile(r"(?<=\w{3})our(s?)\b")
 _BRITISH_YSE = re.compile(r"(?<=\w{3})ys(e|es|ed|ing)\b")
 _NEGATION_SCOPE = 6
+#: How many words a negation right after a relative pronoun governs ("a model *that never*
+#: predicts positive ..."): the relative clause's verb and its object, no further.
+RELATIVE_SCOPE = 2
+_RELATIVE_PRONOUNS = frozenset({"that", "which", "who"})
 #: Words that end a negation's reach ("does not depend on the data, *so* the KL is what moves").
 _SCOPE_ENDS = frozenset(
-    "so because since which that then therefore thus hence while whereas and".split()
+    """so because since which that then therefore thus hence while whereas and when whenever if
+    unless once""".split()
 )
 #: "not only", "not just", "no doubt": they add, they do not negate (read as one word, so a
 #: phrasing may still ask for "not only").
@@ -139,6 +144,27 @@ _ABBREVIATIONS = {
     "tok": "token",
     "toks": "tokens",
     "b/w": "between",
+    "avgs": "averages",
+    "feat": "feature",
+    "feats": "features",
+    "w/": "with",
+    "est": "estimate",
+    "ests": "estimates",
+    "diff": "difference",
+    "distrib": "distribution",
+    "init": "initialization",
+    "expt": "experiment",
+    "tho": "though",
+    "thru": "through",
+    "bcs": "because",
+    "bcz": "because",
+    "cuz": "because",
+    "coz": "because",
+    "wt": "weight",
+    "wts": "weights",
+    "reg": "regularization",
+    "corr": "correlation",
+    "prev": "previous",
 }
 _ABBREVIATION_RE = re.compile(
     r"(?<![\w/])(?:" + "|".join(re.escape(k) for k in _ABBREVIATIONS) + r")(?![\w/])"
@@ -171,6 +197,11 @@ _CROSS_ENTROPY = re.compile(r"\b(?:cross[\s>-]?entropy|ce|xent)\b")
 _FOIL_MARKERS = frozenset({"unlike", "than", "versus", "not", "opposed"})
 
 _RELATIVE = re.compile(r",\s*(which|who|whose)\b")
+#: Words that start the next step of a chain of reasons inside a piece ("... is convex *so*
+#: correlated features group"); an arrow between words reads "so".
+_STEP_WORDS = frozenset("so because since therefore thus hence and".split())
+#: Words that, after a comma, start another claim of the same sentence (a step of its own).
+_CLAIM_JOINERS = frozenset("and but while whereas".split())
 
 
 #: Words that link the terms of a clause into a statement, besides the small words, the
@@ -190,6 +221,21 @@ LIST_RUN = 9
 #: This many comma-parted items in a row, each one or two words with no link, are a list
 #: ("bce, mse, sigmoid, slope").
 LIST_ITEMS = 4
+#: This many comma-parted items in a row, each of at most :data:`TERM_WORDS` words and none
+#: stating anything (no verb of :data:`STATING_WORDS`, no ``=``), are a list of terms as well,
+#: whatever signs or prepositions stand inside an item ("variance d_k, softmax saturation,
+#: one-hot, vanishing gradients, sqrt(d_k)"; "KL to reference, beta tradeoff, no RL").
+TERM_ITEMS = 4
+TERM_WORDS = 4
+#: Words that make an item a statement rather than a term: the auxiliaries and copulas, and
+#: words that tie one claim to another ("so", "because", "which").
+STATING_WORDS = frozenset(
+    """is are was were be been being do does did has have had will would can could should may
+    might must shall so because since therefore thus hence then if when which that whereas
+    while""".split()
+)
+#: Signs that state a relation between the terms either side ("var = 1", "n > k").
+_STATING_SIGNS = frozenset("=≈<>≤≥≠∝⇒→")
 
 
 @dataclass(frozen=True)
@@ -211,6 +257,13 @@ class Token:
     #: "from" or "to" when that small word stands right before the word's phrase ("the KL
     #: *from* the encoder *to* the posterior"), else empty
     lead: str = ""
+    #: on a clause's first word: the clause opens with a pronoun ("*It* does not depend on the
+    #: weights", "*This term* is fixed"), so it speaks of what the clause before named (an
+    #: object pronoun does not: "the simple loss makes *them* depend on t" has its own subject)
+    refers: bool = False
+    #: which step of a chain of reasons in its piece the word stands in: "the L2 part is convex
+    #: *so* correlated features group" is two steps (:data:`_STEP_WORDS`)
+    step: int = 0
 
 
 def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
@@ -224,6 +277,7 @@ def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
     # it stays in that piece.
     text = _CONTRAST_MARKERS.sub("conversely", _RELATIVE.sub(r" \1", normalised(text)))
     for piece in _CLAUSE_BREAK.split(text):
+        opening = next((w for w in _OPENING_WORD.findall(piece[:60]) if w not in _CONNECTIVES), "")
         tokens: list[Token] = []
         scope = 0
         phrase_only = False
@@ -239,16 +293,35 @@ def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
         joint = "start"
         joints: list[str] = []
         depth = 0  # brackets open around the word ("(x_0, ε)": a formula's arguments)
-        for raw in _WORD_OR_SIGN.findall(piece):
+        # comma-parted items outside brackets, for the list rule, and those that state
+        item = 0
+        step = 0
+        items: list[int] = []
+        stating: set[int] = set()
+        raws = _WORD_OR_SIGN.findall(piece)
+        for n, raw in enumerate(raws):
             if raw != "," and not raw[0].isalnum():
-                # a colon starts afresh ("answer: bce mse sigmoid ..." is still a list)
+                # a colon starts afresh ("answer: bce mse sigmoid ..." is still a list), and
+                # ends a negation's reach ("it isn't constant: it moves with the parameters")
                 joint = "start" if raw == ":" else "link"
+                if raw == ":":
+                    scope = 0
                 depth = max(0, depth + (raw in "([{") - (raw in ")]}"))
+                if raw in _STATING_SIGNS:
+                    stating.add(item)
+                if raw == "=":
+                    gap.append("is")  # "RMSNorm = LayerNorm without ..." names RMSNorm again
                 continue
             # "however small the weight" is no contrast: only "..., however," and a clause's
             # first "however" part it.
             side_break = raw in _SIDE_BREAKS and (raw != "however" or last_raw == ",")
+            after_comma = last_raw == ","
             last_raw = raw
+            if side_break or raw in STATING_WORDS:
+                stating.add(item)
+            if (raw == "," and not depth) or side_break:
+                item += 1
+                stating.update({item} if side_break else set())
             if raw == "," or side_break:
                 scope = 0
                 gap = ["|"]
@@ -262,6 +335,9 @@ def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
                 joint = "link"
                 continue
             word = folded(raw)
+            # ", and" joins a second claim: "CE = H(p) + KL, and H(p) is fixed" says "fixed"
+            # of H(p), not of the cross-entropy the first claim names.
+            step += word in _STEP_WORDS or (after_comma and word in _CLAIM_JOINERS)
             if word in NEGATORS or word in SMALL_WORDS or word in LINKS:
                 joint = "link"
             if word == _DENIED_REST:
@@ -271,7 +347,13 @@ def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
             if word in NEGATORS:
                 if word in _OBJECT_NEGATORS and tokens and previous == tokens[-1].word:
                     tokens[-1] = replace(tokens[-1], negated=True)
-                scope = _NEGATION_SCOPE
+                # "a model *that never* predicts positive gets 1% accuracy": a relative
+                # clause's negation ends with its verb's object, before the main verb; a
+                # "which" clause a comma closes ends there ("post-norm, which does not keep a
+                # clean residual path, trains ...")
+                closed = "that" not in gap and "," in raws[n + 1 : n + 2 + 2 * _NEGATION_SCOPE]
+                relative = bool(_RELATIVE_PRONOUNS & set(gap)) and not closed
+                scope = RELATIVE_SCOPE if relative else _NEGATION_SCOPE
                 phrase_only = word in _PHRASE_NEGATORS
                 governed = 0
                 previous = word
@@ -298,9 +380,11 @@ def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
                     foil=previous in _FOIL_MARKERS,
                     copula=gap in (["is"], ["are"]),
                     lead="from" if "from" in gap else "to" if "to" in gap else "",
+                    step=step,
                 )
             )
             joints.append(joint)
+            items.append(item)
             joint = "space"
             gap = []
             concessive = False
@@ -314,11 +398,25 @@ def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
             tokens = tokens[:denied_from] + [
                 replace(token, negated=True) for token in tokens[denied_from:]
             ]
+        if tokens and opening in _REFERRING:
+            tokens[0] = replace(tokens[0], refers=True)
         if tokens:
-            yield _mark_lists(tokens, joints)
+            yield _mark_lists(tokens, joints, items, stating)
 
 
-def _mark_lists(tokens: list[Token], joints: list[str]) -> tuple[Token, ...]:
+#: Words that open a clause speaking of what the clause before named ("It", "This term",
+#: "They"), and the connectives that may come before them ("so it", "and this").
+_REFERRING = frozenset("it this that these those they its such".split())
+_CONNECTIVES = frozenset("so and then thus hence therefore because since also".split())
+_OPENING_WORD = re.compile(r"[a-z']+")
+
+
+def _mark_lists(
+    tokens: list[Token],
+    joints: list[str],
+    item_of: list[int] | None = None,
+    stating: set[int] | frozenset[int] = frozenset(),
+) -> tuple[Token, ...]:
     """The clause's tokens, those that stand in a list of terms marked ``listed``.
 
     A point is a statement: its terms linked by a verb, a preposition, a sign. Terms merely
@@ -360,11 +458,39 @@ def _mark_lists(tokens: list[Token], joints: list[str]) -> tuple[Token, ...]:
         if last_of_run and len(run) >= LIST_ITEMS:
             for a, b in run:
                 listed[a:b] = [True] * (b - a)
+    if item_of is not None:
+        _mark_term_items(tokens, item_of, stating, listed)
     if not any(listed):
         return tuple(tokens)
     return tuple(
         replace(t, listed=True) if flag else t for t, flag in zip(tokens, listed, strict=True)
     )
+
+
+def _mark_term_items(
+    tokens: list[Token], item_of: list[int], stating: set[int] | frozenset[int], listed: list[bool]
+) -> None:
+    """Mark in ``listed`` the runs of :data:`TERM_ITEMS` comma-parted items or more, each of
+    at most :data:`TERM_WORDS` words (links aside) and none stating anything: terms named one
+    after another with nothing said of them. ``item_of[i]`` is token ``i``'s item (commas inside
+    brackets part none), ``stating`` the items with a verb or a relating sign."""
+    spans: dict[int, list[int]] = {}
+    for i, item in enumerate(item_of):
+        spans.setdefault(item, []).append(i)
+    run: list[int] = []
+    ordered: list[int | None] = [*sorted(spans), None]
+    for at in ordered:
+        if at is not None and at not in stating:
+            if sum(tokens[i].word not in LINKS for i in spans[at]) <= TERM_WORDS:
+                run.append(at)
+                continue
+        # "no reward model, no sampling, no value net, no RL loop" states absences
+        denying = sum(any(tokens[i].negated for i in spans[member]) for member in run)
+        if len(run) >= TERM_ITEMS and 2 * denying <= len(run):
+            for member in run:
+                for i in spans[member]:
+                    listed[i] = True
+        run = []
 
 
 def normalised(text: str) -> str:
@@ -374,6 +500,9 @@ def normalised(text: str) -> str:
     and "not only"-style intensifiers kept from reading as negations."""
     text = unicodedata.normalize("NFKC", text).replace("−", " minus ")
     text = _SPACED_MINUS.sub(" minus ", text)
+    text = _SPACED_LETTERS.sub(_joined_letters, text)
+    text = _SIGNS.sub(lambda m: _SIGN_WORDS[m.group()], text)
+    text = _ABOUT.sub(" about ", text)
     text = _CASED_RE.sub(lambda m: _CASED[m.group()], text)
     text = text.lower().replace("’", "'").replace("+", " plus ")
     text = _ARROW.sub(" so ", text)
@@ -397,6 +526,100 @@ def normalised(text: str) -> str:
     text = _INCEPTION_SCORE.sub("inceptionscore", text)
     text = _CROSS_ENTROPY.sub("crossentropy", text)
     return _REJECTING.sub(lambda m: f"{m.group(m.lastindex or 0)} without", text)
+
+
+#: An abbreviation spoken letter by letter ("C E", "K L", "M S E"), read as one word where it
+#: is one of these.
+_SPELT_LETTERS = frozenset(
+    """ce kl bn ln gn mse mae bce nll mle map sgd auc roc kv qk sft rl ppo dpo grpo rlhf moe ema
+    fid ode sde svd pca lr elbo""".split()
+)
+_SPACED_LETTERS = re.compile(r"\b[A-Z](?: [A-Z]){1,3}\b")
+
+
+def _joined_letters(match: re.Match[str]) -> str:
+    joined = match.group().replace(" ", "")
+    return joined if joined.lower() in _SPELT_LETTERS else match.group()
+
+
+#: Signs of terse notes read as the words they stand for: "train != test" says they differ
+#: (and "!" would end the clause), "min CE <=> min KL" that the two are one, "BN @ inference".
+_SIGN_WORDS = {
+    "!=": " differs from ",
+    "≠": " differs from ",
+    "=/=": " differs from ",
+    "<=>": " equivalent to ",
+    "<->": " equivalent to ",
+    "⟺": " equivalent to ",
+    "⇔": " equivalent to ",
+    "==": " equals ",
+    "@": " at ",
+    "&": " and ",
+}
+_SIGNS = re.compile("|".join(re.escape(sign) for sign in _SIGN_WORDS))
+#: "~" or "≈" before a number is "about" ("gradient ~ 0"); "X ~ N(0, 1)" stays a sign.
+_ABOUT = re.compile(r"(?:~|≈)\s*(?=[-−]?\.?\d)")
+
+
+#: Words a learner uses for one another, each family one idea in the decks' sense: a phrasing's
+#: word is made by any word of its family ("the entropy does not *move* when the *weights*
+#: move" says "entropy not depend|change parameters"). Families never cross the two sides of a
+#: pair of :mod:`recall.grading.explain_polarity` (large and small stay apart), and words with a
+#: second meaning in the decks are left out ("divergence" shares a stem with "diverge",
+#: "fixed" one with "fixes", "derivative" and "gradient" are different points of one card).
+SYNONYM_FAMILIES: tuple[str, ...] = (
+    "change changes changed changing move moves moved moving shift shifts alter "
+    "alters budge budges",
+    "parameters parameter params theta θ",
+    "large larger big bigger huge enormous massive giant",
+    "small smaller tiny little",
+    "constant unchanged static",
+    "freeze freezes frozen",
+    "depend depends dependent rely relies",
+    "punish punishes punished penalize penalizes penalized",
+    "remove removes removed drop drops dropped discard discards eliminate eliminates ditch ditches",
+    "need needs require requires",
+    "prevent prevents avoid avoids",
+    "error errors mistake mistakes",
+    "example examples instance instances datapoint datapoints",
+    "keep keeps retain retains preserve preserves maintain maintains",
+    "use uses used using employ employs utilize utilizes",
+    "vanish vanishes vanishing disappear disappears",
+    "choose chooses pick picks select selects",
+    "cheap cheaper inexpensive",
+    "expensive pricey",
+    "fast faster quick quicker rapid",
+    "same identical",
+    "ignore ignores disregard disregards",
+    "increase increases raise raises boost boosts grow grows rise rises",
+    "reduce reduces decrease decreases shrink shrinks cut cuts diminish diminishes",
+    "help helps aid aids",
+    "wrong incorrect",
+    "right correct",
+    "exactly precisely",
+    "formula equation expression",
+    "term part component piece",
+    "split splits decompose decomposes decomposition",
+    "dominate dominates swamp swamps overwhelm overwhelms drown drowns",
+    "idle unused",
+    "mean average",
+)
+
+
+@lru_cache(maxsize=1)
+def _synonym_stems() -> dict[str, tuple[str, ...]]:
+    families: dict[str, tuple[str, ...]] = {}
+    for family in SYNONYM_FAMILIES:
+        stems = tuple(dict.fromkeys(stem(folded(word)) for word in family.split()))
+        for one in stems:
+            families[one] = tuple(dict.fromkeys(families.get(one, ()) + stems))
+    return families
+
+
+def synonyms(word_stem: str) -> tuple[str, ...]:
+    """The stems of the words a learner says for the word of ``word_stem`` (its family of
+    :data:`SYNONYM_FAMILIES`, itself among them), or ``()``."""
+    return _synonym_stems().get(word_stem, ())
 
 
 def folded(word: str) -> str:

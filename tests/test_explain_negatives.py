@@ -1,0 +1,342 @@
+"""Answers that do not state a point are not credited with it (issue 23, the must-not-credit
+side), class by class, on sentences written for these tests (not any corpus's): a list of terms
+that relates none of them, a claim said of the wrong thing, a claim turned round across the
+parts of a clause, a formula written wrong beside the right words,
+a negation in a relative clause read past its main verb.
+
+Each case names the card, the text, the points it states (must be made) and the points it
+does not state or contradicts (must not be). Where a class could be "fixed" by crediting less,
+a case beside it states the point properly and must still be made.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import pytest
+
+from recall.cards.loader import load_decks
+from recall.cards.model import Card, CardKind
+from recall.grading.explain import check_explanation
+from recall.paths import builtin_decks_dir
+
+#: Terms named one after another, comma by comma, with nothing said of any of them: the signs
+#: and prepositions inside a term ("one-hot", "sqrt(d_k)", "KL to reference") relate nothing.
+#: A run of absences ("no X, no Y, ...") is a statement, and so is a sentence with a verb.
+TERM_LISTS = [
+    (
+        "attention-transformers/explain-sqrt-dk",
+        "dot-product variance, one-hot softmax, dead gradients, 1/sqrt(d_k), variance 1",
+        [],
+        [0, 1, 2, 3],
+    ),
+    (
+        "losses/why-cross-entropy",
+        "minus log-prob, max likelihood, H(p) + KL, weights, no ceiling, smoothing, clipping",
+        [],
+        [0, 1, 3, 4],
+    ),
+    (
+        "normalization/batchnorm-vs-layernorm",
+        "batch-wise stats, per-example stats, small-batch noise, running averages at eval, "
+        "transformers",
+        [],
+        [0, 1, 2, 3],
+    ),
+    (
+        "inference-cost/explain-where-compute-goes",
+        "6 FLOPs/param/token, forward 2, backward 4, 20 tokens per parameter, over-trained small "
+        "models",
+        [],
+        [0, 2, 4],
+    ),
+    (
+        "alignment/dpo-explain",
+        "closed form optimum, log-ratio reward, Z(x) cancels out, Bradley-Terry model, "
+        "classification loss",
+        [],
+        [0, 1, 2],
+    ),
+    # the same terms said as statements are still read
+    (
+        "attention-transformers/explain-sqrt-dk",
+        "The dot product has variance d_k, so the softmax goes one-hot, the gradients vanish, "
+        "and dividing by sqrt(d_k) brings the variance back to one.",
+        [0, 1, 2, 3],
+        [],
+    ),
+    (
+        "alignment/dpo-explain",
+        "So DPO needs no reward model, no sampling, no value network, no RL loop.",
+        [4],
+        [],
+    ),
+]
+
+#: A claim said of another member of a family of things learners mix up than the one the
+#: point names (the prior and the posterior, the entropy and the cross-entropy or the KL, the
+#: norms): the point's words are there, the thing is wrong. Said of the right one, it is made.
+ATTRIBUTION = [
+    (
+        "generative-models/explain-elbo",
+        "the ELBO is a reconstruction term minus a KL divergence to the posterior",
+        [],
+        [4],
+    ),
+    (
+        "generative-models/explain-elbo",
+        "the ELBO is a reconstruction term minus a KL divergence to the prior",
+        [4],
+        [],
+    ),
+    (
+        "information-theory/explain-mle-min-kl",
+        "the average log-likelihood is an estimate of minus the data entropy",
+        [],
+        [0],
+    ),
+    (
+        "information-theory/explain-mle-min-kl",
+        "the average log-likelihood is an estimate of minus the cross-entropy",
+        [0],
+        [],
+    ),
+    (
+        "information-theory/explain-min-ce-is-min-kl",
+        "each step that reduces the cross-entropy reduces the entropy by the same amount",
+        [],
+        [2],
+    ),
+    (
+        "information-theory/explain-min-ce-is-min-kl",
+        "each step that reduces the cross-entropy reduces the KL by the same amount",
+        [2],
+        [],
+    ),
+    (
+        "normalization/one-line-difference",
+        "RMSNorm is GroupNorm without the centring: it only divides by the root mean square",
+        [],
+        [2],
+    ),
+    (
+        "normalization/one-line-difference",
+        "RMSNorm is LayerNorm without the centring: it only divides by the root mean square",
+        [2],
+        [],
+    ),
+    # a claim after ", and" is its own step: the member named in the first claim is not its subject
+    (
+        "information-theory/explain-min-ce-is-min-kl",
+        "C E = H of p + K L, and H of p is fixed by the data",
+        [1],
+        [],
+    ),
+    (
+        "information-theory/explain-min-ce-is-min-kl",
+        "the cross-entropy is what we minimise, and the entropy of the data is fixed",
+        [1],
+        [],
+    ),
+    (
+        "normalization/batchnorm-vs-layernorm",
+        "LayerNorm normalises each example over its features, and BatchNorm swaps in running "
+        "averages at inference, so train and test differ",
+        [0, 2],
+        [],
+    ),
+    (
+        "normalization/batchnorm-vs-layernorm",
+        "BatchNorm normalises over the batch, and LayerNorm swaps in running averages at inference",
+        [],
+        [2],
+    ),
+    # the other member named as the cause, a step before the point's claim, is no confusion
+    (
+        "regularization/explain-elastic-net",
+        "the L2 term is strictly convex, so correlated features get picked as a group",
+        [4],
+        [],
+    ),
+]
+
+#: A claim turned round across the parts of a clause: the point's word of a pair ("large
+#: batches", "more data") stands apart from the rest of its words, and their part says the
+#: other side ("happiest with *small* batches, big batches give it noisy statistics").
+REVERSED_PAIRS = [
+    (
+        "normalization/batchnorm-vs-layernorm",
+        "BatchNorm is happiest with small batches, big batches give it noisy statistics",
+        [],
+        [1],
+    ),
+    (
+        "normalization/batchnorm-vs-layernorm",
+        "BatchNorm needs big batches, small ones give it noisy statistics",
+        [1],
+        [],
+    ),
+    (
+        "probability-statistics/explain-bias-variance",
+        "less data lowers the variance, more raises it",
+        [],
+        [5],
+    ),
+    (
+        "probability-statistics/explain-map-mle",
+        "with less data the prior is washed out, with more it dominates",
+        [],
+        [4],
+    ),
+    (
+        "probability-statistics/explain-map-mle",
+        "with more data the prior is washed out, with less it dominates",
+        [4],
+        [],
+    ),
+]
+
+#: A formula the engine grades wrong for the point, beside the point's words: an equation
+#: ("z = μ·σ + ε") states itself, and "by a factor of" states the factor's value, so the
+#: words lose their credit. The right formula there keeps it.
+WRONG_FORMULAS = [
+    (
+        "attention-transformers/explain-gqa",
+        "so the cache shrinks, by a factor of h+g",
+        [],
+        [2],
+    ),
+    (
+        "attention-transformers/explain-gqa",
+        "the KV cache gets smaller by a factor h - g",
+        [],
+        [2],
+    ),
+    (
+        "attention-transformers/explain-gqa",
+        "the KV cache gets smaller by a factor of h/g",
+        [2],
+        [],
+    ),
+    (
+        "gaussians/explain-reparameterization",
+        "z = mu * sigma + eps moves the noise out of the graph",
+        [],
+        [1],
+    ),
+    (
+        "gaussians/explain-reparameterization",
+        "with z = mu - sigma*eps the noise moves outside the graph",
+        [],
+        [1],
+    ),
+    (
+        "gaussians/explain-reparameterization",
+        "z = mu + sigma * eps moves the noise out of the graph",
+        [1],
+        [],
+    ),
+]
+
+#: A negation right after a relative pronoun ("a model *that never* predicts positive")
+#: governs the relative clause's verb and object, not the main verb after it ("... gets 1%
+#: accuracy"), so a contrary claim there is read as said; a "which" clause a comma closes
+#: keeps its negation up to that comma.
+RELATIVE_NEGATION = [
+    (
+        "metrics/accuracy-imbalance-explain",
+        "a classifier that never outputs positive on 99% negatives gets 1% accuracy",
+        [],
+        [1],
+    ),
+    (
+        "metrics/accuracy-imbalance-explain",
+        "a model which never predicts positive catches all the cases you care about",
+        [],
+        [1],
+    ),
+    (
+        "metrics/accuracy-imbalance-explain",
+        "a model that never predicts positive is 99% accurate",
+        [1],
+        [],
+    ),
+    (
+        "losses/why-cross-entropy",
+        "one example that is not classified right still has a bounded loss",
+        [],
+        [3],
+    ),
+    (
+        "losses/why-cross-entropy",
+        "the entropy, which does not depend on the parameters, is fixed",
+        [2],
+        [],
+    ),
+    (
+        "normalization/explain-pre-norm",
+        "post-norm, which does not keep a clean residual path, trains stably without warmup",
+        [],
+        [3],
+    ),
+]
+
+#: "=" between two terms of a contrast names the first again, as "is" does: "RMSNorm =
+#: LayerNorm minus the centring" says the centring of RMSNorm, not of LayerNorm; said of the
+#: wrong norm it still makes nothing.
+EQUALS_AS_IS = [
+    (
+        "normalization/one-line-difference",
+        "RMSNorm = LayerNorm minus the centring, it just rescales by the RMS",
+        [2],
+        [],
+    ),
+    (
+        "normalization/one-line-difference",
+        "RMSNorm = LayerNorm with no mean subtraction",
+        [2],
+        [],
+    ),
+    (
+        "normalization/one-line-difference",
+        "RMSNorm = BatchNorm minus the centring",
+        [],
+        [2],
+    ),
+    (
+        "normalization/batchnorm-vs-layernorm",
+        "LayerNorm = BatchNorm's formula over each example's own features",
+        [0],
+        [],
+    ),
+]
+
+CASES = [
+    *(("term list", *case) for case in TERM_LISTS),
+    *(("attribution", *case) for case in ATTRIBUTION),
+    *(("reversed pair", *case) for case in REVERSED_PAIRS),
+    *(("wrong formula", *case) for case in WRONG_FORMULAS),
+    *(("relative negation", *case) for case in RELATIVE_NEGATION),
+    *(("equals as is", *case) for case in EQUALS_AS_IS),
+]
+
+
+@cache
+def builtin_explain_cards() -> dict[str, Card]:
+    loaded = load_decks([builtin_decks_dir()])
+    assert loaded.ok, loaded.failures
+    return {card.key: card for card in loaded.cards if card.kind is CardKind.EXPLAIN}
+
+
+@pytest.mark.parametrize(
+    ("kind", "key", "text", "states", "denies"),
+    CASES,
+    ids=[f"{case[0]}:{case[2][:40]}" for case in CASES],
+)
+def test_each_class_of_non_statement_is_not_credited(
+    kind: str, key: str, text: str, states: list[int], denies: list[int]
+) -> None:
+    card = builtin_explain_cards()[key]
+    made = {i for i, outcome in enumerate(check_explanation(card, text).outcomes) if outcome.made}
+    assert not [i for i in states if i not in made], f"{kind}: stated but not made"
+    assert not [i for i in denies if i in made], f"{kind}: not stated but made {made}"
