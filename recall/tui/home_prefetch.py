@@ -134,14 +134,16 @@ def start(load: Callable[[], HomeData], db_url: str | None) -> Prefetch | None:
             return None  # a first start: the database is created by the app's own load
     elif not url.lower().startswith("sqlite"):
         return None  # PostgreSQL: see the module docstring
-    data_read, data_write = os.pipe()
-    life_read, life_write = os.pipe()
+    fds: list[int] = []
     try:
+        fds.extend(os.pipe())
+        fds.extend(os.pipe())
         pid = os.fork()
-    except OSError:
-        for fd in (data_read, data_write, life_read, life_write):
+    except OSError:  # out of files or processes: the app loads by itself
+        for fd in fds:
             os.close(fd)
         return None
+    data_read, data_write, life_read, life_write = fds
     if pid == 0:  # the child: never returns, whatever happens
         status = FAILED
         try:
