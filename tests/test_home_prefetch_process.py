@@ -470,3 +470,37 @@ def test_switched_off_no_child_is_forked(isolated_recall_home: Path) -> None:
     )
     report = json.loads(done.stdout.strip().splitlines()[-1])
     assert not report["started"] and report["decks"] >= 17
+
+
+_WHICH_DATABASES = """
+import sys
+from recall.tui import home_prefetch
+
+def load():
+    raise SystemExit(0)
+
+for url in sys.argv[1:]:
+    prefetch = home_prefetch.start(load, None if url == "-" else url)
+    print(url, prefetch is not None)
+    if prefetch is not None:
+        prefetch.abandon()
+"""
+
+
+def test_only_an_existing_sqlite_file_is_prefetched(isolated_recall_home: Path) -> None:
+    """PostgreSQL never (a second login at every start), nor a first start (no database yet:
+    the app creates it); a SQLite URL is forked for, the child then checks the file."""
+    urls = ["-", "postgresql+psycopg://learner@localhost/recall", "sqlite:////tmp/x.sqlite3"]
+
+    def run() -> list[str]:
+        return subprocess.run(
+            [sys.executable, "-c", _WHICH_DATABASES, *urls],
+            capture_output=True,
+            text=True,
+            env=recall_env(isolated_recall_home, RECALL_PREFETCH="1"),
+            check=True,
+        ).stdout.split()
+
+    assert run() == ["-", "False", urls[1], "False", urls[2], "True"]
+    _first_start(isolated_recall_home)
+    assert run() == ["-", "True", urls[1], "False", urls[2], "True"]
