@@ -175,7 +175,7 @@ def test_the_childs_counts_are_the_apps_own(isolated_recall_home: Path, state: s
         assert report["failures"] == 1
 
 
-@pytest.mark.parametrize("state", STATES)
+@pytest.mark.parametrize("state", ["a custom deck removed", "an unfinished session"])
 def test_the_child_and_the_app_loading_at_once_agree(
     isolated_recall_home: Path, state: str
 ) -> None:
@@ -362,7 +362,7 @@ def _children(pid: int) -> list[int]:
 
 
 @pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="reads /proc")
-@pytest.mark.parametrize("delay", [0.15, 0.3, 0.45, 0.6, "counts"])
+@pytest.mark.parametrize("delay", [0.15, 0.3, 0.6, "counts"])
 @pytest.mark.parametrize("signum", ["SIGINT", "SIGHUP"])
 def test_a_real_start_shows_the_counts_and_ctrl_c_or_a_hangup_leaves_no_process(
     isolated_recall_home: Path, delay: float | str, signum: str
