@@ -69,10 +69,10 @@ from recall.tui.views import HomeData
 #: anything else: it runs when a core is idle (:func:`spare_core`).
 ENV = "RECALL_PREFETCH"
 
-#: Seconds the app waits for the child's counts before killing it and loading them itself. A
-#: second start's child takes 0.3 s quiet and a few seconds on a loaded machine; a longer wait
-#: is a database locked by another process (SQLite's busy timeout is 15 s), which the app's
-#: own load then waits for as it always did.
+#: Seconds the app's thread waits for the child's counts before killing it (the app's own load
+#: goes on meanwhile, and kills it anyway once its counts are in). A second start's child takes
+#: 0.2-0.3 s quiet and a few seconds on a loaded machine; a longer wait is a database locked by
+#: another process (SQLite's busy timeout is 15 s), which the app's own load waits for too.
 TIMEOUT = 5.0
 
 #: The child's exit statuses (for tests and debugging; the app only tells 0 from the rest).
@@ -99,9 +99,10 @@ def spare_core() -> bool:
     is below their number (some core is idle part of the time). The child is worth its CPU
     only on a core nobody else wants: on a busy machine it competes with the app for the
     same time slices, and the counts come no sooner than the app's own load would bring them.
-    Measured on a two-core machine (``docs/benchmarks.md``, start-up), best / median of nine
-    interleaved second starts, with the child against without: at load average 2, 0.41 /
-    0.51 s against 0.57 / 0.61 s; at 3 to 4, 0.57 / 0.70 s against 0.53 / 0.67 s."""
+    Measured on a two-core machine (``docs/benchmarks.md``, start-up), best / median of
+    interleaved second starts until the counts, with the child against without: at load
+    average 1.3-1.5, 0.35 / 0.38 s against 0.49 / 0.54 s; at 2.4-2.7, 0.34 / 0.72 s against
+    0.51 / 0.64 s; at 3-4, 0.57 / 0.70 s against 0.53 / 0.67 s."""
     try:
         cores = len(os.sched_getaffinity(0))
     except (AttributeError, OSError):  # not Linux
