@@ -11,14 +11,9 @@ a case beside it states the point properly and must still be made.
 
 from __future__ import annotations
 
-from functools import cache
-
 import pytest
 
-from recall.cards.loader import load_decks
-from recall.cards.model import Card, CardKind
-from recall.grading.explain import check_explanation
-from recall.paths import builtin_decks_dir
+from tests.explain_cases import assert_points
 
 #: Terms named one after another, comma by comma, with nothing said of any of them: the signs
 #: and prepositions inside a term ("one-hot", "sqrt(d_k)", "KL to reference") relate nothing.
@@ -615,13 +610,6 @@ CASES = [
 ]
 
 
-@cache
-def builtin_explain_cards() -> dict[str, Card]:
-    loaded = load_decks([builtin_decks_dir()])
-    assert loaded.ok, loaded.failures
-    return {card.key: card for card in loaded.cards if card.kind is CardKind.EXPLAIN}
-
-
 @pytest.mark.parametrize(
     ("kind", "key", "text", "states", "denies"),
     CASES,
@@ -630,7 +618,4 @@ def builtin_explain_cards() -> dict[str, Card]:
 def test_each_class_of_non_statement_is_not_credited(
     kind: str, key: str, text: str, states: list[int], denies: list[int]
 ) -> None:
-    card = builtin_explain_cards()[key]
-    made = {i for i, outcome in enumerate(check_explanation(card, text).outcomes) if outcome.made}
-    assert not [i for i in states if i not in made], f"{kind}: stated but not made"
-    assert not [i for i in denies if i in made], f"{kind}: not stated but made {made}"
+    assert_points(kind, key, text, states, denies)

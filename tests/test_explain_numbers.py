@@ -10,7 +10,7 @@ import pytest
 
 from recall.grading.explain import check_explanation
 from recall.grading.explain_numbers import spelt_numbers
-from tests.test_explain_classes import builtin_explain_cards
+from tests.explain_cases import builtin_explain_cards
 
 
 @pytest.mark.parametrize(

@@ -21,24 +21,14 @@ import unicodedata
 from functools import lru_cache
 
 from recall.grading.explain_formulas import formula_spans
+from recall.greek import GREEK_LETTERS
 
 #: The operations compared, by the beginning of their verb.
 _OPERATION = re.compile(r"\b(divid|multipl|rescal|scal)\w*\b[^.;!?\n]{0,40}?\bby\s+", re.IGNORECASE)
+#: Greek names to letters (the one Greek table's lower-case letters), and the short "eps".
 _GREEK = {
-    "alpha": "α",
-    "beta": "β",
-    "gamma": "γ",
-    "delta": "δ",
-    "epsilon": "ε",
+    **{name: symbol for name, symbol in GREEK_LETTERS.items() if name.islower()},
     "eps": "ε",
-    "eta": "η",
-    "theta": "θ",
-    "lambda": "λ",
-    "mu": "μ",
-    "sigma": "σ",
-    "tau": "τ",
-    "phi": "φ",
-    "rho": "ρ",
 }
 _GREEK_RE = re.compile(r"(?<![a-z])(" + "|".join(_GREEK) + r")(?![a-z])")
 #: A Greek letter's index, typed without a subscript key (``β1^t`` is β₁ᵗ, Adam's β^t).

@@ -14,6 +14,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
+from recall.greek import GREEK_LETTERS
+
 NEGATORS = frozenset(
     {"not", "no", "never", "none", "nothing", "neither", "nor", "without", "nobody", "nowhere"}
 )
@@ -639,30 +641,9 @@ def _synonym_stems() -> dict[str, tuple[str, ...]]:
     return families
 
 
-#: Greek letters spelt out and written as symbols are one word ("sigma" is "σ").
-GREEK = {
-    "alpha": "α",
-    "beta": "β",
-    "gamma": "γ",
-    "delta": "δ",
-    "epsilon": "ε",
-    "zeta": "ζ",
-    "eta": "η",
-    "theta": "θ",
-    "kappa": "κ",
-    "lambda": "λ",
-    "mu": "μ",
-    "nu": "ν",
-    "xi": "ξ",
-    "pi": "π",
-    "rho": "ρ",
-    "sigma": "σ",
-    "tau": "τ",
-    "phi": "φ",
-    "chi": "χ",
-    "psi": "ψ",
-    "omega": "ω",
-}
+#: Greek letters spelt out and written as symbols are one word ("sigma" is "σ"): the lower-case
+#: letters of the one Greek table (a text is read lower-cased).
+GREEK = {name: symbol for name, symbol in GREEK_LETTERS.items() if name.islower()}
 _GREEK_NAMES = {symbol: name for name, symbol in GREEK.items()}
 
 
