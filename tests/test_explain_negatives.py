@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import pytest
 
+from recall.grading.explain_words import normalised, stem
 from tests.explain_cases import assert_points
 
 #: Terms named one after another, comma by comma, with nothing said of any of them: the signs
@@ -596,6 +597,34 @@ WRONG_FIGURES = [
     ),
 ]
 
+#: Words of a synonym family or a stem in another sense than the phrasing's: "change" and
+#: "move" are no "shift" (the bias β a norm adds), the verb "means" is no "mean" (a norm's
+#: centring). The point said in its own words is still made.
+WORD_SENSES = [
+    ("normalization/one-line-difference", "it is fixed and does not change", [], [3]),
+    ("normalization/one-line-difference", "with RMSNorm nothing moves", [], [3]),
+    ("normalization/one-line-difference", "RMSNorm's gain does not move at inference", [], [3]),
+    ("normalization/one-line-difference", "RMSNorm's scale never alters between batches", [], [3]),
+    (
+        "normalization/one-line-difference",
+        "RMSNorm drops the bias, which means fewer parameters",
+        [3],
+        [2],
+    ),
+    (
+        "normalization/one-line-difference",
+        "RMSNorm omits beta, this means a smaller layer",
+        [3],
+        [2],
+    ),
+    (
+        "normalization/one-line-difference",
+        "RMSNorm skips the centring: it divides by the root mean square",
+        [2],
+        [],
+    ),
+]
+
 CASES = [
     *(("term list", *case) for case in TERM_LISTS),
     *(("attribution", *case) for case in ATTRIBUTION),
@@ -607,6 +636,7 @@ CASES = [
     *(("wrong operand", *case) for case in WRONG_OPERANDS),
     *(("deck opposite", *case) for case in DECK_OPPOSITES),
     *(("wrong figure", *case) for case in WRONG_FIGURES),
+    *(("word sense", *case) for case in WORD_SENSES),
 ]
 
 
@@ -619,3 +649,23 @@ def test_each_class_of_non_statement_is_not_credited(
     kind: str, key: str, text: str, states: list[int], denies: list[int]
 ) -> None:
     assert_points(kind, key, text, states, denies)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "RMSNorm drops the bias, which means fewer parameters",
+        "this means the total is Gaussian",
+        "it means nothing",
+        "no bias, meaning one vector fewer",
+    ],
+)
+def test_the_verb_means_is_not_the_noun_mean(text: str) -> None:
+    words = {stem(word) for word in normalised(text).replace(",", " ").split()}
+    assert "mean" not in words
+
+
+def test_a_correction_is_no_correct_answer() -> None:
+    assert stem("correction") != stem("correct")
+    assert stem("corrections") == stem("correction")
+    assert stem("corrected") == stem("correct")

@@ -516,6 +516,20 @@ def _mark_term_items(
         run = []
 
 
+#: "means" as a verb ("drops the bias, *which means* fewer parameters", "*this means* that",
+#: ", *meaning* fewer"), read as "signifies": its stem would be the noun "mean" of a norm's
+#: centring. "does not mean" and "the means that ..." are left alone.
+_MEANS_VERB = re.compile(
+    r"\b((?:which|this|that|it|what|so|also|just|simply)\s+)means\b|(,\s*)meaning\b"
+)
+
+
+def _means_verb(match: re.Match[str]) -> str:
+    if match.group(1) is not None:
+        return match.group(1) + "signifies"
+    return match.group(2) + "signifying"
+
+
 def normalised(text: str) -> str:
     """Text (or a phrasing) folded so that spellings of one word meet: Unicode compatibility
     forms (``k₁`` is ``k1``, ``σ²`` is ``σ2``), a minus sign read as "minus", named methods in
@@ -538,6 +552,7 @@ def normalised(text: str) -> str:
     text = _DENY_REST.sub(f" {_DENIED_REST} ", text)
     text = _FAILS_TO.sub("do not", text)
     text = _KEEPS_FROM.sub(r"\1 not", text)
+    text = _MEANS_VERB.sub(_means_verb, text)
     text = _INTENSIFIED.sub(lambda m: "nodoubt" if m.group().endswith("doubt") else "notonly", text)
     text = _BRITISH_ISE.sub(r"iz\1", text)
     text = _BRITISH_YSE.sub(r"yz\1", text)
@@ -591,10 +606,13 @@ _ABOUT = re.compile(r"(?:~|≈)\s*(?=[-−]?\.?\d)")
 #: move" says "entropy not depend|change parameters"). Families never cross the two sides of a
 #: pair of :mod:`recall.grading.explain_polarity` (large and small stay apart), and words with a
 #: second meaning in the decks are left out ("divergence" shares a stem with "diverge",
-#: "fixed" one with "fixes", "derivative" and "gradient" are different points of one card).
+#: "fixed" one with "fixes", "derivative" and "gradient" are different points of one card; "shift"
+#: is also the bias β a norm adds, so "does not change" would say "has no shift"; "drop" is also
+#: "decrease", "the loss drops"; "correction" keeps a stem of its own, apart from "correct" and
+#: "right": :data:`_OWN_STEMS`). The verb "means" is read apart from the noun "mean"
+#: (:data:`_MEANS_VERB`).
 SYNONYM_FAMILIES: tuple[str, ...] = (
-    "change changes changed changing move moves moved moving shift shifts alter "
-    "alters budge budges",
+    "change changes changed changing move moves moved moving alter alters budge budges",
     "parameters parameter params theta θ",
     "large larger big bigger huge enormous massive giant",
     "small smaller tiny little",
@@ -602,7 +620,7 @@ SYNONYM_FAMILIES: tuple[str, ...] = (
     "freeze freezes frozen",
     "depend depends dependent rely relies",
     "punish punishes punished penalize penalizes penalized",
-    "remove removes removed drop drops dropped discard discards eliminate eliminates ditch ditches",
+    "remove removes removed discard discards eliminate eliminates ditch ditches",
     "need needs require requires",
     "prevent prevents avoid avoids",
     "error errors mistake mistakes",
@@ -686,10 +704,15 @@ def folded(word: str) -> str:
     return word.replace("'", "").replace("_", "")
 
 
+#: Words whose Snowball stem is a word of another sense in the decks: Adam's bias "correction"
+#: is no "correct" (nor, by its family, "right") answer.
+_OWN_STEMS = {"correction": "correction", "corrections": "correction"}
+
+
 #: Snowball is pure Python (tens of microseconds a word): every word seen is stemmed once.
 @lru_cache(maxsize=1 << 16)
 def stem(word: str) -> str:
-    return _stemmer().stemWord(word)
+    return _OWN_STEMS.get(word) or _stemmer().stemWord(word)
 
 
 @lru_cache(maxsize=1)
