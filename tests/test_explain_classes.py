@@ -770,6 +770,31 @@ FAR = [
     ),
 ]
 
+#: A negation's reach pauses inside an aside in brackets ("never below zero (Gibbs' inequality)"
+#: names the reason, it does not deny it); "never below zero", "at least 0" and "≥ 0" say
+#: non-negative; a function said unequal to itself with its arguments swapped is asymmetric,
+#: equal, symmetric.
+ASIDES = [
+    ("information-theory/explain-kl", "It does not go below zero (Gibbs' inequality)", [2], []),
+    ("information-theory/explain-kl", "It can't dip under zero (by Jensen)", [2], []),
+    (
+        "information-theory/explain-kl",
+        "KL is never below zero, and KL(p||q) != KL(q||p)",
+        [2, 5],
+        [],
+    ),
+    ("information-theory/explain-kl", "KL is at least 0, and D_KL(p‖q) ≠ D_KL(q‖p)", [2, 5], []),
+    ("information-theory/explain-kl", "KL(p||q) = KL(q||p), it is a distance", [], [5]),
+    ("information-theory/explain-kl", "KL is not below 0.5 nats", [], [2]),
+    (
+        "regularization/explain-elastic-net",
+        "the lasso alone does not group (it picks one feature of a correlated set)",
+        [0],
+        [],
+    ),
+    ("information-theory/explain-js", "JS(p, q) = JS(q, p)", [3], []),
+]
+
 CASES = [
     *(("contrast", *case) for case in CONTRASTS),
     *(("opposite", *case) for case in OPPOSITES),
@@ -785,6 +810,7 @@ CASES = [
     *(("synonyms", *case) for case in SYNONYMS),
     *(("pronouns", *case) for case in PRONOUNS),
     *(("far", *case) for case in FAR),
+    *(("aside", *case) for case in ASIDES),
 ]
 
 
@@ -811,6 +837,7 @@ def test_every_class_spans_several_cards() -> None:
         ("synonyms", SYNONYMS),
         ("pronouns", PRONOUNS),
         ("far", FAR),
+        ("asides", ASIDES),
     ]:
         assert len({case[0] for case in cases}) >= 3, name
 

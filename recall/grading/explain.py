@@ -38,7 +38,9 @@ How a phrasing is matched, and why (reading the text as words, clauses and negat
   after it up to a comma or the clause's end (at most six words; two in a relative clause, "a
   model *that never* predicts positive gets 1% accuracy", unless a comma closes it); a
   ``no``/``without``/"rather than"/"instead of" only the phrase it introduces; a ``nothing``
-  after a verb denies the verb ("teaches nothing"). A phrasing without a negation is not made by
+  after a verb denies the verb ("teaches nothing"). An aside in brackets is out of a negation's
+  reach ("never negative (Gibbs' inequality)"); "never below zero", "at least 0" and "≥ 0" are
+  "nonnegative", and "KL(p||q) != KL(q||p)" is "asymmetric". A phrasing without a negation is not made by
   negated words ("does *not* depend on the parameters" does not say "depends on the
   parameters"), and a phrasing with one needs a negated word after its ``not`` and none before
   it.

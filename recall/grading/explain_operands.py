@@ -42,6 +42,8 @@ MAX_TEXT = 4000
 
 #: Where an operand ends inside a span read as math ("sqrt(d_k) -> logit var back to 1").
 _OPERAND_END = re.compile(r"->|→|=>|⇒|=|,")
+#: A bracket opened after a space: an aside, not a call's arguments ("d_k (not its root)").
+_ASIDE = re.compile(r"\s+\(")
 #: A hat written out ("v-hat", "v_hat"), which a typed operand spells where the sentence has v̂.
 _HAT = re.compile(r"[-_ ]?hat\b")
 
@@ -79,7 +81,9 @@ def _operands(text: str) -> tuple[tuple[str, str], ...]:
     for match in _OPERATION.finditer(text):
         span = next((s for s in spans if text.startswith(s, match.end())), None)
         if span is not None:
-            found.append((match.group(1).lower(), _folded(span)))
+            # an aside after the operand is no part of it: "by d_k (not its root)"
+            operand = _ASIDE.split(span, maxsplit=1)[0]
+            found.append((match.group(1).lower(), _folded(operand)))
     return tuple(found)
 
 

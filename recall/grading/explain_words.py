@@ -315,8 +315,20 @@ def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
         step = 0
         items: list[int] = []
         stating: set[int] = set()
-        raws = _WORD_OR_SIGN.findall(piece)
+        found = list(_WORD_OR_SIGN.finditer(piece))
+        raws = [match.group() for match in found]
+        # a negation's reach pauses inside an aside in brackets ("never below zero (Gibbs'
+        # inequality)"), and takes up again after it; a call's brackets ("f(x)") are no aside
+        aside: tuple[int, int] | None = None
         for n, raw in enumerate(raws):
+            if (
+                raw == "("
+                and aside is None
+                and (found[n].start() == 0 or piece[found[n].start() - 1].isspace())
+            ):
+                aside, scope = (depth, scope), 0
+            elif raw == ")" and aside is not None and depth == aside[0] + 1:
+                scope, aside = aside[1], None
             if raw != "," and not raw[0].isalnum():
                 # a colon starts afresh ("answer: bce mse sigmoid ..." is still a list), and
                 # ends a negation's reach ("it isn't constant: it moves with the parameters")
@@ -530,6 +542,25 @@ def _means_verb(match: re.Match[str]) -> str:
     return match.group(2) + "signifying"
 
 
+#: "never below zero", "not less than 0", "at least zero", "≥ 0": one word, "nonnegative"
+#: (a figure after the zero is another number: "at least 0.25").
+_NONNEGATIVE = re.compile(
+    r"\b(?:(?:never|not|no)\s+(?:below|under|(?:less|smaller|lower)\s+than)|at\s+least)\s+"
+    r"(?:zero|0)\b(?![.,]\d)|(?:>=|≥)\s*(?:zero|0)\b(?![.,]\d)"
+)
+#: A function of two arguments said unequal (or equal) to itself with them swapped,
+#: "KL(p||q) != KL(q||p)", "D(p, q) ≠ D(q, p)": it is "asymmetric" ("symmetric").
+_SWAPPED = re.compile(
+    r"\b(\w+)\s*\(\s*(\w+)\s*(\|\||‖|,|;)\s*(\w+)\s*\)\s*(!=|≠|=/=|==|=)\s*"
+    r"\1\s*\(\s*\4\s*\3\s*\2\s*\)"
+)
+
+
+def _swapped(match: re.Match[str]) -> str:
+    equal = match.group(5) in ("==", "=")
+    return f"{match.group(1)} {'symmetric' if equal else 'asymmetric'}"
+
+
 def normalised(text: str) -> str:
     """Text (or a phrasing) folded so that spellings of one word meet: Unicode compatibility
     forms (``k₁`` is ``k1``, ``σ²`` is ``σ2``), a minus sign read as "minus", named methods in
@@ -538,6 +569,7 @@ def normalised(text: str) -> str:
     text = unicodedata.normalize("NFKC", text).replace("−", " minus ")
     text = _SPACED_MINUS.sub(" minus ", text)
     text = _SPACED_LETTERS.sub(_joined_letters, text)
+    text = _SWAPPED.sub(_swapped, text)
     text = _SIGNS.sub(lambda m: _SIGN_WORDS[m.group()], text)
     text = _ABOUT.sub(" about ", text)
     text = _CASED_RE.sub(lambda m: _CASED[m.group()], text)
@@ -549,6 +581,7 @@ def normalised(text: str) -> str:
     )
     text = text.replace("cannot", "can not").replace("no longer", "not longer")
     text = text.replace("no matter", "regardless")
+    text = _NONNEGATIVE.sub(" nonnegative ", text)
     text = _DENY_REST.sub(f" {_DENIED_REST} ", text)
     text = _FAILS_TO.sub("do not", text)
     text = _KEEPS_FROM.sub(r"\1 not", text)
