@@ -14,7 +14,7 @@ from __future__ import annotations
 import pytest
 
 from recall.grading.explain_words import normalised, stem
-from tests.explain_cases import assert_points
+from tests.explain_cases import assert_points, builtin_explain_cards, made_points
 
 #: Terms named one after another, comma by comma, with nothing said of any of them: the signs
 #: and prepositions inside a term ("one-hot", "sqrt(d_k)", "KL to reference") relate nothing.
@@ -625,6 +625,57 @@ WORD_SENSES = [
     ),
 ]
 
+#: The card's prompt or hint typed back, whole or in pieces, in another order: it says nothing
+#: the card did not. An answer with words of its own beside them is read as usual; and one
+#: stretch of words makes one point, not two ("uniform over k").
+ECHOES = [
+    (
+        "information-theory/explain-perplexity",
+        "loss exponentiated, choices uniform over k",
+        [],
+        [0, 1, 2],
+    ),
+    (
+        "information-theory/explain-kl",
+        "why can KL never be negative, and why does the order matter?",
+        [],
+        [2, 5],
+    ),
+    (
+        "information-theory/explain-min-ce-is-min-kl",
+        "minimizing cross-entropy over q is the same as minimizing the KL",
+        [],
+        [2, 3],
+    ),
+    (
+        "gradients/why-they-coincide",
+        "exponential family: the derivative of the log-partition is the mean",
+        [],
+        [1, 3],
+    ),
+    (
+        "gaussians/explain-thin-shell",
+        "sum of d squares, with mean d and a spread that stays constant",
+        [],
+        [0, 1],
+    ),
+    ("losses/explain-infonce", "classification among N candidates, at chance level", [], [0, 1]),
+    (
+        "information-theory/explain-perplexity",
+        "perplexity is the exponentiated loss, so a uniform guess over k choices has perplexity k",
+        [0, 1],
+        [],
+    ),
+    (
+        "gaussians/explain-thin-shell",
+        "the squared norm is a sum of d independent squares, so its mean is d and its spread "
+        "stays constant",
+        [0, 1],
+        [],
+    ),
+    ("information-theory/explain-perplexity", "a model that is uniform over k tokens", [1], [2]),
+]
+
 CASES = [
     *(("term list", *case) for case in TERM_LISTS),
     *(("attribution", *case) for case in ATTRIBUTION),
@@ -637,6 +688,7 @@ CASES = [
     *(("deck opposite", *case) for case in DECK_OPPOSITES),
     *(("wrong figure", *case) for case in WRONG_FIGURES),
     *(("word sense", *case) for case in WORD_SENSES),
+    *(("echo", *case) for case in ECHOES),
 ]
 
 
@@ -669,3 +721,15 @@ def test_a_correction_is_no_correct_answer() -> None:
     assert stem("correction") != stem("correct")
     assert stem("corrections") == stem("correction")
     assert stem("corrected") == stem("correct")
+
+
+def test_no_card_is_answered_by_its_own_prompt_or_hint() -> None:
+    """Every built-in explain card's prompt, hint, and the two together, typed back as the
+    answer: no point is made (so none passes)."""
+    making = []
+    for key, card in builtin_explain_cards().items():
+        for text in (card.prompt, card.hint, f"{card.prompt} {card.hint}"):
+            if text.strip() and (made := made_points(key, text)):
+                making.append((key, text[:50], sorted(made)))
+    assert len(builtin_explain_cards()) >= 60
+    assert not making

@@ -40,8 +40,8 @@ How a phrasing is matched, and why (reading the text as words, clauses and negat
   ``no``/``without``/"rather than"/"instead of" only the phrase it introduces; a ``nothing``
   after a verb denies the verb ("teaches nothing"). An aside in brackets is out of a negation's
   reach ("never negative (Gibbs' inequality)"); "never below zero", "at least 0" and "≥ 0" are
-  "nonnegative", and "KL(p||q) != KL(q||p)" is "asymmetric". A phrasing without a negation is not made by
-  negated words ("does *not* depend on the parameters" does not say "depends on the
+  "nonnegative", and "KL(p||q) != KL(q||p)" is "asymmetric". A phrasing without a negation
+  is not made by negated words ("does *not* depend on the parameters" does not say "depends on the
   parameters"), and a phrasing with one needs a negated word after its ``not`` and none before
   it.
 * **Contrasts are bound.** A point about one side of a contrast names its ``subject`` and what it
@@ -482,15 +482,17 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
     # "seven hundred sixty-eight", "point zero one three": numbers read as their digits
     text = spelt_numbers(text[:MAX_TEXT])
     read = list(read_clauses(text))
-    clauses = _with_referents(read)
+    plain = _with_referents(read)
+    # words that stand only in lists of terms: a number or formula among them states nothing
+    only_listed = _only_listed(plain)
+    # a clause that types the prompt or hint back makes no point with its words, nor with a
+    # number of the prompt's ("is it 16 bytes?"); a formula written there is the learner's own
+    clauses = [_unless_echoed(clause, _asked_stems(card)) for clause in plain]
+    echoed_values = _only_listed(clauses)
     formulas: FormulaGrader | None = None
     # only a text that states some math as a value can state a point's formula wrongly
     states_math = _STATED_MATH.search(text) is not None
-    # words that stand only in lists of terms: a number among them states no value
-    only_listed = frozenset(t.word for c in clauses for t in c if t.listed) - frozenset(
-        t.word for c in clauses for t in c if not t.listed
-    )
-    outcomes = []
+    outcomes: list[PointOutcome] = []
     for index, point in enumerate(card.points):
         contrast = _Contrast.of(point)
         # A clause that says the point's contrary makes none of its phrasings; a text that
@@ -510,6 +512,7 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
             leaned=leaned,
             roles=_roles(card, index),
             attribution=attribution(point.say),
+            taken=frozenset(frozenset(o.said.split()) for o in outcomes if o.made),
         )
         evidence, clause = said if said is not None else (None, ())
         if evidence is not None and wrong_operand(point.say, text) is not None:
@@ -517,7 +520,7 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
         if evidence is None:
             opposed |= leaned
         if evidence is None and point.values and not opposed:
-            evidence = _by_value(point, text, only_listed)
+            evidence = _by_value(point, text, echoed_values)
             if evidence is not None and _formula_leans_against(
                 leaning(point.say), evidence, clauses
             ):
@@ -567,6 +570,30 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
             evidence = None  # "the logits get 64 times smaller" for "an 8x smaller logit scale"
         outcomes.append(PointOutcome(say=point.say, made=evidence is not None, said=evidence or ""))
     return Explanation(tuple(outcomes), _listed_runs(read))
+
+
+def _only_listed(clauses: Sequence[tuple[Token, ...]]) -> frozenset[str]:
+    """The words that stand only among ``listed`` tokens of the clauses."""
+    return frozenset(t.word for c in clauses for t in c if t.listed) - frozenset(
+        t.word for c in clauses for t in c if not t.listed
+    )
+
+
+@lru_cache(maxsize=1 << 10)
+def _asked_stems(card: Card) -> frozenset[str]:
+    """The stems of the words of the card's prompt and hint: what the learner was given."""
+    asked = f"{card.prompt}\n{card.hint}"
+    return frozenset(token.stem for clause in read_clauses(asked) for token in clause)
+
+
+def _unless_echoed(clause: tuple[Token, ...], asked: frozenset[str]) -> tuple[Token, ...]:
+    """The clause, its words marked ``listed`` (they make no point) when every one of them is a
+    word of the card's prompt or hint: typing the question or its hint back says nothing the
+    card did not ("Exponentiate the loss; think uniform over k choices" on the card whose hint
+    it is). A clause with a word of its own is read as usual."""
+    if not clause or any(token.stem not in asked for token in clause):
+        return clause
+    return tuple(replace(token, listed=True) for token in clause)
 
 
 def _with_referents(clauses: list[tuple[Token, ...]]) -> list[tuple[Token, ...]]:
@@ -839,6 +866,7 @@ def _said_in(
     leaned: set[int] | None = None,
     roles: _Roles | None = None,
     attribution: Attribution | None = None,
+    taken: frozenset[frozenset[str]] = frozenset(),
 ) -> tuple[str, tuple[Token, ...]] | None:
     """The words of the first clause that says one of ``phrasings``, and that clause (leaving
     out the clauses
@@ -847,7 +875,8 @@ def _said_in(
     the other word of a pair the point leans on (besides the phrasing's own words) says the
     point's opposite and makes none of its phrasings; its index is added to ``leaned``. So
     does a clause that says the phrasing's words of the wrong thing (``roles``, and the
-    point's ``attribution``: "*LayerNorm* swaps in running averages")."""
+    point's ``attribution``: "*LayerNorm* swaps in running averages"). Words that made an
+    earlier point (``taken``) make no other: "uniform over k" is one point, not two."""
     for phrase_text in phrasings:
         phrasing = _phrasing(phrase_text)
         if not phrasing.slots:
@@ -860,6 +889,8 @@ def _said_in(
             if owners is not None and bound is not None:
                 allowed = [owner in (None, bound) for owner in owners[c]]
             matched = _match(phrasing, clause, allowed)
+            if matched is not None and frozenset(matched.split()) in taken:
+                continue  # these words made an earlier point: one stretch, one point
             if matched is not None and leaning is not None:
                 if (
                     _leans_against(leaning, phrasing, clause)
