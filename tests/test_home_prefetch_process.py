@@ -419,7 +419,7 @@ def test_closing_the_window_during_a_start_leaves_no_process(isolated_recall_hom
     try:
         for delay in (0.1, 0.25, 0.5):
             subprocess.run(
-                [*tmux, "new-window", "-t", "t", "-n", "start", command], check=True, env=env
+                [*tmux, "new-window", "-t", "t:", "-n", "start", command], check=True, env=env
             )
             time.sleep(delay)
             subprocess.run([*tmux, "kill-window", "-t", "t:start"], check=False)
