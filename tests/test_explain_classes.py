@@ -18,7 +18,7 @@ import pytest
 from recall.cards.loader import load_decks, read_deck
 from recall.cards.model import Card, CardKind
 from recall.grading import check_deck
-from recall.grading.explain import check_explanation
+from recall.grading.explain import short_slip, check_explanation
 from recall.grading.explain_words import normalised
 from recall.paths import builtin_decks_dir
 
@@ -474,7 +474,29 @@ SLIPS = [
     ),
     ("losses/why-cross-entropy", "Minimising CE maximises the KL to the data.", [], [2]),
     ("attention-transformers/explain-sqrt-dk", "The vraiance of q·k grows with d_k.", [0], []),
+    # short words: two neighbouring letters swapped, or a doubled letter typed once
+    ("losses/why-cross-entropy", "lable smoothing is the usual guard", [4], []),
+    ("normalization/batchnorm-vs-layernorm", "BatchNorm needs a big bacth", [1], []),
+    ("alignment/rlhf-kl-explain", "the reward model is only a porxy", [0], []),
 ]
+
+
+@pytest.mark.parametrize(
+    ("word", "typed", "taken"),
+    [
+        ("class", "clas", True),
+        ("label", "lable", True),
+        ("steps", "stops", False),  # another word one key away: not a slip
+        ("token", "taken", False),
+        ("layer", "later", False),
+        ("noise", "noize", False),
+    ],
+)
+def test_a_short_word_forgives_only_the_slips_that_make_no_other_word(
+    word: str, typed: str, taken: bool
+) -> None:
+    assert short_slip(word, typed) is taken
+
 
 #: A formula typed with Greek letters spelt out ("mu + sigma * eps") is read as a formula and
 #: graded by the engine.

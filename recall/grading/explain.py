@@ -33,7 +33,8 @@ How a phrasing is matched, and why (reading the text as words, clauses and negat
 * **Slips forgiven.** A word of six letters or more may be one key off (``preceeding``), ten or
   more two keys, the same as the deck format's spelling rule (:mod:`recall.spelling`), never in
   its first letter nor from ``min`` to ``max``: "minimizing" is two keys from "maximizing" and
-  means the opposite.
+  means the opposite. A word of four or five letters may have two neighbouring letters swapped
+  ("lable") or a doubled letter typed once ("clas"), the slips that make no other word.
 * **Negation flips a point.** A ``not``/``never``/``nothing`` (or ``n't``) governs the words
   after it up to a comma or the clause's end (at most six words; two in a relative clause, "a
   model *that never* predicts positive gets 1% accuracy", unless a comma closes it); a
@@ -980,6 +981,29 @@ def _slot_takes(slot: _Slot, token: Token) -> bool:
         if allowance and word[0] == token.word[:1] and not _opposed_prefixes(word, token.word):
             if edit_distance(word, token.word, allowance) <= allowance:
                 return True
+        if 4 <= len(word) <= 5 and short_slip(word, token.word):
+            return True
+    return False
+
+
+def short_slip(word: str, typed: str) -> bool:
+    """Whether ``typed`` is a short word (four or five letters) with the one slip that cannot
+    make another word of it: two neighbouring letters swapped ("lable", "bacth", "nrom") or a
+    doubled letter typed once ("clas", "smal"). Other slips of short words are left alone:
+    "steps" is one key from "stops", "token" from "taken"."""
+    if word[0] != typed[:1] or typed == word:
+        return False
+    if len(typed) == len(word):
+        diff = [i for i in range(len(word)) if word[i] != typed[i]]
+        return (
+            len(diff) == 2
+            and diff[1] == diff[0] + 1
+            and word[diff[0]] == typed[diff[1]]
+            and word[diff[1]] == typed[diff[0]]
+        )
+    if len(typed) + 1 == len(word):
+        i = next((k for k in range(len(typed)) if word[k] != typed[k]), len(typed))
+        return i > 0 and word[i] == word[i - 1] and word[i + 1 :] == typed[i:]
     return False
 
 
