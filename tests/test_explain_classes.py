@@ -18,7 +18,7 @@ import pytest
 from recall.cards.loader import load_decks, read_deck
 from recall.cards.model import Card, CardKind
 from recall.grading import check_deck
-from recall.grading.explain import short_slip, check_explanation
+from recall.grading.explain import check_explanation, short_slip
 from recall.grading.explain_words import normalised
 from recall.paths import builtin_decks_dir
 
