@@ -563,6 +563,13 @@ NOTES = [
         [],
     ),
     ("normalization/batchnorm-vs-layernorm", "B N normalises each feat over the batch", [0], []),
+    ("alignment/grpo-explain", "if a group's rewards are all equal, every adv is 0", [3], []),
+    (
+        "inference-cost/explain-inference-regimes",
+        "decode is mem bw bound, it streams all weights per token",
+        [2],
+        [],
+    ),
 ]
 
 #: A word's family stands for it ("overwhelm" for "dominate", "relies" for "depends",
