@@ -752,6 +752,37 @@ FAR = [
         [],
     ),
     ("gradients/why-mse-sigmoid-trains-badly", "MSE multiplies that by sigma prime of z", [1], []),
+    (
+        "losses/why-cross-entropy",
+        "people soften the one-hot targets and cap the gradient norm to protect against that",
+        [4],
+        [],
+    ),
+    (
+        "normalization/batchnorm-vs-layernorm",
+        "at inference BatchNorm plugs in the averages it tracked during training",
+        [2],
+        [],
+    ),
+    ("alignment/lora-explain", "the fine-tuning change lives in a small subspace", [0], []),
+    (
+        "diffusion-flow/cfg-explain",
+        "the caption is blanked out some of the time during training, so one net learns both",
+        [0],
+        [],
+    ),
+    (
+        "diffusion-flow/classifier-guidance-explain",
+        "the class prior has no dependence on x, so it drops out of the gradient",
+        [1],
+        [],
+    ),
+    (
+        "retrieval-evaluation/speculative-decoding-explain",
+        "the speedup grows with how often the big model accepts the draft's guesses",
+        [4],
+        [],
+    ),
     # "where", "wherever" link a clause: it is a statement, not a list of terms
     (
         "gradients/why-mse-sigmoid-trains-badly",
