@@ -803,26 +803,6 @@ FAR = [
         [1],
         [],
     ),
-    # "where", "wherever" link a clause: it is a statement, not a list of terms
-    (
-        "gradients/why-mse-sigmoid-trains-badly",
-        "CE keeps mistakes loud exactly where MSE mutes them",
-        [4],
-        [],
-    ),
-    (
-        "gradients/why-mse-sigmoid-trains-badly",
-        "BCE stays loud wherever squared error goes quiet",
-        [4],
-        [],
-    ),
-    # a Greek letter's name is its symbol
-    (
-        "gradients/why-mse-sigmoid-trains-badly",
-        "with MSE there is an extra factor of sigma prime",
-        [1],
-        [],
-    ),
     ("losses/why-cross-entropy", "The H term isn't fixed: it changes with the weights.", [], [2]),
     (
         "alignment/rlhf-kl-explain",
