@@ -783,6 +783,30 @@ FAR = [
         [4],
         [],
     ),
+    (
+        "alignment/ppo-clip-explain",
+        "beyond the clip range the objective is flat, so the sample stops pushing the policy",
+        [1],
+        [],
+    ),
+    (
+        "diffusion-flow/v-prediction-why",
+        "at the extremes of the schedule epsilon prediction is numerically badly behaved",
+        [0],
+        [],
+    ),
+    (
+        "metrics/pr-vs-roc",
+        "AP is a recall-weighted average of precision along the ranking",
+        [2],
+        [],
+    ),
+    (
+        "metrics/dcg-conventions",
+        "with 0/1 labels linear and exponential gain give the same DCG",
+        [4],
+        [],
+    ),
     # "where", "wherever" link a clause: it is a statement, not a list of terms
     (
         "gradients/why-mse-sigmoid-trains-badly",
