@@ -24,7 +24,8 @@ from tests.test_explain_classes import builtin_explain_cards
         ("give or take seven tenths", "give or take 0.7"),
         ("four hundredths", "0.04"),
         ("over a thousand questions", "over 1000 questions"),
-        ("half a percent to two percent", "0.5 percent to two percent"),
+        ("half a percent to two percent", "0.5 percent to 2 percent"),
+        ("an AUC of ninety percent", "an AUC of 90 percent"),
         ("e to the point seven", "e to the 0.7"),
         ("Twenty-Four branches", "24 branches"),
         ("fifteen thousand two hundred", "15200"),
@@ -67,6 +68,11 @@ SPELT = [
         "retrieval-evaluation/l2-cosine-explain",
         "for unit vectors the squared distance is two minus two cos theta",
         [0],
+    ),
+    (
+        "metrics/roc-auc-imbalance",
+        "a worthless detector can still show an AUC of ninety percent",
+        [3],
     ),
     (
         "metrics/accuracy-imbalance-explain",
