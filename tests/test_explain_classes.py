@@ -807,6 +807,13 @@ FAR = [
         [4],
         [],
     ),
+    # "however you split it" is "regardless of how", not a contrast nor "however small"
+    (
+        "regularization/explain-elastic-net",
+        "for two copies of a feature the L1 penalty does not change however you split the weight",
+        [1],
+        [],
+    ),
     # "where", "wherever" link a clause: it is a statement, not a list of terms
     (
         "gradients/why-mse-sigmoid-trains-badly",
@@ -996,6 +1003,8 @@ def test_a_phrasing_that_can_never_be_made_is_a_deck_error(
         ("non-negative, non negative", "nonnegative, nonnegative"),
         ("it throws away the critic", "it discards the critic"),
         ("GRPO got rid of it", "grpo removes it"),
+        ("the same however you split it", "the same regardless you split it"),
+        ("fine, however the batch is small", "fine, however the batch is small"),
     ],
 )
 def test_notes_are_read_as_the_words_they_stand_for(text: str, expected: str) -> None:
