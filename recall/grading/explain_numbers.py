@@ -116,6 +116,10 @@ def _number_at(text: str, tokens: list[tuple[str, int, int]], i: int) -> _Found 
     word = tokens[i][0]
     if word == "a":
         if i + 1 < len(tokens) and tokens[i + 1][0] in _SCALES:
+            # "a hundred and twelve": the number goes on after its scale
+            longer = _cardinal(text, tokens, i + 1)
+            if longer is not None:
+                return longer[0], tokens[i][1], longer[2], longer[3]
             return _finish(text, tokens, i, [tokens[i + 1][0]], i + 2)
         return None
     if word == "point":
