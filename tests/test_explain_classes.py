@@ -807,6 +807,18 @@ FAR = [
         [4],
         [],
     ),
+    (
+        "attention-transformers/explain-rope",
+        "the score of a rotated query and a rotated key only depends on how far apart they are",
+        [2],
+        [],
+    ),
+    (
+        "training-scaling/explain-overtraining",
+        "the extra training pays off because the model is cheaper to serve for its whole lifetime",
+        [3],
+        [],
+    ),
     # "however you split it" is "regardless of how", not a contrast nor "however small"
     (
         "regularization/explain-elastic-net",
