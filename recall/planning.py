@@ -286,11 +286,13 @@ def problem_sentence(problem: Problem) -> str:
         )
     if kind is Shortfall.NOT_ENOUGH_TIME:
         return (
-            f"{count_of(f['cards'], 'card')} ({f['new']} new) need at least "
+            f"{count_of(f['cards'], 'card')} ({f['new']} new) "
+            f"{'needs' if f['cards'] == 1 else 'need'} at least "
             f"{count_of(f['needed_minutes'], 'minute')} in all (about "
             f"{f['new_card_seconds']:.0f} s to learn a card, {f['review_seconds']:.0f} s a "
             f"review, {REQUIRED_REVIEWS} reviews each), and {count_of(f['days'], 'day')} at "
-            f"{count_of(f['daily_minutes'], 'minute')} give {f['available_minutes']:.0f}"
+            f"{count_of(f['daily_minutes'], 'minute')} {'gives' if f['days'] == 1 else 'give'} "
+            f"{f['available_minutes']:.0f}"
         )
     if kind is Shortfall.CARDS_SHORT:
         text = (

@@ -148,3 +148,14 @@ def test_exam_on_a_home_with_history(capsys) -> None:
 def test_exam_refuses_bad_arguments_plainly(capsys, argv, message) -> None:
     assert main(argv) == 2
     assert message in capsys.readouterr().err
+
+
+def test_a_one_day_shortfall_is_said_in_grammar(capsys) -> None:
+    """ "1 day at 10 minutes give 10" was what `recall exam` said the day before an exam."""
+    status, out = _run(capsys, "exam", "+1")
+    assert status == 1
+    line = next(s for s in out.splitlines() if "minutes in all" in s)
+    assert line.endswith("and 1 day at 10 minutes gives 10")
+    status, out = _run(capsys, "exam", "+3")
+    line = next(s for s in out.splitlines() if "minutes in all" in s)
+    assert line.endswith("and 3 days at 10 minutes give 30")

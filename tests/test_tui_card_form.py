@@ -6,6 +6,7 @@ the card's deck with the card selected."""
 from __future__ import annotations
 
 import asyncio
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -69,7 +70,7 @@ def _in_view(form: CardForm, widget_id: str) -> bool:
     return widget.display and box.region.contains_region(widget.region)
 
 
-def test_add_and_edit_start_on_the_first_field_and_tab_the_same_way(tmp_path: Path) -> None:
+def test_add_starts_on_the_first_field_edit_on_the_prompt_both_tab_alike(tmp_path: Path) -> None:
     app = _app(tmp_path)
 
     async def flow() -> None:
@@ -87,6 +88,10 @@ def test_add_and_edit_start_on_the_first_field_and_tab_the_same_way(tmp_path: Pa
             await settle(app, pilot)
             form = app.screen
             assert isinstance(form, CardForm) and form.draft is not None
+            # Editing starts where typing goes (the deck and card ids are locked): the prompt.
+            assert app.focused is form.query_one("#form-prompt")
+            form.query_one("#form-deck").focus()
+            await pilot.pause()
             edit = await _tab_order(app, pilot)
             assert add[0] == edit[0] == "form-deck"
             assert add == edit
@@ -199,3 +204,44 @@ def test_errors_are_matched_to_the_fields_they_name() -> None:
     )
     assert error_field("line 9: not valid TOML: Invalid value") == "answer"
     assert error_field("prompt: required") == "prompt"
+
+
+def test_editing_keeps_what_the_form_does_not_show_and_takes_typing_at_once(
+    tmp_path: Path,
+) -> None:
+    """Found by trying recall as a learner: on `e` the focus sat on the locked deck id, so the
+    first words typed vanished; and saving rewrote the card's block from the form's fields
+    alone, dropping every symbol's meaning and any key the form does not show."""
+    deck_file = tmp_path / "decks" / "tiny.toml"
+    app = _app(tmp_path)
+
+    async def flow() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(app, pilot)
+            screen = await _open_tiny(app, pilot)
+            deck_file.write_text(
+                deck_file.read_text(encoding="utf-8").replace(
+                    'hint = "Multiply x by itself."',
+                    'hint = "Multiply x by itself."\nsource = "my notes"\n'
+                    'tags = ["week-1"]  # kept',
+                ),
+                encoding="utf-8",
+            )
+            screen.query_one("#card-table").focus()
+            await pilot.press("e")
+            await settle(app, pilot)
+            form = app.screen
+            assert isinstance(form, CardForm) and form.draft is not None
+            assert app.focused is form.query_one("#form-prompt")
+            await pilot.press("end", *" (x real)")
+            await pilot.press("ctrl+s")
+            await settle(app, pilot)
+            assert app.screen is screen
+
+    asyncio.run(flow())
+    text = deck_file.read_text(encoding="utf-8")
+    square = next(c for c in tomllib.loads(text)["card"] if c["id"] == "square")
+    assert square["prompt"] == "The square of x. (x real)"
+    assert square["symbols"] == {"x": {"domain": "real", "meaning": "any number"}}
+    assert square["source"] == "my notes" and square["tags"] == ["week-1"]
+    assert 'tags = ["week-1"]  # kept' in text

@@ -98,7 +98,9 @@ How a phrasing is matched, and why (reading the text as words, clauses and negat
   the point's margin. A phrasing whose words were all read off a formula of the text that the
   engine grades wrong for the point (``√(p(1 + p)/n)`` for ``p 1 p n``) does not make it, nor
   do words in a clause that writes the point's formula wrongly as a value ("is", "=", "by a
-  factor of h*g") or as an equation ("z = σ + μ·ε moves the noise out of the graph").
+  factor of h*g") or as an equation ("z = σ + μ·ε moves the noise out of the graph"). Nor does a
+  text that performs the ``say``'s operation on another operand of the same names ("dividing
+  by *d_k* itself" for "dividing by √d_k"; :mod:`recall.grading.explain_operands`).
 
 The verdict is correct when at least half the points are made; the rating it suggests is Good
 when every point is made and Hard when some are missed (Hard still passes), Again below half.
@@ -117,6 +119,7 @@ from recall.grading.explain_attribution import Attribution, attribution
 from recall.grading.explain_formulas import FormulaGrader
 from recall.grading.explain_formulas import formula_spans as formula_spans
 from recall.grading.explain_numbers import spelt_numbers, twins
+from recall.grading.explain_operands import wrong_operand
 from recall.grading.explain_polarity import Leaning, leaning, reverses_pair
 from recall.grading.explain_words import (
     LINKS,
@@ -505,10 +508,16 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
             attribution=attribution(point.say),
         )
         evidence, clause = said if said is not None else (None, ())
+        if evidence is not None and wrong_operand(point.say, text) is not None:
+            evidence = None  # words beside "dividing by d_k itself" for "dividing by √d_k"
         if evidence is None:
             opposed |= leaned
         if evidence is None and point.values and not opposed:
             evidence = _by_value(point, text, only_listed)
+            if evidence is not None and _formula_leans_against(
+                leaning(point.say), evidence, clauses
+            ):
+                evidence = None  # "σ'(z) is at *least* 0.25" against "at most 0.25"
         # A formula makes the point only where words did not and no opposite was said; it
         # unmakes words read off a formula the engine grades wrong for the point, and words
         # whose clause writes the point's formula wrongly ("the standard error is σ/n").

@@ -81,9 +81,10 @@ _INTENSIFIED = re.compile(r"\bnot\s+(?:only|just|merely|simply|solely)\b|\bno\s+
 #: Phrases that reject what follows them as "without" does ("the derivative stays *rather than
 #: cancelling*", "a group mean *instead of* a critic"); the lead word stays a word.
 _REJECTING = re.compile(r"\b(rather) than\b|\b(instead) of\b|\bas (opposed) to\b")
-#: Verbs that deny what follows them: "fails to converge" is "does not converge", and "stops
-#: the weights from growing" says they do not grow.
-_FAILS_TO = re.compile(r"\b(?:fails|fail|failed|failing) to\b")
+#: Verbs that deny what follows them: "fails to converge" is "does not converge" (and so is
+#: "impossible to write in closed form"), and "stops the weights from growing" says they do
+#: not grow.
+_FAILS_TO = re.compile(r"\b(?:fails|fail|failed|failing|impossible|unable) to\b")
 _KEEPS_FROM = re.compile(
     r"\b((?:prevents?|prevented|preventing|stops?|stopped|stopping|keeps?|kept|keeping|blocks?"
     r"|blocked)\b[^,.;:!?]{0,40}?\bfrom)\b(?=\s+(?:\w+\s+){0,2}\w+ing\b)"

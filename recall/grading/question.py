@@ -141,6 +141,16 @@ class Question:
 
         return worked_answer(self.card, self.template, self.values, self.expected)
 
+    @cached_property
+    def expected_text(self) -> str:
+        """The number asked for, with its unit, as :attr:`worked` ends (numeric cards; ``""``
+        for the others)."""
+        if self.card.kind is not CardKind.NUMERIC:
+            return ""
+        from recall.grading.worked import expected_text
+
+        return expected_text(self.card, self.expected)
+
     def _require_numeric(self) -> None:
         if self.card.kind is not CardKind.NUMERIC:
             raise GradingError(f"card '{self.card.key}' is not numeric: it has no expected value")

@@ -37,14 +37,19 @@ def worked_answer(card: Card, template: Expression, values: Values, expected: Ex
     # Brackets are the printer's: where an operator binds a value, never doubled in a call.
     shown = {name: param_values.format_number(value) for name, value in values.items()}
     canonical = {canonical_name(name): text for name, text in shown.items()}
-    try:
-        result = param_values.format_number(float(evaluate_constant(expected)))
-    except FormulaError as error:
-        result = f"undefined ({error})"
     lines = [
         template.to_text(),
         ", ".join(f"{name} = {param_values.format_number(v)}" for name, v in values.items()),
         "= " + to_text(template.tree, canonical),
-        f"= {with_unit(result, card.unit)}",
+        f"= {expected_text(card, expected)}",
     ]
     return "\n".join(lines)
+
+
+def expected_text(card: Card, expected: Expression) -> str:
+    """The answer at a question's values as the worked answer ends with it: ``5.88e23 FLOPs``."""
+    try:
+        result = param_values.format_number(float(evaluate_constant(expected)))
+    except FormulaError as error:
+        result = f"undefined ({error})"
+    return with_unit(result, card.unit)

@@ -34,6 +34,9 @@ class MissedCard:
     right_answer: str
     typed: str | None
     diagnosis: str | None
+    #: A numeric card's answer at the values it was asked with (``""`` for other kinds, or a
+    #: question that cannot be replayed): the number the learner should have typed.
+    value: str = ""
 
 
 @dataclass(frozen=True)
@@ -96,6 +99,20 @@ def _asked(card: Card, entry: ReviewEntry) -> str:
     return asked_prompt(card, values)
 
 
+def _value_asked(card: Card, entry: ReviewEntry) -> str:
+    """A numeric card's answer at the values logged with the review (``""`` for other kinds, or
+    when the logged question cannot be computed again)."""
+    if card.kind is not CardKind.NUMERIC:
+        return ""
+    from recall.errors import RecallError
+    from recall.grading.question import Question
+
+    try:
+        return Question.replay(card, entry).expected_text
+    except RecallError:
+        return ""
+
+
 def summarise(
     store: Store,
     info: SessionInfo,
@@ -122,6 +139,7 @@ def summarise(
             right_answer=right_answer(cards[k]) if k in cards else "",
             typed=last_wrong[k].answer,
             diagnosis=last_wrong[k].diagnosis,
+            value=_value_asked(cards[k], last_wrong[k]) if k in cards else "",
         )
         for k in last_wrong
     )

@@ -1,10 +1,11 @@
 """Write a card made in the TUI's form into a custom deck file, as a ``[[card]]`` block.
 
 Only the few TOML forms a form-made card needs are emitted (strings, numbers, lists of strings,
-an inline table of symbols), so no TOML writer dependency is needed. Adding appends a block;
-editing replaces the card's block in place (from its ``[[card]]`` header to the next header), so
-the rest of the file, comments included, is untouched. Nothing here validates: the caller reloads
-the deck with the real loader and restores the old text if it no longer loads.
+an inline table of symbols), by the deck writer's escaper. Adding appends a block; editing changes
+only what the form shows, in place (tomlkit keeps the layout): the card's other keys (source,
+tags, units, tolerance, a symbol's meaning, key points, ...), the rest of the file and its
+comments are untouched. Nothing here validates: the caller reloads the deck with the real loader
+and restores the old text if it no longer loads.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from recall.cards.writer import toml_string
 
@@ -89,18 +90,69 @@ def with_card(text: str, draft: CardDraft, line: int | None) -> str:
     block = card_block(draft)
     if line is None:
         return text.rstrip("\n") + "\n\n" + block
-    lines = text.splitlines(keepends=True)
-    start = line - 1
-    if not (0 <= start < len(lines)) or not _HEADER.match(lines[start]):
+    lines = text.splitlines()
+    if not (0 < line <= len(lines)) or not _HEADER.match(lines[line - 1]):
         raise ValueError(f"line {line} is not a [[card]] header")
-    end = start + 1
-    while end < len(lines):
-        stripped = lines[end].lstrip()
-        if stripped.startswith("[") and not stripped.startswith("[card."):
-            break  # the next card or table; ``[card.symbols]`` still belongs to this card
-        end += 1
-    tail = "".join(lines[end:])
-    return "".join(lines[:start]) + block + ("\n" + tail if tail else "")
+    return _edited(text, draft, block)
+
+
+#: The keys a form-made card may have that the form shows (``id`` and ``kind`` aside): an edit
+#: sets them from the draft, and drops those the draft's kind does not write.
+_FORM_KEYS = ("prompt", "answer", "value", "shown", "accept", "model_answer", "hint")
+
+
+def _edited(text: str, draft: CardDraft, block: str) -> str:
+    """``text`` with the card ``draft.id`` changed to say what the form says, and nothing else:
+    a value the form did not change keeps its spelling, and every key the form does not show
+    stays (a symbol declared with a meaning keeps it when only its domain changes)."""
+    import tomlkit
+
+    doc = tomlkit.parse(text)
+    cards = doc.get("card", [])
+    table = next((c for c in cards if c.get("id") == draft.id), None)
+    if table is None:
+        raise ValueError(f"no card '{draft.id}' in the deck file")
+    fresh = tomlkit.parse(block)["card"][0]  # the form's values, by the deck writer's escaper
+    for key in ("kind", *_FORM_KEYS):
+        if key not in fresh:
+            table.pop(key, None)
+        elif table.get(key) != fresh[key]:
+            table[key] = fresh[key]
+    _edit_symbols(table, fresh.get("symbols", {}))
+    return tomlkit.dumps(doc)
+
+
+def _edit_symbols(table: Any, fresh: Any) -> None:
+    """The card's symbols as the form lists them: a symbol whose domain is unchanged is left as
+    written; one declared as a table (``{ domain = ..., meaning = ... }``) changes its domain
+    only; a symbol the form dropped goes, a new one is added as ``name = "domain"``."""
+    import tomlkit
+
+    old = table.get("symbols")
+    if not fresh:
+        table.pop("symbols", None)
+        return
+    if old is None:
+        table["symbols"] = fresh
+        return
+    if isinstance(old, tomlkit.items.InlineTable):
+        # Rebuilt in the form's order, entries copied: tomlkit spaces a key added to an
+        # inline table oddly.
+        rebuilt = tomlkit.inline_table()
+        for name in fresh:
+            rebuilt[name] = old[name] if name in old else fresh[name]
+        table["symbols"] = old = rebuilt
+    for name in [n for n in old if n not in fresh]:
+        del old[name]
+    for name, domain in fresh.items():
+        current = old.get(name)
+        if isinstance(current, dict):
+            if (str(current.get("domain", "")).strip() or "real") != domain:
+                current["domain"] = domain
+        elif current is None:
+            old.add(name, domain)  # after the last symbol, the blank line after it kept
+        elif (str(current).strip() or "real") != domain:
+            old[name] = domain
 
 
 def write_card(path: Path, draft: CardDraft, line: int | None, deck_name: str = "") -> str:

@@ -303,6 +303,7 @@ def summary_view(
 
     Its time spent is what the budget counted: the reviews' seconds plus ``set_aside_seconds``
     (cards skipped, buried or suspended, and answers undone: none of that time comes back)."""
+    from recall.grading import reference_answer
     from recall.tui.presenting import reference_rendered
     from recall.tui.views import MissedCard
 
@@ -310,12 +311,15 @@ def summary_view(
     for item in summary.missed:
         card = workspace.cards.get(item.key)
         reference = reference_rendered(card) if card is not None else item.right_answer
+        line = reference_answer(card) if card is not None else ""
         missed.append(
             MissedCard(
                 key=item.key,
                 prompt=item.prompt or item.key,
                 answer=item.typed or "",
                 reference=reference or item.right_answer,
+                reference_line=line if line != reference else "",
+                value=item.value,
             )
         )
     by_kind = summary.by_kind

@@ -349,7 +349,12 @@ class MissedCard(ShownText):
     key: str
     prompt: str
     answer: str
-    reference: str
+    reference: str  # as the feedback panel draws it: 2-D for math
+    #: The reference on one line, as typed (what the summary shows where the 2-D drawing does
+    #: not fit its column); empty when it is the same as ``reference``.
+    reference_line: str = ""
+    #: A numeric card's answer at the values it was asked with.
+    value: str = ""
 
 
 @dataclass(frozen=True)

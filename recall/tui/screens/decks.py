@@ -425,7 +425,9 @@ class CardForm(ModalScreen[str | None]):
                 self.query_one(f"#form-{name}", AnswerInput).locked = True
         self._place_errors()
         self._show_errors([])
-        self.query_one("#form-deck").focus()  # the first field, for add and edit alike
+        # Adding starts on the first field; editing on the first one that takes typing (the
+        # deck and the id are locked: words typed into them would vanish).
+        self.query_one("#form-deck" if self.draft is None else "#form-prompt").focus()
         self._refresh_preview()
 
     def _place_errors(self) -> None:

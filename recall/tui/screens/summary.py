@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from rich.console import Group, RenderableType
+from rich.cells import cell_len
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
@@ -91,7 +93,7 @@ def summary_figures(summary: SummaryView) -> RenderableType:
     table.add_row(f"{minutes}:{seconds:02d}", "time spent in all (verdicts, skips, undos too)")
     table.add_row(str(summary.due_tomorrow), "due tomorrow")
     table.add_row(str(summary.due_week), "due in the next 7 days")
-    table.add_row(str(summary.streak_days), _plural(summary.streak_days, "day") + " streak")
+    table.add_row(str(summary.streak_days), "day streak")  # a 6-day streak, not "6 days streak"
     parts: list[RenderableType] = [title, table]
     if summary.leeches:
         parts.append(
@@ -122,9 +124,32 @@ def missed_table(summary: SummaryView) -> RenderableType:
     table.add_column("you typed", ratio=1, overflow="fold")
     table.add_column("answer", ratio=1, overflow="fold")
     for card in summary.missed:
-        table.add_row(plain(card.prompt), plain(card.answer or "—"), plain(card.reference))
+        answer: RenderableType = FittedDrawing(card.reference, card.reference_line)
+        if card.value:  # the number asked for, above its formula
+            answer = Group(plain(card.value, "bold"), answer)
+        table.add_row(plain(card.prompt), plain(card.answer or "—"), answer)
     footer = Text("r drills these again", style="dim")
     return Group(table, footer)
+
+
+class FittedDrawing:
+    """A formula drawn in 2-D where the drawing fits the width it is given, else on one line as
+    typed (folded at the edge): a 2-D drawing wrapped by the table is pieces of fraction bars
+    and root signs that no longer read as a formula."""
+
+    def __init__(self, drawing: str, line: str) -> None:
+        self.drawing = drawing
+        self.line = line or drawing
+
+    def _widest(self) -> int:
+        return max((cell_len(row) for row in self.drawing.splitlines()), default=0)
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        fits = self._widest() <= options.max_width
+        yield plain(self.drawing if fits else self.line)
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        return Measurement(min(self._widest(), 8), max(self._widest(), 1))
 
 
 def missed_points_text(summary: SummaryView) -> RenderableType | None:
