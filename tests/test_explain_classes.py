@@ -819,6 +819,18 @@ FAR = [
         [3],
         [],
     ),
+    (
+        "retrieval-evaluation/pass-at-k-explain",
+        "the combinatorial estimator is unbiased but with far lower variance",
+        [3],
+        [],
+    ),
+    (
+        "retrieval-evaluation/bm25-explain",
+        "uncommon words still weigh more because of IDF",
+        [4],
+        [],
+    ),
     # "however you split it" is "regardless of how", not a contrast nor "however small"
     (
         "regularization/explain-elastic-net",
