@@ -867,6 +867,30 @@ FAR = [
     ),
 ]
 
+#: A point whose model sentence holds its own contrast ("unbiased *but* very noisy", "maximally
+#: wrong *yet* a tiny gradient") said with a learner's "but", which otherwise ends the clause;
+#: a wrong example over the two halves still makes nothing ("Y = 2X + 1").
+BUT = [
+    (
+        "gradients/why-mse-sigmoid-trains-badly",
+        "the unit is confidently wrong but the gradient is tiny",
+        [3],
+        [],
+    ),
+    (
+        "retrieval-evaluation/pass-at-k-explain",
+        "k samples per problem give the right answer on average but with huge variance",
+        [0],
+        [],
+    ),
+    (
+        "probability-statistics/explain-correlation-independence",
+        "take Y = 3X - 2: Y depends on X but the correlation is zero",
+        [],
+        [1],
+    ),
+]
+
 CASES = [
     *(("contrast", *case) for case in CONTRASTS),
     *(("opposite", *case) for case in OPPOSITES),
@@ -882,6 +906,7 @@ CASES = [
     *(("synonyms", *case) for case in SYNONYMS),
     *(("pronouns", *case) for case in PRONOUNS),
     *(("far", *case) for case in FAR),
+    *(("but", *case) for case in BUT),
 ]
 
 

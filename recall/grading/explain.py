@@ -26,7 +26,8 @@ How a phrasing is matched, and why (reading the text as words, clauses and negat
 * **One clause.** Every word of a phrasing must occur in the same clause of the text (clauses end
   at ``.``, ``;``, ``!``, ``?``, a line break, and at ``but``/``whereas``; a clause that opens
   with a pronoun, "It does not depend on the weights", is also read together with the clause
-  before it), in any
+  before it, and for a point whose model sentence holds a contrast of its own, "unbiased but
+  very noisy", the two halves of a learner's "but" are read as one clause too), in any
   order: a learner who writes "the KL divergence is the only part that moves" says the same as
   "only the KL term changes". Where order carries the meaning a phrasing says so: ``a>b`` wants
   ``b`` close after ``a`` ("over the batch", not "each example over its features").
@@ -479,6 +480,10 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
     text = spelt_numbers(text[:MAX_TEXT])
     read = list(read_clauses(text))
     clauses = _with_referents(read)
+    # a point whose model sentence holds its own contrast ("unbiased *but* very noisy",
+    # "highest at the origin, *yet* not typical") is also read over the two halves of a
+    # learner's "but", which otherwise ends the clause
+    contrasted: list[tuple[Token, ...]] | None = None
     formulas: FormulaGrader | None = None
     # only a text that states some math as a value can state a point's formula wrongly
     states_math = _STATED_MATH.search(text) is not None
@@ -488,17 +493,26 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
     )
     outcomes = []
     for index, point in enumerate(card.points):
+        if _holds_contrast(point.say) and _BUT.search(text):
+            if contrasted is None:
+                seen = set(read)
+                contrasted = clauses + [
+                    c for c in read_clauses(_BUT.sub(", yet", text)) if c not in seen
+                ]
+            point_clauses = contrasted
+        else:
+            point_clauses = clauses
         contrast = _Contrast.of(point)
         # A clause that says the point's contrary makes none of its phrasings; a text that
         # says it anywhere makes the point with no bare number or formula.
-        owners = contrast.owners_of(clauses) if contrast else None
-        opposed = _clauses_saying(point.opposites, clauses, contrast, owners)
+        owners = contrast.owners_of(point_clauses) if contrast else None
+        opposed = _clauses_saying(point.opposites, point_clauses, contrast, owners)
         # a clause that makes a phrasing the other way (the point's leaning) counts as an
         # opposite said: no bare number or formula makes the point then either
         leaned: set[int] = set()
         said = _said_in(
             point.words,
-            clauses,
+            point_clauses,
             contrast,
             owners,
             skip=opposed,
@@ -515,7 +529,7 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
         if evidence is None and point.values and not opposed:
             evidence = _by_value(point, text, only_listed)
             if evidence is not None and _formula_leans_against(
-                leaning(point.say), evidence, clauses
+                leaning(point.say), evidence, point_clauses
             ):
                 evidence = None  # "σ'(z) is at *least* 0.25" against "at most 0.25"
         # A formula makes the point only where words did not and no opposite was said; it
@@ -540,7 +554,7 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
                 evidence = formulas.evidence(point.formulas)
                 if evidence is not None and (
                     _listed_only(evidence, only_listed)  # a formula in a list of terms
-                    or _formula_leans_against(leaning(point.say), evidence, clauses)
+                    or _formula_leans_against(leaning(point.say), evidence, point_clauses)
                     or _said_of_another(text, evidence, point.say)
                 ):
                     evidence = None
@@ -561,6 +575,16 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
                     evidence = None
         outcomes.append(PointOutcome(say=point.say, made=evidence is not None, said=evidence or ""))
     return Explanation(tuple(outcomes), _listed_runs(read))
+
+
+_BUT = re.compile(r",?\s+but\b", re.IGNORECASE)
+_CONTRAST_SAID = re.compile(r"\b(?:but|yet|though|although|whereas)\b|, while\b", re.IGNORECASE)
+
+
+@lru_cache(maxsize=1 << 10)
+def _holds_contrast(say: str) -> bool:
+    """Whether a model sentence states a contrast inside itself ("unbiased but very noisy")."""
+    return _CONTRAST_SAID.search(say) is not None
 
 
 def _with_referents(clauses: list[tuple[Token, ...]]) -> list[tuple[Token, ...]]:
