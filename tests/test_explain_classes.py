@@ -831,6 +831,12 @@ FAR = [
         [4],
         [],
     ),
+    (
+        "probability-statistics/explain-log-odds",
+        "e to the 0.7 is about two, so that coefficient doubles the odds",
+        [2],
+        [],
+    ),
     # "however you split it" is "regardless of how", not a contrast nor "however small"
     (
         "regularization/explain-elastic-net",
