@@ -564,6 +564,13 @@ NOTES = [
     ),
     ("normalization/batchnorm-vs-layernorm", "B N normalises each feat over the batch", [0], []),
     ("alignment/grpo-explain", "if a group's rewards are all equal, every adv is 0", [3], []),
+    # "Dr." and "et al." do not end a sentence
+    (
+        "alignment/grpo-explain",
+        "Dr. GRPO gets rid of both the std and the length division",
+        [5],
+        [],
+    ),
     (
         "inference-cost/explain-inference-regimes",
         "decode is mem bw bound, it streams all weights per token",

@@ -100,6 +100,8 @@ _DOTTED = {
     "vs.": "vs",
     "etc.": "etc",
     "cf.": "cf",
+    "dr.": "dr",
+    "et al.": "et al",
 }
 _DOTTED_RE = re.compile(r"(?<!\w)(?:" + "|".join(re.escape(k) for k in _DOTTED) + r")")
 #: Capitals that name a method where the lower case means something else (``ln`` is the log).
