@@ -103,6 +103,7 @@ def test_new_writes_a_valid_template(custom: Path, capsys: pytest.CaptureFixture
     assert main(["decks", "validate", "--identities", str(path)]) == 0
     assert main(["decks", "new", "My Losses"]) == 2  # refuses to overwrite
     assert "already exists" in capsys.readouterr().err
+    assert main(["decks", "new", "My Losses", "--force"]) == 0  # its own id is no clash
 
 
 @pytest.mark.parametrize("how", ["--id", "name"])

@@ -493,9 +493,9 @@ def run_new(args: argparse.Namespace) -> int:
             f"cannot make a deck id from '{quote(args.name)}'",
             suggestion="pass --id with lowercase letters, digits, '-' and '_'",
         )
-    _refuse_taken_id(deck_id, args)
     target = args.output or custom_folder(args) / f"{deck_id}.toml"
     _refuse_overwrite(target, args.force)
+    _refuse_taken_id(deck_id, args, replacing=target)
     make_private_dirs(target.parent)
     write_atomically(target, new_deck_text(args.name, deck_id, path_hint=str(target)))
     print(f"wrote {target}")
@@ -503,10 +503,11 @@ def run_new(args: argparse.Namespace) -> int:
     return 0
 
 
-def _refuse_taken_id(deck_id: str, args: argparse.Namespace) -> None:
+def _refuse_taken_id(deck_id: str, args: argparse.Namespace, *, replacing: Path) -> None:
     """A new deck may not take an id a deck already holds, built-in or the learner's own (a
     file named otherwise may hold it): the new file would be written, and then one of the two
-    skipped at every load ("deck id 'losses' is already used by ...")."""
+    skipped at every load ("deck id 'losses' is already used by ..."). The file ``--force``
+    is ``replacing`` gives its id up."""
     from recall.cards.loader import load_decks
     from recall.commands import custom_folder
     from recall.errors import DeckError
@@ -516,7 +517,7 @@ def _refuse_taken_id(deck_id: str, args: argparse.Namespace) -> None:
     for deck in load_decks([custom_folder(args)]).decks:
         holders.setdefault(deck.id, deck)
     held = holders.get(deck_id)
-    if held is None:
+    if held is None or Path(held.path).resolve() == Path(replacing).resolve():
         return
     whose = "a built-in deck's" if held.builtin else f"held by {held.path}"
     raise DeckError(
