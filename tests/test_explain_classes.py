@@ -479,6 +479,19 @@ SLIPS = [
 #: A formula typed with Greek letters spelt out ("mu + sigma * eps") is read as a formula and
 #: graded by the engine.
 FORMULAS = [
+    # a formula said as a sum in words is read whole, not as a wrong formula of its first term
+    (
+        "generative-models/explain-gan-jsd",
+        "plugging D* back gives 2 JS minus 2 log 2, so the generator is minimising Jensen-Shannon",
+        [1],
+        [],
+    ),
+    (
+        "generative-models/explain-gan-jsd",
+        "the best value is minus log 4, reached when the generator equals the data",
+        [2],
+        [],
+    ),
     (
         "gaussians/explain-reparameterization",
         "Write z = mu + sigma * eps and the draw is an input.",
@@ -634,6 +647,122 @@ FAR = [
         [],
     ),
     ("inference-cost/explain-training-memory", "bf16 weights 2B and bf16 grads 2B", [0], []),
+    (
+        "probability-statistics/explain-log-odds",
+        "ln of p over 1 minus p equals w dot x plus b",
+        [0],
+        [],
+    ),
+    (
+        "regularization/explain-l1-zeros",
+        "the data gradient holds an L2 weight a hair off zero",
+        [1],
+        [],
+    ),
+    ("diffusion-flow/v-prediction-why", "v keeps unit norm at every noise level", [2], []),
+    (
+        "metrics/rmse-mae-mape",
+        "MAPE penalises overprediction and underprediction differently",
+        [3],
+        [],
+    ),
+    (
+        "regularization/explain-elastic-net",
+        "for near-duplicate features the L1 cost is the same however you divide the weight",
+        [1],
+        [],
+    ),
+    (
+        "retrieval-evaluation/l2-cosine-explain",
+        "for unit vectors the three rankings coincide",
+        [2],
+        [],
+    ),
+    (
+        "normalization/batchnorm-vs-layernorm",
+        "BatchNorm pools statistics across the samples, so a batch of two gives noise",
+        [1],
+        [],
+    ),
+    (
+        "attention-transformers/explain-sqrt-dk",
+        "with a saturated softmax nothing flows back through the attention",
+        [2],
+        [],
+    ),
+    ("retrieval-evaluation/elo-explain", "Elo and BT are different models", [], [0]),
+    (
+        "alignment/dpo-explain",
+        "DPO does away with the reward model, the sampling and the critic",
+        [4],
+        [],
+    ),
+    ("alignment/grpo-explain", "GRPO threw out PPO's value model", [0], []),
+    (
+        "normalization/batchnorm-vs-layernorm",
+        "BN statistics come from the other samples in the batch, so tiny batches make them garbage",
+        [1],
+        [],
+    ),
+    (
+        "attention-transformers/explain-sqrt-dk",
+        "when the scores are huge softmax collapses onto a single key",
+        [1],
+        [],
+    ),
+    (
+        "gaussians/explain-random-cosine",
+        "at 768 dims a random pair basically never goes past 0.1",
+        [2],
+        [],
+    ),
+    (
+        "generative-models/explain-elbo",
+        "pushing the ELBO up tightens the gap, dragging q towards the true posterior",
+        [3],
+        [],
+    ),
+    ("gradients/why-mse-sigmoid-trains-badly", "MSE multiplies that by sigma prime of z", [1], []),
+    # "where", "wherever" link a clause: it is a statement, not a list of terms
+    (
+        "gradients/why-mse-sigmoid-trains-badly",
+        "CE keeps mistakes loud exactly where MSE mutes them",
+        [4],
+        [],
+    ),
+    (
+        "gradients/why-mse-sigmoid-trains-badly",
+        "BCE stays loud wherever squared error goes quiet",
+        [4],
+        [],
+    ),
+    # a Greek letter's name is its symbol
+    (
+        "gradients/why-mse-sigmoid-trains-badly",
+        "with MSE there is an extra factor of sigma prime",
+        [1],
+        [],
+    ),
+    # "where", "wherever" link a clause: it is a statement, not a list of terms
+    (
+        "gradients/why-mse-sigmoid-trains-badly",
+        "CE keeps mistakes loud exactly where MSE mutes them",
+        [4],
+        [],
+    ),
+    (
+        "gradients/why-mse-sigmoid-trains-badly",
+        "BCE stays loud wherever squared error goes quiet",
+        [4],
+        [],
+    ),
+    # a Greek letter's name is its symbol
+    (
+        "gradients/why-mse-sigmoid-trains-badly",
+        "with MSE there is an extra factor of sigma prime",
+        [1],
+        [],
+    ),
     ("losses/why-cross-entropy", "The H term isn't fixed: it changes with the weights.", [], [2]),
     (
         "alignment/rlhf-kl-explain",
@@ -800,6 +929,9 @@ def test_a_phrasing_that_can_never_be_made_is_a_deck_error(
         ("X ~ N(0, 1)", "x ~ n(0, 1)"),  # a distribution, not "about"
         ("grad ~ 0", "gradient  about 0"),
         ("train != test", "train  differs from  test"),
+        ("non-negative, non negative", "nonnegative, nonnegative"),
+        ("it throws away the critic", "it discards the critic"),
+        ("GRPO got rid of it", "grpo removes it"),
     ],
 )
 def test_notes_are_read_as_the_words_they_stand_for(text: str, expected: str) -> None:

@@ -311,6 +311,164 @@ EQUALS_AS_IS = [
     ),
 ]
 
+#: The other word of a pair the point leans on: "at *least* 0.25" for "at most 0.25" (said of a
+#: number the point's value matches, too), a *tiny* loss for an enormous one, an inverse that is
+#: *optional* for one every layer needs; and "impossible to" / "unable to" deny what follows as
+#: "fails to" does.
+ANTONYMS = [
+    (
+        "gradients/why-mse-sigmoid-trains-badly",
+        "sigma'(z) is at least 0.25 for every z",
+        [],
+        [2],
+    ),
+    (
+        "gradients/why-mse-sigmoid-trains-badly",
+        "sigma'(z) is at most 0.25",
+        [2],
+        [],
+    ),
+    (
+        "losses/why-cross-entropy",
+        "on confident mistakes the loss stays tiny, they can never dominate the batch",
+        [],
+        [3],
+    ),
+    (
+        "losses/why-cross-entropy",
+        "confidently wrong predictions cost an enormous loss, they can dominate the batch",
+        [3],
+        [],
+    ),
+    (
+        "generative-models/explain-flows",
+        "the inverse is optional, only the log-determinant is needed",
+        [],
+        [1],
+    ),
+    (
+        "alignment/rlhf-kl-explain",
+        "with the KL term it is impossible to get a closed-form optimum",
+        [],
+        [4],
+    ),
+    (
+        "alignment/rlhf-kl-explain",
+        "the KL term gives a closed-form optimum that DPO uses",
+        [4],
+        [],
+    ),
+]
+
+#: The point's operation with another operand of the same names: "dividing by d_k^2" for
+#: "dividing by √d_k", "by (1 − β)" for "by 1 − β^t", "scaling by √β_t" for "by √(1 − β_t)".
+#: The right operand, however spelt (sqrt, v-hat), keeps the point.
+WRONG_OPERANDS = [
+    (
+        "attention-transformers/explain-sqrt-dk",
+        "dividing the scores by d_k^2 brings their variance back to one",
+        [],
+        [3],
+    ),
+    (
+        "attention-transformers/explain-sqrt-dk",
+        "dividing the scores by sqrt(d_k) brings their variance back to one",
+        [3],
+        [],
+    ),
+    (
+        "optimizers/explain-bias-correction",
+        "the fix divides by (1 - beta), which rescales each moment to an unbiased estimate",
+        [],
+        [2],
+    ),
+    (
+        "optimizers/explain-bias-correction",
+        "dividing by (1 - beta^t) rescales each moment to an unbiased estimate",
+        [2],
+        [],
+    ),
+    (
+        "diffusion-flow/forward-variance-preserving",
+        "scaling by sqrt(beta_t) makes the process variance-preserving",
+        [],
+        [0],
+    ),
+    (
+        "diffusion-flow/forward-variance-preserving",
+        "scaling by sqrt(1 - beta_t) makes the process variance-preserving",
+        [0],
+        [],
+    ),
+    (
+        "regularization/explain-weight-decay-vs-l2",
+        "with Adam the L2 gradient is averaged into m and divided by sqrt(v-hat) like the rest",
+        [2],
+        [],
+    ),
+]
+
+#: Misconceptions a point's ``opposites`` name (the deck's lever for what words alone cannot
+#: tell): learned position vectors for YaRN, smoothing mass on one wrong class, a
+#: decomposition exact for any loss, a v target whose scale grows, KL's p and q swapped, the
+#: first moment blamed for warmup. The right statement beside each is still made.
+DECK_OPPOSITES = [
+    (
+        "attention-transformers/explain-rope",
+        "YaRN extends the context by training extra learned positional embeddings",
+        [],
+        [4],
+    ),
+    (
+        "attention-transformers/explain-rope",
+        "YaRN stretches the context by rescaling the base frequency",
+        [4],
+        [],
+    ),
+    (
+        "regularization/explain-label-smoothing",
+        "the target puts 1 - eps on the right class and the eps goes to one wrong class only",
+        [],
+        [0],
+    ),
+    (
+        "regularization/explain-label-smoothing",
+        "the target puts 1 - eps on the right class and spreads eps evenly over all classes",
+        [0],
+        [],
+    ),
+    (
+        "probability-statistics/explain-bias-variance",
+        "the decomposition adds up exactly whatever loss you use",
+        [],
+        [4],
+    ),
+    (
+        "diffusion-flow/v-prediction-why",
+        "v is a rotation of the inputs, so its scale grows as t increases",
+        [],
+        [2],
+    ),
+    (
+        "information-theory/explain-kl",
+        "the KL is the extra bits you pay for believing p when the truth is actually q",
+        [],
+        [1],
+    ),
+    (
+        "information-theory/explain-kl",
+        "the KL is the extra bits you pay for believing q when the truth is actually p",
+        [1],
+        [],
+    ),
+    (
+        "optimizers/explain-warmup",
+        "early on the first moment is unreliable, while v is accurate from the start",
+        [],
+        [0],
+    ),
+]
+
 CASES = [
     *(("term list", *case) for case in TERM_LISTS),
     *(("attribution", *case) for case in ATTRIBUTION),
@@ -318,6 +476,9 @@ CASES = [
     *(("wrong formula", *case) for case in WRONG_FORMULAS),
     *(("relative negation", *case) for case in RELATIVE_NEGATION),
     *(("equals as is", *case) for case in EQUALS_AS_IS),
+    *(("antonym", *case) for case in ANTONYMS),
+    *(("wrong operand", *case) for case in WRONG_OPERANDS),
+    *(("deck opposite", *case) for case in DECK_OPPOSITES),
 ]
 
 

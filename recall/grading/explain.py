@@ -21,7 +21,8 @@ How a phrasing is matched, and why (reading the text as words, clauses and negat
   "min CE <=> min KL" that they are one, "BN @ inference").
 * **A word's family.** A phrasing's word is made by the words a learner says for it
   (:data:`~recall.grading.explain_words.SYNONYM_FAMILIES`: "static" for "fixed", "relies"
-  for "depends", "overwhelm" for "dominate"); no family crosses a pair of opposites.
+  for "depends", "overwhelm" for "dominate"); no family crosses a pair of opposites. A
+  Greek letter's name is its symbol ("sigma" is "σ").
 * **One clause.** Every word of a phrasing must occur in the same clause of the text (clauses end
   at ``.``, ``;``, ``!``, ``?``, a line break, and at ``but``/``whereas``; a clause that opens
   with a pronoun, "It does not depend on the weights", is also read together with the clause
@@ -96,7 +97,9 @@ How a phrasing is matched, and why (reading the text as words, clauses and negat
   the point's margin. A phrasing whose words were all read off a formula of the text that the
   engine grades wrong for the point (``√(p(1 + p)/n)`` for ``p 1 p n``) does not make it, nor
   do words in a clause that writes the point's formula wrongly as a value ("is", "=", "by a
-  factor of h*g") or as an equation ("z = σ + μ·ε moves the noise out of the graph").
+  factor of h*g") or as an equation ("z = σ + μ·ε moves the noise out of the graph"). Nor does a
+  text that performs the ``say``'s operation on another operand of the same names ("dividing
+  by *d_k* itself" for "dividing by √d_k"; :mod:`recall.grading.explain_operands`).
 
 The verdict is correct when at least half the points are made; the rating it suggests is Good
 when every point is made and Hard when some are missed (Hard still passes), Again below half.
@@ -115,6 +118,7 @@ from recall.grading.explain_attribution import Attribution, attribution
 from recall.grading.explain_formulas import FormulaGrader
 from recall.grading.explain_formulas import formula_spans as formula_spans
 from recall.grading.explain_numbers import spelt_numbers, twins
+from recall.grading.explain_operands import wrong_operand
 from recall.grading.explain_polarity import Leaning, leaning, reverses_pair
 from recall.grading.explain_words import (
     LINKS,
@@ -503,10 +507,16 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
             attribution=attribution(point.say),
         )
         evidence, clause = said if said is not None else (None, ())
+        if evidence is not None and wrong_operand(point.say, text) is not None:
+            evidence = None  # words beside "dividing by d_k itself" for "dividing by √d_k"
         if evidence is None:
             opposed |= leaned
         if evidence is None and point.values and not opposed:
             evidence = _by_value(point, text, only_listed)
+            if evidence is not None and _formula_leans_against(
+                leaning(point.say), evidence, clauses
+            ):
+                evidence = None  # "σ'(z) is at *least* 0.25" against "at most 0.25"
         # A formula makes the point only where words did not and no opposite was said; it
         # unmakes words read off a formula the engine grades wrong for the point, and words
         # whose clause writes the point's formula wrongly ("the standard error is σ/n").
@@ -534,7 +544,10 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
                 ):
                     evidence = None
             elif evidence is not None:
-                wrong = formulas.miswritten(point.formulas)
+                # a piece of a sum said in words ("2 JS minus 2 log 2") is no formula of its own
+                wrong = [
+                    part for part in formulas.miswritten(point.formulas) if not _summed(text, part)
+                ]
                 stated = [part for part in wrong if _stated_as_value(text, part)]
                 # a wrong equation beside the words takes their credit back as well ("z = σ +
                 # μ·ε moves the noise out of the graph"): an equation states itself
@@ -686,6 +699,25 @@ def _said_of_another(text: str, formula: str, say: str) -> bool:
         return False
     named = _naming_words(head[: stating.start()]) & QUANTITIES
     return bool(named) and not named & _say_names(say)
+
+
+_SPOKEN_SUM = re.compile(r"\b(?:minus|plus)\s*$|^\s*(?:minus|plus)\b", re.IGNORECASE)
+
+
+def _summed(text: str, part: str) -> bool:
+    """Whether ``part`` (a formula of the text) stands beside a "plus" or "minus" said in words
+    ("2 JS *minus* 2 log 2", "*minus* log 4"): the formula reader leaves such sums unread, their
+    grouping being open, so the part is a piece of what the learner wrote, not a wrong formula
+    of its own."""
+    start = text.find(part)
+    while start >= 0:
+        end = start + len(part)
+        if _SPOKEN_SUM.search(text[max(0, start - 8) : start]) or _SPOKEN_SUM.search(
+            text[end : end + 8]
+        ):
+            return True
+        start = text.find(part, end)
+    return False
 
 
 def _read_off_wrong(said: str, wrong: Sequence[str]) -> bool:

@@ -34,7 +34,7 @@ ANTONYMS: tuple[tuple[str, str], ...] = (
     ),
     ("more", "less fewer"),
     (
-        "large larger largest big bigger biggest huge high higher",
+        "large larger largest big bigger biggest huge enormous massive high higher",
         "small smaller smallest tiny little low",
     ),
     (
@@ -62,6 +62,10 @@ ANTONYMS: tuple[tuple[str, str], ...] = (
     # "target", which names the large model in speculative decoding
     ("data true empirical", "model predicted predictive"),
     ("bounded capped finite", "unbounded uncapped infinite"),
+    # "at most 0.25" against "at least 0.25"
+    ("most", "least"),
+    # "every layer needs an inverse" against "the inverse is optional"
+    ("need needs needed required requires necessary essential", "optional unnecessary"),
 )
 #: Pairs with nothing between their two sides, so that a negated word is the other side ("no
 #: upper *bound*" is unbounded, "*not* bounded" too), and either side said anywhere beside the

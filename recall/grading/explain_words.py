@@ -81,9 +81,10 @@ _INTENSIFIED = re.compile(r"\bnot\s+(?:only|just|merely|simply|solely)\b|\bno\s+
 #: Phrases that reject what follows them as "without" does ("the derivative stays *rather than
 #: cancelling*", "a group mean *instead of* a critic"); the lead word stays a word.
 _REJECTING = re.compile(r"\b(rather) than\b|\b(instead) of\b|\bas (opposed) to\b")
-#: Verbs that deny what follows them: "fails to converge" is "does not converge", and "stops
-#: the weights from growing" says they do not grow.
-_FAILS_TO = re.compile(r"\b(?:fails|fail|failed|failing) to\b")
+#: Verbs that deny what follows them: "fails to converge" is "does not converge" (and so is
+#: "impossible to write in closed form"), and "stops the weights from growing" says they do
+#: not grow.
+_FAILS_TO = re.compile(r"\b(?:fails|fail|failed|failing|impossible|unable) to\b")
 _KEEPS_FROM = re.compile(
     r"\b((?:prevents?|prevented|preventing|stops?|stopped|stopping|keeps?|kept|keeping|blocks?"
     r"|blocked)\b[^,.;:!?]{0,40}?\bfrom)\b(?=\s+(?:\w+\s+){0,2}\w+ing\b)"
@@ -209,7 +210,8 @@ _CLAIM_JOINERS = frozenset("and but while whereas".split())
 LINKS = frozenset(
     """over per into onto towards toward across through between about under above below
     after before like via plus minus times when if each every all only but because since
-    why how while whereas until unless ie eg wrt versus etc cf""".split()
+    why how while whereas until unless ie eg wrt versus etc cf where wherever whenever whereby
+    once whether unlike""".split()
 )
 #: A clause of this many words or more with no link at all is a list of terms, not a statement
 #: ("bce mse sigmoid log cancel slope"); shorter ones are terse notes ("small batches give noisy
@@ -522,6 +524,8 @@ def normalised(text: str) -> str:
     text = _DOTTED_RE.sub(lambda m: _DOTTED[m.group()], text)
     text = _ABBREVIATION_RE.sub(lambda m: _ABBREVIATIONS[m.group()], text)
     text = _SPELT_OUT_RE.sub(lambda m: _SPELT_OUT[m.group()], text)
+    text = _NON.sub("non", text)
+    text = _PHRASAL.sub(lambda m: _PHRASAL_WORDS[m.group(1) or m.group(2) or m.group(3)], text)
     text = _COMPOUND_NAMES.sub(r"\1norm", text)
     text = _INCEPTION_SCORE.sub("inceptionscore", text)
     text = _CROSS_ENTROPY.sub("crossentropy", text)
@@ -616,10 +620,62 @@ def _synonym_stems() -> dict[str, tuple[str, ...]]:
     return families
 
 
+#: Greek letters spelt out and written as symbols are one word ("sigma" is "σ").
+GREEK = {
+    "alpha": "α",
+    "beta": "β",
+    "gamma": "γ",
+    "delta": "δ",
+    "epsilon": "ε",
+    "zeta": "ζ",
+    "eta": "η",
+    "theta": "θ",
+    "kappa": "κ",
+    "lambda": "λ",
+    "mu": "μ",
+    "nu": "ν",
+    "xi": "ξ",
+    "pi": "π",
+    "rho": "ρ",
+    "sigma": "σ",
+    "tau": "τ",
+    "phi": "φ",
+    "chi": "χ",
+    "psi": "ψ",
+    "omega": "ω",
+}
+_GREEK_NAMES = {symbol: name for name, symbol in GREEK.items()}
+
+
 def synonyms(word_stem: str) -> tuple[str, ...]:
     """The stems of the words a learner says for the word of ``word_stem`` (its family of
-    :data:`SYNONYM_FAMILIES`, itself among them), or ``()``."""
+    :data:`SYNONYM_FAMILIES`, itself among them; a Greek letter's name and symbol), or
+    ``()``."""
+    if word_stem in GREEK:
+        return (word_stem, GREEK[word_stem])
+    if word_stem in _GREEK_NAMES:
+        return (word_stem, _GREEK_NAMES[word_stem])
     return _synonym_stems().get(word_stem, ())
+
+
+#: "non-negative", "non negative" and "nonnegative" are one word.
+_NON = re.compile(r"\bnon[\s-]+(?=[a-z])")
+#: Verbs of two or three words read as the one word a phrasing asks for ("GRPO *throws away*
+#: the critic" discards it, "*gets rid of*" removes).
+_PHRASAL = re.compile(
+    r"\b(thr(?:ow|ows|owing|ew|own) (?:away|out))\b"
+    r"|\b((?:get|gets|getting|got) rid of)\b"
+    r"|\b((?:do|does|doing|did|done) away with)\b"
+)
+_PHRASAL_WORDS = {
+    **{
+        f"{verb} {particle}": "discards"
+        for verb in "throw throws throwing threw thrown".split()
+        for particle in ("away", "out")
+    },
+    **{f"{verb} rid of": "removes" for verb in "get gets getting got".split()},
+    **{f"{verb} away with": "removes" for verb in "do does doing did done".split()},
+}
 
 
 def folded(word: str) -> str:
