@@ -571,6 +571,7 @@ class HomeScreen(RecallScreen):
             self.services.follow_exam,
             self.services.stop_following_exam,
             date_text=date_text,
+            followed=self.services.followed_exam,
         )
 
         def closed(_result: None) -> None:
