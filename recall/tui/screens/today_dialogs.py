@@ -132,7 +132,7 @@ class EmptyOfferDialog(ModalScreen[OfferChoice | None]):
         with Vertical(id="offer-box", classes="dialog"):
             title = "Nothing to drill now" if offer.learning_later else "Nothing left today"
             yield Static(plain(f"{title} {in_scope(offer.scope)}"), classes="dialog-title")
-            yield Static(offer_reason(offer), id="offer-reason")
+            yield Static(plain(offer_reason(offer)), id="offer-reason")  # names typed text
             if offer.held_back:
                 with Horizontal(classes="more-row"):
                     yield Label("Learn more")
@@ -174,6 +174,8 @@ class EmptyOfferDialog(ModalScreen[OfferChoice | None]):
 def offer_reason(offer: EmptyOffer) -> str:
     """Why the scope has nothing to drill, in a sentence or two."""
     today = offer.today
+    if offer.unknown:
+        return offer.unknown
     if offer.cards == 0:
         return "It has no cards to drill (every card is suspended or retired)."
     if offer.learning_later:
