@@ -22,7 +22,7 @@ from learner_sql import LearnerSqlCheck
 def isolated_recall_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     home = tmp_path / "recall-home"
     monkeypatch.setenv("RECALL_HOME", str(home))
-    for name in ("RECALL_DB", "RECALL_DECKS", "RECALL_THEME", "RECALL_LEARNER"):
+    for name in ("RECALL_DB", "RECALL_DECKS", "RECALL_THEME", "RECALL_LEARNER", "RECALL_PREFETCH"):
         monkeypatch.delenv(name, raising=False)
     return home
 

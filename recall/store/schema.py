@@ -45,6 +45,26 @@ REVISIONS: tuple[str, ...] = (
 HEAD = REVISIONS[-1]
 APP_MARK = "recall"
 
+#: Whether :func:`prepare` may create or upgrade a database in this process (see
+#: :func:`only_ready_databases`).
+_may_change = True
+
+
+def only_ready_databases() -> None:
+    """From now on, in this process, :func:`prepare` refuses (:class:`StoreError`) a database
+    it would have to create or upgrade, before changing anything in it. For a process that
+    only reads ahead for another, which does the creating or upgrading itself and reports what
+    goes wrong (the TUI's prefetching child, :mod:`recall.tui.home_prefetch`): a migration run
+    twice, or cut short by a kill, would leave a second backup behind."""
+    global _may_change
+    _may_change = False
+
+
+def _refuse_change(url: URL, change: str) -> None:
+    if not _may_change:
+        where = str(sqlite_path(url) or redacted(url))
+        raise StoreError(f"{where} must be {change} first; not in this process")
+
 
 def prepare(engine: Engine, url: URL) -> str:
     """Make the database at ``engine`` ready for this recall; returns what was done
@@ -62,12 +82,14 @@ def _create_or_check(engine: Engine, url: URL) -> str:
             tables = set(inspector.get_table_names())
             views = set(inspector.get_view_names())
             if not tables and not views:  # a view alone still makes the database someone's
+                _refuse_change(url, "created")
                 _create(conn)
                 return "created"
             revision = _identify(conn, tables | views, url)
             if revision == HEAD:
                 _touch(conn)
                 return "current"
+    _refuse_change(url, f"upgraded from schema {revision}")
     _upgrade(engine, url, revision)
     return f"upgraded from {revision}"
 

@@ -32,7 +32,14 @@ from textual.worker import Worker, WorkerState
 from recall.inert import inert
 from recall.paths import served_in_browser
 from recall.tui import startup_gc
-from recall.tui.messages import DataChanged, EngineWarm, HomeLoaded, LoadFailed, WorkerFailed
+from recall.tui.messages import (
+    DataChanged,
+    EngineWarm,
+    HomeLoaded,
+    HomePrefetched,
+    LoadFailed,
+    WorkerFailed,
+)
 from recall.tui.type_ahead import TypeAhead
 from recall.tui.views import HomeData, SessionPlan
 
@@ -241,16 +248,30 @@ class RecallApp(App[int]):
         """Open the store, sync the decks and count what is due (a worker).
 
         The engine is warmed afterwards, in its own worker, once the counts (or the first
-        prompt of ``recall drill``) are on screen: see :meth:`on_home_loaded`.
+        prompt of ``recall drill``) are on screen: see :meth:`on_home_loaded`. At the first
+        load of a start from the command line, the counts a child process computes meanwhile
+        are shown if they come first (:meth:`_show_prefetched`, :mod:`recall.tui.home_prefetch`).
         """
         from recall.errors import RecallError
 
+        if self.services.prefetch is not None and self.home_data is None:
+            threading.Thread(target=self._show_prefetched, daemon=True).start()
         try:
             data = self.services.load()
         except RecallError as error:
             self.post_message(LoadFailed(str(error)))
             return
         self.post_message(HomeLoaded(data))
+
+    def _show_prefetched(self) -> None:
+        """Wait for the prefetching child's counts (a thread of its own: the wait holds no
+        lock) and show them, unless the app's own load is in first. The app's load is not
+        held back for them: it runs as without the child, beside it (two recall processes
+        opening one database, as two windows do), so the child can bring the counts sooner
+        but never the app's own load later than its CPU allows."""
+        early = self.services.prefetched()
+        if early is not None:
+            self.post_message(HomePrefetched(early))
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="check")
     def check_decks(self) -> None:
@@ -355,6 +376,17 @@ class RecallApp(App[int]):
             else:
                 self.start_session(plan)
         self._warm_after_paint()
+
+    def on_home_prefetched(self, message: HomePrefetched) -> None:
+        """The child's counts: shown on the home screen until this process's own load replaces
+        them; nothing acts on them (:attr:`home_data` stays unset until then)."""
+        from recall.tui.screens.home import HomeScreen
+
+        if self.home_data is not None:
+            return  # the app's own counts came first
+        for screen in self.screen_stack:
+            if isinstance(screen, HomeScreen):
+                screen.show_data(message.data, early=True)
 
     def on_data_changed(self, message: DataChanged) -> None:
         """A screen changed what the home screen counts: it recounts when shown again."""

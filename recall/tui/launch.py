@@ -16,6 +16,8 @@ from recall.tui.views import SessionPlan
 if TYPE_CHECKING:
     from recall.config import Settings
     from recall.tui.app import RecallApp
+    from recall.tui.home_prefetch import Prefetch
+    from recall.tui.services import Services
 
 
 def build_app(
@@ -26,27 +28,46 @@ def build_app(
     db_url: str | None = None,
     custom_decks: Path | None = None,
     learner: str | None = None,
+    prefetch: Prefetch | None = None,
 ) -> RecallApp:
     """The app on the learner's data (``db_url``, ``custom_decks``: ``--db``, ``--decks``),
     with their settings: read here once, unless the caller read them already (imported
-    lazily: Textual is heavy)."""
+    lazily: Textual is heavy); ``prefetch``: the child computing its first home data
+    (:mod:`recall.tui.home_prefetch`)."""
     from recall.tui.app import RecallApp
-    from recall.tui.services import Services
 
     if settings is None:
         from recall.tui.settings import read_settings
 
         settings, settings_problem = read_settings()
+    services = build_services(
+        plan, settings, db_url=db_url, custom_decks=custom_decks, learner=learner
+    )
+    services.prefetch = prefetch
+    return RecallApp(services, settings, plan=plan, settings_problem=settings_problem)
+
+
+def build_services(
+    plan: SessionPlan | None,
+    settings: Settings,
+    *,
+    db_url: str | None,
+    custom_decks: Path | None,
+    learner: str | None,
+) -> Services:
+    """The app's facade over the learner's data; also what the prefetching child loads with
+    (:mod:`recall.tui.home_prefetch`), so both load the same way."""
+    from recall.tui.services import Services
+
     # The home screen comes before new custom decks' formula checks (their cards join the
     # counts when checked); a session asked for on the command line waits for every deck.
-    services = Services(
+    return Services(
         settings,
         db_url=db_url,
         custom_decks=custom_decks,
         learner=learner,
         defer_checks=plan is None,
     )
-    return RecallApp(services, settings, plan=plan, settings_problem=settings_problem)
 
 
 def run_app(
@@ -69,14 +90,32 @@ def run_app(
     from recall.tui import startup_gc
 
     startup_gc.relax()  # until the app's engine warm-up: see recall.tui.startup_gc
-    app = build_app(
-        plan,
-        settings=settings,
-        settings_problem=settings_problem,
-        db_url=db_url,
-        custom_decks=custom_decks,
-        learner=learner,
-    )
+    if settings is None:
+        from recall.tui.settings import read_settings
+
+        settings, settings_problem = read_settings()
+    prefetch = None
+    if plan is None:  # the home screen: its first counts from a second process, if it can
+        from recall.tui.home_prefetch import start
+
+        child = build_services(
+            plan, settings, db_url=db_url, custom_decks=custom_decks, learner=learner
+        )
+        prefetch = start(child.load, db_url)
+    try:
+        app = build_app(
+            plan,
+            settings=settings,
+            settings_problem=settings_problem,
+            db_url=db_url,
+            custom_decks=custom_decks,
+            learner=learner,
+            prefetch=prefetch,
+        )
+    except BaseException:  # Ctrl-C during Textual's import: the child goes too
+        if prefetch is not None:
+            prefetch.abandon()
+        raise
     status = 0
     try:
         with asyncio.Runner(loop_factory=_AbandoningLoop) as runner:
@@ -85,7 +124,11 @@ def run_app(
     except KeyboardInterrupt:
         status = 130
     finally:
-        app.shutdown()
+        try:
+            app.shutdown()
+        finally:
+            if prefetch is not None:  # (shutdown ends it too; this also when shutdown fails)
+                prefetch.abandon()
         startup_gc.restore()
         _restore_stop_signals()
     _leave_without_waiting(status)

@@ -21,6 +21,15 @@ class HomeLoaded(Message):
 
 
 @dataclass
+class HomePrefetched(Message):
+    """The first counts, computed by the prefetching child process before this process has
+    its own workspace (:mod:`recall.tui.home_prefetch`): to show, not to act on; a
+    :class:`HomeLoaded` follows."""
+
+    data: HomeData
+
+
+@dataclass
 class LoadFailed(Message):
     """The store or the decks could not be opened at all; ``message`` says why, for a person."""
 

@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from recall.scheduling.today import TodayPlan
     from recall.tui.card_writer import CardDraft
     from recall.tui.drill_run import DrillRun
+    from recall.tui.home_prefetch import Prefetch
     from recall.workspace import Workspace
 
 
@@ -46,7 +47,9 @@ class Services:
     the first load); ``clock`` is the time source (tests pass a fake one); ``deck_dirs``
     overrides where decks are loaded from; ``custom_decks`` the custom deck folder; ``db_url``
     the database (default: ``RECALL_DB`` or the SQLite file); ``learner`` the learner's name in
-    it (``--learner``; ``None``: see :func:`recall.store.open_store`)."""
+    it (``--learner``; ``None``: see :func:`recall.store.open_store`). :attr:`prefetch` is set
+    by the command line's launch: a child process computing the first home data with these
+    same arguments (:mod:`recall.tui.home_prefetch`)."""
 
     def __init__(
         self,
@@ -69,12 +72,22 @@ class Services:
         self.db_url = db_url
         self._settings = settings
         self._workspace: Workspace | None = None
+        #: The prefetching child of a start from the command line (see :meth:`prefetched`).
+        self.prefetch: Prefetch | None = None
         self.closed = False
         #: Told each loading step in words ("Loading decks 5/17…"), from the load worker's
         #: thread; the home screen sets it to post the words to itself.
         self.progress: Callable[[str], None] | None = None
 
     # ------------------------------------------------------------------ loading
+
+    def prefetched(self) -> HomeData | None:
+        """The first home data, from the child process the launch started (a worker: blocks
+        until it is sent, without holding the interpreter's lock); ``None`` when there is
+        none, it failed, or it was asked for before. Only for showing: anything that acts on
+        the data waits for :meth:`load`, which opens this process's own workspace."""
+        prefetch = self.prefetch
+        return prefetch.receive() if prefetch is not None else None
 
     def load(self) -> HomeData:
         """Open the workspace (decks loaded and synced) or reload it, and count (a worker).
@@ -100,7 +113,10 @@ class Services:
             self._workspace.reload(progress=progress)
         if progress is not None:
             progress("Counting today's cards…")
-        return self.home()
+        data = self.home()
+        if self.prefetch is not None:  # the child's counts are moot if they are not in yet
+            self.prefetch.abandon()
+        return data
 
     def check_pending(self) -> HomeData:
         """Check the custom decks the load left for later with the formula engine, bring them
@@ -453,8 +469,11 @@ class Services:
     # ------------------------------------------------------------------ shutdown
 
     def close(self) -> None:
-        """Close the store (every review is already committed)."""
+        """Close the store (every review is already committed); a prefetching child still
+        running is ended."""
         self.closed = True
+        if self.prefetch is not None:
+            self.prefetch.abandon()
         if self._workspace is not None:
             self._workspace.close()
 

@@ -3,7 +3,10 @@
 It is the first thing painted, so it is built from cheap modules only and shows the load
 worker's progress ("Loading decks 5/17…", caught up with five times a second) until the app's
 load worker posts :class:`recall.tui.messages.HomeLoaded`. Keys pressed meanwhile are queued
-and run once the decks are in (``s`` while loading starts the session as soon as it can).
+and run once the decks are in (``s`` while loading starts the session as soon as it can). On a
+start from the command line the counts may come first from a child process
+(:mod:`recall.tui.home_prefetch`): they are shown at once, and keys are still queued until the
+app's own load is in, since only that load's workspace can start a session.
 
 The numbers add up: each row is what its deck holds (new, learning steps due today, due
 reviews) and how many of its cards today's plan takes; the header is today's plan itself, the
@@ -52,6 +55,7 @@ QUEUED_WORDS = {
     "decks": "the decks open",
     "more": "learn more opens",
     "exam": "the exam plan opens",
+    "reload": "the decks reload",
 }
 
 
@@ -109,6 +113,9 @@ class HomeScreen(RecallScreen):
         #: The load worker is at work (its progress is shown; once the counts are in, a late
         #: progress message is ignored).
         self._loading = True
+        #: The counts shown are the prefetching child's (:meth:`show_data` ``early``): the
+        #: load is still at work, and keys wait for it as while loading.
+        self._early: HomeData | None = None
         self._progress = "Loading decks…"
         #: The load worker's latest step in words (set from its thread; shown by the timer).
         self._latest_progress: str | None = None
@@ -168,8 +175,9 @@ class HomeScreen(RecallScreen):
         selected = self.selected_deck()
         table.clear(columns=True)
         self._add_columns(table)
-        if self.recall.home_data is not None and not self._loading:
-            self._fill_table(self.recall.home_data, selected)
+        shown = self._early or (None if self._loading else self.recall.home_data)
+        if shown is not None:
+            self._fill_table(shown, selected)
             self.query_one("#forecast", Sparkline).display = not narrow
 
     def _fill_table(self, data: HomeData, selected: DeckRow | None) -> None:
@@ -194,14 +202,20 @@ class HomeScreen(RecallScreen):
         if selected is not None and selected.id in table.rows:
             table.move_cursor(row=table.get_row_index(selected.id))
 
-    def show_data(self, data: HomeData) -> None:
+    def show_data(self, data: HomeData, *, early: bool = False) -> None:
         """Fill the table and the figures from the load worker's result, then run the keys
-        pressed while it was loading."""
+        pressed while it was loading. ``early``: the prefetching child's counts, shown while
+        the load goes on (keys pressed meanwhile wait for it)."""
         self._fill_table(data, self.selected_deck())
-        self._loading = False
-        if self._progress_timer is not None:
-            self._progress_timer.pause()  # until a reload: no ticks while nothing loads
-        self.query_one("#today-figures", Static).update(today_figures(data))
+        self._early = data if early else None
+        if not early:
+            self._loading = False
+            if self._progress_timer is not None:
+                self._progress_timer.pause()  # until a reload: no ticks while nothing loads
+        if early and self._queued:
+            self._show_loading()  # the keys waiting stay said
+        else:
+            self.query_one("#today-figures", Static).update(today_figures(data))
         # On a narrow screen the header's lines take the whole width (the forecast is a nicety).
         self.query_one("#forecast", Sparkline).display = not self._narrow
         self.query_one("#forecast", Sparkline).data = list(data.forecast) or [0]
@@ -256,6 +270,8 @@ class HomeScreen(RecallScreen):
             )
         problems.update(Text("\n").join(lines))
         problems.display = bool(lines)
+        if early:
+            return
         self._run_queued()
         if not data.checking and self._after_checks is not None:
             plan, self._after_checks = self._after_checks, None
@@ -275,9 +291,13 @@ class HomeScreen(RecallScreen):
         text = self._latest_progress
         if self._loading and text is not None and text != self._progress:
             self._progress = text
-            self._show_loading()
+            if self._early is None or self._queued:  # early counts stay until a key waits
+                self._show_loading()
 
     def _show_loading(self) -> None:
+        if self._early is not None and not self._queued:
+            self.query_one("#today-figures", Static).update(today_figures(self._early))
+            return
         line = Text(self._progress, style="bold")
         if self._queued:
             line.append("\nthen " + ", then ".join(QUEUED_WORDS[a] for a in self._queued))
@@ -305,7 +325,7 @@ class HomeScreen(RecallScreen):
     # ------------------------------------------------------------------ helpers
 
     def selected_deck(self) -> DeckRow | None:
-        data = self.recall.home_data
+        data = self._early or self.recall.home_data
         table = self.query_one("#decks", DataTable)
         if data is None or table.row_count == 0:
             return None
@@ -581,6 +601,9 @@ class HomeScreen(RecallScreen):
         self.recall.open_typed_into(dialog, closed)
 
     def action_reload(self) -> None:
+        if self._loading:  # the load at work reads the decks: read them again after it
+            self._ready("reload")
+            return
         self._loading = True
         self._progress = "Reloading decks…"
         self._latest_progress = None
