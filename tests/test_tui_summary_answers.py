@@ -192,3 +192,39 @@ def test_an_explanation_missed_lists_its_points_once_each_indented_as_a_list(
     for i, line in enumerate(lines):
         if i > starts[0] and i not in starts and line.strip():
             assert len(line) - len(line.lstrip()) == text_column, line
+
+
+def test_the_breakdown_under_the_reviews_says_it_counts_cards(tmp_path: Path) -> None:
+    """Found by trying recall as a learner: "8 reviews" above "7 / 0 / 0 / 0  new / learning /
+    review / relearn" read as seven of eight reviews; the breakdown counts cards, by how each
+    was first seen in the session."""
+    app = RecallApp(real_services(tmp_path, FakeClock()))
+    shown: list[str] = []
+
+    async def flow() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(app, pilot)
+            view = SummaryView(reviews=8, cards=7, new=6, learning=1)
+            app.push_screen(SummaryScreen(view, SessionPlan(minutes=10)))
+            await settle(app, pilot)
+            shown.append(screen_text(app))
+
+    asyncio.run(flow())
+    row = next(line for line in shown[0].splitlines() if "relearn" in line)
+    assert row.split() == [
+        "6",
+        "/",
+        "1",
+        "/",
+        "0",
+        "/",
+        "0",
+        "cards:",
+        "new",
+        "/",
+        "learning",
+        "/",
+        "review",
+        "/",
+        "relearn",
+    ]

@@ -75,10 +75,11 @@ def summary_figures(summary: SummaryView) -> RenderableType:
         table.add_row(str(summary.cards), _plural(summary.cards, "card") + " drilled")
     else:
         # The words of the home screen and `recall today`: a card in its first steps is
-        # "learning", never "review".
+        # "learning", never "review". Cards, by how each was first seen in the session (under
+        # the reviews, which count a card once per showing).
         table.add_row(
             f"{summary.new} / {summary.learning} / {summary.review} / {summary.relearn}",
-            "new / learning / review / relearn",
+            "cards: new / learning / review / relearn",
         )
     accuracy = summary.first_try_accuracy
     table.add_row(
