@@ -67,7 +67,7 @@ How a phrasing is matched, and why (reading the text as words, clauses and negat
   two things ("the backward costs *twice* the forward") said with its sides swapped or its
   direction turned (not both) says the point the other way. So does a phrasing whose word of such a
   pair ("needs *large* batches") stands apart from another of its words, in parts of the
-  clause (commas, "and", "so") where that word stands with the other side ("BatchNorm needs
+  clause (commas, ", and", "so") where that word stands with the other side ("BatchNorm needs
   *small* batches, large batches make it noisy").
 * **Roles follow the model sentence.** A point with no ``subject`` on a card whose points
   declare contrast terms is read for who does what: each word of its ``say`` is said of the
@@ -99,7 +99,9 @@ How a phrasing is matched, and why (reading the text as words, clauses and negat
   do words in a clause that writes the point's formula wrongly as a value ("is", "=", "by a
   factor of h*g") or as an equation ("z = σ + μ·ε moves the noise out of the graph"). Nor does a
   text that performs the ``say``'s operation on another operand of the same names ("dividing
-  by *d_k* itself" for "dividing by √d_k"; :mod:`recall.grading.explain_operands`).
+  by *d_k* itself" for "dividing by √d_k"; :mod:`recall.grading.explain_operands`), nor one
+  that gives a figure of the ``say`` wrongly where its words are ("the logits get *64 times*
+  smaller" for "an 8x smaller logit scale"; :mod:`recall.grading.explain_figures`).
 
 The verdict is correct when at least half the points are made; the rating it suggests is Good
 when every point is made and Hard when some are missed (Hard still passes), Again below half.
@@ -115,6 +117,7 @@ from functools import lru_cache
 from recall.cards.model import Card, KeyPoint
 from recall.formula import Status, SymbolTable, Verdict
 from recall.grading.explain_attribution import Attribution, attribution
+from recall.grading.explain_figures import contradicted, sentences
 from recall.grading.explain_formulas import FormulaGrader
 from recall.grading.explain_formulas import formula_spans as formula_spans
 from recall.grading.explain_numbers import spelt_numbers, twins
@@ -558,6 +561,8 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
                     or _any_within(equations, clause)
                 ):
                     evidence = None
+        if evidence is not None and _figure_contradicted(point, text, evidence):
+            evidence = None  # "the logits get 64 times smaller" for "an 8x smaller logit scale"
         outcomes.append(PointOutcome(say=point.say, made=evidence is not None, said=evidence or ""))
     return Explanation(tuple(outcomes), _listed_runs(read))
 
@@ -573,6 +578,26 @@ def _with_referents(clauses: list[tuple[Token, ...]]) -> list[tuple[Token, ...]]
             shift = before[-1].piece + 1
             joined.append(before + tuple(replace(t, piece=t.piece + shift) for t in clause))
     return clauses + joined
+
+
+def _figure_contradicted(point: KeyPoint, text: str, evidence: str) -> bool:
+    """Whether a sentence of the text that holds the words ``evidence`` gives one of the
+    point's figures wrongly (:mod:`recall.grading.explain_figures`)."""
+    wanted = {folded(raw) for raw in WORD.findall(normalised(evidence)) if raw != ","}
+    wanted -= SMALL_WORDS | NEGATORS
+    values = [value.value for value in point.values]
+    # a model sentence of several parts ("an 8x smaller logit scale; QK-Norm ...") is
+    # contradicted by a figure in any sentence; one of one part, where its words are said
+    several = len(sentences(point.say)) > 1
+    for sentence in sentences(text):
+        if not contradicted(point.say, sentence, values):
+            continue
+        if several:
+            return True
+        words = {token.word for clause in read_clauses(sentence) for token in clause}
+        if wanted <= words:
+            return True
+    return False
 
 
 def _listed_runs(clauses: Sequence[tuple[Token, ...]]) -> tuple[str, ...]:
