@@ -48,13 +48,19 @@ class _StandIn:
         self.data = data
         self.received = 0
         self.abandoned = False
+        self.closed = False
 
     def receive(self, timeout: float = 5.0) -> HomeData | None:
         self.received += 1
         return self.data if self.received == 1 else None
 
     def abandon(self) -> None:
+        """Killed (the app's own load is in): not waited for."""
         self.abandoned = True
+
+    def close(self) -> None:
+        """Killed and reaped (the app closes)."""
+        self.abandoned = self.closed = True
 
 
 class _HeldServices(Services):
@@ -254,7 +260,7 @@ def test_quitting_under_the_childs_counts_ends_the_child(tmp_path: Path) -> None
             services.release.set()
 
     asyncio.run(flow())
-    assert child.abandoned
+    assert child.closed
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
