@@ -92,6 +92,16 @@ class Services:
     def load(self) -> HomeData:
         """Open the workspace (decks loaded and synced) or reload it, and count (a worker).
         Each step is told to :attr:`progress`, when a screen has set it."""
+        try:
+            return self._load()
+        finally:
+            # The child's counts are moot once this load is in (or has failed: its failure is
+            # what the screen says). Killed without waiting: a child inside an fsync goes
+            # when the disk is done, and this load's counts are not held back for it.
+            if self.prefetch is not None:
+                self.prefetch.abandon()
+
+    def _load(self) -> HomeData:
         progress = self.progress
         if self._workspace is None:
             from recall.workspace import Workspace
@@ -113,10 +123,7 @@ class Services:
             self._workspace.reload(progress=progress)
         if progress is not None:
             progress("Counting today's cards…")
-        data = self.home()
-        if self.prefetch is not None:  # the child's counts are moot if they are not in yet
-            self.prefetch.abandon()
-        return data
+        return self.home()
 
     def check_pending(self) -> HomeData:
         """Check the custom decks the load left for later with the formula engine, bring them
@@ -470,10 +477,10 @@ class Services:
 
     def close(self) -> None:
         """Close the store (every review is already committed); a prefetching child still
-        running is ended."""
+        running is ended and reaped."""
         self.closed = True
         if self.prefetch is not None:
-            self.prefetch.abandon()
+            self.prefetch.close()
         if self._workspace is not None:
             self._workspace.close()
 
