@@ -195,6 +195,22 @@ def redact_url(text: str) -> str:
     return text
 
 
+#: Whether :func:`write_atomically` may write in this process (see :func:`leave_files_alone`).
+_may_write = True
+
+
+def leave_files_alone() -> None:
+    """From now on, in this process, :func:`write_atomically` writes nothing: it raises
+    ``OSError`` (``EROFS``) before creating its temporary file, as on a read-only disk, which
+    every caller already takes in its stride (a cache left unwritten, a followed exam plan's
+    day worked out again next time). For a process that only reads ahead for another, which
+    writes the same files itself (the TUI's prefetching child,
+    :mod:`recall.tui.home_prefetch`): killed mid-write, it would leave its temporary file
+    behind, and a durable write would have it wait for the disk for nothing."""
+    global _may_write
+    _may_write = False
+
+
 def write_atomically(path: Path, text: str, *, durable: bool = True) -> None:
     """Write ``text`` to ``path`` whole or not at all: into a temporary file beside it (named
     for this process, so two windows writing at once never share one), flushed to disk, then
@@ -203,6 +219,10 @@ def write_atomically(path: Path, text: str, *, durable: bool = True) -> None:
 
     ``durable=False`` skips the flush to disk, for caches: a cache lost in a power cut is
     rebuilt, and the next start should not wait for the disk."""
+    if not _may_write:
+        import errno
+
+        raise OSError(errno.EROFS, "not written by this process", str(path))
     temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         fd = _private_fd(temp, os.O_WRONLY | os.O_TRUNC, keep_mode_of=path)

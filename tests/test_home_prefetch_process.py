@@ -144,6 +144,27 @@ def _state(home: Path, name: str) -> None:
         write_deck(decks, "mine.toml", SMALL_DECK)
         _first_start(home)
         (decks / "mine.toml").unlink()
+    elif name == "an exam plan followed":
+        _follow_exam()
+
+
+def _follow_exam() -> None:
+    """Follow an exam plan from today, its day's guidance not worked out yet (as on the first
+    start of a study day): the next load works it out and writes it into ``exam.json``."""
+    import datetime
+
+    from recall.exam_follow import exam_file
+    from recall.workspace import Workspace
+
+    workspace = Workspace.open(Settings())
+    try:
+        exam = datetime.date.today() + datetime.timedelta(days=60)
+        assert workspace.follow_exam(exam.isoformat(), minutes=240).feasible
+    finally:
+        workspace.close()
+    followed = json.loads(exam_file().read_text())
+    assert followed.pop("guidance")
+    exam_file().write_text(json.dumps(followed))
 
 
 STATES = [
@@ -153,6 +174,7 @@ STATES = [
     "a custom deck pending its checks",
     "a failing custom deck",
     "a custom deck removed",
+    "an exam plan followed",
 ]
 
 
@@ -284,8 +306,8 @@ def load():
 
 prefetch = home_prefetch.start(load, None)
 print(prefetch.pid if prefetch is not None else 0, flush=True)
-if sys.argv[1] == "abandon":
-    prefetch.abandon()
+if sys.argv[1] == "close":
+    prefetch.close()
     print(prefetch.status, flush=True)
 elif sys.argv[1] == "timeout":
     print(prefetch.receive(timeout=0.5), prefetch.status, flush=True)
@@ -301,7 +323,7 @@ def _wait_gone(pid: int, seconds: float = 10) -> bool:
     return not process_alive(pid)
 
 
-@pytest.mark.parametrize("end", ["abandon", "timeout", "SIGKILL", "SIGTERM"])
+@pytest.mark.parametrize("end", ["close", "timeout", "SIGKILL", "SIGTERM"])
 def test_the_child_never_outlives_the_app(isolated_recall_home: Path, end: str) -> None:
     _first_start(isolated_recall_home)
     parent = subprocess.Popen(
@@ -314,7 +336,7 @@ def test_the_child_never_outlives_the_app(isolated_recall_home: Path, end: str) 
         assert parent.stdout is not None
         child = int(parent.stdout.readline())
         assert child
-        if end == "abandon":
+        if end == "close":
             assert parent.stdout.readline().strip() == str(-signal.SIGKILL)
         elif end == "timeout":
             assert parent.stdout.readline().split() == ["None", str(-signal.SIGKILL)]
@@ -326,6 +348,182 @@ def test_the_child_never_outlives_the_app(isolated_recall_home: Path, end: str) 
     finally:
         parent.kill()
         parent.wait(10)
+
+
+#: A child stuck where SIGKILL takes a while to act (inside an ``fsync``: it dies when the disk
+#: is done), then the app's own load, in ``argv[1]``: ``services`` (its load and close) or
+#: ``app`` (the home screen, headless). The child is stopped (SIGSTOP) and the app's SIGKILL held
+#: back until the app's own counts are in, which is how long the disk takes here.
+_STUCK = """
+import asyncio, os, signal, sys, threading, time
+from recall.tui import home_prefetch
+
+def load():
+    time.sleep(60)
+
+prefetch = home_prefetch.start(load, None)
+os.kill(prefetch.pid, signal.SIGSTOP)
+real_kill, held = os.kill, []
+
+def kill(pid, signum):
+    if pid == prefetch.pid and signum == signal.SIGKILL:
+        held.append(signum)  # takes effect once the disk is done: below
+    else:
+        real_kill(pid, signum)
+
+os.kill = kill
+
+def zombie():
+    try:
+        return os.waitpid(prefetch.pid, os.WNOHANG) != (0, 0)  # (still there: not reaped)
+    except ChildProcessError:
+        return False  # reaped
+
+from recall.tui.launch import build_app, build_services
+from recall.tui.settings import read_settings
+
+settings, _problem = read_settings()
+if sys.argv[1] == "services":
+    services = build_services(None, settings, db_url=None, custom_decks=None, learner=None)
+    services.prefetch = prefetch
+    loaded = []
+    worker = threading.Thread(target=lambda: loaded.append(services.load()), daemon=True)
+    worker.start()
+    worker.join(20)
+    print("loaded", bool(loaded), "killed", len(held), flush=True)
+    if not loaded:  # held in a wait for the child (closing would wait as long)
+        real_kill(prefetch.pid, signal.SIGKILL)
+        os._exit(1)
+    os.kill = real_kill  # the disk is done
+    services.close()
+else:
+    app = build_app(None, settings=settings, prefetch=prefetch)
+
+    async def run():
+        async with app.run_test(size=(80, 24)) as pilot:
+            for _ in range(1000):
+                if app.home_data is not None:
+                    break
+                await asyncio.sleep(0.02)
+            print("loaded", app.home_data is not None, "killed", len(held), flush=True)
+            if app.home_data is None:
+                real_kill(prefetch.pid, signal.SIGKILL)
+                os._exit(1)
+            os.kill = real_kill  # the disk is done
+            await pilot.press("ctrl+q")
+
+    asyncio.run(run())
+print("closed", "reaped" if prefetch.reaped and not zombie() else "not reaped", prefetch.status)
+"""
+
+
+@pytest.mark.parametrize("how", ["services", "app"])
+def test_the_apps_load_never_waits_for_a_stuck_child_and_its_close_reaps_it(
+    isolated_recall_home: Path, how: str
+) -> None:
+    """The app's own load kills the child and goes on: its counts are not held back while the
+    child takes its time to die; and once the app has closed, the child is reaped."""
+    _first_start(isolated_recall_home)
+    done = subprocess.run(
+        [sys.executable, "-c", _STUCK, how],
+        capture_output=True,
+        text=True,
+        env=recall_env(isolated_recall_home, RECALL_PREFETCH="1"),
+        timeout=120,
+        check=False,
+    )
+    lines = done.stdout.splitlines()
+    assert lines[:1] == ["loaded True killed 1"], done.stdout + done.stderr[-3000:]
+    assert lines[1:] == [f"closed reaped {-signal.SIGKILL}"], done.stdout + done.stderr[-3000:]
+    assert done.returncode == 0, done.stderr[-3000:]
+
+
+#: The child abandoned before anyone receives its counts: the receiving thread reaps it.
+_ABANDONED_FIRST = """
+import os, time
+from recall.tui import home_prefetch
+
+prefetch = home_prefetch.start(lambda: time.sleep(60), None)
+prefetch.abandon()
+print(prefetch.receive(), prefetch.reaped, prefetch.status)
+"""
+
+
+def test_a_child_abandoned_before_its_counts_are_read_is_reaped_by_the_receiver(
+    isolated_recall_home: Path,
+) -> None:
+    _first_start(isolated_recall_home)
+    done = subprocess.run(
+        [sys.executable, "-c", _ABANDONED_FIRST],
+        capture_output=True,
+        text=True,
+        env=recall_env(isolated_recall_home, RECALL_PREFETCH="1"),
+        timeout=60,
+        check=True,
+    )
+    assert done.stdout.split() == ["None", "True", str(-signal.SIGKILL)], done.stdout
+
+
+#: Only the child's load (received, then this process ends without a load of its own).
+_CHILD_ONLY = """
+from recall.tui import home_prefetch
+from recall.tui.launch import build_services
+from recall.tui.settings import read_settings
+
+settings, _problem = read_settings()
+services = build_services(None, settings, db_url=None, custom_decks=None, learner=None)
+prefetch = home_prefetch.start(services.load, None)
+print(prefetch.receive() is not None, prefetch.status)
+"""
+
+
+def test_the_child_writes_no_file_beside_the_database(isolated_recall_home: Path) -> None:
+    """A followed exam plan's day is worked out at the first load of the day and kept in
+    ``exam.json`` (a durable write: an fsync). The child works it out too but leaves the file
+    to the app, so a child killed inside that write leaves no temporary file behind."""
+    home = isolated_recall_home
+    _state(home, "an exam plan followed")
+    exam = home / "exam.json"
+    before = exam.read_bytes()
+    done = subprocess.run(
+        [sys.executable, "-c", _CHILD_ONLY],
+        capture_output=True,
+        text=True,
+        env=recall_env(home, RECALL_PREFETCH="1"),
+        timeout=120,
+        check=True,
+    )
+    assert done.stdout.split() == ["True", "0"], done.stdout + done.stderr[-3000:]
+    assert exam.read_bytes() == before
+    assert sorted(p.name for p in home.iterdir() if p.name.endswith(".tmp")) == []
+    # The app's own load, the same load, is the one that writes the day's guidance.
+    _compare(home, "off")
+    assert exam.read_bytes() != before
+    assert b'"guidance": {' in exam.read_bytes()
+
+
+def test_leave_files_alone_makes_write_atomically_write_nothing(tmp_path: Path) -> None:
+    code = """
+import sys
+from pathlib import Path
+from recall.paths import leave_files_alone, write_atomically
+
+target = Path(sys.argv[1]) / "exam.json"
+write_atomically(target, "before")
+leave_files_alone()
+try:
+    write_atomically(target, "after")
+except OSError as error:
+    print("refused", error.errno)
+"""
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True, check=True
+    )
+    import errno
+
+    assert done.stdout.split() == ["refused", str(errno.EROFS)], done.stdout + done.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["exam.json"]
+    assert (tmp_path / "exam.json").read_text() == "before"
 
 
 #: An environment variable only the recall processes of a test are started with.
@@ -410,15 +608,19 @@ def test_closing_the_window_during_a_start_leaves_no_process(isolated_recall_hom
     command = f"{TOKEN}={token} RECALL_PREFETCH=1 exec {shlex.join(recall_command())}"
     env = recall_env(home)
     subprocess.run(
-        [*tmux, "new-session", "-d", "-s", "t", "-x", "100", "-y", "30", "sleep 30"],
+        # The session's first window outlives the test (a loaded machine takes more than 30 s);
+        # each start gets a window of its own, named, so only that one is closed.
+        [*tmux, "new-session", "-d", "-s", "t", "-x", "100", "-y", "30", "sleep 3600"],
         check=True,
         env=env,
     )
     try:
         for delay in (0.1, 0.25, 0.5):
-            subprocess.run([*tmux, "new-window", "-t", "t", command], check=True, env=env)
+            subprocess.run(
+                [*tmux, "new-window", "-t", "t:", "-n", "start", command], check=True, env=env
+            )
             time.sleep(delay)
-            subprocess.run([*tmux, "kill-window", "-t", "t"], check=False)
+            subprocess.run([*tmux, "kill-window", "-t", "t:start"], check=False)
             end = time.monotonic() + 15
             while _recall_processes(token) and time.monotonic() < end:
                 time.sleep(0.05)
@@ -483,7 +685,7 @@ for url in sys.argv[1:]:
     prefetch = home_prefetch.start(load, None if url == "-" else url)
     print(url, prefetch is not None)
     if prefetch is not None:
-        prefetch.abandon()
+        prefetch.close()
 """
 
 

@@ -48,13 +48,19 @@ class _StandIn:
         self.data = data
         self.received = 0
         self.abandoned = False
+        self.closed = False
 
     def receive(self, timeout: float = 5.0) -> HomeData | None:
         self.received += 1
         return self.data if self.received == 1 else None
 
     def abandon(self) -> None:
+        """Killed (the app's own load is in): not waited for."""
         self.abandoned = True
+
+    def close(self) -> None:
+        """Killed and reaped (the app closes)."""
+        self.abandoned = self.closed = True
 
 
 class _HeldServices(Services):
@@ -254,7 +260,7 @@ def test_quitting_under_the_childs_counts_ends_the_child(tmp_path: Path) -> None
             services.release.set()
 
     asyncio.run(flow())
-    assert child.abandoned
+    assert child.closed
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
@@ -280,3 +286,104 @@ def test_a_child_that_delivers_nothing_leaves_the_screen_the_apps_own_load_shows
         assert child is None or child.received == 1
     assert screens[0] == screens[1]
     assert "Today: 3 new" in screens[1]
+
+
+class _FailingServices(_HeldServices):
+    """Held services whose first load dies of an error recall did not foresee (not a
+    ``RecallError``, which would end the app), after the workspace is open; later loads work."""
+
+    def __init__(self, decks: Path, clock: FakeClock) -> None:
+        super().__init__(decks, clock)
+        self.failures = 1
+
+    def home(self) -> HomeData:
+        if self.failures:
+            self.failures -= 1
+            raise RuntimeError("an injected failure")
+        return super().home()
+
+
+class _LateStandIn(_StandIn):
+    """A child whose counts arrive when :attr:`deliver` is set."""
+
+    def __init__(self, data: HomeData | None) -> None:
+        super().__init__(data)
+        self.deliver = threading.Event()
+
+    def receive(self, timeout: float = 5.0) -> HomeData | None:
+        self.deliver.wait(30)
+        return super().receive(timeout)
+
+
+def test_a_failed_load_takes_back_the_childs_counts_and_drops_the_waiting_keys(
+    tmp_path: Path,
+) -> None:
+    clock = FakeClock()
+    decks = _decks(tmp_path)
+    early = _childs_counts(decks, clock)
+    services = _FailingServices(decks, clock)
+    child = _StandIn(early)
+    services.prefetch = child  # type: ignore[assignment]
+    app = RecallApp(services, Settings(), warm_engine=False)
+
+    async def flow() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            home = app.screen
+            assert isinstance(home, HomeScreen)
+            table = home.query_one("#decks", DataTable)
+            await _wait(lambda: table.row_count > 0)
+            await pilot.press("s")
+            await pilot.pause()
+            assert "then a session starts" in _figures(app), _figures(app)
+            services.release.set()
+            await _wait(lambda: "Loading failed" in _figures(app))
+            await pilot.pause()
+            # The failure is said where the counts were; the child's counts are gone.
+            figures = _figures(app)
+            assert "RuntimeError: an injected failure" in figures, figures
+            assert "r loads again" in figures, figures
+            assert table.row_count == 0
+            text = screen_text(app)
+            assert "Tiny" not in text and "Today:" not in text, text
+            # The key that waited is dropped, and a new one is answered, not queued.
+            assert home._queued == []
+            await pilot.press("s", "t")
+            await pilot.pause()
+            assert app.screen is home and home._queued == []
+            assert "then" not in _figures(app) and "Loading failed" in _figures(app)
+            assert app.home_data is None and child.abandoned
+            # r loads again (it works this time): the counts, and keys act.
+            await pilot.press("r")
+            await _wait(lambda: app.home_data is not None and not home._loading)
+            await pilot.pause()
+            assert "Today: 3 new" in _figures(app), _figures(app)
+            await pilot.press("s")
+            await settle(app, pilot)
+            assert isinstance(app.screen, DrillScreen), type(app.screen).__name__
+
+    asyncio.run(flow())
+
+
+def test_the_childs_counts_coming_after_a_failed_load_are_not_shown(tmp_path: Path) -> None:
+    clock = FakeClock()
+    decks = _decks(tmp_path)
+    services = _FailingServices(decks, clock)
+    child = _LateStandIn(_childs_counts(decks, clock))
+    services.prefetch = child  # type: ignore[assignment]
+    services.release.set()
+    app = RecallApp(services, Settings(), warm_engine=False)
+
+    async def flow() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            home = app.screen
+            assert isinstance(home, HomeScreen)
+            await _wait(lambda: "Loading failed" in _figures(app))
+            child.deliver.set()
+            await _wait(lambda: child.received == 1)
+            for _ in range(5):
+                await pilot.pause()
+            assert home.query_one("#decks", DataTable).row_count == 0
+            assert "RuntimeError: an injected failure" in _figures(app), _figures(app)
+            assert "Today:" not in screen_text(app)
+
+    asyncio.run(flow())

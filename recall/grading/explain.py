@@ -26,14 +26,16 @@ How a phrasing is matched, and why (reading the text as words, clauses and negat
 * **One clause.** Every word of a phrasing must occur in the same clause of the text (clauses end
   at ``.``, ``;``, ``!``, ``?``, a line break, and at ``but``/``whereas``; a clause that opens
   with a pronoun, "It does not depend on the weights", is also read together with the clause
-  before it), in any
+  before it, and for a point whose model sentence holds a contrast of its own, "unbiased but
+  very noisy", the two halves of a learner's "but" are read as one clause too), in any
   order: a learner who writes "the KL divergence is the only part that moves" says the same as
   "only the KL term changes". Where order carries the meaning a phrasing says so: ``a>b`` wants
   ``b`` close after ``a`` ("over the batch", not "each example over its features").
 * **Slips forgiven.** A word of six letters or more may be one key off (``preceeding``), ten or
   more two keys, the same as the deck format's spelling rule (:mod:`recall.spelling`), never in
   its first letter nor from ``min`` to ``max``: "minimizing" is two keys from "maximizing" and
-  means the opposite.
+  means the opposite. A word of four or five letters may have two neighbouring letters swapped
+  ("lable") or a doubled letter typed once ("clas"), the slips that make no other word.
 * **Negation flips a point.** A ``not``/``never``/``nothing`` (or ``n't``) governs the words
   after it up to a comma or the clause's end (at most six words; two in a relative clause, "a
   model *that never* predicts positive gets 1% accuracy", unless a comma closes it); a
@@ -489,22 +491,37 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
     # number of the prompt's ("is it 16 bytes?"); a formula written there is the learner's own
     clauses = [_unless_echoed(clause, _asked_stems(card)) for clause in plain]
     echoed_values = _only_listed(clauses)
+    # a point whose model sentence holds its own contrast ("unbiased *but* very noisy",
+    # "highest at the origin, *yet* not typical") is also read over the two halves of a
+    # learner's "but", which otherwise ends the clause
+    contrasted: list[tuple[Token, ...]] | None = None
     formulas: FormulaGrader | None = None
     # only a text that states some math as a value can state a point's formula wrongly
     states_math = _STATED_MATH.search(text) is not None
     outcomes: list[PointOutcome] = []
     for index, point in enumerate(card.points):
+        if _holds_contrast(point.say) and _BUT.search(text):
+            if contrasted is None:
+                seen = set(read)
+                contrasted = clauses + [
+                    _unless_echoed(c, _asked_stems(card))
+                    for c in read_clauses(_BUT.sub(", yet", text))
+                    if c not in seen
+                ]
+            point_clauses = contrasted
+        else:
+            point_clauses = clauses
         contrast = _Contrast.of(point)
         # A clause that says the point's contrary makes none of its phrasings; a text that
         # says it anywhere makes the point with no bare number or formula.
-        owners = contrast.owners_of(clauses) if contrast else None
-        opposed = _clauses_saying(point.opposites, clauses, contrast, owners)
+        owners = contrast.owners_of(point_clauses) if contrast else None
+        opposed = _clauses_saying(point.opposites, point_clauses, contrast, owners)
         # a clause that makes a phrasing the other way (the point's leaning) counts as an
         # opposite said: no bare number or formula makes the point then either
         leaned: set[int] = set()
         said = _said_in(
             point.words,
-            clauses,
+            point_clauses,
             contrast,
             owners,
             skip=opposed,
@@ -522,7 +539,7 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
         if evidence is None and point.values and not opposed:
             evidence = _by_value(point, text, echoed_values)
             if evidence is not None and _formula_leans_against(
-                leaning(point.say), evidence, clauses
+                leaning(point.say), evidence, point_clauses
             ):
                 evidence = None  # "σ'(z) is at *least* 0.25" against "at most 0.25"
         # A formula makes the point only where words did not and no opposite was said; it
@@ -547,7 +564,7 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
                 evidence = formulas.evidence(point.formulas)
                 if evidence is not None and (
                     _listed_only(evidence, only_listed)  # a formula in a list of terms
-                    or _formula_leans_against(leaning(point.say), evidence, clauses)
+                    or _formula_leans_against(leaning(point.say), evidence, point_clauses)
                     or _said_of_another(text, evidence, point.say)
                 ):
                     evidence = None
@@ -594,6 +611,16 @@ def _unless_echoed(clause: tuple[Token, ...], asked: frozenset[str]) -> tuple[To
     if not clause or any(token.stem not in asked for token in clause):
         return clause
     return tuple(replace(token, listed=True) for token in clause)
+
+
+_BUT = re.compile(r",?\s+but\b", re.IGNORECASE)
+_CONTRAST_SAID = re.compile(r"\b(?:but|yet|though|although|whereas)\b|, while\b", re.IGNORECASE)
+
+
+@lru_cache(maxsize=1 << 10)
+def _holds_contrast(say: str) -> bool:
+    """Whether a model sentence states a contrast inside itself ("unbiased but very noisy")."""
+    return _CONTRAST_SAID.search(say) is not None
 
 
 def _with_referents(clauses: list[tuple[Token, ...]]) -> list[tuple[Token, ...]]:
@@ -1047,6 +1074,29 @@ def _slot_takes(slot: _Slot, token: Token) -> bool:
         if allowance and word[0] == token.word[:1] and not _opposed_prefixes(word, token.word):
             if edit_distance(word, token.word, allowance) <= allowance:
                 return True
+        if 4 <= len(word) <= 5 and short_slip(word, token.word):
+            return True
+    return False
+
+
+def short_slip(word: str, typed: str) -> bool:
+    """Whether ``typed`` is a short word (four or five letters) with the one slip that cannot
+    make another word of it: two neighbouring letters swapped ("lable", "bacth", "nrom") or a
+    doubled letter typed once ("clas", "smal"). Other slips of short words are left alone:
+    "steps" is one key from "stops", "token" from "taken"."""
+    if word[0] != typed[:1] or typed == word:
+        return False
+    if len(typed) == len(word):
+        diff = [i for i in range(len(word)) if word[i] != typed[i]]
+        return (
+            len(diff) == 2
+            and diff[1] == diff[0] + 1
+            and word[diff[0]] == typed[diff[1]]
+            and word[diff[1]] == typed[diff[0]]
+        )
+    if len(typed) + 1 == len(word):
+        i = next((k for k in range(len(typed)) if word[k] != typed[k]), len(typed))
+        return i > 0 and word[i] == word[i - 1] and word[i + 1 :] == typed[i:]
     return False
 
 

@@ -102,6 +102,8 @@ _DOTTED = {
     "vs.": "vs",
     "etc.": "etc",
     "cf.": "cf",
+    "dr.": "dr",
+    "et al.": "et al",
 }
 _DOTTED_RE = re.compile(r"(?<!\w)(?:" + "|".join(re.escape(k) for k in _DOTTED) + r")")
 #: Capitals that name a method where the lower case means something else (``ln`` is the log).
@@ -168,6 +170,29 @@ _ABBREVIATIONS = {
     "reg": "regularization",
     "corr": "correlation",
     "prev": "previous",
+    "gigabytes": "gb",
+    "gigabyte": "gb",
+    "megabytes": "mb",
+    "adv": "advantage",
+    "advs": "advantages",
+    "pts": "points",
+    "pt": "point",
+    "bw": "bandwidth",
+    "mem": "memory",
+    "emb": "embedding",
+    "embs": "embeddings",
+    "seq": "sequence",
+    "seqs": "sequences",
+    "attn": "attention",
+    "ctx": "context",
+    "wd": "weight decay",
+    "hparams": "hyperparameters",
+    "neg": "negative",
+    "negs": "negatives",
+    "temp": "temperature",
+    "ref": "reference",
+    "denom": "denominator",
+    "numer": "numerator",
 }
 _ABBREVIATION_RE = re.compile(
     r"(?<![\w/])(?:" + "|".join(re.escape(k) for k in _ABBREVIATIONS) + r")(?![\w/])"
@@ -582,6 +607,7 @@ def normalised(text: str) -> str:
     text = text.replace("cannot", "can not").replace("no longer", "not longer")
     text = text.replace("no matter", "regardless")
     text = _NONNEGATIVE.sub(" nonnegative ", text)
+    text = _HOWEVER_HOW.sub("regardless ", text)
     text = _DENY_REST.sub(f" {_DENIED_REST} ", text)
     text = _FAILS_TO.sub("do not", text)
     text = _KEEPS_FROM.sub(r"\1 not", text)
@@ -709,6 +735,12 @@ def synonyms(word_stem: str) -> tuple[str, ...]:
     return _synonym_stems().get(word_stem, ())
 
 
+#: "however" inside a sentence before a subject ("the L1 norm is the same *however you* split
+#: the weight") is "regardless of how", not a contrast nor "however small" (no claim).
+_HOWEVER_HOW = re.compile(
+    r"(?<=[^\W\d_] )however\s+(?=(?:you|it|we|they|one|the|this|that|these|those|its|their|"
+    r"a|an|i)\b)"
+)
 #: "non-negative", "non negative" and "nonnegative" are one word.
 _NON = re.compile(r"\bnon[\s-]+(?=[a-z])")
 #: Verbs of two or three words read as the one word a phrasing asks for ("GRPO *throws away*

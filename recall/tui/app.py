@@ -119,6 +119,9 @@ class RecallApp(App[int]):
         self.settings_problem = settings_problem
         self.initial_plan = plan
         self.home_data: HomeData | None = None
+        #: The load worker died of an error recall did not foresee (a ``RecallError`` ends the
+        #: app instead): the prefetching child's counts are not shown after that.
+        self.load_failed = False
         self.first_paint_at: float | None = None
         #: SIGINT arrived before the first frame: exit as soon as it is painted.
         self._interrupted = False
@@ -382,8 +385,8 @@ class RecallApp(App[int]):
         them; nothing acts on them (:attr:`home_data` stays unset until then)."""
         from recall.tui.screens.home import HomeScreen
 
-        if self.home_data is not None:
-            return  # the app's own counts came first
+        if self.home_data is not None or self.load_failed:
+            return  # the app's own counts came first, or its load failed: that is what shows
         for screen in self.screen_stack:
             if isinstance(screen, HomeScreen):
                 screen.show_data(message.data, early=True)
@@ -413,6 +416,21 @@ class RecallApp(App[int]):
         """Workers the app itself started (the load worker) report here."""
         if event.state is WorkerState.ERROR:
             self.report_worker_failure(event.worker)
+            if event.worker.group == "load":
+                self._home_load_failed(event.worker.error)
+
+    def _home_load_failed(self, error: BaseException | None) -> None:
+        """The load worker died of an error that is not a ``RecallError`` (those end the app,
+        :meth:`on_load_failed`): the home screen says so in place of its counts and drops the
+        keys that waited for them, and counts from the prefetching child, which look ready
+        but that nothing could act on, are taken back and not shown again."""
+        from recall.tui.screens.home import HomeScreen
+
+        self.load_failed = True
+        said = f"{type(error).__name__}: {error}" if error is not None else "the load failed"
+        for screen in self.screen_stack:
+            if isinstance(screen, HomeScreen):
+                screen.show_failure(said)
 
     def report_worker_failure(self, worker: Worker[object]) -> None:
         """The one place a dead worker is reported (every worker runs ``exit_on_error=False``).

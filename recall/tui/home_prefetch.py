@@ -42,21 +42,28 @@ it did before this module: every error is reported by that load, exactly as befo
 changes nothing the app's own load would then redo differently: a database it would have to
 create or upgrade is refused (:func:`recall.store.schema.only_ready_databases`), decks parsed
 afresh are kept for the app to write to the parse cache (``defer_cache_writes``), custom decks
-never checked are left for the app to check (``defer_checks``), and its sync, the same as the
-app's, leaves the app's nothing to do. The two load at once as two windows of recall do:
+never checked are left for the app to check (``defer_checks``), files the load writes beside
+the database (a followed exam plan's day in ``exam.json``, the deck failure cache) are left to
+the app to write (:func:`recall.paths.leave_files_alone`: a child killed inside one of those
+writes would leave its temporary file behind), and its sync, the same as the app's, leaves the
+app's nothing to do. The two load at once as two windows of recall do:
 the sync is one write transaction, so whichever commits second finds nothing left to do, and
 a child killed mid-transaction leaves the database as it was (SQLite's rollback).
 
 The child never outlives the app: it dies with the terminal's Ctrl-C and hangup (it keeps the
-default action of SIGINT, SIGHUP and SIGTERM, in the app's process group); the app kills it
-when it quits (:meth:`Prefetch.abandon`, from :meth:`recall.tui.services.Services.close` and
-:func:`recall.tui.launch.run_app`); and a killed app closes the child's lifeline, a pipe a
-thread of the child reads, which then ends it at once.
+default action of SIGINT, SIGHUP and SIGTERM, in the app's process group); the app's load
+kills it once its own counts are in, or have failed (:meth:`Prefetch.abandon`, which does not
+wait for it: a child inside an ``fsync`` goes only when the disk is done), the thread receiving
+its counts reaps it, and the app's quit kills and reaps it (:meth:`Prefetch.close`, from
+:meth:`recall.tui.services.Services.close` and :func:`recall.tui.launch.run_app`); and a
+killed app closes the child's lifeline, a pipe a thread of the child reads, which then ends it
+at once.
 """
 
 from __future__ import annotations
 
 import os
+import signal
 import sys
 import threading
 from collections.abc import Callable
@@ -74,6 +81,9 @@ ENV = "RECALL_PREFETCH"
 #: 0.2-0.3 s quiet and a few seconds on a loaded machine; a longer wait is a database locked by
 #: another process (SQLite's busy timeout is 15 s), which the app's own load waits for too.
 TIMEOUT = 5.0
+
+#: Seconds the app's close waits for a killed child to go (see :meth:`Prefetch.close`).
+CLOSE_WAIT = 2.0
 
 #: The child's exit statuses (for tests and debugging; the app only tells 0 from the rest).
 DELIVERED, FAILED, DECLINED = 0, 1, 3
@@ -160,28 +170,47 @@ def start(load: Callable[[], HomeData], db_url: str | None) -> Prefetch | None:
 
 class Prefetch:
     """The app's side of a running child: its counts (:meth:`receive`, once) or its end
-    (:meth:`abandon`). Thread-safe: the load worker receives while the app may quit."""
+    (:meth:`abandon`, which never waits; :meth:`close`, which reaps it). Thread-safe: the load
+    worker abandons it while another thread receives and the app may quit.
+
+    Nothing here waits for the child with a lock held, and the app's own load never waits for
+    it at all: a child in an ``fsync`` (a SQLite commit) dies of its SIGKILL only when the disk
+    is done, which could otherwise hold back the app's counts by as much. Whoever ends up
+    waiting is a thread of its own (the one receiving) or the app's close."""
 
     def __init__(self, pid: int, data_fd: int, lifeline_fd: int) -> None:
         self.pid = pid
         self._data_fd = data_fd
         self._lifeline_fd: int | None = lifeline_fd
-        #: Held while the child is reaped or killed: its pid is never signalled once reaped
-        #: (another process may have it by then).
+        #: Held while the child is signalled or reaped (a reap that does not wait), never
+        #: while waiting: its pid is never signalled once reaped (another process may have it
+        #: by then).
         self._lock = threading.Lock()
         self._reaped = False
         self._received = False
+        #: :meth:`abandon` came before any :meth:`receive` (the data pipe is closed unread).
+        self._abandoned_unread = False
         #: The child's exit status once reaped (a negative signal number if killed), for tests.
         self.status: int | None = None
 
+    @property
+    def reaped(self) -> bool:
+        """Whether the child has been waited for (no zombie of it is left)."""
+        return self._reaped
+
     def receive(self, timeout: float = TIMEOUT) -> HomeData | None:
         """The child's home data, or ``None`` when it did not deliver in ``timeout`` seconds
-        (then it is killed): blocks without holding the interpreter's lock. Only the first
-        call reads; the child is reaped before this returns."""
+        (then it is killed) or was abandoned: blocks without holding the interpreter's lock.
+        Only the first call reads; the child is reaped before this returns (this thread waits
+        for it, so that :meth:`abandon` does not have to)."""
         with self._lock:
-            if self._received or self._reaped:
-                return None
+            first = not self._received and not self._reaped
             self._received = True
+            abandoned = self._abandoned_unread
+        if not first:
+            if abandoned:
+                self._wait()  # killed before anyone read: reaped here, off the app's load
+            return None
         import select
         import time
 
@@ -207,9 +236,8 @@ class Prefetch:
             os.close(self._data_fd)
         if not complete:
             self.abandon()
-            return None
-        status = self._reap()
-        if status != DELIVERED or not chunks:
+        status = self._wait()
+        if not complete or status != DELIVERED or not chunks:
             return None
         try:
             data = _unpickle(b"".join(chunks))
@@ -218,37 +246,60 @@ class Prefetch:
         return data if isinstance(data, HomeData) else None
 
     def abandon(self) -> None:
-        """End the child now if it is still there (killed and reaped); safe to call more than
-        once, from any thread."""
-        import signal
-
+        """Kill the child if it is still there, without waiting for it to go (it is reaped by
+        the thread receiving, or by :meth:`close`); safe to call more than once, from any
+        thread."""
         with self._lock:
             if not self._reaped:
                 try:
                     os.kill(self.pid, signal.SIGKILL)
                 except OSError:
-                    pass  # already gone: reaped below
-                self._wait_held()
+                    pass  # already gone: reaped below or later
+                self._reap_if_ended()
             self._close_lifeline()
             if not self._received:  # nobody reads it any more
                 self._received = True
+                self._abandoned_unread = True
                 os.close(self._data_fd)
 
-    def _reap(self) -> int | None:
-        """Wait for the child, which has closed its end of the pipe (it is leaving)."""
-        with self._lock:
-            if not self._reaped:
-                self._wait_held()
-            self._close_lifeline()
-            return self.status
+    def close(self, timeout: float = CLOSE_WAIT) -> None:
+        """Kill the child and reap it (the app is quitting): waits at most ``timeout``
+        seconds for a killed child to go (one inside an ``fsync`` goes when the disk is done);
+        one still there then is reaped by the system once this process has ended."""
+        self.abandon()
+        self._wait(timeout)
 
-    def _wait_held(self) -> None:
+    def _wait(self, timeout: float | None = None) -> int | None:
+        """Wait for the child, which has closed its end of the pipe or was killed, and reap
+        it (``timeout``: at most that long); its exit status, ``None`` if it is not reaped
+        (or was reaped without one)."""
+        import time
+
+        deadline = None if timeout is None else time.monotonic() + timeout
+        pause = 0.001
+        while True:
+            with self._lock:
+                if self._reaped or self._reap_if_ended():
+                    self._close_lifeline()
+                    return self.status
+            if deadline is not None and time.monotonic() >= deadline:
+                return None
+            time.sleep(pause)  # a poll, not a blocking wait: the lock is free meanwhile
+            pause = min(pause * 2, 0.02)
+
+    def _reap_if_ended(self) -> bool:
+        """Reap the child if it has ended (never waits); whether it is reaped. Called with
+        the lock held."""
         try:
-            _pid, status = os.waitpid(self.pid, 0)
-            self.status = os.waitstatus_to_exitcode(status)
-        except ChildProcessError:
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+        except ChildProcessError:  # (not ours, or reaped by someone else)
             self.status = None
+        else:
+            if pid == 0:
+                return False  # still there
+            self.status = os.waitstatus_to_exitcode(status)
         self._reaped = True
+        return True
 
     def _close_lifeline(self) -> None:
         if self._lifeline_fd is not None:
@@ -258,12 +309,11 @@ class Prefetch:
 
 def _child(load: Callable[[], HomeData], db_url: str | None, out_fd: int, lifeline_fd: int) -> int:
     """The child's whole life: load, send, and say how it went (its exit status)."""
-    import _signal
     import gc
 
     gc.disable()  # it lives for a fraction of a second: collections would only slow it
-    for signum in (_signal.SIGINT, _signal.SIGTERM, _signal.SIGHUP, _signal.SIGPIPE):
-        _signal.signal(signum, _signal.SIG_DFL)  # dies with the terminal's Ctrl-C and hangup
+    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGPIPE):
+        signal.signal(signum, signal.SIG_DFL)  # dies with the terminal's Ctrl-C and hangup
     devnull = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1, 2):
         os.dup2(devnull, fd)
@@ -271,9 +321,11 @@ def _child(load: Callable[[], HomeData], db_url: str | None, out_fd: int, lifeli
     threading.Thread(target=_end_with_parent, args=(lifeline_fd,), daemon=True).start()
     if not _ready_sqlite_file(db_url):
         return DECLINED
+    from recall.paths import leave_files_alone
     from recall.store.schema import only_ready_databases
 
     only_ready_databases()
+    leave_files_alone()  # (exam.json, the deck failure cache: the app's load writes them)
     data = load()
     import pickle
 

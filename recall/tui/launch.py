@@ -114,7 +114,7 @@ def run_app(
         )
     except BaseException:  # Ctrl-C during Textual's import: the child goes too
         if prefetch is not None:
-            prefetch.abandon()
+            prefetch.close()
         raise
     status = 0
     try:
@@ -128,7 +128,7 @@ def run_app(
             app.shutdown()
         finally:
             if prefetch is not None:  # (shutdown ends it too; this also when shutdown fails)
-                prefetch.abandon()
+                prefetch.close()
         startup_gc.restore()
         _restore_stop_signals()
     _leave_without_waiting(status)

@@ -92,6 +92,16 @@ class Services:
     def load(self) -> HomeData:
         """Open the workspace (decks loaded and synced) or reload it, and count (a worker).
         Each step is told to :attr:`progress`, when a screen has set it."""
+        try:
+            return self._load()
+        finally:
+            # The child's counts are moot once this load is in (or has failed: its failure is
+            # what the screen says). Killed without waiting: a child inside an fsync goes
+            # when the disk is done, and this load's counts are not held back for it.
+            if self.prefetch is not None:
+                self.prefetch.abandon()
+
+    def _load(self) -> HomeData:
         progress = self.progress
         if self._workspace is None:
             from recall.workspace import Workspace
@@ -113,10 +123,7 @@ class Services:
             self._workspace.reload(progress=progress)
         if progress is not None:
             progress("Counting today's cards…")
-        data = self.home()
-        if self.prefetch is not None:  # the child's counts are moot if they are not in yet
-            self.prefetch.abandon()
-        return data
+        return self.home()
 
     def check_pending(self) -> HomeData:
         """Check the custom decks the load left for later with the formula engine, bring them
@@ -279,7 +286,29 @@ class Services:
             reviewed=empty.reviewed,
             cards=empty.cards,
             learning_later=empty.learning_later,
+            unknown=self._unknown_scope(plan),
         )
+
+    def _unknown_scope(self, plan: SessionPlan) -> str:
+        """A sentence naming the deck or topic ``plan`` asks for that no deck has (``recall
+        drill --deck activaton``), with the nearest that exists; "" when every one exists."""
+        from recall.cards.problems import did_you_mean
+        from recall.inert import quote
+
+        decks = self.workspace.decks
+        known = [deck.id for deck in decks]
+        for deck_id in plan.deck_ids:
+            if deck_id not in known:
+                hint = did_you_mean(deck_id, known) or "`recall decks list` lists them"
+                return f"There is no deck '{quote(deck_id)}' ({hint})."
+        topics = sorted(
+            {deck.topic for deck in decks if deck.topic}
+            | {card.topic for card in self.workspace.cards.values() if card.topic}
+        )
+        if plan.topic and plan.topic not in topics:
+            hint = did_you_mean(plan.topic, topics) or "the home screen's Topic column lists them"
+            return f"There is no topic '{quote(plan.topic)}' ({hint})."
+        return ""
 
     def scope_cards(self, decks: Sequence[str] | None, topic: str | None) -> tuple[int, int]:
         """(cards that can be drilled, of them the ones reviewed before): see
@@ -448,10 +477,10 @@ class Services:
 
     def close(self) -> None:
         """Close the store (every review is already committed); a prefetching child still
-        running is ended."""
+        running is ended and reaped."""
         self.closed = True
         if self.prefetch is not None:
-            self.prefetch.abandon()
+            self.prefetch.close()
         if self._workspace is not None:
             self._workspace.close()
 

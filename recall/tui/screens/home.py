@@ -26,6 +26,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Header, Sparkline, Static
 
+from recall.inert import inert
 from recall.session import Mode
 from recall.tui.plain import plain
 from recall.tui.screens.base import RecallScreen
@@ -116,6 +117,8 @@ class HomeScreen(RecallScreen):
         #: The counts shown are the prefetching child's (:meth:`show_data` ``early``): the
         #: load is still at work, and keys wait for it as while loading.
         self._early: HomeData | None = None
+        #: The load worker died (:meth:`show_failure`): what it said, until a load succeeds.
+        self._failure: str | None = None
         self._progress = "Loading decks…"
         #: The load worker's latest step in words (set from its thread; shown by the timer).
         self._latest_progress: str | None = None
@@ -205,11 +208,14 @@ class HomeScreen(RecallScreen):
     def show_data(self, data: HomeData, *, early: bool = False) -> None:
         """Fill the table and the figures from the load worker's result, then run the keys
         pressed while it was loading. ``early``: the prefetching child's counts, shown while
-        the load goes on (keys pressed meanwhile wait for it)."""
+        the load goes on (keys pressed meanwhile wait for it), never after it failed."""
+        if early and self._failure is not None:
+            return
         self._fill_table(data, self.selected_deck())
         self._early = data if early else None
         if not early:
             self._loading = False
+            self._failure = None
             if self._progress_timer is not None:
                 self._progress_timer.pause()  # until a reload: no ticks while nothing loads
         if early and self._queued:
@@ -304,6 +310,31 @@ class HomeScreen(RecallScreen):
             line.append(" (Esc forgets)", style="dim")
         self.query_one("#today-figures", Static).update(line)
 
+    def show_failure(self, message: str) -> None:
+        """The load worker died (``message``: its error; see
+        :meth:`recall.tui.app.RecallApp._home_load_failed`): say so where the counts go, with
+        what can be done (r loads again), and drop the keys that waited for the load, which
+        will not come. Counts the prefetching child showed go too: they looked ready, and
+        nothing could act on them."""
+        self._failure = message
+        self._queued.clear()
+        self._loading = False
+        if self._progress_timer is not None:
+            self._progress_timer.pause()
+        if self._early is not None:
+            self._early = None
+            self.query_one("#decks", DataTable).clear()
+            self.query_one("#forecast", Sparkline).display = False
+            self.query_one("#home-resume", Static).display = False
+            self.query_one("#home-problems", Static).display = False
+        self._say_failure()
+
+    def _say_failure(self) -> None:
+        line = Text("Loading failed: ", style="bold")
+        line.append(inert(self._failure or "", one_line=True))
+        line.append("\nr loads again, q quits", style="dim")
+        self.query_one("#today-figures", Static).update(line)
+
     def _run_queued(self) -> None:
         """Run the actions asked for while loading, in order, until one opens a screen."""
         queued, self._queued = self._queued, []
@@ -341,7 +372,12 @@ class HomeScreen(RecallScreen):
         return self.recall.settings.session_minutes
 
     def _ready(self, action: str | None = None) -> bool:
-        """Whether the decks are in; if not, ``action`` is queued to run once they are."""
+        """Whether the decks are in; if not, ``action`` is queued to run once they are (after
+        a failed load it is not: the failure is said again)."""
+        if self._failure is not None:
+            self._say_failure()
+            self.app.bell()
+            return False
         if self.recall.home_data is not None and not self._loading:
             return True
         if action is not None and action not in self._queued:
@@ -591,6 +627,7 @@ class HomeScreen(RecallScreen):
             self.services.follow_exam,
             self.services.stop_following_exam,
             date_text=date_text,
+            followed=self.services.followed_exam,
         )
 
         def closed(_result: None) -> None:
@@ -604,6 +641,7 @@ class HomeScreen(RecallScreen):
             self._ready("reload")
             return
         self._loading = True
+        self._failure = None
         self._progress = "Reloading decks…"
         self._latest_progress = None
         if self._progress_timer is not None:
@@ -627,9 +665,10 @@ TOPIC_WIDTH = 18
 DECK_WIDTH = 26
 
 
-#: Columns the header's lines have at 80 columns (the forecast takes 30, the padding 2): each
-#: line is said in the longest words that fit, so no line wraps and pushes the next one off.
-HEADER_WIDTH = 48
+#: Columns the header's lines have at 80 columns (the forecast takes 30, the blank column before
+#: it 1, the padding 2): each line is said in the longest words that fit, so no line wraps and
+#: pushes the next one off.
+HEADER_WIDTH = 47
 
 #: A header line as parts: (words, whether they are a figure shown in bold).
 Line = list[tuple[str, bool]]
