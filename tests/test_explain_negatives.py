@@ -11,9 +11,13 @@ a case beside it states the point properly and must still be made.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
-from recall.grading.explain_words import normalised, stem
+from recall.cards.model import Card
+from recall.grading.explain import check_explanation
+from recall.grading.explain_words import NEGATORS, SMALL_WORDS, normalised, stem
 from tests.explain_cases import assert_points, builtin_explain_cards, made_points
 
 #: Terms named one after another, comma by comma, with nothing said of any of them: the signs
@@ -733,3 +737,52 @@ def test_no_card_is_answered_by_its_own_prompt_or_hint() -> None:
                 making.append((key, text[:50], sorted(made)))
     assert len(builtin_explain_cards()) >= 60
     assert not making
+
+
+def _keyword_bag(card: Card) -> list[str]:
+    """The card's keywords: the first alternative of every word of every phrasing."""
+    words: set[str] = set()
+    for point in card.points:
+        for phrasing in point.words:
+            for word in re.split(r"[\s>]+", phrasing):
+                first = word.split("|")[0]
+                if first and first not in SMALL_WORDS | NEGATORS:
+                    words.add(first)
+    return sorted(words)
+
+
+@pytest.mark.parametrize("order", ["sorted", "reversed"])
+def test_a_bag_of_the_cards_keywords_passes_no_card(order: str) -> None:
+    """The card's keywords separated by spaces, with no stating word or relating sign among
+    them, state nothing: no built-in explain card passes on them."""
+    passing = []
+    for key, card in builtin_explain_cards().items():
+        bag = _keyword_bag(card)
+        text = " ".join(bag if order == "sorted" else bag[::-1])
+        if check_explanation(card, text).passed:
+            passing.append(key)
+    assert len(builtin_explain_cards()) >= 60
+    assert not passing
+
+
+@pytest.mark.parametrize(
+    ("key", "text"),
+    [
+        (
+            "inference-cost/explain-where-compute-goes",
+            "20 activations flops gradients inference over-train parameter parameters per "
+            "scales six size tokens weights",
+        ),
+        (
+            "attention-transformers/explain-sqrt-dk",
+            "variance d_k dot product softmax one-hot saturation gradients vanishing sqrt scaling",
+        ),
+        (
+            "normalization/batchnorm-vs-layernorm",
+            "batchnorm batch statistics per feature layernorm per example running averages "
+            "inference transformers",
+        ),
+    ],
+)
+def test_a_run_of_terms_with_nothing_stated_makes_no_point(key: str, text: str) -> None:
+    assert not made_points(key, text)

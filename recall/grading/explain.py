@@ -60,7 +60,11 @@ How a phrasing is matched, and why (reading the text as words, clauses and negat
   sign among them, whatever stands inside an item ("one-hot, sqrt(d_k), KL to reference"),
   unless most of them deny something ("no reward model, no sampling, no value net, no RL").
   The longest unlinked run in a written sentence is about eight words ("small batches give noisy
-  statistics" is five and still a statement).
+  statistics" is five and still a statement). A bag of keywords joined by spaces, prepositions
+  and hyphens is a list too: twelve words in a row with no small word, negation, verb or sign
+  among them ("20 activations flops gradients inference over-train parameter per scales six
+  size tokens"). Nor does a clause make a point whose every word is a word of the card's prompt
+  or hint (the question typed back), nor the words that made one point make a second.
 * **A point leans one way.** Its model sentence takes one side of pairs such as
   negative/positive, right/wrong, maximum/minimum, larger/smaller, cheaper/more expensive
   (:mod:`recall.grading.explain_polarity`); the part of a clause that makes a phrasing and

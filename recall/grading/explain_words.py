@@ -247,6 +247,12 @@ LIST_CLAUSE = 6
 #: A run of this many words with no link between any two of them (commas do not link) is a list
 #: wherever it stands: the longest such run in a written sentence is about eight words.
 LIST_RUN = 9
+#: A run of this many words joined by nothing but spaces, hyphens and prepositions, with no small
+#: word, negation, verb or sign among them, is a bag of words, not a statement ("20 activations
+#: flops gradients inference over-train parameter per scales six size tokens weights"); the
+#: longest such run in a written sentence is about nine ("deployed model costs about 2N FLOPs
+#: per served token").
+BAG_RUN = 12
 #: This many comma-parted items in a row, each one or two words with no link, are a list
 #: ("bce, mse, sigmoid, slope").
 LIST_ITEMS = 4
@@ -276,6 +282,9 @@ VERB_FORMS = frozenset(
     removes reduces reduce increases decreases lowers raises penalizes penalize learns learn
     equals matters helps hurts breaks moves behaves differs ignores ignore couples""".split()
 )
+#: A "+" the learner typed, kept as a sign beside the word "plus" it is read as (the bag rule
+#: reads a sign as a tie, a word "plus" in a list of keywords as none).
+_PLUS_SIGN = "\u2295"
 #: Signs that state a relation between the terms either side ("var = 1", "n > k").
 _STATING_SIGNS = frozenset("=≈<>≤≥≠∝⇒→")
 
@@ -317,7 +326,9 @@ def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
     ``nothing`` right after a verb denies the verb too ("teaches nothing")."""
     # ", which ..." says more of what the comma follows ("unlike L2's push, which shrinks"):
     # it stays in that piece.
-    text = _CONTRAST_MARKERS.sub("conversely", _RELATIVE.sub(r" \1", normalised(text)))
+    # a "+" typed is read "plus" and stays a sign (_PLUS_SIGN): "DPM-Solver++" is no bag
+    text = normalised(text.replace("+", "+" + _PLUS_SIGN))
+    text = _CONTRAST_MARKERS.sub("conversely", _RELATIVE.sub(r" \1", text))
     for piece in _CLAUSE_BREAK.split(text):
         opening = next((w for w in _OPENING_WORD.findall(piece[:60]) if w not in _CONNECTIVES), "")
         tokens: list[Token] = []
@@ -334,6 +345,10 @@ def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
         # a side break), "comma", nothing but a space, or nothing at all ("start").
         joint = "start"
         joints: list[str] = []
+        # whether something states or relates between each word and the one before (a small
+        # word, a negation, a stating sign, "plus"), or the word is a verb: the bag rule
+        tie = False
+        ties: list[bool] = []
         depth = 0  # brackets open around the word ("(x_0, ε)": a formula's arguments)
         # comma-parted items outside brackets, for the list rule, and those that state
         item = 0
@@ -363,6 +378,8 @@ def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
                 depth = max(0, depth + (raw in "([{") - (raw in ")]}"))
                 if raw in _STATING_SIGNS:
                     stating.add(item)
+                # any sign but a hyphen ties: a formula is no bag of words
+                tie = tie or raw != "-"
                 if raw == "=":
                     gap.append("is")  # "RMSNorm = LayerNorm without ..." names RMSNorm again
                 continue
@@ -373,6 +390,7 @@ def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
             last_raw = raw
             if side_break or raw in STATING_WORDS or raw in VERB_FORMS:
                 stating.add(item)
+            tie = tie or side_break or raw == ","
             if (raw == "," and not depth) or side_break:
                 item += 1
                 stating.update({item} if side_break else set())
@@ -394,6 +412,7 @@ def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
             step += word in _STEP_WORDS or (after_comma and word in _CLAIM_JOINERS)
             if word in NEGATORS or word in SMALL_WORDS or word in LINKS:
                 joint = "link"
+            tie = tie or word in STATING_WORDS or word in NEGATORS or word in SMALL_WORDS
             if word == _DENIED_REST:
                 denied_from = len(tokens)  # what follows "it is not the case that" is denied
                 joint = "link"
@@ -438,6 +457,8 @@ def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
                 )
             )
             joints.append(joint)
+            ties.append(tie or word in STATING_WORDS or word in VERB_FORMS)
+            tie = False
             items.append(item)
             joint = "space"
             gap = []
@@ -455,7 +476,7 @@ def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
         if tokens and opening in _REFERRING:
             tokens[0] = replace(tokens[0], refers=True)
         if tokens:
-            yield _mark_lists(tokens, joints, items, stating)
+            yield _mark_lists(tokens, joints, items, stating, ties)
 
 
 #: Words that open a clause speaking of what the clause before named ("It", "This term",
@@ -470,6 +491,7 @@ def _mark_lists(
     joints: list[str],
     item_of: list[int] | None = None,
     stating: set[int] | frozenset[int] = frozenset(),
+    ties: list[bool] | None = None,
 ) -> tuple[Token, ...]:
     """The clause's tokens, those that stand in a list of terms marked ``listed``.
 
@@ -492,6 +514,16 @@ def _mark_lists(
             if i - start >= LIST_RUN:
                 listed[start:i] = [True] * (i - start)
             start = i
+    # a bag of words: a run of BAG_RUN words with no small word, negation, verb or stating
+    # sign among them states nothing, whatever prepositions and hyphens stand between
+    # ("20 activations flops gradients inference over-train parameter per scales six")
+    if ties is not None:
+        start = 0
+        for i in range(1, len(tokens) + 1):
+            if i == len(tokens) or ties[i] or joints[i] == "start":
+                if i - start >= BAG_RUN:
+                    listed[start:i] = [True] * (i - start)
+                start = i
     # items: runs of space-joined words, parted by commas
     items: list[tuple[int, int]] = []
     for i, joint in enumerate(joints):
