@@ -680,6 +680,30 @@ ECHOES = [
     ("information-theory/explain-perplexity", "a model that is uniform over k tokens", [1], [2]),
 ]
 
+#: A phrasing of one word (or one list of alternatives) states nothing by itself: the clause
+#: that makes it must say another word of the point, or any text holding the word would make
+#: it. The point said with such a word beside its own is still made.
+ONE_WORD = [
+    ("information-theory/explain-js", "GANs do not use it", [], [4]),
+    ("information-theory/explain-js", "GANs were never about it", [], [4]),
+    ("attention-transformers/explain-gqa", "Llama does not use it", [], [4]),
+    ("attention-transformers/explain-gqa", "Llama is a model", [], [4]),
+    ("generative-models/explain-ebm-langevin", "EBMs are unrelated to diffusion", [], [5]),
+    (
+        "information-theory/explain-js",
+        "in the original GAN the generator minimises the JS divergence",
+        [4],
+        [],
+    ),
+    ("attention-transformers/explain-gqa", "GQA is now the default, Llama-2 70B uses it", [4], []),
+    (
+        "generative-models/explain-ebm-langevin",
+        "Langevin sampling is just like diffusion sampling with noise",
+        [5],
+        [],
+    ),
+]
+
 CASES = [
     *(("term list", *case) for case in TERM_LISTS),
     *(("attribution", *case) for case in ATTRIBUTION),
@@ -693,6 +717,7 @@ CASES = [
     *(("wrong figure", *case) for case in WRONG_FIGURES),
     *(("word sense", *case) for case in WORD_SENSES),
     *(("echo", *case) for case in ECHOES),
+    *(("one word", *case) for case in ONE_WORD),
 ]
 
 

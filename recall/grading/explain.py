@@ -534,6 +534,7 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
             roles=_roles(card, index),
             attribution=attribution(point.say),
             taken=frozenset(frozenset(o.said.split()) for o in outcomes if o.made),
+            anchors=_anchors(point, card.prompt),
         )
         evidence, clause = said if said is not None else (None, ())
         if evidence is not None and wrong_operand(point.say, text) is not None:
@@ -898,6 +899,7 @@ def _said_in(
     roles: _Roles | None = None,
     attribution: Attribution | None = None,
     taken: frozenset[frozenset[str]] = frozenset(),
+    anchors: frozenset[str] | None = None,
 ) -> tuple[str, tuple[Token, ...]] | None:
     """The words of the first clause that says one of ``phrasings``, and that clause (leaving
     out the clauses
@@ -922,6 +924,12 @@ def _said_in(
             matched = _match(phrasing, clause, allowed)
             if matched is not None and frozenset(matched.split()) in taken:
                 continue  # these words made an earlier point: one stretch, one point
+            if (
+                matched is not None
+                and anchors is not None
+                and not _anchored(phrasing, clause, anchors)
+            ):
+                continue  # one word alone, in a clause that says nothing else of the point
             if matched is not None and leaning is not None:
                 if (
                     _leans_against(leaning, phrasing, clause)
@@ -934,6 +942,35 @@ def _said_in(
             if matched is not None:
                 return matched, clause
     return None
+
+
+@lru_cache(maxsize=1 << 10)
+def _anchors(point: KeyPoint, prompt: str) -> frozenset[str]:
+    """The stems of the point's model sentence, phrasings and subject and of the card's
+    prompt (the things it speaks of: "KL"): what a clause making a one-word phrasing must say
+    besides that word (:func:`_anchored`)."""
+    words = [point.say, *point.words, prompt, point.subject or ""]
+    return frozenset(
+        s
+        for text in words
+        for raw in WORD.findall(normalised(text.replace("|", " ").replace(">", " ")))
+        if raw != "," and folded(raw) not in SMALL_WORDS | NEGATORS
+        for s in (stem(folded(raw)), *synonyms(stem(folded(raw))))
+    )
+
+
+def _anchored(phrasing: Phrasing, clause: tuple[Token, ...], anchors: frozenset[str]) -> bool:
+    """Whether a clause may make the phrasing: a phrasing of one word (or one list of
+    alternatives) states nothing by itself, any text holding the word would make it ("GANs do
+    not use it" for "... the original GAN ..."), so its clause must hold another word of the
+    point's model sentence or phrasings besides the word itself ("correlated features move
+    *together*" has "correlated", "features")."""
+    if len(phrasing.slots) != 1 or phrasing.negated:
+        return True
+    own = set(phrasing.slots[0].stems)
+    if clause and clause[0].refers:
+        return True  # "It can't dip under zero (by Jensen)": "it" is what the card asks about
+    return any(token.stem in anchors and token.stem not in own for token in clause)
 
 
 def _formula_leans_against(
