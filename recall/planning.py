@@ -373,7 +373,8 @@ def render_exam(plan: ExamPlan, narrowing: str = CLI_NARROWING) -> str:
         return "\n".join(out)
     by_deck = plan.recall_by_deck()
     out += [
-        f"Feasible: {new} new cards introduced, and every card reviewed at least twice before "
+        f"Feasible: {count_of(new, 'new card')} introduced, and every card reviewed at least "
+        "twice before "
         "the exam.",
         f"Predicted recall on the exam day: {_pct(plan.predicted_recall)} "
         "(FSRS, if every review is answered right)",

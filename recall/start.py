@@ -39,3 +39,22 @@ def main() -> int:
         return run()
     except KeyboardInterrupt:
         return 130
+    except Exception as error:
+        if _caused_by_interrupt(error):
+            return 130
+        raise
+
+
+def _caused_by_interrupt(error: BaseException) -> bool:
+    """Whether ``error`` only wraps a Ctrl-C: an interrupt that lands while a class body runs
+    ``__set_name__`` (Textual's ``Theme`` dataclass, during the import before the first frame)
+    comes out of the import as ``RuntimeError: Error calling __set_name__``, caused by the
+    ``KeyboardInterrupt``."""
+    seen: set[int] = set()
+    link: BaseException | None = error
+    while link is not None and id(link) not in seen:
+        if isinstance(link, KeyboardInterrupt):
+            return True
+        seen.add(id(link))
+        link = link.__cause__ or link.__context__
+    return False

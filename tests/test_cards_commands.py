@@ -103,6 +103,7 @@ def test_new_writes_a_valid_template(custom: Path, capsys: pytest.CaptureFixture
     assert main(["decks", "validate", "--identities", str(path)]) == 0
     assert main(["decks", "new", "My Losses"]) == 2  # refuses to overwrite
     assert "already exists" in capsys.readouterr().err
+    assert main(["decks", "new", "My Losses", "--force"]) == 0  # its own id is no clash
 
 
 @pytest.mark.parametrize("how", ["--id", "name"])
@@ -110,15 +111,32 @@ def test_new_refuses_a_builtin_decks_id(
     how: str, custom: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """A deck written with a built-in deck's id would be skipped at every load."""
-    from recall.cards.loader import builtin_deck_ids
+    from recall.cards.loader import load_decks
+    from recall.paths import builtin_decks_dir
 
-    taken = sorted(builtin_deck_ids())[0]
+    taken = load_decks([builtin_decks_dir()]).decks[0].id
     argv = ["decks", "new", "Mine", "--id", taken] if how == "--id" else ["decks", "new", taken]
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert f"deck id '{taken}' is a built-in deck's" in err
     assert f"--id my-{taken}" in err
     assert not (custom / f"{taken}.toml").exists()
+
+
+def test_new_refuses_an_id_a_custom_deck_of_another_file_name_holds(
+    custom: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The learner's older deck (holding their cards) was the one skipped after this."""
+    assert main(["decks", "new", "My stuff"]) == 0
+    (custom / "my-stuff.toml").rename(custom / "renamed.toml")
+    capsys.readouterr()
+    assert main(["decks", "new", "My stuff"]) == 2
+    err = capsys.readouterr().err
+    assert "deck id 'my-stuff' is held by" in err and "renamed.toml" in err
+    assert not (custom / "my-stuff.toml").exists()
+    assert main(["decks", "new", "My stuff", "--id", "my-stuff-2"]) == 0
+    assert main(["decks", "list"]) == 0
+    assert "failed to load" not in capsys.readouterr().out
 
 
 def test_a_failed_deck_file_is_counted_in_words_that_agree(

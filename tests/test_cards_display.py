@@ -150,7 +150,15 @@ def test_an_interval_domain_is_shown_once_in_parentheses() -> None:
     [
         (r"-\log\frac{a}{b}", "-log(a/b)"),
         (r"\tfrac12 r^2", "½ r²"),
-        (r"2\cdot B\cdot\text{bytes}", "2· B·bytes"),
+        (r"2\cdot B\cdot\text{bytes}", "2·B·bytes"),
+        # TeX's rule: a control word swallows the spaces after it (a product and a prefix
+        # symbol sit against their operands), and ∂ or ∇ before a name is one token.
+        (r"\frac{\partial}{\partial w_j}", "∂/∂w_j"),
+        (r"\frac{\partial L}{\partial w}", "∂L/∂w"),
+        (r"\lambda\lVert w\rVert_2^2", "λ‖w‖_2²"),
+        (r"\frac{a\cdot b}{\|a\|\,\|b\|}", "(a·b)/(‖a‖ ‖b‖)"),
+        (r"a \times b", "a×b"),
+        (r"x \in A", "x ∈ A"),
         (r"\beta\log\sigma(x)", "β log σ(x)"),
         (r"\frac{x-\mu}{\sqrt{\sigma^2+\epsilon}}", "(x-μ)/√(σ²+ε)"),
         (r"(2\pi)^{-d/2}", "(2π)^(-d/2)"),
@@ -161,3 +169,16 @@ def test_an_interval_domain_is_shown_once_in_parentheses() -> None:
 )
 def test_latex_to_unicode(latex: str, shown: str) -> None:
     assert latex_to_unicode(latex) == shown
+
+
+def test_a_shown_formula_reads_as_its_prompt_writes_it(capsys: pytest.CaptureFixture[str]) -> None:
+    """Found by trying recall as a learner: the L2 card's prompt says ``λ‖w‖_2²`` and
+    ``∂L/∂w_j`` while the formula under it read ``λ‖ w‖_2² ⇒ (∂)/(∂ w_j) += ▢``."""
+    from recall.cli import main
+
+    assert main(["decks", "show", "regularization", "--rendered", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "𝓛 + λ‖w‖_2² ⇒ ∂/∂w_j += ▢" in out
+    assert "‖ w" not in out and "(∂)" not in out
+    assert main(["decks", "show", "retrieval-evaluation", "--rendered", "--seed", "3"]) == 0
+    assert "cos θ = (a·b)/(‖a‖ ‖b‖) = ▢" in capsys.readouterr().out

@@ -159,3 +159,17 @@ def test_a_one_day_shortfall_is_said_in_grammar(capsys) -> None:
     status, out = _run(capsys, "exam", "+3")
     line = next(s for s in out.splitlines() if "minutes in all" in s)
     assert line.endswith("and 3 days at 10 minutes give 30")
+
+
+def test_a_one_card_exam_plan_says_one_new_card(capsys, tmp_path) -> None:
+    """ "Feasible: 1 new cards introduced" was what `recall exam` said for a deck of one card."""
+    folder = tmp_path / "one"
+    folder.mkdir()
+    (folder / "one.toml").write_text(
+        '[deck]\nid = "one"\nname = "One"\n\n'
+        '[[card]]\nid = "a"\nkind = "fact"\nprompt = "A?"\nvalue = 1\n',
+        encoding="utf-8",
+    )
+    status, out = _run(capsys, "--decks", str(folder), "exam", "+10", "--deck", "one")
+    assert status == 0
+    assert "Feasible: 1 new card introduced, and every card reviewed" in out

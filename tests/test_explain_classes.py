@@ -18,7 +18,7 @@ import pytest
 from recall.cards.loader import load_decks, read_deck
 from recall.cards.model import Card, CardKind
 from recall.grading import check_deck
-from recall.grading.explain import check_explanation
+from recall.grading.explain import check_explanation, short_slip
 from recall.grading.explain_words import normalised
 from recall.paths import builtin_decks_dir
 
@@ -474,7 +474,29 @@ SLIPS = [
     ),
     ("losses/why-cross-entropy", "Minimising CE maximises the KL to the data.", [], [2]),
     ("attention-transformers/explain-sqrt-dk", "The vraiance of q·k grows with d_k.", [0], []),
+    # short words: two neighbouring letters swapped, or a doubled letter typed once
+    ("losses/why-cross-entropy", "lable smoothing is the usual guard", [4], []),
+    ("normalization/batchnorm-vs-layernorm", "BatchNorm needs a big bacth", [1], []),
+    ("alignment/rlhf-kl-explain", "the reward model is only a porxy", [0], []),
 ]
+
+
+@pytest.mark.parametrize(
+    ("word", "typed", "taken"),
+    [
+        ("class", "clas", True),
+        ("label", "lable", True),
+        ("steps", "stops", False),  # another word one key away: not a slip
+        ("token", "taken", False),
+        ("layer", "later", False),
+        ("noise", "noize", False),
+    ],
+)
+def test_a_short_word_forgives_only_the_slips_that_make_no_other_word(
+    word: str, typed: str, taken: bool
+) -> None:
+    assert short_slip(word, typed) is taken
+
 
 #: A formula typed with Greek letters spelt out ("mu + sigma * eps") is read as a formula and
 #: graded by the engine.
@@ -541,6 +563,20 @@ NOTES = [
         [],
     ),
     ("normalization/batchnorm-vs-layernorm", "B N normalises each feat over the batch", [0], []),
+    ("alignment/grpo-explain", "if a group's rewards are all equal, every adv is 0", [3], []),
+    # "Dr." and "et al." do not end a sentence
+    (
+        "alignment/grpo-explain",
+        "Dr. GRPO gets rid of both the std and the length division",
+        [5],
+        [],
+    ),
+    (
+        "inference-cost/explain-inference-regimes",
+        "decode is mem bw bound, it streams all weights per token",
+        [2],
+        [],
+    ),
 ]
 
 #: A word's family stands for it ("overwhelm" for "dominate", "relies" for "depends",
@@ -723,23 +759,95 @@ FAR = [
         [],
     ),
     ("gradients/why-mse-sigmoid-trains-badly", "MSE multiplies that by sigma prime of z", [1], []),
-    # "where", "wherever" link a clause: it is a statement, not a list of terms
     (
-        "gradients/why-mse-sigmoid-trains-badly",
-        "CE keeps mistakes loud exactly where MSE mutes them",
+        "losses/why-cross-entropy",
+        "people soften the one-hot targets and cap the gradient norm to protect against that",
         [4],
         [],
     ),
     (
-        "gradients/why-mse-sigmoid-trains-badly",
-        "BCE stays loud wherever squared error goes quiet",
+        "normalization/batchnorm-vs-layernorm",
+        "at inference BatchNorm plugs in the averages it tracked during training",
+        [2],
+        [],
+    ),
+    ("alignment/lora-explain", "the fine-tuning change lives in a small subspace", [0], []),
+    (
+        "diffusion-flow/cfg-explain",
+        "the caption is blanked out some of the time during training, so one net learns both",
+        [0],
+        [],
+    ),
+    (
+        "diffusion-flow/classifier-guidance-explain",
+        "the class prior has no dependence on x, so it drops out of the gradient",
+        [1],
+        [],
+    ),
+    (
+        "retrieval-evaluation/speculative-decoding-explain",
+        "the speedup grows with how often the big model accepts the draft's guesses",
         [4],
         [],
     ),
-    # a Greek letter's name is its symbol
     (
-        "gradients/why-mse-sigmoid-trains-badly",
-        "with MSE there is an extra factor of sigma prime",
+        "alignment/ppo-clip-explain",
+        "beyond the clip range the objective is flat, so the sample stops pushing the policy",
+        [1],
+        [],
+    ),
+    (
+        "diffusion-flow/v-prediction-why",
+        "at the extremes of the schedule epsilon prediction is numerically badly behaved",
+        [0],
+        [],
+    ),
+    (
+        "metrics/pr-vs-roc",
+        "AP is a recall-weighted average of precision along the ranking",
+        [2],
+        [],
+    ),
+    (
+        "metrics/dcg-conventions",
+        "with 0/1 labels linear and exponential gain give the same DCG",
+        [4],
+        [],
+    ),
+    (
+        "attention-transformers/explain-rope",
+        "the score of a rotated query and a rotated key only depends on how far apart they are",
+        [2],
+        [],
+    ),
+    (
+        "training-scaling/explain-overtraining",
+        "the extra training pays off because the model is cheaper to serve for its whole lifetime",
+        [3],
+        [],
+    ),
+    (
+        "retrieval-evaluation/pass-at-k-explain",
+        "the combinatorial estimator is unbiased but with far lower variance",
+        [3],
+        [],
+    ),
+    (
+        "retrieval-evaluation/bm25-explain",
+        "uncommon words still weigh more because of IDF",
+        [4],
+        [],
+    ),
+    (
+        "probability-statistics/explain-log-odds",
+        "e to the 0.7 is about two, so that coefficient doubles the odds",
+        [2],
+        [],
+    ),
+    # "however you split it" is "regardless of how", not a contrast nor "however small"
+    (
+        "regularization/explain-elastic-net",
+        "for two copies of a feature the L1 penalty does not change however you split the weight",
         [1],
         [],
     ),
@@ -772,6 +880,30 @@ FAR = [
     ),
 ]
 
+#: A point whose model sentence holds its own contrast ("unbiased *but* very noisy", "maximally
+#: wrong *yet* a tiny gradient") said with a learner's "but", which otherwise ends the clause;
+#: a wrong example over the two halves still makes nothing ("Y = 2X + 1").
+BUT = [
+    (
+        "gradients/why-mse-sigmoid-trains-badly",
+        "the unit is confidently wrong but the gradient is tiny",
+        [3],
+        [],
+    ),
+    (
+        "retrieval-evaluation/pass-at-k-explain",
+        "k samples per problem give the right answer on average but with huge variance",
+        [0],
+        [],
+    ),
+    (
+        "probability-statistics/explain-correlation-independence",
+        "take Y = 3X - 2: Y depends on X but the correlation is zero",
+        [],
+        [1],
+    ),
+]
+
 CASES = [
     *(("contrast", *case) for case in CONTRASTS),
     *(("opposite", *case) for case in OPPOSITES),
@@ -787,6 +919,7 @@ CASES = [
     *(("synonyms", *case) for case in SYNONYMS),
     *(("pronouns", *case) for case in PRONOUNS),
     *(("far", *case) for case in FAR),
+    *(("but", *case) for case in BUT),
 ]
 
 
@@ -932,6 +1065,8 @@ def test_a_phrasing_that_can_never_be_made_is_a_deck_error(
         ("non-negative, non negative", "nonnegative, nonnegative"),
         ("it throws away the critic", "it discards the critic"),
         ("GRPO got rid of it", "grpo removes it"),
+        ("the same however you split it", "the same regardless you split it"),
+        ("fine, however the batch is small", "fine, however the batch is small"),
     ],
 )
 def test_notes_are_read_as_the_words_they_stand_for(text: str, expected: str) -> None:

@@ -52,10 +52,17 @@ TERM_LISTS = [
     ),
     (
         "alignment/dpo-explain",
-        "closed form optimum, log-ratio reward, Z(x) cancels out, Bradley-Terry model, "
+        "closed form optimum, log-ratio reward, partition function Z(x), Bradley-Terry model, "
         "classification loss",
         [],
         [0, 1, 2],
+    ),
+    # the same terms said as statements are still read, terse ones too (a verb states)
+    (
+        "attention-transformers/explain-sqrt-dk",
+        "variance grows with d_k, softmax saturates, gradients vanish, sqrt fixes it",
+        [0, 1, 2],
+        [],
     ),
     # the same terms said as statements are still read
     (
@@ -150,6 +157,32 @@ ATTRIBUTION = [
         "BatchNorm normalises over the batch, and LayerNorm swaps in running averages at inference",
         [],
         [2],
+    ),
+    # more families: TRPO/PPO/GRPO, BM25/RRF, the prior/posterior with "and" between the claims
+    (
+        "alignment/ppo-clip-explain",
+        "it is a cheap stand-in for GRPO's KL trust region",
+        [],
+        [4],
+    ),
+    (
+        "alignment/ppo-clip-explain",
+        "it is a cheap stand-in for TRPO's KL trust region",
+        [4],
+        [],
+    ),
+    (
+        "retrieval-evaluation/rrf-explain",
+        "RRF scores and cosine similarities live on unrelated scales, so adding them needs "
+        "calibration",
+        [],
+        [0],
+    ),
+    (
+        "generative-models/explain-elbo",
+        "raising the ELBO pulls the encoder towards the prior and shrinks the gap",
+        [],
+        [3],
     ),
     # the other member named as the cause, a step before the point's claim, is no confusion
     (
@@ -347,6 +380,18 @@ ANTONYMS = [
         [1],
     ),
     (
+        "retrieval-evaluation/fid-vs-is",
+        "a higher FID is better, and it catches mode dropping",
+        [],
+        [4],
+    ),
+    (
+        "retrieval-evaluation/fid-vs-is",
+        "lower FID is better, and it catches mode dropping",
+        [4],
+        [],
+    ),
+    (
         "alignment/rlhf-kl-explain",
         "with the KL term it is impossible to get a closed-form optimum",
         [],
@@ -469,6 +514,93 @@ DECK_OPPOSITES = [
     ),
 ]
 
+#: A figure of the point given wrongly beside its words: the same kind of figure (a multiple,
+#: a percentage, a plain number) said of the same thing ("times smaller", "tokens per
+#: parameter", "of the peak", "accuracy") with another value. The right figure, a rounded
+#: one, or another figure the model sentence also has, keeps the point.
+WRONG_FIGURES = [
+    (
+        "attention-transformers/explain-sqrt-dk",
+        "at d_k = 64 the logits get 64 times smaller; QK-Norm normalises queries and keys directly",
+        [],
+        [4],
+    ),
+    (
+        "attention-transformers/explain-sqrt-dk",
+        "at d_k = 64 the logits get 8 times smaller; QK-Norm normalises queries and keys directly",
+        [4],
+        [],
+    ),
+    (
+        "training-scaling/explain-overtraining",
+        "grow both together, about 200 tokens per parameter",
+        [],
+        [1],
+    ),
+    (
+        "training-scaling/explain-overtraining",
+        "grow both together, roughly 20 tokens per parameter",
+        [1],
+        [],
+    ),
+    (
+        "optimizers/explain-warmup",
+        "after the peak a cosine brings the rate down to about half the peak",
+        [],
+        [4],
+    ),
+    (
+        "optimizers/explain-warmup",
+        "ramping the rate up linearly over the first 20-30% of steps lets the estimates settle",
+        [],
+        [3],
+    ),
+    (
+        "optimizers/explain-warmup",
+        "ramping the rate up linearly over the first 1% of steps lets the estimates settle",
+        [3],
+        [],
+    ),
+    (
+        "metrics/accuracy-imbalance-explain",
+        "with 99% negatives, always predicting negative gives 90% accuracy",
+        [],
+        [1],
+    ),
+    (
+        "attention-transformers/explain-gqa",
+        "Llama-2 70B pairs 64 query heads with 8 KV heads for a 16x smaller cache",
+        [],
+        [4],
+    ),
+    (
+        "diffusion-flow/sde-vs-ode",
+        "DPM-Solver++ needs about 150-250 steps instead of 1000",
+        [],
+        [4],
+    ),
+    (
+        "probability-statistics/explain-clt",
+        "accuracy 0.8 on 1,000 questions: the standard error is about 1.3 points",
+        [3],
+        [],
+    ),
+    # a right formula with the wrong figure beside it makes no point either
+    (
+        "probability-statistics/explain-clt",
+        "with 1,000 questions at 80%, sqrt(p(1-p)/n) comes to about 13 points",
+        [],
+        [3],
+    ),
+    # an ordinal is no fraction, and "0.45/0.55" is a pair, not 0.82
+    (
+        "training-scaling/explain-compute-optimal-exponents",
+        "the 0.45/0.55 split comes from the third method, the parametric fit of the loss",
+        [3],
+        [],
+    ),
+]
+
 CASES = [
     *(("term list", *case) for case in TERM_LISTS),
     *(("attribution", *case) for case in ATTRIBUTION),
@@ -479,6 +611,7 @@ CASES = [
     *(("antonym", *case) for case in ANTONYMS),
     *(("wrong operand", *case) for case in WRONG_OPERANDS),
     *(("deck opposite", *case) for case in DECK_OPPOSITES),
+    *(("wrong figure", *case) for case in WRONG_FIGURES),
 ]
 
 

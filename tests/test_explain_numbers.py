@@ -24,7 +24,9 @@ from tests.test_explain_classes import builtin_explain_cards
         ("give or take seven tenths", "give or take 0.7"),
         ("four hundredths", "0.04"),
         ("over a thousand questions", "over 1000 questions"),
-        ("half a percent to two percent", "0.5 percent to two percent"),
+        ("about a hundred and twelve gigabytes", "about 112 gigabytes"),
+        ("half a percent to two percent", "0.5 percent to 2 percent"),
+        ("an AUC of ninety percent", "an AUC of 90 percent"),
         ("e to the point seven", "e to the 0.7"),
         ("Twenty-Four branches", "24 branches"),
         ("fifteen thousand two hundred", "15200"),
@@ -67,6 +69,16 @@ SPELT = [
         "retrieval-evaluation/l2-cosine-explain",
         "for unit vectors the squared distance is two minus two cos theta",
         [0],
+    ),
+    (
+        "inference-cost/explain-training-memory",
+        "a seven billion parameter model needs about a hundred and twelve gigabytes of state",
+        [5],
+    ),
+    (
+        "metrics/roc-auc-imbalance",
+        "a worthless detector can still show an AUC of ninety percent",
+        [3],
     ),
     (
         "metrics/accuracy-imbalance-explain",

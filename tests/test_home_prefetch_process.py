@@ -608,15 +608,19 @@ def test_closing_the_window_during_a_start_leaves_no_process(isolated_recall_hom
     command = f"{TOKEN}={token} RECALL_PREFETCH=1 exec {shlex.join(recall_command())}"
     env = recall_env(home)
     subprocess.run(
-        [*tmux, "new-session", "-d", "-s", "t", "-x", "100", "-y", "30", "sleep 30"],
+        # The session's first window outlives the test (a loaded machine takes more than 30 s);
+        # each start gets a window of its own, named, so only that one is closed.
+        [*tmux, "new-session", "-d", "-s", "t", "-x", "100", "-y", "30", "sleep 3600"],
         check=True,
         env=env,
     )
     try:
         for delay in (0.1, 0.25, 0.5):
-            subprocess.run([*tmux, "new-window", "-t", "t", command], check=True, env=env)
+            subprocess.run(
+                [*tmux, "new-window", "-t", "t:", "-n", "start", command], check=True, env=env
+            )
             time.sleep(delay)
-            subprocess.run([*tmux, "kill-window", "-t", "t"], check=False)
+            subprocess.run([*tmux, "kill-window", "-t", "t:start"], check=False)
             end = time.monotonic() + 15
             while _recall_processes(token) and time.monotonic() < end:
                 time.sleep(0.05)

@@ -87,3 +87,23 @@ def test_the_sigmoid_worked_answer_reads_as_typed(capsys: pytest.CaptureFixture[
     out = _check(capsys, "--card", "activations/sigmoid-derivative-numeric", "--seed", "3", "0")
     assert "= sigmoid(-2.5)*(1 - sigmoid(-2.5))" in out
     assert "((" not in out
+
+
+@pytest.mark.parametrize(
+    ("expected", "typed", "argv"),
+    [
+        # Rounded as the learner would: the negation is within the card's tolerance.
+        ("-0.878054", "0.878", ("--card", "retrieval-evaluation/cosine-numeric", "--seed", "6")),
+        ("-0.629941", "0.63", ("--tolerance", "0.01", "-0.629941")),
+        ("-12.5", "12.5", ("--tolerance", "0.01", "-12.5")),
+    ],
+)
+def test_the_right_number_with_the_wrong_sign_is_said_to_be_off_by_a_sign(
+    capsys: pytest.CaptureFixture[str], expected: str, typed: str, argv: tuple[str, ...]
+) -> None:
+    """Found by trying recall as a learner: 0.63 for a cosine of -0.629941 was "Off by
+    1.2599408", the gap between the two, when the number was right and only its sign wrong."""
+    out = _check(capsys, *argv, typed)
+    assert "verdict: incorrect" in out
+    assert "Off by a sign" in out, out
+    assert f"expected {expected}" in out

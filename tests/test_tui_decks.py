@@ -173,3 +173,41 @@ def test_the_editor_opens_at_the_cards_line(monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setenv("EDITOR", "nano -w")
     monkeypatch.delenv("VISUAL", raising=False)
     assert editor_command("/decks/x.toml", 42) == ["nano", "-w", "+42", "--", "/decks/x.toml"]
+
+
+_SYMBOL_LAYOUTS = {
+    "dotted": 'symbols.x = "real"\ntags = ["act"]\n',
+    "dotted tables": 'symbols.x.domain = "real"\nsymbols.x.meaning = "the input"\ntags = ["act"]\n',
+    "inline": 'symbols = { x = "real" }\ntags = ["act"]\n',
+    "sub-table": 'tags = ["act"]\n\n[card.symbols]\nx = "real"  # the input\n',
+}
+
+
+@pytest.mark.parametrize("layout", sorted(_SYMBOL_LAYOUTS))
+def test_a_symbol_added_in_the_form_is_valid_toml_in_every_layout(layout: str) -> None:
+    """The reviewer found ``symbols.y = "real"tags = [...]`` written for dotted keys: an edit
+    the deck then refused. Every way a deck may declare symbols takes a new one, keeps the
+    others (and their meaning), and leaves the next card alone."""
+    text = (
+        '[deck]\nid = "mine"\nname = "Mine"\n\n[[card]]\nid = "a"\nprompt = "Sigmoid of x?"\n'
+        'answer = "1/(1+exp(-x))"\n' + _SYMBOL_LAYOUTS[layout] + "\n"
+        '[[card]]\nid = "b"\nprompt = "Two?"\nanswer = "2"\n'
+    )
+    draft = CardDraft(
+        deck_id="mine",
+        id="a",
+        kind="formula",
+        prompt="Sigmoid of x?",
+        answer="1/(1+exp(-x))",
+        symbols={"x": "positive", "y": "real"},
+    )
+    written = with_card(text, draft, line=5)
+    first, second = tomllib.loads(written)["card"]
+    x = first["symbols"]["x"]
+    assert (x["domain"] if isinstance(x, dict) else x) == "positive"
+    if layout == "dotted tables":
+        assert x["meaning"] == "the input"
+    assert first["symbols"]["y"] == "real"
+    assert first["tags"] == ["act"]
+    assert second == {"id": "b", "prompt": "Two?", "answer": "2"}
+    assert '\n\n[[card]]\nid = "b"' in written, "the blank line before the next card is kept"

@@ -214,3 +214,31 @@ def test_cram_chosen_in_the_session_dialog_on_nothing_to_cram_says_why(tmp_path:
             assert any("nothing to cram" in n for n in _notes(app))
 
     asyncio.run(flow())
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (("--deck", "tinny"), "There is no deck 'tinny' (did you mean 'tiny'?)"),
+        (("--topic", "Testting"), "There is no topic 'Testting' (did you mean 'Testing'?)"),
+    ],
+)
+def test_recall_drill_on_a_deck_or_topic_that_does_not_exist_says_so(
+    tmp_path: Path, argv: tuple[str, ...], said: str
+) -> None:
+    """Found by trying recall as a learner: `recall drill --deck activaton` said "Nothing left
+    today in deck activaton: it has no cards to drill (every card is suspended or retired)"."""
+    from tests.tui_fixtures import real_services
+
+    app = RecallApp(real_services(tmp_path, FakeClock()), plan=_drill_args(*argv))
+
+    async def flow() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(app, pilot)
+            dialog = app.screen
+            assert isinstance(dialog, EmptyOfferDialog), type(dialog).__name__
+            reason = " ".join(static_text(dialog.query_one("#offer-reason"), width=200).split())
+            assert reason.startswith(said), reason
+            assert "suspended" not in reason
+
+    asyncio.run(flow())

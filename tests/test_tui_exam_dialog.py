@@ -57,3 +57,37 @@ def test_not_feasible_says_the_dialogs_key_and_ctrl_o_plans_for_the_deck(tmp_pat
             assert isinstance(app.screen, HomeScreen)
 
     asyncio.run(flow())
+
+
+def test_the_title_offers_to_stop_a_followed_plan_and_to_follow_one_that_is_not(
+    tmp_path: Path,
+) -> None:
+    """Found by trying recall as a learner: the dialog opened on the followed plan still said
+    "Ctrl-F: follow it" and never named Ctrl-B, the key that stops following."""
+    from tests.tui_fixtures import real_services
+
+    app = RecallApp(real_services(tmp_path, FakeClock()), warm_engine=False)
+
+    def title() -> str:
+        return static_text(app.screen.query_one("#exam-title"))
+
+    async def flow() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(app, pilot)
+            await pilot.press("x", *"+30", "enter")
+            await settle(app, pilot)
+            assert isinstance(app.screen, ExamPlanDialog)
+            assert "follow it" in title() and "stop" not in title()
+            await pilot.press("ctrl+f")
+            await settle(app, pilot)
+            assert "stop following" in title() and "follow it" not in title()
+            await pilot.press("escape")
+            await settle(app, pilot)
+            await pilot.press("x")  # opens on the followed plan
+            await settle(app, pilot)
+            assert "the followed plan" in title() and "stop following" in title()
+            await pilot.press("ctrl+b")
+            await settle(app, pilot)
+            assert "follow it" in title() and "stop" not in title()
+
+    asyncio.run(flow())

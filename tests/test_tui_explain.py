@@ -18,7 +18,7 @@ from recall.tui.app import RecallApp
 from recall.tui.presenting import card_view, reflow
 from recall.tui.screens.drill import DrillScreen, Phase
 from recall.tui.views import SessionPlan
-from tests.tui_fixtures import FakeClock, isolate, real_services, screen_text, settle
+from tests.tui_fixtures import FakeClock, isolate, real_services, screen_text, settle, static_text
 
 #: A model answer as deck files hold one: prose hard-wrapped near 100 columns, three paragraphs,
 #: the last a short list (our own words, written for this test).
@@ -220,5 +220,48 @@ def test_enter_on_an_empty_box_says_it_aloud(
             await settle(app, pilot)
             entry = services.workspace.store.reviews()[-1]  # type: ignore[attr-defined]
             assert entry.verdict == "self" and entry.rating == 4
+
+    asyncio.run(flow())
+
+
+def test_a_long_key_point_wraps_under_its_own_text_at_80_columns(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Found by trying recall as a learner: a point longer than the panel wrapped back to the
+    panel's edge, under the ✓ or ✗, so the list no longer read as a list."""
+    long_deck = POINTS_DECK.replace(
+        'say = "A full learning rate on those steps can make training diverge."',
+        'say = "A full learning rate on those noisy steps can push the network into a region '
+        'it never recovers from, and training diverges."',
+    ).replace(
+        'say = "It costs only a few hundred steps."',
+        'say = "It costs only a few hundred steps, a small price for removing a common cause of '
+        'early divergence in large runs."',
+    )
+    isolate(monkeypatch, tmp_path)
+    services = real_services(tmp_path, FakeClock(), only={"talk.toml": long_deck})
+    app = RecallApp(services, plan=SessionPlan(minutes=10))
+
+    async def flow() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(app, pilot)
+            await pilot.press(*TWO_OF_FOUR)
+            await pilot.press("enter")
+            await settle(app, pilot)
+            screen = app.screen
+            assert isinstance(screen, DrillScreen) and screen.phase is Phase.FEEDBACK
+            panel = screen.query_one("#feedback")
+            width = panel.content_region.width
+            rows = [line.rstrip() for line in static_text(panel, width=width).splitlines()]
+            marks = [i for i, row in enumerate(rows) if row.startswith(("✓", "✗"))]
+            assert len(marks) == 4
+            wrapped = 0
+            for first, after in zip(marks, [*marks[1:], len(rows)], strict=True):
+                for row in rows[first + 1 : after]:
+                    if row.startswith("─"):
+                        break  # the model answer follows the list
+                    assert row.startswith("  "), f"wrapped under the mark: {row!r}"
+                    wrapped += 1
+            assert wrapped >= 2  # the two long points did wrap
 
     asyncio.run(flow())

@@ -232,7 +232,7 @@ def test_the_placeholder_reads_tex_as_the_rendered_notation() -> None:
     cases = {
         "\\text{logit}_{ij}=\\square": "logit_ij=▢",
         "\\mathcal{L}_{\\mathrm{aux}} = \\sum_{i=1}^{E}\\square": "𝓛_aux = Σ_(i=1)^E▢",
-        "\\frac{\\partial p_i}{\\partial z_j} = \\square": "(∂ p_i)/(∂ z_j) = ▢",
+        "\\frac{\\partial p_i}{\\partial z_j} = \\square": "∂p_i/∂z_j = ▢",
         "x^2 + y^3": "x² + y³",
         "1/(1 + exp(-z))": "1/(1 + exp(-z))",
     }

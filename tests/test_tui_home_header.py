@@ -111,3 +111,35 @@ def test_at_80_by_24_the_raise_and_due_tomorrow_are_both_on_screen(tmp_path: Pat
             assert f"{today.due_tomorrow} tomorrow · n more · w review ahead · c cram" in text
 
     asyncio.run(flow())
+
+
+def test_at_80_by_24_a_full_line_keeps_a_space_before_the_forecast(tmp_path: Path) -> None:
+    """Found by trying recall as a learner: a followed exam's line of exactly the header's width
+    ("exam in 19 days: behind by 8 cards, ~3 min today") ran into the forecast's bars."""
+    from dataclasses import replace
+
+    from recall.tui.screens.home import HomeScreen
+    from tests.tui_fixtures import real_services
+
+    app = RecallApp(real_services(tmp_path, FakeClock()), warm_engine=False)
+    exam = (
+        "exam in 19 days: behind by 8 cards (spread over the days left), ~3 min today",
+        "exam in 19 days: behind by 8 cards, ~3 min today",
+        "exam 19d: behind 8, ~3 min",
+    )
+
+    async def flow() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(app, pilot)
+            screen = app.screen
+            assert isinstance(screen, HomeScreen) and app.home_data is not None
+            today = replace(app.home_data.today or TodayView(), exam=exam)
+            screen.show_data(replace(app.home_data, today=today, forecast=(9,) * 30))
+            await pilot.pause()
+            forecast = screen.query_one("#forecast")
+            figures = screen.query_one("#today-figures")
+            assert figures.region.right < forecast.region.x  # a blank column between them
+            header = screen_text(app).splitlines()[1:4]
+            assert any("exam 19d" in line or "exam in 19 days" in line for line in header)
+
+    asyncio.run(flow())

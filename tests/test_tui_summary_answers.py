@@ -121,3 +121,110 @@ def test_the_streak_reads_as_a_day_streak_whatever_its_length(tmp_path: Path, da
     asyncio.run(flow())
     rows = [line.split() for line in shown[0].splitlines() if "streak" in line]
     assert rows == [[str(days), "day", "streak"]]
+
+
+EXPLAIN_DECK = """\
+[deck]
+id = "talk"
+name = "Talk"
+
+[[card]]
+id = "why-ce"
+kind = "explain"
+prompt = "Say it out loud: why cross-entropy?"
+model_answer = \"\"\"For each example the loss is minus the log of the probability the model gives
+the right class, so minimising it is maximum likelihood. It splits into the entropy of the labels,
+which does not depend on the parameters, plus the KL divergence from the labels to the model, so
+minimising one minimises the other. It has no upper bound: an example the model is confidently
+wrong about can dominate a batch, which label smoothing and gradient clipping guard against.\"\"\"
+
+[[card.points]]
+say = "The loss is the negative log-probability of the right class: minimising it is the MLE."
+words = ["maximum likelihood", "mle"]
+
+[[card.points]]
+say = "Cross-entropy splits into the entropy of the labels plus the KL from them to the model."
+words = ["entropy plus kl", "kl divergence"]
+
+[[card.points]]
+say = "Failure mode: no upper bound, so one confidently wrong prediction can dominate a batch."
+words = ["unbounded", "no upper bound"]
+"""
+
+
+def test_an_explanation_missed_lists_its_points_once_each_indented_as_a_list(
+    tmp_path: Path,
+) -> None:
+    """The summary of a half explanation at 80x24 printed the whole model answer down an
+    18-column cell (30 lines) above the key points left out, whose second lines started under
+    the ✗ instead of under the text."""
+    services = real_services(tmp_path, FakeClock(), only={"talk.toml": EXPLAIN_DECK})
+    app = RecallApp(services, plan=SessionPlan(minutes=10))
+    shown: list[str] = []
+
+    async def flow() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(app, pilot)
+            await type_text(pilot, "Minimising it is maximum likelihood.")
+            await pilot.press("enter")
+            await settle(app, pilot)
+            await pilot.press("enter")  # Again, as suggested (1 of 3)
+            await settle(app, pilot)
+            await pilot.press("ctrl+l", "y")
+            await settle(app, pilot)
+            assert isinstance(app.screen, SummaryScreen)
+            for name in ("#summary-missed", "#summary-points"):
+                widget = app.screen.query_one(name)
+                shown.append(static_text(widget, width=widget.content_region.width))
+
+    asyncio.run(flow())
+    missed, points = shown
+    assert "confidently wrong about" not in missed  # the model answer, said by the points below
+    answer_column = " ".join(
+        line.split("│")[3].strip() for line in missed.splitlines() if line.count("│") == 4
+    )
+    assert answer_column.strip() == "its key points left out: below"
+    assert len(missed.splitlines()) <= 10
+    lines = points.splitlines()
+    starts = [i for i, line in enumerate(lines) if line.lstrip().startswith("✗")]
+    assert len(starts) == 2
+    text_column = lines[starts[0]].index("✗") + 2
+    for i, line in enumerate(lines):
+        if i > starts[0] and i not in starts and line.strip():
+            assert len(line) - len(line.lstrip()) == text_column, line
+
+
+def test_the_breakdown_under_the_reviews_says_it_counts_cards(tmp_path: Path) -> None:
+    """Found by trying recall as a learner: "8 reviews" above "7 / 0 / 0 / 0  new / learning /
+    review / relearn" read as seven of eight reviews; the breakdown counts cards, by how each
+    was first seen in the session."""
+    app = RecallApp(real_services(tmp_path, FakeClock()))
+    shown: list[str] = []
+
+    async def flow() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(app, pilot)
+            view = SummaryView(reviews=8, cards=7, new=6, learning=1)
+            app.push_screen(SummaryScreen(view, SessionPlan(minutes=10)))
+            await settle(app, pilot)
+            shown.append(screen_text(app))
+
+    asyncio.run(flow())
+    row = next(line for line in shown[0].splitlines() if "relearn" in line)
+    assert row.split() == [
+        "6",
+        "/",
+        "1",
+        "/",
+        "0",
+        "/",
+        "0",
+        "cards:",
+        "new",
+        "/",
+        "learning",
+        "/",
+        "review",
+        "/",
+        "relearn",
+    ]

@@ -233,6 +233,11 @@ class FakeServices:
         self.runs: list[FakeRun] = []
         self.grade_delay: threading.Event | None = None
         self.fail_grading = False
+        #: No prefetching child, as in every start that is not the command line's.
+        self.prefetch = None
+
+    def prefetched(self) -> HomeData | None:
+        return None
 
     def _cards(self) -> list[FakeCard]:
         base = CardView(

@@ -459,14 +459,6 @@ def _id_owners(
     return owners
 
 
-def builtin_deck_ids() -> frozenset[str]:
-    """The ids of the decks that ship with recall (read through the parsed-deck cache), which a
-    learner's own deck may not take."""
-    from recall.paths import builtin_decks_dir
-
-    return frozenset(deck.id for deck in load_decks([builtin_decks_dir()]).decks)
-
-
 def deck_id_line(path: Path) -> int | None:
     """The line of the deck file's ``[deck] id``, for an error about the id (``None`` when the
     file cannot be read)."""

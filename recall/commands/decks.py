@@ -493,9 +493,9 @@ def run_new(args: argparse.Namespace) -> int:
             f"cannot make a deck id from '{quote(args.name)}'",
             suggestion="pass --id with lowercase letters, digits, '-' and '_'",
         )
-    _refuse_builtin_id(deck_id)
     target = args.output or custom_folder(args) / f"{deck_id}.toml"
     _refuse_overwrite(target, args.force)
+    _refuse_taken_id(deck_id, args, replacing=target)
     make_private_dirs(target.parent)
     write_atomically(target, new_deck_text(args.name, deck_id, path_hint=str(target)))
     print(f"wrote {target}")
@@ -503,17 +503,27 @@ def run_new(args: argparse.Namespace) -> int:
     return 0
 
 
-def _refuse_builtin_id(deck_id: str) -> None:
-    """A new deck may not take a built-in deck's id: the file would be written, then skipped at
-    every load ("deck id 'losses' is already used by ...")."""
-    from recall.cards.loader import builtin_deck_ids
+def _refuse_taken_id(deck_id: str, args: argparse.Namespace, *, replacing: Path) -> None:
+    """A new deck may not take an id a deck already holds, built-in or the learner's own (a
+    file named otherwise may hold it): the new file would be written, and then one of the two
+    skipped at every load ("deck id 'losses' is already used by ..."). The file ``--force``
+    is ``replacing`` gives its id up."""
+    from recall.cards.loader import load_decks
+    from recall.commands import custom_folder
     from recall.errors import DeckError
+    from recall.paths import builtin_decks_dir
 
-    if deck_id in builtin_deck_ids():
-        raise DeckError(
-            f"deck id '{quote(deck_id)}' is a built-in deck's",
-            suggestion="pass --id with another id, e.g. --id my-" + deck_id,
-        )
+    holders = {deck.id: deck for deck in load_decks([builtin_decks_dir()]).decks}
+    for deck in load_decks([custom_folder(args)]).decks:
+        holders.setdefault(deck.id, deck)
+    held = holders.get(deck_id)
+    if held is None or Path(held.path).resolve() == Path(replacing).resolve():
+        return
+    whose = "a built-in deck's" if held.builtin else f"held by {held.path}"
+    raise DeckError(
+        f"deck id '{quote(deck_id)}' is {whose}",
+        suggestion="pass --id with another id, e.g. --id my-" + deck_id,
+    )
 
 
 def _refuse_overwrite(target: Path, force: bool) -> None:

@@ -143,8 +143,10 @@ def grade_constant(
             expected=expected_text,
             worked=worked,
         )
-    diagnosis = diagnose_numbers(expected_value, typed_value) or _off_by(
-        expected_value, typed_value, tolerance
+    diagnosis = (
+        _sign_only(expected_value, typed_value, tolerance)
+        or diagnose_numbers(expected_value, typed_value)
+        or _off_by(expected_value, typed_value, tolerance)
     )
     shown_expected, shown_typed, _ = distinct(expected_value, typed_value)
     if isinstance(typed_value, Fraction) and len(format_fraction(typed_value)) <= 24:
@@ -172,6 +174,15 @@ def _out_of_reach(reason: str, interpreted: str, expected_text: str, worked: str
         expected=expected_text,
         worked=worked,
     )
+
+
+def _sign_only(expected: Any, answer: Any, tolerance: Tolerance) -> Diagnosis | None:
+    """The number is right and only its sign is wrong: its negation is within the tolerance
+    (``0.63`` for ``-0.629941``, rounded as a learner rounds). The gap between the two ("off by
+    1.26") would say nothing about the mistake."""
+    if tolerance.accepts(expected, -answer):
+        return Diagnosis("sign", "Off by a sign")
+    return None
 
 
 def _off_by(expected: Any, answer: Any, tolerance: Tolerance) -> Diagnosis:

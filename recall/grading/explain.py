@@ -26,14 +26,16 @@ How a phrasing is matched, and why (reading the text as words, clauses and negat
 * **One clause.** Every word of a phrasing must occur in the same clause of the text (clauses end
   at ``.``, ``;``, ``!``, ``?``, a line break, and at ``but``/``whereas``; a clause that opens
   with a pronoun, "It does not depend on the weights", is also read together with the clause
-  before it), in any
+  before it, and for a point whose model sentence holds a contrast of its own, "unbiased but
+  very noisy", the two halves of a learner's "but" are read as one clause too), in any
   order: a learner who writes "the KL divergence is the only part that moves" says the same as
   "only the KL term changes". Where order carries the meaning a phrasing says so: ``a>b`` wants
   ``b`` close after ``a`` ("over the batch", not "each example over its features").
 * **Slips forgiven.** A word of six letters or more may be one key off (``preceeding``), ten or
   more two keys, the same as the deck format's spelling rule (:mod:`recall.spelling`), never in
   its first letter nor from ``min`` to ``max``: "minimizing" is two keys from "maximizing" and
-  means the opposite.
+  means the opposite. A word of four or five letters may have two neighbouring letters swapped
+  ("lable") or a doubled letter typed once ("clas"), the slips that make no other word.
 * **Negation flips a point.** A ``not``/``never``/``nothing`` (or ``n't``) governs the words
   after it up to a comma or the clause's end (at most six words; two in a relative clause, "a
   model *that never* predicts positive gets 1% accuracy", unless a comma closes it); a
@@ -67,7 +69,7 @@ How a phrasing is matched, and why (reading the text as words, clauses and negat
   two things ("the backward costs *twice* the forward") said with its sides swapped or its
   direction turned (not both) says the point the other way. So does a phrasing whose word of such a
   pair ("needs *large* batches") stands apart from another of its words, in parts of the
-  clause (commas, "and", "so") where that word stands with the other side ("BatchNorm needs
+  clause (commas, ", and", "so") where that word stands with the other side ("BatchNorm needs
   *small* batches, large batches make it noisy").
 * **Roles follow the model sentence.** A point with no ``subject`` on a card whose points
   declare contrast terms is read for who does what: each word of its ``say`` is said of the
@@ -99,7 +101,9 @@ How a phrasing is matched, and why (reading the text as words, clauses and negat
   do words in a clause that writes the point's formula wrongly as a value ("is", "=", "by a
   factor of h*g") or as an equation ("z = σ + μ·ε moves the noise out of the graph"). Nor does a
   text that performs the ``say``'s operation on another operand of the same names ("dividing
-  by *d_k* itself" for "dividing by √d_k"; :mod:`recall.grading.explain_operands`).
+  by *d_k* itself" for "dividing by √d_k"; :mod:`recall.grading.explain_operands`), nor one
+  that gives a figure of the ``say`` wrongly where its words are ("the logits get *64 times*
+  smaller" for "an 8x smaller logit scale"; :mod:`recall.grading.explain_figures`).
 
 The verdict is correct when at least half the points are made; the rating it suggests is Good
 when every point is made and Hard when some are missed (Hard still passes), Again below half.
@@ -115,6 +119,7 @@ from functools import lru_cache
 from recall.cards.model import Card, KeyPoint
 from recall.formula import Status, SymbolTable, Verdict
 from recall.grading.explain_attribution import Attribution, attribution
+from recall.grading.explain_figures import contradicted, sentences
 from recall.grading.explain_formulas import FormulaGrader
 from recall.grading.explain_formulas import formula_spans as formula_spans
 from recall.grading.explain_numbers import spelt_numbers, twins
@@ -478,6 +483,10 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
     text = spelt_numbers(text[:MAX_TEXT])
     read = list(read_clauses(text))
     clauses = _with_referents(read)
+    # a point whose model sentence holds its own contrast ("unbiased *but* very noisy",
+    # "highest at the origin, *yet* not typical") is also read over the two halves of a
+    # learner's "but", which otherwise ends the clause
+    contrasted: list[tuple[Token, ...]] | None = None
     formulas: FormulaGrader | None = None
     # only a text that states some math as a value can state a point's formula wrongly
     states_math = _STATED_MATH.search(text) is not None
@@ -487,17 +496,26 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
     )
     outcomes = []
     for index, point in enumerate(card.points):
+        if _holds_contrast(point.say) and _BUT.search(text):
+            if contrasted is None:
+                seen = set(read)
+                contrasted = clauses + [
+                    c for c in read_clauses(_BUT.sub(", yet", text)) if c not in seen
+                ]
+            point_clauses = contrasted
+        else:
+            point_clauses = clauses
         contrast = _Contrast.of(point)
         # A clause that says the point's contrary makes none of its phrasings; a text that
         # says it anywhere makes the point with no bare number or formula.
-        owners = contrast.owners_of(clauses) if contrast else None
-        opposed = _clauses_saying(point.opposites, clauses, contrast, owners)
+        owners = contrast.owners_of(point_clauses) if contrast else None
+        opposed = _clauses_saying(point.opposites, point_clauses, contrast, owners)
         # a clause that makes a phrasing the other way (the point's leaning) counts as an
         # opposite said: no bare number or formula makes the point then either
         leaned: set[int] = set()
         said = _said_in(
             point.words,
-            clauses,
+            point_clauses,
             contrast,
             owners,
             skip=opposed,
@@ -514,7 +532,7 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
         if evidence is None and point.values and not opposed:
             evidence = _by_value(point, text, only_listed)
             if evidence is not None and _formula_leans_against(
-                leaning(point.say), evidence, clauses
+                leaning(point.say), evidence, point_clauses
             ):
                 evidence = None  # "σ'(z) is at *least* 0.25" against "at most 0.25"
         # A formula makes the point only where words did not and no opposite was said; it
@@ -539,7 +557,7 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
                 evidence = formulas.evidence(point.formulas)
                 if evidence is not None and (
                     _listed_only(evidence, only_listed)  # a formula in a list of terms
-                    or _formula_leans_against(leaning(point.say), evidence, clauses)
+                    or _formula_leans_against(leaning(point.say), evidence, point_clauses)
                     or _said_of_another(text, evidence, point.say)
                 ):
                     evidence = None
@@ -558,8 +576,20 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
                     or _any_within(equations, clause)
                 ):
                     evidence = None
+        if evidence is not None and _figure_contradicted(point, text, evidence):
+            evidence = None  # "the logits get 64 times smaller" for "an 8x smaller logit scale"
         outcomes.append(PointOutcome(say=point.say, made=evidence is not None, said=evidence or ""))
     return Explanation(tuple(outcomes), _listed_runs(read))
+
+
+_BUT = re.compile(r",?\s+but\b", re.IGNORECASE)
+_CONTRAST_SAID = re.compile(r"\b(?:but|yet|though|although|whereas)\b|, while\b", re.IGNORECASE)
+
+
+@lru_cache(maxsize=1 << 10)
+def _holds_contrast(say: str) -> bool:
+    """Whether a model sentence states a contrast inside itself ("unbiased but very noisy")."""
+    return _CONTRAST_SAID.search(say) is not None
 
 
 def _with_referents(clauses: list[tuple[Token, ...]]) -> list[tuple[Token, ...]]:
@@ -573,6 +603,26 @@ def _with_referents(clauses: list[tuple[Token, ...]]) -> list[tuple[Token, ...]]
             shift = before[-1].piece + 1
             joined.append(before + tuple(replace(t, piece=t.piece + shift) for t in clause))
     return clauses + joined
+
+
+def _figure_contradicted(point: KeyPoint, text: str, evidence: str) -> bool:
+    """Whether a sentence of the text that holds the words ``evidence`` gives one of the
+    point's figures wrongly (:mod:`recall.grading.explain_figures`)."""
+    wanted = {folded(raw) for raw in WORD.findall(normalised(evidence)) if raw != ","}
+    wanted -= SMALL_WORDS | NEGATORS
+    values = [value.value for value in point.values]
+    # a model sentence of several parts ("an 8x smaller logit scale; QK-Norm ...") is
+    # contradicted by a figure in any sentence; one of one part, where its words are said
+    several = len(sentences(point.say)) > 1
+    for sentence in sentences(text):
+        if not contradicted(point.say, sentence, values):
+            continue
+        if several:
+            return True
+        words = {token.word for clause in read_clauses(sentence) for token in clause}
+        if wanted <= words:
+            return True
+    return False
 
 
 def _listed_runs(clauses: Sequence[tuple[Token, ...]]) -> tuple[str, ...]:
@@ -989,6 +1039,29 @@ def _slot_takes(slot: _Slot, token: Token) -> bool:
         if allowance and word[0] == token.word[:1] and not _opposed_prefixes(word, token.word):
             if edit_distance(word, token.word, allowance) <= allowance:
                 return True
+        if 4 <= len(word) <= 5 and short_slip(word, token.word):
+            return True
+    return False
+
+
+def short_slip(word: str, typed: str) -> bool:
+    """Whether ``typed`` is a short word (four or five letters) with the one slip that cannot
+    make another word of it: two neighbouring letters swapped ("lable", "bacth", "nrom") or a
+    doubled letter typed once ("clas", "smal"). Other slips of short words are left alone:
+    "steps" is one key from "stops", "token" from "taken"."""
+    if word[0] != typed[:1] or typed == word:
+        return False
+    if len(typed) == len(word):
+        diff = [i for i in range(len(word)) if word[i] != typed[i]]
+        return (
+            len(diff) == 2
+            and diff[1] == diff[0] + 1
+            and word[diff[0]] == typed[diff[1]]
+            and word[diff[1]] == typed[diff[0]]
+        )
+    if len(typed) + 1 == len(word):
+        i = next((k for k in range(len(typed)) if word[k] != typed[k]), len(typed))
+        return i > 0 and word[i] == word[i - 1] and word[i + 1 :] == typed[i:]
     return False
 
 

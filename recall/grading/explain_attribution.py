@@ -34,7 +34,10 @@ FAMILIES: tuple[tuple[str, ...], ...] = (
     # the cross-entropy is the entropy plus the KL: naming the KL beside it is no confusion
     ("entropy", "crossentropy"),
     ("entropy", "kl"),
-    ("mqa", "gqa", "mha"),
+    ("mqa", "gqa", "mha", "mla"),
+    ("ppo", "trpo", "grpo", "dpo"),
+    ("gaussian", "laplace laplacian"),
+    ("bm25", "rrf"),
     ("lasso l1", "ridge l2"),
     ("ode", "sde"),
     ("mse", "mae"),

@@ -11,7 +11,8 @@ of several words is rewritten as digits before the text is read: ``768``, ``0.7`
 A lone number word stays a word ("two features", "one-hot", "zero gradient"): it is mostly no
 quantity ("one key gets all the weight"), and where a phrasing wants it, the phrasing's digit and
 the word are one (:func:`twins`). The exceptions are a lone word before a fraction's name
-("seven tenths") and "a hundred"/"a thousand", which are always quantities.
+("seven tenths") or "percent" ("ninety percent"), and "a hundred"/"a thousand", which are
+always quantities.
 
 (A library such as text2num converts cardinals, but reads neither "point zero one three" nor
 "four hundredths", which learners write; this reader is small and linear.)
@@ -105,6 +106,7 @@ def spelt_numbers(text: str) -> str:
 
 _HALF_PERCENT = re.compile(r"\bhalf (?:of )?(?:a )?(?=per ?cent\b)", re.IGNORECASE)
 _Found = tuple[int, int, int, str]
+_PERCENT = re.compile(r"[\s-]*per\s?cent\b", re.IGNORECASE)
 _NEXT_WORD = re.compile(r"[\s-]+([A-Za-z]+)\b")
 
 
@@ -114,6 +116,10 @@ def _number_at(text: str, tokens: list[tuple[str, int, int]], i: int) -> _Found 
     word = tokens[i][0]
     if word == "a":
         if i + 1 < len(tokens) and tokens[i + 1][0] in _SCALES:
+            # "a hundred and twelve": the number goes on after its scale
+            longer = _cardinal(text, tokens, i + 1)
+            if longer is not None:
+                return longer[0], tokens[i][1], longer[2], longer[3]
             return _finish(text, tokens, i, [tokens[i + 1][0]], i + 2)
         return None
     if word == "point":
@@ -186,8 +192,8 @@ def _finish(
         while k < len(tokens) and tokens[k][1] < after:
             k += 1
         return k, tokens[first][1], after, _plain(value / denominator)
-    if len(parts) == 1 and tokens[first][0] != "a":
-        return None  # a lone word stays a word
+    if len(parts) == 1 and tokens[first][0] != "a" and not _PERCENT.match(text, span_end):
+        return None  # a lone word stays a word, but for a percentage ("ninety percent")
     return k, tokens[first][1], span_end, str(value)
 
 

@@ -35,7 +35,7 @@ ANTONYMS: tuple[tuple[str, str], ...] = (
     ("more", "less fewer"),
     (
         "large larger largest big bigger biggest huge enormous massive high higher",
-        "small smaller smallest tiny little low",
+        "small smaller smallest tiny little low lower lowest",
     ),
     (
         "increase increases increasing increased raise raises raising raised grow grows growing "
@@ -62,6 +62,8 @@ ANTONYMS: tuple[tuple[str, str], ...] = (
     # "target", which names the large model in speculative decoding
     ("data true empirical", "model predicted predictive"),
     ("bounded capped finite", "unbounded uncapped infinite"),
+    # "it catches mode dropping" against "it misses mode dropping"
+    ("catches catch catching detects detect detecting", "misses miss missing ignores ignore"),
     # "at most 0.25" against "at least 0.25"
     ("most", "least"),
     # "every layer needs an inverse" against "the inverse is optional"
@@ -244,6 +246,8 @@ def reverses_pair(slots: Sequence[frozenset[str]], clause: Sequence[Token]) -> b
             for own, other in ((a, b), (b, a)):
                 if not slot & own or slot & other:
                     continue
+                if not any(t.stem in slot & own for t in clause):
+                    continue  # the clause takes the slot with another of its words
                 owned = {
                     (t.piece, t.step)
                     for t in clause

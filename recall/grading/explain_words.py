@@ -100,6 +100,8 @@ _DOTTED = {
     "vs.": "vs",
     "etc.": "etc",
     "cf.": "cf",
+    "dr.": "dr",
+    "et al.": "et al",
 }
 _DOTTED_RE = re.compile(r"(?<!\w)(?:" + "|".join(re.escape(k) for k in _DOTTED) + r")")
 #: Capitals that name a method where the lower case means something else (``ln`` is the log).
@@ -166,6 +168,29 @@ _ABBREVIATIONS = {
     "reg": "regularization",
     "corr": "correlation",
     "prev": "previous",
+    "gigabytes": "gb",
+    "gigabyte": "gb",
+    "megabytes": "mb",
+    "adv": "advantage",
+    "advs": "advantages",
+    "pts": "points",
+    "pt": "point",
+    "bw": "bandwidth",
+    "mem": "memory",
+    "emb": "embedding",
+    "embs": "embeddings",
+    "seq": "sequence",
+    "seqs": "sequences",
+    "attn": "attention",
+    "ctx": "context",
+    "wd": "weight decay",
+    "hparams": "hyperparameters",
+    "neg": "negative",
+    "negs": "negatives",
+    "temp": "temperature",
+    "ref": "reference",
+    "denom": "denominator",
+    "numer": "numerator",
 }
 _ABBREVIATION_RE = re.compile(
     r"(?<![\w/])(?:" + "|".join(re.escape(k) for k in _ABBREVIATIONS) + r")(?![\w/])"
@@ -200,7 +225,7 @@ _FOIL_MARKERS = frozenset({"unlike", "than", "versus", "not", "opposed"})
 _RELATIVE = re.compile(r",\s*(which|who|whose)\b")
 #: Words that start the next step of a chain of reasons inside a piece ("... is convex *so*
 #: correlated features group"); an arrow between words reads "so".
-_STEP_WORDS = frozenset("so because since therefore thus hence and".split())
+_STEP_WORDS = frozenset("so because since therefore thus hence".split())
 #: Words that, after a comma, start another claim of the same sentence (a step of its own).
 _CLAIM_JOINERS = frozenset("and but while whereas".split())
 
@@ -224,7 +249,8 @@ LIST_RUN = 9
 #: ("bce, mse, sigmoid, slope").
 LIST_ITEMS = 4
 #: This many comma-parted items in a row, each of at most :data:`TERM_WORDS` words and none
-#: stating anything (no verb of :data:`STATING_WORDS`, no ``=``), are a list of terms as well,
+#: stating anything (no word of :data:`STATING_WORDS` or :data:`VERB_FORMS`, no ``=``), are a
+#: list of terms as well,
 #: whatever signs or prepositions stand inside an item ("variance d_k, softmax saturation,
 #: one-hot, vanishing gradients, sqrt(d_k)"; "KL to reference, beta tradeoff, no RL").
 TERM_ITEMS = 4
@@ -235,6 +261,18 @@ STATING_WORDS = frozenset(
     """is are was were be been being do does did has have had will would can could should may
     might must shall so because since therefore thus hence then if when which that whereas
     while""".split()
+)
+#: Verbs said of the terms in a terse note ("variance grows with d_k, softmax saturates,
+#: gradients vanish"): an item holding one states something. Only forms that are seldom nouns
+#: ("scales", "rewards", "costs" are often plural nouns, and are left out).
+VERB_FORMS = frozenset(
+    """grows grow grew shrinks shrink shrank saturates saturate vanishes vanish vanished
+    cancels cancel cancelled canceled fixes dominates dominate explodes explode exploded
+    blows keeps keep kept makes make made gives give gave depends depend stays stay becomes
+    become became goes go went gets get got takes take took lets turns brings bring brought
+    puts stops prevents prevent causes cause avoids avoid beats beat pushes pulls adds
+    removes reduces reduce increases decreases lowers raises penalizes penalize learns learn
+    equals matters helps hurts breaks moves behaves differs ignores ignore couples""".split()
 )
 #: Signs that state a relation between the terms either side ("var = 1", "n > k").
 _STATING_SIGNS = frozenset("=≈<>≤≥≠∝⇒→")
@@ -319,7 +357,7 @@ def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
             side_break = raw in _SIDE_BREAKS and (raw != "however" or last_raw == ",")
             after_comma = last_raw == ","
             last_raw = raw
-            if side_break or raw in STATING_WORDS:
+            if side_break or raw in STATING_WORDS or raw in VERB_FORMS:
                 stating.add(item)
             if (raw == "," and not depth) or side_break:
                 item += 1
@@ -449,13 +487,13 @@ def _mark_lists(
             items.append((i, i + 1))
     run: list[tuple[int, int]] = []
     for n, (first, end) in enumerate(items):
-        short = end - first <= 2
+        short = _short_item(tokens, first, end)
         if short and run and joints[first] == "comma":
             run.append((first, end))
         else:
             run = [(first, end)] if short else []
         last_of_run = n + 1 == len(items) or not (
-            joints[items[n + 1][0]] == "comma" and items[n + 1][1] - items[n + 1][0] <= 2
+            joints[items[n + 1][0]] == "comma" and _short_item(tokens, *items[n + 1])
         )
         if last_of_run and len(run) >= LIST_ITEMS:
             for a, b in run:
@@ -467,6 +505,12 @@ def _mark_lists(
     return tuple(
         replace(t, listed=True) if flag else t for t, flag in zip(tokens, listed, strict=True)
     )
+
+
+def _short_item(tokens: list[Token], first: int, end: int) -> bool:
+    """Whether tokens ``first:end`` are an item of a list: one or two words, no verb among
+    them ("softmax saturates", "gradients vanish" state something)."""
+    return end - first <= 2 and not any(t.word in VERB_FORMS for t in tokens[first:end])
 
 
 def _mark_term_items(
@@ -514,6 +558,7 @@ def normalised(text: str) -> str:
     )
     text = text.replace("cannot", "can not").replace("no longer", "not longer")
     text = text.replace("no matter", "regardless")
+    text = _HOWEVER_HOW.sub("regardless ", text)
     text = _DENY_REST.sub(f" {_DENIED_REST} ", text)
     text = _FAILS_TO.sub("do not", text)
     text = _KEEPS_FROM.sub(r"\1 not", text)
@@ -658,6 +703,12 @@ def synonyms(word_stem: str) -> tuple[str, ...]:
     return _synonym_stems().get(word_stem, ())
 
 
+#: "however" inside a sentence before a subject ("the L1 norm is the same *however you* split
+#: the weight") is "regardless of how", not a contrast nor "however small" (no claim).
+_HOWEVER_HOW = re.compile(
+    r"(?<=[^\W\d_] )however\s+(?=(?:you|it|we|they|one|the|this|that|these|those|its|their|"
+    r"a|an|i)\b)"
+)
 #: "non-negative", "non negative" and "nonnegative" are one word.
 _NON = re.compile(r"\bnon[\s-]+(?=[a-z])")
 #: Verbs of two or three words read as the one word a phrasing asks for ("GRPO *throws away*

@@ -135,16 +135,22 @@ def _edit_symbols(table: Any, fresh: Any) -> None:
     if old is None:
         table["symbols"] = fresh
         return
-    if isinstance(old, tomlkit.items.InlineTable):
+    # Only a ``[card.symbols]`` section is edited in place; an inline table, dotted keys
+    # (``symbols.x = "real"``, ``symbols.x.domain = ...``) are rebuilt as one inline table.
+    section = isinstance(old, tomlkit.items.Table) and not old.is_super_table()
+    if not section:
         # Rebuilt in the form's order, entries copied: tomlkit spaces a key added to an
-        # inline table oddly.
+        # inline table oddly, and writes one added to dotted keys (``symbols.x = "real"``)
+        # on the line of the key after them, which is no TOML.
         rebuilt = tomlkit.inline_table()
         for name in fresh:
-            rebuilt[name] = old[name] if name in old else fresh[name]
+            rebuilt[name] = _inline(old[name]) if name in old else str(fresh[name])
         table["symbols"] = old = rebuilt
     for name in [n for n in old if n not in fresh]:
         del old[name]
-    for name, domain in fresh.items():
+    # Plain strings, not the parsed block's items: those carry the inline table's layout (no
+    # line end), which ran the next line on ("y = "real"[[card]]").
+    for name, domain in ((name, str(value)) for name, value in fresh.items()):
         current = old.get(name)
         if isinstance(current, dict):
             if (str(current.get("domain", "")).strip() or "real") != domain:
@@ -153,6 +159,19 @@ def _edit_symbols(table: Any, fresh: Any) -> None:
             old.add(name, domain)  # after the last symbol, the blank line after it kept
         elif (str(current).strip() or "real") != domain:
             old[name] = domain
+
+
+def _inline(value: Any) -> Any:
+    """A symbol's value as an inline table may hold it: a table (``symbols.x.domain = ...``)
+    becomes an inline one with the same entries."""
+    import tomlkit
+
+    if isinstance(value, tomlkit.items.Table):
+        inline = tomlkit.inline_table()
+        for key, item in value.items():
+            inline[key] = _inline(item)
+        return inline
+    return value
 
 
 def write_card(path: Path, draft: CardDraft, line: int | None, deck_name: str = "") -> str:

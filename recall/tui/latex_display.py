@@ -112,6 +112,12 @@ _ACCENT = re.compile(rf"\\(hat|bar|tilde|dot|vec|widehat|overline|widetilde)\s*{
 _BARE_ACCENT = re.compile(r"\\(hat|bar|tilde|dot|vec)\s*([^\W\d_])")
 _SIZING = re.compile(r"\\(?:left|right|[bB]igg?[lr]?)(?![A-Za-z])\s*")
 _COMMAND = re.compile(r"\\([A-Za-z]+)")
+#: TeX's rule for the symbols that sit against what follows: a control word swallows the spaces
+#: after it (``\partial w`` is ``∂w``, ``\lVert w\rVert`` is ``‖w‖``); a product swallows the
+#: spaces on both sides, so ``a\cdot b`` and ``a \cdot b`` both read ``a·b``. Relations (``\in``,
+#: ``\le``) and letters keep the spacing as written.
+_PREFIX = re.compile(r"\\(partial|nabla|lVert|langle)(?![A-Za-z])\s*")
+_PRODUCT = re.compile(r"\s*\\(cdot|times|odot|otimes)(?![A-Za-z])\s*")
 _CASES = re.compile(r"\\begin\{cases\}(.*?)\\end\{cases\}", re.DOTALL)
 
 
@@ -157,6 +163,8 @@ def _inline(text: str) -> str:
         out = out.replace(escaped, plain)
     out = out.replace("\\{", "⦃").replace("\\}", "⦄").replace("\\|", "‖").replace("\\#", "#")
     # Commands that stand for one symbol first, while the text still shows where each ends.
+    out = _PREFIX.sub(lambda m: _SYMBOLS[m.group(1)], out)
+    out = _PRODUCT.sub(lambda m: _SYMBOLS[m.group(1)], out)
     out = _COMMAND.sub(_symbol, out)
     for _ in range(6):  # nested constructs, innermost first
         before = out
@@ -224,7 +232,7 @@ def _arg(match: re.Match[str], group: int) -> str:
 
 def _plain(part: str) -> bool:
     """One token, or one function application such as ``exp(x/τ)``: no parentheses needed."""
-    if re.fullmatch(r"[\w.′'ᵀ⁰¹²³⁴⁵⁶⁷⁸⁹⁻̂̄̃]+", part):
+    if re.fullmatch(r"[\w.′'ᵀ⁰¹²³⁴⁵⁶⁷⁸⁹⁻̂̄̃∂∇]+", part):  # ∂w_j is one token
         return True
     if part.startswith("√"):
         return _plain(part[1:]) or (part[1:2] == "(" and _closes_at_end(part[1:]))

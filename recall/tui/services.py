@@ -286,7 +286,29 @@ class Services:
             reviewed=empty.reviewed,
             cards=empty.cards,
             learning_later=empty.learning_later,
+            unknown=self._unknown_scope(plan),
         )
+
+    def _unknown_scope(self, plan: SessionPlan) -> str:
+        """A sentence naming the deck or topic ``plan`` asks for that no deck has (``recall
+        drill --deck activaton``), with the nearest that exists; "" when every one exists."""
+        from recall.cards.problems import did_you_mean
+        from recall.inert import quote
+
+        decks = self.workspace.decks
+        known = [deck.id for deck in decks]
+        for deck_id in plan.deck_ids:
+            if deck_id not in known:
+                hint = did_you_mean(deck_id, known) or "`recall decks list` lists them"
+                return f"There is no deck '{quote(deck_id)}' ({hint})."
+        topics = sorted(
+            {deck.topic for deck in decks if deck.topic}
+            | {card.topic for card in self.workspace.cards.values() if card.topic}
+        )
+        if plan.topic and plan.topic not in topics:
+            hint = did_you_mean(plan.topic, topics) or "the home screen's Topic column lists them"
+            return f"There is no topic '{quote(plan.topic)}' ({hint})."
+        return ""
 
     def scope_cards(self, decks: Sequence[str] | None, topic: str | None) -> tuple[int, int]:
         """(cards that can be drilled, of them the ones reviewed before): see

@@ -173,6 +173,8 @@ class EmptyOffer(ShownText):
     #: Cards between learning steps that come back later today (none is due soon enough for
     #: a session to show it now).
     learning_later: int = 0
+    #: The asked deck or topic does not exist, said with a "did you mean" ("" when it does).
+    unknown: str = ""
 
 
 @dataclass(frozen=True)

@@ -627,6 +627,7 @@ class HomeScreen(RecallScreen):
             self.services.follow_exam,
             self.services.stop_following_exam,
             date_text=date_text,
+            followed=self.services.followed_exam,
         )
 
         def closed(_result: None) -> None:
@@ -664,9 +665,10 @@ TOPIC_WIDTH = 18
 DECK_WIDTH = 26
 
 
-#: Columns the header's lines have at 80 columns (the forecast takes 30, the padding 2): each
-#: line is said in the longest words that fit, so no line wraps and pushes the next one off.
-HEADER_WIDTH = 48
+#: Columns the header's lines have at 80 columns (the forecast takes 30, the blank column before
+#: it 1, the padding 2): each line is said in the longest words that fit, so no line wraps and
+#: pushes the next one off.
+HEADER_WIDTH = 47
 
 #: A header line as parts: (words, whether they are a figure shown in bold).
 Line = list[tuple[str, bool]]

@@ -75,10 +75,11 @@ def summary_figures(summary: SummaryView) -> RenderableType:
         table.add_row(str(summary.cards), _plural(summary.cards, "card") + " drilled")
     else:
         # The words of the home screen and `recall today`: a card in its first steps is
-        # "learning", never "review".
+        # "learning", never "review". Cards, by how each was first seen in the session (under
+        # the reviews, which count a card once per showing).
         table.add_row(
             f"{summary.new} / {summary.learning} / {summary.review} / {summary.relearn}",
-            "new / learning / review / relearn",
+            "cards: new / learning / review / relearn",
         )
     accuracy = summary.first_try_accuracy
     table.add_row(
@@ -123,8 +124,11 @@ def missed_table(summary: SummaryView) -> RenderableType:
     table.add_column("card", ratio=2, overflow="fold")
     table.add_column("you typed", ratio=1, overflow="fold")
     table.add_column("answer", ratio=1, overflow="fold")
+    listed = {key for key, _points in summary.missed_points}
     for card in summary.missed:
         answer: RenderableType = FittedDrawing(card.reference, card.reference_line)
+        if card.key in listed:  # an explanation: its model answer, point by point, is below
+            answer = Text("its key points left out: below", style="dim")
         if card.value:  # the number asked for, above its formula
             answer = Group(plain(card.value, "bold"), answer)
         table.add_row(plain(card.prompt), plain(card.answer or "—"), answer)
@@ -156,12 +160,16 @@ def missed_points_text(summary: SummaryView) -> RenderableType | None:
     """The key points left out of each explanation, in the model's words."""
     if not summary.missed_points:
         return None
-    text = Text("Key points left out", style="bold")
+    parts: list[RenderableType] = [Text("Key points left out", style="bold")]
     for key, points in summary.missed_points:
-        text.append(f"\n{key}", style="dim")
+        parts.append(plain(key, "dim"))
+        listing = Table.grid(padding=(0, 1))  # a point's second line starts under its first
+        listing.add_column(width=3, justify="right")
+        listing.add_column()
         for point in points:
-            text.append(f"\n  ✗ {point}")
-    return text
+            listing.add_row("✗", plain(point))
+        parts.append(listing)
+    return Group(*parts)
 
 
 def _plural(count: int, word: str) -> str:

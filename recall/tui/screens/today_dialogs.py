@@ -132,7 +132,7 @@ class EmptyOfferDialog(ModalScreen[OfferChoice | None]):
         with Vertical(id="offer-box", classes="dialog"):
             title = "Nothing to drill now" if offer.learning_later else "Nothing left today"
             yield Static(plain(f"{title} {in_scope(offer.scope)}"), classes="dialog-title")
-            yield Static(offer_reason(offer), id="offer-reason")
+            yield Static(plain(offer_reason(offer)), id="offer-reason")  # names typed text
             if offer.held_back:
                 with Horizontal(classes="more-row"):
                     yield Label("Learn more")
@@ -174,6 +174,8 @@ class EmptyOfferDialog(ModalScreen[OfferChoice | None]):
 def offer_reason(offer: EmptyOffer) -> str:
     """Why the scope has nothing to drill, in a sentence or two."""
     today = offer.today
+    if offer.unknown:
+        return offer.unknown
     if offer.cards == 0:
         return "It has no cards to drill (every card is suspended or retired)."
     if offer.learning_later:
@@ -261,12 +263,15 @@ class ExamPlanDialog(ModalScreen[None]):
         stop_following: Callable[[], str] | None = None,
         *,
         date_text: str = "",
+        followed: Callable[[], tuple[str, tuple[str, ...]] | None] | None = None,
     ) -> None:
         """``plan_text(date_text, deck_ids, narrowing)`` returns the plan's text, or raises
         ``ValueError`` with a message for a date that does not read; ``follow(date_text,
         deck_ids)`` adopts the plan and says so (``ValueError`` likewise);
         ``stop_following()`` goes back to the normal schedule and says so. ``date_text``:
-        a date filled in, its plan shown at once (the followed plan's)."""
+        a date filled in, its plan shown at once (the followed plan's). ``followed()``: the
+        followed plan's day and decks, or ``None`` (the title offers Ctrl-B for that plan's
+        decks, Ctrl-F for others)."""
         super().__init__()
         self.date_text = date_text
         self.scopes = list(scopes)
@@ -274,6 +279,9 @@ class ExamPlanDialog(ModalScreen[None]):
         self.plan_text = plan_text
         self.follow = follow
         self.stop_following = stop_following
+        self.followed = followed
+        #: The decks of the plan followed now (``None``: none is).
+        self.followed_decks = self._followed_decks()
         #: Whether following changed what the home screen counts (it recounts on close).
         self.changed = False
 
@@ -281,10 +289,24 @@ class ExamPlanDialog(ModalScreen[None]):
     def scope(self) -> ExamScope:
         return self.scopes[self.chosen]
 
+    def _followed_decks(self) -> tuple[str, ...] | None:
+        followed = self.followed() if self.followed is not None else None
+        return None if followed is None else followed[1]
+
     def _title(self) -> str:
         other = f" · {key_name('ctrl+o')}: other decks" if len(self.scopes) > 1 else ""
-        follow = f" · {key_name('ctrl+f')}: follow it" if self.follow is not None else ""
+        if self.followed_decks is not None and self.followed_decks == self.scope[1]:
+            follow = f" · {key_name('ctrl+b')}: stop following"
+        elif self.follow is not None:
+            follow = f" · {key_name('ctrl+f')}: follow it"
+        else:
+            follow = ""
         return f"Exam plan: {self.scope[0]}{other}{follow}"
+
+    def _retitle(self) -> None:
+        """The title again, after following or stopping changed which plan is followed."""
+        self.followed_decks = self._followed_decks()
+        self.query_one("#exam-title", Static).update(self._title())
 
     def _narrowing(self) -> str:
         """How this dialog plans for fewer cards, said under a plan's suggestions."""
@@ -348,12 +370,15 @@ class ExamPlanDialog(ModalScreen[None]):
             self.notify(str(error), severity="error", timeout=5)
             return
         self.changed = True
+        self._retitle()
         self.notify(said, timeout=8)
 
     def action_stop_following(self) -> None:
         if self.stop_following is not None:
             self.changed = True
-            self.notify(self.stop_following(), timeout=5)
+            said = self.stop_following()
+            self._retitle()
+            self.notify(said, timeout=5)
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rich.console import Group, RenderableType
+from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
 
@@ -88,20 +89,23 @@ class FeedbackPanel(Static, can_focus=True):
         self.update(Group(*parts))
 
 
-def points_text(points: tuple[PointOutcome, ...]) -> Text:
+def points_text(points: tuple[PointOutcome, ...]) -> RenderableType:
     """Each key point of a checked explanation: made (with the words that made it) or missed
-    (with its model sentence)."""
+    (with its model sentence), one row each, a long point wrapping under its own text."""
     made = sum(point.made for point in points)
-    text = Text(f"{made} of {len(points)} key points", style="dim")
+    listing = Table.grid(padding=(0, 1))
+    listing.add_column(width=1)
+    listing.add_column()
     for point in points:
         if point.made:
-            text.append("\n✓ ", style="green")
-            text.append(inert(point.say))
-            text.append(f"  (you said: {inert(point.said, one_line=True)})", style="dim")
+            said = Text(inert(point.say))
+            said.append(f"  (you said: {inert(point.said, one_line=True)})", style="dim")
+            listing.add_row(Text("✓", style="green"), said)
         else:
-            text.append("\n✗ missed: ", style="red")
-            text.append(inert(point.say))
-    return text
+            missed = Text("missed: ", style="red")
+            missed.append(inert(point.say))
+            listing.add_row(Text("✗", style="red"), missed)
+    return Group(Text(f"{made} of {len(points)} key points", style="dim"), listing)
 
 
 def rating_line(
