@@ -1047,6 +1047,25 @@ def test_a_malformed_contrast_is_a_deck_error(
     assert any(message in str(error) for error in errors), errors
 
 
+@pytest.mark.parametrize("phrasing", ["prefill", "decode|prefill", "Prefill"])
+def test_one_word_of_the_prompt_as_a_phrasing_is_a_deck_error(
+    tmp_path: Path, phrasing: str
+) -> None:
+    """A phrasing of one word the card's prompt already says ("Prefill against decode?") would
+    be made by the question typed back beside one other word: the loader refuses it, naming
+    the file, line and card; the same word with what is said of it is fine."""
+    broken = CONTRAST_DECK.replace('words = ["compute bound"]', f'words = ["{phrasing}"]')
+    assert broken != CONTRAST_DECK
+    deck, errors = _deck(tmp_path, broken)
+    assert deck is None
+    (error,) = [e for e in errors if "prompt or hint already says" in str(e)]
+    assert error.card_id == "regimes" and error.line is not None
+    assert "talk.toml" in str(error.path)
+    fine = CONTRAST_DECK.replace('words = ["compute bound"]', f'words = ["{phrasing} compute"]')
+    deck, errors = _deck(tmp_path, fine)
+    assert deck is not None, errors
+
+
 @pytest.mark.parametrize(
     ("phrasing", "message"),
     [

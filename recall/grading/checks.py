@@ -178,13 +178,16 @@ def _check_point_formulas(card: Card, table: SymbolTable, where: Path, problems:
 
 def _check_point_phrasings(card: Card, where: Path, problems: Problems) -> None:
     """A key point's phrasing (or opposite) that can never be made as written is a deck error:
-    a negation among a word's alternatives, or one with nothing after it to deny."""
-    from recall.grading.explain import phrasing_problem
+    a negation among a word's alternatives, or one with nothing after it to deny; and so is a
+    phrasing too loose to state anything (one word the card's prompt or hint already says)."""
+    from recall.grading.explain import loose_phrasing, phrasing_problem
 
     for number, point in enumerate(card.points):
         for key, phrasings in (("words", point.words), ("opposites", point.opposites)):
             for j, phrasing in enumerate(phrasings):
                 message = phrasing_problem(phrasing)
+                if message is None and key == "words":
+                    message = loose_phrasing(card, phrasing)
                 if message is not None:
                     problems.add(
                         f"key point phrasing {phrasing!r}: {message}",

@@ -281,6 +281,24 @@ def phrasing_problem(text: str) -> str | None:
     return None
 
 
+def loose_phrasing(card: Card, text: str) -> str | None:
+    """Why a phrasing of ``card``'s points is too loose to state anything, or ``None``: one
+    word (or one list of alternatives) that is a word of the card's own prompt or hint
+    ("classification" on a card whose hint says "Classification among N candidates") is made
+    by any answer that types the question back beside one other word of the point."""
+    phrasing = _phrasing(text)
+    if len(phrasing.slots) != 1 or phrasing.negated:
+        return None
+    asked = _asked_stems(card)
+    slot = phrasing.slots[0]
+    if all(stem(word) in asked for word in slot.words):
+        return (
+            "one word that the card's prompt or hint already says states nothing; add what is "
+            "said of it (a second word)"
+        )
+    return None
+
+
 @dataclass(frozen=True)
 class _Contrast:
     """A point's contrast read once: its terms (the subject first, when it has one)."""
