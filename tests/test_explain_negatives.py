@@ -702,6 +702,25 @@ ONE_WORD = [
         [5],
         [],
     ),
+    # the other word of a pair the point leans on, said of what the one word stands for
+    (
+        "gradients/why-mse-sigmoid-trains-badly",
+        "the sigmoid derivative is at least a quarter",
+        [],
+        [2],
+    ),
+    (
+        "gradients/why-mse-sigmoid-trains-badly",
+        "its derivative is at the least a quarter everywhere",
+        [],
+        [2],
+    ),
+    (
+        "gradients/why-mse-sigmoid-trains-badly",
+        "the slope of the sigmoid is at most a quarter",
+        [2],
+        [],
+    ),
 ]
 
 CASES = [

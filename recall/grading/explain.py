@@ -1016,12 +1016,27 @@ def _leans_against(leaning: Leaning, phrasing: Phrasing, clause: tuple[Token, ..
     pieces = {token.piece for token in clause if token.stem in own}
     among = [t.piece in pieces and t.stem not in own for t in clause]
     anywhere = [t.stem not in own for t in clause]
+    # a phrasing of one figure stands for the figure the point says its side of ("quarter"
+    # for "at most 0.25")
+    heads = frozenset(own) if _one_figure(phrasing) else frozenset()
     return (
-        leaning.contrary_word(clause, among, anywhere) is not None
+        leaning.contrary_word(clause, among, anywhere, heads) is not None
         or leaning.reverses(clause, [t.piece in pieces for t in clause])
         or leaning.turns(clause)
         or reverses_pair([frozenset(slot.stems) for slot in phrasing.slots], clause)
     )
+
+
+#: Fractions spelt as words, which a one-word phrasing may give for a figure.
+_FRACTION_WORDS = frozenset("half third quarter fifth tenth hundredth thousandth".split())
+
+
+def _one_figure(phrasing: Phrasing) -> bool:
+    """Whether a phrasing is one figure: a number, or a fraction in words ("quarter")."""
+    if len(phrasing.slots) != 1:
+        return False
+    words = phrasing.slots[0].words
+    return all(w in _FRACTION_WORDS or w.replace(".", "", 1).isdigit() for w in words)
 
 
 def _misattributed(attribution: Attribution, phrasing: Phrasing, clause: tuple[Token, ...]) -> bool:

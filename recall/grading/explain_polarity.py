@@ -201,13 +201,19 @@ class Leaning:
         return False
 
     def contrary_word(
-        self, clause: tuple[Token, ...], among: Sequence[bool], anywhere: Sequence[bool]
+        self,
+        clause: tuple[Token, ...],
+        among: Sequence[bool],
+        anywhere: Sequence[bool],
+        heads: frozenset[str] = frozenset(),
     ) -> str | None:
         """The first word of ``clause`` on the other side of a pair the point leans on, when
         the clause never uses the point's own side of that pair: said of a word the point says
         its own side of ("the *positive* log-probability" against "the negative
-        log-probability"), where ``anywhere`` allows; for harm and either-or pairs, where
-        ``among`` allows (the parts beside the point's words). ``None`` when there is none."""
+        log-probability"; or of one of ``heads``, the word a one-word phrasing stands in for:
+        "at *least* a quarter" against "at most 0.25"), where ``anywhere`` allows; for harm
+        and either-or pairs, where ``among`` allows (the parts beside the point's words).
+        ``None`` when there is none."""
         if not self.undermines:
             for i, token in enumerate(clause):
                 if among[i] and (
@@ -220,7 +226,10 @@ class Leaning:
             # of ("positives are common and negatives rare": "rare" is said of negatives)
             if any(
                 side.sides_of(token)[0]
-                and (side.either_or or any(o.stem in side.heads for o in _near(clause, i)))
+                and (
+                    side.either_or
+                    or any(o.stem in side.heads or o.stem in heads for o in _near(clause, i))
+                )
                 for i, token in enumerate(clause)
             ):
                 continue
@@ -229,7 +238,9 @@ class Leaning:
                     continue
                 if not side.sides_of(token)[1]:
                     continue
-                if side.either_or or any(o.stem in side.heads for o in _near(clause, i)):
+                if side.either_or or any(
+                    o.stem in side.heads or o.stem in heads for o in _near(clause, i)
+                ):
                     return token.word
         return None
 
