@@ -49,10 +49,9 @@ OUT_LOUD = (
     "attention-transformers/explain-sqrt-dk",
     "inference-cost/explain-where-compute-goes",
 )
-# Relaxed while the batch is written in slices; restored to 25 / 8 / 700 in the last slice.
-MIN_OUT_LOUD = 0
-MIN_OTHER = 0
-MIN_TOTAL = 0
+MIN_OUT_LOUD = 25
+MIN_OTHER = 8
+MIN_TOTAL = 700
 
 
 def point_counts() -> dict[str, int]:
