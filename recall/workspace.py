@@ -521,7 +521,13 @@ class Workspace:
     def _read_decks(
         self, progress: Progress | None = None, *, defer: bool = False, syncing: bool = False
     ) -> None:
-        from recall.cards.loader import DeckFailure, LoadResult, deck_files, load_decks
+        from recall.cards.loader import (
+            DeckFailure,
+            LoadResult,
+            deck_files,
+            deck_id_line,
+            load_decks,
+        )
         from recall.errors import DeckError
 
         if progress is not None:
@@ -562,6 +568,7 @@ class Workspace:
                     error = DeckError(
                         f"deck id '{quote(deck.id)}' is already used by {taken[deck.id]}",
                         path=deck.path,
+                        line=deck_id_line(Path(deck.path)),
                         suggestion="give this deck another id",
                     )
                     failures.append(DeckFailure(deck.path, (error,)))

@@ -105,6 +105,33 @@ def test_new_writes_a_valid_template(custom: Path, capsys: pytest.CaptureFixture
     assert "already exists" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("how", ["--id", "name"])
+def test_new_refuses_a_builtin_decks_id(
+    how: str, custom: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A deck written with a built-in deck's id would be skipped at every load."""
+    from recall.cards.loader import builtin_deck_ids
+
+    taken = sorted(builtin_deck_ids())[0]
+    argv = ["decks", "new", "Mine", "--id", taken] if how == "--id" else ["decks", "new", taken]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert f"deck id '{taken}' is a built-in deck's" in err
+    assert f"--id my-{taken}" in err
+    assert not (custom / f"{taken}.toml").exists()
+
+
+def test_a_failed_deck_file_is_counted_in_words_that_agree(
+    custom: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (custom / "broken.toml").write_text("[deck\n", encoding="utf-8")
+    assert main(["decks", "list"]) == 0
+    assert "1 deck file failed to load and was skipped:" in capsys.readouterr().out
+    (custom / "broken2.toml").write_text("[deck\n", encoding="utf-8")
+    assert main(["decks", "list"]) == 0
+    assert "2 deck files failed to load and were skipped:" in capsys.readouterr().out
+
+
 def test_a_new_deck_puts_nothing_in_todays_plan_until_a_card_is_written(
     custom: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -19,6 +19,7 @@ from recall.cards.loader import load_decks, read_deck
 from recall.cards.model import Card, CardKind
 from recall.grading import check_deck
 from recall.grading.explain import check_explanation
+from recall.grading.explain_words import normalised
 from recall.paths import builtin_decks_dir
 
 #: Points bound to one side of a contrast (``subject``/``versus``): the same words said of the
@@ -503,6 +504,32 @@ NUMBER_WORDS = [
     ),
 ]
 
+#: Terse notes: abbreviations spoken letter by letter ("C E", "K L"), the signs of notes ("@",
+#: "!=", "<=>", "=="), clipped words ("avgs", "feat", "w/"), and a negation that ends where a
+#: "when" or "if" clause starts ("does not change when the weights change").
+NOTES = [
+    ("losses/why-cross-entropy", "C E is H of p plus K L of p and q", [1], []),
+    (
+        "losses/why-cross-entropy",
+        "the H of p part does not change when the weights change, so min C E <=> min K L",
+        [2],
+        [],
+    ),
+    (
+        "information-theory/explain-min-ce-is-min-kl",
+        "C E = H of p + K L, and H of p is fixed by the data",
+        [0, 1],
+        [],
+    ),
+    (
+        "normalization/batchnorm-vs-layernorm",
+        "BN @ test time uses running avgs, so train != test",
+        [2],
+        [],
+    ),
+    ("normalization/batchnorm-vs-layernorm", "B N normalises each feat over the batch", [0], []),
+]
+
 CASES = [
     *(("contrast", *case) for case in CONTRASTS),
     *(("opposite", *case) for case in OPPOSITES),
@@ -514,6 +541,7 @@ CASES = [
     *(("slip", *case) for case in SLIPS),
     *(("formula", *case) for case in FORMULAS),
     *(("number word", *case) for case in NUMBER_WORDS),
+    *(("notes", *case) for case in NOTES),
 ]
 
 
@@ -546,6 +574,7 @@ def test_every_class_spans_several_cards() -> None:
         ("negation", NEGATION),
         ("unicode", UNICODE),
         ("abbreviations", ABBREVIATIONS),
+        ("notes", NOTES),
     ]:
         assert len({case[0] for case in cases}) >= 3, name
 
@@ -641,3 +670,18 @@ def test_a_phrasing_that_can_never_be_made_is_a_deck_error(
         deck, errors = _deck(tmp_path, broken)
         assert deck is None, replacement
         assert any(message in str(error) for error in errors), errors
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("C E and K L", "crossentropy and kl"),
+        ("M S E", "mse"),
+        ("I A B", "i a b"),  # no abbreviation: the letters stay letters
+        ("X ~ N(0, 1)", "x ~ n(0, 1)"),  # a distribution, not "about"
+        ("grad ~ 0", "gradient  about 0"),
+        ("train != test", "train  differs from  test"),
+    ],
+)
+def test_notes_are_read_as_the_words_they_stand_for(text: str, expected: str) -> None:
+    assert normalised(text) == expected

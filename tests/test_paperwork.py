@@ -32,10 +32,13 @@ def test_the_licence_file_exists_and_is_the_one_the_metadata_names() -> None:
     assert "WITHOUT WARRANTY OF ANY KIND" in text
 
 
-def test_the_metadata_has_a_documentation_url() -> None:
-    urls = PROJECT["urls"]
-    assert urls["Documentation"].startswith("https://")
-    assert help_command.DOCUMENTATION_URL == urls["Documentation"]
+def test_no_url_names_a_home_the_project_does_not_have() -> None:
+    """recall has no public home yet: the metadata and every shipped text name none, rather than
+    a made-up address that would not resolve (a learner would follow it)."""
+    assert "urls" not in PROJECT
+    shipped = [*SOURCES, *(ROOT / "docs").glob("*.md"), ROOT / "README.md"]
+    for path in shipped:
+        assert "recall-authors" not in path.read_text(encoding="utf-8"), path
 
 
 def _requirement_name(requirement: str) -> str:
@@ -152,14 +155,17 @@ def test_recall_help_prints_the_guide_that_ships(
     assert f"_docs/{file_name}" in shipped
 
 
-def test_recall_help_alone_lists_the_topics_and_the_url(
+def test_recall_help_alone_lists_the_topics_and_the_folder_they_are_in(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     assert cli.main(["help"]) == 0
     out = capsys.readouterr().out
     for topic in help_command.TOPICS:
         assert f"  {topic} " in out
-    assert help_command.DOCUMENTATION_URL in out
+    line = next(row for row in out.splitlines() if row.startswith("Installed in: "))
+    folder = Path(line.removeprefix("Installed in: "))
+    for file_name, _ in help_command.TOPICS.values():
+        assert (folder / file_name).is_file(), file_name
 
 
 @pytest.mark.parametrize("make", ["missing", "file"])

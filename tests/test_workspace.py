@@ -104,6 +104,13 @@ def test_a_custom_deck_may_not_take_a_builtin_decks_id(home: Path, tmp_path: Pat
     [failure] = workspace.failures
     assert failure.path.endswith("copy.toml")
     assert f"deck id '{taken.id}' is already used by" in str(failure.errors[0])
+    # the error names the line of the file's [deck] id, like every other deck error
+    id_line = next(
+        n
+        for n, line in enumerate(DECK.splitlines(), 1)
+        if line.startswith("id =") and "mine" in line
+    )
+    assert failure.errors[0].line == id_line
 
 
 def test_without_sync_only_the_deck_files_are_read(home: Path, tmp_path: Path) -> None:

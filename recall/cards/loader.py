@@ -423,7 +423,7 @@ def load_decks(
         error = DeckError(
             f"deck id '{quote(deck.id)}' is already used by {held}",
             path=shown,
-            line=_deck_id_line(Path(shown)),
+            line=deck_id_line(Path(shown)),
             suggestion="give this deck another id" + (", or fix that file" if broken else ""),
         )
         failures.append(DeckFailure(shown, (error,)))
@@ -459,7 +459,17 @@ def _id_owners(
     return owners
 
 
-def _deck_id_line(path: Path) -> int | None:
+def builtin_deck_ids() -> frozenset[str]:
+    """The ids of the decks that ship with recall (read through the parsed-deck cache), which a
+    learner's own deck may not take."""
+    from recall.paths import builtin_decks_dir
+
+    return frozenset(deck.id for deck in load_decks([builtin_decks_dir()]).decks)
+
+
+def deck_id_line(path: Path) -> int | None:
+    """The line of the deck file's ``[deck] id``, for an error about the id (``None`` when the
+    file cannot be read)."""
     from recall.cards.positions import scan
 
     try:

@@ -226,9 +226,9 @@ def run_list(args: argparse.Namespace) -> int:
     total = sum(len(d.cards) for d in workspace.decks)
     print(f"\n{count_of(len(workspace.decks), 'deck')}, {count_of(total, 'card')}")
     if workspace.failures:
-        print(
-            f"\n{count_of(len(workspace.failures), 'deck file')} failed to load and were skipped:"
-        )
+        failed = len(workspace.failures)
+        skipped = "was" if failed == 1 else "were"
+        print(f"\n{count_of(failed, 'deck file')} failed to load and {skipped} skipped:")
         for failure in workspace.failures:
             print(f"  {_short(failure.path)}")
             for error in failure.errors:
@@ -493,6 +493,7 @@ def run_new(args: argparse.Namespace) -> int:
             f"cannot make a deck id from '{quote(args.name)}'",
             suggestion="pass --id with lowercase letters, digits, '-' and '_'",
         )
+    _refuse_builtin_id(deck_id)
     target = args.output or custom_folder(args) / f"{deck_id}.toml"
     _refuse_overwrite(target, args.force)
     make_private_dirs(target.parent)
@@ -500,6 +501,19 @@ def run_new(args: argparse.Namespace) -> int:
     print(f"wrote {target}")
     print(f"edit it, then check it with: recall decks validate {target}")
     return 0
+
+
+def _refuse_builtin_id(deck_id: str) -> None:
+    """A new deck may not take a built-in deck's id: the file would be written, then skipped at
+    every load ("deck id 'losses' is already used by ...")."""
+    from recall.cards.loader import builtin_deck_ids
+    from recall.errors import DeckError
+
+    if deck_id in builtin_deck_ids():
+        raise DeckError(
+            f"deck id '{quote(deck_id)}' is a built-in deck's",
+            suggestion="pass --id with another id, e.g. --id my-" + deck_id,
+        )
 
 
 def _refuse_overwrite(target: Path, force: bool) -> None:

@@ -16,7 +16,9 @@ How a phrasing is matched, and why (reading the text as words, clauses and negat
   operands is the word "minus", and common abbreviations are read as the name they stand for
   (``BN`` is ``batchnorm``, ``grads`` is ``gradients``, "with respect to" is ``wrt``; ``CE``
   and "cross-entropy" are ``crossentropy``); a negation typed without its apostrophe
-  ("doesnt") is still one.
+  ("doesnt") is still one. An abbreviation spoken letter by letter ("C E", "K L") is the
+  abbreviation, and the signs of terse notes are words ("train != test" says they differ,
+  "min CE <=> min KL" that they are one, "BN @ inference").
 * **One clause.** Every word of a phrasing must occur in the same clause of the text (clauses end
   at ``.``, ``;``, ``!``, ``?``, a line break, and at ``but``/``whereas``), in any
   order: a learner who writes "the KL divergence is the only part that moves" says the same as
@@ -41,7 +43,10 @@ How a phrasing is matched, and why (reading the text as words, clauses and negat
 * **A list of terms is no statement.** A point's words must be linked (a small word, a
   negation, a preposition, a sign): a clause of six words or more with no link at all, a run of
   nine with only spaces and commas between, or four comma-parted items of one or two words in a
-  row ("bce, mse, sigmoid, slope") is a list, its words make no point, and the verdict says so.
+  row ("bce, mse, sigmoid, slope") is a list, its words make no point, and the verdict says so;
+  so are four comma-parted items in a row of up to four words each with no verb or relating
+  sign among them, whatever stands inside an item ("one-hot, sqrt(d_k), KL to reference"),
+  unless most of them deny something ("no reward model, no sampling, no value net, no RL").
   The longest unlinked run in a written sentence is about eight words ("small batches give noisy
   statistics" is five and still a statement).
 * **A point leans one way.** Its model sentence takes one side of pairs such as
@@ -58,6 +63,12 @@ How a phrasing is matched, and why (reading the text as words, clauses and negat
   term mentioned nearest before it there (a term inside brackets is a formula's argument, no
   mention), and a clause that says the phrasing's words only of another term
   ("cross-entropy mutes the errors that MSE keeps loud") makes none of them.
+* **A claim is of the thing the model sentence names.** Things learners mix up come in
+  families (BatchNorm, LayerNorm, RMSNorm; the prior and the posterior; the entropy and the
+  KL; :mod:`recall.grading.explain_attribution`): a phrasing made in a step of a clause (steps
+  end at "so", "because" and the like) that names another member of a family the ``say``
+  names, and not all of the ``say``'s own, is said of the wrong thing ("the ELBO is a
+  reconstruction term minus a KL to the *posterior*" for "... a KL to the prior").
 * **Opposites unmake.** A clause that says one of a point's ``opposites`` ("the loss is
   bounded") makes none of its phrasings, and a text that says one makes it with no number or
   formula.
@@ -65,6 +76,10 @@ How a phrasing is matched, and why (reading the text as words, clauses and negat
   value of another of a few distinct quantities (variance, KL, entropy, distance, inner
   product, inference, training, ...) than the words before the formula in the ``say`` ("the
   *variance* of the mean is σ/√n" for "the standard error σ/√n") makes no point.
+* **Numbers in words are numbers.** A number spelt in several words ("seven hundred
+  sixty-eight", "point zero one three", "seven tenths") is read as its digits
+  (:mod:`recall.grading.explain_numbers`); a phrasing's digit takes the word for it
+  ("2>minus>2>cos" is made by "two minus two times the cosine") inside a chain of close words.
 * **Formulas and numbers are graded, not read.** Runs of the text that look like math are read
   with the engine's own grammar and compared with the point's formulas by the engine, an
   equation as an equation (:mod:`recall.grading.explain_formulas`); numbers are compared within
@@ -79,13 +94,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from recall.cards.model import Card, KeyPoint
 from recall.formula import Status, SymbolTable, Verdict
+from recall.grading.explain_attribution import Attribution, attribution
 from recall.grading.explain_formulas import FormulaGrader
 from recall.grading.explain_formulas import formula_spans as formula_spans
+from recall.grading.explain_numbers import spelt_numbers, twins
 from recall.grading.explain_polarity import Leaning, leaning
 from recall.grading.explain_words import (
     LINKS,
@@ -108,7 +125,9 @@ MAX_TEXT = 4000
 #: Share of the points that makes an explanation pass.
 PASS_SHARE = 0.5
 
-_NUMBER = re.compile(r"(?<![\w.])[-−]?\d+(?:[.,]\d+)?(?:[eE][-+−]?\d+)?(%?)")
+_NUMBER = re.compile(
+    r"(?<![\w.])[-−]?\d+(?:[.,]\d+)?(?:[eE][-+−]?\d+)?(%|\s*per\s?cent\b)?", re.IGNORECASE
+)
 #: Numbers written as words ("eightfold", "twenty tokens", "a thousand steps"); "one" is left
 #: out, being mostly not a number ("one-hot", "one token at a time").
 _NUMBER_WORDS = {
@@ -143,6 +162,9 @@ class _Slot:
     words: tuple[str, ...]
     near: bool = False
     denied: bool = False
+    #: a number's other spelling ("two" for "2"), taken only in a chain of near slots
+    #: ("2>minus>2>cos"): loose, "log 2" would be made by "log 4, two bits"
+    twins: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -167,6 +189,13 @@ class Phrasing:
                     continue
                 slots.extend(added)
                 near = True
+        chained = [
+            slot.near or (k + 1 < len(slots) and slots[k + 1].near) for k, slot in enumerate(slots)
+        ]
+        slots = [
+            slot if chain else replace(slot, twins=())
+            for slot, chain in zip(slots, chained, strict=True)
+        ]
         return cls(tuple(slots), negated)
 
     @staticmethod
@@ -178,7 +207,13 @@ class Phrasing:
         if "|" not in raw and len(WORD.findall(raw)) > 1:
             pieces = [w for w in WORD.findall(raw) if w != "," and w not in SMALL_WORDS | NEGATORS]
             return [
-                _Slot((stem(folded(w)),), (folded(w),), near=near or i > 0, denied=denied)
+                _Slot(
+                    (stem(folded(w)),),
+                    (folded(w),),
+                    near=near or i > 0,
+                    denied=denied,
+                    twins=twins(folded(w)),
+                )
                 for i, w in enumerate(pieces)
             ]
         options = [option for option in raw.split("|") if option]
@@ -188,7 +223,10 @@ class Phrasing:
         if not plain:
             return []
         words = tuple(folded(option) for option in plain)
-        return [_Slot(tuple(stem(w) for w in words), words, near=near, denied=denied)]
+        numbers = tuple(t for w in words for t in twins(w))
+        return [
+            _Slot(tuple(stem(w) for w in words), words, near=near, denied=denied, twins=numbers)
+        ]
 
 
 def phrasing_problem(text: str) -> str | None:
@@ -419,7 +457,8 @@ class Explanation:
 
 def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -> Explanation:
     """Which of ``card``'s key points ``text`` makes."""
-    text = text[:MAX_TEXT]
+    # "seven hundred sixty-eight", "point zero one three": numbers read as their digits
+    text = spelt_numbers(text[:MAX_TEXT])
     clauses = list(read_clauses(text))
     formulas: FormulaGrader | None = None
     # only a text that states some math as a value can state a point's formula wrongly
@@ -447,6 +486,7 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
             leaning=leaning(point.say),
             leaned=leaned,
             roles=_roles(card, index),
+            attribution=attribution(point.say),
         )
         evidence, clause = said if said is not None else (None, ())
         if evidence is None:
@@ -474,7 +514,8 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
             if evidence is None:
                 evidence = formulas.evidence(point.formulas)
                 if evidence is not None and (
-                    _formula_leans_against(leaning(point.say), evidence, clauses)
+                    _listed_only(evidence, only_listed)  # a formula in a list of terms
+                    or _formula_leans_against(leaning(point.say), evidence, clauses)
                     or _said_of_another(text, evidence, point.say)
                 ):
                     evidence = None
@@ -703,13 +744,16 @@ def _said_in(
     leaning: Leaning | None = None,
     leaned: set[int] | None = None,
     roles: _Roles | None = None,
+    attribution: Attribution | None = None,
 ) -> tuple[str, tuple[Token, ...]] | None:
     """The words of the first clause that says one of ``phrasings``, and that clause (leaving
     out the clauses
     in ``skip``, or looking at clause ``only``), or ``None``; ``owners`` are the contrast's
     :meth:`_Contrast.owners_of` the clauses. With the point's ``leaning``, a clause that uses
     the other word of a pair the point leans on (besides the phrasing's own words) says the
-    point's opposite and makes none of its phrasings; its index is added to ``leaned``."""
+    point's opposite and makes none of its phrasings; its index is added to ``leaned``. So
+    does a clause that says the phrasing's words of the wrong thing (``roles``, and the
+    point's ``attribution``: "*LayerNorm* swaps in running averages")."""
     for phrase_text in phrasings:
         phrasing = _phrasing(phrase_text)
         if not phrasing.slots:
@@ -723,8 +767,10 @@ def _said_in(
                 allowed = [owner in (None, bound) for owner in owners[c]]
             matched = _match(phrasing, clause, allowed)
             if matched is not None and leaning is not None:
-                if _leans_against(leaning, phrasing, clause) or (
-                    roles is not None and roles.swapped(phrasing, clause)
+                if (
+                    _leans_against(leaning, phrasing, clause)
+                    or (roles is not None and roles.swapped(phrasing, clause))
+                    or (attribution is not None and _misattributed(attribution, phrasing, clause))
                 ):
                     if leaned is not None:
                         leaned.add(c)
@@ -764,6 +810,23 @@ def _leans_against(leaning: Leaning, phrasing: Phrasing, clause: tuple[Token, ..
         or leaning.reverses(clause, [t.piece in pieces for t in clause])
         or leaning.turns(clause)
     )
+
+
+def _misattributed(attribution: Attribution, phrasing: Phrasing, clause: tuple[Token, ...]) -> bool:
+    """Whether the steps of the clause's chain of reasons holding the phrasing's words name
+    another member of a family the point names, and not all of its own
+    (:mod:`recall.grading.explain_attribution`): "RMSNorm is *BatchNorm* without the
+    centring, dividing by the root mean square" says nothing of RMSNorm's, but "the L2 part
+    is convex, *so* correlated features group" says the grouping of what the point does."""
+    # The steps holding the phrasing's last word (its claim: "fixed" in "h(p) constant|fixed"),
+    # or, where no token takes it, every step holding one of its words: "CE = H(p) + KL, and
+    # H(p) is fixed" says "fixed" in its second step, of H(p), whatever the first step names.
+    last = set(phrasing.slots[-1].stems)
+    steps = {token.step for token in clause if token.stem in last}
+    if not steps:
+        own = {stem for slot in phrasing.slots for stem in slot.stems}
+        steps = {token.step for token in clause if token.stem in own}
+    return attribution.misattributes(clause, [t.step in steps for t in clause])
 
 
 def _match(
@@ -851,7 +914,7 @@ def _slot_takes(slot: _Slot, token: Token) -> bool:
     """Whether a word of the text is one of the slot's: the same stem, or a slip of a long
     word that keeps its first letter and does not turn it into its opposite ("minimizing" is
     two keys from "maximizing")."""
-    if token.stem in slot.stems:
+    if token.stem in slot.stems or token.word in slot.twins:
         return True
     for word in slot.words:
         allowance = 2 if len(word) >= 10 else 1 if len(word) >= 6 else 0
@@ -884,12 +947,10 @@ def _by_value(point: KeyPoint, text: str, only_listed: frozenset[str] = frozense
     for match in _NUMBER.finditer(text):
         if _listed_only(match.group(), only_listed):
             continue
-        raw = match.group().replace("−", "-").replace(",", ".")
-        percent = raw.endswith("%")
-        try:
-            number = float(raw.rstrip("%"))
-        except ValueError:
+        number = _number(match)
+        if number is None:
             continue
+        percent = bool(match.group(1))
         candidates = (number / 100, number) if percent else (number,)
         if _within(point, candidates) and not _paired_elsewhere(point.say, text, match):
             return match.group()
@@ -905,13 +966,16 @@ _PIECE_BREAK = re.compile(r"[,;:]|\.(?:\s|$)|\n")
 
 
 def _numbers_in(piece: str) -> list[float]:
-    found = []
-    for match in _NUMBER.finditer(piece):
-        try:
-            found.append(float(match.group().replace("−", "-").replace(",", ".").rstrip("%")))
-        except ValueError:
-            continue
-    return found
+    return [number for match in _NUMBER.finditer(piece) if (number := _number(match)) is not None]
+
+
+def _number(match: re.Match[str]) -> float | None:
+    """The number a :data:`_NUMBER` match writes (its percent sign or word left aside)."""
+    raw = match.group()[: match.start(1) - match.start()] if match.group(1) else match.group()
+    try:
+        return float(raw.replace("−", "-").replace(",", "."))
+    except ValueError:
+        return None
 
 
 def _paired_elsewhere(say: str, text: str, match: re.Match[str]) -> bool:

@@ -68,7 +68,8 @@ _BRITISH_YSE = re.compile(r"(?<=\w{3})ys(e|es|ed|ing)\b")
 _NEGATION_SCOPE = 6
 #: Words that end a negation's reach ("does not depend on the data, *so* the KL is what moves").
 _SCOPE_ENDS = frozenset(
-    "so because since which that then therefore thus hence while whereas and".split()
+    """so because since which that then therefore thus hence while whereas and when whenever if
+    unless once""".split()
 )
 #: "not only", "not just", "no doubt": they add, they do not negate (read as one word, so a
 #: phrasing may still ask for "not only").
@@ -139,6 +140,27 @@ _ABBREVIATIONS = {
     "tok": "token",
     "toks": "tokens",
     "b/w": "between",
+    "avgs": "averages",
+    "feat": "feature",
+    "feats": "features",
+    "w/": "with",
+    "est": "estimate",
+    "ests": "estimates",
+    "diff": "difference",
+    "distrib": "distribution",
+    "init": "initialization",
+    "expt": "experiment",
+    "tho": "though",
+    "thru": "through",
+    "bcs": "because",
+    "bcz": "because",
+    "cuz": "because",
+    "coz": "because",
+    "wt": "weight",
+    "wts": "weights",
+    "reg": "regularization",
+    "corr": "correlation",
+    "prev": "previous",
 }
 _ABBREVIATION_RE = re.compile(
     r"(?<![\w/])(?:" + "|".join(re.escape(k) for k in _ABBREVIATIONS) + r")(?![\w/])"
@@ -171,6 +193,11 @@ _CROSS_ENTROPY = re.compile(r"\b(?:cross[\s>-]?entropy|ce|xent)\b")
 _FOIL_MARKERS = frozenset({"unlike", "than", "versus", "not", "opposed"})
 
 _RELATIVE = re.compile(r",\s*(which|who|whose)\b")
+#: Words that start the next step of a chain of reasons inside a piece ("... is convex *so*
+#: correlated features group"); an arrow between words reads "so".
+_STEP_WORDS = frozenset("so because since therefore thus hence".split())
+#: Words that, after a comma, start another claim of the same sentence (a step of its own).
+_CLAIM_JOINERS = frozenset("and but while whereas".split())
 
 
 #: Words that link the terms of a clause into a statement, besides the small words, the
@@ -190,6 +217,21 @@ LIST_RUN = 9
 #: This many comma-parted items in a row, each one or two words with no link, are a list
 #: ("bce, mse, sigmoid, slope").
 LIST_ITEMS = 4
+#: This many comma-parted items in a row, each of at most :data:`TERM_WORDS` words and none
+#: stating anything (no verb of :data:`STATING_WORDS`, no ``=``), are a list of terms as well,
+#: whatever signs or prepositions stand inside an item ("variance d_k, softmax saturation,
+#: one-hot, vanishing gradients, sqrt(d_k)"; "KL to reference, beta tradeoff, no RL").
+TERM_ITEMS = 4
+TERM_WORDS = 4
+#: Words that make an item a statement rather than a term: the auxiliaries and copulas, and
+#: words that tie one claim to another ("so", "because", "which").
+STATING_WORDS = frozenset(
+    """is are was were be been being do does did has have had will would can could should may
+    might must shall so because since therefore thus hence then if when which that whereas
+    while""".split()
+)
+#: Signs that state a relation between the terms either side ("var = 1", "n > k").
+_STATING_SIGNS = frozenset("=≈<>≤≥≠∝⇒→")
 
 
 @dataclass(frozen=True)
@@ -211,6 +253,9 @@ class Token:
     #: "from" or "to" when that small word stands right before the word's phrase ("the KL
     #: *from* the encoder *to* the posterior"), else empty
     lead: str = ""
+    #: which step of a chain of reasons in its piece the word stands in: "the L2 part is convex
+    #: *so* correlated features group" is two steps (:data:`_STEP_WORDS`)
+    step: int = 0
 
 
 def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
@@ -239,16 +284,29 @@ def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
         joint = "start"
         joints: list[str] = []
         depth = 0  # brackets open around the word ("(x_0, ε)": a formula's arguments)
+        # comma-parted items outside brackets, for the list rule, and those that state
+        item = 0
+        step = 0
+        items: list[int] = []
+        stating: set[int] = set()
         for raw in _WORD_OR_SIGN.findall(piece):
             if raw != "," and not raw[0].isalnum():
                 # a colon starts afresh ("answer: bce mse sigmoid ..." is still a list)
                 joint = "start" if raw == ":" else "link"
                 depth = max(0, depth + (raw in "([{") - (raw in ")]}"))
+                if raw in _STATING_SIGNS:
+                    stating.add(item)
                 continue
             # "however small the weight" is no contrast: only "..., however," and a clause's
             # first "however" part it.
             side_break = raw in _SIDE_BREAKS and (raw != "however" or last_raw == ",")
+            after_comma = last_raw == ","
             last_raw = raw
+            if side_break or raw in STATING_WORDS:
+                stating.add(item)
+            if (raw == "," and not depth) or side_break:
+                item += 1
+                stating.update({item} if side_break else set())
             if raw == "," or side_break:
                 scope = 0
                 gap = ["|"]
@@ -262,6 +320,9 @@ def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
                 joint = "link"
                 continue
             word = folded(raw)
+            # ", and" joins a second claim: "CE = H(p) + KL, and H(p) is fixed" says "fixed"
+            # of H(p), not of the cross-entropy the first claim names.
+            step += word in _STEP_WORDS or (after_comma and word in _CLAIM_JOINERS)
             if word in NEGATORS or word in SMALL_WORDS or word in LINKS:
                 joint = "link"
             if word == _DENIED_REST:
@@ -298,9 +359,11 @@ def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
                     foil=previous in _FOIL_MARKERS,
                     copula=gap in (["is"], ["are"]),
                     lead="from" if "from" in gap else "to" if "to" in gap else "",
+                    step=step,
                 )
             )
             joints.append(joint)
+            items.append(item)
             joint = "space"
             gap = []
             concessive = False
@@ -315,10 +378,15 @@ def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
                 replace(token, negated=True) for token in tokens[denied_from:]
             ]
         if tokens:
-            yield _mark_lists(tokens, joints)
+            yield _mark_lists(tokens, joints, items, stating)
 
 
-def _mark_lists(tokens: list[Token], joints: list[str]) -> tuple[Token, ...]:
+def _mark_lists(
+    tokens: list[Token],
+    joints: list[str],
+    item_of: list[int] | None = None,
+    stating: set[int] | frozenset[int] = frozenset(),
+) -> tuple[Token, ...]:
     """The clause's tokens, those that stand in a list of terms marked ``listed``.
 
     A point is a statement: its terms linked by a verb, a preposition, a sign. Terms merely
@@ -360,11 +428,39 @@ def _mark_lists(tokens: list[Token], joints: list[str]) -> tuple[Token, ...]:
         if last_of_run and len(run) >= LIST_ITEMS:
             for a, b in run:
                 listed[a:b] = [True] * (b - a)
+    if item_of is not None:
+        _mark_term_items(tokens, item_of, stating, listed)
     if not any(listed):
         return tuple(tokens)
     return tuple(
         replace(t, listed=True) if flag else t for t, flag in zip(tokens, listed, strict=True)
     )
+
+
+def _mark_term_items(
+    tokens: list[Token], item_of: list[int], stating: set[int] | frozenset[int], listed: list[bool]
+) -> None:
+    """Mark in ``listed`` the runs of :data:`TERM_ITEMS` comma-parted items or more, each of
+    at most :data:`TERM_WORDS` words (links aside) and none stating anything: terms named one
+    after another with nothing said of them. ``item_of[i]`` is token ``i``'s item (commas inside
+    brackets part none), ``stating`` the items with a verb or a relating sign."""
+    spans: dict[int, list[int]] = {}
+    for i, item in enumerate(item_of):
+        spans.setdefault(item, []).append(i)
+    run: list[int] = []
+    ordered: list[int | None] = [*sorted(spans), None]
+    for at in ordered:
+        if at is not None and at not in stating:
+            if sum(tokens[i].word not in LINKS for i in spans[at]) <= TERM_WORDS:
+                run.append(at)
+                continue
+        # "no reward model, no sampling, no value net, no RL loop" states absences
+        denying = sum(any(tokens[i].negated for i in spans[member]) for member in run)
+        if len(run) >= TERM_ITEMS and 2 * denying <= len(run):
+            for member in run:
+                for i in spans[member]:
+                    listed[i] = True
+        run = []
 
 
 def normalised(text: str) -> str:
@@ -374,6 +470,9 @@ def normalised(text: str) -> str:
     and "not only"-style intensifiers kept from reading as negations."""
     text = unicodedata.normalize("NFKC", text).replace("−", " minus ")
     text = _SPACED_MINUS.sub(" minus ", text)
+    text = _SPACED_LETTERS.sub(_joined_letters, text)
+    text = _SIGNS.sub(lambda m: _SIGN_WORDS[m.group()], text)
+    text = _ABOUT.sub(" about ", text)
     text = _CASED_RE.sub(lambda m: _CASED[m.group()], text)
     text = text.lower().replace("’", "'").replace("+", " plus ")
     text = _ARROW.sub(" so ", text)
@@ -397,6 +496,39 @@ def normalised(text: str) -> str:
     text = _INCEPTION_SCORE.sub("inceptionscore", text)
     text = _CROSS_ENTROPY.sub("crossentropy", text)
     return _REJECTING.sub(lambda m: f"{m.group(m.lastindex or 0)} without", text)
+
+
+#: An abbreviation spoken letter by letter ("C E", "K L", "M S E"), read as one word where it
+#: is one of these.
+_SPELT_LETTERS = frozenset(
+    """ce kl bn ln gn mse mae bce nll mle map sgd auc roc kv qk sft rl ppo dpo grpo rlhf moe ema
+    fid ode sde svd pca lr elbo""".split()
+)
+_SPACED_LETTERS = re.compile(r"\b[A-Z](?: [A-Z]){1,3}\b")
+
+
+def _joined_letters(match: re.Match[str]) -> str:
+    joined = match.group().replace(" ", "")
+    return joined if joined.lower() in _SPELT_LETTERS else match.group()
+
+
+#: Signs of terse notes read as the words they stand for: "train != test" says they differ
+#: (and "!" would end the clause), "min CE <=> min KL" that the two are one, "BN @ inference".
+_SIGN_WORDS = {
+    "!=": " differs from ",
+    "≠": " differs from ",
+    "=/=": " differs from ",
+    "<=>": " equivalent to ",
+    "<->": " equivalent to ",
+    "⟺": " equivalent to ",
+    "⇔": " equivalent to ",
+    "==": " equals ",
+    "@": " at ",
+    "&": " and ",
+}
+_SIGNS = re.compile("|".join(re.escape(sign) for sign in _SIGN_WORDS))
+#: "~" or "≈" before a number is "about" ("gradient ~ 0"); "X ~ N(0, 1)" stays a sign.
+_ABOUT = re.compile(r"(?:~|≈)\s*(?=[-−]?\.?\d)")
 
 
 def folded(word: str) -> str:
