@@ -74,11 +74,11 @@ def parse_indices(field: str, where: str) -> list[int]:
         raise SystemExit(f"{where}: bad index list {field!r}") from None
 
 
-def build(counts: dict[str, int]) -> list[dict[str, object]]:
-    """Every entry of the source files, checked line by line."""
+def build(counts: dict[str, int], source: Path = SOURCE) -> list[dict[str, object]]:
+    """Every entry of the source files under ``source``, checked line by line."""
     entries: list[dict[str, object]] = []
     seen: set[tuple[str, str]] = set()
-    for path in sorted(SOURCE.glob("*.txt")):
+    for path in sorted(source.glob("*.txt")):
         card = ""
         for number, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             where = f"{path.name}:{number}"
@@ -132,21 +132,23 @@ def render(entries: list[dict[str, object]]) -> str:
     return "".join(json.dumps(entry, ensure_ascii=False) + "\n" for entry in entries)
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def main(source: Path = SOURCE, corpus: Path = CORPUS, about: str | None = None) -> int:
+    """Build ``corpus`` from ``source`` (or, with ``--check``, verify it): later batches written
+    in the same format call this with their own folder and file."""
+    parser = argparse.ArgumentParser(description=(about or __doc__).splitlines()[0])
     parser.add_argument("--check", action="store_true", help="verify the corpus, write nothing")
     args = parser.parse_args()
     counts = point_counts()
-    entries = build(counts)
+    entries = build(counts, source)
     check_coverage(entries, counts)
     text = render(entries)
     if args.check:
-        if not CORPUS.exists() or CORPUS.read_text(encoding="utf-8") != text:
-            raise SystemExit(f"{CORPUS.name} differs from what the source builds")
-        print(f"{CORPUS.name}: {len(entries)} entries over {len(counts)} cards, checked")
+        if not corpus.exists() or corpus.read_text(encoding="utf-8") != text:
+            raise SystemExit(f"{corpus.name} differs from what the source builds")
+        print(f"{corpus.name}: {len(entries)} entries over {len(counts)} cards, checked")
         return 0
-    CORPUS.write_text(text, encoding="utf-8")
-    print(f"wrote {CORPUS.name}: {len(entries)} entries over {len(counts)} cards")
+    corpus.write_text(text, encoding="utf-8")
+    print(f"wrote {corpus.name}: {len(entries)} entries over {len(counts)} cards")
     return 0
 
 
