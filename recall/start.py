@@ -29,18 +29,33 @@ if _signal.getsignal(_signal.SIGINT) is _signal.default_int_handler:
     _signal.signal(_signal.SIGINT, _exit_quietly)
 
 
+#: Whether a SIGINT has arrived since :func:`main` took over: an interrupt that lands inside the
+#: interpreter's own machinery (an import building an exception, a class body's
+#: ``__set_name__``) can come out as another error, or lose its ``KeyboardInterrupt`` on the way.
+_interrupted = False
+
+
+def _note_interrupt(signum: int, frame: FrameType | None) -> None:
+    """Python's own SIGINT handler (a ``KeyboardInterrupt``), remembering that it ran."""
+    global _interrupted
+    _interrupted = True
+    _signal.default_int_handler(signum, frame)
+
+
 def main() -> int:
     """Import the command line and run it; an interrupt at any point is status 130."""
     try:
         if _signal.getsignal(_signal.SIGINT) is _exit_quietly:
-            _signal.signal(_signal.SIGINT, _signal.default_int_handler)
+            _signal.signal(_signal.SIGINT, _note_interrupt)
         from recall.cli import main as run
 
         return run()
     except KeyboardInterrupt:
         return 130
     except Exception as error:
-        if _caused_by_interrupt(error):
+        # ``from _ssl import RAND_egd`` interrupted at 0.03 s came out as "TypeError: expected a
+        # message argument", with no trace of the interrupt: the flag tells.
+        if _interrupted or _caused_by_interrupt(error):
             return 130
         raise
 
