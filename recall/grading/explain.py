@@ -131,6 +131,7 @@ from recall.grading.explain_formulas import formula_spans as formula_spans
 from recall.grading.explain_numbers import spelt_numbers, twins
 from recall.grading.explain_operands import wrong_operand
 from recall.grading.explain_polarity import Leaning, leaning, reverses_pair
+from recall.grading.explain_quote import learner_words
 from recall.grading.explain_words import (
     LINKS,
     NEGATORS,
@@ -609,7 +610,9 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
         if evidence is not None and _figure_contradicted(point, text, evidence):
             evidence = None  # "the logits get 64 times smaller" for "an 8x smaller logit scale"
         outcomes.append(PointOutcome(say=point.say, made=evidence is not None, said=evidence or ""))
-    return Explanation(tuple(outcomes), _listed_runs(read))
+    # quoted back as the learner typed them: "not bounded", never the bare "bounded"
+    quoted = (replace(o, said=learner_words(text, o.said)) if o.made else o for o in outcomes)
+    return Explanation(tuple(quoted), _listed_runs(read))
 
 
 def _only_listed(clauses: Sequence[tuple[Token, ...]]) -> frozenset[str]:
