@@ -265,3 +265,43 @@ def test_a_long_key_point_wraps_under_its_own_text_at_80_columns(
             assert wrapped >= 2  # the two long points did wrap
 
     asyncio.run(flow())
+
+
+LONG_EXPLANATION = (
+    "Early on the moment estimates are noisy, so a big rate makes training diverge; "
+    "warmup keeps the steps small until the estimates settle, and it costs a few hundred steps."
+)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (100, 30)])
+def test_a_long_explanation_is_echoed_in_full_while_it_is_typed(
+    size: tuple[int, int], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The box is one line and scrolls sideways; all that was typed is readable below it."""
+    isolate(monkeypatch, tmp_path)
+    services = real_services(tmp_path, FakeClock(), only={"talk.toml": POINTS_DECK})
+    app = RecallApp(services, plan=SessionPlan(minutes=10))
+
+    async def flow() -> None:
+        async with app.run_test(size=size) as pilot:
+            await settle(app, pilot)
+            screen = app.screen
+            assert isinstance(screen, DrillScreen) and screen.phase is Phase.ASKING
+            await pilot.press(*"short")
+            await settle(app, pilot)
+            assert "Type your explanation" in screen_text(app)  # short: the help stays
+            for _ in "short":
+                await pilot.press("backspace")
+            await pilot.press(*LONG_EXPLANATION)
+            await settle(app, pilot)
+            text = " ".join(screen_text(app).split())
+            assert "Type your explanation" not in text
+            assert f"your explanation ({len(LONG_EXPLANATION.split())} words)" in text
+            assert "warmup keeps the steps small" in text  # the middle, scrolled out of the box
+            assert "it costs a few hundred steps." in text
+            await pilot.press("enter")
+            await settle(app, pilot)
+            assert screen.phase is Phase.FEEDBACK
+            assert "4 of 4 key points" in screen_text(app)
+
+    asyncio.run(flow())

@@ -235,11 +235,25 @@ class DrillScreen(SessionScreen):
             return
         self._preview_serial += 1
         if self.card.key_points:
-            return  # prose: nothing to preview; the help line stays
+            self._echo_explanation(event.value)
+            return
         if not event.value.strip():
             self.query_one("#preview", PreviewPanel).show(None)
             return
         self.read_answer(self._preview_serial, self.card, event.value)
+
+    def _echo_explanation(self, typed: str) -> None:
+        """An explanation longer than the one-line box shows is echoed in full below it,
+        wrapped, so the learner reads back all they wrote before Enter (the box scrolls
+        sideways); a short one leaves the help line. Nothing is parsed: prose has no preview."""
+        preview = self.query_one("#preview", PreviewPanel)
+        box = self.query_one("#answer", AnswerInput)
+        if len(typed) < max(box.content_region.width - 2, 20):
+            preview.update(_EXPLAIN_HELP)
+            return
+        words = len(typed.split())
+        echo = Text(f"your explanation ({words} words), Enter checks it:\n", style="dim")
+        preview.update(echo.append_text(plain(typed, one_line=True)))
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="preview")
     def read_answer(self, serial: int, card: CardView, text: str) -> None:
