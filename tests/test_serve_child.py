@@ -32,6 +32,7 @@ def test_the_environment_keeps_only_what_the_app_needs(tmp_path: Path) -> None:
         "EDITOR": "vim",
         "LD_PRELOAD": "/tmp/evil.so",
         "RECALL_THEME": "light",
+        "RECALL_PREFETCH": "0",
         "PGPASSWORD": "secret",
         "DATABASE_URL": "postgresql://u:pw@h/db",
     }
@@ -44,6 +45,7 @@ def test_the_environment_keeps_only_what_the_app_needs(tmp_path: Path) -> None:
         "TZ": "Europe/Berlin",
         "TERM": "xterm-256color",
         "RECALL_THEME": "light",
+        "RECALL_PREFETCH": "0",  # the learner turned the start-up child off: so it stays
         "RECALL_HOME": str(tmp_path),
         SERVED_ENV: "1",
     }

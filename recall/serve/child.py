@@ -24,7 +24,8 @@ from recall.paths import SERVED_ENV
 #: Variables the app needs from the server's environment, kept as they are: where programs and
 #: the home folder are, the language and the time zone (local times), the terminal type, the
 #: temporary folder and the import path recall may run from, the learner's wish for no colour,
-#: and recall's own settings that are not places (the theme, the deck cache switch).
+#: and recall's own settings that are not places (the theme, the deck cache switch, the
+#: start-up prefetch switch).
 KEPT = (
     "PATH",
     "HOME",
@@ -37,6 +38,7 @@ KEPT = (
     "NO_COLOR",
     "RECALL_THEME",
     "RECALL_NO_DECK_CACHE",
+    "RECALL_PREFETCH",
 )
 #: Prefixes of variables kept (the locale's categories).
 KEPT_PREFIXES = ("LC_",)
