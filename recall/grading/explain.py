@@ -132,6 +132,7 @@ from recall.grading.explain_numbers import spelt_numbers, twins
 from recall.grading.explain_operands import wrong_operand
 from recall.grading.explain_polarity import Leaning, leaning, reverses_pair
 from recall.grading.explain_quote import learner_words
+from recall.grading.explain_retracted import without_retracted
 from recall.grading.explain_words import (
     LINKS,
     NEGATORS,
@@ -506,6 +507,8 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
     """Which of ``card``'s key points ``text`` makes."""
     # "seven hundred sixty-eight", "point zero one three": numbers read as their digits
     text = spelt_numbers(text[:MAX_TEXT])
+    # "people say X, but none of that is true": a claim reported to be rejected says nothing
+    text = without_retracted(text)
     read = list(read_clauses(text))
     plain = _with_referents(read)
     # words that stand only in lists of terms: a number or formula among them states nothing
