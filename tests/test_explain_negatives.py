@@ -831,8 +831,98 @@ DENIED_CLAIMS = [
     ),
 ]
 
+#: Words that say a thing is of no use ("no better", "has no effect", "matters for nothing"),
+#: pairs the decks lean on ("forward"/"reverse" KL, "train"/"eval" mode, "noisy"/"clean"
+#: inputs, "together"/"apart"), "X-free" as "without X", and the "B" of a model sentence's "A
+#: instead of B" said outright: each says the point the other way. The point said rightly, and
+#: "no better than" (a comparison), are still read.
+CONTRARY_WORDS = [
+    (
+        "metrics/accuracy-imbalance-explain",
+        "Switching to precision and recall is no better, since they mislead just as much.",
+        [],
+        [3],
+    ),
+    ("retrieval-evaluation/fid-vs-is", "Resizing the images has no effect on FID.", [], [5]),
+    (
+        "metrics/accuracy-imbalance-explain",
+        "Accuracy is no better than chance here, so report precision and recall per class.",
+        [3],
+        [],
+    ),
+    (
+        "information-theory/explain-mle-min-kl",
+        "Maximum likelihood minimises the reverse KL, with the model distribution first.",
+        [],
+        [3],
+    ),
+    (
+        "information-theory/explain-mle-min-kl",
+        "Maximum likelihood minimises the forward KL, with the data distribution first.",
+        [3],
+        [],
+    ),
+    (
+        "normalization/batchnorm-vs-layernorm",
+        "The bug is fine-tuning with BatchNorm left in eval mode, which silently overwrites its "
+        "running statistics.",
+        [],
+        [4],
+    ),
+    (
+        "diffusion-flow/classifier-guidance-explain",
+        "Any classifier trained on clean images works at every noise level.",
+        [],
+        [4],
+    ),
+    (
+        "diffusion-flow/classifier-guidance-explain",
+        "It needs its own classifier, trained on noisy x_t at every noise level.",
+        [4],
+        [],
+    ),
+    (
+        "regularization/explain-elastic-net",
+        "Elastic net splits correlated features apart so just one from each group survives.",
+        [],
+        [4],
+    ),
+    (
+        "regularization/explain-elastic-net",
+        "Under elastic net correlated features enter or leave the model together.",
+        [4],
+        [],
+    ),
+    (
+        "diffusion-flow/sde-vs-ode",
+        "The ODE injects fresh noise at each step; the SDE is noise-free.",
+        [],
+        [1],
+    ),
+    (
+        "diffusion-flow/sde-vs-ode",
+        "The ODE is noise-free; the SDE injects fresh noise at each step.",
+        [1],
+        [],
+    ),
+    (
+        "attention-transformers/explain-rope",
+        "RoPE adds a position vector to each query and key, then rotates it.",
+        [],
+        [0],
+    ),
+    (
+        "attention-transformers/explain-rope",
+        "RoPE rotates each query and key by an angle growing with position, instead of adding a "
+        "position vector.",
+        [0],
+        [],
+    ),
+]
+
 CASES = [
     *(("glued figure", *case) for case in GLUED_FIGURES),
+    *(("contrary word", *case) for case in CONTRARY_WORDS),
     *(("denied claim", *case) for case in DENIED_CLAIMS),
     *(("term list", *case) for case in TERM_LISTS),
     *(("attribution", *case) for case in ATTRIBUTION),

@@ -77,7 +77,10 @@ How a phrasing is matched, and why (reading the text as words, clauses and negat
   (:mod:`recall.grading.explain_polarity`); the part of a clause that makes a phrasing and
   uses the other word of such a pair, beside what the point says its own word of, and never
   the point's own word, says the opposite ("the *positive* log-probability of the *wrong*
-  class"). Harm or no good said there ("makes it *worse*", "is *useless*", "doesn't *help*")
+  class"); the "B" of a model sentence's "A instead of B" is such an other word ("RoPE *adds* a
+  position vector" against "instead of adding a position vector, RoPE rotates"), and "X-free"
+  is "without X". Harm or no good said there ("makes it *worse*", "is *useless*", "doesn't *help*",
+  "is no *better*", "has no *effect*")
   denies a point that does not say so itself, and a multiple the model sentence sets between
   two things ("the backward costs *twice* the forward") said with its sides swapped or its
   direction turned (not both) says the point the other way. So does a phrasing whose word of such a

@@ -43,6 +43,14 @@ _DENIED_REST = "deniedrest"
 _TRAILING_NEGATORS = frozenset({"neither", "nor"})
 #: Negators that may stand after the verb they deny ("the prompt teaches *nothing*").
 _OBJECT_NEGATORS = frozenset({"nothing", "none"})
+#: Small words that may stand between such a verb and its negator ("matters *for* nothing").
+_OBJECT_JOINERS = frozenset({"for", "to", "with"})
+#: "noise-free", "critic-free": without it ("the SDE is noise-free" says it adds no noise); not
+#: the name "classifier-free guidance".
+_FREE_OF = re.compile(r"\b(?!classifier\b)([^\W\d_]{2,})[\s-]free\b")
+#: "no better than", "not better than": a comparison ("accuracy is no better than chance"),
+#: not a denial that the thing helps.
+_NO_BETTER_THAN = re.compile(r"\b(?:no|not|nothing)\s+better\s+than\b")
 #: Words that carry no point: never required by a phrasing.
 SMALL_WORDS = frozenset(
     """a an the of to in on at by for from with as and or is are was were be been being it its
@@ -438,7 +446,13 @@ def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
                 joint = "link"
                 continue
             if word in NEGATORS:
-                if word in _OBJECT_NEGATORS and tokens and previous == tokens[-1].word:
+                # "teaches nothing", "matters *for* nothing": the verb before is denied
+                after_verb = previous in _OBJECT_JOINERS and gap[-1:] == [previous]
+                if (
+                    word in _OBJECT_NEGATORS
+                    and tokens
+                    and (previous == tokens[-1].word or (after_verb and len(gap) == 1))
+                ):
                     tokens[-1] = replace(tokens[-1], negated=True)
                 # "a model *that never* predicts positive gets 1% accuracy": a relative
                 # clause's negation ends with its verb's object, before the main verb; a
@@ -697,6 +711,8 @@ def normalised(text: str) -> str:
     text = text.replace("no matter", "regardless")
     text = _NONNEGATIVE.sub(" nonnegative ", text)
     text = _HOWEVER_HOW.sub("regardless ", text)
+    text = _NO_BETTER_THAN.sub("as poor as", text)
+    text = _FREE_OF.sub(r"without \1", text)
     text = _DENY_REST.sub(f" {_DENIED_REST} ", text)
     text = _NOT_BECAUSE.sub(rf"\1 {_DENIED_REST} ", text)
     text = _FAILS_TO.sub("do not", text)
