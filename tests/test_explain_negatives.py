@@ -723,7 +723,207 @@ ONE_WORD = [
     ),
 ]
 
+#: A figure is read whole: a phrasing's "6" or "0" is no piece of "6.6", "0.0013" or "1/d_k"
+#: (unless the phrasing goes on with the figure's other pieces), and a figure the text denies
+#: ("never ... a thousand steps") states no value. The figure said whole is still made.
+GLUED_FIGURES = [
+    (
+        "inference-cost/explain-where-compute-goes",
+        "Training takes 6.6 FLOPs per parameter per token.",
+        [],
+        [0],
+    ),
+    (
+        "inference-cost/explain-where-compute-goes",
+        "Training takes 6 FLOPs per parameter per token.",
+        [0],
+        [],
+    ),
+    (
+        "attention-transformers/explain-sqrt-dk",
+        "Dividing by sqrt(d_k) leaves the logits with a variance of 1/d_k.",
+        [],
+        [3],
+    ),
+    (
+        "attention-transformers/explain-sqrt-dk",
+        "Dividing by sqrt(d_k) leaves the logits with a variance of 1.0.",
+        [3],
+        [],
+    ),
+    (
+        "gaussians/explain-random-cosine",
+        "In 768 dimensions two random vectors have a cosine of around 0.0013.",
+        [],
+        [1],
+    ),
+    (
+        "optimizers/explain-bias-correction",
+        "The distortion fades within a few steps; it never lingers for anything near a thousand "
+        "steps.",
+        [],
+        [5],
+    ),
+    (
+        "optimizers/explain-bias-correction",
+        "The distortion lingers for about a thousand steps.",
+        [5],
+        [],
+    ),
+]
+
+#: A claim the learner explicitly rejects ("it's not that ...", "it's a myth that ...", "I don't
+#: believe that ...", "..., not because ...", or a next clause "but that never happens") makes no
+#: point, nor does the rest of a clause whose reason for the point is rejected. A denial that
+#: the learner's own claim follows ("it's not that X, it's that Y") leaves Y to be read.
+DENIED_CLAIMS = [
+    (
+        "attention-transformers/explain-sqrt-dk",
+        "It's not that the softmax saturates; the scaling only keeps the numbers from overflowing.",
+        [],
+        [1],
+    ),
+    (
+        "inference-cost/explain-where-compute-goes",
+        "The backward pass is twice the forward because it runs the layers in reverse order, not "
+        "because it computes gradients for activations and weights.",
+        [],
+        [1],
+    ),
+    (
+        "normalization/one-line-difference",
+        "It's a myth that RMSNorm drops the centring; it subtracts the mean as LayerNorm does.",
+        [],
+        [2],
+    ),
+    (
+        "losses/why-cross-entropy",
+        "I don't believe that the entropy term is constant while training.",
+        [],
+        [2],
+    ),
+    (
+        "normalization/batchnorm-vs-layernorm",
+        "Some say BatchNorm in train mode overwrites its running statistics during fine-tuning, "
+        "but that never happens.",
+        [],
+        [4],
+    ),
+    (
+        "inference-cost/explain-where-compute-goes",
+        "The backward pass is twice the forward, not because of the layer order but because it "
+        "computes gradients for both activations and weights.",
+        [1],
+        [],
+    ),
+    (
+        "attention-transformers/explain-sqrt-dk",
+        "It's not that the model is too small, it's that large logits push the softmax to "
+        "one-hot, where it saturates.",
+        [1],
+        [],
+    ),
+    (
+        "attention-transformers/explain-sqrt-dk",
+        "It's not that the softmax is slow: large logits push it to one-hot, where it saturates.",
+        [1],
+        [],
+    ),
+]
+
+#: Words that say a thing is of no use ("no better", "has no effect", "matters for nothing"),
+#: pairs the decks lean on ("forward"/"reverse" KL, "train"/"eval" mode, "noisy"/"clean"
+#: inputs, "together"/"apart"), "X-free" as "without X", and the "B" of a model sentence's "A
+#: instead of B" said outright: each says the point the other way. The point said rightly, and
+#: "no better than" (a comparison), are still read.
+CONTRARY_WORDS = [
+    (
+        "metrics/accuracy-imbalance-explain",
+        "Switching to precision and recall is no better, since they mislead just as much.",
+        [],
+        [3],
+    ),
+    ("retrieval-evaluation/fid-vs-is", "Resizing the images has no effect on FID.", [], [5]),
+    (
+        "metrics/accuracy-imbalance-explain",
+        "Accuracy is no better than chance here, so report precision and recall per class.",
+        [3],
+        [],
+    ),
+    (
+        "information-theory/explain-mle-min-kl",
+        "Maximum likelihood minimises the reverse KL, with the model distribution first.",
+        [],
+        [3],
+    ),
+    (
+        "information-theory/explain-mle-min-kl",
+        "Maximum likelihood minimises the forward KL, with the data distribution first.",
+        [3],
+        [],
+    ),
+    (
+        "normalization/batchnorm-vs-layernorm",
+        "The bug is fine-tuning with BatchNorm left in eval mode, which silently overwrites its "
+        "running statistics.",
+        [],
+        [4],
+    ),
+    (
+        "diffusion-flow/classifier-guidance-explain",
+        "Any classifier trained on clean images works at every noise level.",
+        [],
+        [4],
+    ),
+    (
+        "diffusion-flow/classifier-guidance-explain",
+        "It needs its own classifier, trained on noisy x_t at every noise level.",
+        [4],
+        [],
+    ),
+    (
+        "regularization/explain-elastic-net",
+        "Elastic net splits correlated features apart so just one from each group survives.",
+        [],
+        [4],
+    ),
+    (
+        "regularization/explain-elastic-net",
+        "Under elastic net correlated features enter or leave the model together.",
+        [4],
+        [],
+    ),
+    (
+        "diffusion-flow/sde-vs-ode",
+        "The ODE injects fresh noise at each step; the SDE is noise-free.",
+        [],
+        [1],
+    ),
+    (
+        "diffusion-flow/sde-vs-ode",
+        "The ODE is noise-free; the SDE injects fresh noise at each step.",
+        [1],
+        [],
+    ),
+    (
+        "attention-transformers/explain-rope",
+        "RoPE adds a position vector to each query and key, then rotates it.",
+        [],
+        [0],
+    ),
+    (
+        "attention-transformers/explain-rope",
+        "RoPE rotates each query and key by an angle growing with position, instead of adding a "
+        "position vector.",
+        [0],
+        [],
+    ),
+]
+
 CASES = [
+    *(("glued figure", *case) for case in GLUED_FIGURES),
+    *(("contrary word", *case) for case in CONTRARY_WORDS),
+    *(("denied claim", *case) for case in DENIED_CLAIMS),
     *(("term list", *case) for case in TERM_LISTS),
     *(("attribution", *case) for case in ATTRIBUTION),
     *(("reversed pair", *case) for case in REVERSED_PAIRS),

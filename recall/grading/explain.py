@@ -46,6 +46,13 @@ How a phrasing is matched, and why (reading the text as words, clauses and negat
   is not made by negated words ("does *not* depend on the parameters" does not say "depends on the
   parameters"), and a phrasing with one needs a negated word after its ``not`` and none before
   it.
+* **A rejected claim is no point.** "It is not true that ...", "it's not that ...", "I don't
+  think that ...", "..., not because ...", and a next clause taking the claim back ("but that
+  never happens") deny what they introduce to the clause's end; a clause where such a denial
+  holds a word the point claims (of its model sentence and phrasings) makes none of the point's
+  phrasings, whatever else it says ("twice the forward because it walks the layers again, *not
+  because* it computes more gradients"). A denial the learner's own claim follows after a comma
+  or colon ("it's not that X, it's that Y") denies X only.
 * **Contrasts are bound.** A point about one side of a contrast names its ``subject`` and what it
   is ``versus``; each word of a clause is said of the term mentioned nearest before it in its
   part of the clause (parts end at commas, ``while``, ``though``, "on the other hand" and the
@@ -70,7 +77,10 @@ How a phrasing is matched, and why (reading the text as words, clauses and negat
   (:mod:`recall.grading.explain_polarity`); the part of a clause that makes a phrasing and
   uses the other word of such a pair, beside what the point says its own word of, and never
   the point's own word, says the opposite ("the *positive* log-probability of the *wrong*
-  class"). Harm or no good said there ("makes it *worse*", "is *useless*", "doesn't *help*")
+  class"); the "B" of a model sentence's "A instead of B" is such an other word ("RoPE *adds* a
+  position vector" against "instead of adding a position vector, RoPE rotates"), and "X-free"
+  is "without X". Harm or no good said there ("makes it *worse*", "is *useless*", "doesn't *help*",
+  "is no *better*", "has no *effect*")
   denies a point that does not say so itself, and a multiple the model sentence sets between
   two things ("the backward costs *twice* the forward") said with its sides swapped or its
   direction turned (not both) says the point the other way. So does a phrasing whose word of such a
@@ -95,6 +105,11 @@ How a phrasing is matched, and why (reading the text as words, clauses and negat
   value of another of a few distinct quantities (variance, KL, entropy, distance, inner
   product, inference, training, ...) than the words before the formula in the ``say`` ("the
   *variance* of the mean is σ/√n" for "the standard error σ/√n") makes no point.
+* **A figure is read whole.** A phrasing's number is no piece of a longer figure of the text
+  ("6" of "6.6", "0" of "0.0013", "1" of "1/d" or "one over d"), unless the phrasing goes on
+  with the figure's other pieces ("0 5" is "0.5"); a figure that a negation governs, not as a
+  bound ("it never lasts anything like a thousand steps", not "never exceeds 0.25"), states
+  no value.
 * **Numbers in words are numbers.** A number spelt in several words ("seven hundred
   sixty-eight", "point zero one three", "seven tenths") is read as its digits
   (:mod:`recall.grading.explain_numbers`); a phrasing's digit takes the word for it
@@ -195,6 +210,13 @@ class _Slot:
     #: a number's other spelling ("two" for "2"), taken only in a chain of near slots
     #: ("2>minus>2>cos"): loose, "log 2" would be made by "log 4, two bits"
     twins: tuple[str, ...] = ()
+    #: a number (one of its words digits), which takes a piece of a longer figure of the text only
+    #: where the phrasing goes on with it: ahead when the next slot follows it closely or is a
+    #: number too ("0" of "0.25", "0 5"), behind likewise; otherwise "0" is no "0.0013" and "6"
+    #: no "6.6"
+    figure: bool = False
+    open_ahead: bool = False
+    open_behind: bool = False
 
 
 @dataclass(frozen=True)
@@ -222,9 +244,15 @@ class Phrasing:
         chained = [
             slot.near or (k + 1 < len(slots) and slots[k + 1].near) for k, slot in enumerate(slots)
         ]
+        figures = [any(w.isdigit() for w in slot.words) for slot in slots]
         slots = [
-            slot if chain else replace(slot, twins=())
-            for slot, chain in zip(slots, chained, strict=True)
+            replace(
+                slot if chain else replace(slot, twins=()),
+                figure=figures[k],
+                open_ahead=k + 1 < len(slots) and (slots[k + 1].near or figures[k + 1]),
+                open_behind=slot.near or (k > 0 and figures[k - 1]),
+            )
+            for k, (slot, chain) in enumerate(zip(slots, chained, strict=True))
         ]
         return cls(tuple(slots), negated)
 
@@ -509,14 +537,15 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
     text = spelt_numbers(text[:MAX_TEXT])
     # "people say X, but none of that is true": a claim reported to be rejected says nothing
     text = without_retracted(text)
-    read = list(read_clauses(text))
+    read = _retracted(list(read_clauses(text)))
     plain = _with_referents(read)
     # words that stand only in lists of terms: a number or formula among them states nothing
     only_listed = _only_listed(plain)
     # a clause that types the prompt or hint back makes no point with its words, nor with a
     # number of the prompt's ("is it 16 bytes?"); a formula written there is the learner's own
     clauses = [_unless_echoed(clause, _asked_stems(card)) for clause in plain]
-    echoed_values = _only_listed(clauses)
+    # a figure denied ("it never lasts anything like a thousand steps") states no value either
+    echoed_values = _only_listed(clauses) | _only_denied(clauses)
     # a point whose model sentence holds its own contrast ("unbiased *but* very noisy",
     # "highest at the origin, *yet* not typical") is also read over the two halves of a
     # learner's "but", which otherwise ends the clause
@@ -557,6 +586,7 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
             attribution=attribution(point.say),
             taken=frozenset(frozenset(o.said.split()) for o in outcomes if o.made),
             anchors=_anchors(point, card.prompt),
+            claim=_claim_stems(point),
         )
         evidence, clause = said if said is not None else (None, ())
         if evidence is not None and wrong_operand(point.say, text) is not None:
@@ -625,6 +655,30 @@ def _only_listed(clauses: Sequence[tuple[Token, ...]]) -> frozenset[str]:
     )
 
 
+#: Words before a denied figure that make the denial a bound ("never *exceeds* 0.25", "not
+#: *above* a quarter"): the figure is still stated, as a limit.
+_BOUNDING = frozenset(
+    stem(word)
+    for word in """exceed exceeds above below over under beyond more less past greater larger
+    smaller higher lower bigger""".split()
+)
+
+
+def _only_denied(clauses: Sequence[tuple[Token, ...]]) -> frozenset[str]:
+    """The numbers (as words) that stand only where a negation governs them, and not as a
+    bound ("never exceeds 0.25"): "the bias never lasts anything like a thousand steps" states
+    no thousand steps."""
+    denied: set[str] = set()
+    said: set[str] = set()
+    for clause in clauses:
+        for i, token in enumerate(clause):
+            if not (token.word[:1].isdigit() or token.word in _NUMBER_WORDS):
+                continue
+            bound = i > 0 and clause[i - 1].stem in _BOUNDING
+            (denied if token.negated and not bound else said).add(token.word)
+    return frozenset(denied - said)
+
+
 @lru_cache(maxsize=1 << 10)
 def _asked_stems(card: Card) -> frozenset[str]:
     """The stems of the words of the card's prompt and hint: what the learner was given."""
@@ -650,6 +704,31 @@ _CONTRAST_SAID = re.compile(r"\b(?:but|yet|though|although|whereas)\b|, while\b"
 def _holds_contrast(say: str) -> bool:
     """Whether a model sentence states a contrast inside itself ("unbiased but very noisy")."""
     return _CONTRAST_SAID.search(say) is not None
+
+
+#: What a clause opening with "that" or "this" says to take back the clause before ("...; that
+#: never *happens*", "but this is *false*"): said denied, or said outright.
+_HOLDING = frozenset(stem(w) for w in "happen happens hold holds true case work works".split())
+_FALSE = frozenset(stem(w) for w in "false untrue wrong myth nonsense misconception".split())
+
+
+def _retracted(clauses: list[tuple[Token, ...]]) -> list[tuple[Token, ...]]:
+    """The clauses, each one that the next takes back ("People say the entropy stays fixed,
+    but *that never holds*"; "...; *this is a myth*") read as explicitly denied
+    (:attr:`Token.denied`): the taking back opens its clause with a pronoun and a denied
+    "happens", "holds", "is true" or an outright "false", "wrong", "myth"."""
+    result = list(clauses)
+    for k in range(len(clauses) - 1):
+        after = clauses[k + 1]
+        if not after[0].refers:
+            continue
+        if any(
+            (token.negated and token.stem in _HOLDING)
+            or (not token.negated and token.stem in _FALSE)
+            for token in after[:2]
+        ):
+            result[k] = tuple(replace(t, negated=True, denied=True) for t in clauses[k])
+    return result
 
 
 def _with_referents(clauses: list[tuple[Token, ...]]) -> list[tuple[Token, ...]]:
@@ -924,6 +1003,7 @@ def _said_in(
     attribution: Attribution | None = None,
     taken: frozenset[frozenset[str]] = frozenset(),
     anchors: frozenset[str] | None = None,
+    claim: frozenset[str] = frozenset(),
 ) -> tuple[str, tuple[Token, ...]] | None:
     """The words of the first clause that says one of ``phrasings``, and that clause (leaving
     out the clauses
@@ -954,6 +1034,10 @@ def _said_in(
                 and not _anchored(phrasing, clause, anchors)
             ):
                 continue  # one word alone, in a clause that says nothing else of the point
+            if matched is not None and _rejects(clause, claim):
+                if leaned is not None:
+                    leaned.add(c)
+                continue  # "it walks the layers twice, *not because* it needs more gradients"
             if matched is not None and leaning is not None:
                 if (
                     _leans_against(leaning, phrasing, clause)
@@ -966,6 +1050,27 @@ def _said_in(
             if matched is not None:
                 return matched, clause
     return None
+
+
+@lru_cache(maxsize=1 << 10)
+def _claim_stems(point: KeyPoint) -> frozenset[str]:
+    """The stems of what the point claims: the words of its model sentence that its phrasings
+    also ask for (its small words and linking words aside)."""
+    said = {
+        stem(folded(raw))
+        for raw in WORD.findall(normalised(point.say))
+        if raw != "," and folded(raw) not in SMALL_WORDS | NEGATORS | LINKS
+    }
+    asked = {s for text in point.words for slot in _phrasing(text).slots for s in slot.stems}
+    return frozenset(said & asked)
+
+
+def _rejects(clause: tuple[Token, ...], claim: frozenset[str]) -> bool:
+    """Whether the clause explicitly denies a claim of the point's (words of ``claim`` after
+    "it is not true that", "it's not that", "not because"; :attr:`Token.denied`): the learner
+    rejects the point there ("the backward costs twice the forward because it walks the layers
+    again, *not because* it computes more gradients"), whatever else the clause says."""
+    return any(token.denied and token.stem in claim for token in clause)
 
 
 @lru_cache(maxsize=1 << 10)
@@ -1146,7 +1251,12 @@ def _chain_assignments(
 def _slot_takes(slot: _Slot, token: Token) -> bool:
     """Whether a word of the text is one of the slot's: the same stem, or a slip of a long
     word that keeps its first letter and does not turn it into its opposite ("minimizing" is
-    two keys from "maximizing")."""
+    two keys from "maximizing"); a number slot takes no piece of a longer figure
+    (:attr:`_Slot.figure`)."""
+    if slot.figure and (
+        (token.glued_ahead and not slot.open_ahead) or (token.glued_behind and not slot.open_behind)
+    ):
+        return False
     if token.stem in slot.stems or token.word in slot.twins:
         return True
     for word in slot.words:

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from recall.grading.explain_words import Token, folded, normalised, read_clauses, stem
+from recall.grading.explain_words import LINKS, Token, folded, normalised, read_clauses, stem
 
 #: Pairs of word families that say opposite things of the same subject. Words that are also
 #: common nouns or names in the decks ("bias", "cost", "reward", "true"/"false" of "false
@@ -68,6 +68,12 @@ ANTONYMS: tuple[tuple[str, str], ...] = (
     ("most", "least"),
     # "every layer needs an inverse" against "the inverse is optional"
     ("need needs needed required requires necessary essential", "optional unnecessary"),
+    # "the forward KL, data first" against "the reverse KL"
+    ("forward", "reverse"),
+    # "left in train mode" against "in eval mode"
+    ("train training", "eval evaluation"),
+    # "a classifier that works on noisy x_t" against "trained on clean images"
+    ("noisy", "clean noiseless"),
 )
 #: Pairs with nothing between their two sides, so that a negated word is the other side ("no
 #: upper *bound*" is unbounded, "*not* bounded" too), and either side said anywhere beside the
@@ -80,6 +86,8 @@ EITHER_OR: tuple[tuple[str, str], ...] = (
         "plateaus plateau",
         "unbounded uncapped infinite infinity explodes explode exploding blows",
     ),
+    # "correlated features enter or leave together" against "are forced apart", "kept one by one"
+    ("together jointly", "apart separately individually"),
 )
 
 
@@ -91,7 +99,8 @@ backfires backfire ineffective irrelevant"""
 #: Words that say a thing does good: negated beside a point's terms ("clipping doesn't *help*"),
 #: they undermine it the same way.
 HELPING = """help helps helped fix fixes fixed guard guards guarded prevent prevents prevented
-protect protects mitigate mitigates work works matter matters"""
+protect protects mitigate mitigates work works matter matters better improve improves improved
+effect effects affect affects affected impact impacts influence influences"""
 
 
 #: Words that set one thing at a multiple of another, upward ("the backward pass costs
@@ -326,6 +335,7 @@ def leaning(say: str) -> Leaning:
                     for near in _near(clause, i)
                 }
                 sides.append(Side(own, other, frozenset(heads)))
+    sides.extend(_rejected_sides(say))
     undermines = any(
         token.stem in _UNDERMINING or (token.negated and token.stem in _HELPING)
         for clause in read_clauses(say)
@@ -345,6 +355,29 @@ def leaning(say: str) -> Leaning:
         _direction(clauses),
         frozenset(rate for clause in clauses for rate in _rates(clause)),
     )
+
+
+#: The lead words of "instead of", "rather than", "as opposed to" (the rest read as "without").
+_REJECTING_LEADS = frozenset({"instead", "rather", "opposed"})
+
+
+def _rejected_sides(say: str) -> list[Side]:
+    """The model sentence's "A instead of B" read as a pair of its own: B, the word after
+    "instead of" (or "rather than"), is the other side, said of the words the sentence puts
+    beside it ("*Instead of adding* a position vector, RoPE rotates ..." against "RoPE *adds* a
+    learned position vector"). A word the sentence also says outright is no side."""
+    clauses = list(read_clauses(say))
+    plain = {t.stem for clause in clauses for t in clause if not t.negated}
+    sides = []
+    for clause in clauses:
+        for i, token in enumerate(clause):
+            if not (i and token.negated and clause[i - 1].word in _REJECTING_LEADS):
+                continue
+            if token.stem in plain or token.word in LINKS or token.word[:1].isdigit():
+                continue  # "instead of about 1000": a figure, left to the numbers
+            heads = frozenset(t.stem for t in _near(clause, i) if t.word not in _REJECTING_LEADS)
+            sides.append(Side(frozenset(), frozenset({token.stem}), heads))
+    return sides
 
 
 def _rates(clause: Sequence[Token]) -> frozenset[tuple[str, str]]:

@@ -28,12 +28,29 @@ _DENY_REST = re.compile(
     r"\b(?:(?:it\s+is|it's|its|is)\s+)?not\s+(?:the\s+case|true|so)\s+that\b"
     r"|\b(?:it\s+is|it's|its|is)\s+(?:a\s+myth|false|untrue|a\s+misconception)\s+that\b"
     r"|\bmyth\s+that\b"
+    # "It's not that the gradient vanishes", "the bug is not that ...": the claim denied
+    r"|\bnot\s+that\b(?!\s+(?:much|many|big|large|small|high|low|far|long|bad|different)\b)"
+    # "I don't think (it's true) that ...", "I don't buy that ..."
+    r"|\b(?:do|does|did)\s+not\s+(?:think|believe|buy|agree)\s+(?:(?:it\s+is|it's)\s+"
+    r"(?:true|the\s+case)\s+)?that\b"
+    r"|\b(?:it\s+is|it's|is)\s+(?:wrong|incorrect)\s+(?:to\s+say\s+)?that\b"
 )
+#: "..., not because it needs extra gradients": the reason given after it is denied, and the
+#: "because" stays (a step of the chain of reasons).
+_NOT_BECAUSE = re.compile(r"\bnot\s+(because|since)\b")
 _DENIED_REST = "deniedrest"
 #: Negators that end a clause to deny all of it, the rest left unsaid ("clipping *neither*").
 _TRAILING_NEGATORS = frozenset({"neither", "nor"})
 #: Negators that may stand after the verb they deny ("the prompt teaches *nothing*").
 _OBJECT_NEGATORS = frozenset({"nothing", "none"})
+#: Small words that may stand between such a verb and its negator ("matters *for* nothing").
+_OBJECT_JOINERS = frozenset({"for", "to", "with"})
+#: "noise-free", "critic-free": without it ("the SDE is noise-free" says it adds no noise); not
+#: the name "classifier-free guidance".
+_FREE_OF = re.compile(r"\b(?!classifier\b)([^\W\d_]{2,})[\s-]free\b")
+#: "no better than", "not better than": a comparison ("accuracy is no better than chance"),
+#: not a denial that the thing helps.
+_NO_BETTER_THAN = re.compile(r"\b(?:no|not|nothing)\s+better\s+than\b")
 #: Words that carry no point: never required by a phrasing.
 SMALL_WORDS = frozenset(
     """a an the of to in on at by for from with as and or is are was were be been being it its
@@ -315,6 +332,13 @@ class Token:
     #: which step of a chain of reasons in its piece the word stands in: "the L2 part is convex
     #: *so* correlated features group" is two steps (:data:`_STEP_WORDS`)
     step: int = 0
+    #: a number glued to more of one number after it ("0" of "0.0013", "1" of "1/d" or "one
+    #: over d_k") or before it ("6" after "6."): a piece of a figure, not the figure itself
+    glued_ahead: bool = False
+    glued_behind: bool = False
+    #: in a claim the text explicitly denies ("it is not true that ...", "not because ..."):
+    #: the learner rejects what these words say, rather than saying they are absent
+    denied: bool = False
 
 
 def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
@@ -341,6 +365,7 @@ def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
         last_raw = ","
         concessive = False
         denied_from: int | None = None
+        denied_until: int | None = None
         # What parts each word from the one before: "link" (a small word, a negation, a sign,
         # a side break), "comma", nothing but a space, or nothing at all ("start").
         joint = "start"
@@ -375,6 +400,7 @@ def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
                 joint = "start" if raw == ":" else "link"
                 if raw == ":":
                     scope = 0
+                    denied_until = _denial_end(denied_from, denied_until, len(tokens))
                 depth = max(0, depth + (raw in "([{") - (raw in ")]}"))
                 if raw in _STATING_SIGNS:
                     stating.add(item)
@@ -394,6 +420,8 @@ def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
             if (raw == "," and not depth) or side_break:
                 item += 1
                 stating.update({item} if side_break else set())
+            if raw == "," and raws[n + 1 : n + 2] and raws[n + 1] in _DENIAL_ENDS:
+                denied_until = _denial_end(denied_from, denied_until, len(tokens))
             if raw == "," or side_break:
                 scope = 0
                 gap = ["|"]
@@ -418,7 +446,13 @@ def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
                 joint = "link"
                 continue
             if word in NEGATORS:
-                if word in _OBJECT_NEGATORS and tokens and previous == tokens[-1].word:
+                # "teaches nothing", "matters *for* nothing": the verb before is denied
+                after_verb = previous in _OBJECT_JOINERS and gap[-1:] == [previous]
+                if (
+                    word in _OBJECT_NEGATORS
+                    and tokens
+                    and (previous == tokens[-1].word or (after_verb and len(gap) == 1))
+                ):
                     tokens[-1] = replace(tokens[-1], negated=True)
                 # "a model *that never* predicts positive gets 1% accuracy": a relative
                 # clause's negation ends with its verb's object, before the main verb; a
@@ -443,10 +477,13 @@ def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
                     scope = 0
                 previous = word
                 continue
+            glued = _glued(piece, found[n]) if raw[0].isdigit() or raw == "one" else (False, False)
             tokens.append(
                 Token(
                     stem(word),
                     word,
+                    glued_ahead=glued[0],
+                    glued_behind=glued[1],
                     negated=scope > 0 or concessive,
                     piece=comma_piece,
                     bracketed=depth > 0,
@@ -470,13 +507,47 @@ def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
             # "gradient clipping neither": a clause that ends on its negation says it of all
             tokens = [replace(token, negated=True) for token in tokens]
         if denied_from is not None:
-            tokens = tokens[:denied_from] + [
-                replace(token, negated=True) for token in tokens[denied_from:]
+            # a denial the learner's own claim follows ("it's not that X: Y") rejects no more
+            # than its words; one running to the clause's end rejects the clause's claim
+            end = len(tokens) if denied_until is None else denied_until
+            rejects = denied_until is None
+            tokens = [
+                replace(token, negated=True, denied=rejects) if denied_from <= i < end else token
+                for i, token in enumerate(tokens)
             ]
         if tokens and opening in _REFERRING:
             tokens[0] = replace(tokens[0], refers=True)
         if tokens:
             yield _mark_lists(tokens, joints, items, stating, ties)
+
+
+#: What glues a number to more of one figure after it: a decimal point and digits that are not
+#: all zeros ("0.0013", not "1.0"), a slash ("1/d", "1 / 61"), a spoken "over" ("one over d_k").
+_GLUED_AHEAD = re.compile(r"\.(?!0+(?![\w.]))\d|\s*/\s*[\w√(]|\s+over\s+(?:\d|[^\W\d]\w{0,3}\b)")
+#: What glues a number to a figure before it: a decimal point or a slash after digits.
+_GLUED_BEHIND = re.compile(r"(?:\d\.|\w\s*/\s*)$")
+
+
+def _glued(piece: str, found: re.Match[str]) -> tuple[bool, bool]:
+    """Whether the number ``found`` of ``piece`` is glued to more of one figure after it, and
+    to one before it (:attr:`Token.glued_ahead`): "6.6" and "1/61" are no "6" nor "1"."""
+    ahead = _GLUED_AHEAD.match(piece, found.end()) is not None
+    if found.group() == "one":
+        return ahead and "over" in piece[found.end() : found.end() + 7], False
+    return ahead, _GLUED_BEHIND.search(piece, 0, found.start()) is not None
+
+
+#: Words after a comma that end what "it is not true that ..." denies: the learner's own claim
+#: follows ("it's not that the model is small, *it's* that the softmax saturates"), as after a
+#: colon.
+_DENIAL_ENDS = frozenset("it it's its rather instead but".split())
+
+
+def _denial_end(denied_from: int | None, denied_until: int | None, at: int) -> int | None:
+    """Where an explicit denial that began at ``denied_from`` ends: at ``at`` if it is open."""
+    if denied_from is None or denied_until is not None:
+        return denied_until
+    return at
 
 
 #: Words that open a clause speaking of what the clause before named ("It", "This term",
@@ -640,7 +711,10 @@ def normalised(text: str) -> str:
     text = text.replace("no matter", "regardless")
     text = _NONNEGATIVE.sub(" nonnegative ", text)
     text = _HOWEVER_HOW.sub("regardless ", text)
+    text = _NO_BETTER_THAN.sub("as poor as", text)
+    text = _FREE_OF.sub(r"without \1", text)
     text = _DENY_REST.sub(f" {_DENIED_REST} ", text)
+    text = _NOT_BECAUSE.sub(rf"\1 {_DENIED_REST} ", text)
     text = _FAILS_TO.sub("do not", text)
     text = _KEEPS_FROM.sub(r"\1 not", text)
     text = _MEANS_VERB.sub(_means_verb, text)
