@@ -319,6 +319,26 @@ ORDER = [
         [],
         [4],
     ),
+    # an ordered phrasing's words stand in one comma-parted part: "under p, so q" is no "under q"
+    (
+        "information-theory/explain-kl",
+        "The expectation is taken under p, so q gets punished for being thin where p is heavy.",
+        [4],
+        [],
+    ),
+    (
+        "retrieval-evaluation/pass-at-k-explain",
+        "C(n-c, k)/C(n, k) is the chance that all k picks are failures, so 1 minus it is pass@k.",
+        [2],
+        [],
+    ),
+    (
+        "attention-transformers/explain-sqrt-dk",
+        "Each logit sums d_k products, so its variance adds up to d_k, and the square root of "
+        "d_k is the typical size.",
+        [0],
+        [],
+    ),
 ]
 #: ``while``, ``whereas``, ``though``, a parenthetical ``however`` or "on the other hand" part
 #: the sides of a contrast; a concession stays one point.

@@ -1131,6 +1131,8 @@ def _chain_assignments(
         for i in candidates[chain[k]]:
             if k and not 0 < i - chosen[-1] <= NEAR:
                 continue
+            if k and clause[i].item != clause[chosen[-1]].item:
+                continue  # "all failures, so pass@k" says no "all pass": a comma parts them
             place(k + 1, (*chosen, i))
 
     place(0, ())

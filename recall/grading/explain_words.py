@@ -315,6 +315,9 @@ class Token:
     #: which step of a chain of reasons in its piece the word stands in: "the L2 part is convex
     #: *so* correlated features group" is two steps (:data:`_STEP_WORDS`)
     step: int = 0
+    #: which comma-parted item of its clause the word stands in: like ``piece``, but a comma
+    #: inside brackets ("KL(p, q)") parts nothing
+    item: int = 0
 
 
 def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
@@ -454,6 +457,7 @@ def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
                     copula=gap in (["is"], ["are"]),
                     lead="from" if "from" in gap else "to" if "to" in gap else "",
                     step=step,
+                    item=item,
                 )
             )
             joints.append(joint)
