@@ -69,6 +69,10 @@ ANTONYMS: tuple[tuple[str, str], ...] = (
     # "every layer needs an inverse" against "the inverse is optional"
     ("need needs needed required requires necessary essential", "optional unnecessary"),
 )
+#: Nouns that name a quantity and share a stem with a side of a pair: "a rating *difference*
+#: maps to a win probability" says nothing differs, and "equal ratings mean 50%" is no
+#: contrary of it.
+QUANTITY_NOUNS = frozenset({"difference", "differences"})
 #: Pairs with nothing between their two sides, so that a negated word is the other side ("no
 #: upper *bound*" is unbounded, "*not* bounded" too), and either side said anywhere beside the
 #: point's words is said of what the point is about (a loss that *saturates* has a ceiling,
@@ -148,7 +152,7 @@ class Side:
 
     def sides_of(self, token: Token) -> tuple[bool, bool]:
         """Whether ``token`` says this pair's own side, and whether it says the other."""
-        if token.negated and not self.either_or:
+        if (token.negated and not self.either_or) or token.word in QUANTITY_NOUNS:
             return False, False
         own, other = token.stem in self.own, token.stem in self.other
         return (other, own) if token.negated else (own, other)
@@ -313,7 +317,9 @@ def leaning(say: str) -> Leaning:
     """Which side of each pair of :data:`ANTONYMS` the model sentence ``say`` takes, and what
     it says that side of."""
     clauses = [tuple(t for t in clause if not t.negated) for clause in read_clauses(say)]
-    stems = {token.stem for clause in clauses for token in clause}
+    stems = {
+        token.stem for clause in clauses for token in clause if token.word not in QUANTITY_NOUNS
+    }
     sides = []
     for a, b in _PAIRS:
         for own, other in ((a, b), (b, a)):

@@ -378,6 +378,9 @@ def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
                 joint = "start" if raw == ":" else "link"
                 if raw == ":":
                     scope = 0
+                    # what follows a colon is a part of its own ("a pessimistic bound: when a
+                    # change makes things worse ..." says no harm of the bound)
+                    comma_piece += not depth
                 depth = max(0, depth + (raw in "([{") - (raw in ")]}"))
                 if raw in _STATING_SIGNS:
                     stating.add(item)
