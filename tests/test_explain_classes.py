@@ -947,6 +947,44 @@ BUT = [
     ),
 ]
 
+#: What follows a colon is a part of its own: harm said there ("if an update hurts") is not
+#: said of the point's words before it.
+COLON = [
+    (
+        "alignment/ppo-clip-explain",
+        "Using the min of the clipped and unclipped objectives gives a pessimistic estimate: if "
+        "an update hurts, the unclipped term is the smaller one.",
+        [2],
+        [],
+    ),
+]
+#: "difference" names a quantity (a rating difference), not the claim that things differ:
+#: "equal ratings" is no contrary of it.
+QUANTITY_NOUNS = [
+    (
+        "retrieval-evaluation/elo-explain",
+        "Equal ratings give a fifty percent chance, and a lead of 100 points gives about 64%.",
+        [2],
+        [],
+    ),
+]
+#: "just" and "really" are words a phrasing may ask for ("Elo is just Bradley-Terry"), and "not
+#: just" stays no negation.
+INTENSIFIERS = [
+    (
+        "retrieval-evaluation/elo-explain",
+        "Under the hood Elo is really just Bradley–Terry.",
+        [0],
+        [],
+    ),
+    (
+        "retrieval-evaluation/elo-explain",
+        "Elo is not just Bradley–Terry; it is a different model.",
+        [],
+        [0],
+    ),
+]
+
 CASES = [
     *(("contrast", *case) for case in CONTRASTS),
     *(("opposite", *case) for case in OPPOSITES),
@@ -964,6 +1002,9 @@ CASES = [
     *(("far", *case) for case in FAR),
     *(("aside", *case) for case in ASIDES),
     *(("but", *case) for case in BUT),
+    *(("colon", *case) for case in COLON),
+    *(("quantity noun", *case) for case in QUANTITY_NOUNS),
+    *(("intensifier", *case) for case in INTENSIFIERS),
 ]
 
 

@@ -30,7 +30,8 @@ How a phrasing is matched, and why (reading the text as words, clauses and negat
   very noisy", the two halves of a learner's "but" are read as one clause too), in any
   order: a learner who writes "the KL divergence is the only part that moves" says the same as
   "only the KL term changes". Where order carries the meaning a phrasing says so: ``a>b`` wants
-  ``b`` close after ``a`` ("over the batch", not "each example over its features").
+  ``b`` close after ``a`` and before any comma outside brackets ("over the batch", not "each
+  example over its features", nor "under p, so q" for ``under>q``).
 * **Slips forgiven.** A word of six letters or more may be one key off (``preceeding``), ten or
   more two keys, the same as the deck format's spelling rule (:mod:`recall.spelling`), never in
   its first letter nor from ``min`` to ``max``: "minimizing" is two keys from "maximizing" and

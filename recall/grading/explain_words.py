@@ -39,7 +39,7 @@ SMALL_WORDS = frozenset(
     """a an the of to in on at by for from with as and or is are was were be been being it its
     this that these those there here which who whom whose what so than then do does did has have
     had will would can could should may might must shall we you they he she i our your their
-    his her them us my me just very really also number amount""".split()
+    his her them us my me very also number amount""".split()
 )
 #: Small words a phrase negator reaches across ("without noise *or* drift", "no sign *of* it").
 _PHRASE_JOINERS = frozenset({"or", "nor", "of"})
