@@ -985,6 +985,24 @@ INTENSIFIERS = [
     ),
 ]
 
+#: A phrasing that names both sides of a pair itself ("tpr>positives fpr>negatives") places
+#: them by its own order: the other side in another part is no reversal of it.
+BOTH_SIDES = [
+    (
+        "metrics/roc-auc-imbalance",
+        "Prevalence never moves the ROC curve: TPR uses the positives, FPR the negatives, and "
+        "rare positives are where it misleads.",
+        [0],
+        [],
+    ),
+    (
+        "metrics/roc-auc-imbalance",
+        "FPR is computed over the positives and TPR over the negatives.",
+        [],
+        [0],
+    ),
+]
+
 CASES = [
     *(("contrast", *case) for case in CONTRASTS),
     *(("opposite", *case) for case in OPPOSITES),
@@ -1005,6 +1023,7 @@ CASES = [
     *(("colon", *case) for case in COLON),
     *(("quantity noun", *case) for case in QUANTITY_NOUNS),
     *(("intensifier", *case) for case in INTENSIFIERS),
+    *(("both sides", *case) for case in BOTH_SIDES),
 ]
 
 

@@ -255,9 +255,12 @@ def reverses_pair(slots: Sequence[frozenset[str]], clause: Sequence[Token]) -> b
     clause apart from another of its words, and that word's part says the other side ("BatchNorm
     needs *small* batches, large batches make it noisy"; "adding capacity *lowers* variance
     and more data *raises* it"). ``slots`` are the stems each of the phrasing's words may
-    take; a part ends at a comma and at a step of a chain of reasons (:attr:`Token.step`)."""
+    take; a part ends at a comma and at a step of a chain of reasons (:attr:`Token.step`). A
+    phrasing with a word of each side (nothing else) places both itself, by its own order."""
     for slot in slots:
         for a, b in _PAIRS:
+            if all(any(word <= side for word in slots) for side in (a, b)):
+                continue  # the phrasing needs both sides itself ("tpr>positives fpr>negatives")
             for own, other in ((a, b), (b, a)):
                 if not slot & own or slot & other:
                     continue
