@@ -23,6 +23,20 @@ from tests.explain_cases import assert_points
 #: Points bound to one side of a contrast (``subject``/``versus``): the same words said of the
 #: other side do not make them, and said of the right side they do.
 CONTRASTS = [
+    # a term after "like" is what the term named before is compared with: the words are that
+    # first term's
+    (
+        "normalization/one-line-difference",
+        "RMSNorm: like LayerNorm with no mean subtraction, dividing only by the root mean square.",
+        [2],
+        [],
+    ),
+    (
+        "normalization/one-line-difference",
+        "LayerNorm: like RMSNorm with no mean subtraction, dividing only by the root mean square.",
+        [],
+        [2],
+    ),
     (
         "inference-cost/explain-inference-regimes",
         "Prefill is bandwidth-limited and decode is compute-bound.",

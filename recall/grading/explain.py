@@ -300,6 +300,11 @@ def loose_phrasing(card: Card, text: str) -> str | None:
     return None
 
 
+#: Words after which a term is what something named before it is compared with, not what the
+#: words around it are said of: "RMSNorm: *like* LayerNorm without subtracting the mean".
+_LIKENING = frozenset({"like", "similar", "resembles", "resembling"})
+
+
 @dataclass(frozen=True)
 class _Contrast:
     """A point's contrast read once: its terms (the subject first, when it has one)."""
@@ -370,6 +375,10 @@ class _Contrast:
                     (k for k, term in enumerate(self.terms) if _slot_takes(term, token)), None
                 )
             if named is not None and token.copula and i and mention[i - 1] is not None:
+                named = None
+            if i and clause[i - 1].word in _LIKENING and any(m is not None for m in mention):
+                # "RMSNorm: *like LayerNorm* without the mean" is RMSNorm's; with nothing named
+                # before, "like" is "such as" ("like BatchNorm falling apart at tiny batches")
                 named = None
             mention.append(named)
         # One sweep forward (the last mention in the piece and in the clause so far) and one
