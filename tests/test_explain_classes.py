@@ -23,6 +23,20 @@ from tests.explain_cases import assert_points
 #: Points bound to one side of a contrast (``subject``/``versus``): the same words said of the
 #: other side do not make them, and said of the right side they do.
 CONTRASTS = [
+    # a term after "like" is what the term named before is compared with: the words are that
+    # first term's
+    (
+        "normalization/one-line-difference",
+        "RMSNorm: like LayerNorm with no mean subtraction, dividing only by the root mean square.",
+        [2],
+        [],
+    ),
+    (
+        "normalization/one-line-difference",
+        "LayerNorm: like RMSNorm with no mean subtraction, dividing only by the root mean square.",
+        [],
+        [2],
+    ),
     (
         "inference-cost/explain-inference-regimes",
         "Prefill is bandwidth-limited and decode is compute-bound.",
@@ -318,6 +332,26 @@ ORDER = [
         "The expectation is under q, so KL punishes p for having little mass where q has a lot.",
         [],
         [4],
+    ),
+    # an ordered phrasing's words stand in one comma-parted part: "under p, so q" is no "under q"
+    (
+        "information-theory/explain-kl",
+        "The expectation is taken under p, so q gets punished for being thin where p is heavy.",
+        [4],
+        [],
+    ),
+    (
+        "retrieval-evaluation/pass-at-k-explain",
+        "C(n-c, k)/C(n, k) is the chance that all k picks are failures, so 1 minus it is pass@k.",
+        [2],
+        [],
+    ),
+    (
+        "attention-transformers/explain-sqrt-dk",
+        "Each logit sums d_k products, so its variance adds up to d_k, and the square root of "
+        "d_k is the typical size.",
+        [0],
+        [],
     ),
 ]
 #: ``while``, ``whereas``, ``though``, a parenthetical ``however`` or "on the other hand" part
@@ -927,6 +961,62 @@ BUT = [
     ),
 ]
 
+#: What follows a colon is a part of its own: harm said there ("if an update hurts") is not
+#: said of the point's words before it.
+COLON = [
+    (
+        "alignment/ppo-clip-explain",
+        "Using the min of the clipped and unclipped objectives gives a pessimistic estimate: if "
+        "an update hurts, the unclipped term is the smaller one.",
+        [2],
+        [],
+    ),
+]
+#: "difference" names a quantity (a rating difference), not the claim that things differ:
+#: "equal ratings" is no contrary of it.
+QUANTITY_NOUNS = [
+    (
+        "retrieval-evaluation/elo-explain",
+        "Equal ratings give a fifty percent chance, and a lead of 100 points gives about 64%.",
+        [2],
+        [],
+    ),
+]
+#: "just" and "really" are words a phrasing may ask for ("Elo is just Bradley-Terry"), and "not
+#: just" stays no negation.
+INTENSIFIERS = [
+    (
+        "retrieval-evaluation/elo-explain",
+        "Under the hood Elo is really just Bradley–Terry.",
+        [0],
+        [],
+    ),
+    (
+        "retrieval-evaluation/elo-explain",
+        "Elo is not just Bradley–Terry; it is a different model.",
+        [],
+        [0],
+    ),
+]
+
+#: A phrasing that names both sides of a pair itself ("tpr>positives fpr>negatives") places
+#: them by its own order: the other side in another part is no reversal of it.
+BOTH_SIDES = [
+    (
+        "metrics/roc-auc-imbalance",
+        "Prevalence never moves the ROC curve: TPR uses the positives, FPR the negatives, and "
+        "rare positives are where it misleads.",
+        [0],
+        [],
+    ),
+    (
+        "metrics/roc-auc-imbalance",
+        "FPR is computed over the positives and TPR over the negatives.",
+        [],
+        [0],
+    ),
+]
+
 CASES = [
     *(("contrast", *case) for case in CONTRASTS),
     *(("opposite", *case) for case in OPPOSITES),
@@ -944,6 +1034,10 @@ CASES = [
     *(("far", *case) for case in FAR),
     *(("aside", *case) for case in ASIDES),
     *(("but", *case) for case in BUT),
+    *(("colon", *case) for case in COLON),
+    *(("quantity noun", *case) for case in QUANTITY_NOUNS),
+    *(("intensifier", *case) for case in INTENSIFIERS),
+    *(("both sides", *case) for case in BOTH_SIDES),
 ]
 
 

@@ -328,6 +328,15 @@ def test_an_equation_point_is_made_only_by_an_equation() -> None:
     assert not made(card, "so λ ≠ 1/(ηt) here")
 
 
+def test_a_chain_of_equalities_states_its_first_side_equal_to_its_last() -> None:
+    card = synthetic("lambda = 1/(eta*t)")
+    assert made(card, "λ = 1/T_eff = 1/(ηt) after a long run")  # neither link alone
+    assert not made(card, "λ = 1/(ηt) + 1 ≈ 1/(2ηt)")  # each written equality is wrong
+    assert not made(card, "λ ≤ 1/(ηt)·2 = 1/(ηt)")  # a bound is no link of the chain
+    found = candidates("E‖x‖² = Σ_i E[x_i²] = n, so E‖x‖ ≈ √n")
+    assert ("E‖x‖²", "n") in found.equations
+
+
 def test_a_rearranged_linear_equation_is_the_same_equation() -> None:
     card = synthetic("w_new = w - eta*(g + 2*lambda*w)")
     assert made(card, "w_new = (1 − 2ηλ)w − ηg")

@@ -30,7 +30,8 @@ How a phrasing is matched, and why (reading the text as words, clauses and negat
   very noisy", the two halves of a learner's "but" are read as one clause too), in any
   order: a learner who writes "the KL divergence is the only part that moves" says the same as
   "only the KL term changes". Where order carries the meaning a phrasing says so: ``a>b`` wants
-  ``b`` close after ``a`` ("over the batch", not "each example over its features").
+  ``b`` close after ``a`` and before any comma outside brackets ("over the batch", not "each
+  example over its features", nor "under p, so q" for ``under>q``).
 * **Slips forgiven.** A word of six letters or more may be one key off (``preceeding``), ten or
   more two keys, the same as the deck format's spelling rule (:mod:`recall.spelling`), never in
   its first letter nor from ``min`` to ``max``: "minimizing" is two keys from "maximizing" and
@@ -329,6 +330,11 @@ def loose_phrasing(card: Card, text: str) -> str | None:
     return None
 
 
+#: Words after which a term is what something named before it is compared with, not what the
+#: words around it are said of: "RMSNorm: *like* LayerNorm without subtracting the mean".
+_LIKENING = frozenset({"like", "similar", "resembles", "resembling"})
+
+
 @dataclass(frozen=True)
 class _Contrast:
     """A point's contrast read once: its terms (the subject first, when it has one)."""
@@ -399,6 +405,10 @@ class _Contrast:
                     (k for k, term in enumerate(self.terms) if _slot_takes(term, token)), None
                 )
             if named is not None and token.copula and i and mention[i - 1] is not None:
+                named = None
+            if i and clause[i - 1].word in _LIKENING and any(m is not None for m in mention):
+                # "RMSNorm: *like LayerNorm* without the mean" is RMSNorm's; with nothing named
+                # before, "like" is "such as" ("like BatchNorm falling apart at tiny batches")
                 named = None
             mention.append(named)
         # One sweep forward (the last mention in the piece and in the clause so far) and one
@@ -1242,6 +1252,8 @@ def _chain_assignments(
         for i in candidates[chain[k]]:
             if k and not 0 < i - chosen[-1] <= NEAR:
                 continue
+            if k and clause[i].item != clause[chosen[-1]].item:
+                continue  # "all failures, so pass@k" says no "all pass": a comma parts them
             place(k + 1, (*chosen, i))
 
     place(0, ())

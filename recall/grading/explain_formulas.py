@@ -203,6 +203,7 @@ def candidates(text: str) -> Candidates:
     parts: list[str] = []
     equations: list[tuple[str, str]] = []
     denials: list[tuple[str, str]] = []
+    chained: list[tuple[str, str]] = []
     for run in _runs(text):
         pieces = _parts(run)
         for index, (part, _) in enumerate(pieces):
@@ -215,6 +216,10 @@ def candidates(text: str) -> Candidates:
                 equations.append((pieces[index - 1][0], part))
             if index and part and pieces[index - 1][0] and before in _DENIES:
                 denials.append((pieces[index - 1][0], part))
+        chained.extend(_chained(pieces))
+    # an equality a chain implies comes after every one the text writes out, so a long
+    # derivation does not crowd the written ones out of the bound
+    equations.extend(chained)
     unique = [p for p in dict.fromkeys(parts) if len(p) <= MAX_SPAN_CHARS]
     lettered = [p for p in unique if _has_letter(p)]
     numbers = [p for p in unique if not _has_letter(p)]
@@ -229,6 +234,27 @@ def candidates(text: str) -> Candidates:
         tuple(numbers[:MAX_NUMBERS]),
         tuple(dict.fromkeys(denials))[:MAX_EQUATIONS],
     )
+
+
+def _chained(pieces: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The equations a chain of equalities states between parts that are not neighbours:
+    ``Var(q·k) = d_k·Var(q_i k_i) = d_k`` says ``Var(q·k) = d_k``, the step a derivation
+    writes last being its claim. Only parts joined by equalities all the way (never across
+    ``≤``, ``→`` or ``≠``), and an empty part breaks the chain."""
+    chains: list[list[str]] = [[]]
+    for index, (part, relation) in enumerate(pieces):
+        if not part:
+            chains.append([])
+            continue
+        chains[-1].append(part)
+        if relation not in _EQUALS and index + 1 < len(pieces):
+            chains.append([])
+    return [
+        (chain[i], chain[j])
+        for chain in chains
+        for i in range(len(chain))
+        for j in range(i + 2, len(chain))
+    ]
 
 
 def _has_letter(part: str) -> bool:

@@ -75,6 +75,10 @@ ANTONYMS: tuple[tuple[str, str], ...] = (
     # "a classifier that works on noisy x_t" against "trained on clean images"
     ("noisy", "clean noiseless"),
 )
+#: Nouns that name a quantity and share a stem with a side of a pair: "a rating *difference*
+#: maps to a win probability" says nothing differs, and "equal ratings mean 50%" is no
+#: contrary of it.
+QUANTITY_NOUNS = frozenset({"difference", "differences"})
 #: Pairs with nothing between their two sides, so that a negated word is the other side ("no
 #: upper *bound*" is unbounded, "*not* bounded" too), and either side said anywhere beside the
 #: point's words is said of what the point is about (a loss that *saturates* has a ceiling,
@@ -157,7 +161,7 @@ class Side:
 
     def sides_of(self, token: Token) -> tuple[bool, bool]:
         """Whether ``token`` says this pair's own side, and whether it says the other."""
-        if token.negated and not self.either_or:
+        if (token.negated and not self.either_or) or token.word in QUANTITY_NOUNS:
             return False, False
         own, other = token.stem in self.own, token.stem in self.other
         return (other, own) if token.negated else (own, other)
@@ -260,9 +264,12 @@ def reverses_pair(slots: Sequence[frozenset[str]], clause: Sequence[Token]) -> b
     clause apart from another of its words, and that word's part says the other side ("BatchNorm
     needs *small* batches, large batches make it noisy"; "adding capacity *lowers* variance
     and more data *raises* it"). ``slots`` are the stems each of the phrasing's words may
-    take; a part ends at a comma and at a step of a chain of reasons (:attr:`Token.step`)."""
+    take; a part ends at a comma and at a step of a chain of reasons (:attr:`Token.step`). A
+    phrasing with a word of each side (nothing else) places both itself, by its own order."""
     for slot in slots:
         for a, b in _PAIRS:
+            if all(any(word <= side for word in slots) for side in (a, b)):
+                continue  # the phrasing needs both sides itself ("tpr>positives fpr>negatives")
             for own, other in ((a, b), (b, a)):
                 if not slot & own or slot & other:
                     continue
@@ -322,7 +329,9 @@ def leaning(say: str) -> Leaning:
     """Which side of each pair of :data:`ANTONYMS` the model sentence ``say`` takes, and what
     it says that side of."""
     clauses = [tuple(t for t in clause if not t.negated) for clause in read_clauses(say)]
-    stems = {token.stem for clause in clauses for token in clause}
+    stems = {
+        token.stem for clause in clauses for token in clause if token.word not in QUANTITY_NOUNS
+    }
     sides = []
     for a, b in _PAIRS:
         for own, other in ((a, b), (b, a)):

@@ -56,7 +56,7 @@ SMALL_WORDS = frozenset(
     """a an the of to in on at by for from with as and or is are was were be been being it its
     this that these those there here which who whom whose what so than then do does did has have
     had will would can could should may might must shall we you they he she i our your their
-    his her them us my me just very really also number amount""".split()
+    his her them us my me very also number amount""".split()
 )
 #: Small words a phrase negator reaches across ("without noise *or* drift", "no sign *of* it").
 _PHRASE_JOINERS = frozenset({"or", "nor", "of"})
@@ -339,6 +339,9 @@ class Token:
     #: in a claim the text explicitly denies ("it is not true that ...", "not because ..."):
     #: the learner rejects what these words say, rather than saying they are absent
     denied: bool = False
+    #: which comma-parted item of its clause the word stands in: like ``piece``, but a comma
+    #: inside brackets ("KL(p, q)") parts nothing
+    item: int = 0
 
 
 def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
@@ -401,6 +404,9 @@ def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
                 if raw == ":":
                     scope = 0
                     denied_until = _denial_end(denied_from, denied_until, len(tokens))
+                    # what follows a colon is a part of its own ("a pessimistic bound: when a
+                    # change makes things worse ..." says no harm of the bound)
+                    comma_piece += not depth
                 depth = max(0, depth + (raw in "([{") - (raw in ")]}"))
                 if raw in _STATING_SIGNS:
                     stating.add(item)
@@ -491,6 +497,7 @@ def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
                     copula=gap in (["is"], ["are"]),
                     lead="from" if "from" in gap else "to" if "to" in gap else "",
                     step=step,
+                    item=item,
                 )
             )
             joints.append(joint)
