@@ -59,6 +59,11 @@ def test_a_claim_reported_to_be_rejected_makes_no_point(text: str, point: int) -
         ("Textbooks say minimising it is maximum likelihood. That's exactly it.", MLE),
         ("The idea is that minimising it is maximum likelihood.", MLE),
         ("That is why minimising it is maximum likelihood.", MLE),
+        (
+            "People say minimising it is maximum likelihood, but it isn't just that: the "
+            "entropy term is fixed too.",
+            MLE,
+        ),
         # the rejection is the learner's own point: it stays and counts
         (
             "You might think H(p) moves in training, but it does not depend on the parameters, "

@@ -55,8 +55,8 @@ _REJECTING = (
     r"|not\s+(?:quite\s+|really\s+|at\s+all\s+)?(?:true|right|correct|the\s+case|so|how|what|why"
     r"|accurate))"
     r"|(?:that|this|it)\s+(?:doesn't|does\s+not|isn't|is\s+not|won't|can't|cannot|never|didn't"
-    r"|did\s+not)\b"
-    r"|(?:that|this|it)(?:'s|\s+is)\s+not\b(?!\s+(?:only|just|merely|all))"
+    r"|did\s+not)\b(?!\s+(?:only|just|merely|all|simply)\b)"
+    r"|(?:that|this|it)(?:'s|\s+is)\s+not\b(?!\s+(?:only|just|merely|all|simply)\b)"
     r"|not\s+(?:true|right|correct|the\s+case)\b"
     r"|(?:wrong|false|nope|not\s+so)\b"
 )
