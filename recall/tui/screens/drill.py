@@ -47,6 +47,7 @@ from recall.tui.widgets.countdown import Countdown
 from recall.tui.widgets.footer import Footer
 from recall.tui.widgets.math_panels import FeedbackPanel, PreviewPanel, rating_line
 from recall.verdicts import Status
+from recall.wording import count_of
 
 #: The longest answer the box accepts; the engine refuses longer ones anyway (docs/syntax.md).
 MAX_ANSWER = 2000
@@ -251,8 +252,8 @@ class DrillScreen(SessionScreen):
         if len(typed) < max(box.content_region.width - 2, 20):
             preview.update(_EXPLAIN_HELP)
             return
-        words = len(typed.split())
-        echo = Text(f"your explanation ({words} words), Enter checks it:\n", style="dim")
+        words = count_of(len(typed.split()), "word")
+        echo = Text(f"your explanation ({words}), Enter checks it:\n", style="dim")
         preview.update(echo.append_text(plain(typed, one_line=True)))
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="preview")
