@@ -1017,6 +1017,18 @@ BOTH_SIDES = [
     ),
 ]
 
+#: A point that names a fault ("the classic bug") is no good thing: harm said beside its words
+#: agrees with it.
+FAULTS = [
+    (
+        "normalization/batchnorm-vs-layernorm",
+        "Fine-tune with BatchNorm still in train mode and the running stats are overwritten by "
+        "the new batches, which makes the model worse without any warning.",
+        [4],
+        [],
+    ),
+]
+
 CASES = [
     *(("contrast", *case) for case in CONTRASTS),
     *(("opposite", *case) for case in OPPOSITES),
@@ -1038,6 +1050,7 @@ CASES = [
     *(("quantity noun", *case) for case in QUANTITY_NOUNS),
     *(("intensifier", *case) for case in INTENSIFIERS),
     *(("both sides", *case) for case in BOTH_SIDES),
+    *(("fault", *case) for case in FAULTS),
 ]
 
 
