@@ -23,6 +23,20 @@ from tests.explain_cases import assert_points
 #: Points bound to one side of a contrast (``subject``/``versus``): the same words said of the
 #: other side do not make them, and said of the right side they do.
 CONTRASTS = [
+    # a pair's other word said of the other side is no contrary of the point's own side
+    (
+        "normalization/batchnorm-vs-layernorm",
+        "Unlike BatchNorm, which relies on running averages at test time, LayerNorm gives "
+        "identical outputs in training and at test.",
+        [2, 3],
+        [],
+    ),
+    (
+        "normalization/batchnorm-vs-layernorm",
+        "BatchNorm, which keeps running averages, gives identical outputs in training and at test.",
+        [],
+        [2],
+    ),
     # a term after "like" is what the term named before is compared with: the words are that
     # first term's
     (

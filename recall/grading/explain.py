@@ -960,7 +960,7 @@ def _said_in(
                 continue  # one word alone, in a clause that says nothing else of the point
             if matched is not None and leaning is not None:
                 if (
-                    _leans_against(leaning, phrasing, clause)
+                    _leans_against(leaning, phrasing, clause, allowed)
                     or (roles is not None and roles.swapped(phrasing, clause))
                     or (attribution is not None and _misattributed(attribution, phrasing, clause))
                 ):
@@ -1017,15 +1017,25 @@ def _formula_leans_against(
     return False
 
 
-def _leans_against(leaning: Leaning, phrasing: Phrasing, clause: tuple[Token, ...]) -> bool:
+def _leans_against(
+    leaning: Leaning,
+    phrasing: Phrasing,
+    clause: tuple[Token, ...],
+    allowed: Sequence[bool] | None = None,
+) -> bool:
     """Whether the clause uses the other word of a pair the point leans on, beside what the
     point says its own word of, or (for harm and either-or pairs, which need no such word) in
     the parts of the clause holding the phrasing's words; the phrasing's own words aside: a
-    deck may ask for them."""
+    deck may ask for them. Of a point bound to one side of a contrast, only the words said of
+    that side (``allowed``) count: "unlike BatchNorm, which swaps in running averages,
+    LayerNorm computes the *same* thing" says "same" of LayerNorm."""
     own = {stem for slot in phrasing.slots for stem in slot.stems}
     pieces = {token.piece for token in clause if token.stem in own}
-    among = [t.piece in pieces and t.stem not in own for t in clause]
-    anywhere = [t.stem not in own for t in clause]
+    kept = allowed if allowed is not None else [True] * len(clause)
+    among = [
+        k and t.piece in pieces and t.stem not in own for t, k in zip(clause, kept, strict=True)
+    ]
+    anywhere = [k and t.stem not in own for t, k in zip(clause, kept, strict=True)]
     # a phrasing of one figure stands for the figure the point says its side of ("quarter"
     # for "at most 0.25")
     heads = frozenset(own) if _one_figure(phrasing) else frozenset()
