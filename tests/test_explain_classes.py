@@ -658,6 +658,19 @@ SYNONYMS = [
 #: transformers use it"); a pronoun does not carry the opposite of what the sentence before
 #: said into a point.
 PRONOUNS = [
+    # a clause that opens with its verb has the subject of the clause before
+    (
+        "metrics/rmse-mae-mape",
+        "MAPE gives a unit-free percentage but explodes whenever a true value is close to zero.",
+        [2],
+        [],
+    ),
+    (
+        "metrics/rmse-mae-mape",
+        "MAE is robust to outliers but explodes whenever a true value is close to zero.",
+        [],
+        [2],
+    ),
     (
         "losses/why-cross-entropy",
         "The entropy of the labels is set by the data. It does not depend on the weights.",

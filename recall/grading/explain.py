@@ -25,8 +25,8 @@ How a phrasing is matched, and why (reading the text as words, clauses and negat
   Greek letter's name is its symbol ("sigma" is "σ").
 * **One clause.** Every word of a phrasing must occur in the same clause of the text (clauses end
   at ``.``, ``;``, ``!``, ``?``, a line break, and at ``but``/``whereas``; a clause that opens
-  with a pronoun, "It does not depend on the weights", is also read together with the clause
-  before it, and for a point whose model sentence holds a contrast of its own, "unbiased but
+  with a pronoun, "It does not depend on the weights", or with its verb ("... but explodes near
+  zero"), is also read together with the clause before it, and for a point whose model sentence holds a contrast of its own, "unbiased but
   very noisy", the two halves of a learner's "but" are read as one clause too), in any
   order: a learner who writes "the KL divergence is the only part that moves" says the same as
   "only the KL term changes". Where order carries the meaning a phrasing says so: ``a>b`` wants

@@ -480,7 +480,9 @@ def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
             tokens = tokens[:denied_from] + [
                 replace(token, negated=True) for token in tokens[denied_from:]
             ]
-        if tokens and opening in _REFERRING:
+        if tokens and (opening in _REFERRING or opening in VERB_FORMS | _ELIDED_AUXILIARIES):
+            # "MAPE is scale-free but *explodes* near zero": a clause that opens with its verb
+            # has the subject of the clause before
             tokens[0] = replace(tokens[0], refers=True)
         if tokens:
             yield _mark_lists(tokens, joints, items, stating, ties)
@@ -489,6 +491,9 @@ def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
 #: Words that open a clause speaking of what the clause before named ("It", "This term",
 #: "They"), and the connectives that may come before them ("so it", "and this").
 _REFERRING = frozenset("it this that these those they its such".split())
+#: Auxiliaries that open a clause whose subject is the one before ("... but *is* undefined at
+#: zero", "... but *can* blow up").
+_ELIDED_AUXILIARIES = frozenset("is are was were has have can cannot will does do".split())
 _CONNECTIVES = frozenset("so and then thus hence therefore because since also".split())
 _OPENING_WORD = re.compile(r"[a-z']+")
 
