@@ -589,6 +589,20 @@ NUMBER_WORDS = [
 #: "!=", "<=>", "=="), clipped words ("avgs", "feat", "w/"), and a negation that ends where a
 #: "when" or "if" clause starts ("does not change when the weights change").
 NOTES = [
+    # big-O of one power is its growth in words; "100s"/"1000s" are hundreds and thousands
+    (
+        "inference-cost/explain-inference-regimes",
+        "prefill: self-attention is O(n^2) over the prompt",
+        [1],
+        [],
+    ),
+    (
+        "training-scaling/explain-overtraining",
+        "today's open models: 1000s of tokens/param",
+        [4],
+        [],
+    ),
+    ("generative-models/explain-flows", "a dense Jacobian's determinant is O(d^2)", [], [2]),
     ("losses/why-cross-entropy", "C E is H of p plus K L of p and q", [1], []),
     (
         "losses/why-cross-entropy",

@@ -26,12 +26,13 @@ How a phrasing is matched, and why (reading the text as words, clauses and negat
 * **One clause.** Every word of a phrasing must occur in the same clause of the text (clauses end
   at ``.``, ``;``, ``!``, ``?``, a line break, and at ``but``/``whereas``; a clause that opens
   with a pronoun, "It does not depend on the weights", or with its verb ("... but explodes near
-  zero"), is also read together with the clause before it, and for a point whose model sentence holds a contrast of its own, "unbiased but
-  very noisy", the two halves of a learner's "but" are read as one clause too), in any
-  order: a learner who writes "the KL divergence is the only part that moves" says the same as
-  "only the KL term changes". Where order carries the meaning a phrasing says so: ``a>b`` wants
-  ``b`` close after ``a`` and before any comma outside brackets ("over the batch", not "each
-  example over its features", nor "under p, so q" for ``under>q``).
+  zero"), is also read together with the clause before it, and for a point whose model
+  sentence holds a contrast of its own, "unbiased but very noisy", the two halves of a
+  learner's "but" are read as one clause too), in any order: a learner who writes "the KL
+  divergence is the only part that moves" says the same as "only the KL term changes". Where
+  order carries the meaning a phrasing says so: ``a>b`` wants ``b`` close after ``a`` and
+  before any comma outside brackets ("over the batch", not "each example over its features",
+  nor "under p, so q" for ``under>q``).
 * **Slips forgiven.** A word of six letters or more may be one key off (``preceeding``), ten or
   more two keys, the same as the deck format's spelling rule (:mod:`recall.spelling`), never in
   its first letter nor from ``min`` to ``max``: "minimizing" is two keys from "maximizing" and

@@ -641,6 +641,8 @@ def normalised(text: str) -> str:
     text = _SWAPPED.sub(_swapped, text)
     text = _SIGNS.sub(lambda m: _SIGN_WORDS[m.group()], text)
     text = _ABOUT.sub(" about ", text)
+    text = _BIG_O.sub(_big_o, text)
+    text = _ORDERS.sub(lambda m: _ORDER_WORDS[m.group(1)], text)
     text = _CASED_RE.sub(lambda m: _CASED[m.group()], text)
     text = text.lower().replace("’", "'").replace("+", " plus ")
     text = _ARROW.sub(" so ", text)
@@ -702,6 +704,19 @@ _SIGN_WORDS = {
 _SIGNS = re.compile("|".join(re.escape(sign) for sign in _SIGN_WORDS))
 #: "~" or "≈" before a number is "about" ("gradient ~ 0"); "X ~ N(0, 1)" stays a sign.
 _ABOUT = re.compile(r"(?:~|≈)\s*(?=[-−]?\.?\d)")
+#: A cost in big-O notation of one power of one name ("O(L^2)", "O(d³)"): read with the word
+#: for its growth as well, "quadratic" or "cubic".
+_BIG_O = re.compile(r"\bO\(\s*[^\W\d_]\w{0,8}\s*(?:\^\s*|\*\*\s*)?([23²³])\s*\)")
+_GROWTH = {"2": "quadratic", "²": "quadratic", "3": "cubic", "³": "cubic"}
+
+
+#: Orders of magnitude as notes write them ("100s-1000s tok/param"): hundreds, thousands.
+_ORDERS = re.compile(r"(?<![\w.,])(100|1000|1,000)s\b")
+_ORDER_WORDS = {"100": "hundreds", "1000": "thousands", "1,000": "thousands"}
+
+
+def _big_o(match: re.Match[str]) -> str:
+    return f"{match.group()} {_GROWTH[match.group(1)]}"
 
 
 #: Words a learner uses for one another, each family one idea in the decks' sense: a phrasing's
