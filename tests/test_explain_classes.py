@@ -589,6 +589,19 @@ NUMBER_WORDS = [
 #: "!=", "<=>", "=="), clipped words ("avgs", "feat", "w/"), and a negation that ends where a
 #: "when" or "if" clause starts ("does not change when the weights change").
 NOTES = [
+    # a prime after a one-letter or Greek name is the word "prime" (a derivative)
+    (
+        "gradients/why-mse-sigmoid-trains-badly",
+        "MSE: the weight update is (p - y)·σ'(z)·x",
+        [1],
+        [],
+    ),
+    (
+        "gradients/why-mse-sigmoid-trains-badly",
+        "BCE: the weight update is (p - y)·σ'(z)·x",
+        [],
+        [1],
+    ),
     # big-O of one power is its growth in words; "100s"/"1000s" are hundreds and thousands
     (
         "inference-cost/explain-inference-regimes",

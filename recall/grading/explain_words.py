@@ -645,6 +645,7 @@ def normalised(text: str) -> str:
     text = _ORDERS.sub(lambda m: _ORDER_WORDS[m.group(1)], text)
     text = _CASED_RE.sub(lambda m: _CASED[m.group()], text)
     text = text.lower().replace("’", "'").replace("+", " plus ")
+    text = _PRIMED.sub(r"\1 prime", text)
     text = _ARROW.sub(" so ", text)
     text = _CONTRACTION.sub(lambda m: f"{_IRREGULAR_NOT.get(m.group(1), m.group(1))} not", text)
     text = _BARE_CONTRACTION.sub(
@@ -710,6 +711,13 @@ _BIG_O = re.compile(r"\bO\(\s*[^\W\d_]\w{0,8}\s*(?:\^\s*|\*\*\s*)?([23²³])\s*\
 _GROWTH = {"2": "quadratic", "²": "quadratic", "3": "cubic", "³": "cubic"}
 
 
+#: A derivative written with a prime after a one-letter or Greek name ("σ′(z)", "sigma'(z)",
+#: "A'"): the name and the word "prime" ("the extra sigma prime factor").
+_PRIMED = re.compile(
+    r"(?<![\w'])([^\W\d_]|"
+    + "|".join(sorted((name for name in GREEK_LETTERS if name.islower()), key=len, reverse=True))
+    + r")['′](?![\w'])"
+)
 #: Orders of magnitude as notes write them ("100s-1000s tok/param"): hundreds, thousands.
 _ORDERS = re.compile(r"(?<![\w.,])(100|1000|1,000)s\b")
 _ORDER_WORDS = {"100": "hundreds", "1000": "thousands", "1,000": "thousands"}
