@@ -589,6 +589,14 @@ NUMBER_WORDS = [
 #: "!=", "<=>", "=="), clipped words ("avgs", "feat", "w/"), and a negation that ends where a
 #: "when" or "if" clause starts ("does not change when the weights change").
 NOTES = [
+    # a bound typed as a sign: "<=" is "at most", ">=" "at least"
+    (
+        "losses/explain-infonce",
+        "the certified MI is always <= log N, as the loss is never negative",
+        [3],
+        [],
+    ),
+    ("losses/explain-infonce", "the certified MI is always >= log N", [], [3]),
     # a prime after a one-letter or Greek name is the word "prime" (a derivative)
     (
         "gradients/why-mse-sigmoid-trains-badly",

@@ -701,6 +701,11 @@ _SIGN_WORDS = {
     "==": " equals ",
     "@": " at ",
     "&": " and ",
+    # a bound typed as a sign: "bound <= log N" is "at most log N"
+    "<=": " at most ",
+    "≤": " at most ",
+    ">=": " at least ",
+    "≥": " at least ",
 }
 _SIGNS = re.compile("|".join(re.escape(sign) for sign in _SIGN_WORDS))
 #: "~" or "≈" before a number is "about" ("gradient ~ 0"); "X ~ N(0, 1)" stays a sign.
