@@ -496,6 +496,19 @@ UNICODE = [
 ]
 #: Common abbreviations read as the words they stand for.
 ABBREVIATIONS = [
+    # "full precision" is fp32, "half precision" fp16
+    (
+        "inference-cost/explain-training-memory",
+        "The optimizer steps a full-precision copy of the weights.",
+        [2],
+        [],
+    ),
+    (
+        "inference-cost/explain-training-memory",
+        "The master copy of the weights is kept in half precision.",
+        [],
+        [2],
+    ),
     (
         "normalization/batchnorm-vs-layernorm",
         "BN needs decent batches; LN stats don't depend on the batch.",

@@ -192,6 +192,12 @@ _ABBREVIATIONS = {
     "temp": "temperature",
     "ref": "reference",
     "denom": "denominator",
+    "full precision": "fp32",
+    "full-precision": "fp32",
+    "single precision": "fp32",
+    "single-precision": "fp32",
+    "half precision": "fp16",
+    "half-precision": "fp16",
     "numer": "numerator",
 }
 _ABBREVIATION_RE = re.compile(
