@@ -23,6 +23,14 @@ from tests.explain_cases import assert_points
 #: Points bound to one side of a contrast (``subject``/``versus``): the same words said of the
 #: other side do not make them, and said of the right side they do.
 CONTRASTS = [
+    # a term inside brackets (a formula's argument) speaks for its own piece only
+    (
+        "diffusion-flow/v-prediction-why",
+        "v is a rotation of the pair (x_0, ε): getting x_0 back from it never needs dividing by a "
+        "tiny number.",
+        [3],
+        [],
+    ),
     # a pair's other word said of the other side is no contrary of the point's own side
     (
         "normalization/batchnorm-vs-layernorm",

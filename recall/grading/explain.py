@@ -393,7 +393,9 @@ class _Contrast:
                 last_in_piece = None
             if mention[i] is not None:
                 last_in_piece = mention[i]
-                if not token.foil:
+                # a term in brackets is an aside or a formula's argument ("(x_0, ε)"): it speaks
+                # for its own piece, and the clause goes on about what it spoke of before
+                if not token.foil and not token.bracketed:
                     last = mention[i]
             before.append(last_in_piece)
             earlier.append(last)
