@@ -23,6 +23,28 @@ from tests.explain_cases import assert_points
 #: Points bound to one side of a contrast (``subject``/``versus``): the same words said of the
 #: other side do not make them, and said of the right side they do.
 CONTRASTS = [
+    # a term inside brackets (a formula's argument) speaks for its own piece only
+    (
+        "diffusion-flow/v-prediction-why",
+        "v is a rotation of the pair (x_0, ε): getting x_0 back from it never needs dividing by a "
+        "tiny number.",
+        [3],
+        [],
+    ),
+    # a pair's other word said of the other side is no contrary of the point's own side
+    (
+        "normalization/batchnorm-vs-layernorm",
+        "Unlike BatchNorm, which relies on running averages at test time, LayerNorm gives "
+        "identical outputs in training and at test.",
+        [2, 3],
+        [],
+    ),
+    (
+        "normalization/batchnorm-vs-layernorm",
+        "BatchNorm, which keeps running averages, gives identical outputs in training and at test.",
+        [],
+        [2],
+    ),
     # a term after "like" is what the term named before is compared with: the words are that
     # first term's
     (
@@ -482,6 +504,19 @@ UNICODE = [
 ]
 #: Common abbreviations read as the words they stand for.
 ABBREVIATIONS = [
+    # "full precision" is fp32, "half precision" fp16
+    (
+        "inference-cost/explain-training-memory",
+        "The optimizer steps a full-precision copy of the weights.",
+        [2],
+        [],
+    ),
+    (
+        "inference-cost/explain-training-memory",
+        "The master copy of the weights is kept in half precision.",
+        [],
+        [2],
+    ),
     (
         "normalization/batchnorm-vs-layernorm",
         "BN needs decent batches; LN stats don't depend on the batch.",
@@ -575,6 +610,41 @@ NUMBER_WORDS = [
 #: "!=", "<=>", "=="), clipped words ("avgs", "feat", "w/"), and a negation that ends where a
 #: "when" or "if" clause starts ("does not change when the weights change").
 NOTES = [
+    # a bound typed as a sign: "<=" is "at most", ">=" "at least"
+    (
+        "losses/explain-infonce",
+        "the certified MI is always <= log N, as the loss is never negative",
+        [3],
+        [],
+    ),
+    ("losses/explain-infonce", "the certified MI is always >= log N", [], [3]),
+    # a prime after a one-letter or Greek name is the word "prime" (a derivative)
+    (
+        "gradients/why-mse-sigmoid-trains-badly",
+        "MSE: the weight update is (p - y)·σ'(z)·x",
+        [1],
+        [],
+    ),
+    (
+        "gradients/why-mse-sigmoid-trains-badly",
+        "BCE: the weight update is (p - y)·σ'(z)·x",
+        [],
+        [1],
+    ),
+    # big-O of one power is its growth in words; "100s"/"1000s" are hundreds and thousands
+    (
+        "inference-cost/explain-inference-regimes",
+        "prefill: self-attention is O(n^2) over the prompt",
+        [1],
+        [],
+    ),
+    (
+        "training-scaling/explain-overtraining",
+        "today's open models: 1000s of tokens/param",
+        [4],
+        [],
+    ),
+    ("generative-models/explain-flows", "a dense Jacobian's determinant is O(d^2)", [], [2]),
     ("losses/why-cross-entropy", "C E is H of p plus K L of p and q", [1], []),
     (
         "losses/why-cross-entropy",
@@ -644,6 +714,19 @@ SYNONYMS = [
 #: transformers use it"); a pronoun does not carry the opposite of what the sentence before
 #: said into a point.
 PRONOUNS = [
+    # a clause that opens with its verb has the subject of the clause before
+    (
+        "metrics/rmse-mae-mape",
+        "MAPE gives a unit-free percentage but explodes whenever a true value is close to zero.",
+        [2],
+        [],
+    ),
+    (
+        "metrics/rmse-mae-mape",
+        "MAE is robust to outliers but explodes whenever a true value is close to zero.",
+        [],
+        [2],
+    ),
     (
         "losses/why-cross-entropy",
         "The entropy of the labels is set by the data. It does not depend on the weights.",
@@ -1017,6 +1100,18 @@ BOTH_SIDES = [
     ),
 ]
 
+#: A point that names a fault ("the classic bug") is no good thing: harm said beside its words
+#: agrees with it.
+FAULTS = [
+    (
+        "normalization/batchnorm-vs-layernorm",
+        "Fine-tune with BatchNorm still in train mode and the running stats are overwritten by "
+        "the new batches, which makes the model worse without any warning.",
+        [4],
+        [],
+    ),
+]
+
 CASES = [
     *(("contrast", *case) for case in CONTRASTS),
     *(("opposite", *case) for case in OPPOSITES),
@@ -1038,6 +1133,7 @@ CASES = [
     *(("quantity noun", *case) for case in QUANTITY_NOUNS),
     *(("intensifier", *case) for case in INTENSIFIERS),
     *(("both sides", *case) for case in BOTH_SIDES),
+    *(("fault", *case) for case in FAULTS),
 ]
 
 

@@ -57,6 +57,7 @@ def made(card: Card, text: str) -> bool:
 
 
 STATED = [
+    ("alignment/dpo-explain", 0, "so the optimum is π_ref · e^(r/β) / Z, a reweighting"),
     # norms and dot products, Unicode squares, both sides of an =
     ("retrieval-evaluation/l2-cosine-explain", 0, "For unit vectors ||a−b||² = 2 − 2cos θ, so"),
     ("retrieval-evaluation/l2-cosine-explain", 0, "normalised: ‖u − v‖² = 2(1 − cos θ)."),
@@ -209,6 +210,7 @@ STATED = [
 ]
 
 WRONG = [
+    ("alignment/dpo-explain", 0, "so the optimum is π_ref · e^(−r/β) / Z, a reweighting"),
     # sign, factor, swapped terms: never credited by the formula
     ("retrieval-evaluation/l2-cosine-explain", 0, "For unit vectors ||a−b||² = 2 + 2cos θ."),
     ("retrieval-evaluation/l2-cosine-explain", 0, "||a−b||² = 1 − 2cos θ for unit vectors"),

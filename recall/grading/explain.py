@@ -25,13 +25,14 @@ How a phrasing is matched, and why (reading the text as words, clauses and negat
   Greek letter's name is its symbol ("sigma" is "σ").
 * **One clause.** Every word of a phrasing must occur in the same clause of the text (clauses end
   at ``.``, ``;``, ``!``, ``?``, a line break, and at ``but``/``whereas``; a clause that opens
-  with a pronoun, "It does not depend on the weights", is also read together with the clause
-  before it, and for a point whose model sentence holds a contrast of its own, "unbiased but
-  very noisy", the two halves of a learner's "but" are read as one clause too), in any
-  order: a learner who writes "the KL divergence is the only part that moves" says the same as
-  "only the KL term changes". Where order carries the meaning a phrasing says so: ``a>b`` wants
-  ``b`` close after ``a`` and before any comma outside brackets ("over the batch", not "each
-  example over its features", nor "under p, so q" for ``under>q``).
+  with a pronoun, "It does not depend on the weights", or with its verb ("... but explodes near
+  zero"), is also read together with the clause before it, and for a point whose model
+  sentence holds a contrast of its own, "unbiased but very noisy", the two halves of a
+  learner's "but" are read as one clause too), in any order: a learner who writes "the KL
+  divergence is the only part that moves" says the same as "only the KL term changes". Where
+  order carries the meaning a phrasing says so: ``a>b`` wants ``b`` close after ``a`` and
+  before any comma outside brackets ("over the batch", not "each example over its features",
+  nor "under p, so q" for ``under>q``).
 * **Slips forgiven.** A word of six letters or more may be one key off (``preceeding``), ten or
   more two keys, the same as the deck format's spelling rule (:mod:`recall.spelling`), never in
   its first letter nor from ``min`` to ``max``: "minimizing" is two keys from "maximizing" and
@@ -422,7 +423,9 @@ class _Contrast:
                 last_in_piece = None
             if mention[i] is not None:
                 last_in_piece = mention[i]
-                if not token.foil:
+                # a term in brackets is an aside or a formula's argument ("(x_0, ε)"): it speaks
+                # for its own piece, and the clause goes on about what it spoke of before
+                if not token.foil and not token.bracketed:
                     last = mention[i]
             before.append(last_in_piece)
             earlier.append(last)
@@ -1050,7 +1053,7 @@ def _said_in(
                 continue  # "it walks the layers twice, *not because* it needs more gradients"
             if matched is not None and leaning is not None:
                 if (
-                    _leans_against(leaning, phrasing, clause)
+                    _leans_against(leaning, phrasing, clause, allowed)
                     or (roles is not None and roles.swapped(phrasing, clause))
                     or (attribution is not None and _misattributed(attribution, phrasing, clause))
                 ):
@@ -1128,15 +1131,25 @@ def _formula_leans_against(
     return False
 
 
-def _leans_against(leaning: Leaning, phrasing: Phrasing, clause: tuple[Token, ...]) -> bool:
+def _leans_against(
+    leaning: Leaning,
+    phrasing: Phrasing,
+    clause: tuple[Token, ...],
+    allowed: Sequence[bool] | None = None,
+) -> bool:
     """Whether the clause uses the other word of a pair the point leans on, beside what the
     point says its own word of, or (for harm and either-or pairs, which need no such word) in
     the parts of the clause holding the phrasing's words; the phrasing's own words aside: a
-    deck may ask for them."""
+    deck may ask for them. Of a point bound to one side of a contrast, only the words said of
+    that side (``allowed``) count: "unlike BatchNorm, which swaps in running averages,
+    LayerNorm computes the *same* thing" says "same" of LayerNorm."""
     own = {stem for slot in phrasing.slots for stem in slot.stems}
     pieces = {token.piece for token in clause if token.stem in own}
-    among = [t.piece in pieces and t.stem not in own for t in clause]
-    anywhere = [t.stem not in own for t in clause]
+    kept = allowed if allowed is not None else [True] * len(clause)
+    among = [
+        k and t.piece in pieces and t.stem not in own for t, k in zip(clause, kept, strict=True)
+    ]
+    anywhere = [k and t.stem not in own for t, k in zip(clause, kept, strict=True)]
     # a phrasing of one figure stands for the figure the point says its side of ("quarter"
     # for "at most 0.25")
     heads = frozenset(own) if _one_figure(phrasing) else frozenset()

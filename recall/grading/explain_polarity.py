@@ -100,6 +100,10 @@ EITHER_OR: tuple[tuple[str, str], ...] = (
 #: them itself.
 UNDERMINING = """worse worsen worsens hurts hurt harms harm useless pointless counterproductive
 backfires backfire ineffective irrelevant"""
+#: Words that name a fault: a model sentence that names one ("the classic *bug*: ... silently
+#: overwrites the running statistics", "make the loss *spike*") speaks of harm itself, so harm
+#: said beside its words ("and the model gets quietly worse") agrees with it.
+FAULTS = """bug bugs pitfall pitfalls spike spikes"""
 #: Words that say a thing does good: negated beside a point's terms ("clipping doesn't *help*"),
 #: they undermine it the same way.
 HELPING = """help helps helped fix fixes fixed guard guards guarded prevent prevents prevented
@@ -145,6 +149,7 @@ def _near(clause: Sequence[Token], i: int) -> Sequence[Token]:
 _UP = _stems(COMPARING_UP)
 _DOWN = _stems(COMPARING_DOWN)
 _UNDERMINING = _stems(UNDERMINING)
+_FAULTS = _stems(FAULTS)
 _HELPING = _stems(HELPING)
 
 
@@ -346,7 +351,7 @@ def leaning(say: str) -> Leaning:
                 sides.append(Side(own, other, frozenset(heads)))
     sides.extend(_rejected_sides(say))
     undermines = any(
-        token.stem in _UNDERMINING or (token.negated and token.stem in _HELPING)
+        token.stem in _UNDERMINING | _FAULTS or (token.negated and token.stem in _HELPING)
         for clause in read_clauses(say)
         for token in clause
     )

@@ -209,6 +209,12 @@ _ABBREVIATIONS = {
     "temp": "temperature",
     "ref": "reference",
     "denom": "denominator",
+    "full precision": "fp32",
+    "full-precision": "fp32",
+    "single precision": "fp32",
+    "single-precision": "fp32",
+    "half precision": "fp16",
+    "half-precision": "fp16",
     "numer": "numerator",
 }
 _ABBREVIATION_RE = re.compile(
@@ -522,7 +528,9 @@ def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
                 replace(token, negated=True, denied=rejects) if denied_from <= i < end else token
                 for i, token in enumerate(tokens)
             ]
-        if tokens and opening in _REFERRING:
+        if tokens and (opening in _REFERRING or opening in VERB_FORMS | _ELIDED_AUXILIARIES):
+            # "MAPE is scale-free but *explodes* near zero": a clause that opens with its verb
+            # has the subject of the clause before
             tokens[0] = replace(tokens[0], refers=True)
         if tokens:
             yield _mark_lists(tokens, joints, items, stating, ties)
@@ -560,6 +568,9 @@ def _denial_end(denied_from: int | None, denied_until: int | None, at: int) -> i
 #: Words that open a clause speaking of what the clause before named ("It", "This term",
 #: "They"), and the connectives that may come before them ("so it", "and this").
 _REFERRING = frozenset("it this that these those they its such".split())
+#: Auxiliaries that open a clause whose subject is the one before ("... but *is* undefined at
+#: zero", "... but *can* blow up").
+_ELIDED_AUXILIARIES = frozenset("is are was were has have can cannot will does do".split())
 _CONNECTIVES = frozenset("so and then thus hence therefore because since also".split())
 _OPENING_WORD = re.compile(r"[a-z']+")
 
@@ -707,8 +718,11 @@ def normalised(text: str) -> str:
     text = _SWAPPED.sub(_swapped, text)
     text = _SIGNS.sub(lambda m: _SIGN_WORDS[m.group()], text)
     text = _ABOUT.sub(" about ", text)
+    text = _BIG_O.sub(_big_o, text)
+    text = _ORDERS.sub(lambda m: _ORDER_WORDS[m.group(1)], text)
     text = _CASED_RE.sub(lambda m: _CASED[m.group()], text)
     text = text.lower().replace("’", "'").replace("+", " plus ")
+    text = _PRIMED.sub(r"\1 prime", text)
     text = _ARROW.sub(" so ", text)
     text = _CONTRACTION.sub(lambda m: f"{_IRREGULAR_NOT.get(m.group(1), m.group(1))} not", text)
     text = _BARE_CONTRACTION.sub(
@@ -767,10 +781,35 @@ _SIGN_WORDS = {
     "==": " equals ",
     "@": " at ",
     "&": " and ",
+    # a bound typed as a sign: "bound <= log N" is "at most log N"
+    "<=": " at most ",
+    "≤": " at most ",
+    ">=": " at least ",
+    "≥": " at least ",
 }
 _SIGNS = re.compile("|".join(re.escape(sign) for sign in _SIGN_WORDS))
 #: "~" or "≈" before a number is "about" ("gradient ~ 0"); "X ~ N(0, 1)" stays a sign.
 _ABOUT = re.compile(r"(?:~|≈)\s*(?=[-−]?\.?\d)")
+#: A cost in big-O notation of one power of one name ("O(L^2)", "O(d³)"): read with the word
+#: for its growth as well, "quadratic" or "cubic".
+_BIG_O = re.compile(r"\bO\(\s*[^\W\d_]\w{0,8}\s*(?:\^\s*|\*\*\s*)?([23²³])\s*\)")
+_GROWTH = {"2": "quadratic", "²": "quadratic", "3": "cubic", "³": "cubic"}
+
+
+#: A derivative written with a prime after a one-letter or Greek name ("σ′(z)", "sigma'(z)",
+#: "A'"): the name and the word "prime" ("the extra sigma prime factor").
+_PRIMED = re.compile(
+    r"(?<![\w'])([^\W\d_]|"
+    + "|".join(sorted((name for name in GREEK_LETTERS if name.islower()), key=len, reverse=True))
+    + r")['′](?![\w'])"
+)
+#: Orders of magnitude as notes write them ("100s-1000s tok/param"): hundreds, thousands.
+_ORDERS = re.compile(r"(?<![\w.,])(100|1000|1,000)s\b")
+_ORDER_WORDS = {"100": "hundreds", "1000": "thousands", "1,000": "thousands"}
+
+
+def _big_o(match: re.Match[str]) -> str:
+    return f"{match.group()} {_GROWTH[match.group(1)]}"
 
 
 #: Words a learner uses for one another, each family one idea in the decks' sense: a phrasing's
