@@ -920,8 +920,30 @@ CONTRARY_WORDS = [
     ),
 ]
 
+#: A short clause of the card's keywords and nothing else, no verb, small word or preposition
+#: among them, is a bag of keywords, however few (five or more); so is a run of nine inside a
+#: clause. A terse note with a verb or a word of the learner's own is read.
+KEYWORD_BAGS = [
+    ("metrics/rmse-mae-mape", "MAE median outliers robust RMSE", [], [1]),
+    ("alignment/grpo-explain", "GRPO critic group z-score baseline mean", [], [1]),
+    (
+        "optimizers/explain-bias-correction",
+        "bias close corrects initialized square step toward unbiased v moments",
+        [],
+        [1, 2],
+    ),
+    ("metrics/rmse-mae-mape", "MAE is robust to outliers and its minimiser is the median", [1], []),
+    (
+        "probability-statistics/explain-correlation-independence",
+        "correlation only detects linear dependence",
+        [0],
+        [],
+    ),
+]
+
 CASES = [
     *(("glued figure", *case) for case in GLUED_FIGURES),
+    *(("keyword bag", *case) for case in KEYWORD_BAGS),
     *(("contrary word", *case) for case in CONTRARY_WORDS),
     *(("denied claim", *case) for case in DENIED_CLAIMS),
     *(("term list", *case) for case in TERM_LISTS),

@@ -70,7 +70,10 @@ How a phrasing is matched, and why (reading the text as words, clauses and negat
   statistics" is five and still a statement). A bag of keywords joined by spaces, prepositions
   and hyphens is a list too: twelve words in a row with no small word, negation, verb or sign
   among them ("20 activations flops gradients inference over-train parameter per scales six
-  size tokens"). Nor does a clause make a point whose every word is a word of the card's prompt
+  size tokens"); so is a clause of five or more of the card's own keywords with nothing tying
+  them and no preposition ("RMSE MAE MAPE outliers median"), and a run of nine such words (one
+  preposition and one word of the learner's own allowed) inside a clause. Nor does a clause
+  make a point whose every word is a word of the card's prompt
   or hint (the question typed back), nor the words that made one point make a second.
 * **A point leans one way.** Its model sentence takes one side of pairs such as
   negative/positive, right/wrong, maximum/minimum, larger/smaller, cheaper/more expensive
@@ -533,7 +536,8 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
     """Which of ``card``'s key points ``text`` makes."""
     # "seven hundred sixty-eight", "point zero one three": numbers read as their digits
     text = spelt_numbers(text[:MAX_TEXT])
-    read = _retracted(list(read_clauses(text)))
+    keywords = _keywords(card)
+    read = [_bagged(clause, keywords) for clause in _retracted(list(read_clauses(text)))]
     plain = _with_referents(read)
     # words that stand only in lists of terms: a number or formula among them states nothing
     only_listed = _only_listed(plain)
@@ -698,6 +702,55 @@ _CONTRAST_SAID = re.compile(r"\b(?:but|yet|though|although|whereas)\b|, while\b"
 def _holds_contrast(say: str) -> bool:
     """Whether a model sentence states a contrast inside itself ("unbiased but very noisy")."""
     return _CONTRAST_SAID.search(say) is not None
+
+
+#: A clause of this many words or more with nothing tying any two of them (:attr:`Token.tied`),
+#: every one of them a keyword of the card and none a preposition, is a bag of keywords ("RMSE
+#: MAE MAPE outliers median"): a learner's sentence has a verb, a small word or a preposition
+#: among its terms, or words of its own ("same learned score *drives* both"). Inside a longer
+#: clause, a run of :data:`BAG_RUN_KEYWORDS` such words with at most one preposition and one
+#: word of the learner's own is one ("a deployed model costs *about* 2N FLOPs *per* served
+#: token" is a sentence).
+BAG_KEYWORDS = 5
+BAG_RUN_KEYWORDS = 9
+
+
+@lru_cache(maxsize=1 << 10)
+def _keywords(card: Card) -> frozenset[str]:
+    """The stems the card asks for: every word of every point's phrasings (with their
+    families), and of its prompt and hint."""
+    asked = {
+        s
+        for p in card.points
+        for text in p.words
+        for slot in _phrasing(text).slots
+        for s in slot.stems
+    }
+    return frozenset(asked | _asked_stems(card))
+
+
+def _bagged(clause: tuple[Token, ...], keywords: frozenset[str]) -> tuple[Token, ...]:
+    """The clause, each run of :data:`BAG_KEYWORDS` words or more with nothing tying them that
+    is nearly all the card's ``keywords`` marked ``listed``: a bag of the card's words states
+    nothing ("GRPO group z-score critic baseline")."""
+    runs: list[tuple[int, int]] = []
+    start = 0
+    for i in range(1, len(clause) + 1):
+        if i == len(clause) or clause[i].tied:
+            whole = start == 0 and i == len(clause)
+            if i - start >= (BAG_KEYWORDS if whole else BAG_RUN_KEYWORDS):
+                runs.append((start, i))
+            start = i
+    flagged = [
+        (a, b)
+        for a, b in runs
+        if sum(t.stem not in keywords for t in clause[a:b]) <= (b - a >= BAG_RUN_KEYWORDS)
+        and sum(t.word in LINKS for t in clause[a:b]) <= (b - a >= BAG_RUN_KEYWORDS)
+    ]
+    if not flagged:
+        return clause
+    listed = {i for a, b in flagged for i in range(a, b)}
+    return tuple(replace(t, listed=True) if i in listed else t for i, t in enumerate(clause))
 
 
 #: What a clause opening with "that" or "this" says to take back the clause before ("...; that
