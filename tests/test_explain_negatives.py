@@ -627,6 +627,15 @@ WORD_SENSES = [
         [2],
         [],
     ),
+    # the verb "corrects" (one stem with the adjective "correct") is no "right"
+    (
+        "optimizers/explain-bias-correction",
+        "Early on the moments are biased toward zero; later each step is the right size for the "
+        "bias.",
+        [1],
+        [2],
+    ),
+    ("optimizers/explain-bias-correction", "Dividing by 1 - beta^t corrects the bias.", [2], []),
 ]
 
 #: The card's prompt or hint typed back, whole or in pieces, in another order: it says nothing

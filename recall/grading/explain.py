@@ -21,7 +21,9 @@ How a phrasing is matched, and why (reading the text as words, clauses and negat
   "min CE <=> min KL" that they are one, "BN @ inference").
 * **A word's family.** A phrasing's word is made by the words a learner says for it
   (:data:`~recall.grading.explain_words.SYNONYM_FAMILIES`: "static" for "fixed", "relies"
-  for "depends", "overwhelm" for "dominate"); no family crosses a pair of opposites. A
+  for "depends", "overwhelm" for "dominate"); no family crosses a pair of opposites, and an
+  adjective's family is not a verb's of the same stem ("corrects|correct bias" is not made by
+  "the *right* size"). A
   Greek letter's name is its symbol ("sigma" is "σ").
 * **One clause.** Every word of a phrasing must occur in the same clause of the text (clauses end
   at ``.``, ``;``, ``!``, ``?``, a line break, and at ``but``/``whereas``; a clause that opens
@@ -283,8 +285,31 @@ class Phrasing:
             return []
         words = tuple(folded(option) for option in plain)
         numbers = tuple(t for w in words for t in twins(w))
-        stems = tuple(dict.fromkeys(s for w in words for s in (stem(w), *synonyms(stem(w)))))
+        verbs = _verb_senses(words)
+        stems = tuple(
+            dict.fromkeys(
+                s
+                for w in words
+                for s in (stem(w), *(() if stem(w) in verbs else synonyms(stem(w))))
+            )
+        )
         return [_Slot(stems, words, near=near, denied=denied, twins=numbers)]
+
+
+#: Words whose family of :data:`~recall.grading.explain_words.SYNONYM_FAMILIES` holds for the
+#: adjective only: "correct" is "right", but the verb "corrects" (one stem) is no "right".
+ADJECTIVE_FAMILIES = frozenset({stem("correct")})
+
+
+def _verb_senses(words: Sequence[str]) -> frozenset[str]:
+    """The stems of :data:`ADJECTIVE_FAMILIES` that a phrasing word's alternatives take as a
+    verb, by listing an inflected form of it ("corrects|correct|fixes bias"): such a slot is
+    not made by the adjective's family ("it's the *right* size")."""
+    return frozenset(
+        stem(w)
+        for w in words
+        if stem(w) in ADJECTIVE_FAMILIES and w != stem(w) and w.endswith(("s", "ed", "ing"))
+    )
 
 
 def phrasing_problem(text: str) -> str | None:
