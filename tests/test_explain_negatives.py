@@ -191,6 +191,21 @@ ATTRIBUTION = [
         [4],
         [],
     ),
+    # what the KL penalty keeps close is the policy, not the reward model (a name of two words);
+    # a point that speaks of reward may name the reward model
+    (
+        "alignment/rlhf-kl-explain",
+        "The KL term keeps the reward model close to where it started, so it does not drift.",
+        [],
+        [2],
+    ),
+    ("alignment/rlhf-kl-explain", "The KL term keeps the policy near the SFT model.", [2], []),
+    (
+        "alignment/rlhf-kl-explain",
+        "Chasing reward alone, the policy hacks the reward model with degenerate text.",
+        [1],
+        [],
+    ),
 ]
 
 #: A claim turned round across the parts of a clause: the point's word of a pair ("large

@@ -99,7 +99,8 @@ How a phrasing is matched, and why (reading the text as words, clauses and negat
   ("cross-entropy mutes the errors that MSE keeps loud") makes none of them.
 * **A claim is of the thing the model sentence names.** Things learners mix up come in
   families (BatchNorm, LayerNorm, RMSNorm; the prior and the posterior; the entropy and the
-  KL; :mod:`recall.grading.explain_attribution`): a phrasing made in a step of a clause (steps
+  KL; the policy and the reward model, a name of two words read where they stand in a row;
+  :mod:`recall.grading.explain_attribution`): a phrasing made in a step of a clause (steps
   end at "so", "because" and the like) that names another member of a family the ``say``
   names, and not all of the ``say``'s own, is said of the wrong thing ("the ELBO is a
   reconstruction term minus a KL to the *posterior*" for "... a KL to the prior").
