@@ -965,8 +965,43 @@ KEYWORD_BAGS = [
     ),
 ]
 
+#: A point whose model sentence says one thing of one member of a family learners mix up and
+#: another of another (the generator and the critic, PPO and TRPO) is read for who does what:
+#: the words said of the other member make no point. The roles as the sentence has them do.
+ROLE_SWAPS = [
+    (
+        "generative-models/explain-wgan",
+        "With a Wasserstein critic the critic always receives a useful gradient, and the "
+        "generator's value follows sample quality.",
+        [],
+        [3],
+    ),
+    (
+        "generative-models/explain-wgan",
+        "With a Wasserstein critic the generator always receives a useful gradient, and the "
+        "critic's value follows sample quality.",
+        [3],
+        [],
+    ),
+    (
+        "alignment/ppo-clip-explain",
+        "Clipping is a cheap substitute for PPO's KL trust region and lets TRPO reuse a batch for "
+        "several epochs.",
+        [],
+        [4],
+    ),
+    (
+        "alignment/ppo-clip-explain",
+        "Clipping is a cheap substitute for TRPO's KL trust region and lets PPO reuse a batch for "
+        "several epochs.",
+        [4],
+        [],
+    ),
+]
+
 CASES = [
     *(("glued figure", *case) for case in GLUED_FIGURES),
+    *(("role swap", *case) for case in ROLE_SWAPS),
     *(("keyword bag", *case) for case in KEYWORD_BAGS),
     *(("contrary word", *case) for case in CONTRARY_WORDS),
     *(("denied claim", *case) for case in DENIED_CLAIMS),

@@ -93,10 +93,13 @@ How a phrasing is matched, and why (reading the text as words, clauses and negat
   clause (commas, ", and", "so") where that word stands with the other side ("BatchNorm needs
   *small* batches, large batches make it noisy").
 * **Roles follow the model sentence.** A point with no ``subject`` on a card whose points
-  declare contrast terms is read for who does what: each word of its ``say`` is said of the
-  term mentioned nearest before it there (a term inside brackets is a formula's argument, no
-  mention), and a clause that says the phrasing's words only of another term
-  ("cross-entropy mutes the errors that MSE keeps loud") makes none of them.
+  declare contrast terms, or whose model sentence names members of a family learners mix up
+  in parts of their own ("the *generator* always gets a useful gradient, and the *critic's*
+  value tracks sample quality"; those members are then its terms), is read for who does what:
+  each word of its ``say`` is said of the term mentioned nearest before it there (a term
+  inside brackets is a formula's argument, no mention), and a clause that says more of the
+  phrasing's words of another term than of the same ("cross-entropy mutes the errors that MSE
+  keeps loud") makes none of them.
 * **A claim is of the thing the model sentence names.** Things learners mix up come in
   families (BatchNorm, LayerNorm, RMSNorm; the prior and the posterior; the entropy and the
   KL; the policy and the reward model, a name of two words read where they stand in a row;
@@ -145,7 +148,7 @@ from functools import lru_cache
 
 from recall.cards.model import Card, KeyPoint
 from recall.formula import Status, SymbolTable, Verdict
-from recall.grading.explain_attribution import Attribution, attribution
+from recall.grading.explain_attribution import Attribution, attribution, named_members
 from recall.grading.explain_figures import contradicted, sentences
 from recall.grading.explain_formulas import FormulaGrader
 from recall.grading.explain_formulas import formula_spans as formula_spans
@@ -473,16 +476,24 @@ class _Roles:
 
     contrast: _Contrast
     said_of: dict[str, int]
+    #: the terms are a family's members the model sentence names (:func:`named_members`), the
+    #: doers of its parts: a phrasing naming one of them says its words of that one
+    by_family: bool = False
 
     @classmethod
     def of(cls, card: Card, point: KeyPoint) -> _Roles | None:
         if point.subject:
             return None  # bound to its subject already (:class:`_Contrast`)
-        names: list[str] = []
+        # the members of a family of things learners mix up that the model sentence names in
+        # parts of their own ("GQA makes groups ...; MQA is the extreme ..."), else the card's
+        # contrast terms: who does what there
+        names: list[str] = list(named_members(point.say))
         seen: set[str] = set()
         for name in [p.subject for p in card.points if p.subject] + [
             v for p in card.points for v in p.versus
         ]:
+            if names and not seen:
+                break
             words = {w for w in normalised(name).split("|") if w.strip()}
             if words & seen:
                 continue
@@ -509,23 +520,34 @@ class _Roles:
                     mixed.add(token.stem)
                 said_of[token.stem] = owner
         said_of = {s: o for s, o in said_of.items() if s not in mixed}
-        return cls(contrast, said_of) if said_of else None
+        by_family = bool(named_members(point.say))
+        return cls(contrast, said_of, by_family) if said_of else None
 
     def swapped(self, phrasing: Phrasing, clause: tuple[Token, ...]) -> bool:
-        """Whether the clause says the phrasing's words of another term than the model
-        sentence does, and none of them of the same term."""
+        """Whether the clause says more of the phrasing's words of another term than the model
+        sentence does (or the phrasing, where it names one) than of the same term."""
         own = {stem for slot in phrasing.slots for stem in slot.stems}
         owned, _ = self.contrast.owners(clause, prose=True)
-        agree = clash = False
+        # a phrasing that names one of the terms says its words of that term ("mqa all share")
+        named = {
+            k
+            for k, term in enumerate(self.contrast.terms)
+            if any(set(slot.stems) & set(term.stems) for slot in phrasing.slots)
+        }
+        bound = named.pop() if len(named) == 1 and self.by_family else None
+        agree: set[str] = set()
+        clash: set[str] = set()
         for token, owner in zip(clause, owned, strict=True):
             said = self.said_of.get(token.stem)
+            if said is not None and bound is not None:
+                said = bound
             if token.stem not in own or said is None or owner is None:
                 continue
             if self.contrast.mentions(token):
                 continue
-            agree |= owner == said
-            clash |= owner != said
-        return clash and not agree
+            (agree if owner == said else clash).add(token.stem)
+        clash -= agree
+        return len(clash) > len(agree)
 
 
 @lru_cache(maxsize=1 << 10)

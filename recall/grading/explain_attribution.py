@@ -111,3 +111,24 @@ def attribution(say: str) -> Attribution:
             if others:
                 families.append((tuple(own), others))
     return Attribution(tuple(families))
+
+
+@lru_cache(maxsize=1 << 12)
+def named_members(say: str) -> tuple[str, ...]:
+    """The members of one family that the model sentence ``say`` names in parts of their own,
+    two or more (each as its words joined by ``|``), or ``()``: "GQA makes groups of query
+    heads share one key/value pair; MQA is the extreme with a single K/V head" says one thing of
+    GQA and another of MQA. Members named in one part ("GRPO drops PPO's value network", "the
+    entropy plus the KL") are not said to do different things."""
+    parts: list[set[str]] = []
+    for clause in read_clauses(say):
+        for piece in sorted({t.piece for t in clause}):
+            parts.append(_names(clause, [t.piece == piece for t in clause]))
+    for family, words in zip(_FAMILIES, FAMILIES, strict=True):
+        if "entropy" in words:
+            continue  # parts of one sum ("the entropy ..., so ... the KL"), not rivals
+        owners = [[k for k, member in enumerate(family) if member & part] for part in parts]
+        alone = {found[0] for found in owners if len(found) == 1}
+        if len(alone) >= 2 and all(len(found) <= 1 for found in owners):
+            return tuple("|".join(words[k].split()) for k in sorted(alone))
+    return ()
