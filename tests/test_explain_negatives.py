@@ -999,8 +999,35 @@ ROLE_SWAPS = [
     ),
 ]
 
+#: A divergence written the other way round from the point's model sentence (or the card's
+#: model answer) is another quantity: KL(q||p) for KL(p‖q). The meant direction still credits.
+SWAPPED_DIVERGENCES = [
+    (
+        "losses/why-cross-entropy",
+        "Cross-entropy is H(p) + KL(q||p), so it splits into the entropy of the data plus a KL "
+        "term.",
+        [],
+        [1],
+    ),
+    (
+        "losses/why-cross-entropy",
+        "Cross-entropy is H(p) + KL(p||q), so it splits into the entropy of the data plus a KL "
+        "term.",
+        [1],
+        [],
+    ),
+    (
+        "information-theory/explain-mle-min-kl",
+        "Maximising likelihood minimises KL(p_theta || p_data), the divergence with the data "
+        "first.",
+        [],
+        [3],
+    ),
+]
+
 CASES = [
     *(("glued figure", *case) for case in GLUED_FIGURES),
+    *(("swapped divergence", *case) for case in SWAPPED_DIVERGENCES),
     *(("role swap", *case) for case in ROLE_SWAPS),
     *(("keyword bag", *case) for case in KEYWORD_BAGS),
     *(("contrary word", *case) for case in CONTRARY_WORDS),

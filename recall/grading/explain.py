@@ -133,7 +133,10 @@ How a phrasing is matched, and why (reading the text as words, clauses and negat
   text that performs the ``say``'s operation on another operand of the same names ("dividing
   by *d_k* itself" for "dividing by √d_k"; :mod:`recall.grading.explain_operands`), nor one
   that gives a figure of the ``say`` wrongly where its words are ("the logits get *64 times*
-  smaller" for "an 8x smaller logit scale"; :mod:`recall.grading.explain_figures`).
+  smaller" for "an 8x smaller logit scale"; :mod:`recall.grading.explain_figures`), nor one
+  whose sentence writes a divergence of the point the other way round ("H(p) + KL(q||p)" where
+  the sentence or the card's model answer means KL(p‖q);
+  :mod:`recall.grading.explain_directions`).
 
 The verdict is correct when at least half the points are made; the rating it suggests is Good
 when every point is made and Hard when some are missed (Hard still passes), Again below half.
@@ -149,6 +152,9 @@ from functools import lru_cache
 from recall.cards.model import Card, KeyPoint
 from recall.formula import Status, SymbolTable, Verdict
 from recall.grading.explain_attribution import Attribution, attribution, named_members
+from recall.grading.explain_directions import directions
+from recall.grading.explain_directions import reference as direction_reference
+from recall.grading.explain_directions import swapped as divergence_swapped
 from recall.grading.explain_figures import contradicted, sentences
 from recall.grading.explain_formulas import FormulaGrader
 from recall.grading.explain_formulas import formula_spans as formula_spans
@@ -690,6 +696,8 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
                     evidence = None
         if evidence is not None and _figure_contradicted(point, text, evidence):
             evidence = None  # "the logits get 64 times smaller" for "an 8x smaller logit scale"
+        if evidence is not None and _divergence_swapped(card, point, text, evidence):
+            evidence = None  # "CE = H(p) + KL(q||p)" for "... plus the KL from p to the model"
         outcomes.append(PointOutcome(say=point.say, made=evidence is not None, said=evidence or ""))
     return Explanation(tuple(outcomes), _listed_runs(read))
 
@@ -853,6 +861,24 @@ def _figure_contradicted(point: KeyPoint, text: str, evidence: str) -> bool:
             continue
         if several:
             return True
+        words = {token.word for clause in read_clauses(sentence) for token in clause}
+        if wanted <= words:
+            return True
+    return False
+
+
+def _divergence_swapped(card: Card, point: KeyPoint, text: str, evidence: str) -> bool:
+    """Whether a sentence of the text that holds the words ``evidence`` writes a divergence of
+    the point (its model sentence's, else the card's model answer's) with its arguments
+    swapped (:mod:`recall.grading.explain_directions`)."""
+    meant = direction_reference(point.say, card.model_answer)
+    if not meant or not directions(text):
+        return False
+    wanted = {folded(raw) for raw in WORD.findall(normalised(evidence)) if raw != ","}
+    wanted -= SMALL_WORDS | NEGATORS
+    for sentence in sentences(text):
+        if not divergence_swapped(meant, sentence):
+            continue
         words = {token.word for clause in read_clauses(sentence) for token in clause}
         if wanted <= words:
             return True
