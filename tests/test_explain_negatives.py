@@ -206,6 +206,20 @@ ATTRIBUTION = [
         [1],
         [],
     ),
+    # a classifier's metrics are not one another: a point naming precision and recall is not
+    # made by a step that says them of accuracy
+    (
+        "metrics/accuracy-imbalance-explain",
+        "Accuracy is basically recall under another name.",
+        [],
+        [3],
+    ),
+    (
+        "metrics/accuracy-imbalance-explain",
+        "Report recall and precision per class instead of plain accuracy.",
+        [3],
+        [],
+    ),
 ]
 
 #: A claim turned round across the parts of a clause: the point's word of a pair ("large

@@ -44,6 +44,8 @@ FAMILIES: tuple[tuple[str, ...], ...] = (
     ("roc", "pr"),
     ("fid", "inceptionscore"),
     ("queries query", "values"),
+    # "accuracy is the same as recall": metrics of a classifier that are not one another
+    ("accuracy", "precision", "recall"),
     # what the KL penalty keeps close and what is exploited: a name of two words is written as
     # one ("reward model" is read as the pair of words in a row, :func:`_names`)
     ("policy", "rewardmodel"),
