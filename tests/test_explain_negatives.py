@@ -628,6 +628,22 @@ WRONG_FIGURES = [
         [3],
         [],
     ),
+    # "by a factor of N" is a multiple, and "drops", "shrinks" and "smaller" one direction; a
+    # number squared in words is no figure of its own
+    (
+        "attention-transformers/explain-sqrt-dk",
+        "At d_k = 64 the logit scale drops by a factor of 64; QK-Norm, which normalises queries "
+        "and keys, is the modern follow-up.",
+        [],
+        [4],
+    ),
+    (
+        "attention-transformers/explain-sqrt-dk",
+        "At d_k = 64 the logit scale drops by a factor of 8; QK-Norm, which normalises queries "
+        "and keys, is the modern follow-up.",
+        [4],
+        [],
+    ),
 ]
 
 #: Words of a synonym family or a stem in another sense than the phrasing's: "change" and
