@@ -191,6 +191,35 @@ ATTRIBUTION = [
         [4],
         [],
     ),
+    # what the KL penalty keeps close is the policy, not the reward model (a name of two words);
+    # a point that speaks of reward may name the reward model
+    (
+        "alignment/rlhf-kl-explain",
+        "The KL term keeps the reward model close to where it started, so it does not drift.",
+        [],
+        [2],
+    ),
+    ("alignment/rlhf-kl-explain", "The KL term keeps the policy near the SFT model.", [2], []),
+    (
+        "alignment/rlhf-kl-explain",
+        "Chasing reward alone, the policy hacks the reward model with degenerate text.",
+        [1],
+        [],
+    ),
+    # a classifier's metrics are not one another: a point naming precision and recall is not
+    # made by a step that says them of accuracy
+    (
+        "metrics/accuracy-imbalance-explain",
+        "Accuracy is basically recall under another name.",
+        [],
+        [3],
+    ),
+    (
+        "metrics/accuracy-imbalance-explain",
+        "Report recall and precision per class instead of plain accuracy.",
+        [3],
+        [],
+    ),
 ]
 
 #: A claim turned round across the parts of a clause: the point's word of a pair ("large
@@ -599,6 +628,22 @@ WRONG_FIGURES = [
         [3],
         [],
     ),
+    # "by a factor of N" is a multiple, and "drops", "shrinks" and "smaller" one direction; a
+    # number squared in words is no figure of its own
+    (
+        "attention-transformers/explain-sqrt-dk",
+        "At d_k = 64 the logit scale drops by a factor of 64; QK-Norm, which normalises queries "
+        "and keys, is the modern follow-up.",
+        [],
+        [4],
+    ),
+    (
+        "attention-transformers/explain-sqrt-dk",
+        "At d_k = 64 the logit scale drops by a factor of 8; QK-Norm, which normalises queries "
+        "and keys, is the modern follow-up.",
+        [4],
+        [],
+    ),
 ]
 
 #: Words of a synonym family or a stem in another sense than the phrasing's: "change" and
@@ -627,6 +672,15 @@ WORD_SENSES = [
         [2],
         [],
     ),
+    # the verb "corrects" (one stem with the adjective "correct") is no "right"
+    (
+        "optimizers/explain-bias-correction",
+        "Early on the moments are biased toward zero; later each step is the right size for the "
+        "bias.",
+        [1],
+        [2],
+    ),
+    ("optimizers/explain-bias-correction", "Dividing by 1 - beta^t corrects the bias.", [2], []),
 ]
 
 #: The card's prompt or hint typed back, whole or in pieces, in another order: it says nothing
@@ -920,8 +974,92 @@ CONTRARY_WORDS = [
     ),
 ]
 
+#: A short clause of the card's keywords and nothing else, no verb, small word or preposition
+#: among them, is a bag of keywords, however few (five or more); so is a run of nine inside a
+#: clause. A terse note with a verb or a word of the learner's own is read.
+KEYWORD_BAGS = [
+    ("metrics/rmse-mae-mape", "MAE median outliers robust RMSE", [], [1]),
+    ("alignment/grpo-explain", "GRPO critic group z-score baseline mean", [], [1]),
+    (
+        "optimizers/explain-bias-correction",
+        "bias close corrects initialized square step toward unbiased v moments",
+        [],
+        [1, 2],
+    ),
+    ("metrics/rmse-mae-mape", "MAE is robust to outliers and its minimiser is the median", [1], []),
+    (
+        "probability-statistics/explain-correlation-independence",
+        "correlation only detects linear dependence",
+        [0],
+        [],
+    ),
+]
+
+#: A point whose model sentence says one thing of one member of a family learners mix up and
+#: another of another (the generator and the critic, PPO and TRPO) is read for who does what:
+#: the words said of the other member make no point. The roles as the sentence has them do.
+ROLE_SWAPS = [
+    (
+        "generative-models/explain-wgan",
+        "With a Wasserstein critic the critic always receives a useful gradient, and the "
+        "generator's value follows sample quality.",
+        [],
+        [3],
+    ),
+    (
+        "generative-models/explain-wgan",
+        "With a Wasserstein critic the generator always receives a useful gradient, and the "
+        "critic's value follows sample quality.",
+        [3],
+        [],
+    ),
+    (
+        "alignment/ppo-clip-explain",
+        "Clipping is a cheap substitute for PPO's KL trust region and lets TRPO reuse a batch for "
+        "several epochs.",
+        [],
+        [4],
+    ),
+    (
+        "alignment/ppo-clip-explain",
+        "Clipping is a cheap substitute for TRPO's KL trust region and lets PPO reuse a batch for "
+        "several epochs.",
+        [4],
+        [],
+    ),
+]
+
+#: A divergence written the other way round from the point's model sentence (or the card's
+#: model answer) is another quantity: KL(q||p) for KL(p‖q). The meant direction still credits.
+SWAPPED_DIVERGENCES = [
+    (
+        "losses/why-cross-entropy",
+        "Cross-entropy is H(p) + KL(q||p), so it splits into the entropy of the data plus a KL "
+        "term.",
+        [],
+        [1],
+    ),
+    (
+        "losses/why-cross-entropy",
+        "Cross-entropy is H(p) + KL(p||q), so it splits into the entropy of the data plus a KL "
+        "term.",
+        [1],
+        [],
+    ),
+    (
+        "information-theory/explain-mle-min-kl",
+        "Maximising likelihood minimises KL(p_theta || p_data), the divergence with the data "
+        "first.",
+        [],
+        [3],
+    ),
+]
+
 CASES = [
     *(("glued figure", *case) for case in GLUED_FIGURES),
+    *(("swapped divergence", *case) for case in SWAPPED_DIVERGENCES),
+    *(("role swap", *case) for case in ROLE_SWAPS),
+    *(("keyword bag", *case) for case in KEYWORD_BAGS),
     *(("contrary word", *case) for case in CONTRARY_WORDS),
     *(("denied claim", *case) for case in DENIED_CLAIMS),
     *(("term list", *case) for case in TERM_LISTS),

@@ -21,7 +21,9 @@ How a phrasing is matched, and why (reading the text as words, clauses and negat
   "min CE <=> min KL" that they are one, "BN @ inference").
 * **A word's family.** A phrasing's word is made by the words a learner says for it
   (:data:`~recall.grading.explain_words.SYNONYM_FAMILIES`: "static" for "fixed", "relies"
-  for "depends", "overwhelm" for "dominate"); no family crosses a pair of opposites. A
+  for "depends", "overwhelm" for "dominate"); no family crosses a pair of opposites, and an
+  adjective's family is not a verb's of the same stem ("corrects|correct bias" is not made by
+  "the *right* size"). A
   Greek letter's name is its symbol ("sigma" is "σ").
 * **One clause.** Every word of a phrasing must occur in the same clause of the text (clauses end
   at ``.``, ``;``, ``!``, ``?``, a line break, and at ``but``/``whereas``; a clause that opens
@@ -72,7 +74,10 @@ How a phrasing is matched, and why (reading the text as words, clauses and negat
   statistics" is five and still a statement). A bag of keywords joined by spaces, prepositions
   and hyphens is a list too: twelve words in a row with no small word, negation, verb or sign
   among them ("20 activations flops gradients inference over-train parameter per scales six
-  size tokens"). Nor does a clause make a point whose every word is a word of the card's prompt
+  size tokens"); so is a clause of five or more of the card's own keywords with nothing tying
+  them and no preposition ("RMSE MAE MAPE outliers median"), and a run of nine such words (one
+  preposition and one word of the learner's own allowed) inside a clause. Nor does a clause
+  make a point whose every word is a word of the card's prompt
   or hint (the question typed back), nor the words that made one point make a second.
 * **A point leans one way.** Its model sentence takes one side of pairs such as
   negative/positive, right/wrong, maximum/minimum, larger/smaller, cheaper/more expensive
@@ -90,13 +95,17 @@ How a phrasing is matched, and why (reading the text as words, clauses and negat
   clause (commas, ", and", "so") where that word stands with the other side ("BatchNorm needs
   *small* batches, large batches make it noisy").
 * **Roles follow the model sentence.** A point with no ``subject`` on a card whose points
-  declare contrast terms is read for who does what: each word of its ``say`` is said of the
-  term mentioned nearest before it there (a term inside brackets is a formula's argument, no
-  mention), and a clause that says the phrasing's words only of another term
-  ("cross-entropy mutes the errors that MSE keeps loud") makes none of them.
+  declare contrast terms, or whose model sentence names members of a family learners mix up
+  in parts of their own ("the *generator* always gets a useful gradient, and the *critic's*
+  value tracks sample quality"; those members are then its terms), is read for who does what:
+  each word of its ``say`` is said of the term mentioned nearest before it there (a term
+  inside brackets is a formula's argument, no mention), and a clause that says more of the
+  phrasing's words of another term than of the same ("cross-entropy mutes the errors that MSE
+  keeps loud") makes none of them.
 * **A claim is of the thing the model sentence names.** Things learners mix up come in
   families (BatchNorm, LayerNorm, RMSNorm; the prior and the posterior; the entropy and the
-  KL; :mod:`recall.grading.explain_attribution`): a phrasing made in a step of a clause (steps
+  KL; the policy and the reward model, a name of two words read where they stand in a row;
+  :mod:`recall.grading.explain_attribution`): a phrasing made in a step of a clause (steps
   end at "so", "because" and the like) that names another member of a family the ``say``
   names, and not all of the ``say``'s own, is said of the wrong thing ("the ELBO is a
   reconstruction term minus a KL to the *posterior*" for "... a KL to the prior").
@@ -126,7 +135,10 @@ How a phrasing is matched, and why (reading the text as words, clauses and negat
   text that performs the ``say``'s operation on another operand of the same names ("dividing
   by *d_k* itself" for "dividing by √d_k"; :mod:`recall.grading.explain_operands`), nor one
   that gives a figure of the ``say`` wrongly where its words are ("the logits get *64 times*
-  smaller" for "an 8x smaller logit scale"; :mod:`recall.grading.explain_figures`).
+  smaller" for "an 8x smaller logit scale"; :mod:`recall.grading.explain_figures`), nor one
+  whose sentence writes a divergence of the point the other way round ("H(p) + KL(q||p)" where
+  the sentence or the card's model answer means KL(p‖q);
+  :mod:`recall.grading.explain_directions`).
 
 The verdict is correct when at least half the points are made; the rating it suggests is Good
 when every point is made and Hard when some are missed (Hard still passes), Again below half.
@@ -141,7 +153,10 @@ from functools import lru_cache
 
 from recall.cards.model import Card, KeyPoint
 from recall.formula import Status, SymbolTable, Verdict
-from recall.grading.explain_attribution import Attribution, attribution
+from recall.grading.explain_attribution import Attribution, attribution, named_members
+from recall.grading.explain_directions import directions
+from recall.grading.explain_directions import reference as direction_reference
+from recall.grading.explain_directions import swapped as divergence_swapped
 from recall.grading.explain_figures import contradicted, sentences
 from recall.grading.explain_formulas import FormulaGrader
 from recall.grading.explain_formulas import formula_spans as formula_spans
@@ -284,8 +299,31 @@ class Phrasing:
             return []
         words = tuple(folded(option) for option in plain)
         numbers = tuple(t for w in words for t in twins(w))
-        stems = tuple(dict.fromkeys(s for w in words for s in (stem(w), *synonyms(stem(w)))))
+        verbs = _verb_senses(words)
+        stems = tuple(
+            dict.fromkeys(
+                s
+                for w in words
+                for s in (stem(w), *(() if stem(w) in verbs else synonyms(stem(w))))
+            )
+        )
         return [_Slot(stems, words, near=near, denied=denied, twins=numbers)]
+
+
+#: Words whose family of :data:`~recall.grading.explain_words.SYNONYM_FAMILIES` holds for the
+#: adjective only: "correct" is "right", but the verb "corrects" (one stem) is no "right".
+ADJECTIVE_FAMILIES = frozenset({stem("correct")})
+
+
+def _verb_senses(words: Sequence[str]) -> frozenset[str]:
+    """The stems of :data:`ADJECTIVE_FAMILIES` that a phrasing word's alternatives take as a
+    verb, by listing an inflected form of it ("corrects|correct|fixes bias"): such a slot is
+    not made by the adjective's family ("it's the *right* size")."""
+    return frozenset(
+        stem(w)
+        for w in words
+        if stem(w) in ADJECTIVE_FAMILIES and w != stem(w) and w.endswith(("s", "ed", "ing"))
+    )
 
 
 def phrasing_problem(text: str) -> str | None:
@@ -459,16 +497,24 @@ class _Roles:
 
     contrast: _Contrast
     said_of: dict[str, int]
+    #: the terms are a family's members the model sentence names (:func:`named_members`), the
+    #: doers of its parts: a phrasing naming one of them says its words of that one
+    by_family: bool = False
 
     @classmethod
     def of(cls, card: Card, point: KeyPoint) -> _Roles | None:
         if point.subject:
             return None  # bound to its subject already (:class:`_Contrast`)
-        names: list[str] = []
+        # the members of a family of things learners mix up that the model sentence names in
+        # parts of their own ("GQA makes groups ...; MQA is the extreme ..."), else the card's
+        # contrast terms: who does what there
+        names: list[str] = list(named_members(point.say))
         seen: set[str] = set()
         for name in [p.subject for p in card.points if p.subject] + [
             v for p in card.points for v in p.versus
         ]:
+            if names and not seen:
+                break
             words = {w for w in normalised(name).split("|") if w.strip()}
             if words & seen:
                 continue
@@ -495,23 +541,34 @@ class _Roles:
                     mixed.add(token.stem)
                 said_of[token.stem] = owner
         said_of = {s: o for s, o in said_of.items() if s not in mixed}
-        return cls(contrast, said_of) if said_of else None
+        by_family = bool(named_members(point.say))
+        return cls(contrast, said_of, by_family) if said_of else None
 
     def swapped(self, phrasing: Phrasing, clause: tuple[Token, ...]) -> bool:
-        """Whether the clause says the phrasing's words of another term than the model
-        sentence does, and none of them of the same term."""
+        """Whether the clause says more of the phrasing's words of another term than the model
+        sentence does (or the phrasing, where it names one) than of the same term."""
         own = {stem for slot in phrasing.slots for stem in slot.stems}
         owned, _ = self.contrast.owners(clause, prose=True)
-        agree = clash = False
+        # a phrasing that names one of the terms says its words of that term ("mqa all share")
+        named = {
+            k
+            for k, term in enumerate(self.contrast.terms)
+            if any(set(slot.stems) & set(term.stems) for slot in phrasing.slots)
+        }
+        bound = named.pop() if len(named) == 1 and self.by_family else None
+        agree: set[str] = set()
+        clash: set[str] = set()
         for token, owner in zip(clause, owned, strict=True):
             said = self.said_of.get(token.stem)
+            if said is not None and bound is not None:
+                said = bound
             if token.stem not in own or said is None or owner is None:
                 continue
             if self.contrast.mentions(token):
                 continue
-            agree |= owner == said
-            clash |= owner != said
-        return clash and not agree
+            (agree if owner == said else clash).add(token.stem)
+        clash -= agree
+        return len(clash) > len(agree)
 
 
 @lru_cache(maxsize=1 << 10)
@@ -550,7 +607,8 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
     text = spelt_numbers(text[:MAX_TEXT])
     # "people say X, but none of that is true": a claim reported to be rejected says nothing
     text = without_retracted(text)
-    read = _retracted(list(read_clauses(text)))
+    keywords = _keywords(card)
+    read = [_bagged(clause, keywords) for clause in _retracted(list(read_clauses(text)))]
     plain = _with_referents(read)
     # words that stand only in lists of terms: a number or formula among them states nothing
     only_listed = _only_listed(plain)
@@ -655,6 +713,8 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
                     evidence = None
         if evidence is not None and _figure_contradicted(point, text, evidence):
             evidence = None  # "the logits get 64 times smaller" for "an 8x smaller logit scale"
+        if evidence is not None and _divergence_swapped(card, point, text, evidence):
+            evidence = None  # "CE = H(p) + KL(q||p)" for "... plus the KL from p to the model"
         outcomes.append(PointOutcome(say=point.say, made=evidence is not None, said=evidence or ""))
     # quoted back as the learner typed them: "not bounded", never the bare "bounded"
     quoted = (replace(o, said=learner_words(text, o.said)) if o.made else o for o in outcomes)
@@ -719,6 +779,55 @@ def _holds_contrast(say: str) -> bool:
     return _CONTRAST_SAID.search(say) is not None
 
 
+#: A clause of this many words or more with nothing tying any two of them (:attr:`Token.tied`),
+#: every one of them a keyword of the card and none a preposition, is a bag of keywords ("RMSE
+#: MAE MAPE outliers median"): a learner's sentence has a verb, a small word or a preposition
+#: among its terms, or words of its own ("same learned score *drives* both"). Inside a longer
+#: clause, a run of :data:`BAG_RUN_KEYWORDS` such words with at most one preposition and one
+#: word of the learner's own is one ("a deployed model costs *about* 2N FLOPs *per* served
+#: token" is a sentence).
+BAG_KEYWORDS = 5
+BAG_RUN_KEYWORDS = 9
+
+
+@lru_cache(maxsize=1 << 10)
+def _keywords(card: Card) -> frozenset[str]:
+    """The stems the card asks for: every word of every point's phrasings (with their
+    families), and of its prompt and hint."""
+    asked = {
+        s
+        for p in card.points
+        for text in p.words
+        for slot in _phrasing(text).slots
+        for s in slot.stems
+    }
+    return frozenset(asked | _asked_stems(card))
+
+
+def _bagged(clause: tuple[Token, ...], keywords: frozenset[str]) -> tuple[Token, ...]:
+    """The clause, each run of :data:`BAG_KEYWORDS` words or more with nothing tying them that
+    is nearly all the card's ``keywords`` marked ``listed``: a bag of the card's words states
+    nothing ("GRPO group z-score critic baseline")."""
+    runs: list[tuple[int, int]] = []
+    start = 0
+    for i in range(1, len(clause) + 1):
+        if i == len(clause) or clause[i].tied:
+            whole = start == 0 and i == len(clause)
+            if i - start >= (BAG_KEYWORDS if whole else BAG_RUN_KEYWORDS):
+                runs.append((start, i))
+            start = i
+    flagged = [
+        (a, b)
+        for a, b in runs
+        if sum(t.stem not in keywords for t in clause[a:b]) <= (b - a >= BAG_RUN_KEYWORDS)
+        and sum(t.word in LINKS for t in clause[a:b]) <= (b - a >= BAG_RUN_KEYWORDS)
+    ]
+    if not flagged:
+        return clause
+    listed = {i for a, b in flagged for i in range(a, b)}
+    return tuple(replace(t, listed=True) if i in listed else t for i, t in enumerate(clause))
+
+
 #: What a clause opening with "that" or "this" says to take back the clause before ("...; that
 #: never *happens*", "but this is *false*"): said denied, or said outright.
 _HOLDING = frozenset(stem(w) for w in "happen happens hold holds true case work works".split())
@@ -771,6 +880,24 @@ def _figure_contradicted(point: KeyPoint, text: str, evidence: str) -> bool:
             continue
         if several:
             return True
+        words = {token.word for clause in read_clauses(sentence) for token in clause}
+        if wanted <= words:
+            return True
+    return False
+
+
+def _divergence_swapped(card: Card, point: KeyPoint, text: str, evidence: str) -> bool:
+    """Whether a sentence of the text that holds the words ``evidence`` writes a divergence of
+    the point (its model sentence's, else the card's model answer's) with its arguments
+    swapped (:mod:`recall.grading.explain_directions`)."""
+    meant = direction_reference(point.say, card.model_answer)
+    if not meant or not directions(text):
+        return False
+    wanted = {folded(raw) for raw in WORD.findall(normalised(evidence)) if raw != ","}
+    wanted -= SMALL_WORDS | NEGATORS
+    for sentence in sentences(text):
+        if not divergence_swapped(meant, sentence):
+            continue
         words = {token.word for clause in read_clauses(sentence) for token in clause}
         if wanted <= words:
             return True

@@ -44,7 +44,14 @@ FAMILIES: tuple[tuple[str, ...], ...] = (
     ("roc", "pr"),
     ("fid", "inceptionscore"),
     ("queries query", "values"),
+    # "accuracy is the same as recall": metrics of a classifier that are not one another
+    ("accuracy", "precision", "recall"),
+    # what the KL penalty keeps close and what is exploited: a name of two words is written as
+    # one ("reward model" is read as the pair of words in a row, :func:`_names`)
+    ("policy", "rewardmodel"),
 )
+#: Names of two words, read where the two stand in a row ("the *reward model* drifts").
+_PAIRED_NAMES = frozenset({("reward", "model")})
 
 
 def _stems(words: str) -> frozenset[str]:
@@ -68,26 +75,62 @@ class Attribution:
         family the point names and not every one of the point's own members of it ("RMSNorm
         is *BatchNorm* without the centring" for "RMSNorm is LayerNorm without the
         centring")."""
-        stems = {t.stem for t, allowed in zip(clause, among, strict=True) if allowed}
-        named = {
-            t.stem
-            for t, allowed in zip(clause, among, strict=True)
-            if allowed and not t.negated and not t.foil
-        }
+        stems = _names(clause, among)
+        named = _names(clause, among, said=True)
         return any(
             named & others and any(not stems & member for member in own)
             for own, others in self.families
         )
 
 
+def _names(clause: Sequence[Token], among: Sequence[bool], *, said: bool = False) -> set[str]:
+    """The stems of the words of ``clause`` that ``among`` allows, and the names of two words
+    standing in a row among them (:data:`_PAIRED_NAMES`, as one word: "rewardmodel"); with
+    ``said``, only words no negation governs and no foil marker precedes."""
+    names = set()
+    for i, (token, allowed) in enumerate(zip(clause, among, strict=True)):
+        if not allowed or (said and (token.negated or token.foil)):
+            continue
+        names.add(token.stem)
+        if i + 1 < len(clause) and (token.word, clause[i + 1].word) in _PAIRED_NAMES:
+            names.add(token.word + clause[i + 1].word)
+    return names
+
+
 @lru_cache(maxsize=1 << 12)
 def attribution(say: str) -> Attribution:
     """The families the model sentence ``say`` names some members of, and which."""
-    stems = {token.stem for clause in read_clauses(say) for token in clause}
+    stems = {name for clause in read_clauses(say) for name in _names(clause, [True] * len(clause))}
+    # a name of two words shares a word with a sentence that speaks of "reward": naming the
+    # reward model there is no confusion ("maximising reward lets the policy exploit it")
+    spoken = {pair[0] + pair[1] for pair in _PAIRED_NAMES if stem(pair[0]) in stems}
     families = []
     for family in _FAMILIES:
         own = [member for member in family if member & stems]
         if own and len(own) < len(family):
             others = frozenset().union(*(m for m in family if m not in own))
-            families.append((tuple(own), others - frozenset().union(*own)))
+            others -= frozenset().union(*own) | spoken
+            if others:
+                families.append((tuple(own), others))
     return Attribution(tuple(families))
+
+
+@lru_cache(maxsize=1 << 12)
+def named_members(say: str) -> tuple[str, ...]:
+    """The members of one family that the model sentence ``say`` names in parts of their own,
+    two or more (each as its words joined by ``|``), or ``()``: "GQA makes groups of query
+    heads share one key/value pair; MQA is the extreme with a single K/V head" says one thing of
+    GQA and another of MQA. Members named in one part ("GRPO drops PPO's value network", "the
+    entropy plus the KL") are not said to do different things."""
+    parts: list[set[str]] = []
+    for clause in read_clauses(say):
+        for piece in sorted({t.piece for t in clause}):
+            parts.append(_names(clause, [t.piece == piece for t in clause]))
+    for family, words in zip(_FAMILIES, FAMILIES, strict=True):
+        if "entropy" in words:
+            continue  # parts of one sum ("the entropy ..., so ... the KL"), not rivals
+        owners = [[k for k, member in enumerate(family) if member & part] for part in parts]
+        alone = {found[0] for found in owners if len(found) == 1}
+        if len(alone) >= 2 and all(len(found) <= 1 for found in owners):
+            return tuple("|".join(words[k].split()) for k in sorted(alone))
+    return ()

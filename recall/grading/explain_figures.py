@@ -6,10 +6,12 @@ a *tenth* of the peak". A learner who writes the point's words with another figu
 place ("the logits get *64 times* smaller", "*200* tokens per parameter", "down to *half* the
 peak") states something false that the words alone would credit.
 
-A figure is read with its kind (a multiple, "8x", "twice"; a percentage; a plain number) and
-what it counts: the content words right after it and right before it, numbers and filler
-("about", "roughly") aside, compared by its first letters so that "accurate" and "accuracy"
-meet. A sentence contradicts the point when one of its figures shares kind and a word
+A figure is read with its kind (a multiple, "8x", "twice", "by a factor of 8"; a percentage; a
+plain number) and what it counts: the content words right after it and right before it,
+numbers and filler ("about", "roughly") aside, compared by its first letters so that
+"accurate" and "accuracy" meet, and words of one direction as one ("smaller", "shrinks",
+"drops"). A number with a power said after it ("8 squared") is no figure of its own. A
+sentence contradicts the point when one of its figures shares kind and a word
 with a figure of the model sentence, no figure of the sentence with that kind and word equals
 it, and it lies within none of the point's ``values``. Equal means within a tenth (learners
 round: "0.04" for 0.036 is no contradiction), or a percentage point for percentages; ranges
@@ -43,11 +45,12 @@ _FIGURE = re.compile(
 #: What makes "third", "tenth" a fraction rather than an ordinal: "a tenth", "one third".
 _ARTICLE = re.compile(r"\b(?:a|one)\s+$", re.IGNORECASE)
 _TIMES = re.compile(r"\s*times\b", re.IGNORECASE)
+_FACTOR = re.compile(r"\bfactor\s+(?:of\s+)?(?:about\s+|roughly\s+|~\s*)?$", re.IGNORECASE)
 _WORDISH = re.compile(r"[^\W\d_]+")
 #: Words around a figure that say nothing of what it is of.
 _FILLER = frozenset(
     """about roughly around approximately nearly almost only just some over under up down
-    times fold x percent per cent that then gives give get gets""".split()
+    times fold x percent per cent that then gives give get gets factor""".split()
 )
 #: The words right after a figure, up to the next figure or sign.
 _NEXT = re.compile(r"[^\d%=+*/<>()\[\],;:.!?\n]{0,40}")
@@ -89,10 +92,25 @@ def _value(number: str) -> float | None:
         return None
 
 
+#: Words of one direction, read as one key: a figure "8x smaller" and "shrinks by a factor of
+#: 64" are of the same thing.
+_DIRECTIONS = {
+    **{
+        stem(w): "down"
+        for w in """smaller shrink shrinks shrunk reduce reduces reduced lower lowers less drop
+        drops dropped fall falls fell cut cuts""".split()
+    },
+    **{
+        stem(w): "up"
+        for w in "larger bigger grow grows grew increase increases increased more".split()
+    },
+}
+
+
 def _keys(text: str) -> list[str]:
     words = [folded(w) for w in _WORDISH.findall(normalised(text))]
     return [
-        stem(w)[:PREFIX]
+        _DIRECTIONS.get(stem(w), stem(w)[:PREFIX])
         for w in words
         if w not in SMALL_WORDS | NEGATORS | LINKS | _FILLER and len(w) > 1
     ]
@@ -104,6 +122,8 @@ _GLUED_BEFORE = re.compile(r"[^\W\d_]|[/(^*_√]")
 _GLUED_AFTER = re.compile(r"[/(^*_√]|[^\W\d_xX]|[xX]\w")
 
 
+#: A power said in words after a number ("8 squared" is 64, no figure 8 of its own).
+_POWER_AFTER = re.compile(r"\s*(?:squared|cubed)\b", re.IGNORECASE)
 #: What makes a number an operand of a formula, spaced or not ("− 2 log 2", "log 4", "x + 1").
 _OPERAND_OF = re.compile(
     r"(?:[-+*/^·×−]|\b(?:log|ln|exp|sqrt|sin|cos|tanh|minus|plus|times))\s*$", re.IGNORECASE
@@ -118,6 +138,7 @@ def _glued(text: str, match: re.Match[str]) -> bool:
     return bool(
         (before and _GLUED_BEFORE.match(before))
         or _GLUED_AFTER.match(text, end) is not None
+        or _POWER_AFTER.match(text, end) is not None
         or _OPERAND_OF.search(text, max(0, start - 12), start) is not None
     )
 
@@ -151,8 +172,10 @@ def figures(text: str, *, glued: bool = False) -> tuple[Figure, ...]:
             value = number
             high = _value(match.group("high")) if match.group("high") else None
             unit = (match.group("unit") or "").lower()
-            if not unit and _TIMES.match(text, match.end()):
-                unit = "x"
+            if not unit and (
+                _TIMES.match(text, match.end()) or _FACTOR.search(text, 0, match.start())
+            ):
+                unit = "x"  # "64 times", "by a factor of 64"
             kind = "percent" if unit == "%" else "multiple" if unit else "plain"
         # what the figure counts: the word right after it ("20 *tokens*", "8x *smaller*")
         # and the one right before ("a spread of about *0.7*")

@@ -303,7 +303,8 @@ VERB_FORMS = frozenset(
     become became goes go went gets get got takes take took lets turns brings bring brought
     puts stops prevents prevent causes cause avoids avoid beats beat pushes pulls adds
     removes reduces reduce increases decreases lowers raises penalizes penalize learns learn
-    equals matters helps hurts breaks moves behaves differs ignores ignore couples""".split()
+    equals matters helps hurts breaks moves behaves differs ignores ignore couples discards
+    discard uses replaces replace""".split()
 )
 #: A "+" the learner typed, kept as a sign beside the word "plus" it is read as (the bag rule
 #: reads a sign as a tie, a word "plus" in a list of keywords as none).
@@ -342,6 +343,10 @@ class Token:
     #: over d_k") or before it ("6" after "6."): a piece of a figure, not the figure itself
     glued_ahead: bool = False
     glued_behind: bool = False
+    #: a small word, negation, verb or stating sign stands between this word and the one before
+    #: it, or it is a verb, or it opens the clause (or follows a colon): what the bag rule
+    #: looks for (:data:`BAG_RUN`)
+    tied: bool = True
     #: in a claim the text explicitly denies ("it is not true that ...", "not because ..."):
     #: the learner rejects what these words say, rather than saying they are absent
     denied: bool = False
@@ -635,6 +640,11 @@ def _mark_lists(
                 listed[a:b] = [True] * (b - a)
     if item_of is not None:
         _mark_term_items(tokens, item_of, stating, listed)
+    if ties is not None:
+        tokens = [
+            t if ties[i] or joints[i] == "start" else replace(t, tied=False)
+            for i, t in enumerate(tokens)
+        ]
     if not any(listed):
         return tuple(tokens)
     return tuple(
