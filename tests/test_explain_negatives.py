@@ -1055,7 +1055,85 @@ SWAPPED_DIVERGENCES = [
     ),
 ]
 
+#: A purpose denied: the step is named and what the model sentence says it is for is negated
+#: ("so that ... not unbiased"). A purpose that keeps a harm away ("not shrunk towards zero",
+#: "not grow forever") or a necessity denied ("need not be calibrated") still states the point.
+DENIED_PURPOSES = [
+    (
+        "optimizers/explain-bias-correction",
+        "Adam rescales m by 1 − β^t so that its estimate does not end up unbiased.",
+        [],
+        [2],
+    ),
+    (
+        "optimizers/explain-bias-correction",
+        "Adam rescales m by 1 − β^t so that the early estimates are not shrunk towards zero; "
+        "each becomes unbiased.",
+        [2],
+        [],
+    ),
+    (
+        "retrieval-evaluation/rrf-explain",
+        "RRF keeps only each document's rank so that scores from different retrievers never "
+        "become comparable.",
+        [],
+        [1],
+    ),
+    (
+        "retrieval-evaluation/rrf-explain",
+        "RRF keeps only ranks, which are comparable across retrievers, so that raw scores never "
+        "need calibrating.",
+        [1],
+        [],
+    ),
+    (
+        "training-scaling/explain-overtraining",
+        "Small models are trained on many more tokens in order that they are not cheaper to serve.",
+        [],
+        [3],
+    ),
+    (
+        "regularization/explain-label-smoothing",
+        "Soft targets are used so that the logits never stop growing.",
+        [],
+        [1],
+    ),
+    (
+        "regularization/explain-label-smoothing",
+        "Soft targets are used so that the logits do not grow forever: the best gap is finite.",
+        [1],
+        [],
+    ),
+]
+
+#: Roles handed round: a model sentence that says one thing of each of two named things (GQA
+#: groups, MQA has a single K/V head), said with the two exchanged.
+SWAPPED_ROLES = [
+    (
+        "attention-transformers/explain-gqa",
+        "MQA keeps several grouped K/V heads, while GQA gets by with one single K/V head for every "
+        "query.",
+        [],
+        [1],
+    ),
+    (
+        "attention-transformers/explain-gqa",
+        "GQA keeps several grouped K/V heads, while MQA gets by with one single K/V head for every "
+        "query.",
+        [1],
+        [],
+    ),
+    (
+        "alignment/grpo-explain",
+        "GRPO drops the critic that PPO needs, using the group mean reward as the baseline.",
+        [0],
+        [],
+    ),
+]
+
 CASES = [
+    *(("denied purpose", *case) for case in DENIED_PURPOSES),
+    *(("swapped roles", *case) for case in SWAPPED_ROLES),
     *(("glued figure", *case) for case in GLUED_FIGURES),
     *(("swapped divergence", *case) for case in SWAPPED_DIVERGENCES),
     *(("role swap", *case) for case in ROLE_SWAPS),

@@ -163,8 +163,10 @@ from recall.grading.explain_formulas import formula_spans as formula_spans
 from recall.grading.explain_numbers import spelt_numbers, twins
 from recall.grading.explain_operands import wrong_operand
 from recall.grading.explain_polarity import Leaning, leaning, reverses_pair
+from recall.grading.explain_purpose import denies_purpose
 from recall.grading.explain_quote import learner_words
 from recall.grading.explain_retracted import without_retracted
+from recall.grading.explain_roles import SaidOf, said_of
 from recall.grading.explain_words import (
     LINKS,
     NEGATORS,
@@ -655,11 +657,14 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
             leaned=leaned,
             roles=_roles(card, index),
             attribution=attribution(point.say),
+            said_of=said_of(point.say),
             taken=frozenset(frozenset(o.said.split()) for o in outcomes if o.made),
             anchors=_anchors(point, card.prompt),
             claim=_claim_stems(point),
         )
         evidence, clause = said if said is not None else (None, ())
+        if evidence is not None and denies_purpose(point.say, text, clause):
+            evidence = None  # "so that the estimates do NOT become unbiased"
         if evidence is not None and wrong_operand(point.say, text) is not None:
             evidence = None  # words beside "dividing by d_k itself" for "dividing by √d_k"
         if evidence is None:
@@ -1141,6 +1146,7 @@ def _said_in(
     leaned: set[int] | None = None,
     roles: _Roles | None = None,
     attribution: Attribution | None = None,
+    said_of: SaidOf | None = None,
     taken: frozenset[frozenset[str]] = frozenset(),
     anchors: frozenset[str] | None = None,
     claim: frozenset[str] = frozenset(),
@@ -1183,6 +1189,7 @@ def _said_in(
                     _leans_against(leaning, phrasing, clause, allowed)
                     or (roles is not None and roles.swapped(phrasing, clause))
                     or (attribution is not None and _misattributed(attribution, phrasing, clause))
+                    or (said_of is not None and said_of.swapped(_stems_of(phrasing), clause))
                 ):
                     if leaned is not None:
                         leaned.add(c)
@@ -1290,6 +1297,10 @@ def _leans_against(
 
 #: Fractions spelt as words, which a one-word phrasing may give for a figure.
 _FRACTION_WORDS = frozenset("half third quarter fifth tenth hundredth thousandth".split())
+
+
+def _stems_of(phrasing: Phrasing) -> frozenset[str]:
+    return frozenset(s for slot in phrasing.slots for s in slot.stems)
 
 
 def _one_figure(phrasing: Phrasing) -> bool:
