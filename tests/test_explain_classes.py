@@ -676,6 +676,33 @@ PRONOUNS = [
         [],
         [2],
     ),
+    # a pronoun speaks of the clause before's subject, not of the last term it named
+    (
+        "inference-cost/explain-inference-regimes",
+        "Decode works very differently from prefill. It is memory-bound, since it streams every "
+        "weight for each token.",
+        [2],
+        [],
+    ),
+    (
+        "inference-cost/explain-inference-regimes",
+        "Prefill works very differently from decode. It is memory-bound, since it streams every "
+        "weight for each token.",
+        [],
+        [2],
+    ),
+    (
+        "normalization/one-line-difference",
+        "RMSNorm is essentially LayerNorm. It skips the mean subtraction and has no beta.",
+        [2, 3],
+        [],
+    ),
+    (
+        "normalization/one-line-difference",
+        "LayerNorm is essentially RMSNorm. It skips the mean subtraction and has no beta.",
+        [],
+        [2, 3],
+    ),
 ]
 
 #: Far paraphrases: a point said with other vocabulary than its model sentence's ("all the
