@@ -23,6 +23,14 @@ from tests.explain_cases import assert_points
 #: Points bound to one side of a contrast (``subject``/``versus``): the same words said of the
 #: other side do not make them, and said of the right side they do.
 CONTRASTS = [
+    # a term named in brackets owns the words inside them, not those after: an aside
+    (
+        "information-theory/explain-kl",
+        "KL is never negative (a consequence of Jensen's inequality), and it is asymmetric.",
+        [2, 5],
+        [],
+    ),
+    ("information-theory/explain-kl", "JS (a smoothed KL) is asymmetric.", [], [5]),
     # a term after "like" is what the term named before is compared with: the words are that
     # first term's
     (

@@ -400,7 +400,8 @@ class _Contrast:
         memory-bound"). A mention after "unlike"/"than"/"not" is a foil: it owns the words of
         its own piece ("unlike L2's 2λw") but carries across no comma. A term right after
         another and "is" (or "=") names the first again ("RMSNorm is LayerNorm without the
-        centring").
+        centring"). A term named in brackets owns only the words inside them ("JS (a smoothed
+        KL) is symmetric" is JS's).
         With ``prose`` (who does what), a term inside brackets is a formula's argument ("(x_0,
         ε)"), no mention, and only a term named before a word owns it."""
         mention: list[int | None] = []
@@ -422,18 +423,25 @@ class _Contrast:
         before: list[int | None] = []
         earlier: list[int | None] = []
         last_in_piece = None
+        # a term named in an aside or a formula's brackets ("JS (a smoothed KL) is ...",
+        # "(Gibbs / Jensen: ...)") owns the words in its brackets, not those after them
+        in_aside = None
         last = carry
         for i, token in enumerate(clause):
             if i and token.piece != clause[i - 1].piece:
                 last_in_piece = None
+            if not token.bracketed:
+                in_aside = None
             if i and token.refers:
                 # a pronoun's clause read after the one before it: that clause's subject
                 last = _subject(self, clause[:i], carry) if mention[i] is None else last
-            if mention[i] is not None:
+            if mention[i] is not None and token.bracketed:
+                in_aside = mention[i]
+            elif mention[i] is not None:
                 last_in_piece = mention[i]
                 if not token.foil:
                     last = mention[i]
-            before.append(last_in_piece)
+            before.append(in_aside if in_aside is not None else last_in_piece)
             earlier.append(last)
         after: list[int | None] = [None] * len(clause)
         following: int | None = None
