@@ -45,6 +45,14 @@ CONTRASTS = [
         [],
         [2],
     ),
+    # a term named in brackets owns the words inside them, not those after: an aside
+    (
+        "information-theory/explain-kl",
+        "KL is never negative (a consequence of Jensen's inequality), and it is asymmetric.",
+        [2, 5],
+        [],
+    ),
+    ("information-theory/explain-kl", "JS (a smoothed KL) is asymmetric.", [], [5]),
     # a term after "like" is what the term named before is compared with: the words are that
     # first term's
     (
@@ -759,6 +767,33 @@ PRONOUNS = [
         [],
         [2],
     ),
+    # a pronoun speaks of the clause before's subject, not of the last term it named
+    (
+        "inference-cost/explain-inference-regimes",
+        "Decode works very differently from prefill. It is memory-bound, since it streams every "
+        "weight for each token.",
+        [2],
+        [],
+    ),
+    (
+        "inference-cost/explain-inference-regimes",
+        "Prefill works very differently from decode. It is memory-bound, since it streams every "
+        "weight for each token.",
+        [],
+        [2],
+    ),
+    (
+        "normalization/one-line-difference",
+        "RMSNorm is essentially LayerNorm. It skips the mean subtraction and has no beta.",
+        [2, 3],
+        [],
+    ),
+    (
+        "normalization/one-line-difference",
+        "LayerNorm is essentially RMSNorm. It skips the mean subtraction and has no beta.",
+        [],
+        [2, 3],
+    ),
 ]
 
 #: Far paraphrases: a point said with other vocabulary than its model sentence's ("all the
@@ -1112,6 +1147,45 @@ FAULTS = [
     ),
 ]
 
+#: The shorthand of study notes read as the words it stands for
+#: (:mod:`recall.grading.explain_shorthand`): "<<" is "much smaller than", "≤" "at most", "∞"
+#: "infinite", a prime the derivative, "==" "the same as", "100s" hundreds, "/tok" "per
+#: token", clipped words whole, and an arrow after a note's head term a colon.
+SHORTHAND = [
+    (
+        "gaussians/explain-reparameterization",
+        "reparam grads: variance << the score-function estimator",
+        [4],
+        [],
+    ),
+    ("gaussians/explain-reparameterization", "reparam grads: variance >> REINFORCE", [], [4]),
+    ("generative-models/explain-wgan", "drop the Lipschitz constraint -> critic gap -> ∞", [4], []),
+    ("losses/explain-infonce", "loss ≥ 0 so the bound ≤ log N", [3], []),
+    (
+        "gradients/why-mse-sigmoid-trains-badly",
+        "MSE grad picks up σ'(z) as an extra factor",
+        [1],
+        [],
+    ),
+    ("gradients/why-mse-sigmoid-trains-badly", "σ' ≤ 0.25 everywhere", [2], []),
+    ("gradients/why-mse-sigmoid-trains-badly", "σ' ≥ 0.25 everywhere", [], [2]),
+    ("retrieval-evaluation/elo-explain", "Elo == the BT model, nothing more", [0], []),
+    ("training-scaling/explain-overtraining", "today's open models: 1000s of tok/param", [4], []),
+    ("diffusion-flow/cfg-explain", "one net, cond dropped ~10% of steps", [0], []),
+    (
+        "normalization/one-line-difference",
+        "RMSNorm -> LayerNorm w/o the mean subtraction, no beta",
+        [2, 3],
+        [],
+    ),
+    (
+        "probability-statistics/explain-correlation-independence",
+        "Y = X² with X symmetric: Y is a fn of X yet Cov(X, Y) = 0",
+        [1],
+        [],
+    ),
+]
+
 CASES = [
     *(("contrast", *case) for case in CONTRASTS),
     *(("opposite", *case) for case in OPPOSITES),
@@ -1134,6 +1208,7 @@ CASES = [
     *(("intensifier", *case) for case in INTENSIFIERS),
     *(("both sides", *case) for case in BOTH_SIDES),
     *(("fault", *case) for case in FAULTS),
+    *(("shorthand", *case) for case in SHORTHAND),
 ]
 
 
@@ -1284,6 +1359,14 @@ def test_a_phrasing_that_can_never_be_made_is_a_deck_error(
         ("M S E", "mse"),
         ("I A B", "i a b"),  # no abbreviation: the letters stay letters
         ("X ~ N(0, 1)", "x ~ n(0, 1)"),  # a distribution, not "about"
+        ("variance << REINFORCE", "variance  much smaller than  reinforce"),
+        ("bound ≤ log N, L ≥ 1", "bound  at most  log n, l  at least  1"),
+        ("decay coef ∝ η", "decay coefficient  proportional to  η"),
+        ("Σ_t w_t", " sum _t w_t"),
+        ("w small, != 0", "w small,  nonzero "),
+        ("100s of tok/param", "hundreds of token per parameter"),
+        ("A′(θ)", "a prime(θ)"),
+        ("it's L2's", "it's l2's"),  # an apostrophe after a word is no prime
         ("grad ~ 0", "gradient  about 0"),
         ("train != test", "train  differs from  test"),
         ("non-negative, non negative", "nonnegative, nonnegative"),

@@ -62,7 +62,8 @@ How a phrasing is matched, and why (reading the text as words, clauses and negat
   part of the clause (parts end at commas, ``while``, ``though``, "on the other hand" and the
   like), and only words said of the phrasing's
   own term count: "prefill is memory-bound, decode compute-bound" does not say "decode is
-  memory-bound".
+  memory-bound". A clause opening with a pronoun speaks of the clause before's subject, not
+  of the last term it named ("RMSNorm is basically LayerNorm. *It* skips the centring").
 * **A list of terms is no statement.** A point's words must be linked (a small word, a
   negation, a preposition, a sign): a clause of six words or more with no link at all, a run of
   nine with only spaces and commas between, or four comma-parted items of one or two words in a
@@ -420,8 +421,13 @@ class _Contrast:
         before it spoke of ("Decode reads every weight. So it is memory-bound.")."""
         result = []
         carry: int | None = None
+        subject: int | None = None
         for clause in clauses:
-            owned, carry = self.owners(clause, carry, prose=prose)
+            # "RMSNorm is basically LayerNorm. *It* skips the centring": a clause opening with
+            # a pronoun speaks of the clause before's subject, not of its last term named
+            start = subject if clause and clause[0].refers and subject is not None else carry
+            owned, carry = self.owners(clause, start, prose=prose)
+            subject = _subject(self, clause, subject)
             result.append(owned)
         return result
 
@@ -435,7 +441,8 @@ class _Contrast:
         memory-bound"). A mention after "unlike"/"than"/"not" is a foil: it owns the words of
         its own piece ("unlike L2's 2λw") but carries across no comma. A term right after
         another and "is" (or "=") names the first again ("RMSNorm is LayerNorm without the
-        centring").
+        centring"). A term named in brackets owns only the words inside them ("JS (a smoothed
+        KL) is symmetric" is JS's).
         With ``prose`` (who does what), a term inside brackets is a formula's argument ("(x_0,
         ε)"), no mention, and only a term named before a word owns it."""
         mention: list[int | None] = []
@@ -457,17 +464,27 @@ class _Contrast:
         before: list[int | None] = []
         earlier: list[int | None] = []
         last_in_piece = None
+        # a term named in an aside or a formula's brackets ("JS (a smoothed KL) is ...",
+        # "(Gibbs / Jensen: ...)") owns the words in its brackets, not those after them
+        in_aside = None
         last = carry
         for i, token in enumerate(clause):
             if i and token.piece != clause[i - 1].piece:
                 last_in_piece = None
-            if mention[i] is not None:
+            if not token.bracketed:
+                in_aside = None
+            if i and token.refers:
+                # a pronoun's clause read after the one before it: that clause's subject
+                last = _subject(self, clause[:i], carry) if mention[i] is None else last
+            if mention[i] is not None and token.bracketed:
+                in_aside = mention[i]
+            elif mention[i] is not None:
                 last_in_piece = mention[i]
                 # a term in brackets is an aside or a formula's argument ("(x_0, ε)"): it speaks
                 # for its own piece, and the clause goes on about what it spoke of before
                 if not token.foil and not token.bracketed:
                     last = mention[i]
-            before.append(last_in_piece)
+            before.append(in_aside if in_aside is not None else last_in_piece)
             earlier.append(last)
         after: list[int | None] = [None] * len(clause)
         following: int | None = None
@@ -486,6 +503,18 @@ class _Contrast:
             for b, a, e in zip(before, after, earlier, strict=True)
         ]
         return owned, last
+
+
+def _subject(contrast: _Contrast, clause: Sequence[Token], carry: int | None) -> int | None:
+    """The term a clause is about: the first it names outside a foil ("*unlike* BatchNorm")
+    and brackets, else the one it carried over (``carry``)."""
+    for token in clause:
+        if token.foil or token.bracketed:
+            continue
+        named = next((k for k, t in enumerate(contrast.terms) if _slot_takes(t, token)), None)
+        if named is not None:
+            return named
+    return carry
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
+from recall.grading.explain_shorthand import read_shorthand
 from recall.greek import GREEK_LETTERS
 
 NEGATORS = frozenset(
@@ -423,8 +424,10 @@ def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
                     stating.add(item)
                 # any sign but a hyphen ties: a formula is no bag of words
                 tie = tie or raw != "-"
-                if raw == "=":
-                    gap.append("is")  # "RMSNorm = LayerNorm without ..." names RMSNorm again
+                # "RMSNorm = LayerNorm without ..." names RMSNorm again; so does a colon after
+                # a note's one head word ("RMSNorm: LayerNorm without the centring")
+                if raw == "=" or (raw == ":" and len(tokens) == 1):
+                    gap.append("is")
                 continue
             # "however small the weight" is no contrast: only "..., however," and a clause's
             # first "however" part it.
@@ -722,7 +725,8 @@ def normalised(text: str) -> str:
     forms (``k₁`` is ``k1``, ``σ²`` is ``σ2``), a minus sign read as "minus", named methods in
     one spelling, abbreviations opened, contractions opened, British spellings made American,
     and "not only"-style intensifiers kept from reading as negations."""
-    text = unicodedata.normalize("NFKC", text).replace("−", " minus ")
+    text = read_shorthand(unicodedata.normalize("NFKC", text))  # "<<", "∝", "indep", "#neg"
+    text = text.replace("−", " minus ")
     text = _SPACED_MINUS.sub(" minus ", text)
     text = _SPACED_LETTERS.sub(_joined_letters, text)
     text = _SWAPPED.sub(_swapped, text)

@@ -1,0 +1,128 @@
+"""The shorthand of study notes, read as the words it stands for.
+
+Learners who explain in notes write the signs and clipped words they would scribble on a
+formula sheet: "variance << REINFORCE", "no Lipschitz -> gap -> ∞", "bound ≤ log N",
+"decay coef ∝ η", "X̄ ≈ N(μ, σ²/n)", "σ'(z) ~0 when |z| big", "Cov = 0", "Elo == BT",
+"100s–1000s tok/param", "#neg", "RMSNorm -> LN minus the centering". Each sign and clipped
+word says a word the point's phrasings ask for, and a reader of words alone sees none of
+them: ``<<`` is "much smaller than", ``≤`` "at most" (so "≥" against "at most 0.25" leans
+the other way, as "at least" does), ``∞`` "infinite", ``∝`` "proportional to", ``Σ`` "sum"
+(lower-cased it would read as the letter sigma), ``∏`` "product", ``∇`` "gradient", ``∂z``
+"dz", a prime after a one-letter name ("σ′(z)", "A′(θ)") "prime", ``!= 0`` "nonzero",
+``==`` between terms "the same as", "100s" "hundreds", ``#`` before a word "number of", a
+slash before a unit ("FLOPs/tok", "16B/param") "per", and a clipped word its whole word
+("cond", "indep", "vecs", "coef", "recon"). An arrow right after a note's head term
+("RMSNorm -> LN minus the centering", "BN -> per feature") heads the note, as a colon does:
+it says what the term is, not what it causes.
+
+Only the words are read this way (:func:`recall.grading.explain_words.normalised` calls
+:func:`read_shorthand` first); formulas and numbers are still read from the text as typed.
+Clipped words with two common readings ("dist": distance or distribution, "dec": decoder or
+decrease, "disc": discount or discriminator) are left as typed.
+"""
+
+from __future__ import annotations
+
+import re
+
+#: Signs read as words, wherever they stand (upper-case sums and products before the text is
+#: lower-cased, or "Σ" would read as the letter σ).
+_SIGN_WORDS = (
+    (re.compile(r"<<|≪"), " much smaller than "),
+    (re.compile(r">>|≫"), " much larger than "),
+    # "!= 0", "≠ 0": the value is nonzero ("w small but != 0"); not "≠ 0.5"
+    (re.compile(r"(?:!=|≠|=/=)\s*(?:0|zero)\b(?![.,]\d)"), " nonzero "),
+    (re.compile(r"≤|<=(?!>)"), " at most "),
+    (re.compile(r"≥|(?<![<=])>="), " at least "),
+    (re.compile(r"∞"), " infinite "),
+    (re.compile(r"∝"), " proportional to "),
+    (re.compile(r"[Σ∑]"), " sum "),
+    (re.compile(r"∏"), " product "),
+    (re.compile(r"∇"), " gradient "),
+    (re.compile(r"∂"), "d"),
+)
+#: "Elo == BT", "L2 == WD": two terms said to be one thing (a formula's "p == q" too).
+_SAME = re.compile(r"(?<=[\w)\]])\s*==\s*(?=[\w(])")
+#: A prime after a one-letter name is the derivative: "σ′(z)", "σ'(z)", "A′(θ)".
+_PRIME = re.compile(r"(?<![\w'′])([^\W\d_])[′'](?=\s*\(|\s|$|[,.;:)])")
+#: "100s of tokens", "1000s": hundreds, thousands.
+_ROUND_PLURALS = {"10": "tens", "100": "hundreds", "1000": "thousands", "1k": "thousands"}
+_ROUND_PLURAL = re.compile(r"\b(10|100|1000|1k)(?:'s|s)\b", re.IGNORECASE)
+#: "#neg", "# of layers": the number of.
+_COUNT = re.compile(r"#\s*(?:of\s+)?(?=[^\W\d_])")
+#: Units a slash divides by ("FLOPs/tok", "16B/param", "2 passes/step"): "per".
+_UNITS = """tok toks token tokens param params parameter parameters step steps sample samples
+example examples layer layers query queries head heads pass batch batches epoch epochs iter
+iteration iterations sec second request requests seq sequence sequences coord coordinate"""
+_PER = re.compile(r"(?<=[^\W_])/(?=(?:" + "|".join(_UNITS.split()) + r")\b)", re.IGNORECASE)
+#: Capitals that name one thing, where the lower case is another word or nothing.
+_CAPITALS = {"IP": "inner product", "MI": "mutual information", "BT": "bradley terry"}
+_CAPITAL = re.compile(r"\b(?:" + "|".join(_CAPITALS) + r")\b")
+#: Clipped words of notes, each with one reading in the decks.
+_CLIPPED = {
+    "cond": "condition",
+    "conds": "conditions",
+    "uncond": "unconditional",
+    "vars": "variables",
+    "indep": "independent",
+    "dup": "duplicate",
+    "dups": "duplicates",
+    "pref": "preference",
+    "fn": "function",
+    "fns": "functions",
+    "cov": "covariance",
+    "recon": "reconstruction",
+    "subgrad": "subgradient",
+    "coef": "coefficient",
+    "coeff": "coefficient",
+    "coefs": "coefficients",
+    "coeffs": "coefficients",
+    "vec": "vector",
+    "vecs": "vectors",
+    "infer": "inference",
+    "gauss": "gaussian",
+    "orig": "original",
+    "proj": "projection",
+    "projs": "projections",
+    "sim": "similarity",
+    "sims": "similarities",
+    "obj": "objective",
+    "prec": "precision",
+    "nonlin": "nonlinear",
+    "distr": "distribution",
+    "distn": "distribution",
+    "pos": "positive",
+    "acc": "accuracy",
+}
+_CLIPPED_RE = re.compile(r"(?<![\w/])(?:" + "|".join(_CLIPPED) + r")(?![\w/])", re.IGNORECASE)
+#: A note's head term and the arrow after it ("RMSNorm -> LN minus the centering", "graded ->
+#: differ"): at the text's start, after a full stop, semicolon, colon or line break.
+_HEAD_ARROW = re.compile(
+    r"(^|[.;:\n]\s*)((?:[^\W\d_][\w-]{0,20})(?:\s+[^\W\d_][\w-]{0,20})?)\s*(?:->|→|=>|⇒)(?=\s)"
+)
+
+
+def read_shorthand(text: str) -> str:
+    """``text`` with the signs and clipped words of notes written out as words."""
+    text = _HEAD_ARROW.sub(r"\1\2:", text)
+    for sign, words in _SIGN_WORDS:
+        text = sign.sub(words, text)
+    text = _SAME.sub(" the same as ", text)
+    text = _PRIME.sub(r"\1 prime", text)
+    text = _ROUND_PLURAL.sub(_plural, text)
+    text = _COUNT.sub(" number of ", text)
+    text = _PER.sub(" per ", text)
+    text = _CAPITAL.sub(_capital, text)
+    return _CLIPPED_RE.sub(_clipped, text)
+
+
+def _plural(match: re.Match[str]) -> str:
+    return _ROUND_PLURALS[match.group(1).lower()]
+
+
+def _capital(match: re.Match[str]) -> str:
+    return _CAPITALS[match.group()]
+
+
+def _clipped(match: re.Match[str]) -> str:
+    return _CLIPPED[match.group().lower()]
