@@ -262,7 +262,7 @@ LINKS = frozenset(
     """over per into onto towards toward across through between about under above below
     after before like via plus minus times when if each every all only but because since
     why how while whereas until unless ie eg wrt versus etc cf where wherever whenever whereby
-    once whether unlike""".split()
+    once whether unlike past beyond within against along among than""".split()
 )
 #: A clause of this many words or more with no link at all is a list of terms, not a statement
 #: ("bce mse sigmoid log cancel slope"); shorter ones are terse notes ("small batches give noisy
