@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from functools import lru_cache
 
 from recall.grading.explain_words import WORD, folded, normalised
 
@@ -35,7 +36,7 @@ def learner_words(text: str, evidence: str) -> str:
     wanted = Counter(word for word in WORD.findall(evidence) if word != ",")
     if not wanted:
         return evidence
-    words = [(m.start(), m.end(), _readings(m.group())) for m in _TEXT_WORD.finditer(text)]
+    words = _text_words(text)
     best: tuple[int, int] | None = None
     for first in range(len(words)):
         if not words[first][2] & wanted.keys():
@@ -53,6 +54,14 @@ def learner_words(text: str, evidence: str) -> str:
     return quoted if len(quoted) <= MAX_QUOTE else evidence
 
 
+@lru_cache(maxsize=16)
+def _text_words(text: str) -> list[tuple[int, int, frozenset[str]]]:
+    """Each typed word of ``text``: where it stands and its forms (computed once per text: a
+    verdict quotes several points of one text)."""
+    return [(m.start(), m.end(), _readings(m.group())) for m in _TEXT_WORD.finditer(text)]
+
+
+@lru_cache(maxsize=1 << 12)
 def _readings(raw: str) -> frozenset[str]:
     """The forms one typed word takes in the matcher's evidence ("colour" is "color", "L2's"
     is "l2", "doesn't" is "does" and "not")."""
