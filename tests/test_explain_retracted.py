@@ -93,3 +93,36 @@ def test_the_blanked_claim_keeps_every_later_offset() -> None:
     assert without_retracted("It is 6.9 nats. Then e.g. 0.5 of it.") == (
         "It is 6.9 nats. Then e.g. 0.5 of it."
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "point", "made_it"),
+    [
+        # a relation denied says nothing of the relation...
+        (
+            "Label smoothing and gradient clipping play no part in guarding against it.",
+            GUARDS,
+            False,
+        ),
+        (
+            "None of the guarding has anything to do with label smoothing or clipping.",
+            GUARDS,
+            False,
+        ),
+        ("Label smoothing has no effect on guarding against it, nor does clipping.", GUARDS, False),
+        # ...and says independence where that is the point
+        (
+            "The entropy term has nothing to do with the weights, so minimising cross-entropy "
+            "minimises the KL to the data.",
+            KL,
+            True,
+        ),
+        (
+            "H(p) is unrelated to the parameters, so minimising cross-entropy minimises the KL.",
+            KL,
+            True,
+        ),
+    ],
+)
+def test_a_denied_relation_is_read_as_a_negation(text: str, point: int, made_it: bool) -> None:
+    assert (point in made(CROSS_ENTROPY, text)) is made_it

@@ -105,6 +105,33 @@ _REJECTING = re.compile(r"\b(rather) than\b|\b(instead) of\b|\bas (opposed) to\b
 #: "impossible to write in closed form"), and "stops the weights from growing" says they do
 #: not grow.
 _FAILS_TO = re.compile(r"\b(?:fails|fail|failed|failing|impossible|unable) to\b")
+#: A relation denied, read as the plain negation the clause reader scopes: "X has nothing to
+#: do with Y" and "X is unrelated to Y" are "X does not depend on Y" (so "H(p) has nothing to
+#: do with θ" states independence, and "none of this has anything to do with gradients" says
+#: nothing of gradients); "X plays no part in Y" is "X does not matter for Y"; "X has no effect
+#: on Y" is "X does not affect Y". With "anything"/"any" the negation stands earlier in the
+#: clause ("*none* of the range has anything to do with Y"), too far for its reach: it is
+#: repeated where the relation is.
+_NOTHING_TO_DO = re.compile(
+    r"\b(?:has|have|had|having)\s+(?:got\s+)?nothing\s+(?:whatsoever\s+|at\s+all\s+|much\s+)?"
+    r"to\s+do\s+with\b|\b(?:is|are|was|were)\s+(?:completely\s+|totally\s+|entirely\s+)?"
+    r"unrelated\s+to\b"
+)
+_NO_PART_IN = re.compile(
+    r"\b(?:plays?|played|playing)\s+no\s+(?:part|role)\s+(?:whatsoever\s+|at\s+all\s+)?in\b"
+    r"|\b(?:is|are|was|were)\s+(?:completely\s+|totally\s+|entirely\s+)?irrelevant\s+(?:to|for)\b"
+)
+_NO_EFFECT_ON = re.compile(
+    r"\b(?:has|have|had|bears?)\s+no\s+(?:bearing|effect|influence|impact|connection|relation"
+    r"(?:ship)?)\s+(?:whatsoever\s+|at\s+all\s+)?(?:on|to|with)\b"
+)
+_ANY_RELATION = re.compile(
+    r"\b(none|nothing|not|never|no)\b([^,.;:!?]{0,60}?)\b(?:has|have|had|having|bears?|plays?)"
+    r"\s+(?:anything\s+(?:whatsoever\s+|at\s+all\s+)?to\s+do\s+with|any\s+(?:part|role)\s+in"
+    r"|any\s+(?:bearing|effect|influence|impact|connection|relation(?:ship)?)\s+(?:on|to|with))\b"
+)
+
+
 _KEEPS_FROM = re.compile(
     r"\b((?:prevents?|prevented|preventing|stops?|stopped|stopping|keeps?|kept|keeping|blocks?"
     r"|blocked)\b[^,.;:!?]{0,40}?\bfrom)\b(?=\s+(?:\w+\s+){0,2}\w+ing\b)"
@@ -752,6 +779,10 @@ def normalised(text: str) -> str:
     text = _NOT_BECAUSE.sub(rf"\1 {_DENIED_REST} ", text)
     text = _FAILS_TO.sub("do not", text)
     text = _KEEPS_FROM.sub(r"\1 not", text)
+    text = _ANY_RELATION.sub(r"\1\2 does not depend on", text)
+    text = _NOTHING_TO_DO.sub("does not depend on", text)
+    text = _NO_PART_IN.sub("does not matter for", text)
+    text = _NO_EFFECT_ON.sub("does not affect", text)
     text = _MEANS_VERB.sub(_means_verb, text)
     text = _INTENSIFIED.sub(lambda m: "nodoubt" if m.group().endswith("doubt") else "notonly", text)
     text = _BRITISH_ISE.sub(r"iz\1", text)
