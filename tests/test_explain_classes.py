@@ -765,6 +765,102 @@ PRONOUNS = [
 #: learning goes into the KL", "finds loopholes in the reward model", "leaves the order
 #: untouched", "guessing gets you log N"); the same words said the other way make nothing.
 FAR = [
+    # general ways of saying a point that its phrasings now list (session 8)
+    (
+        "regularization/explain-l1-zeros",
+        "Under ridge the weight ends up barely off zero whenever the data pulls on it at all.",
+        [1],
+        [],
+    ),
+    (
+        "regularization/explain-weight-decay-vs-l2",
+        "With plain SGD the decay coefficient is bound to the learning rate.",
+        [1],
+        [],
+    ),
+    (
+        "normalization/explain-qk-norm",
+        "The √d_k scaling is a one-off fix for the start of training.",
+        [0],
+        [],
+    ),
+    ("information-theory/explain-kl", "The gap disappears only when q is p.", [3], []),
+    (
+        "optimizers/explain-warmup",
+        "Full-size steps at that point can send the weights somewhere bad.",
+        [2],
+        [],
+    ),
+    (
+        "information-theory/explain-min-ce-is-min-kl",
+        "Cross-entropy can only fall to a floor, the entropy of the labels.",
+        [4],
+        [],
+    ),
+    (
+        "attention-transformers/explain-sqrt-dk",
+        "With big logits the attention weights collapse onto one token.",
+        [1],
+        [],
+    ),
+    (
+        "generative-models/explain-wgan",
+        "W1 is the cheapest way to shovel the generated dirt onto the data.",
+        [1],
+        [],
+    ),
+    (
+        "diffusion-flow/classifier-guidance-explain",
+        "The conditional log-density is the unconditional one plus the classifier's "
+        "log-likelihood, minus log p(c).",
+        [0],
+        [],
+    ),
+    ("losses/explain-infonce", "Without shared information the best loss is just chance.", [1], []),
+    (
+        "alignment/moe-aux-explain",
+        "The gradient pushes probability down on experts that are already overloaded.",
+        [3],
+        [],
+    ),
+    (
+        "alignment/rlhf-kl-explain",
+        "Its scores are only meaningful near the kind of answers it was trained on.",
+        [0],
+        [],
+    ),
+    (
+        "gradients/why-mse-sigmoid-trains-badly",
+        "BCE shouts about confident mistakes while MSE whispers.",
+        [4],
+        [],
+    ),
+    (
+        "diffusion-flow/forward-variance-preserving",
+        "Every step the noise refills what was lost, so the total stays at one, step after step.",
+        [1],
+        [],
+    ),
+    (
+        "inference-cost/explain-where-compute-goes",
+        "Once deployed, the cost of a token is proportional to the model size.",
+        [3],
+        [],
+    ),
+    (
+        "diffusion-flow/classifier-guidance-explain",
+        "By Bayes the unconditional log-density is the conditional one plus the classifier's "
+        "log-likelihood.",
+        [],
+        [0],
+    ),
+    (
+        "losses/explain-infonce",
+        "With no shared information the best loss is far below chance.",
+        [],
+        [1],
+    ),
+    ("information-theory/explain-kl", "The KL vanishes only when q and p differ.", [], [3]),
     (
         "losses/why-cross-entropy",
         "the entropy part is not affected by training; all the learning goes into the KL",
