@@ -23,6 +23,13 @@ from tests.explain_cases import assert_points
 #: Points bound to one side of a contrast (``subject``/``versus``): the same words said of the
 #: other side do not make them, and said of the right side they do.
 CONTRASTS = [
+    # a model sentence that writes H(p) names the entropy: "the entropy of the labels" is its own
+    (
+        "information-theory/explain-min-ce-is-min-kl",
+        "The floor is the entropy of the labels, which is why the loss never gets to zero.",
+        [4],
+        [],
+    ),
     # a term inside brackets (a formula's argument) speaks for its own piece only
     (
         "diffusion-flow/v-prediction-why",

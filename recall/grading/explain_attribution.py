@@ -21,7 +21,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from recall.grading.explain_words import Token, folded, normalised, read_clauses, stem
+from recall.grading.explain_words import (
+    Token,
+    entropy_named,
+    folded,
+    normalised,
+    read_clauses,
+    stem,
+)
 
 #: Families of things learners confuse, one member a string of the words that name it. Words
 #: that are also everyday words ("key", "value", "simple", "first") are left out: they would
@@ -82,8 +89,9 @@ class Attribution:
 
 @lru_cache(maxsize=1 << 12)
 def attribution(say: str) -> Attribution:
-    """The families the model sentence ``say`` names some members of, and which."""
-    stems = {token.stem for clause in read_clauses(say) for token in clause}
+    """The families the model sentence ``say`` names some members of, and which ("H(p)" names
+    the entropy)."""
+    stems = {token.stem for clause in read_clauses(entropy_named(say)) for token in clause}
     families = []
     for family in _FAMILIES:
         own = [member for member in family if member & stems]

@@ -734,6 +734,24 @@ _ORDERS = re.compile(r"(?<![\w.,])(100|1000|1,000)s\b")
 _ORDER_WORDS = {"100": "hundreds", "1000": "thousands", "1,000": "thousands"}
 
 
+#: The entropy written as a call: "H(p)" is the entropy, "H(p, q)" the cross-entropy
+#: (:func:`entropy_named`).
+_ENTROPY_CALL = re.compile(
+    r"(?<![\w.])[hH]\(\s*[^\W\d_]\w{0,9}\s*(?:([,;]|\|\||‖)\s*[^\W\d_]\w{0,9}\s*)?\)"
+)
+
+
+def entropy_named(text: str) -> str:
+    """The text with the word for each entropy it writes as a call put before the call: "the
+    floor is H(p)" names the entropy, as "the floor is the data's entropy" does. (Not part of
+    :func:`normalised`: a phrasing's "h(p)" is made by a learner's "H of p".)"""
+    return _ENTROPY_CALL.sub(_entropy_call, text)
+
+
+def _entropy_call(match: re.Match[str]) -> str:
+    return f"{'crossentropy' if match.group(1) else 'entropy'} {match.group()}"
+
+
 def _big_o(match: re.Match[str]) -> str:
     return f"{match.group()} {_GROWTH[match.group(1)]}"
 
