@@ -692,6 +692,14 @@ NOTES = [
 #: "static" for "fixed", "discards" for "drops"); the families never cross a pair of opposites
 #: ("tiny" is not "big").
 SYNONYMS = [
+    # a motion verb parted from its particle: "pulls the variance down" decreases it
+    (
+        "probability-statistics/explain-bias-variance",
+        "Bigger models swap bias for variance, and more data pulls the variance down.",
+        [5],
+        [],
+    ),
+    ("probability-statistics/explain-bias-variance", "More data drives the variance up.", [], [5]),
     (
         "losses/why-cross-entropy",
         "a single confidently incorrect prediction can overwhelm the whole batch",

@@ -648,6 +648,7 @@ def normalised(text: str) -> str:
     text = _SIGNS.sub(lambda m: _SIGN_WORDS[m.group()], text)
     text = _ABOUT.sub(" about ", text)
     text = _BIG_O.sub(_big_o, text)
+    text = _MOVED.sub(lambda m: f"{m.group()} {_MOVED_WORDS[m.group(1)]}", text)
     text = _ORDERS.sub(lambda m: _ORDER_WORDS[m.group(1)], text)
     text = _CASED_RE.sub(lambda m: _CASED[m.group()], text)
     text = text.lower().replace("’", "'").replace("+", " plus ")
@@ -739,6 +740,19 @@ _ORDER_WORDS = {"100": "hundreds", "1000": "thousands", "1,000": "thousands"}
 _ENTROPY_CALL = re.compile(
     r"(?<![\w.])[hH]\(\s*[^\W\d_]\w{0,9}\s*(?:([,;]|\|\||‖)\s*[^\W\d_]\w{0,9}\s*)?\)"
 )
+
+
+#: A verb of motion with "down" or "up" after its object ("more data *brings* the variance
+#: *down*", "it *drives* the loss *up*"): the particle, parted from its verb, is read with the
+#: verb it stands for as well, "decreases" or "increases". Not "brings up" (mentions), nor a
+#: particle right after its verb ("goes down" says "down", and a word more would make a terse
+#: note a list), nor a deck's phrasing ("push|pushed probability down" asks for "down").
+_MOVED = re.compile(
+    r"(?<![\w|>])(?:(?:brings?|brought|bringing|knocks?|knocked)(?=(?:\s+[\w']+){1,3}\s+down\b)"
+    r"|drives?|drove|driven|driving|push|pushes|pushed|pushing|pulls?|pulled|pulling)"
+    r"(?:\s+[\w']+){1,3}?\s+(down|up)\b"
+)
+_MOVED_WORDS = {"down": "decreases", "up": "increases"}
 
 
 def entropy_named(text: str) -> str:
