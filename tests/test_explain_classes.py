@@ -538,6 +538,21 @@ ABBREVIATIONS = [
 #: Slips are forgiven except in a word's first letter and from "min" to "max": "minimizing" is
 #: two keys from "maximizing" and says the opposite; "vraiance" is still "variance".
 SLIPS = [
+    # a word the card itself uses is itself, no slip of another ("straying" is no "staying")
+    (
+        "alignment/rlhf-kl-explain",
+        "The KL penalty charges the policy for straying from the SFT model, so it stays close "
+        "to it.",
+        [2],
+        [],
+    ),
+    (
+        "alignment/rlhf-kl-explain",
+        "The KL penalty charges the policy for drifting from the refrence model, so it stays close "
+        "to it.",
+        [2],
+        [],
+    ),
     ("losses/why-cross-entropy", "It works by minimizing the likelihood of the labels.", [], [0]),
     ("losses/why-cross-entropy", "Training maximizes the likelihod of the labels.", [0], []),
     (

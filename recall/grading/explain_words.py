@@ -324,6 +324,9 @@ class Token:
     #: which comma-parted item of its clause the word stands in: like ``piece``, but a comma
     #: inside brackets ("KL(p, q)") parts nothing
     item: int = 0
+    #: the word is one the card itself uses (its model sentences, phrasings, prompt): read as
+    #: itself, never as a slip of another ("straying" is no "staying" on a card that says "stray")
+    known: bool = False
 
 
 def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
