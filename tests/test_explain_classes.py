@@ -744,6 +744,19 @@ SYNONYMS = [
 #: transformers use it"); a pronoun does not carry the opposite of what the sentence before
 #: said into a point.
 PRONOUNS = [
+    # "it" as the object of a verb ("more data reduces it") speaks of what the clause before named
+    (
+        "probability-statistics/explain-bias-variance",
+        "Variance is how much fits vary between training sets; more data reduces it.",
+        [5],
+        [],
+    ),
+    (
+        "probability-statistics/explain-bias-variance",
+        "Bias is the systematic offset of the average fit; more data reduces it.",
+        [],
+        [5],
+    ),
     # a clause that opens with its verb has the subject of the clause before
     (
         "metrics/rmse-mae-mape",

@@ -489,7 +489,11 @@ def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
             tokens = tokens[:denied_from] + [
                 replace(token, negated=True) for token in tokens[denied_from:]
             ]
-        if tokens and (opening in _REFERRING or opening in VERB_FORMS | _ELIDED_AUXILIARIES):
+        if tokens and (
+            opening in _REFERRING
+            or opening in VERB_FORMS | _ELIDED_AUXILIARIES
+            or _OBJECT_IT.search(piece) is not None
+        ):
             # "MAPE is scale-free but *explodes* near zero": a clause that opens with its verb
             # has the subject of the clause before
             tokens[0] = replace(tokens[0], refers=True)
@@ -500,6 +504,10 @@ def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
 #: Words that open a clause speaking of what the clause before named ("It", "This term",
 #: "They"), and the connectives that may come before them ("so it", "and this").
 _REFERRING = frozenset("it this that these those they its such".split())
+#: "it" as an object ("extra data reduces *it*", "more of *it*"): the clause speaks of what
+#: the clause before named, as one that opens with a pronoun does. Not any "it": "you need 0.8
+#: before *it* means anything" has a subject of its own.
+_OBJECT_IT = re.compile(r"\b(?:of|[a-z]{3,}(?<!ha)s) it\b")
 #: Auxiliaries that open a clause whose subject is the one before ("... but *is* undefined at
 #: zero", "... but *can* blow up").
 _ELIDED_AUXILIARIES = frozenset("is are was were has have can cannot will does do".split())
