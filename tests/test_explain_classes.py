@@ -23,6 +23,13 @@ from tests.explain_cases import assert_points
 #: Points bound to one side of a contrast (``subject``/``versus``): the same words said of the
 #: other side do not make them, and said of the right side they do.
 CONTRASTS = [
+    # a model sentence that writes H(p) names the entropy: "the entropy of the labels" is its own
+    (
+        "information-theory/explain-min-ce-is-min-kl",
+        "The floor is the entropy of the labels, which is why the loss never gets to zero.",
+        [4],
+        [],
+    ),
     # a term inside brackets (a formula's argument) speaks for its own piece only
     (
         "diffusion-flow/v-prediction-why",
@@ -539,6 +546,21 @@ ABBREVIATIONS = [
 #: Slips are forgiven except in a word's first letter and from "min" to "max": "minimizing" is
 #: two keys from "maximizing" and says the opposite; "vraiance" is still "variance".
 SLIPS = [
+    # a word the card itself uses is itself, no slip of another ("straying" is no "staying")
+    (
+        "alignment/rlhf-kl-explain",
+        "The KL penalty charges the policy for straying from the SFT model, so it stays close "
+        "to it.",
+        [2],
+        [],
+    ),
+    (
+        "alignment/rlhf-kl-explain",
+        "The KL penalty charges the policy for drifting from the refrence model, so it stays close "
+        "to it.",
+        [2],
+        [],
+    ),
     ("losses/why-cross-entropy", "It works by minimizing the likelihood of the labels.", [], [0]),
     ("losses/why-cross-entropy", "Training maximizes the likelihod of the labels.", [0], []),
     (
@@ -693,6 +715,14 @@ NOTES = [
 #: "static" for "fixed", "discards" for "drops"); the families never cross a pair of opposites
 #: ("tiny" is not "big").
 SYNONYMS = [
+    # a motion verb parted from its particle: "pulls the variance down" decreases it
+    (
+        "probability-statistics/explain-bias-variance",
+        "Bigger models swap bias for variance, and more data pulls the variance down.",
+        [5],
+        [],
+    ),
+    ("probability-statistics/explain-bias-variance", "More data drives the variance up.", [], [5]),
     (
         "losses/why-cross-entropy",
         "a single confidently incorrect prediction can overwhelm the whole batch",
@@ -722,6 +752,19 @@ SYNONYMS = [
 #: transformers use it"); a pronoun does not carry the opposite of what the sentence before
 #: said into a point.
 PRONOUNS = [
+    # "it" as the object of a verb ("more data reduces it") speaks of what the clause before named
+    (
+        "probability-statistics/explain-bias-variance",
+        "Variance is how much fits vary between training sets; more data reduces it.",
+        [5],
+        [],
+    ),
+    (
+        "probability-statistics/explain-bias-variance",
+        "Bias is the systematic offset of the average fit; more data reduces it.",
+        [],
+        [5],
+    ),
     # a clause that opens with its verb has the subject of the clause before
     (
         "metrics/rmse-mae-mape",
@@ -800,6 +843,102 @@ PRONOUNS = [
 #: learning goes into the KL", "finds loopholes in the reward model", "leaves the order
 #: untouched", "guessing gets you log N"); the same words said the other way make nothing.
 FAR = [
+    # general ways of saying a point that its phrasings now list (session 8)
+    (
+        "regularization/explain-l1-zeros",
+        "Under ridge the weight ends up barely off zero whenever the data pulls on it at all.",
+        [1],
+        [],
+    ),
+    (
+        "regularization/explain-weight-decay-vs-l2",
+        "With plain SGD the decay coefficient is bound to the learning rate.",
+        [1],
+        [],
+    ),
+    (
+        "normalization/explain-qk-norm",
+        "The √d_k scaling is a one-off fix for the start of training.",
+        [0],
+        [],
+    ),
+    ("information-theory/explain-kl", "The gap disappears only when q is p.", [3], []),
+    (
+        "optimizers/explain-warmup",
+        "Full-size steps at that point can send the weights somewhere bad.",
+        [2],
+        [],
+    ),
+    (
+        "information-theory/explain-min-ce-is-min-kl",
+        "Cross-entropy can only fall to a floor, the entropy of the labels.",
+        [4],
+        [],
+    ),
+    (
+        "attention-transformers/explain-sqrt-dk",
+        "With big logits the attention weights collapse onto one token.",
+        [1],
+        [],
+    ),
+    (
+        "generative-models/explain-wgan",
+        "W1 is the cheapest way to shovel the generated dirt onto the data.",
+        [1],
+        [],
+    ),
+    (
+        "diffusion-flow/classifier-guidance-explain",
+        "The conditional log-density is the unconditional one plus the classifier's "
+        "log-likelihood, minus log p(c).",
+        [0],
+        [],
+    ),
+    ("losses/explain-infonce", "Without shared information the best loss is just chance.", [1], []),
+    (
+        "alignment/moe-aux-explain",
+        "The gradient pushes probability down on experts that are already overloaded.",
+        [3],
+        [],
+    ),
+    (
+        "alignment/rlhf-kl-explain",
+        "Its scores are only meaningful near the kind of answers it was trained on.",
+        [0],
+        [],
+    ),
+    (
+        "gradients/why-mse-sigmoid-trains-badly",
+        "BCE shouts about confident mistakes while MSE whispers.",
+        [4],
+        [],
+    ),
+    (
+        "diffusion-flow/forward-variance-preserving",
+        "Every step the noise refills what was lost, so the total stays at one, step after step.",
+        [1],
+        [],
+    ),
+    (
+        "inference-cost/explain-where-compute-goes",
+        "Once deployed, the cost of a token is proportional to the model size.",
+        [3],
+        [],
+    ),
+    (
+        "diffusion-flow/classifier-guidance-explain",
+        "By Bayes the unconditional log-density is the conditional one plus the classifier's "
+        "log-likelihood.",
+        [],
+        [0],
+    ),
+    (
+        "losses/explain-infonce",
+        "With no shared information the best loss is far below chance.",
+        [],
+        [1],
+    ),
+    ("information-theory/explain-kl", "The KL vanishes only when q and p differ.", [], [3]),
     (
         "losses/why-cross-entropy",
         "the entropy part is not affected by training; all the learning goes into the KL",

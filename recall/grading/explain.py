@@ -39,7 +39,9 @@ How a phrasing is matched, and why (reading the text as words, clauses and negat
   more two keys, the same as the deck format's spelling rule (:mod:`recall.spelling`), never in
   its first letter nor from ``min`` to ``max``: "minimizing" is two keys from "maximizing" and
   means the opposite. A word of four or five letters may have two neighbouring letters swapped
-  ("lable") or a doubled letter typed once ("clas"), the slips that make no other word.
+  ("lable") or a doubled letter typed once ("clas"), the slips that make no other word. A word
+  the card itself uses (its prompt, model sentences, phrasings) is never a slip of another:
+  "straying" is no "staying" on a card that says "stray".
 * **Negation flips a point.** A ``not``/``never``/``nothing`` (or ``n't``) governs the words
   after it up to a comma or the clause's end (at most six words; two in a relative clause, "a
   model *that never* predicts positive gets 1% accuracy", unless a comma closes it); a
@@ -638,8 +640,11 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
     text = spelt_numbers(text[:MAX_TEXT])
     # "people say X, but none of that is true": a claim reported to be rejected says nothing
     text = without_retracted(text)
-    keywords = _keywords(card)
-    read = [_bagged(clause, keywords) for clause in _retracted(list(read_clauses(text)))]
+    keywords, stems = _keywords(card), _card_stems(card)
+    read = [
+        _known(_bagged(clause, keywords), stems)
+        for clause in _retracted(list(read_clauses(text)))
+    ]
     plain = _with_referents(read)
     # words that stand only in lists of terms: a number or formula among them states nothing
     only_listed = _only_listed(plain)
@@ -661,9 +666,9 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
             if contrasted is None:
                 seen = set(read)
                 contrasted = clauses + [
-                    _unless_echoed(c, _asked_stems(card))
+                    _unless_echoed(_known(c, _card_stems(card)), _asked_stems(card))
                     for c in read_clauses(_BUT.sub(", yet", text))
-                    if c not in seen
+                    if _known(c, _card_stems(card)) not in seen
                 ]
             point_clauses = contrasted
         else:
@@ -791,6 +796,26 @@ def _asked_stems(card: Card) -> frozenset[str]:
     """The stems of the words of the card's prompt and hint: what the learner was given."""
     asked = f"{card.prompt}\n{card.hint}"
     return frozenset(token.stem for clause in read_clauses(asked) for token in clause)
+
+
+@lru_cache(maxsize=1 << 10)
+def _card_stems(card: Card) -> frozenset[str]:
+    """The stems of every word the card itself uses: its prompt, hint and model answer, and its
+    points' model sentences, phrasings, opposites and contrast terms."""
+    texts = [card.prompt, card.hint, card.model_answer]
+    for point in card.points:
+        texts += [point.say, *point.words, *point.opposites, point.subject, *point.versus]
+    return frozenset(
+        token.stem
+        for text in texts
+        for clause in read_clauses(text.replace("|", " ").replace(">", " "))
+        for token in clause
+    )
+
+
+def _known(clause: tuple[Token, ...], stems: frozenset[str]) -> tuple[Token, ...]:
+    """The clause, each word the card itself uses marked ``known`` (no slip of another)."""
+    return tuple(replace(t, known=True) if t.stem in stems else t for t in clause)
 
 
 def _unless_echoed(clause: tuple[Token, ...], asked: frozenset[str]) -> tuple[Token, ...]:
@@ -1451,6 +1476,8 @@ def _slot_takes(slot: _Slot, token: Token) -> bool:
         return False
     if token.stem in slot.stems or token.word in slot.twins:
         return True
+    if token.known:
+        return False  # a word the card uses is itself, no slip of another
     for word in slot.words:
         allowance = 2 if len(word) >= 10 else 1 if len(word) >= 6 else 0
         if allowance and word[0] == token.word[:1] and not _opposed_prefixes(word, token.word):

@@ -21,7 +21,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from recall.grading.explain_words import Token, folded, normalised, read_clauses, stem
+from recall.grading.explain_words import (
+    Token,
+    entropy_named,
+    folded,
+    normalised,
+    read_clauses,
+    stem,
+)
 
 #: Families of things learners confuse, one member a string of the words that name it. Words
 #: that are also everyday words ("key", "value", "simple", "first") are left out: they would
@@ -99,8 +106,10 @@ def _names(clause: Sequence[Token], among: Sequence[bool], *, said: bool = False
 
 @lru_cache(maxsize=1 << 12)
 def attribution(say: str) -> Attribution:
-    """The families the model sentence ``say`` names some members of, and which."""
-    stems = {name for clause in read_clauses(say) for name in _names(clause, [True] * len(clause))}
+    """The families the model sentence ``say`` names some members of, and which ("H(p)" names
+    the entropy)."""
+    said = entropy_named(say)
+    stems = {name for clause in read_clauses(said) for name in _names(clause, [True] * len(clause))}
     # a name of two words shares a word with a sentence that speaks of "reward": naming the
     # reward model there is no confusion ("maximising reward lets the policy exploit it")
     spoken = {pair[0] + pair[1] for pair in _PAIRED_NAMES if stem(pair[0]) in stems}

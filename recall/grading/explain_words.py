@@ -381,6 +381,9 @@ class Token:
     #: which comma-parted item of its clause the word stands in: like ``piece``, but a comma
     #: inside brackets ("KL(p, q)") parts nothing
     item: int = 0
+    #: the word is one the card itself uses (its model sentences, phrasings, prompt): read as
+    #: itself, never as a slip of another ("straying" is no "staying" on a card that says "stray")
+    known: bool = False
 
 
 def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
@@ -563,7 +566,11 @@ def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
                 replace(token, negated=True, denied=rejects) if denied_from <= i < end else token
                 for i, token in enumerate(tokens)
             ]
-        if tokens and (opening in _REFERRING or opening in VERB_FORMS | _ELIDED_AUXILIARIES):
+        if tokens and (
+            opening in _REFERRING
+            or opening in VERB_FORMS | _ELIDED_AUXILIARIES
+            or _OBJECT_IT.search(piece) is not None
+        ):
             # "MAPE is scale-free but *explodes* near zero": a clause that opens with its verb
             # has the subject of the clause before
             tokens[0] = replace(tokens[0], refers=True)
@@ -603,6 +610,10 @@ def _denial_end(denied_from: int | None, denied_until: int | None, at: int) -> i
 #: Words that open a clause speaking of what the clause before named ("It", "This term",
 #: "They"), and the connectives that may come before them ("so it", "and this").
 _REFERRING = frozenset("it this that these those they its such".split())
+#: "it" as an object ("extra data reduces *it*", "more of *it*"): the clause speaks of what
+#: the clause before named, as one that opens with a pronoun does. Not any "it": "you need 0.8
+#: before *it* means anything" has a subject of its own.
+_OBJECT_IT = re.compile(r"\b(?:of|[a-z]{3,}(?<!ha)s) it\b")
 #: Auxiliaries that open a clause whose subject is the one before ("... but *is* undefined at
 #: zero", "... but *can* blow up").
 _ELIDED_AUXILIARIES = frozenset("is are was were has have can cannot will does do".split())
@@ -760,6 +771,7 @@ def normalised(text: str) -> str:
     text = _SIGNS.sub(lambda m: _SIGN_WORDS[m.group()], text)
     text = _ABOUT.sub(" about ", text)
     text = _BIG_O.sub(_big_o, text)
+    text = _MOVED.sub(lambda m: f"{m.group()} {_MOVED_WORDS[m.group(1)]}", text)
     text = _ORDERS.sub(lambda m: _ORDER_WORDS[m.group(1)], text)
     text = _CASED_RE.sub(lambda m: _CASED[m.group()], text)
     text = text.lower().replace("’", "'").replace("+", " plus ")
@@ -851,6 +863,37 @@ _PRIMED = re.compile(
 #: Orders of magnitude as notes write them ("100s-1000s tok/param"): hundreds, thousands.
 _ORDERS = re.compile(r"(?<![\w.,])(100|1000|1,000)s\b")
 _ORDER_WORDS = {"100": "hundreds", "1000": "thousands", "1,000": "thousands"}
+
+
+#: The entropy written as a call: "H(p)" is the entropy, "H(p, q)" the cross-entropy
+#: (:func:`entropy_named`).
+_ENTROPY_CALL = re.compile(
+    r"(?<![\w.])[hH]\(\s*[^\W\d_]\w{0,9}\s*(?:([,;]|\|\||‖)\s*[^\W\d_]\w{0,9}\s*)?\)"
+)
+
+
+#: A verb of motion with "down" or "up" after its object ("more data *brings* the variance
+#: *down*", "it *drives* the loss *up*"): the particle, parted from its verb, is read with the
+#: verb it stands for as well, "decreases" or "increases". Not "brings up" (mentions), nor a
+#: particle right after its verb ("goes down" says "down", and a word more would make a terse
+#: note a list), nor a deck's phrasing ("push|pushed probability down" asks for "down").
+_MOVED = re.compile(
+    r"(?<![\w|>])(?:(?:brings?|brought|bringing|knocks?|knocked)(?=(?:\s+[\w']+){1,3}\s+down\b)"
+    r"|drives?|drove|driven|driving|push|pushes|pushed|pushing|pulls?|pulled|pulling)"
+    r"(?:\s+[\w']+){1,3}?\s+(down|up)\b"
+)
+_MOVED_WORDS = {"down": "decreases", "up": "increases"}
+
+
+def entropy_named(text: str) -> str:
+    """The text with the word for each entropy it writes as a call put before the call: "the
+    floor is H(p)" names the entropy, as "the floor is the data's entropy" does. (Not part of
+    :func:`normalised`: a phrasing's "h(p)" is made by a learner's "H of p".)"""
+    return _ENTROPY_CALL.sub(_entropy_call, text)
+
+
+def _entropy_call(match: re.Match[str]) -> str:
+    return f"{'crossentropy' if match.group(1) else 'entropy'} {match.group()}"
 
 
 def _big_o(match: re.Match[str]) -> str:
