@@ -341,6 +341,19 @@ RELATIVE_NEGATION = [
         [],
         [3],
     ),
+    # "no need for X" denies X, as "no need to do X" denies doing it
+    (
+        "inference-cost/explain-training-memory",
+        "With bf16 there is no need for a 32-bit copy of the weights.",
+        [],
+        [2],
+    ),
+    (
+        "inference-cost/explain-training-memory",
+        "You keep a 32-bit copy of the weights since 16-bit numbers cannot absorb tiny updates.",
+        [2],
+        [],
+    ),
 ]
 
 #: "=" between two terms of a contrast names the first again, as "is" does: "RMSNorm =

@@ -41,7 +41,8 @@ How a phrasing is matched, and why (reading the text as words, clauses and negat
 * **Negation flips a point.** A ``not``/``never``/``nothing`` (or ``n't``) governs the words
   after it up to a comma or the clause's end (at most six words; two in a relative clause, "a
   model *that never* predicts positive gets 1% accuracy", unless a comma closes it); a
-  ``no``/``without``/"rather than"/"instead of" only the phrase it introduces; a ``nothing``
+  ``no``/``without``/"rather than"/"instead of" only the phrase it introduces ("no need *for*
+  a master copy" reaches the copy); a ``nothing``
   after a verb denies the verb ("teaches nothing"). An aside in brackets is out of a negation's
   reach ("never negative (Gibbs' inequality)"); "never below zero", "at least 0" and "≥ 0" are
   "nonnegative", and "KL(p||q) != KL(q||p)" is "asymmetric". A phrasing without a negation

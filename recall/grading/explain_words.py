@@ -58,6 +58,8 @@ SMALL_WORDS = frozenset(
     had will would can could should may might must shall we you they he she i our your their
     his her them us my me just very really also number amount""".split()
 )
+#: Nouns after which "no ... for" denies what follows "for" ("no *need* for a master copy").
+_NEEDS = frozenset({"need", "reason", "call", "use"})
 #: Small words a phrase negator reaches across ("without noise *or* drift", "no sign *of* it").
 _PHRASE_JOINERS = frozenset({"or", "nor", "of"})
 #: Words that part the two sides of a contrast inside a clause, as a comma does ("decode is
@@ -478,6 +480,9 @@ def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
                 if phrase_only and scope and word == "to":
                     # "no need to retrain it", "without having to ...": the phrase is a verb's.
                     phrase_only, scope = False, _NEGATION_SCOPE
+                elif phrase_only and scope and word == "for" and previous in _NEEDS:
+                    # "no need for an fp32 copy", "no reason for it": what is not needed
+                    governed = 0
                 elif phrase_only and governed and word not in _PHRASE_JOINERS:
                     scope = 0
                 previous = word
