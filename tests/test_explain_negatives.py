@@ -896,6 +896,29 @@ DENIED_CLAIMS = [
         [1],
         [],
     ),
+    # what the model sentence asserts, set aside by "instead of" or "rather than", is rejected;
+    # what the sentence itself does without ("avoids the sequential update") is not
+    (
+        "attention-transformers/explain-sqrt-dk",
+        "At d_k = 64 the logits are 8x smaller; QK-Norm, the modern follow-up, normalises the "
+        "attention output instead of the queries and keys.",
+        [],
+        [4],
+    ),
+    (
+        "attention-transformers/explain-sqrt-dk",
+        "At d_k = 64 the logits are 8x smaller; QK-Norm, the modern follow-up, normalises the "
+        "queries and keys instead of the values.",
+        [4],
+        [],
+    ),
+    (
+        "retrieval-evaluation/elo-explain",
+        "Leaderboards fit all votes at once instead of running the sequential Elo update, which "
+        "depends on the order of games.",
+        [5],
+        [],
+    ),
 ]
 
 #: Words that say a thing is of no use ("no better", "has no effect", "matters for nothing"),

@@ -55,7 +55,9 @@ How a phrasing is matched, and why (reading the text as words, clauses and negat
   holds a word the point claims (of its model sentence and phrasings) makes none of the point's
   phrasings, whatever else it says ("twice the forward because it walks the layers again, *not
   because* it computes more gradients"). A denial the learner's own claim follows after a comma
-  or colon ("it's not that X, it's that Y") denies X only.
+  or colon ("it's not that X, it's that Y") denies X only. So does "instead of" or "rather
+  than" set before a word the model sentence asserts outright and the clause does not ("QK-Norm
+  normalises the values *rather than the queries*").
 * **Contrasts are bound.** A point about one side of a contrast names its ``subject`` and what it
   is ``versus``; each word of a clause is said of the term mentioned nearest before it in its
   part of the clause (parts end at commas, ``while``, ``though``, "on the other hand" and the
@@ -642,6 +644,7 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
             taken=frozenset(frozenset(o.said.split()) for o in outcomes if o.made),
             anchors=_anchors(point, card.prompt),
             claim=_claim_stems(point),
+            asserted=_asserted_stems(point),
         )
         evidence, clause = said if said is not None else (None, ())
         if evidence is not None and wrong_operand(point.say, text) is not None:
@@ -1126,6 +1129,7 @@ def _said_in(
     taken: frozenset[frozenset[str]] = frozenset(),
     anchors: frozenset[str] | None = None,
     claim: frozenset[str] = frozenset(),
+    asserted: frozenset[str] = frozenset(),
 ) -> tuple[str, tuple[Token, ...]] | None:
     """The words of the first clause that says one of ``phrasings``, and that clause (leaving
     out the clauses
@@ -1156,7 +1160,7 @@ def _said_in(
                 and not _anchored(phrasing, clause, anchors)
             ):
                 continue  # one word alone, in a clause that says nothing else of the point
-            if matched is not None and _rejects(clause, claim):
+            if matched is not None and _rejects(clause, claim, asserted):
                 if leaned is not None:
                     leaned.add(c)
                 continue  # "it walks the layers twice, *not because* it needs more gradients"
@@ -1187,12 +1191,49 @@ def _claim_stems(point: KeyPoint) -> frozenset[str]:
     return frozenset(said & asked)
 
 
-def _rejects(clause: tuple[Token, ...], claim: frozenset[str]) -> bool:
+#: Verbs that say a thing is done without ("avoids the sequential update", "drops the
+#: critic"): the words after them are not asserted.
+_PRIVATIVE = frozenset(
+    stem(w)
+    for w in """avoid avoids drop drops remove removes skip skips discard discards eliminate
+    eliminates replace replaces lack lacks omit omits ignore ignores instead rather""".split()
+)
+
+
+@lru_cache(maxsize=1 << 10)
+def _asserted_stems(point: KeyPoint) -> frozenset[str]:
+    """The stems of :func:`_claim_stems` that the model sentence says outright: in a part of it
+    (commas part them) with no negation or privative verb, and in no other part ("r(d + k)
+    instead of d·k" asserts neither d nor k)."""
+    said: set[str] = set()
+    unsaid: set[str] = set()
+    for clause in read_clauses(point.say):
+        for piece in {t.piece for t in clause}:
+            words = [t for t in clause if t.piece == piece]
+            # a part that denies or does without something ("no parameters are added", "avoids
+            # the sequential update") asserts none of its words
+            plain = not any(t.negated or t.stem in _PRIVATIVE for t in words)
+            (said if plain else unsaid).update(t.stem for t in words)
+    return _claim_stems(point) & frozenset(said - unsaid)
+
+
+def _rejects(
+    clause: tuple[Token, ...], claim: frozenset[str], asserted: frozenset[str] = frozenset()
+) -> bool:
     """Whether the clause explicitly denies a claim of the point's (words of ``claim`` after
-    "it is not true that", "it's not that", "not because"; :attr:`Token.denied`): the learner
-    rejects the point there ("the backward costs twice the forward because it walks the layers
-    again, *not because* it computes more gradients"), whatever else the clause says."""
-    return any(token.denied and token.stem in claim for token in clause)
+    "it is not true that", "it's not that", "not because"; :attr:`Token.denied`), or sets aside
+    one its model sentence asserts (``asserted``, after "rather than", "instead of";
+    :attr:`Token.rejected`) and the clause does not also say outright: the learner rejects
+    the point there ("the backward costs twice the forward because it walks the layers again,
+    *not because* it computes more gradients";
+    "QK-Norm normalises the values *rather than the queries*"), whatever else the clause
+    says."""
+    kept = {token.stem for token in clause if not token.negated}
+    return any(
+        (token.denied and token.stem in claim)
+        or (token.rejected and token.stem in asserted and token.stem not in kept)
+        for token in clause
+    )
 
 
 @lru_cache(maxsize=1 << 10)

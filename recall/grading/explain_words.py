@@ -58,6 +58,8 @@ SMALL_WORDS = frozenset(
     had will would can could should may might must shall we you they he she i our your their
     his her them us my me just very really also number amount""".split()
 )
+#: The lead words of "rather than", "instead of", "as opposed to" (read "rather without").
+_REJECTING_LEADS = frozenset({"rather", "instead", "opposed"})
 #: Nouns after which "no ... for" denies what follows "for" ("no *need* for a master copy").
 _NEEDS = frozenset({"need", "reason", "call", "use"})
 #: Small words a phrase negator reaches across ("without noise *or* drift", "no sign *of* it").
@@ -343,6 +345,9 @@ class Token:
     #: it, or it is a verb, or it opens the clause (or follows a colon): what the bag rule
     #: looks for (:data:`BAG_RUN`)
     tied: bool = True
+    #: set aside by "rather than" or "instead of" ("normalises the values *rather than the
+    #: queries*")
+    rejected: bool = False
     #: in a claim the text explicitly denies ("it is not true that ...", "not because ..."):
     #: the learner rejects what these words say, rather than saying they are absent
     denied: bool = False
@@ -373,6 +378,7 @@ def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
         concessive = False
         denied_from: int | None = None
         denied_until: int | None = None
+        rejecting = False
         # What parts each word from the one before: "link" (a small word, a negation, a sign,
         # a side break), "comma", nothing but a space, or nothing at all ("start").
         joint = "start"
@@ -469,6 +475,8 @@ def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
                 relative = bool(_RELATIVE_PRONOUNS & set(gap)) and not closed
                 scope = RELATIVE_SCOPE if relative else _NEGATION_SCOPE
                 phrase_only = word in _PHRASE_NEGATORS
+                # "rather than X", "instead of X": X is set aside for what the clause says
+                rejecting = word == "without" and previous in _REJECTING_LEADS
                 governed = 0
                 previous = word
                 gap.append(word)
@@ -495,6 +503,7 @@ def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
                     glued_ahead=glued[0],
                     glued_behind=glued[1],
                     negated=scope > 0 or concessive,
+                    rejected=scope > 0 and rejecting,
                     piece=comma_piece,
                     bracketed=depth > 0,
                     foil=previous in _FOIL_MARKERS,
