@@ -657,6 +657,19 @@ WRONG_FIGURES = [
         [4],
         [],
     ),
+    # two figures paired with two terms the other way round from the model sentence
+    (
+        "inference-cost/explain-where-compute-goes",
+        "The backward pass takes two FLOPs per parameter per token and the forward pass four.",
+        [],
+        [0],
+    ),
+    (
+        "inference-cost/explain-where-compute-goes",
+        "Per parameter per token the forward pass takes two FLOPs and the backward pass four.",
+        [0],
+        [],
+    ),
 ]
 
 #: Words of a synonym family or a stem in another sense than the phrasing's: "change" and

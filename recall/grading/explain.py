@@ -103,6 +103,10 @@ How a phrasing is matched, and why (reading the text as words, clauses and negat
   inside brackets is a formula's argument, no mention), and a clause that says more of the
   phrasing's words of another term than of the same ("cross-entropy mutes the errors that MSE
   keeps loud") makes none of them.
+* **Figures go with their terms.** A phrasing of two figures and two terms ("two forward four
+  backward") is not made by a clause that pairs them the other way round from the model
+  sentence: the figures in one order and the terms in the other ("the forward pass is the
+  expensive one, about four FLOPs, and the backward only needs two").
 * **A claim is of the thing the model sentence names.** Things learners mix up come in
   families (BatchNorm, LayerNorm, RMSNorm; the prior and the posterior; the entropy and the
   KL; the policy and the reward model, a name of two words read where they stand in a row;
@@ -645,6 +649,7 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
             anchors=_anchors(point, card.prompt),
             claim=_claim_stems(point),
             asserted=_asserted_stems(point),
+            say=point.say,
         )
         evidence, clause = said if said is not None else (None, ())
         if evidence is not None and wrong_operand(point.say, text) is not None:
@@ -1130,6 +1135,7 @@ def _said_in(
     anchors: frozenset[str] | None = None,
     claim: frozenset[str] = frozenset(),
     asserted: frozenset[str] = frozenset(),
+    say: str = "",
 ) -> tuple[str, tuple[Token, ...]] | None:
     """The words of the first clause that says one of ``phrasings``, and that clause (leaving
     out the clauses
@@ -1160,6 +1166,14 @@ def _said_in(
                 and not _anchored(phrasing, clause, anchors)
             ):
                 continue  # one word alone, in a clause that says nothing else of the point
+            if (
+                matched is not None
+                and leaning is not None
+                and _figures_swapped(phrase_text, clause, say)
+            ):
+                if leaned is not None:
+                    leaned.add(c)
+                continue  # "the forward pass is four FLOPs, the backward only two"
             if matched is not None and _rejects(clause, claim, asserted):
                 if leaned is not None:
                     leaned.add(c)
@@ -1189,6 +1203,68 @@ def _claim_stems(point: KeyPoint) -> frozenset[str]:
     }
     asked = {s for text in point.words for slot in _phrasing(text).slots for s in slot.stems}
     return frozenset(said & asked)
+
+
+def _figure_of(token: Token) -> str | None:
+    """The digits a word of the text writes ("four" is "4"), or ``None``."""
+    if token.word.isdigit():
+        return token.word
+    spelt = twins(token.word)
+    return spelt[0] if spelt and spelt[0].isdigit() else None
+
+
+@lru_cache(maxsize=1 << 12)
+def _phrasing_figures(text: str) -> tuple[tuple[str, ...], tuple[frozenset[str], ...]]:
+    """A phrasing's figures (as digits) and its other words' stems that are words of three
+    letters or more (terms: "forward", not a formula's "e" or "x3")."""
+    phrasing = _phrasing(text)
+    numeric = [slot.figure or any(twins(w) for w in slot.words) for slot in phrasing.slots]
+    figures = tuple(
+        digits
+        for slot, is_figure in zip(phrasing.slots, numeric, strict=True)
+        if is_figure
+        for w in slot.words[:1]
+        if (digits := w if w.isdigit() else (twins(w) or ("",))[0]).isdigit()
+    )
+    terms = tuple(
+        frozenset(slot.stems)
+        for slot, is_figure in zip(phrasing.slots, numeric, strict=True)
+        if not is_figure and all(len(w) >= 3 and w.isalpha() for w in slot.words)
+    )
+    return figures, terms
+
+
+def _pairing(
+    tokens: Sequence[Token], figures: Sequence[str], terms: Sequence[frozenset[str]]
+) -> bool | None:
+    """Whether the two figures stand in the same order as the two terms among ``tokens``
+    ("2 ... forward ... 4 ... backward" and "forward ... 2 ... backward ... 4" both pair 2 with
+    forward), or ``None`` where a figure or term is missing or said twice."""
+    at_figures = [[i for i, t in enumerate(tokens) if _figure_of(t) == f] for f in figures]
+    at_terms = [[i for i, t in enumerate(tokens) if t.stem in term] for term in terms]
+    if any(len(found) != 1 for found in at_figures + at_terms):
+        return None
+    return (at_figures[0][0] < at_figures[1][0]) == (at_terms[0][0] < at_terms[1][0])
+
+
+@lru_cache(maxsize=1 << 12)
+def _say_pairing(say: str, phrasing: str) -> bool | None:
+    figures, terms = _phrasing_figures(phrasing)
+    tokens = [t for clause in read_clauses(say) for t in clause]
+    return _pairing(tokens, figures, terms)
+
+
+def _figures_swapped(phrasing: str, clause: tuple[Token, ...], say: str) -> bool:
+    """Whether the clause pairs the two figures of a phrasing of two figures and two terms
+    ("two forward four backward") with its terms the other way round from the model sentence
+    ("the forward pass costs *four*, the backward only *two*" against "2 in the forward pass,
+    4 in the backward pass"): the figures in one order and the terms in the other."""
+    figures, terms = _phrasing_figures(phrasing)
+    if len(figures) != 2 or len(terms) != 2 or figures[0] == figures[1]:
+        return False
+    meant = _say_pairing(say, phrasing)
+    said = _pairing(clause, figures, terms)
+    return meant is not None and said is not None and meant != said
 
 
 #: Verbs that say a thing is done without ("avoids the sequential update", "drops the
