@@ -932,6 +932,14 @@ DENIED_CLAIMS = [
         [5],
         [],
     ),
+    # a next clause that qualifies ("that doesn't happen with LayerNorm") takes nothing back
+    (
+        "normalization/batchnorm-vs-layernorm",
+        "Fine-tuning with BatchNorm in train mode overwrites its running statistics. That "
+        "doesn't happen with LayerNorm.",
+        [4],
+        [],
+    ),
 ]
 
 #: Words that say a thing is of no use ("no better", "has no effect", "matters for nothing"),

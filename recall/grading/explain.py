@@ -820,25 +820,36 @@ def _bagged(clause: tuple[Token, ...], keywords: frozenset[str]) -> tuple[Token,
 
 #: What a clause opening with "that" or "this" says to take back the clause before ("...; that
 #: never *happens*", "but this is *false*"): said denied, or said outright.
-_HOLDING = frozenset(stem(w) for w in "happen happens hold holds true case work works".split())
+_HOLDING = frozenset(stem(w) for w in "happen happens hold holds true case".split())
 _FALSE = frozenset(stem(w) for w in "false untrue wrong myth nonsense misconception".split())
+#: What else a taking back may say ("that never holds *during training*"); a clause that names
+#: something else qualifies rather than takes back ("that doesn't happen with LayerNorm").
+_RETRACT_FILLER = frozenset(
+    stem(w)
+    for w in """during training practice reality really actually ever always general simply
+    just completely totally""".split()
+)
 
 
 def _retracted(clauses: list[tuple[Token, ...]]) -> list[tuple[Token, ...]]:
     """The clauses, each one that the next takes back ("People say the entropy stays fixed,
     but *that never holds*"; "...; *this is a myth*") read as explicitly denied
     (:attr:`Token.denied`): the taking back opens its clause with a pronoun and a denied
-    "happens", "holds", "is true" or an outright "false", "wrong", "myth"."""
+    "happens", "holds", "is true" or an outright "false", "wrong", "myth", and names nothing
+    else in its first part ("that doesn't happen *with LayerNorm*" qualifies, it does not take
+    back)."""
     result = list(clauses)
     for k in range(len(clauses) - 1):
         after = clauses[k + 1]
         if not after[0].refers:
             continue
-        if any(
-            (token.negated and token.stem in _HOLDING)
-            or (not token.negated and token.stem in _FALSE)
-            for token in after[:2]
-        ):
+        first = [t for t in after if t.step == after[0].step and t.piece == after[0].piece]
+        taking_back = [
+            t
+            for t in first
+            if (t.negated and t.stem in _HOLDING) or (not t.negated and t.stem in _FALSE)
+        ]
+        if taking_back and all(t in taking_back or t.stem in _RETRACT_FILLER for t in first):
             result[k] = tuple(replace(t, negated=True, denied=True) for t in clauses[k])
     return result
 

@@ -29,7 +29,9 @@ _DENY_REST = re.compile(
     r"|\b(?:it\s+is|it's|its|is)\s+(?:a\s+myth|false|untrue|a\s+misconception)\s+that\b"
     r"|\bmyth\s+that\b"
     # "It's not that the gradient vanishes", "the bug is not that ...": the claim denied
-    r"|\bnot\s+that\b(?!\s+(?:much|many|big|large|small|high|low|far|long|bad|different)\b)"
+    r"|\bnot\s+that\b(?!\s+(?:much|many|big|large|small|high|low|far|long|bad|different|hard"
+    r"|easy|simple|good|important|complicated|clear|obvious|useful|common|rare|expensive|cheap"
+    r"|strong|weak|bad|surprising)\b)"
     # "I don't think (it's true) that ...", "I don't buy that ..."
     r"|\b(?:do|does|did)\s+not\s+(?:think|believe|buy|agree)\s+(?:(?:it\s+is|it's)\s+"
     r"(?:true|the\s+case)\s+)?that\b"
