@@ -341,6 +341,19 @@ RELATIVE_NEGATION = [
         [],
         [3],
     ),
+    # "no need for X" denies X, as "no need to do X" denies doing it
+    (
+        "inference-cost/explain-training-memory",
+        "With bf16 there is no need for a 32-bit copy of the weights.",
+        [],
+        [2],
+    ),
+    (
+        "inference-cost/explain-training-memory",
+        "You keep a 32-bit copy of the weights since 16-bit numbers cannot absorb tiny updates.",
+        [2],
+        [],
+    ),
 ]
 
 #: "=" between two terms of a contrast names the first again, as "is" does: "RMSNorm =
@@ -644,6 +657,19 @@ WRONG_FIGURES = [
         [4],
         [],
     ),
+    # two figures paired with two terms the other way round from the model sentence
+    (
+        "inference-cost/explain-where-compute-goes",
+        "The backward pass takes two FLOPs per parameter per token and the forward pass four.",
+        [],
+        [0],
+    ),
+    (
+        "inference-cost/explain-where-compute-goes",
+        "Per parameter per token the forward pass takes two FLOPs and the backward pass four.",
+        [0],
+        [],
+    ),
 ]
 
 #: Words of a synonym family or a stem in another sense than the phrasing's: "change" and
@@ -881,6 +907,37 @@ DENIED_CLAIMS = [
         "attention-transformers/explain-sqrt-dk",
         "It's not that the softmax is slow: large logits push it to one-hot, where it saturates.",
         [1],
+        [],
+    ),
+    # what the model sentence asserts, set aside by "instead of" or "rather than", is rejected;
+    # what the sentence itself does without ("avoids the sequential update") is not
+    (
+        "attention-transformers/explain-sqrt-dk",
+        "At d_k = 64 the logits are 8x smaller; QK-Norm, the modern follow-up, normalises the "
+        "attention output instead of the queries and keys.",
+        [],
+        [4],
+    ),
+    (
+        "attention-transformers/explain-sqrt-dk",
+        "At d_k = 64 the logits are 8x smaller; QK-Norm, the modern follow-up, normalises the "
+        "queries and keys instead of the values.",
+        [4],
+        [],
+    ),
+    (
+        "retrieval-evaluation/elo-explain",
+        "Leaderboards fit all votes at once instead of running the sequential Elo update, which "
+        "depends on the order of games.",
+        [5],
+        [],
+    ),
+    # a next clause that qualifies ("that doesn't happen with LayerNorm") takes nothing back
+    (
+        "normalization/batchnorm-vs-layernorm",
+        "Fine-tuning with BatchNorm in train mode overwrites its running statistics. That "
+        "doesn't happen with LayerNorm.",
+        [4],
         [],
     ),
 ]

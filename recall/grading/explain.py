@@ -45,7 +45,8 @@ How a phrasing is matched, and why (reading the text as words, clauses and negat
 * **Negation flips a point.** A ``not``/``never``/``nothing`` (or ``n't``) governs the words
   after it up to a comma or the clause's end (at most six words; two in a relative clause, "a
   model *that never* predicts positive gets 1% accuracy", unless a comma closes it); a
-  ``no``/``without``/"rather than"/"instead of" only the phrase it introduces; a ``nothing``
+  ``no``/``without``/"rather than"/"instead of" only the phrase it introduces ("no need *for*
+  a master copy" reaches the copy); a ``nothing``
   after a verb denies the verb ("teaches nothing"). An aside in brackets is out of a negation's
   reach ("never negative (Gibbs' inequality)"); "never below zero", "at least 0" and "≥ 0" are
   "nonnegative", and "KL(p||q) != KL(q||p)" is "asymmetric". A phrasing without a negation
@@ -58,7 +59,9 @@ How a phrasing is matched, and why (reading the text as words, clauses and negat
   holds a word the point claims (of its model sentence and phrasings) makes none of the point's
   phrasings, whatever else it says ("twice the forward because it walks the layers again, *not
   because* it computes more gradients"). A denial the learner's own claim follows after a comma
-  or colon ("it's not that X, it's that Y") denies X only.
+  or colon ("it's not that X, it's that Y") denies X only. So does "instead of" or "rather
+  than" set before a word the model sentence asserts outright and the clause does not ("QK-Norm
+  normalises the values *rather than the queries*").
 * **Contrasts are bound.** A point about one side of a contrast names its ``subject`` and what it
   is ``versus``; each word of a clause is said of the term mentioned nearest before it in its
   part of the clause (parts end at commas, ``while``, ``though``, "on the other hand" and the
@@ -105,6 +108,10 @@ How a phrasing is matched, and why (reading the text as words, clauses and negat
   inside brackets is a formula's argument, no mention), and a clause that says more of the
   phrasing's words of another term than of the same ("cross-entropy mutes the errors that MSE
   keeps loud") makes none of them.
+* **Figures go with their terms.** A phrasing of two figures and two terms ("two forward four
+  backward") is not made by a clause that pairs them the other way round from the model
+  sentence: the figures in one order and the terms in the other ("the forward pass is the
+  expensive one, about four FLOPs, and the backward only needs two").
 * **A claim is of the thing the model sentence names.** Things learners mix up come in
   families (BatchNorm, LayerNorm, RMSNorm; the prior and the posterior; the entropy and the
   KL; the policy and the reward model, a name of two words read where they stand in a row;
@@ -695,6 +702,8 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
             taken=frozenset(frozenset(o.said.split()) for o in outcomes if o.made),
             anchors=_anchors(point, card.prompt),
             claim=_claim_stems(point),
+            asserted=_asserted_stems(point),
+            say=point.say,
         )
         evidence, clause = said if said is not None else (None, ())
         if evidence is not None and denies_purpose(point.say, text, clause):
@@ -889,25 +898,36 @@ def _bagged(clause: tuple[Token, ...], keywords: frozenset[str]) -> tuple[Token,
 
 #: What a clause opening with "that" or "this" says to take back the clause before ("...; that
 #: never *happens*", "but this is *false*"): said denied, or said outright.
-_HOLDING = frozenset(stem(w) for w in "happen happens hold holds true case work works".split())
+_HOLDING = frozenset(stem(w) for w in "happen happens hold holds true case".split())
 _FALSE = frozenset(stem(w) for w in "false untrue wrong myth nonsense misconception".split())
+#: What else a taking back may say ("that never holds *during training*"); a clause that names
+#: something else qualifies rather than takes back ("that doesn't happen with LayerNorm").
+_RETRACT_FILLER = frozenset(
+    stem(w)
+    for w in """during training practice reality really actually ever always general simply
+    just completely totally""".split()
+)
 
 
 def _retracted(clauses: list[tuple[Token, ...]]) -> list[tuple[Token, ...]]:
     """The clauses, each one that the next takes back ("People say the entropy stays fixed,
     but *that never holds*"; "...; *this is a myth*") read as explicitly denied
     (:attr:`Token.denied`): the taking back opens its clause with a pronoun and a denied
-    "happens", "holds", "is true" or an outright "false", "wrong", "myth"."""
+    "happens", "holds", "is true" or an outright "false", "wrong", "myth", and names nothing
+    else in its first part ("that doesn't happen *with LayerNorm*" qualifies, it does not take
+    back)."""
     result = list(clauses)
     for k in range(len(clauses) - 1):
         after = clauses[k + 1]
         if not after[0].refers:
             continue
-        if any(
-            (token.negated and token.stem in _HOLDING)
-            or (not token.negated and token.stem in _FALSE)
-            for token in after[:2]
-        ):
+        first = [t for t in after if t.step == after[0].step and t.piece == after[0].piece]
+        taking_back = [
+            t
+            for t in first
+            if (t.negated and t.stem in _HOLDING) or (not t.negated and t.stem in _FALSE)
+        ]
+        if taking_back and all(t in taking_back or t.stem in _RETRACT_FILLER for t in first):
             result[k] = tuple(replace(t, negated=True, denied=True) for t in clauses[k])
     return result
 
@@ -1204,6 +1224,8 @@ def _said_in(
     taken: frozenset[frozenset[str]] = frozenset(),
     anchors: frozenset[str] | None = None,
     claim: frozenset[str] = frozenset(),
+    asserted: frozenset[str] = frozenset(),
+    say: str = "",
 ) -> tuple[str, tuple[Token, ...]] | None:
     """The words of the first clause that says one of ``phrasings``, and that clause (leaving
     out the clauses
@@ -1234,7 +1256,15 @@ def _said_in(
                 and not _anchored(phrasing, clause, anchors)
             ):
                 continue  # one word alone, in a clause that says nothing else of the point
-            if matched is not None and _rejects(clause, claim):
+            if (
+                matched is not None
+                and leaning is not None
+                and _figures_swapped(phrase_text, clause, say)
+            ):
+                if leaned is not None:
+                    leaned.add(c)
+                continue  # "the forward pass is four FLOPs, the backward only two"
+            if matched is not None and _rejects(clause, claim, asserted):
                 if leaned is not None:
                     leaned.add(c)
                 continue  # "it walks the layers twice, *not because* it needs more gradients"
@@ -1266,12 +1296,111 @@ def _claim_stems(point: KeyPoint) -> frozenset[str]:
     return frozenset(said & asked)
 
 
-def _rejects(clause: tuple[Token, ...], claim: frozenset[str]) -> bool:
+def _figure_of(token: Token) -> str | None:
+    """The digits a word of the text writes ("four" is "4"), or ``None``."""
+    if token.word.isdigit():
+        return token.word
+    spelt = twins(token.word)
+    return spelt[0] if spelt and spelt[0].isdigit() else None
+
+
+@lru_cache(maxsize=1 << 12)
+def _phrasing_figures(text: str) -> tuple[tuple[str, ...], tuple[frozenset[str], ...]]:
+    """A phrasing's figures (as digits) and its other words' stems that are words of three
+    letters or more (terms: "forward", not a formula's "e" or "x3")."""
+    phrasing = _phrasing(text)
+    numeric = [slot.figure or any(twins(w) for w in slot.words) for slot in phrasing.slots]
+    figures = tuple(
+        digits
+        for slot, is_figure in zip(phrasing.slots, numeric, strict=True)
+        if is_figure
+        for w in slot.words[:1]
+        if (digits := w if w.isdigit() else (twins(w) or ("",))[0]).isdigit()
+    )
+    terms = tuple(
+        frozenset(slot.stems)
+        for slot, is_figure in zip(phrasing.slots, numeric, strict=True)
+        if not is_figure and all(len(w) >= 3 and w.isalpha() for w in slot.words)
+    )
+    return figures, terms
+
+
+def _pairing(
+    tokens: Sequence[Token], figures: Sequence[str], terms: Sequence[frozenset[str]]
+) -> bool | None:
+    """Whether the two figures stand in the same order as the two terms among ``tokens``
+    ("2 ... forward ... 4 ... backward" and "forward ... 2 ... backward ... 4" both pair 2 with
+    forward), or ``None`` where a figure or term is missing or said twice."""
+    at_figures = [[i for i, t in enumerate(tokens) if _figure_of(t) == f] for f in figures]
+    at_terms = [[i for i, t in enumerate(tokens) if t.stem in term] for term in terms]
+    if any(len(found) != 1 for found in at_figures + at_terms):
+        return None
+    return (at_figures[0][0] < at_figures[1][0]) == (at_terms[0][0] < at_terms[1][0])
+
+
+@lru_cache(maxsize=1 << 12)
+def _say_pairing(say: str, phrasing: str) -> bool | None:
+    figures, terms = _phrasing_figures(phrasing)
+    tokens = [t for clause in read_clauses(say) for t in clause]
+    return _pairing(tokens, figures, terms)
+
+
+def _figures_swapped(phrasing: str, clause: tuple[Token, ...], say: str) -> bool:
+    """Whether the clause pairs the two figures of a phrasing of two figures and two terms
+    ("two forward four backward") with its terms the other way round from the model sentence
+    ("the forward pass costs *four*, the backward only *two*" against "2 in the forward pass,
+    4 in the backward pass"): the figures in one order and the terms in the other."""
+    figures, terms = _phrasing_figures(phrasing)
+    if len(figures) != 2 or len(terms) != 2 or figures[0] == figures[1]:
+        return False
+    meant = _say_pairing(say, phrasing)
+    said = _pairing(clause, figures, terms)
+    return meant is not None and said is not None and meant != said
+
+
+#: Verbs that say a thing is done without ("avoids the sequential update", "drops the
+#: critic"): the words after them are not asserted.
+_PRIVATIVE = frozenset(
+    stem(w)
+    for w in """avoid avoids drop drops remove removes skip skips discard discards eliminate
+    eliminates replace replaces lack lacks omit omits ignore ignores instead rather""".split()
+)
+
+
+@lru_cache(maxsize=1 << 10)
+def _asserted_stems(point: KeyPoint) -> frozenset[str]:
+    """The stems of :func:`_claim_stems` that the model sentence says outright: in a part of it
+    (commas part them) with no negation or privative verb, and in no other part ("r(d + k)
+    instead of d·k" asserts neither d nor k)."""
+    said: set[str] = set()
+    unsaid: set[str] = set()
+    for clause in read_clauses(point.say):
+        for piece in {t.piece for t in clause}:
+            words = [t for t in clause if t.piece == piece]
+            # a part that denies or does without something ("no parameters are added", "avoids
+            # the sequential update") asserts none of its words
+            plain = not any(t.negated or t.stem in _PRIVATIVE for t in words)
+            (said if plain else unsaid).update(t.stem for t in words)
+    return _claim_stems(point) & frozenset(said - unsaid)
+
+
+def _rejects(
+    clause: tuple[Token, ...], claim: frozenset[str], asserted: frozenset[str] = frozenset()
+) -> bool:
     """Whether the clause explicitly denies a claim of the point's (words of ``claim`` after
-    "it is not true that", "it's not that", "not because"; :attr:`Token.denied`): the learner
-    rejects the point there ("the backward costs twice the forward because it walks the layers
-    again, *not because* it computes more gradients"), whatever else the clause says."""
-    return any(token.denied and token.stem in claim for token in clause)
+    "it is not true that", "it's not that", "not because"; :attr:`Token.denied`), or sets aside
+    one its model sentence asserts (``asserted``, after "rather than", "instead of";
+    :attr:`Token.rejected`) and the clause does not also say outright: the learner rejects
+    the point there ("the backward costs twice the forward because it walks the layers again,
+    *not because* it computes more gradients";
+    "QK-Norm normalises the values *rather than the queries*"), whatever else the clause
+    says."""
+    kept = {token.stem for token in clause if not token.negated}
+    return any(
+        (token.denied and token.stem in claim)
+        or (token.rejected and token.stem in asserted and token.stem not in kept)
+        for token in clause
+    )
 
 
 @lru_cache(maxsize=1 << 10)

@@ -30,7 +30,9 @@ _DENY_REST = re.compile(
     r"|\b(?:it\s+is|it's|its|is)\s+(?:a\s+myth|false|untrue|a\s+misconception)\s+that\b"
     r"|\bmyth\s+that\b"
     # "It's not that the gradient vanishes", "the bug is not that ...": the claim denied
-    r"|\bnot\s+that\b(?!\s+(?:much|many|big|large|small|high|low|far|long|bad|different)\b)"
+    r"|\bnot\s+that\b(?!\s+(?:much|many|big|large|small|high|low|far|long|bad|different|hard"
+    r"|easy|simple|good|important|complicated|clear|obvious|useful|common|rare|expensive|cheap"
+    r"|strong|weak|bad|surprising)\b)"
     # "I don't think (it's true) that ...", "I don't buy that ..."
     r"|\b(?:do|does|did)\s+not\s+(?:think|believe|buy|agree)\s+(?:(?:it\s+is|it's)\s+"
     r"(?:true|the\s+case)\s+)?that\b"
@@ -59,6 +61,10 @@ SMALL_WORDS = frozenset(
     had will would can could should may might must shall we you they he she i our your their
     his her them us my me very also number amount""".split()
 )
+#: The lead words of "rather than", "instead of", "as opposed to" (read "rather without").
+_REJECTING_LEADS = frozenset({"rather", "instead", "opposed"})
+#: Nouns after which "no ... for" denies what follows "for" ("no *need* for a master copy").
+_NEEDS = frozenset({"need", "reason", "call", "use"})
 #: Small words a phrase negator reaches across ("without noise *or* drift", "no sign *of* it").
 _PHRASE_JOINERS = frozenset({"or", "nor", "of"})
 #: Words that part the two sides of a contrast inside a clause, as a comma does ("decode is
@@ -375,6 +381,9 @@ class Token:
     #: it, or it is a verb, or it opens the clause (or follows a colon): what the bag rule
     #: looks for (:data:`BAG_RUN`)
     tied: bool = True
+    #: set aside by "rather than" or "instead of" ("normalises the values *rather than the
+    #: queries*")
+    rejected: bool = False
     #: in a claim the text explicitly denies ("it is not true that ...", "not because ..."):
     #: the learner rejects what these words say, rather than saying they are absent
     denied: bool = False
@@ -411,6 +420,7 @@ def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
         concessive = False
         denied_from: int | None = None
         denied_until: int | None = None
+        rejecting = False
         # What parts each word from the one before: "link" (a small word, a negation, a sign,
         # a side break), "comma", nothing but a space, or nothing at all ("start").
         joint = "start"
@@ -512,6 +522,8 @@ def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
                 relative = bool(_RELATIVE_PRONOUNS & set(gap)) and not closed
                 scope = RELATIVE_SCOPE if relative else _NEGATION_SCOPE
                 phrase_only = word in _PHRASE_NEGATORS
+                # "rather than X", "instead of X": X is set aside for what the clause says
+                rejecting = word == "without" and previous in _REJECTING_LEADS
                 governed = 0
                 previous = word
                 gap.append(word)
@@ -523,6 +535,9 @@ def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
                 if phrase_only and scope and word == "to":
                     # "no need to retrain it", "without having to ...": the phrase is a verb's.
                     phrase_only, scope = False, _NEGATION_SCOPE
+                elif phrase_only and scope and word == "for" and previous in _NEEDS:
+                    # "no need for an fp32 copy", "no reason for it": what is not needed
+                    governed = 0
                 elif phrase_only and governed and word not in _PHRASE_JOINERS:
                     scope = 0
                 previous = word
@@ -535,6 +550,7 @@ def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
                     glued_ahead=glued[0],
                     glued_behind=glued[1],
                     negated=scope > 0 or concessive,
+                    rejected=scope > 0 and rejecting,
                     piece=comma_piece,
                     bracketed=depth > 0,
                     foil=previous in _FOIL_MARKERS,
