@@ -996,7 +996,54 @@ SWAPPED_ROLES = [
     ),
 ]
 
+#: A prefix taken off: the model sentence's "intractable", "unreliable", "independent" said
+#: bare ("tractable", "reliable", "dependent") beside the point's other words.
+PREFIX_TWINS = [
+    (
+        "generative-models/explain-elbo",
+        "Computing log p(x) is tractable, a plain integral over all the latents, so the VAE could "
+        "maximise it directly.",
+        [],
+        [0],
+    ),
+    (
+        "generative-models/explain-elbo",
+        "log p(x) needs an integral over every latent, which is intractable, so the VAE maximises "
+        "the ELBO.",
+        [0],
+        [],
+    ),
+    (
+        "optimizers/explain-warmup",
+        "In the first few steps the second-moment estimate of Adam rests on a handful of "
+        "gradients, so its per-coordinate scaling is reliable.",
+        [],
+        [0],
+    ),
+    (
+        "optimizers/explain-warmup",
+        "In the first few steps Adam's second moment rests on a handful of gradients, so the "
+        "per-coordinate scaling it gives is unreliable.",
+        [0],
+        [],
+    ),
+    (
+        "probability-statistics/explain-correlation-independence",
+        "The exception is a jointly Gaussian pair: zero covariance there makes the two dependent.",
+        [],
+        [5],
+    ),
+    (
+        "probability-statistics/explain-correlation-independence",
+        "The exception is a jointly Gaussian pair, where zero covariance means they no longer "
+        "depend on each other.",
+        [5],
+        [],
+    ),
+]
+
 CASES = [
+    *(("prefix twin", *case) for case in PREFIX_TWINS),
     *(("denied purpose", *case) for case in DENIED_PURPOSES),
     *(("swapped roles", *case) for case in SWAPPED_ROLES),
     *(("glued figure", *case) for case in GLUED_FIGURES),

@@ -147,6 +147,7 @@ from recall.grading.explain_formulas import formula_spans as formula_spans
 from recall.grading.explain_numbers import spelt_numbers, twins
 from recall.grading.explain_operands import wrong_operand
 from recall.grading.explain_polarity import Leaning, leaning, reverses_pair
+from recall.grading.explain_prefixes import says_twin
 from recall.grading.explain_purpose import denies_purpose
 from recall.grading.explain_quote import learner_words
 from recall.grading.explain_retracted import without_retracted
@@ -597,6 +598,7 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
             roles=_roles(card, index),
             attribution=attribution(point.say),
             said_of=said_of(point.say),
+            say=point.say,
             taken=frozenset(frozenset(o.said.split()) for o in outcomes if o.made),
             anchors=_anchors(point, card.prompt),
             claim=_claim_stems(point),
@@ -1017,6 +1019,7 @@ def _said_in(
     roles: _Roles | None = None,
     attribution: Attribution | None = None,
     said_of: SaidOf | None = None,
+    say: str | None = None,
     taken: frozenset[frozenset[str]] = frozenset(),
     anchors: frozenset[str] | None = None,
     claim: frozenset[str] = frozenset(),
@@ -1060,6 +1063,7 @@ def _said_in(
                     or (roles is not None and roles.swapped(phrasing, clause))
                     or (attribution is not None and _misattributed(attribution, phrasing, clause))
                     or (said_of is not None and said_of.swapped(_stems_of(phrasing), clause))
+                    or (say is not None and says_twin(say, _stems_of(phrasing), clause))
                 ):
                     if leaned is not None:
                         leaned.add(c)
