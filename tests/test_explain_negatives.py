@@ -1042,7 +1042,33 @@ PREFIX_TWINS = [
     ),
 ]
 
+#: Two figures each said of the other's thing: the phrasing "2 forward 4 backward" has all its
+#: words in the clause, but each figure stands by the other pass.
+CROSSED_FIGURES = [
+    (
+        "inference-cost/explain-where-compute-goes",
+        "Each token costs 4 FLOPs per parameter in the forward pass and 2 in the backward one, "
+        "since the backward merely reuses the forward's work.",
+        [],
+        [0],
+    ),
+    (
+        "inference-cost/explain-where-compute-goes",
+        "Each token costs 2 FLOPs per parameter in the forward pass and 4 in the backward one, "
+        "since the backward needs two sets of gradients.",
+        [0],
+        [],
+    ),
+    (
+        "inference-cost/explain-where-compute-goes",
+        "Training is about 6 FLOPs per parameter per token: forward is 2 and backward is 4.",
+        [0],
+        [],
+    ),
+]
+
 CASES = [
+    *(("crossed figures", *case) for case in CROSSED_FIGURES),
     *(("prefix twin", *case) for case in PREFIX_TWINS),
     *(("denied purpose", *case) for case in DENIED_PURPOSES),
     *(("swapped roles", *case) for case in SWAPPED_ROLES),
