@@ -1067,7 +1067,51 @@ CROSSED_FIGURES = [
     ),
 ]
 
+#: The point's thing named only to be dismissed: "does nothing", "unrelated to", "makes ...
+#: impossible", "are not needed". A "does nothing" that goes on to say what it does instead
+#: ("does nothing here: it cancels") still states the point.
+DISMISSED = [
+    (
+        "attention-transformers/explain-rope",
+        "Longer contexts need retraining from scratch; rescaling the base frequency does nothing.",
+        [],
+        [4],
+    ),
+    (
+        "losses/why-cross-entropy",
+        "Minimising cross-entropy is unrelated to maximum likelihood; it just shrinks a distance "
+        "between vectors.",
+        [],
+        [0],
+    ),
+    (
+        "alignment/rlhf-kl-explain",
+        "The KL penalty makes a closed-form optimum impossible, so DPO has nothing to build on.",
+        [],
+        [4],
+    ),
+    (
+        "alignment/rlhf-kl-explain",
+        "The KL term also gives the objective a closed-form optimum, and DPO builds on it.",
+        [4],
+        [],
+    ),
+    (
+        "metrics/accuracy-imbalance-explain",
+        "Per-class precision and recall are not needed once the test set is big.",
+        [],
+        [3],
+    ),
+    (
+        "alignment/dpo-explain",
+        "The intractable β log Z(x) does nothing here: it cancels in the Bradley–Terry difference.",
+        [2],
+        [],
+    ),
+]
+
 CASES = [
+    *(("dismissed", *case) for case in DISMISSED),
     *(("crossed figures", *case) for case in CROSSED_FIGURES),
     *(("prefix twin", *case) for case in PREFIX_TWINS),
     *(("denied purpose", *case) for case in DENIED_PURPOSES),

@@ -141,6 +141,7 @@ from functools import lru_cache
 from recall.cards.model import Card, KeyPoint
 from recall.formula import Status, SymbolTable, Verdict
 from recall.grading.explain_attribution import Attribution, attribution
+from recall.grading.explain_dismissed import dismisses
 from recall.grading.explain_figures import contradicted, sentences
 from recall.grading.explain_formulas import FormulaGrader
 from recall.grading.explain_formulas import formula_spans as formula_spans
@@ -607,6 +608,8 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
         evidence, clause = said if said is not None else (None, ())
         if evidence is not None and denies_purpose(point.say, text, clause):
             evidence = None  # "so that the estimates do NOT become unbiased"
+        if evidence is not None and dismisses(point.say, text, evidence):
+            evidence = None  # "per-class numbers are not needed"
         if evidence is not None and wrong_operand(point.say, text) is not None:
             evidence = None  # words beside "dividing by d_k itself" for "dividing by √d_k"
         if evidence is None:
