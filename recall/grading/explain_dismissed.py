@@ -27,12 +27,14 @@ from recall.grading.explain_words import SMALL_WORDS, WORD, folded, normalised, 
 
 #: Predicates that dismiss what stands before them in their part: "X is not needed".
 _DISMISSING_SUBJECT = re.compile(
-    r"([^,;:.!?]{3,80}?)\s+(?:is|are|was|were|be)\s+(?:not|never|no\s+longer)\s+"
+    r"\s(?:is|are|was|were|be)\s+(?:not|never|no\s+longer)\s+"
     r"(?:needed|necessary|required|used|useful)\b"
     # "does nothing" closing its sentence: "does nothing here: it cancels" goes on to say what
-    r"|([^,;:.!?]{3,80}?)\s+(?:does|do|did)\s+(?:nothing|not\s+help)(?:\s+at\s+all)?\s*(?:[.;!?]|$)"
-    r"|([^,;:.!?]{3,80}?)\s+(?:is|are|was|were)\s+(?:unnecessary|(?:tried\s+and\s+)?abandoned)\b"
+    r"|\s(?:does|do|did)\s+(?:nothing|not\s+help)(?:\s+at\s+all)?\s*(?:[.;!?]|$)"
+    r"|\s(?:is|are|was|were)\s+(?:unnecessary|(?:tried\s+and\s+)?abandoned)\b"
 )
+#: Where the subject of such a predicate starts: after the last mark before it.
+_PART_START = re.compile(r"[,;:.!?]")
 #: Predicates that dismiss what follows them: "got rid of X", "unrelated to X".
 _DISMISSING_OBJECT = re.compile(
     r"\bunrelated\s+to\s+([^,;:.!?]{3,60})"
@@ -54,13 +56,23 @@ def _stems(words: str) -> list[str]:
     return [stem(w) for w in found if w not in SMALL_WORDS]
 
 
+#: A word every dismissal holds: a text with none of them is not read further.
+_CUE = re.compile(
+    r"(?i)need|necessar|requir|\bused\b|useful|nothing|help|abandon|unrelated|impossible"
+    r"|pointless|useless|no longer"
+)
+
+
 @lru_cache(maxsize=1 << 12)
 def dismissed(text: str) -> frozenset[str]:
     """The stems of the words the text dismisses."""
+    if not _CUE.search(text):
+        return frozenset()
     written = normalised(text)
     found: set[str] = set()
     for match in _DISMISSING_SUBJECT.finditer(written):
-        subject = next(g for g in match.groups() if g is not None)
+        before = written[max(0, match.start() - 80) : match.start()]
+        subject = _PART_START.split(before)[-1]
         found.update(_stems(subject)[-_REACH:])
     for match in _DISMISSING_OBJECT.finditer(written):
         thing = next(g for g in match.groups() if g is not None)
