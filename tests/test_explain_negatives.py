@@ -1108,6 +1108,19 @@ DISMISSED = [
         [2],
         [],
     ),
+    # the second side of a contrast denied by ellipsis: "..., while the square root is not."
+    (
+        "information-theory/explain-js",
+        "On its own JS is a proper metric distance, while the square root of it is not.",
+        [],
+        [3],
+    ),
+    (
+        "information-theory/explain-js",
+        "The square root of JS is a proper metric distance, while JS on its own is not.",
+        [3],
+        [],
+    ),
 ]
 
 CASES = [

@@ -7,7 +7,9 @@ asks for) in order to dismiss it, with no "not" before those words for the claus
 see. Here such a dismissal is found in the text and the words it dismisses are read off:
 
 * the subject of "is not needed / necessary / required", "does nothing", "was abandoned",
-  "is unnecessary / pointless": the words of its comma-parted part before the verb;
+  "is unnecessary", and of a bare "is not." closing a sentence (the second side of a contrast
+  denied by ellipsis: "JS is a metric, while its square root is not."): the words of its
+  comma-parted part before the verb;
 * the object of "unrelated to", "abandoned", "no longer uses", and what "makes" or "renders"
   something "impossible / unnecessary / pointless". ("Got rid of" reads as "removes", which
   correct explanations use all the time: "dividing by 1 − β^t removes that bias".)
@@ -32,7 +34,13 @@ _DISMISSING_SUBJECT = re.compile(
     # "does nothing" closing its sentence: "does nothing here: it cancels" goes on to say what
     r"|\s(?:does|do|did)\s+(?:nothing|not\s+help)(?:\s+at\s+all)?\s*(?:[.;!?]|$)"
     r"|\s(?:is|are|was|were)\s+(?:unnecessary|(?:tried\s+and\s+)?abandoned)\b"
+    # a contrast's second side denied by ellipsis: "JS is a metric, while its square root is
+    # not." says nothing of the square root but that it is not what the first side is
+    r"|(?P<ellipsis>\s(?:is|are|does|do|can|has|have)\s+not\s*(?:[.;!?]|$))"
 )
+#: The contrast an elliptic "is not." must close: "..., *while* its square root is not", not
+#: "blows up where p is not".
+_CONTRAST_SIDE = re.compile(r"^\s*(?:while|whereas|but)\s+(?P<side>.+)$")
 #: Where the subject of such a predicate starts: after the last mark before it.
 _PART_START = re.compile(r"[,;:.!?]")
 #: Predicates that dismiss what follows them: "got rid of X", "unrelated to X".
@@ -59,7 +67,7 @@ def _stems(words: str) -> list[str]:
 #: A word every dismissal holds: a text with none of them is not read further.
 _CUE = re.compile(
     r"(?i)need|necessar|requir|\bused\b|useful|nothing|help|abandon|unrelated|impossible"
-    r"|pointless|useless|no longer"
+    r"|pointless|useless|no longer|\bnot\s*(?:[.;!?]|$)|n[’']t\s*(?:[.;!?]|$)"
 )
 
 
@@ -73,6 +81,11 @@ def dismissed(text: str) -> frozenset[str]:
     for match in _DISMISSING_SUBJECT.finditer(written):
         before = written[max(0, match.start() - 80) : match.start()]
         subject = _PART_START.split(before)[-1]
+        if match.group("ellipsis"):
+            side = _CONTRAST_SIDE.match(subject)
+            if side is None:
+                continue
+            subject = side.group("side")
         found.update(_stems(subject)[-_REACH:])
     for match in _DISMISSING_OBJECT.finditer(written):
         thing = next(g for g in match.groups() if g is not None)
