@@ -1188,7 +1188,137 @@ SWAPPED_ROLES = [
     ),
 ]
 
+#: A prefix taken off: the model sentence's "intractable", "unreliable", "independent" said
+#: bare ("tractable", "reliable", "dependent") beside the point's other words.
+PREFIX_TWINS = [
+    (
+        "generative-models/explain-elbo",
+        "Computing log p(x) is tractable, a plain integral over all the latents, so the VAE could "
+        "maximise it directly.",
+        [],
+        [0],
+    ),
+    (
+        "generative-models/explain-elbo",
+        "log p(x) needs an integral over every latent, which is intractable, so the VAE maximises "
+        "the ELBO.",
+        [0],
+        [],
+    ),
+    (
+        "optimizers/explain-warmup",
+        "In the first few steps the second-moment estimate of Adam rests on a handful of "
+        "gradients, so its per-coordinate scaling is reliable.",
+        [],
+        [0],
+    ),
+    (
+        "optimizers/explain-warmup",
+        "In the first few steps Adam's second moment rests on a handful of gradients, so the "
+        "per-coordinate scaling it gives is unreliable.",
+        [0],
+        [],
+    ),
+    (
+        "probability-statistics/explain-correlation-independence",
+        "The exception is a jointly Gaussian pair: zero covariance there makes the two dependent.",
+        [],
+        [5],
+    ),
+    (
+        "probability-statistics/explain-correlation-independence",
+        "The exception is a jointly Gaussian pair, where zero covariance means they no longer "
+        "depend on each other.",
+        [5],
+        [],
+    ),
+]
+
+#: Two figures each said of the other's thing: the phrasing "2 forward 4 backward" has all its
+#: words in the clause, but each figure stands by the other pass.
+CROSSED_FIGURES = [
+    (
+        "inference-cost/explain-where-compute-goes",
+        "Each token costs 4 FLOPs per parameter in the forward pass and 2 in the backward one, "
+        "since the backward merely reuses the forward's work.",
+        [],
+        [0],
+    ),
+    (
+        "inference-cost/explain-where-compute-goes",
+        "Each token costs 2 FLOPs per parameter in the forward pass and 4 in the backward one, "
+        "since the backward needs two sets of gradients.",
+        [0],
+        [],
+    ),
+    (
+        "inference-cost/explain-where-compute-goes",
+        "Training is about 6 FLOPs per parameter per token: forward is 2 and backward is 4.",
+        [0],
+        [],
+    ),
+]
+
+#: The point's thing named only to be dismissed: "does nothing", "unrelated to", "makes ...
+#: impossible", "are not needed". A "does nothing" that goes on to say what it does instead
+#: ("does nothing here: it cancels") still states the point.
+DISMISSED = [
+    (
+        "attention-transformers/explain-rope",
+        "Longer contexts need retraining from scratch; rescaling the base frequency does nothing.",
+        [],
+        [4],
+    ),
+    (
+        "losses/why-cross-entropy",
+        "Minimising cross-entropy is unrelated to maximum likelihood; it just shrinks a distance "
+        "between vectors.",
+        [],
+        [0],
+    ),
+    (
+        "alignment/rlhf-kl-explain",
+        "The KL penalty makes a closed-form optimum impossible, so DPO has nothing to build on.",
+        [],
+        [4],
+    ),
+    (
+        "alignment/rlhf-kl-explain",
+        "The KL term also gives the objective a closed-form optimum, and DPO builds on it.",
+        [4],
+        [],
+    ),
+    (
+        "metrics/accuracy-imbalance-explain",
+        "Per-class precision and recall are not needed once the test set is big.",
+        [],
+        [3],
+    ),
+    (
+        "alignment/dpo-explain",
+        "The intractable β log Z(x) does nothing here: it cancels in the Bradley–Terry difference.",
+        [2],
+        [],
+    ),
+    # the second side of a contrast denied by ellipsis: "..., while the square root is not."
+    (
+        "information-theory/explain-js",
+        "On its own JS is a proper metric distance, while the square root of it is not.",
+        [],
+        [3],
+    ),
+    (
+        "information-theory/explain-js",
+        "The square root of JS is a proper metric distance, while JS on its own is not.",
+        [3],
+        [],
+    ),
+]
+
 CASES = [
+    *(("dismissed", *case) for case in DISMISSED),
+    *(("crossed figures", *case) for case in CROSSED_FIGURES),
+    *(("prefix twin", *case) for case in PREFIX_TWINS),
     *(("denied purpose", *case) for case in DENIED_PURPOSES),
     *(("swapped roles", *case) for case in SWAPPED_ROLES),
     *(("glued figure", *case) for case in GLUED_FIGURES),

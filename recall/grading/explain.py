@@ -167,12 +167,15 @@ from recall.grading.explain_attribution import Attribution, attribution, named_m
 from recall.grading.explain_directions import directions
 from recall.grading.explain_directions import reference as direction_reference
 from recall.grading.explain_directions import swapped as divergence_swapped
+from recall.grading.explain_dismissed import dismisses
 from recall.grading.explain_figures import contradicted, sentences
 from recall.grading.explain_formulas import FormulaGrader
 from recall.grading.explain_formulas import formula_spans as formula_spans
 from recall.grading.explain_numbers import spelt_numbers, twins
 from recall.grading.explain_operands import wrong_operand
+from recall.grading.explain_pairing import crosses_figures
 from recall.grading.explain_polarity import Leaning, leaning, reverses_pair
+from recall.grading.explain_prefixes import says_twin
 from recall.grading.explain_purpose import denies_purpose
 from recall.grading.explain_quote import learner_words
 from recall.grading.explain_retracted import without_retracted
@@ -699,15 +702,17 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
             roles=_roles(card, index),
             attribution=attribution(point.say),
             said_of=said_of(point.say),
+            say=point.say,
             taken=frozenset(frozenset(o.said.split()) for o in outcomes if o.made),
             anchors=_anchors(point, card.prompt),
             claim=_claim_stems(point),
             asserted=_asserted_stems(point),
-            say=point.say,
         )
         evidence, clause = said if said is not None else (None, ())
         if evidence is not None and denies_purpose(point.say, text, clause):
             evidence = None  # "so that the estimates do NOT become unbiased"
+        if evidence is not None and dismisses(point.say, text, evidence):
+            evidence = None  # "per-class numbers are not needed"
         if evidence is not None and wrong_operand(point.say, text) is not None:
             evidence = None  # words beside "dividing by d_k itself" for "dividing by √d_k"
         if evidence is None:
@@ -1221,11 +1226,11 @@ def _said_in(
     roles: _Roles | None = None,
     attribution: Attribution | None = None,
     said_of: SaidOf | None = None,
+    say: str | None = None,
     taken: frozenset[frozenset[str]] = frozenset(),
     anchors: frozenset[str] | None = None,
     claim: frozenset[str] = frozenset(),
     asserted: frozenset[str] = frozenset(),
-    say: str = "",
 ) -> tuple[str, tuple[Token, ...]] | None:
     """The words of the first clause that says one of ``phrasings``, and that clause (leaving
     out the clauses
@@ -1259,7 +1264,7 @@ def _said_in(
             if (
                 matched is not None
                 and leaning is not None
-                and _figures_swapped(phrase_text, clause, say)
+                and _figures_swapped(phrase_text, clause, say or "")
             ):
                 if leaned is not None:
                     leaned.add(c)
@@ -1274,6 +1279,10 @@ def _said_in(
                     or (roles is not None and roles.swapped(phrasing, clause))
                     or (attribution is not None and _misattributed(attribution, phrasing, clause))
                     or (said_of is not None and said_of.swapped(_stems_of(phrasing), clause))
+                    or (say is not None and says_twin(say, _stems_of(phrasing), clause))
+                    or crosses_figures(
+                        [(s.words, frozenset(s.stems)) for s in phrasing.slots], clause
+                    )
                 ):
                     if leaned is not None:
                         leaned.add(c)
