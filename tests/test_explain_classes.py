@@ -1089,6 +1089,39 @@ SHORTHAND = [
         [1],
         [],
     ),
+    # bounds said in words, percentages in words, a terse note's verb
+    (
+        "gradients/why-mse-sigmoid-trains-badly",
+        "the sigmoid's slope is never more than 0.25",
+        [2],
+        [],
+    ),
+    (
+        "gradients/why-mse-sigmoid-trains-badly",
+        "the sigmoid's slope is never less than 0.25",
+        [],
+        [2],
+    ),
+    (
+        "inference-cost/explain-where-compute-goes",
+        "Training takes about six floating-point operations per parameter per token.",
+        [0],
+        [],
+    ),
+    (
+        "retrieval-evaluation/elo-explain",
+        "Equal ratings are a coin flip, a hundred points up is sixty-four percent, four "
+        "hundred is ninety-one percent.",
+        [2],
+        [],
+    ),
+    (
+        "retrieval-evaluation/elo-explain",
+        "Equal ratings are a coin flip, a hundred points up is eighty percent, four hundred "
+        "is ninety-nine percent.",
+        [],
+        [2],
+    ),
 ]
 
 CASES = [

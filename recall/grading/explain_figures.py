@@ -43,6 +43,7 @@ _FIGURE = re.compile(
 #: What makes "third", "tenth" a fraction rather than an ordinal: "a tenth", "one third".
 _ARTICLE = re.compile(r"\b(?:a|one)\s+$", re.IGNORECASE)
 _TIMES = re.compile(r"\s*times\b", re.IGNORECASE)
+_PERCENT = re.compile(r"\s*per\s?cent\b", re.IGNORECASE)
 _WORDISH = re.compile(r"[^\W\d_]+")
 #: Words around a figure that say nothing of what it is of.
 _FILLER = frozenset(
@@ -153,6 +154,8 @@ def figures(text: str, *, glued: bool = False) -> tuple[Figure, ...]:
             unit = (match.group("unit") or "").lower()
             if not unit and _TIMES.match(text, match.end()):
                 unit = "x"
+            if not unit and _PERCENT.match(text, match.end()):
+                unit = "%"  # "sixty-four percent" is 64%
             kind = "percent" if unit == "%" else "multiple" if unit else "plain"
         # what the figure counts: the word right after it ("20 *tokens*", "8x *smaller*")
         # and the one right before ("a spread of about *0.7*")

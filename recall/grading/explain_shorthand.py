@@ -9,7 +9,8 @@ them: ``<<`` is "much smaller than", ``≤`` "at most" (so "≥" against "at mos
 the other way, as "at least" does), ``∞`` "infinite", ``∝`` "proportional to", ``Σ`` "sum"
 (lower-cased it would read as the letter sigma), ``∏`` "product", ``∇`` "gradient", ``∂z``
 "dz", a prime after a one-letter name ("σ′(z)", "A′(θ)") "prime", ``!= 0`` "nonzero",
-``==`` between terms "the same as", "100s" "hundreds", ``#`` before a word "number of", a
+``==`` between terms "the same as", "never fewer than" "at least" and "never exceeds" "at
+most", "floating point operations" "FLOPs", "100s" "hundreds", ``#`` before a word "number of", a
 slash before a unit ("FLOPs/tok", "16B/param") "per", and a clipped word its whole word
 ("cond", "indep", "vecs", "coef", "recon"). An arrow right after a note's head term
 ("RMSNorm -> LN minus the centering", "BN -> per feature") heads the note, as a colon does:
@@ -41,6 +42,17 @@ _SIGN_WORDS = (
     (re.compile(r"∇"), " gradient "),
     (re.compile(r"∂"), "d"),
 )
+#: Bounds said in words: "never fewer than one", "no less than 0.5" are "at least"; "never more
+#: than", "no greater than", "never exceeds" are "at most" (so "at most 0.25" is made, and a
+#: bound the other way leans against it).
+_AT_LEAST = re.compile(r"\b(?:never|not|no)\s+(?:fewer|less|lower|smaller)\s+than\b", re.IGNORECASE)
+_AT_MOST = re.compile(
+    r"\b(?:(?:never|not|no)\s+(?:more|greater|larger|higher|bigger)\s+than"
+    r"|(?:never|does\s+not|doesn't|can't|cannot|can\s+not)\s+exceeds?)\b",
+    re.IGNORECASE,
+)
+#: Floating-point operations, however written, are FLOPs.
+_FLOPS = re.compile(r"\bfloating[\s-]point\s+operations\b", re.IGNORECASE)
 #: "Elo == BT", "L2 == WD": two terms said to be one thing (a formula's "p == q" too).
 _SAME = re.compile(r"(?<=[\w)\]])\s*==\s*(?=[\w(])")
 #: A prime after a one-letter name is the derivative: "σ′(z)", "σ'(z)", "A′(θ)".
@@ -108,6 +120,8 @@ def read_shorthand(text: str) -> str:
     for sign, words in _SIGN_WORDS:
         text = sign.sub(words, text)
     text = _SAME.sub(" the same as ", text)
+    text = _AT_MOST.sub(" at most", _AT_LEAST.sub(" at least", text))
+    text = _FLOPS.sub("FLOPs", text)
     text = _PRIME.sub(r"\1 prime", text)
     text = _ROUND_PLURAL.sub(_plural, text)
     text = _COUNT.sub(" number of ", text)
