@@ -570,6 +570,25 @@ FORMULAS = [
 
 #: Numbers written as words are compared with a point's values ("eightfold", "a thousand").
 NUMBER_WORDS = [
+    # "0" is "zero" wherever it stands, but a piece of "0.5" is none
+    (
+        "regularization/explain-l1-zeros",
+        "If the data's pull at the origin is weaker than λ, L1 leaves the weight at exactly 0.",
+        [3],
+        [],
+    ),
+    (
+        "information-theory/explain-kl",
+        "It hits 0 only if the two distributions are identical.",
+        [3],
+        [],
+    ),
+    (
+        "information-theory/explain-kl",
+        "It hits 0.5 only if the two distributions are identical.",
+        [],
+        [3],
+    ),
     ("attention-transformers/explain-sqrt-dk", "At d_k = 64 the logits shrink eightfold.", [4], []),
     (
         "optimizers/explain-bias-correction",

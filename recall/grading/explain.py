@@ -115,7 +115,8 @@ How a phrasing is matched, and why (reading the text as words, clauses and negat
 * **Numbers in words are numbers.** A number spelt in several words ("seven hundred
   sixty-eight", "point zero one three", "seven tenths") is read as its digits
   (:mod:`recall.grading.explain_numbers`); a phrasing's digit takes the word for it
-  ("2>minus>2>cos" is made by "two minus two times the cosine") inside a chain of close words.
+  ("2>minus>2>cos" is made by "two minus two times the cosine") inside a chain of close words;
+  "0" and "zero" anywhere ("the weight is exactly 0"), unless the "0" is a piece of a figure.
 * **Formulas and numbers are graded, not read.** Runs of the text that look like math are read
   with the engine's own grammar and compared with the point's formulas by the engine, an
   equation as an equation (:mod:`recall.grading.explain_formulas`); numbers are compared within
@@ -195,6 +196,9 @@ _GREEK_NAMES = frozenset(
     """alpha beta gamma delta epsilon eps zeta eta theta iota kappa lambda mu nu xi pi rho
     sigma tau phi chi psi omega""".split()
 )
+#: Numbers a phrasing's word takes in the learner's other spelling wherever it stands ("exactly
+#: 0" for "zero"); other numbers only in a chain of close words ("log 2" is no "two bits").
+_ZERO = frozenset({"zero", "0"})
 #: ``a>b`` in a phrasing: ``b`` among the next this many words of the text after ``a``.
 NEAR = 2
 
@@ -249,7 +253,7 @@ class Phrasing:
         figures = [any(w.isdigit() for w in slot.words) for slot in slots]
         slots = [
             replace(
-                slot if chain else replace(slot, twins=()),
+                slot if chain or _ZERO & set(slot.words) else replace(slot, twins=()),
                 figure=figures[k],
                 open_ahead=k + 1 < len(slots) and (slots[k + 1].near or figures[k + 1]),
                 open_behind=slot.near or (k > 0 and figures[k - 1]),
@@ -1298,8 +1302,11 @@ def _slot_takes(slot: _Slot, token: Token) -> bool:
         (token.glued_ahead and not slot.open_ahead) or (token.glued_behind and not slot.open_behind)
     ):
         return False
-    if token.stem in slot.stems or token.word in slot.twins:
+    if token.stem in slot.stems:
         return True
+    if token.word in slot.twins:
+        # "exactly 0" says "zero", but "0.5" has no zero of its own
+        return slot.figure or not (token.glued_ahead or token.glued_behind)
     for word in slot.words:
         allowance = 2 if len(word) >= 10 else 1 if len(word) >= 6 else 0
         if allowance and word[0] == token.word[:1] and not _opposed_prefixes(word, token.word):
