@@ -1108,6 +1108,21 @@ SHORTHAND = [
         [1],
         [],
     ),
+    # a formula sheet's notation names what it writes: H(p) an entropy, N(μ, σ²) a normal,
+    # x̄ a mean, (1/N) Σ an average
+    ("information-theory/explain-mle-min-kl", "H(data) stays constant whatever θ is", [2], []),
+    (
+        "probability-statistics/explain-clt",
+        "for large n the sample mean x̄ is roughly N(μ, σ²/n)",
+        [0],
+        [],
+    ),
+    (
+        "metrics/ranking-vs-calibration",
+        "Brier score = (1/N) Σ_i (p_i − y_i)², a calibration-and-sharpness mix",
+        [3],
+        [],
+    ),
     # bounds said in words, percentages in words, a terse note's verb
     (
         "gradients/why-mse-sigmoid-trains-badly",
