@@ -570,6 +570,13 @@ FORMULAS = [
 
 #: Numbers written as words are compared with a point's values ("eightfold", "a thousand").
 NUMBER_WORDS = [
+    # a formula read as words is judged where the text writes it, not at an earlier "log N"
+    (
+        "losses/explain-infonce",
+        "guessing: loss = log N. the shared information ≥ log N − L.",
+        [2],
+        [],
+    ),
     # "0" is "zero" wherever it stands, but a piece of "0.5" is none
     (
         "regularization/explain-l1-zeros",

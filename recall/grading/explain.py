@@ -921,8 +921,9 @@ def _said_of_another(text: str, formula: str, say: str) -> bool:
     :data:`QUANTITIES` count, so a synonym the list does not hold ("SE = σ/√n") is no claim."""
     found = re.search(r"(?<!\w)" + re.escape(formula), text, re.IGNORECASE)
     if found is None and formula.split():
-        # words read off a formula ("2 minus 2 cos"): where the first of them stands
-        found = re.search(r"(?<!\w)" + re.escape(formula.split()[0]), text, re.IGNORECASE)
+        # words read off a formula ("2 minus 2 cos"): where the first of them stands with the
+        # others after it ("MI ≥ log N − L", not the "log N" of "chance loss = log N" before)
+        found = _where_read(text, formula.split())
     if found is None:
         return False
     head = text[max(0, found.start() - 80) : found.start()]
@@ -931,6 +932,19 @@ def _said_of_another(text: str, formula: str, say: str) -> bool:
         return False
     named = _naming_words(head[: stating.start()]) & QUANTITIES
     return bool(named) and not named & _say_names(say)
+
+
+def _where_read(text: str, words: list[str]) -> re.Match[str] | None:
+    """Where the text writes the formula whose words are ``words`` (as the matcher read them):
+    the first occurrence of the first word followed closely by all the others in its sentence,
+    else its first occurrence."""
+    first = None
+    for found in re.finditer(r"(?<!\w)" + re.escape(words[0]), text, re.IGNORECASE):
+        first = first or found
+        ahead = normalised(re.split(r"[.;!?\n](?:\s|$)", text[found.start() :][:60])[0])
+        if set(words) <= {folded(w) for w in WORD.findall(ahead)}:
+            return found
+    return first
 
 
 _SPOKEN_SUM = re.compile(r"\b(?:minus|plus)\s*$|^\s*(?:minus|plus)\b", re.IGNORECASE)
