@@ -1130,6 +1130,14 @@ SHORTHAND = [
         [3],
         [],
     ),
+    ("retrieval-evaluation/elo-explain", "only the rating Δ matters, not the level", [3], []),
+    ("probability-statistics/explain-log-odds", "w_j: Δlog-odds for +1 unit of x_j", [1], []),
+    (
+        "metrics/dcg-conventions",
+        "either way rank i is weighted by 1/log2(i+1)",
+        [1],
+        [],
+    ),
     # bounds said in words, percentages in words, a terse note's verb
     (
         "gradients/why-mse-sigmoid-trains-badly",

@@ -7,8 +7,9 @@ formula sheet: "variance << REINFORCE", "no Lipschitz -> gap -> ∞", "bound ≤
 word says a word the point's phrasings ask for, and a reader of words alone sees none of
 them: ``<<`` is "much smaller than", ``≤`` "at most" (so "≥" against "at most 0.25" leans
 the other way, as "at least" does), ``∞`` "infinite", ``∝`` "proportional to", ``Σ`` "sum"
-(lower-cased it would read as the letter sigma), ``∏`` "product", ``∇`` "gradient", ``∂z``
-"dz", a prime after a one-letter name ("σ′(z)", "A′(θ)") "prime", ``!= 0`` "nonzero",
+(lower-cased it would read as the letter sigma), ``∏`` "product", ``∇`` "gradient", ``Δ``
+"change in" before a name and "difference" alone, ``∂z`` "dz", a prime after a one-letter
+name ("σ′(z)", "A′(θ)") "prime", ``!= 0`` "nonzero",
 ``==`` between terms "the same as", "never fewer than" "at least" and "never exceeds" "at
 most", "floating point operations" "FLOPs", "100s" "hundreds", ``#`` before a word "number of", a
 slash before a unit ("FLOPs/tok", "16B/param") "per", and a clipped word its whole word
@@ -43,6 +44,9 @@ _SIGN_WORDS = (
     (re.compile(r"∏"), " product "),
     (re.compile(r"∇"), " gradient "),
     (re.compile(r"∂"), "d"),
+    # "Δlog-odds" is a change in them; "only Δ matters", "Δ0 -> 50%" a difference
+    (re.compile(r"Δ(?=[^\W\d_])"), " change in "),
+    (re.compile(r"Δ"), " difference "),
 )
 #: Bounds said in words: "never fewer than one", "no less than 0.5" are "at least"; "never more
 #: than", "no greater than", "never exceeds" are "at most" (so "at most 0.25" is made, and a
