@@ -627,6 +627,32 @@ FORMULAS = [
 
 #: Numbers written as words are compared with a point's values ("eightfold", "a thousand").
 NUMBER_WORDS = [
+    # a formula read as words is judged where the text writes it, not at an earlier "log N"
+    (
+        "losses/explain-infonce",
+        "guessing: loss = log N. the shared information ≥ log N − L.",
+        [2],
+        [],
+    ),
+    # "0" is "zero" wherever it stands, but a piece of "0.5" is none
+    (
+        "regularization/explain-l1-zeros",
+        "If the data's pull at the origin is weaker than λ, L1 leaves the weight at exactly 0.",
+        [3],
+        [],
+    ),
+    (
+        "information-theory/explain-kl",
+        "It hits 0 only if the two distributions are identical.",
+        [3],
+        [],
+    ),
+    (
+        "information-theory/explain-kl",
+        "It hits 0.5 only if the two distributions are identical.",
+        [],
+        [3],
+    ),
     ("attention-transformers/explain-sqrt-dk", "At d_k = 64 the logits shrink eightfold.", [4], []),
     (
         "optimizers/explain-bias-correction",
@@ -1322,6 +1348,62 @@ SHORTHAND = [
         "Y = X² with X symmetric: Y is a fn of X yet Cov(X, Y) = 0",
         [1],
         [],
+    ),
+    # a formula sheet's notation names what it writes: H(p) an entropy, N(μ, σ²) a normal,
+    # x̄ a mean, (1/N) Σ an average
+    ("information-theory/explain-mle-min-kl", "H(data) stays constant whatever θ is", [2], []),
+    (
+        "probability-statistics/explain-clt",
+        "for large n the sample mean x̄ is roughly N(μ, σ²/n)",
+        [0],
+        [],
+    ),
+    (
+        "metrics/ranking-vs-calibration",
+        "Brier score = (1/N) Σ_i (p_i − y_i)², a calibration-and-sharpness mix",
+        [3],
+        [],
+    ),
+    ("retrieval-evaluation/elo-explain", "only the rating Δ matters, not the level", [3], []),
+    ("probability-statistics/explain-log-odds", "w_j: Δlog-odds for +1 unit of x_j", [1], []),
+    (
+        "metrics/dcg-conventions",
+        "either way rank i is weighted by 1/log2(i+1)",
+        [1],
+        [],
+    ),
+    # bounds said in words, percentages in words, a terse note's verb
+    (
+        "gradients/why-mse-sigmoid-trains-badly",
+        "the sigmoid's slope is never more than 0.25",
+        [2],
+        [],
+    ),
+    (
+        "gradients/why-mse-sigmoid-trains-badly",
+        "the sigmoid's slope is never less than 0.25",
+        [],
+        [2],
+    ),
+    (
+        "inference-cost/explain-where-compute-goes",
+        "Training takes about six floating-point operations per parameter per token.",
+        [0],
+        [],
+    ),
+    (
+        "retrieval-evaluation/elo-explain",
+        "Equal ratings are a coin flip, a hundred points up is sixty-four percent, four "
+        "hundred is ninety-one percent.",
+        [2],
+        [],
+    ),
+    (
+        "retrieval-evaluation/elo-explain",
+        "Equal ratings are a coin flip, a hundred points up is eighty percent, four hundred "
+        "is ninety-nine percent.",
+        [],
+        [2],
     ),
 ]
 

@@ -134,7 +134,8 @@ How a phrasing is matched, and why (reading the text as words, clauses and negat
 * **Numbers in words are numbers.** A number spelt in several words ("seven hundred
   sixty-eight", "point zero one three", "seven tenths") is read as its digits
   (:mod:`recall.grading.explain_numbers`); a phrasing's digit takes the word for it
-  ("2>minus>2>cos" is made by "two minus two times the cosine") inside a chain of close words.
+  ("2>minus>2>cos" is made by "two minus two times the cosine") inside a chain of close words;
+  "0" and "zero" anywhere ("the weight is exactly 0"), unless the "0" is a piece of a figure.
 * **Formulas and numbers are graded, not read.** Runs of the text that look like math are read
   with the engine's own grammar and compared with the point's formulas by the engine, an
   equation as an equation (:mod:`recall.grading.explain_formulas`); numbers are compared within
@@ -225,6 +226,9 @@ _GREEK_NAMES = frozenset(
     """alpha beta gamma delta epsilon eps zeta eta theta iota kappa lambda mu nu xi pi rho
     sigma tau phi chi psi omega""".split()
 )
+#: Numbers a phrasing's word takes in the learner's other spelling wherever it stands ("exactly
+#: 0" for "zero"); other numbers only in a chain of close words ("log 2" is no "two bits").
+_ZERO = frozenset({"zero", "0"})
 #: ``a>b`` in a phrasing: ``b`` among the next this many words of the text after ``a``.
 NEAR = 2
 
@@ -279,7 +283,7 @@ class Phrasing:
         figures = [any(w.isdigit() for w in slot.words) for slot in slots]
         slots = [
             replace(
-                slot if chain else replace(slot, twins=()),
+                slot if chain or _ZERO & set(slot.words) else replace(slot, twins=()),
                 figure=figures[k],
                 open_ahead=k + 1 < len(slots) and (slots[k + 1].near or figures[k + 1]),
                 open_behind=slot.near or (k > 0 and figures[k - 1]),
@@ -652,8 +656,7 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
     text = without_retracted(text)
     keywords, stems = _keywords(card), _card_stems(card)
     read = [
-        _known(_bagged(clause, keywords), stems)
-        for clause in _retracted(list(read_clauses(text)))
+        _known(_bagged(clause, keywords), stems) for clause in _retracted(list(read_clauses(text)))
     ]
     plain = _with_referents(read)
     # words that stand only in lists of terms: a number or formula among them states nothing
@@ -1102,8 +1105,9 @@ def _said_of_another(text: str, formula: str, say: str) -> bool:
     :data:`QUANTITIES` count, so a synonym the list does not hold ("SE = σ/√n") is no claim."""
     found = re.search(r"(?<!\w)" + re.escape(formula), text, re.IGNORECASE)
     if found is None and formula.split():
-        # words read off a formula ("2 minus 2 cos"): where the first of them stands
-        found = re.search(r"(?<!\w)" + re.escape(formula.split()[0]), text, re.IGNORECASE)
+        # words read off a formula ("2 minus 2 cos"): where the first of them stands with the
+        # others after it ("MI ≥ log N − L", not the "log N" of "chance loss = log N" before)
+        found = _where_read(text, formula.split())
     if found is None:
         return False
     head = text[max(0, found.start() - 80) : found.start()]
@@ -1112,6 +1116,19 @@ def _said_of_another(text: str, formula: str, say: str) -> bool:
         return False
     named = _naming_words(head[: stating.start()]) & QUANTITIES
     return bool(named) and not named & _say_names(say)
+
+
+def _where_read(text: str, words: list[str]) -> re.Match[str] | None:
+    """Where the text writes the formula whose words are ``words`` (as the matcher read them):
+    the first occurrence of the first word followed closely by all the others in its sentence,
+    else its first occurrence."""
+    first = None
+    for found in re.finditer(r"(?<!\w)" + re.escape(words[0]), text, re.IGNORECASE):
+        first = first or found
+        ahead = normalised(re.split(r"[.;!?\n](?:\s|$)", text[found.start() :][:60])[0])
+        if set(words) <= {folded(w) for w in WORD.findall(ahead)}:
+            return found
+    return first
 
 
 _SPOKEN_SUM = re.compile(r"\b(?:minus|plus)\s*$|^\s*(?:minus|plus)\b", re.IGNORECASE)
@@ -1612,8 +1629,11 @@ def _slot_takes(slot: _Slot, token: Token) -> bool:
         (token.glued_ahead and not slot.open_ahead) or (token.glued_behind and not slot.open_behind)
     ):
         return False
-    if token.stem in slot.stems or token.word in slot.twins:
+    if token.stem in slot.stems:
         return True
+    if token.word in slot.twins:
+        # "exactly 0" says "zero", but "0.5" has no zero of its own
+        return slot.figure or not (token.glued_ahead or token.glued_behind)
     if token.known:
         return False  # a word the card uses is itself, no slip of another
     for word in slot.words:

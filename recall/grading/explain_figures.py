@@ -46,6 +46,7 @@ _FIGURE = re.compile(
 _ARTICLE = re.compile(r"\b(?:a|one)\s+$", re.IGNORECASE)
 _TIMES = re.compile(r"\s*times\b", re.IGNORECASE)
 _FACTOR = re.compile(r"\bfactor\s+(?:of\s+)?(?:about\s+|roughly\s+|~\s*)?$", re.IGNORECASE)
+_PERCENT = re.compile(r"\s*per\s?cent\b", re.IGNORECASE)
 _WORDISH = re.compile(r"[^\W\d_]+")
 #: Words around a figure that say nothing of what it is of.
 _FILLER = frozenset(
@@ -176,6 +177,8 @@ def figures(text: str, *, glued: bool = False) -> tuple[Figure, ...]:
                 _TIMES.match(text, match.end()) or _FACTOR.search(text, 0, match.start())
             ):
                 unit = "x"  # "64 times", "by a factor of 64"
+            if not unit and _PERCENT.match(text, match.end()):
+                unit = "%"  # "sixty-four percent" is 64%
             kind = "percent" if unit == "%" else "multiple" if unit else "plain"
         # what the figure counts: the word right after it ("20 *tokens*", "8x *smaller*")
         # and the one right before ("a spread of about *0.7*")

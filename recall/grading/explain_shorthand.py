@@ -7,11 +7,15 @@ formula sheet: "variance << REINFORCE", "no Lipschitz -> gap -> ∞", "bound ≤
 word says a word the point's phrasings ask for, and a reader of words alone sees none of
 them: ``<<`` is "much smaller than", ``≤`` "at most" (so "≥" against "at most 0.25" leans
 the other way, as "at least" does), ``∞`` "infinite", ``∝`` "proportional to", ``Σ`` "sum"
-(lower-cased it would read as the letter sigma), ``∏`` "product", ``∇`` "gradient", ``∂z``
-"dz", a prime after a one-letter name ("σ′(z)", "A′(θ)") "prime", ``!= 0`` "nonzero",
-``==`` between terms "the same as", "100s" "hundreds", ``#`` before a word "number of", a
+(lower-cased it would read as the letter sigma), ``∏`` "product", ``∇`` "gradient", ``Δ``
+"change in" before a name and "difference" alone, ``∂z`` "dz", a prime after a one-letter
+name ("σ′(z)", "A′(θ)") "prime", ``!= 0`` "nonzero",
+``==`` between terms "the same as", "never fewer than" "at least" and "never exceeds" "at
+most", "floating point operations" "FLOPs", "100s" "hundreds", ``#`` before a word "number of", a
 slash before a unit ("FLOPs/tok", "16B/param") "per", and a clipped word its whole word
-("cond", "indep", "vecs", "coef", "recon"). An arrow right after a note's head term
+("cond", "indep", "vecs", "coef", "recon"). A formula sheet's notation is named beside it:
+"H(p)" is an entropy, "H(p, q)" a cross-entropy, "N(μ, σ²/n)" a normal, "x̄" a mean and
+"(1/n) Σ" an average. An arrow right after a note's head term
 ("RMSNorm -> LN minus the centering", "BN -> per feature") heads the note, as a colon does:
 it says what the term is, not what it causes.
 
@@ -40,7 +44,30 @@ _SIGN_WORDS = (
     (re.compile(r"∏"), " product "),
     (re.compile(r"∇"), " gradient "),
     (re.compile(r"∂"), "d"),
+    # "Δlog-odds" is a change in them; "only Δ matters", "Δ0 -> 50%" a difference
+    (re.compile(r"Δ(?=[^\W\d_])"), " change in "),
+    (re.compile(r"Δ"), " difference "),
 )
+#: Bounds said in words: "never fewer than one", "no less than 0.5" are "at least"; "never more
+#: than", "no greater than", "never exceeds" are "at most" (so "at most 0.25" is made, and a
+#: bound the other way leans against it).
+_AT_LEAST = re.compile(r"\b(?:never|not|no)\s+(?:fewer|less|lower|smaller)\s+than\b", re.IGNORECASE)
+_AT_MOST = re.compile(
+    r"\b(?:(?:never|not|no)\s+(?:more|greater|larger|higher|bigger)\s+than"
+    r"|(?:never|does\s+not|doesn't|can't|cannot|can\s+not)\s+exceeds?)\b",
+    re.IGNORECASE,
+)
+#: Floating-point operations, however written, are FLOPs.
+_FLOPS = re.compile(r"\bfloating[\s-]point\s+operations\b", re.IGNORECASE)
+#: The names of a formula sheet's notation, said beside it: "H(p)" is an entropy and "H(p, q)" a
+#: cross-entropy, "N(μ, σ²/n)" a normal distribution, "x̄" a mean, "(1/n) Σ" an average ("H(data)
+#: const" says the entropy is constant, "X̄ ≈ N(μ, σ²/n)" that the mean is normal).
+_ENTROPY = re.compile(r"\bH\((?=[^(),]{1,20}\))")
+_CROSS = re.compile(r"\bH\((?=[^(),]{1,20},[^(),]{1,20}\))")
+#: (a standard normal, "N(0, 1)", "N(0, I)", is left as typed: the decks ask for "n 0 i")
+_NORMAL = re.compile(r"(?:\bN|𝒩)\((?!\s*0\s*,\s*[1I]\s*\))(?=[^()]{1,30},[^()]{1,30}\))")
+_BAR = re.compile(r"\b[^\W\d_]\u0304")
+_AVERAGE = re.compile(r"\(?\b1\s*/\s*[nNmMBK]\b\)?\s*(?=[Σ∑])")
 #: "Elo == BT", "L2 == WD": two terms said to be one thing (a formula's "p == q" too).
 _SAME = re.compile(r"(?<=[\w)\]])\s*==\s*(?=[\w(])")
 #: A prime after a one-letter name is the derivative: "σ′(z)", "σ'(z)", "A′(θ)".
@@ -105,9 +132,14 @@ _HEAD_ARROW = re.compile(
 def read_shorthand(text: str) -> str:
     """``text`` with the signs and clipped words of notes written out as words."""
     text = _HEAD_ARROW.sub(r"\1\2:", text)
+    text = _CROSS.sub("cross-entropy H(", _ENTROPY.sub("entropy H(", text))
+    text = _NORMAL.sub("normal N(", text)
+    text = _BAR.sub("mean", _AVERAGE.sub(" average ", text))
     for sign, words in _SIGN_WORDS:
         text = sign.sub(words, text)
     text = _SAME.sub(" the same as ", text)
+    text = _AT_MOST.sub(" at most", _AT_LEAST.sub(" at least", text))
+    text = _FLOPS.sub("FLOPs", text)
     text = _PRIME.sub(r"\1 prime", text)
     text = _ROUND_PLURAL.sub(_plural, text)
     text = _COUNT.sub(" number of ", text)
