@@ -1422,6 +1422,9 @@ def _rejects(
     "QK-Norm normalises the values *rather than the queries*"), whatever else the clause
     says."""
     kept = {token.stem for token in clause if not token.negated}
+    # a compound kept keeps its head: "costs the cross-entropy H(p, q) instead of H(p)" still
+    # speaks of entropy ("crossentropy" holds "entropy")
+    kept |= {word for word in asserted if any(k != word and k.endswith(word) for k in kept)}
     return any(
         (token.denied and token.stem in claim)
         or (token.rejected and token.stem in asserted and token.stem not in kept)
