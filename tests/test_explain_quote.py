@@ -85,3 +85,18 @@ def test_a_negated_point_is_quoted_with_its_negation() -> None:
     said = [o.said for o in check_explanation(card, text).outcomes if o.made]
     assert said, "the negated points are made"
     assert all(re.search(r"\bnot\b", quote) for quote in said), said
+
+
+def test_a_text_of_signs_is_read_as_at_most_max_words_words() -> None:
+    """Signs read as words ("≥" is "at least") cannot make a hostile text longer than a long
+    explanation: the reader stops at MAX_WORDS words."""
+    from recall.grading.explain_words import MAX_WORDS, read_clauses
+
+    for hostile in ("≥" * 4000, "≪∝" * 2000, "a -> b " * 600):
+        assert sum(len(clause) for clause in read_clauses(hostile)) <= MAX_WORDS
+
+
+def test_the_quote_of_a_long_repetitive_text_is_the_shortest_stretch() -> None:
+    text = "maximum " * 490 + ". minimising it is maximum likelihood."
+    assert learner_words(text, "maximum likelihood") == "maximum likelihood"
+    assert learner_words("a " * 999 + "b", "a b") == "a b"

@@ -126,3 +126,44 @@ def test_the_blanked_claim_keeps_every_later_offset() -> None:
 )
 def test_a_denied_relation_is_read_as_a_negation(text: str, point: int, made_it: bool) -> None:
     assert (point in made(CROSS_ENTROPY, text)) is made_it
+
+
+SQRT_DK = "attention-transformers/explain-sqrt-dk"
+
+
+@pytest.mark.parametrize(
+    ("text", "credited"),
+    [
+        # a negation later in the sentence that is no verdict on the reported claim
+        (
+            "Many say dividing by sqrt(d_k) brings the logit variance back to one, which isn't "
+            "wrong.",
+            True,
+        ),
+        (
+            "You might expect large logits to saturate the softmax, and they do: that is not a "
+            "problem you can ignore.",
+            True,
+        ),
+        (
+            "They say a saturated softmax has near zero Jacobian so gradients vanish, it never "
+            "recovers on its own.",
+            True,
+        ),
+        ("As for large logits, they push the softmax towards one-hot, and it can't recover.", True),
+        ("Regarding saturation, large logits push the softmax to one-hot; it isn't subtle.", True),
+        (
+            "That dividing by sqrt(d_k) brings the logit variance back to one is not something "
+            "anyone disputes.",
+            True,
+        ),
+        # rejections in other words
+        ("The claim that large logits push softmax to one-hot is not really true.", False),
+        ("The claim that large logits push softmax to one-hot doesn't hold.", False),
+        ("People say large logits push the softmax to one-hot. They're wrong.", False),
+        ("People say large logits push the softmax to one-hot. I disagree.", False),
+        ("Large logits push the softmax to one-hot, people say, but that's false.", False),
+    ],
+)
+def test_only_a_verdict_on_the_reported_claim_rejects_it(text: str, credited: bool) -> None:
+    assert bool(made(SQRT_DK, text)) is credited

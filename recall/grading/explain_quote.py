@@ -27,6 +27,7 @@ _NEGATIONS = frozenset(
     {"not", "no", "never", "nothing", "without", "none", "neither", "nor", "cannot"}
 )
 _CONTRACTED_NOT = re.compile(r"n['’]?t$", re.IGNORECASE)
+_CLAUSE_END = re.compile(r"[.;:?!]")
 _TEXT_WORD = re.compile(r"[^\W_]+(?:[_'’][^\W_]+)*")
 
 
@@ -37,16 +38,7 @@ def learner_words(text: str, evidence: str) -> str:
     if not wanted:
         return evidence
     words = _text_words(text)
-    best: tuple[int, int] | None = None
-    for first in range(len(words)):
-        if not words[first][2] & wanted.keys():
-            continue
-        end = _cover_from(words, first, wanted)
-        if end is None:
-            break  # no later start can cover what this one could not
-        span = (words[first][0], words[end][1])
-        if best is None or span[1] - span[0] < best[1] - best[0]:
-            best = span
+    best = _shortest_cover(words, wanted)
     if best is None:
         return evidence
     start = _with_negation_before(text, words, best[0])
@@ -68,28 +60,44 @@ def _readings(raw: str) -> frozenset[str]:
     return frozenset(folded(word) for word in WORD.findall(normalised(raw)) if word != ",")
 
 
-def _cover_from(
-    words: list[tuple[int, int, frozenset[str]]], first: int, wanted: Counter[str]
-) -> int | None:
-    """The index of the first word at or after ``first`` by which every wanted word has been
-    seen, or ``None``."""
-    missing = Counter(wanted)
-    for index in range(first, len(words)):
-        for reading in words[index][2]:
-            if missing[reading] > 0:
-                missing[reading] -= 1
-                break
-        if not +missing:
-            return index
-    return None
+def _shortest_cover(
+    words: list[tuple[int, int, frozenset[str]]], wanted: Counter[str]
+) -> tuple[int, int] | None:
+    """The character span of the shortest run of ``words`` that holds every wanted word as
+    often as wanted, or ``None``: one pass with two ends (each typed word counts as the first
+    of its forms that is wanted), so a long text costs time in proportion to its length."""
+    labels = [next((r for r in sorted(w[2]) if r in wanted), None) for w in words]
+    have: Counter[str] = Counter()
+    short = len(wanted)  # wanted words not yet held often enough
+    best: tuple[int, int] | None = None
+    first = 0
+    for last, label in enumerate(labels):
+        if label is None:
+            continue
+        have[label] += 1
+        short -= have[label] == wanted[label]
+        while short == 0:
+            head = labels[first]
+            if head is not None:
+                span = (words[first][0], words[last][1])
+                if best is None or span[1] - span[0] < best[1] - best[0]:
+                    best = span
+                have[head] -= 1
+                short += have[head] == wanted[head] - 1
+            first += 1
+    return best
 
 
 def _with_negation_before(
     text: str, words: list[tuple[int, int, frozenset[str]]], start: int
 ) -> int:
-    """``start``, moved back to a negation among the few words before it."""
+    """``start``, moved back to a negation among the few words before it in its own clause
+    (never across a full stop, colon, semicolon or question mark: "Bounded? No. Label
+    smoothing ..." quotes no "No")."""
     before = [w for w in words if w[1] <= start][-_NEGATION_REACH:]
     for begin, end, _ in before:
+        if _CLAUSE_END.search(text, begin, start):
+            continue
         raw = text[begin:end]
         if raw.lower() in _NEGATIONS or _CONTRACTED_NOT.search(raw):
             return begin

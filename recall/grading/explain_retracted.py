@@ -44,31 +44,49 @@ _REPORTING = (
 )
 _OPENING_REPORT = re.compile(r"^\W*(?:\w+\W+){0,4}?(?:" + _REPORTING + r")\b", re.IGNORECASE)
 
-#: A verdict that rejects what was just said.
+#: A verdict that rejects what was just said. Only a verdict's own words: "that is *not* a
+#: problem you can ignore" and "it never recovers" state something else, and "which isn't
+#: wrong" endorses (a negation before "wrong" is no rejection).
 _REJECTING = (
     r"none\s+of\s+(?:that|this|it|these|those)(?:\s+\w+){0,2}?\s+(?:is|are|was|were|holds?"
-    r"|describes?|applies|true|right)"
-    r"|none\s+of\s+(?:that|this|it|these|those)\s+is\s+(?:true|right|correct)"
-    r"|(?:that|this|it|which)(?:'s|\s+is|\s+was|\s+isn't|\s+is\s+not|\s+wasn't)\s+"
-    r"(?:(?:just|simply|plain|completely|totally|actually|really)\s+)?"
-    r"(?:wrong|false|incorrect|a\s+myth|misleading|nonsense|untrue|backwards|a\s+misconception"
-    r"|not\s+(?:quite\s+|really\s+|at\s+all\s+)?(?:true|right|correct|the\s+case|so|how|what|why"
-    r"|accurate))"
-    r"|(?:that|this|it)\s+(?:doesn't|does\s+not|isn't|is\s+not|won't|can't|cannot|never|didn't"
-    r"|did\s+not)\b(?!\s+(?:only|just|merely|all|simply)\b)"
-    r"|(?:that|this|it)(?:'s|\s+is)\s+not\b(?!\s+(?:only|just|merely|all|simply)\b)"
+    r"|describes?|applies|true|right)\b"
+    # "that's wrong", "this is simply false"
+    r"|(?:that|this|it|which)(?:'s|\s+is|\s+was)\s+(?:(?:just|simply|plain|completely|totally"
+    r"|actually|really)\s+)?(?:wrong|false|incorrect|a\s+myth|misleading|nonsense|untrue"
+    r"|backwards|a\s+misconception|rubbish)\b"
+    # "that isn't true", "it's not quite right", "this is not the case"
+    r"|(?:that|this|it|which)(?:'s\s+not|\s+is\s+not|\s+isn't|\s+was\s+not|\s+wasn't)\s+"
+    r"(?:quite\s+|really\s+|actually\s+|at\s+all\s+|entirely\s+)?(?:true|right|correct|the\s+case"
+    r"|so|how|what"
+    r"|why|accurate)\b"
+    # an auxiliary alone, the claim's verb left out ("but it doesn't.", "but that isn't so")
+    r"|(?:that|this|it|they)\s+(?:doesn't|does\s+not|don't|do\s+not|didn't|did\s+not|isn't"
+    r"|is\s+not|aren't|are\s+not|won't|can't|cannot)(?:\s+(?:really|actually|at\s+all))?"
+    r"(?=\s*(?:[.;:,!?)]|$))"
+    r"|(?:that|this|it)\s+(?:doesn't|does\s+not|didn't|did\s+not|won't|can't)\s+(?:hold|happen"
+    r"|apply|follow|work)\b"
+    r"|they(?:'re|\s+are)\s+(?:wrong|mistaken)\b|i\s+(?:disagree|don't\s+agree|do\s+not\s+agree)\b"
     r"|not\s+(?:true|right|correct|the\s+case)\b"
-    r"|(?:wrong|false|nope|not\s+so)\b"
+    r"|(?:wrong|false|nope|not\s+so|rubbish|nonsense)(?=\s*(?:[.;:,!?)]|$))"
 )
+#: Words between the separator and the verdict ("but honestly none of that ..."): a few only,
+#: so the search stays linear in the text's length.
+_FILLERS = r"(?:(?:honestly|actually|really|in\s+fact|in\s+reality|sadly|alas|no)\W+){0,2}"
 #: The rejection after the reported claim: after "but", a comma, a semicolon or a dash.
 _LATER_REJECTION = re.compile(
-    r"(?:,|;|:|\s[-–—]+\s|\bbut\b)\s*(?:(?:honestly|actually|really|in\s+fact|in\s+reality"
-    r"|sadly|alas|no)\W+)*(?:" + _REJECTING + r")",
+    r"(?:,|;|:|\s[-–—]+\s|\bbut\b)\s*" + _FILLERS + r"(?:" + _REJECTING + r")",
     re.IGNORECASE,
 )
 #: A next sentence that opens by rejecting the one before.
 _OPENING_REJECTION = re.compile(
-    r"^\W*(?:(?:but|actually|honestly|no|in\s+fact|sadly)\W+)*(?:" + _REJECTING + r")",
+    r"^\W*(?:(?:but|actually|honestly|no|in\s+fact|sadly)\W+){0,2}(?:" + _REJECTING + r")",
+    re.IGNORECASE,
+)
+#: Reported speech set in the middle of the claim: "Large logits saturate it, *people say*, but
+#: that's false."
+_INSET_REPORT = re.compile(
+    r",\s*(?:people|some|many|they|textbooks|folks|others)\s+(?:say|claim|think|believe"
+    r"|argue)\s*,",
     re.IGNORECASE,
 )
 
@@ -85,7 +103,10 @@ _SUBJECT_VERDICT = re.compile(
     r"\b(?:is|are|was|were)\s+(?:(?:just|simply|plain|completely|totally|purely|entirely|"
     r"actually|really)\s+)?(?:wrong|false|incorrect|a\s+myth|misleading|nonsense|untrue|"
     r"backwards|a\s+misconception|irrelevant|cosmetic|a\s+red\s+herring|overblown|overrated|"
-    r"not\s+(?:true|right|correct|accurate))\b",
+    r"not\s+(?:true|right|correct|accurate))\b"
+    r"|\b(?:is|are|was|were)(?:n't|\s+not)\s+(?:really\s+|quite\s+|entirely\s+|at\s+all\s+)?"
+    r"(?:true|right|correct|accurate|the\s+case)\b"
+    r"|\b(?:doesn't|does\s+not|don't|do\s+not)\s+hold\b",
     re.IGNORECASE,
 )
 #: A claim put first as the sentence's topic, to be judged after it: "*That* it is unbiased
@@ -98,15 +119,27 @@ _TOPIC = re.compile(
     r"|,\s*(?:though|however|mind\s+you|then)\s*,",
     re.IGNORECASE,
 )
-#: What rejects a topic put first.
+#: What rejects a topic put first ("That X is simply false", "X, though, is a claim I'd
+#: reject"): a verdict on the claim itself, not any negation later in the sentence.
 _TOPIC_VERDICT = re.compile(
     _SUBJECT_VERDICT.pattern
-    + r"|,\s*no\b|\bnot\s+at\s+all\b|\b(?:is|are)\s+not\s+(?:something|a\s+property|what)"
+    + r"|,\s*no\b|\bnot\s+at\s+all\b|\b(?:is|are)\s+not\s+(?:a\s+property|what\s+happen)"
+    r"|\b(?:is|are)\s+not\s+something\s+(?:I|we|anyone)(?:'d|\s+would|\s+should|\s+could)?\s+"
+    r"(?:accept|agree|buy|believe|attribute)"
     r"|\bI(?:'d|\s+would)\s+reject\b|\bI\s+(?:don't|do\s+not|can't)\s+(?:buy|agree|believe|accept)"
+    r"|\b(?:is|are)\s+not\s+something\b[^.;:!?]{0,40}?\b(?:has|have)\s+anything\s+to\s+do\s+with"
     r"|\b(?:never|not)\s+seen\b|\bnot\s+what\s+happen|\b(?:doesn't|does\s+not)\s+follow"
-    r"|\b(?:isn't|is\s+not|aren't)\s+(?:right|true|the\s+case|correct)"
-    r"|\bI\s+(?:really\s+)?doubt\b|\bnothing\s+(?:you|I|we)\b"
-    r"|\b(?:it|they|this|that)\s+(?:can't|cannot|doesn't|does\s+not|won't|isn't|is\s+not)\b",
+    r"|\bI\s+(?:really\s+)?doubt\b|\bnothing\s+(?:you|I|we)\b",
+    re.IGNORECASE,
+)
+#: The answer to a topic opened with "as for", "regarding" or "whether": right after its
+#: comma, a "no" or an auxiliary alone ("As for catching mode dropping, *it can't*").
+_TOPIC_OPENERS = re.compile(r"^\W*(?:whether|as\s+for|as\s+to|regarding)\b", re.IGNORECASE)
+_TOPIC_ANSWER = re.compile(
+    r",\s*(?:(?:though|however|then|honestly)\s*,\s*)?(?:no\b|nope\b|not\s+at\s+all\b"
+    r"|not\s+really\b|(?:it|they|this|that)\s+(?:can't|cannot|doesn't|does\s+not|won't|don't"
+    r"|do\s+not)(?=\s*(?:[.;:,!?)]|$))|(?:it|that|this)(?:\s+isn't|\s+is\s+not|'s\s+not)\s+"
+    r"(?:what|how|why|true|right|the\s+case)\b)",
     re.IGNORECASE,
 )
 #: A sentence: up to a full stop, "!" or "?" before a space or the end (not "0.5", "e.g.x").
@@ -147,7 +180,7 @@ def _reported_and_rejected(
     and then rejects it, or the next sentence opens by rejecting it."""
     start, end = sentences[index]
     sentence = text[start:end]
-    if not _OPENING_REPORT.search(sentence):
+    if not (_OPENING_REPORT.search(sentence) or _INSET_REPORT.search(sentence)):
         return None
     rejection = _LATER_REJECTION.search(sentence)
     if rejection is not None:
@@ -171,8 +204,12 @@ def _claim_judged(sentence: str) -> tuple[int, int] | None:
 
 
 def _topic_rejected(sentence: str) -> tuple[int, int] | None:
-    """A claim put first as the sentence's topic (offsets) when the rest rejects it: "That it
-    is unbiased, though, is a claim I'd reject", "As for catching mode dropping, it can't"."""
+    """A claim put first as the sentence's topic (offsets) when it is rejected: "That it is
+    unbiased, though, is a claim I'd reject", "As for catching mode dropping, it can't"."""
+    if _TOPIC_OPENERS.search(sentence):
+        comma = sentence.find(",")
+        answer = _TOPIC_ANSWER.match(sentence, comma) if comma >= 0 else None
+        return None if answer is None else (0, comma)
     topic = _TOPIC.search(sentence)
     if topic is None:
         return None

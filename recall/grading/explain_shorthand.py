@@ -22,13 +22,20 @@ it says what the term is, not what it causes.
 Only the words are read this way (:func:`recall.grading.explain_words.normalised` calls
 :func:`read_shorthand` first); formulas and numbers are still read from the text as typed.
 Clipped words with two common readings ("dist": distance or distribution, "dec": decoder or
-decrease, "disc": discount or discriminator) are left as typed.
+decrease, "disc": discount or discriminator, "pos": positive or positional, "acc": accuracy or
+accumulation) and real words ("infer") are left as typed. At
+most :data:`MAX_SIGNS_READ` signs of a text are read as words.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
+#: At most this many signs of a text are read as words: each is two or three words, and a
+#: text of nothing but signs ("≪≪≪…", 4,000 of them) would otherwise be read as 12,000 words,
+#: seconds of matching for no sentence anyone writes.
+MAX_SIGNS_READ = 64
 #: Signs read as words, wherever they stand (upper-case sums and products before the text is
 #: lower-cased, or "Σ" would read as the letter σ).
 _SIGN_WORDS = (
@@ -68,8 +75,9 @@ _CROSS = re.compile(r"\bH\((?=[^(),]{1,20},[^(),]{1,20}\))")
 _NORMAL = re.compile(r"(?:\bN|𝒩)\((?!\s*0\s*,\s*[1I]\s*\))(?=[^()]{1,30},[^()]{1,30}\))")
 _BAR = re.compile(r"\b[^\W\d_]\u0304")
 _AVERAGE = re.compile(r"\(?\b1\s*/\s*[nNmMBK]\b\)?\s*(?=[Σ∑])")
-#: "Elo == BT", "L2 == WD": two terms said to be one thing (a formula's "p == q" too).
-_SAME = re.compile(r"(?<=[\w)\]])\s*==\s*(?=[\w(])")
+#: "Elo == BT", "L2 == WD": two terms said to be one thing; between one-letter names ("q == p")
+#: it is a formula's equality and stays a sign.
+_SAME = re.compile(r"(?<=\w\w)\s*==\s*(?=\w\w)")
 #: A prime after a one-letter name is the derivative: "σ′(z)", "σ'(z)", "A′(θ)".
 _PRIME = re.compile(r"(?<![\w'′])([^\W\d_])[′'](?=\s*\(|\s|$|[,.;:)])")
 #: "100s of tokens", "1000s": hundreds, thousands.
@@ -81,7 +89,14 @@ _COUNT = re.compile(r"#\s*(?:of\s+)?(?=[^\W\d_])")
 _UNITS = """tok toks token tokens param params parameter parameters step steps sample samples
 example examples layer layers query queries head heads pass batch batches epoch epochs iter
 iteration iterations sec second request requests seq sequence sequences coord coordinate"""
-_PER = re.compile(r"(?<=[^\W_])/(?=(?:" + "|".join(_UNITS.split()) + r")\b)", re.IGNORECASE)
+#: Only after a figure or a word for an amount ("16B/param", "FLOPs/tok", "cost/step"): "key/query"
+#: and "batch/layer norm" are two things, not a rate.
+_PER = re.compile(
+    r"(\b(?:\d[\w.]*|flops?|bytes?|[kmgt]?b|ops|costs?|passes|time|mem|memory|compute|gb|mb"
+    r"|tok|toks|tokens?|params?|parameters?|steps?|samples?|examples?|epochs?|requests?))"
+    r"/(?=(?:" + "|".join(_UNITS.split()) + r")\b)",
+    re.IGNORECASE,
+)
 #: Capitals that name one thing, where the lower case is another word or nothing.
 _CAPITALS = {"IP": "inner product", "MI": "mutual information", "BT": "bradley terry"}
 _CAPITAL = re.compile(r"\b(?:" + "|".join(_CAPITALS) + r")\b")
@@ -106,7 +121,6 @@ _CLIPPED = {
     "coeffs": "coefficients",
     "vec": "vector",
     "vecs": "vectors",
-    "infer": "inference",
     "gauss": "gaussian",
     "orig": "original",
     "proj": "projection",
@@ -118,14 +132,12 @@ _CLIPPED = {
     "nonlin": "nonlinear",
     "distr": "distribution",
     "distn": "distribution",
-    "pos": "positive",
-    "acc": "accuracy",
 }
 _CLIPPED_RE = re.compile(r"(?<![\w/])(?:" + "|".join(_CLIPPED) + r")(?![\w/])", re.IGNORECASE)
 #: A note's head term and the arrow after it ("RMSNorm -> LN minus the centering", "graded ->
 #: differ"): at the text's start, after a full stop, semicolon, colon or line break.
 _HEAD_ARROW = re.compile(
-    r"(^|[.;:\n]\s*)((?:[^\W\d_][\w-]{0,20})(?:\s+[^\W\d_][\w-]{0,20})?)\s*(?:->|→|=>|⇒)(?=\s)"
+    r"(^|[.;:\n][^\S\n]*)((?:[^\W\d_][\w-]{0,20})(?:\s+[^\W\d_][\w-]{0,20})?)\s*(?:->|→|=>|⇒)(?=\s)"
 )
 
 
@@ -135,15 +147,26 @@ def read_shorthand(text: str) -> str:
     text = _CROSS.sub("cross-entropy H(", _ENTROPY.sub("entropy H(", text))
     text = _NORMAL.sub("normal N(", text)
     text = _BAR.sub("mean", _AVERAGE.sub(" average ", text))
+    budget = [MAX_SIGNS_READ]
+
+    def spelt(words: str) -> Callable[[re.Match[str]], str]:
+        def say(match: re.Match[str]) -> str:
+            if budget[0] <= 0:
+                return match.group()  # past the budget a sign stays a sign
+            budget[0] -= 1
+            return words
+
+        return say
+
     for sign, words in _SIGN_WORDS:
-        text = sign.sub(words, text)
+        text = sign.sub(spelt(words), text)
     text = _SAME.sub(" the same as ", text)
     text = _AT_MOST.sub(" at most", _AT_LEAST.sub(" at least", text))
     text = _FLOPS.sub("FLOPs", text)
     text = _PRIME.sub(r"\1 prime", text)
     text = _ROUND_PLURAL.sub(_plural, text)
     text = _COUNT.sub(" number of ", text)
-    text = _PER.sub(" per ", text)
+    text = _PER.sub(r"\1 per ", text)
     text = _CAPITAL.sub(_capital, text)
     return _CLIPPED_RE.sub(_clipped, text)
 

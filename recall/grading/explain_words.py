@@ -395,6 +395,20 @@ class Token:
     known: bool = False
 
 
+#: The most words of one text that are read. A 4,000-character explanation holds about 700;
+#: reading signs as words ("≥" is "at least") could make a hostile text of signs several
+#: thousand, each matched against every phrasing of the card.
+MAX_WORDS = 1000
+
+
+def _first_words(text: str) -> str:
+    """``text`` up to the end of its :data:`MAX_WORDS`-th word."""
+    for count, match in enumerate(WORD.finditer(text), 1):
+        if count == MAX_WORDS:
+            return text[: match.end()]
+    return text
+
+
 def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
     """The text's clauses as tokens, each marked when a negation governs it.
 
@@ -405,7 +419,7 @@ def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
     # ", which ..." says more of what the comma follows ("unlike L2's push, which shrinks"):
     # it stays in that piece.
     # a "+" typed is read "plus" and stays a sign (_PLUS_SIGN): "DPM-Solver++" is no bag
-    text = normalised(text.replace("+", "+" + _PLUS_SIGN))
+    text = _first_words(normalised(text.replace("+", "+" + _PLUS_SIGN)))
     text = _CONTRAST_MARKERS.sub("conversely", _RELATIVE.sub(r" \1", text))
     for piece in _CLAUSE_BREAK.split(text):
         opening = next((w for w in _OPENING_WORD.findall(piece[:60]) if w not in _CONNECTIVES), "")
