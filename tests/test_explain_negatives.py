@@ -1089,6 +1089,20 @@ ROLE_SWAPS = [
 #: A divergence written the other way round from the point's model sentence (or the card's
 #: model answer) is another quantity: KL(q||p) for KL(p‖q). The meant direction still credits.
 SWAPPED_DIVERGENCES = [
+    # a reverse divergence named only to be set aside states no direction
+    (
+        "losses/why-cross-entropy",
+        "Cross-entropy is the entropy of the true distribution plus the KL divergence from it to "
+        "the model, not KL(q||p).",
+        [1],
+        [],
+    ),
+    (
+        "information-theory/explain-min-ce-is-min-kl",
+        "Cross-entropy is the data entropy plus the KL from data to model, never KL(q‖p).",
+        [0],
+        [],
+    ),
     (
         "losses/why-cross-entropy",
         "Cross-entropy is H(p) + KL(q||p), so it splits into the entropy of the data plus a KL "

@@ -24,6 +24,15 @@ _DIVERGENCE = re.compile(
     r"\b(?:d_?kl|kl)\s*\(\s*([^|‖,;()]{1,20}?)\s*(?:\|\||‖|,|;)\s*([^|‖,;()]{1,20}?)\s*\)",
     re.IGNORECASE,
 )
+#: A divergence named only to be set aside ("..., *not* KL(q||p)", "*unlike* KL(p_θ‖p_data)",
+#: "*rather than* D_KL(q‖p)") states no direction.
+_SET_ASIDE = re.compile(
+    r"(?:\bnot|\bnever|\bnor|\bunlike|\brather\s+than|\binstead\s+of|\bas\s+opposed\s+to|\bvs\.?"
+    r"|\bversus)\s*(?:the\s+)?(?:reverse\s+|forward\s+)?(?:one\s*,?\s*)?$",
+    re.IGNORECASE,
+)
+#: A model sentence that speaks of a divergence, whose direction the model answer may fix.
+_SPEAKS_OF_KL = re.compile(r"\bkl\b|\bd_?kl\b|divergence", re.IGNORECASE)
 #: How many characters of a text are searched (the explanation's own limit applies before).
 MAX_TEXT = 4000
 
@@ -42,18 +51,25 @@ def _folded(argument: str) -> str:
 
 @lru_cache(maxsize=1 << 10)
 def directions(text: str) -> frozenset[tuple[str, str]]:
-    """The divergences the text writes, as (first argument, second argument), folded."""
+    """The divergences the text writes, as (first argument, second argument), folded; not one
+    it names only to set it aside ("not KL(q||p)")."""
+    text = text[:MAX_TEXT]
     return frozenset(
         (_folded(m.group(1)), _folded(m.group(2)))
-        for m in _DIVERGENCE.finditer(text[:MAX_TEXT])
+        for m in _DIVERGENCE.finditer(text)
         if _folded(m.group(1)) != _folded(m.group(2))
+        and not _SET_ASIDE.search(text, max(0, m.start() - 24), m.start())
     )
 
 
 def reference(say: str, model_answer: str) -> frozenset[tuple[str, str]]:
-    """The directions a point means: those its model sentence writes, else the card's model
-    answer's; none where both directions of one pair are written."""
-    found = directions(say) or directions(model_answer)
+    """The directions a point means: those its model sentence writes, else, for a sentence
+    that speaks of a divergence, the card's model answer's; none where both directions of one
+    pair are written. A point about something else ("both have the same minimiser") leans on
+    no direction."""
+    found = directions(say) or (
+        directions(model_answer) if _SPEAKS_OF_KL.search(say) else frozenset()
+    )
     return frozenset(pair for pair in found if pair[::-1] not in found)
 
 

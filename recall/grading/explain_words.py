@@ -49,8 +49,10 @@ _OBJECT_NEGATORS = frozenset({"nothing", "none"})
 #: Small words that may stand between such a verb and its negator ("matters *for* nothing").
 _OBJECT_JOINERS = frozenset({"for", "to", "with"})
 #: "noise-free", "critic-free": without it ("the SDE is noise-free" says it adds no noise); not
-#: the name "classifier-free guidance".
-_FREE_OF = re.compile(r"\b(?!classifier\b)([^\W\d_]{2,})[\s-]free\b")
+#: the name "classifier-free guidance". Only with its hyphen (or typed as one word before
+#: "free" with a hyphen-like space is not one): "the policy is free to exploit", "for free",
+#: "free energy" are other senses.
+_FREE_OF = re.compile(r"\b(?!classifier\b)([^\W\d_]{2,})-free\b")
 #: "no better than", "not better than": a comparison ("accuracy is no better than chance"),
 #: not a denial that the thing helps.
 _NO_BETTER_THAN = re.compile(r"\b(?:no|not|nothing)\s+better\s+than\b")
@@ -132,9 +134,14 @@ _NO_EFFECT_ON = re.compile(
     r"(?:ship)?)\s+(?:whatsoever\s+|at\s+all\s+)?(?:on|to|with)\b"
 )
 _ANY_RELATION = re.compile(
-    r"\b(none|nothing|not|never|no)\b([^,.;:!?]{0,60}?)\b(?:has|have|had|having|bears?|plays?)"
-    r"\s+(?:anything\s+(?:whatsoever\s+|at\s+all\s+)?to\s+do\s+with|any\s+(?:part|role)\s+in"
-    r"|any\s+(?:bearing|effect|influence|impact|connection|relation(?:ship)?)\s+(?:on|to|with))\b"
+    r"\b(none|nothing|not|never|no)\b(?!\s+(?:only|just|merely)\b)"
+    r"((?:(?!\b(?:whether|if)\b)[^,.;:!?]){0,60}?)\b(?:has|have|had|having|bears?|plays?)"
+    r"\s+(?:anything\s+(?:whatsoever\s+|at\s+all\s+)?to\s+do\s+with|any\s+(?:part|role)\s+in)\b"
+)
+_ANY_EFFECT = re.compile(
+    r"\b(none|nothing|not|never|no)\b(?!\s+(?:only|just|merely)\b)"
+    r"((?:(?!\b(?:whether|if)\b)[^,.;:!?]){0,60}?)\b(?:has|have|had|having|bears?)\s+any\s+"
+    r"(?:bearing|effect|influence|impact|connection|relation(?:ship)?)\s+(?:on|to|with)\b"
 )
 
 
@@ -822,6 +829,7 @@ def normalised(text: str) -> str:
     text = _FAILS_TO.sub("do not", text)
     text = _KEEPS_FROM.sub(r"\1 not", text)
     text = _ANY_RELATION.sub(r"\1\2 does not depend on", text)
+    text = _ANY_EFFECT.sub(r"\1\2 does not affect", text)
     text = _NOTHING_TO_DO.sub("does not depend on", text)
     text = _NO_PART_IN.sub("does not matter for", text)
     text = _NO_EFFECT_ON.sub("does not affect", text)
