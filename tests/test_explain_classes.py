@@ -741,6 +741,13 @@ NOTES = [
 #: "static" for "fixed", "discards" for "drops"); the families never cross a pair of opposites
 #: ("tiny" is not "big").
 SYNONYMS = [
+    # "blow up" with an object makes it large; it is no "blows up" (unbounded) of the point's own
+    (
+        "attention-transformers/explain-sqrt-dk",
+        "Blow up the logits and the softmax collapses onto one key.",
+        [1],
+        [],
+    ),
     # a motion verb parted from its particle: "pulls the variance down" decreases it
     (
         "probability-statistics/explain-bias-variance",

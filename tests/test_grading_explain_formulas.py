@@ -57,6 +57,8 @@ def made(card: Card, text: str) -> bool:
 
 
 STATED = [
+    # a factor times a quantity named in prose is offered alone
+    ("optimizers/explain-residual-scaling", 2, "so each branch's variance * 1/(2L) adds up to one"),
     ("alignment/dpo-explain", 0, "so the optimum is π_ref · e^(r/β) / Z, a reweighting"),
     # norms and dot products, Unicode squares, both sides of an =
     ("retrieval-evaluation/l2-cosine-explain", 0, "For unit vectors ||a−b||² = 2 − 2cos θ, so"),
@@ -210,6 +212,7 @@ STATED = [
 ]
 
 WRONG = [
+    ("optimizers/explain-residual-scaling", 2, "so each branch's variance * 1/(4L) adds up"),
     ("alignment/dpo-explain", 0, "so the optimum is π_ref · e^(−r/β) / Z, a reweighting"),
     # sign, factor, swapped terms: never credited by the formula
     ("retrieval-evaluation/l2-cosine-explain", 0, "For unit vectors ||a−b||² = 2 + 2cos θ."),

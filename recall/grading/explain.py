@@ -822,12 +822,8 @@ def _card_stems(card: Card) -> frozenset[str]:
     texts = [card.prompt, card.hint, card.model_answer]
     for point in card.points:
         texts += [point.say, *point.words, *point.opposites, point.subject, *point.versus]
-    return frozenset(
-        token.stem
-        for text in texts
-        for clause in read_clauses(text.replace("|", " ").replace(">", " "))
-        for token in clause
-    )
+    joined = normalised("\n".join(texts).replace("|", " ").replace(">", " "))
+    return frozenset(stem(folded(raw)) for raw in WORD.findall(joined) if raw != ",")
 
 
 def _known(clause: tuple[Token, ...], stems: frozenset[str]) -> tuple[Token, ...]:

@@ -212,6 +212,7 @@ def candidates(text: str) -> Candidates:
             if part and before not in _DENIES and after not in _DENIES:
                 parts.append(part)
                 parts.extend(_arguments(part))
+                parts.extend(_scaled(part))
             if index and part and pieces[index - 1][0] and before in _EQUALS:
                 equations.append((pieces[index - 1][0], part))
             if index and part and pieces[index - 1][0] and before in _DENIES:
@@ -255,6 +256,27 @@ def _chained(pieces: list[tuple[str, str]]) -> list[tuple[str, str]]:
         for i in range(len(chain))
         for j in range(i + 2, len(chain))
     ]
+
+
+#: A prose word times math, or math times a prose word ("variance * 1/(2L)"): the word names
+#: what is scaled, the math is the factor.
+_PROSE_TIMES = re.compile(r"([A-Za-z]{3,})\s*[*·×]\s*(.+)")
+_TIMES_PROSE = re.compile(r"(.+?)\s*[*·×]\s*([A-Za-z]{3,})")
+
+
+def _scaled(part: str) -> list[str]:
+    """The factor of a part that multiplies a quantity named in prose: "each branch's variance
+    * 1/(2L)" offers ``1/(2L)``, the factor a point may name ("shrinks its variance by
+    1/(2L)"). A name the grammar reads (``exp``, ``sigma``) is math, not prose."""
+    found = []
+    for pattern, word, factor in ((_PROSE_TIMES, 1, 2), (_TIMES_PROSE, 2, 1)):
+        match = pattern.fullmatch(part)
+        if match is None:
+            continue
+        name = match.group(word).lower()
+        if name not in _FUNCTION_WORDS and name not in _GREEK_WORDS:
+            found.append(match.group(factor).strip())
+    return found
 
 
 def _has_letter(part: str) -> bool:

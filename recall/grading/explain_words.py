@@ -808,6 +808,7 @@ def normalised(text: str) -> str:
     text = _SIGNS.sub(lambda m: _SIGN_WORDS[m.group()], text)
     text = _ABOUT.sub(" about ", text)
     text = _BIG_O.sub(_big_o, text)
+    text = _BLOW_UP_THE.sub(r"enlarge \1", text)
     text = _MOVED.sub(lambda m: f"{m.group()} {_MOVED_WORDS[m.group(1)]}", text)
     text = _ORDERS.sub(lambda m: _ORDER_WORDS[m.group(1)], text)
     text = _CASED_RE.sub(lambda m: _CASED[m.group()], text)
@@ -910,6 +911,12 @@ _ENTROPY_CALL = re.compile(
 )
 
 
+#: "Blow up" with an object ("*blow up* the scores"): make it large, not "blows up" (explodes,
+#: unbounded), which it says of itself.
+_BLOW_UP_THE = re.compile(
+    r"\bblow(?:s|ing|n)? up (the|a|an|all|its|their|these|those|your|every|each)\b",
+    re.IGNORECASE,
+)
 #: A verb of motion with "down" or "up" after its object ("more data *brings* the variance
 #: *down*", "it *drives* the loss *up*"): the particle, parted from its verb, is read with the
 #: verb it stands for as well, "decreases" or "increases". Not "brings up" (mentions), nor a
