@@ -1108,6 +1108,14 @@ DISMISSED = [
         [2],
         [],
     ),
+    # a harm the model sentence names ("steps that are far too big") is rightly made impossible
+    (
+        "optimizers/explain-warmup",
+        "Warmup makes huge early updates impossible: the rate ramps up linearly over the first "
+        "1-2% of steps.",
+        [1],
+        [],
+    ),
     # the second side of a contrast denied by ellipsis: "..., while the square root is not."
     (
         "information-theory/explain-js",
