@@ -1314,6 +1314,14 @@ DISMISSED = [
         [2],
         [],
     ),
+    # a harm the model sentence names ("steps that are far too big") is rightly made impossible
+    (
+        "optimizers/explain-warmup",
+        "Warmup makes huge early updates impossible: the rate ramps up linearly over the first "
+        "1-2% of steps.",
+        [1],
+        [],
+    ),
     # the second side of a contrast denied by ellipsis: "..., while the square root is not."
     (
         "information-theory/explain-js",
@@ -1329,7 +1337,41 @@ DISMISSED = [
     ),
 ]
 
+#: A KL written the other way round from the model sentence's ("the KL from the encoder's
+#: q(z|x) to the true posterior", "D_KL(p‖q)"), every other word kept.
+REVERSED_KL = [
+    (
+        "generative-models/explain-elbo",
+        "log p(x) minus the ELBO, the gap, is exactly KL(p(z|x) ‖ q(z|x)): the true posterior "
+        "measured against what the encoder outputs.",
+        [],
+        [1],
+    ),
+    (
+        "generative-models/explain-elbo",
+        "log p(x) minus the ELBO, the gap, is exactly KL(q(z|x) ‖ p(z|x)): what the encoder "
+        "outputs measured against the true posterior.",
+        [1],
+        [],
+    ),
+    (
+        "information-theory/explain-kl",
+        "Because the expectation is under p, D_KL(q‖p) punishes q for little mass where p has a "
+        "lot, and blows up if q is zero there.",
+        [],
+        [4],
+    ),
+    (
+        "information-theory/explain-kl",
+        "Because the expectation is under p, D_KL(p‖q) punishes q for little mass where p has a "
+        "lot, and blows up if q is zero there.",
+        [4],
+        [],
+    ),
+]
+
 CASES = [
+    *(("reversed kl", *case) for case in REVERSED_KL),
     *(("dismissed", *case) for case in DISMISSED),
     *(("crossed figures", *case) for case in CROSSED_FIGURES),
     *(("prefix twin", *case) for case in PREFIX_TWINS),

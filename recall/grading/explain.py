@@ -172,6 +172,7 @@ from recall.grading.explain_dismissed import dismisses
 from recall.grading.explain_figures import contradicted, sentences
 from recall.grading.explain_formulas import FormulaGrader
 from recall.grading.explain_formulas import formula_spans as formula_spans
+from recall.grading.explain_kl_direction import reversed_kl
 from recall.grading.explain_numbers import spelt_numbers, twins
 from recall.grading.explain_operands import wrong_operand
 from recall.grading.explain_pairing import crosses_figures
@@ -716,6 +717,8 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
             evidence = None  # "so that the estimates do NOT become unbiased"
         if evidence is not None and dismisses(point.say, text, evidence):
             evidence = None  # "per-class numbers are not needed"
+        if evidence is not None and reversed_kl(point.say, text):
+            evidence = None  # "the gap is KL(p(z|x) || q(z|x))" for the KL from q to p
         if evidence is not None and wrong_operand(point.say, text) is not None:
             evidence = None  # words beside "dividing by d_k itself" for "dividing by √d_k"
         if evidence is None:

@@ -17,7 +17,9 @@ see. Here such a dismissal is found in the text and the words it dismisses are r
 A point is not made by words the text dismisses: when the words that made a phrasing include
 one a dismissal covers, the point goes unmade. A model sentence that takes something away itself
 (a negation, "drops", "skips", "without": "GRPO drops PPO's learned value network") is left
-alone, since the learner's dismissal may be its own claim ("a value network is not needed").
+alone, since the learner's dismissal may be its own claim ("a value network is not needed"),
+and so is one that names a harm ("steps that are far too big"), which a learner rightly says a
+step makes impossible.
 """
 
 from __future__ import annotations
@@ -54,6 +56,13 @@ _DISMISSING_OBJECT = re.compile(
 #: Words by which a model sentence takes something away.
 _PRIVATIVE = frozenset(
     "drops drop dropped removes remove removed skips skip without no discards discard".split()
+)
+#: A model sentence that names a harm ("steps that are far *too* big", "the loss *spikes*"):
+#: what it names is to be prevented, so "warmup makes huge early updates impossible" is the
+#: point said from the other end, not dismissed.
+_PROBLEM = re.compile(
+    r"(?i)\btoo\b|\bbad\b|spike|diverg|blow|explod|vanish|unstable|instabil|fail|wrong|worse"
+    r"|saturat|hack|degenerat|noisy|unreliable|collapse|dominat|error"
 )
 #: How many of the words a dismissal covers count (from its verb outwards).
 _REACH = 5
@@ -99,9 +108,15 @@ def dismisses(say: str, text: str, evidence: str) -> bool:
     itself (a negation, "drops", "without") is left alone: "RMSNorm skips the centring" is
     made by "RMSNorm removes the mean subtraction"."""
     gone = dismissed(text)
-    if not gone or _takes_away(say):
+    if not gone or _takes_away(say) or names_harm(say):
         return False
     return any(s in gone for s in _stems(evidence))
+
+
+def names_harm(say: str) -> bool:
+    """Whether the model sentence names a harm (:data:`_PROBLEM`): what it names is to be
+    prevented, and a learner may rightly deny or dismiss it."""
+    return _PROBLEM.search(say) is not None
 
 
 @lru_cache(maxsize=1 << 12)

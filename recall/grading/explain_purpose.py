@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from recall.grading.explain_dismissed import names_harm
 from recall.grading.explain_words import Token, folded, normalised, read_clauses, stem
 
 #: A purpose clause, then up to six words (no comma, full stop or "but") before its negation,
@@ -90,7 +91,9 @@ def _asserted(say: str) -> frozenset[str]:
 def denies_purpose(say: str, text: str, clause: tuple[Token, ...]) -> bool:
     """Whether ``clause`` of ``text`` holds the head of a denied purpose ("so that the
     estimates do not become *unbiased*") that the model sentence ``say`` asserts."""
-    if "that" not in text:
-        return False  # no purpose clause: the common case, read without normalising
+    if "that" not in text or names_harm(say):
+        # no purpose clause (the common case, read without normalising), or a model sentence
+        # naming a harm: "so that the gradients do not vanish" is its point, from the other end
+        return False
     heads = _denied_heads(text) & _asserted(say)
     return any(token.stem in heads for token in clause)
