@@ -609,6 +609,15 @@ NUMBER_WORDS = [
 #: "!=", "<=>", "=="), clipped words ("avgs", "feat", "w/"), and a negation that ends where a
 #: "when" or "if" clause starts ("does not change when the weights change").
 NOTES = [
+    # a comma parts a word of a pair from a term before it: "q = p, asymmetric" says nothing
+    # asymmetric of q
+    (
+        "information-theory/explain-kl",
+        "KL(p‖q) ≥ 0, zero iff q = p, asymmetric in general",
+        [3],
+        [],
+    ),
+    ("information-theory/explain-kl", "it is zero only when q and p are different", [], [3]),
     ("losses/why-cross-entropy", "C E is H of p plus K L of p and q", [1], []),
     (
         "losses/why-cross-entropy",
