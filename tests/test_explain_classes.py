@@ -1147,6 +1147,18 @@ SHORTHAND = [
         [1],
         [],
     ),
+    (
+        "generative-models/explain-elbo",
+        "the gap between log p(x) and the ELBO is exactly KL(q(z|x) ‖ p(z|x))",
+        [1],
+        [],
+    ),
+    (
+        "generative-models/explain-elbo",
+        "the gap between log p(x) and the ELBO is exactly KL(q(z|x) ‖ p(z))",
+        [],
+        [1],
+    ),
     # bounds said in words, percentages in words, a terse note's verb
     (
         "gradients/why-mse-sigmoid-trains-badly",

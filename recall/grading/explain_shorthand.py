@@ -14,10 +14,10 @@ name ("σ′(z)", "A′(θ)") "prime", ``!= 0`` "nonzero",
 most", "floating point operations" "FLOPs", "100s" "hundreds", ``#`` before a word "number of", a
 slash before a unit ("FLOPs/tok", "16B/param") "per", and a clipped word its whole word
 ("cond", "indep", "vecs", "coef", "recon"). A formula sheet's notation is named beside it:
-"H(p)" is an entropy, "H(p, q)" a cross-entropy, "N(μ, σ²/n)" a normal, "x̄" a mean and
-"(1/n) Σ" an average. An arrow right after a note's head term
-("RMSNorm -> LN minus the centering", "BN -> per feature") heads the note, as a colon does:
-it says what the term is, not what it causes.
+"H(p)" is an entropy, "H(p, q)" a cross-entropy, "N(μ, σ²/n)" a normal, "x̄" a mean,
+"(1/n) Σ" an average, "p(z|x)" the posterior and "p(z)" the prior. An arrow right after a
+note's head term ("RMSNorm -> LN minus the centering", "BN -> per feature") heads the note,
+as a colon does: it says what the term is, not what it causes.
 
 Only the words are read this way (:func:`recall.grading.explain_words.normalised` calls
 :func:`read_shorthand` first); formulas and numbers are still read from the text as typed.
@@ -66,6 +66,9 @@ _ENTROPY = re.compile(r"\bH\((?=[^(),]{1,20}\))")
 _CROSS = re.compile(r"\bH\((?=[^(),]{1,20},[^(),]{1,20}\))")
 #: (a standard normal, "N(0, 1)", "N(0, I)", is left as typed: the decks ask for "n 0 i")
 _NORMAL = re.compile(r"(?:\bN|𝒩)\((?!\s*0\s*,\s*[1I]\s*\))(?=[^()]{1,30},[^()]{1,30}\))")
+#: A latent's distribution given the data, p(z|x), is the posterior; p(z) alone the prior.
+_POSTERIOR = re.compile(r"\bp\(\s*z\s*\|\s*x\s*\)")
+_PRIOR = re.compile(r"\bp\(\s*z\s*\)")
 _BAR = re.compile(r"\b[^\W\d_]\u0304")
 _AVERAGE = re.compile(r"\(?\b1\s*/\s*[nNmMBK]\b\)?\s*(?=[Σ∑])")
 #: "Elo == BT", "L2 == WD": two terms said to be one thing (a formula's "p == q" too).
@@ -134,6 +137,7 @@ def read_shorthand(text: str) -> str:
     text = _HEAD_ARROW.sub(r"\1\2:", text)
     text = _CROSS.sub("cross-entropy H(", _ENTROPY.sub("entropy H(", text))
     text = _NORMAL.sub("normal N(", text)
+    text = _PRIOR.sub(r"prior \g<0>", _POSTERIOR.sub(r"posterior \g<0>", text))
     text = _BAR.sub("mean", _AVERAGE.sub(" average ", text))
     for sign, words in _SIGN_WORDS:
         text = sign.sub(words, text)
