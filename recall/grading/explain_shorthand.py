@@ -9,7 +9,7 @@ them: ``<<`` is "much smaller than", ``≤`` "at most" (so "≥" against "at mos
 the other way, as "at least" does), ``∞`` "infinite", ``∝`` "proportional to", ``Σ`` "sum"
 (lower-cased it would read as the letter sigma), ``∏`` "product", ``∇`` "gradient", ``Δ``
 "change in" before a name and "difference" alone, ``∂z`` "dz", a prime after a one-letter
-name ("σ′(z)", "A′(θ)") "prime", ``!= 0`` "nonzero",
+name ("σ′(z)", "A′(θ)") "prime", ``!= 0`` "nonzero", "x2 odds" "doubles",
 ``==`` between terms "the same as", "never fewer than" "at least" and "never exceeds" "at
 most", "floating point operations" "FLOPs", "100s" "hundreds", ``#`` before a word "number of", a
 slash before a unit ("FLOPs/tok", "16B/param") "per", and a clipped word its whole word
@@ -44,6 +44,14 @@ _SIGN_WORDS = (
     (re.compile(r"∏"), " product "),
     (re.compile(r"∇"), " gradient "),
     (re.compile(r"∂"), "d"),
+    # "x2 odds", "×2 the memory": doubles (not "x2" the second input, "x2 = ...")
+    (
+        re.compile(
+            r"(?<![\w.])[x×]\s?2(?![\w.=(])"
+            r"(?!\s+(?:is|are|was|were|has|have|and|or|equals|gets|becomes)\b)(?=\s+[^\W\d_])"
+        ),
+        " doubles ",
+    ),
     # "Δlog-odds" is a change in them; "only Δ matters", "Δ0 -> 50%" a difference
     (re.compile(r"Δ(?=[^\W\d_])"), " change in "),
     (re.compile(r"Δ"), " difference "),
