@@ -1160,6 +1160,12 @@ SHORTHAND = [
         [1],
     ),
     ("probability-statistics/explain-log-odds", "w = 0.7 -> x2 odds", [4], []),
+    (
+        "gradients/why-mse-sigmoid-trains-badly",
+        "MSE: dL/dz picks up sigma'(z) on top of (p - y)",
+        [1],
+        [],
+    ),
     # bounds said in words, percentages in words, a terse note's verb
     (
         "gradients/why-mse-sigmoid-trains-badly",
@@ -1374,6 +1380,7 @@ def test_a_phrasing_that_can_never_be_made_is_a_deck_error(
         ("w small, != 0", "w small,  nonzero "),
         ("100s of tok/param", "hundreds of token per parameter"),
         ("A′(θ)", "a prime(θ)"),
+        ("sigma'(z), grad_x log p", "sigma prime(z), gradient x log p"),
         ("memory ×2 overall", "memory  doubles  overall"),
         ("x2 is the input", "x2 is the input"),  # a name, no multiplier
         ("it's L2's", "it's l2's"),  # an apostrophe after a word is no prime

@@ -9,7 +9,8 @@ them: ``<<`` is "much smaller than", ``≤`` "at most" (so "≥" against "at mos
 the other way, as "at least" does), ``∞`` "infinite", ``∝`` "proportional to", ``Σ`` "sum"
 (lower-cased it would read as the letter sigma), ``∏`` "product", ``∇`` "gradient", ``Δ``
 "change in" before a name and "difference" alone, ``∂z`` "dz", a prime after a one-letter
-name ("σ′(z)", "A′(θ)") "prime", ``!= 0`` "nonzero", "x2 odds" "doubles",
+name or before an argument ("σ′(z)", "A′(θ)", "sigma'(z)") "prime", "grad_x" "gradient
+x", ``!= 0`` "nonzero", "x2 odds" "doubles",
 ``==`` between terms "the same as", "never fewer than" "at least" and "never exceeds" "at
 most", "floating point operations" "FLOPs", "100s" "hundreds", ``#`` before a word "number of", a
 slash before a unit ("FLOPs/tok", "16B/param") "per", and a clipped word its whole word
@@ -82,7 +83,13 @@ _AVERAGE = re.compile(r"\(?\b1\s*/\s*[nNmMBK]\b\)?\s*(?=[Σ∑])")
 #: "Elo == BT", "L2 == WD": two terms said to be one thing (a formula's "p == q" too).
 _SAME = re.compile(r"(?<=[\w)\]])\s*==\s*(?=[\w(])")
 #: A prime after a one-letter name is the derivative: "σ′(z)", "σ'(z)", "A′(θ)".
-_PRIME = re.compile(r"(?<![\w'′])([^\W\d_])[′'](?=\s*\(|\s|$|[,.;:)])")
+_PRIME = re.compile(
+    r"(?<![\w'′])([^\W\d_])[′'](?=\s*\(|\s|$|[,.;:)])"
+    # a longer name primed before its argument: "sigma'(z)", "f′(x)"
+    r"|(?<![\w'′])([^\W\d_]{2,7})[′'](?=\()"
+)
+#: "grad_x log p", "grad_θ": the gradient with respect to what follows.
+_GRAD_OF = re.compile(r"\bgrad_(?=\w)")
 #: "100s of tokens", "1000s": hundreds, thousands.
 _ROUND_PLURALS = {"10": "tens", "100": "hundreds", "1000": "thousands", "1k": "thousands"}
 _ROUND_PLURAL = re.compile(r"\b(10|100|1000|1k)(?:'s|s)\b", re.IGNORECASE)
@@ -152,7 +159,8 @@ def read_shorthand(text: str) -> str:
     text = _SAME.sub(" the same as ", text)
     text = _AT_MOST.sub(" at most", _AT_LEAST.sub(" at least", text))
     text = _FLOPS.sub("FLOPs", text)
-    text = _PRIME.sub(r"\1 prime", text)
+    text = _PRIME.sub(lambda m: f"{m.group(1) or m.group(2)} prime", text)
+    text = _GRAD_OF.sub("gradient ", text)
     text = _ROUND_PLURAL.sub(_plural, text)
     text = _COUNT.sub(" number of ", text)
     text = _PER.sub(" per ", text)
