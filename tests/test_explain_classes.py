@@ -701,6 +701,15 @@ NOTES = [
         [],
     ),
     ("generative-models/explain-flows", "a dense Jacobian's determinant is O(d^2)", [], [2]),
+    # a comma parts a word of a pair from a term before it: "q = p, asymmetric" says nothing
+    # asymmetric of q
+    (
+        "information-theory/explain-kl",
+        "KL(p‖q) ≥ 0, zero iff q = p, asymmetric in general",
+        [3],
+        [],
+    ),
+    ("information-theory/explain-kl", "it is zero only when q and p are different", [], [3]),
     ("losses/why-cross-entropy", "C E is H of p plus K L of p and q", [1], []),
     (
         "losses/why-cross-entropy",
@@ -1379,6 +1388,25 @@ SHORTHAND = [
         [1],
         [],
     ),
+    (
+        "generative-models/explain-elbo",
+        "the gap between log p(x) and the ELBO is exactly KL(q(z|x) ‖ p(z|x))",
+        [1],
+        [],
+    ),
+    (
+        "generative-models/explain-elbo",
+        "the gap between log p(x) and the ELBO is exactly KL(q(z|x) ‖ p(z))",
+        [],
+        [1],
+    ),
+    ("probability-statistics/explain-log-odds", "w = 0.7 -> x2 odds", [4], []),
+    (
+        "gradients/why-mse-sigmoid-trains-badly",
+        "MSE: dL/dz picks up sigma'(z) on top of (p - y)",
+        [1],
+        [],
+    ),
     # bounds said in words, percentages in words, a terse note's verb
     (
         "gradients/why-mse-sigmoid-trains-badly",
@@ -1594,6 +1622,9 @@ def test_a_phrasing_that_can_never_be_made_is_a_deck_error(
         ("w small, != 0", "w small,  nonzero "),
         ("100s of tok/param", "hundreds of token per parameter"),
         ("A′(θ)", "a prime(θ)"),
+        ("sigma'(z), grad_x log p", "sigma prime(z), gradient x log p"),
+        ("memory ×2 overall", "memory  doubles  overall"),
+        ("x2 is the input", "x2 is the input"),  # a name, no multiplier
         ("it's L2's", "it's l2's"),  # an apostrophe after a word is no prime
         ("grad ~ 0", "gradient  about 0"),
         ("train != test", "train  differs from  test"),

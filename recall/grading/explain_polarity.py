@@ -256,8 +256,11 @@ class Leaning:
                     continue
                 if not side.sides_of(token)[1]:
                     continue
+                # a word opening a part is said of nothing before its comma ("= 0 iff
+                # p = q, asymmetric" says nothing asymmetric of q)
                 if side.either_or or any(
-                    o.stem in side.heads or o.stem in heads for o in _near(clause, i)
+                    (o.stem in side.heads or o.stem in heads) and o.piece >= token.piece
+                    for o in _near(clause, i)
                 ):
                     return token.word
         return None

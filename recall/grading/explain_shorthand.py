@@ -9,15 +9,16 @@ them: ``<<`` is "much smaller than", ``≤`` "at most" (so "≥" against "at mos
 the other way, as "at least" does), ``∞`` "infinite", ``∝`` "proportional to", ``Σ`` "sum"
 (lower-cased it would read as the letter sigma), ``∏`` "product", ``∇`` "gradient", ``Δ``
 "change in" before a name and "difference" alone, ``∂z`` "dz", a prime after a one-letter
-name ("σ′(z)", "A′(θ)") "prime", ``!= 0`` "nonzero",
+name or before an argument ("σ′(z)", "A′(θ)", "sigma'(z)") "prime", "grad_x" "gradient
+x", ``!= 0`` "nonzero", "x2 odds" "doubles",
 ``==`` between terms "the same as", "never fewer than" "at least" and "never exceeds" "at
 most", "floating point operations" "FLOPs", "100s" "hundreds", ``#`` before a word "number of", a
 slash before a unit ("FLOPs/tok", "16B/param") "per", and a clipped word its whole word
 ("cond", "indep", "vecs", "coef", "recon"). A formula sheet's notation is named beside it:
-"H(p)" is an entropy, "H(p, q)" a cross-entropy, "N(μ, σ²/n)" a normal, "x̄" a mean and
-"(1/n) Σ" an average. An arrow right after a note's head term
-("RMSNorm -> LN minus the centering", "BN -> per feature") heads the note, as a colon does:
-it says what the term is, not what it causes.
+"H(p)" is an entropy, "H(p, q)" a cross-entropy, "N(μ, σ²/n)" a normal, "x̄" a mean,
+"(1/n) Σ" an average, "p(z|x)" the posterior and "p(z)" the prior. An arrow right after a
+note's head term ("RMSNorm -> LN minus the centering", "BN -> per feature") heads the note,
+as a colon does: it says what the term is, not what it causes.
 
 Only the words are read this way (:func:`recall.grading.explain_words.normalised` calls
 :func:`read_shorthand` first); formulas and numbers are still read from the text as typed.
@@ -51,6 +52,14 @@ _SIGN_WORDS = (
     (re.compile(r"∏"), " product "),
     (re.compile(r"∇"), " gradient "),
     (re.compile(r"∂"), "d"),
+    # "x2 odds", "×2 the memory": doubles (not "x2" the second input, "x2 = ...")
+    (
+        re.compile(
+            r"(?<![\w.])[x×]\s?2(?![\w.=(])"
+            r"(?!\s+(?:is|are|was|were|has|have|and|or|equals|gets|becomes)\b)(?=\s+[^\W\d_])"
+        ),
+        " doubles ",
+    ),
     # "Δlog-odds" is a change in them; "only Δ matters", "Δ0 -> 50%" a difference
     (re.compile(r"Δ(?=[^\W\d_])"), " change in "),
     (re.compile(r"Δ"), " difference "),
@@ -73,13 +82,22 @@ _ENTROPY = re.compile(r"\bH\((?=[^(),]{1,20}\))")
 _CROSS = re.compile(r"\bH\((?=[^(),]{1,20},[^(),]{1,20}\))")
 #: (a standard normal, "N(0, 1)", "N(0, I)", is left as typed: the decks ask for "n 0 i")
 _NORMAL = re.compile(r"(?:\bN|𝒩)\((?!\s*0\s*,\s*[1I]\s*\))(?=[^()]{1,30},[^()]{1,30}\))")
+#: A latent's distribution given the data, p(z|x), is the posterior; p(z) alone the prior.
+_POSTERIOR = re.compile(r"\bp\(\s*z\s*\|\s*x\s*\)")
+_PRIOR = re.compile(r"\bp\(\s*z\s*\)")
 _BAR = re.compile(r"\b[^\W\d_]\u0304")
 _AVERAGE = re.compile(r"\(?\b1\s*/\s*[nNmMBK]\b\)?\s*(?=[Σ∑])")
 #: "Elo == BT", "L2 == WD": two terms said to be one thing; between one-letter names ("q == p")
 #: it is a formula's equality and stays a sign.
 _SAME = re.compile(r"(?<=\w\w)\s*==\s*(?=\w\w)")
 #: A prime after a one-letter name is the derivative: "σ′(z)", "σ'(z)", "A′(θ)".
-_PRIME = re.compile(r"(?<![\w'′])([^\W\d_])[′'](?=\s*\(|\s|$|[,.;:)])")
+_PRIME = re.compile(
+    r"(?<![\w'′])([^\W\d_])[′'](?=\s*\(|\s|$|[,.;:)])"
+    # a longer name primed before its argument: "sigma'(z)", "f′(x)"
+    r"|(?<![\w'′])([^\W\d_]{2,7})[′'](?=\()"
+)
+#: "grad_x log p", "grad_θ": the gradient with respect to what follows.
+_GRAD_OF = re.compile(r"\bgrad_(?=\w)")
 #: "100s of tokens", "1000s": hundreds, thousands.
 _ROUND_PLURALS = {"10": "tens", "100": "hundreds", "1000": "thousands", "1k": "thousands"}
 _ROUND_PLURAL = re.compile(r"\b(10|100|1000|1k)(?:'s|s)\b", re.IGNORECASE)
@@ -146,6 +164,7 @@ def read_shorthand(text: str) -> str:
     text = _HEAD_ARROW.sub(r"\1\2:", text)
     text = _CROSS.sub("cross-entropy H(", _ENTROPY.sub("entropy H(", text))
     text = _NORMAL.sub("normal N(", text)
+    text = _PRIOR.sub(r"prior \g<0>", _POSTERIOR.sub(r"posterior \g<0>", text))
     text = _BAR.sub("mean", _AVERAGE.sub(" average ", text))
     budget = [MAX_SIGNS_READ]
 
@@ -163,7 +182,8 @@ def read_shorthand(text: str) -> str:
     text = _SAME.sub(" the same as ", text)
     text = _AT_MOST.sub(" at most", _AT_LEAST.sub(" at least", text))
     text = _FLOPS.sub("FLOPs", text)
-    text = _PRIME.sub(r"\1 prime", text)
+    text = _PRIME.sub(lambda m: f"{m.group(1) or m.group(2)} prime", text)
+    text = _GRAD_OF.sub("gradient ", text)
     text = _ROUND_PLURAL.sub(_plural, text)
     text = _COUNT.sub(" number of ", text)
     text = _PER.sub(r"\1 per ", text)
