@@ -165,14 +165,12 @@ from functools import lru_cache
 from recall.cards.model import Card, KeyPoint
 from recall.formula import Status, SymbolTable, Verdict
 from recall.grading.explain_attribution import Attribution, attribution, named_members
-from recall.grading.explain_directions import directions
-from recall.grading.explain_directions import reference as direction_reference
-from recall.grading.explain_directions import swapped as divergence_swapped
+from recall.grading.explain_directions import meant as meant_direction
+from recall.grading.explain_directions import reversed_kl
 from recall.grading.explain_dismissed import dismisses
 from recall.grading.explain_figures import contradicted, sentences
 from recall.grading.explain_formulas import FormulaGrader
 from recall.grading.explain_formulas import formula_spans as formula_spans
-from recall.grading.explain_kl_direction import reversed_kl
 from recall.grading.explain_numbers import spelt_numbers, twins
 from recall.grading.explain_operands import wrong_operand
 from recall.grading.explain_pairing import crosses_figures
@@ -717,8 +715,6 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
             evidence = None  # "so that the estimates do NOT become unbiased"
         if evidence is not None and dismisses(point.say, text, evidence):
             evidence = None  # "per-class numbers are not needed"
-        if evidence is not None and reversed_kl(point.say, text):
-            evidence = None  # "the gap is KL(p(z|x) || q(z|x))" for the KL from q to p
         if evidence is not None and wrong_operand(point.say, text) is not None:
             evidence = None  # words beside "dividing by d_k itself" for "dividing by √d_k"
         if evidence is None:
@@ -973,16 +969,19 @@ def _figure_contradicted(point: KeyPoint, text: str, evidence: str) -> bool:
 
 
 def _divergence_swapped(card: Card, point: KeyPoint, text: str, evidence: str) -> bool:
-    """Whether a sentence of the text that holds the words ``evidence`` writes a divergence of
-    the point (its model sentence's, else the card's model answer's) with its arguments
-    swapped (:mod:`recall.grading.explain_directions`)."""
-    meant = direction_reference(point.say, card.model_answer)
-    if not meant or not directions(text):
+    """Whether the text writes the point's divergence (its model sentence's, else the card's
+    model answer's) only the other way round, or a sentence of it that holds the words
+    ``evidence`` does (:mod:`recall.grading.explain_directions`): "the gap is KL(p(z|x) ||
+    q(z|x))" for the KL from q to p."""
+    point_direction = meant_direction(point.say, card.model_answer)
+    if point_direction is None or "kl" not in text.lower():
         return False
+    if reversed_kl(point_direction, text):
+        return True
     wanted = {folded(raw) for raw in WORD.findall(normalised(evidence)) if raw != ","}
     wanted -= SMALL_WORDS | NEGATORS
     for sentence in sentences(text):
-        if not divergence_swapped(meant, sentence):
+        if not reversed_kl(point_direction, sentence):
             continue
         words = {token.word for clause in read_clauses(sentence) for token in clause}
         if wanted <= words:

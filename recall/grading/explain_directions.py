@@ -1,14 +1,23 @@
-"""Whether a learner's text writes a divergence the other way round from the card.
+"""Which way round a KL divergence is written.
 
 The KL divergence is not symmetric: ``KL(p‖q)`` and ``KL(q‖p)`` are different quantities
-(forward and reverse, mass-covering and mode-seeking). A point's model sentence, or the card's
-model answer where the sentence writes none, fixes the direction it means ("cross-entropy is
-H(p) + KL(p‖q)"); a learner who writes the same divergence with its arguments swapped ("CE =
-H(p) + KL(q||p)") uses the point's words and states another quantity.
+(forward and reverse, mass-covering and mode-seeking). Several points say which way theirs goes
+("cross-entropy is H(p) + D_KL(p‖q)", "the ELBO falls short of log p(x) by the KL *from the
+encoder's q(z|x) to the true posterior*"); a learner who writes it the other way round
+("H(p) + KL(q||p)", "the gap is KL(p(z|x) ‖ q(z|x))") keeps every word of the point and names
+another divergence.
 
-Only a divergence written as a call with two arguments counts (``KL(p||q)``, ``D_KL(p ‖ q)``,
-``KL(p, q)``); the arguments are compared as typed, folded to one spelling (no spaces,
-underscores or case). A card that writes both directions leans on neither.
+A point's direction is the one its model sentence writes; a sentence that speaks of a KL without
+writing one takes the card's model answer's. A text's directions are its KLs written as calls
+(``KL(A‖B)``, ``D_KL(A || B)``, ``KL(A, B)``) or in words ("the KL from A to B"), less any named
+only to be set aside ("..., *not* KL(q||p)", "*unlike* KL(p_θ‖p_data)").
+
+Each side is read as its words and symbols, Greek letters by name ("the encoder's q(z|x)" is
+encoder, q, z, x; "p_θ" is p, theta), less those both sides share (z, x). A text's KL whose
+first side shares more with the point's second side, and whose second side more with the
+point's first, than the other way round is reversed; the text writes the point's KL the other
+way when it writes a reversed one and none the point's way. A side that names nothing ("the KL
+from it to the model") decides nothing, and a card that writes both directions leans on neither.
 """
 
 from __future__ import annotations
@@ -19,13 +28,14 @@ from functools import lru_cache
 
 from recall.greek import GREEK_LETTERS
 
-#: A divergence written as a call of two arguments: ``KL(p||q)``, ``D_KL(p ‖ q)``, ``KL(p, q)``.
-_DIVERGENCE = re.compile(
-    r"\b(?:d_?kl|kl)\s*\(\s*([^|‖,;()]{1,20}?)\s*(?:\|\||‖|,|;)\s*([^|‖,;()]{1,20}?)\s*\)",
+#: Where a KL written as a call opens: "KL(", "D_KL(", "D_{KL}(", "KL[".
+_KL_OPEN = re.compile(r"(?:\bD_?\{?KL\}?|\bKL)\s*[(\[]", re.IGNORECASE)
+#: A KL said in words: "the KL (divergence) from A to B".
+_KL_FROM_TO = re.compile(
+    r"\bKL\b(?:\s+divergence)?\s+from\s+(?:the\s+)?([^,.;:)]{1,60}?)\s+to\s+(?:the\s+)?([^,.;:)]{1,60})",
     re.IGNORECASE,
 )
-#: A divergence named only to be set aside ("..., *not* KL(q||p)", "*unlike* KL(p_θ‖p_data)",
-#: "*rather than* D_KL(q‖p)") states no direction.
+#: A divergence named only to be set aside: "not KL(q||p)", "unlike KL(p_θ‖p_data)".
 _SET_ASIDE = re.compile(
     r"(?:\bnot|\bnever|\bnor|\bunlike|\brather\s+than|\binstead\s+of|\bas\s+opposed\s+to|\bvs\.?"
     r"|\bversus)\s*(?:the\s+)?(?:reverse\s+|forward\s+)?(?:one\s*,?\s*)?$",
@@ -33,50 +43,94 @@ _SET_ASIDE = re.compile(
 )
 #: A model sentence that speaks of a divergence, whose direction the model answer may fix.
 _SPEAKS_OF_KL = re.compile(r"\bkl\b|\bd_?kl\b|divergence", re.IGNORECASE)
+#: Words of a side that name nothing.
+_EMPTY = frozenset("the a an of s it its".split())
 #: How many characters of a text are searched (the explanation's own limit applies before).
 MAX_TEXT = 4000
-
-
 #: Greek letters as their names ("p_θ" is "p_theta"), from the one Greek table.
 _GREEK_NAMES = {symbol: name for name, symbol in GREEK_LETTERS.items() if name.islower()}
 
+Side = frozenset[str]
 
-def _folded(argument: str) -> str:
-    """An argument in one spelling: no spaces, underscores, braces or case, Greek letters as
-    their names."""
-    text = unicodedata.normalize("NFKC", argument).lower()
-    text = "".join(_GREEK_NAMES.get(char, char) for char in text)
-    return re.sub(r"[\s_{}]", "", text)
+
+def _side(text: str) -> Side:
+    """A side of a KL as the words and symbols it names, one spelling each."""
+    text = unicodedata.normalize("NFKC", text).lower()
+    text = "".join(f" {_GREEK_NAMES[c]} " if c in _GREEK_NAMES else c for c in text)
+    return frozenset(w for w in re.findall(r"[^\W_]+", text) if w not in _EMPTY)
+
+
+def _call_sides(text: str, start: int) -> tuple[str, str] | None:
+    """The two sides of the KL call whose bracket opens just before ``start``: parted by
+    "‖", "||" or, failing those, the first comma or semicolon at the call's own depth."""
+    depth, cut, comma = 1, None, None
+    i = start
+    while i < len(text) and depth:
+        ch = text[i]
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        elif depth == 1 and cut is None and (ch == "‖" or text.startswith("||", i)):
+            cut = (i, i + (1 if ch == "‖" else 2))
+        elif depth == 1 and comma is None and ch in ",;":
+            comma = (i, i + 1)
+        i += 1
+    cut = cut or comma
+    if depth or cut is None:
+        return None
+    return text[start : cut[0]], text[cut[1] : i - 1]
+
+
+@lru_cache(maxsize=1 << 12)
+def directions(text: str) -> tuple[tuple[Side, Side], ...]:
+    """The (first side, second side) of every KL the text writes, as calls or in words, except
+    those it names only to set them aside."""
+    text = text[:MAX_TEXT]
+    found = []
+    for match in _KL_OPEN.finditer(text):
+        if _SET_ASIDE.search(text, max(0, match.start() - 24), match.start()):
+            continue
+        sides = _call_sides(text, match.end())
+        if sides is not None:
+            found.append((_side(sides[0]), _side(sides[1])))
+    for match in _KL_FROM_TO.finditer(text):
+        found.append((_side(match.group(1)), _side(match.group(2))))
+    return tuple(pair for pair in found if pair[0] != pair[1])
 
 
 @lru_cache(maxsize=1 << 10)
-def directions(text: str) -> frozenset[tuple[str, str]]:
-    """The divergences the text writes, as (first argument, second argument), folded; not one
-    it names only to set it aside ("not KL(q||p)")."""
-    text = text[:MAX_TEXT]
-    return frozenset(
-        (_folded(m.group(1)), _folded(m.group(2)))
-        for m in _DIVERGENCE.finditer(text)
-        if _folded(m.group(1)) != _folded(m.group(2))
-        and not _SET_ASIDE.search(text, max(0, m.start() - 24), m.start())
+def meant(say: str, model_answer: str) -> tuple[Side, Side] | None:
+    """The direction a point means, its two sides less what they share, or ``None``: its
+    model sentence's KL, else (for a sentence that speaks of a divergence) the model
+    answer's; none where the source writes both directions."""
+    found = _naming(directions(say)) or (
+        _naming(directions(model_answer)) if _SPEAKS_OF_KL.search(say) else ()
     )
+    if not found:
+        return None
+    first, second = found[0]
+    if any(_leans(pair, (first, second)) < 0 for pair in found):
+        return None  # both directions written: the card leans on neither
+    shared = first & second
+    first, second = first - shared, second - shared
+    return (first, second) if first and second else None
 
 
-def reference(say: str, model_answer: str) -> frozenset[tuple[str, str]]:
-    """The directions a point means: those its model sentence writes, else, for a sentence
-    that speaks of a divergence, the card's model answer's; none where both directions of one
-    pair are written. A point about something else ("both have the same minimiser") leans on
-    no direction."""
-    found = directions(say) or (
-        directions(model_answer) if _SPEAKS_OF_KL.search(say) else frozenset()
-    )
-    return frozenset(pair for pair in found if pair[::-1] not in found)
+def _naming(pairs: tuple[tuple[Side, Side], ...]) -> tuple[tuple[Side, Side], ...]:
+    """The KLs whose two sides each name something ("from it to the model" names one)."""
+    return tuple(pair for pair in pairs if pair[0] and pair[1])
 
 
-def swapped(meant: frozenset[tuple[str, str]], text: str) -> bool:
-    """Whether ``text`` writes a divergence of ``meant`` the other way round, and never the
-    meant way: "KL(q||p)" where the card means KL(p‖q)."""
-    if not meant:
+def _leans(pair: tuple[Side, Side], point: tuple[Side, Side]) -> int:
+    """How much more ``pair`` shares with ``point`` the same way round than the other way."""
+    (a, b), (first, second) = pair, point
+    return len(a & first) + len(b & second) - len(a & second) - len(b & first)
+
+
+def reversed_kl(point: tuple[Side, Side] | None, text: str) -> bool:
+    """Whether ``text`` writes the point's KL only the other way round."""
+    if point is None or "kl" not in text.lower():
         return False
-    written = directions(text)
-    return any(pair[::-1] in written and pair not in written for pair in meant)
+    leanings = [_leans(pair, point) for pair in directions(text)]
+    return any(lean < 0 for lean in leanings) and not any(lean > 0 for lean in leanings)
