@@ -13,24 +13,10 @@ Eight cards' points were missing from the first card summaries the writers got (
 blank line cut them off); two more engineers, as blind, relabelled those cards' answers against
 the real points. Measured once on the matcher of the session's start, then used as training data.
 
-Answers are typed by hand into ``explain_paraphrases_fresh5_src/*.txt``. A ``== deck/card`` line
-starts a card's block, ``#`` lines are comments, blank lines are skipped, and every other line is
-one answer::
-
-    STATES :: DENIES :: WHY :: TEXT
-
-``STATES`` and ``DENIES`` are comma-separated point indices (``-`` for none): the points the text
-clearly makes (must be credited) and the points it contradicts, reverses or gets wrong (must not
-be credited). ``WHY`` is a short label of the case's class. A point the text leaves out is in
-neither list.
-
-The format, the checks and the build are those of ``explain_paraphrases_fresh3_build.py``
-(run from it with this batch's folder and file). Checks (the build fails on any): the card
-exists in ``decks/*.toml`` and has key points; every index names one of its points; no point
-is both stated and denied; every entry labels at least one point; no text repeats within a
-card; every explain card has at least 8 entries and the sheet's four "Saying it out loud"
-cards at least 25; at least 700 entries in all; and, with ``--check``, the JSONL file equals
-what the source builds.
+Answers are typed by hand into ``explain_paraphrases_fresh5_src/*.txt``, one per line as
+``STATES :: DENIES :: WHY :: TEXT`` under ``== deck/card`` lines. The format, its checks and the
+build are those of ``explain_paraphrases_fresh3_build.py`` (its docstring describes them), run
+from it with this batch's folder and file.
 """
 
 from __future__ import annotations
