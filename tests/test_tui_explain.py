@@ -160,13 +160,19 @@ words = ["few hundred steps", "cheap", "costs little"]
 TWO_OF_FOUR = "The moment estimates are noisy early on, and a big rate makes training diverge."
 
 
+def _points_drill(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> tuple[object, RecallApp]:
+    """A ten-minute drill on the deck whose one card is the explain card with four points,
+    in a fresh data directory: the services (for the review log) and the app."""
+    isolate(monkeypatch, tmp_path)
+    services = real_services(tmp_path, FakeClock(), only={"talk.toml": POINTS_DECK})
+    return services, RecallApp(services, plan=SessionPlan(minutes=10))
+
+
 @pytest.mark.parametrize("size", [(80, 24), (100, 30)])
 def test_explanation_with_two_of_four_points_is_checked_and_lists_the_missed_ones(
     size: tuple[int, int], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    isolate(monkeypatch, tmp_path)
-    services = real_services(tmp_path, FakeClock(), only={"talk.toml": POINTS_DECK})
-    app = RecallApp(services, plan=SessionPlan(minutes=10))
+    services, app = _points_drill(monkeypatch, tmp_path)
 
     async def flow() -> None:
         async with app.run_test(size=size) as pilot:
@@ -203,9 +209,7 @@ def test_explanation_with_two_of_four_points_is_checked_and_lists_the_missed_one
 def test_enter_on_an_empty_box_says_it_aloud(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    isolate(monkeypatch, tmp_path)
-    services = real_services(tmp_path, FakeClock(), only={"talk.toml": POINTS_DECK})
-    app = RecallApp(services, plan=SessionPlan(minutes=10))
+    services, app = _points_drill(monkeypatch, tmp_path)
 
     async def flow() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
@@ -278,9 +282,7 @@ def test_a_long_explanation_is_echoed_in_full_while_it_is_typed(
     size: tuple[int, int], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     """The box is one line and scrolls sideways; all that was typed is readable below it."""
-    isolate(monkeypatch, tmp_path)
-    services = real_services(tmp_path, FakeClock(), only={"talk.toml": POINTS_DECK})
-    app = RecallApp(services, plan=SessionPlan(minutes=10))
+    services, app = _points_drill(monkeypatch, tmp_path)
 
     async def flow() -> None:
         async with app.run_test(size=size) as pilot:

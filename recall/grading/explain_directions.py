@@ -45,8 +45,6 @@ _SET_ASIDE = re.compile(
 _SPEAKS_OF_KL = re.compile(r"\bkl\b|\bd_?kl\b|divergence", re.IGNORECASE)
 #: Words of a side that name nothing.
 _EMPTY = frozenset("the a an of s it its".split())
-#: How many characters of a text are searched (the explanation's own limit applies before).
-MAX_TEXT = 4000
 #: Greek letters as their names ("p_θ" is "p_theta"), from the one Greek table.
 _GREEK_NAMES = {symbol: name for name, symbol in GREEK_LETTERS.items() if name.islower()}
 
@@ -86,7 +84,6 @@ def _call_sides(text: str, start: int) -> tuple[str, str] | None:
 def directions(text: str) -> tuple[tuple[Side, Side], ...]:
     """The (first side, second side) of every KL the text writes, as calls or in words, except
     those it names only to set them aside."""
-    text = text[:MAX_TEXT]
     found = []
     for match in _KL_OPEN.finditer(text):
         if _SET_ASIDE.search(text, max(0, match.start() - 24), match.start()):

@@ -16,16 +16,15 @@ import re
 from collections import Counter
 from functools import lru_cache
 
-from recall.grading.explain_words import WORD, folded, normalised
+from recall.grading.explain_words import NEGATORS, WORD, folded, normalised
 
 #: The longest stretch of the learner's text quoted back; a longer one would restate the
 #: whole answer, so the matched words are quoted instead.
 MAX_QUOTE = 120
 #: A negation this many words before the stretch is part of what it says.
 _NEGATION_REACH = 3
-_NEGATIONS = frozenset(
-    {"not", "no", "never", "nothing", "without", "none", "neither", "nor", "cannot"}
-)
+#: The negations a quote keeps before its stretch: the reader's own, and "cannot".
+_NEGATIONS = NEGATORS | {"cannot"}
 _CONTRACTED_NOT = re.compile(r"n['’]?t$", re.IGNORECASE)
 _CLAUSE_END = re.compile(r"[.;:?!]")
 _TEXT_WORD = re.compile(r"[^\W_]+(?:[_'’][^\W_]+)*")

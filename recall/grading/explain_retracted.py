@@ -47,7 +47,7 @@ _OPENING_REPORT = re.compile(r"^\W*(?:\w+\W+){0,4}?(?:" + _REPORTING + r")\b", r
 #: A verdict that rejects what was just said. Only a verdict's own words: "that is *not* a
 #: problem you can ignore" and "it never recovers" state something else, and "which isn't
 #: wrong" endorses (a negation before "wrong" is no rejection).
-_REJECTING = (
+_VERDICT_WORDS = (
     r"none\s+of\s+(?:that|this|it|these|those)(?:\s+\w+){0,2}?\s+(?:is|are|was|were|holds?"
     r"|describes?|applies|true|right)\b"
     # "that's wrong", "this is simply false"
@@ -74,12 +74,12 @@ _REJECTING = (
 _FILLERS = r"(?:(?:honestly|actually|really|in\s+fact|in\s+reality|sadly|alas|no)\W+){0,2}"
 #: The rejection after the reported claim: after "but", a comma, a semicolon or a dash.
 _LATER_REJECTION = re.compile(
-    r"(?:,|;|:|\s[-–—]+\s|\bbut\b)\s*" + _FILLERS + r"(?:" + _REJECTING + r")",
+    r"(?:,|;|:|\s[-–—]+\s|\bbut\b)\s*" + _FILLERS + r"(?:" + _VERDICT_WORDS + r")",
     re.IGNORECASE,
 )
 #: A next sentence that opens by rejecting the one before.
 _OPENING_REJECTION = re.compile(
-    r"^\W*(?:(?:but|actually|honestly|no|in\s+fact|sadly)\W+){0,2}(?:" + _REJECTING + r")",
+    r"^\W*(?:(?:but|actually|honestly|no|in\s+fact|sadly)\W+){0,2}(?:" + _VERDICT_WORDS + r")",
     re.IGNORECASE,
 )
 #: Reported speech set in the middle of the claim: "Large logits saturate it, *people say*, but
@@ -109,12 +109,13 @@ _SUBJECT_VERDICT = re.compile(
     r"|\b(?:doesn't|does\s+not|don't|do\s+not)\s+hold\b",
     re.IGNORECASE,
 )
-#: A claim put first as the sentence's topic, to be judged after it: "*That* it is unbiased
-#: ...", "*Whether* MAP ends at the MLE ...", "*As for* catching mode dropping, ...", or
-#: a topic set apart by "though"/"however" ("Deep stacks starting well-conditioned, *though*,
-#: ..."). "That is why", "that way" are no such topic.
+#: A claim put first as the sentence's topic, to be judged by a verdict after it: "*That* it
+#: is unbiased ...", or a topic set apart by "though"/"however" ("Deep stacks starting
+#: well-conditioned, *though*, ..."). "That is why", "that way" are no such topic. Topics opened
+#: with "as for", "regarding" or "whether" are answered right after their comma
+#: (:data:`_TOPIC_OPENERS`).
 _TOPIC = re.compile(
-    r"^\W*(?:that|whether|as\s+for|as\s+to|regarding)\b(?!['’]s|\s+(?:is|was|are|means|"
+    r"^\W*that\b(?!['’]s|\s+(?:is|was|are|means|"
     r"gives|makes|keeps|way|does|did|holds|explains|leaves|helps|said|also|alone|part|term)\b)"
     r"|,\s*(?:though|however|mind\s+you|then)\s*,",
     re.IGNORECASE,
