@@ -21,6 +21,7 @@ with "database is locked" when it upgrades a read lock.
 
 from __future__ import annotations
 
+import logging
 import math
 import os
 import sqlite3
@@ -133,6 +134,26 @@ def sqlite_path(url: URL) -> Path | None:
     if not database or database == ":memory:" or url.query.get("mode") == "memory":
         return None
     return Path(database)
+
+
+class _UnlessInterrupted(logging.Handler):
+    """What SQLAlchemy's pool logs, printed as Python's last-resort handler prints it (warnings
+    and errors to the current standard error), except a record about a Ctrl-C. A Ctrl-C that
+    lands while the pool closes a connection is logged with its traceback ("Exception closing
+    connection ... KeyboardInterrupt") before the interrupt goes on to end recall quietly with
+    status 130; that traceback is noise. (A filter on the "sqlalchemy.pool" logger would not
+    see it: the pool logs on loggers below it, and a logger's filters do not apply to records
+    propagated from below; a handler's do.)"""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        kind = record.exc_info[0] if record.exc_info else None
+        if kind is not None and issubclass(kind, (KeyboardInterrupt, SystemExit)):
+            return
+        if logging.lastResort is not None and not logging.getLogger().handlers:
+            logging.lastResort.handle(record)  # as when no handler is set up (else root has it)
+
+
+logging.getLogger("sqlalchemy.pool").addHandler(_UnlessInterrupted())
 
 
 def make_engine(url: URL) -> Engine:
