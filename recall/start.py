@@ -19,6 +19,8 @@ recall`` import it.
 import _signal
 from types import FrameType
 
+from recall import interrupts
+
 
 def _exit_quietly(signum: int, frame: FrameType | None) -> None:
     raise SystemExit(130)
@@ -29,16 +31,12 @@ if _signal.getsignal(_signal.SIGINT) is _signal.default_int_handler:
     _signal.signal(_signal.SIGINT, _exit_quietly)
 
 
-#: Whether a SIGINT has arrived since :func:`main` took over: an interrupt that lands inside the
-#: interpreter's own machinery (an import building an exception, a class body's
-#: ``__set_name__``) can come out as another error, or lose its ``KeyboardInterrupt`` on the way.
-_interrupted = False
-
-
 def _note_interrupt(signum: int, frame: FrameType | None) -> None:
-    """Python's own SIGINT handler (a ``KeyboardInterrupt``), remembering that it ran."""
-    global _interrupted
-    _interrupted = True
+    """Python's own SIGINT handler (a ``KeyboardInterrupt``), remembering that it ran
+    (:mod:`recall.interrupts`): an interrupt that lands inside the interpreter's own machinery
+    (an import building an exception, a class body's ``__set_name__``, a fork hook) can come
+    out as another error, or lose its ``KeyboardInterrupt`` on the way."""
+    interrupts.note()
     _signal.default_int_handler(signum, frame)
 
 
@@ -55,7 +53,7 @@ def main() -> int:
     except Exception as error:
         # ``from _ssl import RAND_egd`` interrupted at 0.03 s came out as "TypeError: expected a
         # message argument", with no trace of the interrupt: the flag tells.
-        if _interrupted or _caused_by_interrupt(error):
+        if interrupts.noted() or _caused_by_interrupt(error):
             return 130
         raise
 

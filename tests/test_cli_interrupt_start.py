@@ -127,7 +127,7 @@ def test_an_error_raised_after_an_interrupt_arrived_is_a_quiet_130(
     """An interrupt inside an import of a C extension came out as "TypeError: expected a
     message argument", with no KeyboardInterrupt in its chain (the full suite, at 0.03 s)."""
     import recall.cli
-    from recall import start
+    from recall import interrupts, start
 
     def mangled() -> int:
         try:
@@ -136,10 +136,10 @@ def test_an_error_raised_after_an_interrupt_arrived_is_a_quiet_130(
             pass  # lost inside the interpreter's machinery
         raise TypeError("expected a message argument")
 
-    monkeypatch.setattr(start, "_interrupted", False)
+    monkeypatch.setattr(interrupts, "_noted", False)
     monkeypatch.setattr(recall.cli, "main", mangled)
     assert start.main() == 130
-    monkeypatch.setattr(start, "_interrupted", False)
+    monkeypatch.setattr(interrupts, "_noted", False)
     monkeypatch.setattr(recall.cli, "main", lambda: int("not a number"))
     with pytest.raises(ValueError):
         start.main()  # with no interrupt, an error is the bug it is

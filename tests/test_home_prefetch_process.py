@@ -7,6 +7,7 @@ ends (its quit, Ctrl-C, a hangup, a kill).
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import shutil
@@ -14,6 +15,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -593,6 +595,90 @@ def test_a_real_start_shows_the_counts_and_ctrl_c_or_a_hangup_leaves_no_process(
         assert "Traceback" not in text, text[-3000:]
     finally:
         terminal.close()
+
+
+#: ``recall`` as its console script runs it, with a fork hook that sends the process group a
+#: SIGINT as the prefetching child is forked: argv[1] says where. ``first``: before the fork,
+#: ahead of every other hook (``before`` hooks run last registered, first); ``logging``: after
+#: it, inside the parent's hooks, ahead of ``logging``'s own, which gives back the logging lock
+#: its ``before`` hook took; ``last``: after every other hook.
+_INTERRUPTED_FORK = """
+import os, signal, sys
+
+where = sys.argv.pop(1)
+if where == "last":
+    import logging  # (registers its hooks first: this one runs after them)
+
+def interrupt():
+    os.killpg(os.getpgid(0), signal.SIGINT)
+
+if where == "first":
+    os.register_at_fork(before=interrupt)
+else:
+    os.register_at_fork(after_in_parent=interrupt)
+from recall.start import main
+
+sys.exit(main())
+"""
+
+
+@pytest.mark.parametrize("where", ["first", "logging", "last"])
+def test_ctrl_c_while_the_child_is_forked_ends_the_start(
+    isolated_recall_home: Path, where: str
+) -> None:
+    """A Ctrl-C that lands in the interpreter's fork hooks is not lost. It was (the full
+    suite, Ctrl-C at 0.15 s on a loaded machine): Python printed "Exception ignored in
+    _releaseLock" and went on; the logging lock stayed taken, and the app's load waited for it
+    forever on the home screen. The signals are now held back during the fork."""
+    home = isolated_recall_home
+    _first_start(home)
+    token = f"{os.getpid()}-fork-{where}"
+    env = recall_env(home, RECALL_PREFETCH="1", COLUMNS="100", LINES="30", **{TOKEN: token})
+    terminal = Terminal([sys.executable, "-c", _INTERRUPTED_FORK, where], env)
+    try:
+        status = terminal.wait_exit(30)
+        text = terminal.drain(0.1).decode("utf-8", "replace")
+        assert status == 130, text[-3000:]
+        assert "Traceback" not in text and "Exception ignored" not in text, text[-3000:]
+        assert _wait_until(lambda: _recall_processes(token) == [])
+    finally:
+        terminal.close()
+
+
+def _wait_until(condition: Callable[[], bool], seconds: float = 10) -> bool:
+    end = time.monotonic() + seconds
+    while not condition() and time.monotonic() < end:
+        time.sleep(0.02)
+    return condition()
+
+
+def test_an_interrupt_python_lost_during_the_start_still_ends_it() -> None:
+    """The same class anywhere else in the start (a ``__del__``, a weakref callback): an
+    interrupt the start's handler noted (:mod:`recall.interrupts`) but that never arrived as
+    a ``KeyboardInterrupt`` ends the start before the app takes the terminal."""
+    from recall import interrupts
+    from recall.tui.launch import _run_until_interrupted
+
+    class NeverRun:
+        ran = False
+
+        def interrupt(self) -> None:
+            raise AssertionError("the app's interrupt is for a SIGINT while it runs")
+
+        async def run_async(self) -> None:
+            NeverRun.ran = True
+
+    before = signal.getsignal(signal.SIGINT)
+    interrupts._noted = True
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            asyncio.run(_run_until_interrupted(NeverRun()))  # type: ignore[arg-type]
+    finally:
+        interrupts._noted = False
+    assert NeverRun.ran is False
+    assert signal.getsignal(signal.SIGINT) is before  # the loop's handler is gone
+    asyncio.run(_run_until_interrupted(NeverRun()))  # type: ignore[arg-type]
+    assert NeverRun.ran is True  # with no interrupt noted, the app runs
 
 
 @pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")

@@ -88,6 +88,12 @@ CLOSE_WAIT = 2.0
 #: The child's exit statuses (for tests and debugging; the app only tells 0 from the rest).
 DELIVERED, FAILED, DECLINED = 0, 1, 3
 
+#: The signals held back while the child is forked (see :func:`_fork`), and given their
+#: default actions in the child.
+_STOPPING = frozenset(
+    getattr(signal, name) for name in ("SIGINT", "SIGHUP", "SIGTERM") if hasattr(signal, name)
+)
+
 #: Modules whose classes a prefetched :class:`HomeData` is made of (see :func:`_unpickle`).
 _VIEW_MODULES = frozenset(
     {"recall.tui.views", "recall.session.mode", "recall.scheduling.rating", "recall.verdicts"}
@@ -145,6 +151,33 @@ def start(load: Callable[[], HomeData], db_url: str | None) -> Prefetch | None:
             return None  # a first start: the database is created by the app's own load
     elif not url.lower().startswith("sqlite"):
         return None  # PostgreSQL: see the module docstring
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPPING)
+    try:
+        prefetch = _fork(load, db_url, held)
+    except BaseException:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+        raise
+    try:  # a Ctrl-C held during the fork is raised here, with the child's end in hand
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+    except BaseException:
+        if prefetch is not None:
+            prefetch.close()
+        raise
+    return prefetch
+
+
+def _fork(load: Callable[[], HomeData], db_url: str | None, held: set[int]) -> Prefetch | None:
+    """Fork the child (which never returns from here) and return the app's side of it;
+    ``None`` when the system refuses a pipe or a process.
+
+    Called with :data:`_STOPPING` blocked (``held``: the mask before): ``os.fork`` runs the
+    interpreter's fork hooks, and a ``KeyboardInterrupt`` raised inside one is printed as
+    "Exception ignored" and lost. Lost inside ``logging``'s hook (which takes the logging lock
+    before the fork and gives it back after), it also kept that lock: the app's load then
+    waited for it forever on the home screen, deaf to the Ctrl-C that had already come (a
+    loaded machine, Ctrl-C at 0.1 s). Held back, the signal reaches the app once the child is
+    forked and its end is in hand (:func:`start`); the child restores the default actions
+    before it lets the signals in (:func:`_child`)."""
     fds: list[int] = []
     try:
         fds.extend(os.pipe())
@@ -160,7 +193,7 @@ def start(load: Callable[[], HomeData], db_url: str | None) -> Prefetch | None:
         try:
             os.close(data_read)
             os.close(life_write)
-            status = _child(load, db_url, data_write, life_read)
+            status = _child(load, db_url, data_write, life_read, held)
         finally:
             os._exit(status)
     os.close(data_write)
@@ -307,13 +340,21 @@ class Prefetch:
             self._lifeline_fd = None
 
 
-def _child(load: Callable[[], HomeData], db_url: str | None, out_fd: int, lifeline_fd: int) -> int:
-    """The child's whole life: load, send, and say how it went (its exit status)."""
+def _child(
+    load: Callable[[], HomeData],
+    db_url: str | None,
+    out_fd: int,
+    lifeline_fd: int,
+    held: set[int],
+) -> int:
+    """The child's whole life: load, send, and say how it went (its exit status). It starts
+    with :data:`_STOPPING` blocked (``held``: the mask to restore)."""
     import gc
 
     gc.disable()  # it lives for a fraction of a second: collections would only slow it
-    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGPIPE):
+    for signum in (*_STOPPING, signal.SIGPIPE):
         signal.signal(signum, signal.SIG_DFL)  # dies with the terminal's Ctrl-C and hangup
+    signal.pthread_sigmask(signal.SIG_SETMASK, held)  # (one that came meanwhile ends it here)
     devnull = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1, 2):
         os.dup2(devnull, fd)

@@ -143,8 +143,13 @@ async def _run_until_interrupted(app: RecallApp) -> None:
     first screen is being built) it is SIGINT, and Python's way, a ``KeyboardInterrupt`` thrown
     into whichever coroutine was running, left a screen half composed: its ``on_mount`` failed
     (Textual printed that traceback) and coroutines never awaited were reported on the way out.
+
+    A Ctrl-C of the start that Python lost (:mod:`recall.interrupts`) ends it here, before the
+    app takes the terminal: the learner asked to leave, and nothing would ask again.
     """
     import signal
+
+    from recall import interrupts
 
     loop = asyncio.get_running_loop()
     try:
@@ -153,6 +158,8 @@ async def _run_until_interrupted(app: RecallApp) -> None:
         await app.run_async()
         return
     try:
+        if interrupts.noted():  # (checked once the loop's handler has taken SIGINT over)
+            raise KeyboardInterrupt
         await app.run_async()
     finally:
         loop.remove_signal_handler(signal.SIGINT)
