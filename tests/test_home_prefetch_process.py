@@ -673,12 +673,15 @@ def test_an_interrupt_python_lost_during_the_start_still_ends_it() -> None:
     try:
         with pytest.raises(KeyboardInterrupt):
             asyncio.run(_run_until_interrupted(NeverRun()))  # type: ignore[arg-type]
+        assert NeverRun.ran is False
+        # The loop's handler is gone (asyncio gives SIGINT Python's default back).
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+        interrupts._noted = False
+        asyncio.run(_run_until_interrupted(NeverRun()))  # type: ignore[arg-type]
+        assert NeverRun.ran is True  # with no interrupt noted, the app runs
     finally:
         interrupts._noted = False
-    assert NeverRun.ran is False
-    assert signal.getsignal(signal.SIGINT) is before  # the loop's handler is gone
-    asyncio.run(_run_until_interrupted(NeverRun()))  # type: ignore[arg-type]
-    assert NeverRun.ran is True  # with no interrupt noted, the app runs
+        signal.signal(signal.SIGINT, before)
 
 
 @pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")
