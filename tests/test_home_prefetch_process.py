@@ -47,19 +47,22 @@ def services():
 def injected():
     raise RuntimeError("an injected failure")
 
+# The app waits home_prefetch.TIMEOUT (5 s) for the child; a test on a loaded machine waits
+# longer, so that a slow child is not mistaken for one whose counts differ.
+PATIENT = 60
 prefetch = None
 if mode != "off":
     prefetch = home_prefetch.start(injected if mode == "fail" else services().load, db)
 early = None
 if prefetch is not None and mode != "parallel":
-    early = prefetch.receive()
+    early = prefetch.receive(PATIENT)
 own = services()
 try:
     data, error = own.load(), None
 except RecallError as failure:
     data, error = None, str(failure)
 if prefetch is not None and mode == "parallel":
-    early = prefetch.receive()
+    early = prefetch.receive(PATIENT)
 sync = own.workspace.last_sync if data is not None else None
 print(json.dumps({
     "started": prefetch is not None,
@@ -475,7 +478,7 @@ from recall.tui.settings import read_settings
 settings, _problem = read_settings()
 services = build_services(None, settings, db_url=None, custom_decks=None, learner=None)
 prefetch = home_prefetch.start(services.load, None)
-print(prefetch.receive() is not None, prefetch.status)
+print(prefetch.receive(60) is not None, prefetch.status)  # (a loaded machine: see _COMPARE)
 """
 
 
