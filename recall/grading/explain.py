@@ -165,6 +165,7 @@ from functools import lru_cache
 from recall.cards.model import Card, KeyPoint
 from recall.formula import Status, SymbolTable, Verdict
 from recall.grading.explain_attribution import Attribution, attribution, named_members
+from recall.grading.explain_denials import blanked, blanked_spans, denied_spans
 from recall.grading.explain_directions import meant as meant_direction
 from recall.grading.explain_directions import reversed_kl
 from recall.grading.explain_dismissed import dismisses
@@ -652,7 +653,11 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
     # "seven hundred sixty-eight", "point zero one three": numbers read as their digits
     text = spelt_numbers(text[:MAX_TEXT])
     # "people say X, but none of that is true": a claim reported to be rejected says nothing
-    text = without_retracted(text)
+    kept, text = text, without_retracted(text)
+    # "some say X; none of that actually happens", "nothing about X lets Y": denied claims
+    denials = denied_spans(text)
+    denied = [_read_alone(kept[s:e], card) for s, e in blanked_spans(kept, text) + denials]
+    text = blanked(text, denials)
     keywords, stems = _keywords(card), _card_stems(card)
     read = [
         _known(_bagged(clause, keywords), stems) for clause in _retracted(list(read_clauses(text)))
@@ -715,6 +720,8 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
             evidence = None  # "so that the estimates do NOT become unbiased"
         if evidence is not None and dismisses(point.say, text, evidence):
             evidence = None  # "per-class numbers are not needed"
+        if evidence is not None and _denied(point, denied):
+            evidence = None  # the learner rejects a claim that makes the point
         if evidence is not None and wrong_operand(point.say, text) is not None:
             evidence = None  # words beside "dividing by d_k itself" for "dividing by √d_k"
         if evidence is None:
@@ -774,6 +781,22 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
     # quoted back as the learner typed them: "not bounded", never the bare "bounded"
     quoted = (replace(o, said=learner_words(text, o.said)) if o.made else o for o in outcomes)
     return Explanation(tuple(quoted), _listed_runs(read))
+
+
+def _read_alone(claim: str, card: Card) -> list[tuple[Token, ...]]:
+    """The clauses of a claim the learner rejects, read as if asserted: whether it makes a
+    point is whether the learner denies that point."""
+    return [_known(clause, _card_stems(card)) for clause in read_clauses(claim)]
+
+
+def _denied(point: KeyPoint, denied: Sequence[list[tuple[Token, ...]]]) -> bool:
+    """Whether a claim the learner rejects makes one of ``point``'s phrasings with two words
+    or more (one word is no claim of the point's)."""
+    for clauses in denied:
+        said = _said_in(point.words, clauses, None, None)
+        if said is not None and len(said[0].split()) > 1:
+            return True
+    return False
 
 
 def _only_listed(clauses: Sequence[tuple[Token, ...]]) -> frozenset[str]:

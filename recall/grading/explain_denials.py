@@ -1,0 +1,177 @@
+"""Claims a learner holds up only to deny them, read by the shape of the sentence.
+
+:mod:`recall.grading.explain_retracted` blanks a reported claim when a verdict from its list
+rejects it ("none of that is true", "that's a myth"). Learners deny in many more words than a
+list can hold ("People say X; none of that actually happens", "Some claim X; in my experience
+none of it holds", "You hear that X, but no, none of the recent models do", "X? I keep hearing
+it, but no"), and they deny by the subject alone ("*Nothing about* the way accuracy counts
+predictions lets the majority class set the score", "*None of* the practical claims holds").
+Read by clause, each states the point in the card's words, the denial too far off for a
+negation's reach. Here the shape is read instead of the words:
+
+* **a reported claim and a negative reply**: a part of a sentence that reports ("people say",
+  "some claim", "you hear that", "it's often said", "X is often quoted as", "supposedly",
+  "there's a popular story that"), or a question, answered in its next part (after a
+  semicolon, a colon, "but", a dash, or the next sentence) by a reply that opens, past a few
+  hedges ("honestly", "in fact", "I'd say", "in my experience"), with a negation or a doubt
+  ("none of ...", "not so", "no, ...", "I don't buy it", "I doubt", "that has nothing to do
+  with it"). A reply that opens with an endorsement ("and that's true") or with no negation
+  leaves the claim the learner's own;
+* **a denying subject**: a clause that opens with "nothing about / in / of X" or "none of X"
+  denies its whole predicate, however far it runs ("nothing about drawing z blocks a
+  derivative"). "Nothing stops the logits from growing", "nothing is learned", "nothing caps
+  the loss" state things and are left alone.
+
+Both are blanked out of the text like a retracted claim (spaces, a semicolon at the end, so
+nothing moves). And a point whose own phrasing a rejected claim makes, read on its own, is
+denied by the learner: it is not made even where a neighbouring clause says part of it ("The
+likelihood grows with n while the prior is fixed. Whether MAP then ends up at the MLE, no, I
+doubt it"). A clause the learner merely negates in passing is not such a rejection; only the
+spans blanked here and by :func:`~recall.grading.explain_retracted.without_retracted` are.
+"""
+
+from __future__ import annotations
+
+import re
+
+#: Reporting, anywhere in a claim's part: who says it, or that it is said.
+_REPORT = re.compile(
+    r"\b(?:people|folks|textbooks|books|blogs|tutorials|students|others|some|many|papers"
+    r"|everyone|everybody)\s+(?:\w+\s+){0,2}?"
+    r"(?:say|says|said|claim|claims|claimed|think|thinks|believe|believes|argue|argues|assume"
+    r"|assumes|write|writes|suggest|suggests|quote|quotes|cite|cites|worry|worries|blame"
+    r"|blames|insist|insists|teach|teaches|repeat|repeats|sell|sells)\b"
+    r"|\bthey\s+(?:say|claim|tell\s+you)\b"
+    r"|\b(?:you|one)(?:'ll|'d|\s+(?:might|may|could|would|will|often|sometimes|keep))?\s+"
+    r"(?:hear|hears|hearing|expect|think|assume|read)\b"
+    r"|(?:\bis|\bare|\bwas|\bwere|'s)\s+(?:often|commonly|usually|widely|sometimes"
+    r"|frequently)\s+(?:said|claimed|believed|quoted|called|described|cited|touted|sold"
+    r"|presented|pitched|billed)\b"
+    r"|(?:\bis|\bare|\bwas|\bwere|'s)\s+(?:said|claimed|believed|touted|alleged)\b"
+    r"|\bgets?\s+(?:called|described|sold|billed|touted)\b"
+    r"|\b(?:supposedly|allegedly|reportedly|purportedly)\b"
+    r"|\bthere(?:'s|\s+is)\s+a\s+(?:\w+\s+){0,2}?(?:belief|story|claim|idea|myth|notion"
+    r"|view|legend|saying)\s+that\b"
+    r"|\bI\s+keep\s+hearing\b",
+    re.IGNORECASE,
+)
+#: Where a claim's part ends and the reply may begin.
+_PART_END = re.compile(r"[;:?]|\s[-–—]+\s|,?\s+but\b|,")
+#: Hedges a reply may open with before its negation.
+_HEDGES = (
+    r"(?:(?:but|honestly|actually|really|frankly|well|sadly|alas|in\s+fact|in\s+reality"
+    r"|in\s+practice|in\s+my\s+experience|to\s+be\s+honest|I(?:'d|\s+would)\s+say|I\s+think"
+    r"|I\s+keep\s+hearing\s+it|that(?:'s|\s+is)\s+a\s+(?:\w+\s+){0,2}?claim|and)\W+){0,4}"
+)
+#: What a reply's denial is: a negation or doubt.
+_DENIAL = (
+    r"(?:none|nothing|no|not|never|nobody|neither|nope|doubt|doubtful|myth|false|wrong"
+    r"|untrue|nonsense|rubbish|folklore|\w+n['’]t|cannot)\b"
+)
+#: A reply that opens by denying: a negation or doubt within its first few words ("; that
+#: setup has nothing to do with it").
+_DENYING_REPLY = re.compile(r"\W*" + _HEDGES + r"(?:\w+\W+){0,3}?" + _DENIAL, re.IGNORECASE)
+#: After a bare comma only a reply that is itself the denial ("..., not so", "..., none of it
+#: holds"): ", it never recovers" goes on with the claim.
+_DENYING_AT_ONCE = re.compile(r"\W*" + _HEDGES + _DENIAL, re.IGNORECASE)
+#: A reply that endorses what was reported, and it stays the learner's claim: "that's true",
+#: "and they do", "which isn't wrong", "but it isn't just that".
+_ENDORSING_REPLY = re.compile(
+    r"\W*(?:and\s+|but\s+)?(?:(?:that|this|it|which)(?:'s|\s+is|\s+was)\s+(?:\w+\s+)?"
+    r"(?:true|right|correct|fair)\b"
+    r"|(?:they|it|that|this|which)\s+(?:do|does|did|is|are|was|were|holds?)\s*(?:[.;:,!?]|$)"
+    r"|(?:they(?:'re|\s+are)|indeed)\b"
+    r"|(?:(?:that|this|it|which)(?:\s+is|'s|\s+was)?\s+)?(?:not|n['’]t|isn['’]t|wasn['’]t)\s+"
+    r"(?:wrong|false|a\s+myth|just|only|the\s+whole)\b)",
+    re.IGNORECASE,
+)
+#: A clause opening with a subject that denies its predicate: "nothing about X ...", "none of
+#: X ..."; after a sentence's start or a semicolon, colon or "but".
+_DENYING_SUBJECT = re.compile(
+    r"(?:^|[.;:!?]\s+|\bbut\s+|,\s+)(?P<subject>(?:nothing\s+(?:about|in|of)|none\s+of)\s)",
+    re.IGNORECASE,
+)
+#: Where such a clause ends: the clause's end, or a comma before a new claim's opening.
+_SUBJECT_END = re.compile(
+    r"[.;:!?](?=\s|$)|,\s+(?=(?:and|so|but|while|whereas|because|since|which|the|it|its|they"
+    r"|this|that|each|every|there|you|we|I)\b)",
+    re.IGNORECASE,
+)
+#: A question's opening: an auxiliary or a question word.
+_ASKING = re.compile(
+    r"\W*(?:is|are|was|were|do|does|did|can|could|should|would|will|has|have|why|what|how"
+    r"|when|where|which|who|whether)\b",
+    re.IGNORECASE,
+)
+#: A sentence: up to a full stop, "!" or "?" before a space or the end (not "0.5", "e.g.x").
+_SENTENCE = re.compile(r"(?:[^.!?\n]|[.!?](?=\S))+[.!?\n]*")
+#: The longest reported claim read (characters): a reply is to what was just said.
+_MAX_CLAIM = 400
+
+
+def denied_spans(text: str) -> list[tuple[int, int]]:
+    """The spans of ``text`` holding a claim the learner reports or names only to deny."""
+    spans = []
+    sentences = [(m.start(), m.end()) for m in _SENTENCE.finditer(text)]
+    for index, (start, end) in enumerate(sentences):
+        following = (
+            text[sentences[index + 1][0] : sentences[index + 1][1]]
+            if (index + 1 < len(sentences))
+            else ""
+        )
+        reported = _reported_claim(text[start:end], following)
+        if reported is not None:
+            spans.append((start + reported[0], start + reported[1]))
+    for match in _DENYING_SUBJECT.finditer(text):
+        begin = match.start("subject")
+        close = _SUBJECT_END.search(text, match.end())
+        spans.append((begin, close.start() if close else len(text)))
+    return spans
+
+
+def _reported_claim(sentence: str, following: str) -> tuple[int, int] | None:
+    """The reported claim of ``sentence`` (offsets) when a reply denies it, in the sentence
+    itself or at the opening of the ``following`` one."""
+    for part in _PART_END.finditer(sentence[:_MAX_CLAIM]):
+        claim = sentence[: part.start()]
+        # a statement asked back ("Only differences matter?"), not a question ("Is it an
+        # accident? No, ..." answers with the learner's own claim)
+        question = part.group() == "?" and not _ASKING.match(claim)
+        if not (question or _REPORT.search(claim)):
+            continue
+        reply = sentence[part.end() :]
+        if not reply.strip():
+            reply = following
+        if _ENDORSING_REPLY.match(reply):
+            return None
+        denying = _DENYING_AT_ONCE if part.group() == "," else _DENYING_REPLY
+        if denying.match(reply):
+            return (0, part.start())
+        if question:
+            return None
+    return None
+
+
+def blanked(text: str, spans: list[tuple[int, int]]) -> str:
+    """``text`` with each span replaced by spaces and a closing semicolon: what follows is read
+    as a clause of its own and nothing moves."""
+    chars = list(text)
+    for start, end in spans:
+        if end - start >= 2:
+            chars[start:end] = " " * (end - start - 2) + "; "
+    return "".join(chars)
+
+
+def blanked_spans(before: str, after: str) -> list[tuple[int, int]]:
+    """The stretches of ``after`` blanked out of ``before`` (a text of the same length): where
+    a reader that blanks, such as
+    :func:`~recall.grading.explain_retracted.without_retracted`, took a claim out."""
+    return [
+        (m.start(), m.end())
+        for m in _BLANK.finditer(after)
+        if before[m.start() : m.end()] != after[m.start() : m.end()]
+    ]
+
+
+#: A stretch of spaces and semicolons: what blanking leaves.
+_BLANK = re.compile(r"[ ;]{4,}")

@@ -1,0 +1,96 @@
+"""Claims a learner holds up only to deny them make no point (issue 23, the must-not-credit
+side; :mod:`recall.grading.explain_denials`), on sentences written for these tests: a claim
+reported ("folks claim", "it's often said", "is commonly described as", a statement asked
+back) and answered by a reply that opens with a negation or a doubt, however it is worded;
+a clause whose subject denies its predicate ("nothing in X lets Y", "none of X keeps Y"); and
+a point whose second half the learner rejects after stating its first. Beside each, the claim
+endorsed or stated plainly is still credited.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.explain_cases import assert_points
+
+RLHF = "alignment/rlhf-kl-explain"
+CE = "losses/why-cross-entropy"
+NORMS = "normalization/batchnorm-vs-layernorm"
+ACCURACY = "metrics/accuracy-imbalance-explain"
+MAP = "probability-statistics/explain-map-mle"
+
+CASES = [
+    # reported, then denied in the reply's own words
+    (
+        RLHF,
+        "Folks often claim the KL penalty keeps the policy close to the SFT model; in my "
+        "experience none of that really happens.",
+        [],
+        [2],
+    ),
+    (
+        CE,
+        "It's often said that minimising cross-entropy is maximum likelihood; honestly I doubt it.",
+        [],
+        [0],
+    ),
+    (
+        NORMS,
+        "BatchNorm is commonly described as coupling the examples of a batch; I don't buy it.",
+        [],
+        [1],
+    ),
+    (NORMS, "BatchNorm couples the examples in a batch? Not in my experience.", [], [1]),
+    # endorsed, or said plainly: still the learner's claim
+    (
+        RLHF,
+        "People say the KL penalty keeps the policy close to the SFT model, and that's right.",
+        [2],
+        [],
+    ),
+    (CE, "Some say minimising cross-entropy is maximum likelihood, and they are right.", [0], []),
+    # a subject that denies its predicate, however long the clause
+    (
+        ACCURACY,
+        "Nothing in the way accuracy tallies its correct predictions lets the majority class "
+        "set the score.",
+        [],
+        [0],
+    ),
+    (
+        RLHF,
+        "None of the pull that the KL penalty exerts keeps the policy close to the SFT model.",
+        [],
+        [2],
+    ),
+    # ... but "nothing" stating a point is left alone
+    (
+        CE,
+        "Nothing bounds the loss from above, so a single confidently wrong answer can swamp "
+        "the batch.",
+        [3],
+        [],
+    ),
+    # the first half stated, the conclusion rejected: the point is not made
+    (
+        MAP,
+        "The log-likelihood keeps growing with n while the prior term stays put. People say "
+        "this makes MAP converge to the MLE; I doubt that.",
+        [],
+        [4],
+    ),
+    (
+        MAP,
+        "The log-likelihood keeps growing with n while the prior term stays put, so MAP "
+        "converges to the MLE.",
+        [4],
+        [],
+    ),
+]
+
+
+@pytest.mark.parametrize(("key", "text", "states", "denies"), CASES)
+def test_a_claim_held_up_to_be_denied_makes_no_point(
+    key: str, text: str, states: list[int], denies: list[int]
+) -> None:
+    assert_points("denial", key, text, states, denies)
