@@ -94,3 +94,78 @@ def test_a_claim_held_up_to_be_denied_makes_no_point(
     key: str, text: str, states: list[int], denies: list[int]
 ) -> None:
     assert_points("denial", key, text, states, denies)
+
+
+#: A purpose denied further on than its head ("so that it never *acts as a* regulariser"), or
+#: a necessity denied that the point states as a fact ("does not *have to* check them"): the
+#: point is not made. The same step with its purpose stated, or a need the point itself denies
+#: ("never need calibrating" beside ranks that are comparable), still is.
+PURPOSES = [
+    (
+        "alignment/grpo-explain",
+        "Each reward is standardised within its group, so that the group mean does not serve as "
+        "a baseline at all.",
+        [],
+        [1],
+    ),
+    (
+        "alignment/grpo-explain",
+        "Each reward is standardised within its group, and the group mean serves as the baseline.",
+        [1],
+        [],
+    ),
+    (
+        MAP,
+        "The negative log-prior is added to the loss so that it never acts as a regulariser.",
+        [],
+        [1],
+    ),
+    (
+        MAP,
+        "The negative log-prior is added to the loss, where it acts as a regulariser on the MLE "
+        "objective.",
+        [1],
+        [],
+    ),
+    (
+        "optimizers/explain-warmup",
+        "The learning rate is ramped up linearly so that the moment estimates never get time to "
+        "settle.",
+        [],
+        [3],
+    ),
+    (
+        "optimizers/explain-warmup",
+        "The learning rate is ramped up linearly so that the moment estimates get time to settle.",
+        [3],
+        [],
+    ),
+    (
+        "inference-cost/explain-inference-regimes",
+        "With speculative decoding a small draft proposes tokens so that the big model does not "
+        "have to check them.",
+        [],
+        [5],
+    ),
+    (
+        "inference-cost/explain-inference-regimes",
+        "With speculative decoding a small draft proposes tokens and the big model checks them all "
+        "in one pass.",
+        [5],
+        [],
+    ),
+    (
+        "retrieval-evaluation/rrf-explain",
+        "RRF keeps only ranks, which are comparable across retrievers, so that raw scores never "
+        "need calibrating.",
+        [1],
+        [],
+    ),
+]
+
+
+@pytest.mark.parametrize(("key", "text", "states", "denies"), PURPOSES)
+def test_a_purpose_denied_in_the_points_words_makes_no_point(
+    key: str, text: str, states: list[int], denies: list[int]
+) -> None:
+    assert_points("denied purpose", key, text, states, denies)

@@ -178,6 +178,7 @@ from recall.grading.explain_pairing import crosses_figures
 from recall.grading.explain_polarity import Leaning, leaning, reverses_pair
 from recall.grading.explain_prefixes import says_twin
 from recall.grading.explain_purpose import denies_purpose
+from recall.grading.explain_purpose_denied import denies_purpose_words
 from recall.grading.explain_quote import learner_words
 from recall.grading.explain_retracted import without_retracted
 from recall.grading.explain_roles import SaidOf, said_of
@@ -716,7 +717,9 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
             asserted=_asserted_stems(point),
         )
         evidence, clause = said if said is not None else (None, ())
-        if evidence is not None and denies_purpose(point.say, text, clause):
+        if evidence is not None and (
+            denies_purpose(point.say, text, clause) or denies_purpose_words(point.say, text, clause)
+        ):
             evidence = None  # "so that the estimates do NOT become unbiased"
         if evidence is not None and dismisses(point.say, text, evidence):
             evidence = None  # "per-class numbers are not needed"
