@@ -169,3 +169,45 @@ def test_a_purpose_denied_in_the_points_words_makes_no_point(
     key: str, text: str, states: list[int], denies: list[int]
 ) -> None:
     assert_points("denied purpose", key, text, states, denies)
+
+
+#: A point about one side of a contrast whose words the text gives mostly to the other side,
+#: one fragment of it true by accident ("the SDE ... adds fresh noise"): not made. The sides
+#: the right way round still are, and so is the other side's own point beside it.
+SIDES = [
+    (
+        "diffusion-flow/sde-vs-ode",
+        "In the probability-flow ODE the full g² score term is subtracted at every step, whereas "
+        "the SDE subtracts half of it and adds fresh noise.",
+        [],
+        [1],
+    ),
+    (
+        "diffusion-flow/sde-vs-ode",
+        "In the reverse SDE the whole g² score term is subtracted and fresh noise is added, "
+        "whereas the ODE subtracts just half of it.",
+        [1, 2],
+        [],
+    ),
+    (
+        "alignment/moe-aux-explain",
+        "The routing probabilities P_i come from an argmax count, so they carry no gradient, "
+        "while f_i is a smooth average.",
+        [],
+        [1],
+    ),
+    (
+        "alignment/moe-aux-explain",
+        "The fractions f_i come from an argmax count, so they carry no gradient, while P_i is a "
+        "smooth softmax average.",
+        [1],
+        [],
+    ),
+]
+
+
+@pytest.mark.parametrize(("key", "text", "states", "denies"), SIDES)
+def test_a_point_said_of_the_other_side_makes_no_point(
+    key: str, text: str, states: list[int], denies: list[int]
+) -> None:
+    assert_points("other side", key, text, states, denies)

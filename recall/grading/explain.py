@@ -182,6 +182,7 @@ from recall.grading.explain_purpose_denied import denies_purpose_words
 from recall.grading.explain_quote import learner_words
 from recall.grading.explain_retracted import without_retracted
 from recall.grading.explain_roles import SaidOf, said_of
+from recall.grading.explain_sides import said_of_other_side, say_stems
 from recall.grading.explain_words import (
     LINKS,
     NEGATORS,
@@ -725,6 +726,17 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
             evidence = None  # "per-class numbers are not needed"
         if evidence is not None and _denied(point, denied):
             evidence = None  # the learner rejects a claim that makes the point
+        if (
+            evidence is not None
+            and contrast is not None
+            and contrast.has_subject
+            and owners is not None
+            and not _names_versus(contrast, point.say)
+            and said_of_other_side(
+                _own_stems(card, index), point_clauses, owners, contrast.mentions
+            )
+        ):
+            evidence = None  # "the ODE uses the full score, the SDE half of it plus noise"
         if evidence is not None and wrong_operand(point.say, text) is not None:
             evidence = None  # words beside "dividing by d_k itself" for "dividing by √d_k"
         if evidence is None:
@@ -784,6 +796,22 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
     # quoted back as the learner typed them: "not bounded", never the bare "bounded"
     quoted = (replace(o, said=learner_words(text, o.said)) if o.made else o for o in outcomes)
     return Explanation(tuple(quoted), _listed_runs(read))
+
+
+@lru_cache(maxsize=1 << 10)
+def _own_stems(card: Card, index: int) -> frozenset[str]:
+    """The words of a contrast point's model sentence that the card's points about the other
+    side do not use: what it says of its subject alone."""
+    point = card.points[index]
+    others = [q.say for q in card.points if q.subject and q.subject in point.versus]
+    return say_stems(point.say).difference(*(say_stems(say) for say in others))
+
+
+@lru_cache(maxsize=1 << 10)
+def _names_versus(contrast: _Contrast, say: str) -> bool:
+    """Whether the model sentence names a term its point is contrasted with."""
+    tokens = [token for clause in read_clauses(say) for token in clause]
+    return any(_slot_takes(term, t) for term in contrast.terms[1:] for t in tokens)
 
 
 def _read_alone(claim: str, card: Card) -> list[tuple[Token, ...]]:
