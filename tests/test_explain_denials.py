@@ -211,3 +211,38 @@ def test_a_point_said_of_the_other_side_makes_no_point(
     key: str, text: str, states: list[int], denies: list[int]
 ) -> None:
     assert_points("other side", key, text, states, denies)
+
+
+#: A thing named as a clause's subject only to be denied any part ("X plays no part in Y"):
+#: a point its words make is not made. A subject that is a clause of its own ("the entropy is
+#: fixed and has nothing to do with the weights") states what it says.
+NO_PART = [
+    (
+        "optimizers/explain-warmup",
+        "Warmup ramps the rate up linearly at the start. The unreliable second-moment estimate "
+        "of the first steps, honestly, plays no part at all in why we warm up.",
+        [3],
+        [0],
+    ),
+    (
+        "optimizers/explain-warmup",
+        "Early on Adam's second-moment estimate rests on very few gradients, so its scaling is "
+        "unreliable; warmup waits for it.",
+        [0],
+        [],
+    ),
+    (
+        "information-theory/explain-min-ce-is-min-kl",
+        "Cross-entropy is the entropy plus the KL, and since the entropy of the data is fixed and "
+        "has nothing to do with the weights, minimising one minimises the other.",
+        [0, 1, 2],
+        [],
+    ),
+]
+
+
+@pytest.mark.parametrize(("key", "text", "states", "denies"), NO_PART)
+def test_a_thing_denied_any_part_makes_no_point(
+    key: str, text: str, states: list[int], denies: list[int]
+) -> None:
+    assert_points("no part", key, text, states, denies)

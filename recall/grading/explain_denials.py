@@ -20,7 +20,12 @@ negation's reach. Here the shape is read instead of the words:
 * **a denying subject**: a clause that opens with "nothing about / in / of X" or "none of X"
   denies its whole predicate, however far it runs ("nothing about drawing z blocks a
   derivative"). "Nothing stops the logits from growing", "nothing is learned", "nothing caps
-  the loss" state things and are left alone.
+  the loss" state things and are left alone;
+* **a thing denied any part**: a subject that is only a thing named, no clause of its own,
+  whose predicate denies it a part ("*holding the other features fixed*, mind you, plays no
+  part in that reading", "X has nothing whatsoever to do with Y", "X is not a property of
+  it"). "The entropy is fixed and has nothing to do with the weights" states that it is fixed
+  (a verb, an "and"), and stays.
 
 Both are blanked out of the text like a retracted claim (spaces, a semicolon at the end, so
 nothing moves). And a point whose own phrasing a rejected claim makes, read on its own, is
@@ -103,6 +108,25 @@ _ASKING = re.compile(
     r"|when|where|which|who|whether)\b",
     re.IGNORECASE,
 )
+#: A predicate that denies its subject any part in what follows: "X has nothing to do with Y",
+#: "X plays no role in Y", "X has no bearing on Y", "X is not a property of it".
+_NO_PART = re.compile(
+    r"\s(?:has|have)\s+nothing(?:\s+whatsoever)?\s+to\s+do\s+with\b"
+    r"|\s(?:plays?|played)\s+no\s+(?:\w+\s+)?(?:part|role)\b"
+    r"|\s(?:has|have)\s+no\s+(?:\w+\s+)?(?:bearing|influence|connection)\b"
+    r"|\s(?:is|are)\s+not\s+a\s+property\b",
+    re.IGNORECASE,
+)
+#: What makes a subject a clause of its own rather than a thing named: a finite verb, or a
+#: second predicate joined to the denial ("the entropy *is* fixed *and* has nothing to do with
+#: the weights" states that it is fixed).
+_CLAUSAL = re.compile(
+    r"\b(?:is|are|was|were|has|have|had|does|do|did|can|could|will|would|should|must|may"
+    r"|might|and|it|this|that|which|so|because|since)\b|'s\b",
+    re.IGNORECASE,
+)
+#: Where a sentence's clause opens: its start, or after a semicolon or colon.
+_CLAUSE_OPEN = re.compile(r"[.;:!?]\s+|^\s*")
 #: A sentence: up to a full stop, "!" or "?" before a space or the end (not "0.5", "e.g.x").
 _SENTENCE = re.compile(r"(?:[^.!?\n]|[.!?](?=\S))+[.!?\n]*")
 #: The longest reported claim read (characters): a reply is to what was just said.
@@ -122,10 +146,23 @@ def denied_spans(text: str) -> list[tuple[int, int]]:
         reported = _reported_claim(text[start:end], following)
         if reported is not None:
             spans.append((start + reported[0], start + reported[1]))
+    spans.extend(_denied_parts(text))
     for match in _DENYING_SUBJECT.finditer(text):
         begin = match.start("subject")
         close = _SUBJECT_END.search(text, match.end())
         spans.append((begin, close.start() if close else len(text)))
+    return spans
+
+
+def _denied_parts(text: str) -> list[tuple[int, int]]:
+    """The things named as a clause's subject only to be denied any part ("*Holding the other
+    features fixed*, mind you, plays no part in that reading")."""
+    spans = []
+    for match in _NO_PART.finditer(text):
+        opening = max((m.end() for m in _CLAUSE_OPEN.finditer(text, 0, match.start())), default=0)
+        subject = text[opening : match.start()]
+        if subject.strip() and len(subject) <= _MAX_CLAIM and not _CLAUSAL.search(subject):
+            spans.append((opening, match.start()))
     return spans
 
 
