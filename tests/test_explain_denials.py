@@ -49,6 +49,34 @@ CASES = [
         [],
     ),
     (CE, "Some say minimising cross-entropy is maximum likelihood, and they are right.", [0], []),
+    (
+        RLHF,
+        "You might think the KL term is just regularisation, but it actually keeps the policy "
+        "close to the SFT model.",
+        [2],
+        [],
+    ),
+    (
+        NORMS,
+        "People say BatchNorm couples the examples of a batch, and it does, so it needs a decent "
+        "batch size.",
+        [1],
+        [],
+    ),
+    (
+        CE,
+        "As people say, the loss has no upper bound, so one confidently wrong prediction can "
+        "dominate.",
+        [3],
+        [],
+    ),
+    (
+        "alignment/grpo-explain",
+        "Many people think dividing by the group's std is harmless; it isn't: it up-weights "
+        "prompts that are almost always solved or almost always failed.",
+        [4],
+        [],
+    ),
     # a subject that denies its predicate, however long the clause
     (
         ACCURACY,
@@ -84,6 +112,21 @@ CASES = [
         "The log-likelihood keeps growing with n while the prior term stays put, so MAP "
         "converges to the MLE.",
         [4],
+        [],
+    ),
+    # a misconception rejected in the point's own words, then the point: still made
+    (
+        MAP,
+        "Some claim the prior dominates however much data you have; not so: the likelihood sum "
+        "grows with n while the prior stays fixed, so MAP converges to the MLE.",
+        [4],
+        [],
+    ),
+    (
+        "generative-models/explain-elbo",
+        "Some say raising the ELBO leaves the likelihood alone; no, it pushes up log p(x) and "
+        "shrinks the gap to the true posterior.",
+        [3],
         [],
     ),
 ]
