@@ -169,6 +169,8 @@ def _denied_parts(text: str) -> list[tuple[int, int]]:
 def _reported_claim(sentence: str, following: str) -> tuple[int, int] | None:
     """The reported claim of ``sentence`` (offsets) when a reply denies it, in the sentence
     itself or at the opening of the ``following`` one."""
+    if "?" not in sentence and _REPORT.search(sentence[:_MAX_CLAIM]) is None:
+        return None  # neither reported nor asked: the common case
     for part in _PART_END.finditer(sentence[:_MAX_CLAIM]):
         claim = sentence[: part.start()]
         # a statement asked back ("Only differences matter?"), not a question ("Is it an

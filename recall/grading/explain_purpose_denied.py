@@ -39,6 +39,8 @@ _DENIED_PURPOSE = re.compile(
     r"(?:(?!but\b)[^\s,.;:!?]+\s+){1,6}?"
     r"(?:not|never)\s+((?:[^\s,.;:!?]+\s*){1,5})"
 )
+#: Whether the text holds a purpose clause at all, read on the raw text.
+_PURPOSE = re.compile(r"\b(?:so|order)\s+that\b", re.IGNORECASE)
 #: Words a purpose's negation passes over to reach what it denies.
 _PASSED = frozenset(
     """be is are was were been being become becomes became get gets got end ends ended up to
@@ -83,7 +85,7 @@ def _asserted(say: str) -> frozenset[str]:
 def denies_purpose_words(say: str, text: str, clause: tuple[Token, ...]) -> bool:
     """Whether ``clause`` of ``text`` holds a word a denied purpose governs that the model
     sentence ``say`` asserts."""
-    if "that" not in text or names_harm(say):
-        return False
+    if _PURPOSE.search(text) is None or names_harm(say):
+        return False  # no purpose clause: the common case, read without normalising
     denied = _denied_words(text) & _asserted(say)
     return any(token.stem in denied and token.negated for token in clause)
