@@ -289,3 +289,31 @@ def test_a_thing_denied_any_part_makes_no_point(
     key: str, text: str, states: list[int], denies: list[int]
 ) -> None:
     assert_points("no part", key, text, states, denies)
+
+
+#: A claim after an opening that denies it ("It is not the case that X"): a point X makes is
+#: rejected, even where the next clause says part of it ("GQA cuts ... the KV heads"). The
+#: misconception denied and then the point stated still makes it.
+REJECTED_THAT = [
+    (
+        "attention-transformers/explain-gqa",
+        "It is not the case that the query heads stay as they are: GQA cuts them along with the "
+        "number of distinct KV heads.",
+        [],
+        [0],
+    ),
+    (
+        "attention-transformers/explain-gqa",
+        "It's a myth that GQA trims the query heads; the query heads stay as they are and only "
+        "the number of distinct key/value heads is cut.",
+        [0],
+        [],
+    ),
+]
+
+
+@pytest.mark.parametrize(("key", "text", "states", "denies"), REJECTED_THAT)
+def test_a_claim_denied_by_its_opening_makes_no_point(
+    key: str, text: str, states: list[int], denies: list[int]
+) -> None:
+    assert_points("rejected that", key, text, states, denies)

@@ -165,7 +165,7 @@ from functools import lru_cache
 from recall.cards.model import Card, KeyPoint
 from recall.formula import Status, SymbolTable, Verdict
 from recall.grading.explain_attribution import Attribution, attribution, named_members
-from recall.grading.explain_denials import blanked, blanked_spans, denied_spans
+from recall.grading.explain_denials import blanked, blanked_spans, denied_spans, rejected_claims
 from recall.grading.explain_directions import meant as meant_direction
 from recall.grading.explain_directions import reversed_kl
 from recall.grading.explain_dismissed import dismisses
@@ -658,7 +658,8 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
     kept, text = text, without_retracted(text)
     # "some say X; none of that actually happens", "nothing about X lets Y": denied claims
     denials = denied_spans(text)
-    denied = [_read_alone(kept[s:e], card) for s, e in blanked_spans(kept, text) + denials]
+    rejected = blanked_spans(kept, text) + denials + rejected_claims(text)
+    denied = [_read_alone(kept[s:e], card) for s, e in rejected]
     text = blanked(text, denials)
     keywords, stems = _keywords(card), _card_stems(card)
     read = [

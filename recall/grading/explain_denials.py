@@ -27,12 +27,15 @@ negation's reach. Here the shape is read instead of the words:
   it"). "The entropy is fixed and has nothing to do with the weights" states that it is fixed
   (a verb, an "and"), and stays.
 
-Both are blanked out of the text like a retracted claim (spaces, a semicolon at the end, so
-nothing moves). And a point whose own phrasing a rejected claim makes, read on its own, is
-denied by the learner: it is not made even where a neighbouring clause says part of it ("The
-likelihood grows with n while the prior is fixed. Whether MAP then ends up at the MLE, no, I
-doubt it"). A clause the learner merely negates in passing is not such a rejection; only the
-spans blanked here and by :func:`~recall.grading.explain_retracted.without_retracted` are.
+The shapes above are blanked out of the text like a retracted claim (spaces, a semicolon at
+the end, so nothing moves). And a point whose own phrasing (two words or more) a rejected claim
+makes, read on its own, is denied by the learner: it is not made even where a neighbouring
+clause says part of it ("The likelihood grows with n while the prior is fixed. Whether MAP
+then ends up at the MLE, no, I doubt it"). A clause the learner merely negates in passing is
+no such rejection; only the spans blanked here and by
+:func:`~recall.grading.explain_retracted.without_retracted` are, and the claim after an
+opening that denies it ("It is not the case that X", "it's a myth that X":
+:func:`rejected_claims`), which the clause reader already reads as negated where it stands.
 """
 
 from __future__ import annotations
@@ -127,6 +130,14 @@ _CLAUSAL = re.compile(
 )
 #: Where a sentence's clause opens: its start, or after a semicolon or colon.
 _CLAUSE_OPEN = re.compile(r"[.;:!?]\s+|^\s*")
+#: An opening that denies the claim after it ("It is not true that X", "it's a myth that X",
+#: "I don't believe that X"); the clause reader negates X, and X is a claim the learner rejects.
+_DENIED_THAT = re.compile(
+    r"(?:^|[.;:!?]\s+)(?:but\s+)?(?:it\s+is|it's|it\s+was)\s+(?:not\s+(?:true|the\s+case)"
+    r"|a\s+myth|false|untrue|wrong\s+to\s+say)\s+that\s"
+    r"|(?:^|[.;:!?]\s+)I\s+(?:don't|do\s+not)\s+(?:think|believe|buy)\s+that\s",
+    re.IGNORECASE,
+)
 #: A sentence: up to a full stop, "!" or "?" before a space or the end (not "0.5", "e.g.x").
 _SENTENCE = re.compile(r"(?:[^.!?\n]|[.!?](?=\S))+[.!?\n]*")
 #: The longest reported claim read (characters): a reply is to what was just said.
@@ -151,6 +162,17 @@ def denied_spans(text: str) -> list[tuple[int, int]]:
         begin = match.start("subject")
         close = _SUBJECT_END.search(text, match.end())
         spans.append((begin, close.start() if close else len(text)))
+    return spans
+
+
+def rejected_claims(text: str) -> list[tuple[int, int]]:
+    """The claims after an opening that denies them ("It is not true that *the query heads
+    stay as they are*"), to the clause's end: read as negated where they stand, and a point
+    they would make is one the learner rejects."""
+    spans = []
+    for match in _DENIED_THAT.finditer(text):
+        close = re.compile(r"[.;:!?](?=\s|$)").search(text, match.end())
+        spans.append((match.end(), close.start() if close else len(text)))
     return spans
 
 
