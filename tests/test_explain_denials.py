@@ -303,6 +303,20 @@ REJECTED_THAT = [
         [0],
     ),
     (
+        "diffusion-flow/flow-matching-explain",
+        "Regressing on one pair at a time is convenient, but there is no sense in which that "
+        "per-pair loss has the same gradients in expectation as the marginal one.",
+        [],
+        [2],
+    ),
+    (
+        "diffusion-flow/flow-matching-explain",
+        "Regressing on one pair at a time is convenient, and that per-pair loss has the same "
+        "gradients in expectation as the marginal one.",
+        [2],
+        [],
+    ),
+    (
         "attention-transformers/explain-gqa",
         "It's a myth that GQA trims the query heads; the query heads stay as they are and only "
         "the number of distinct key/value heads is cut.",

@@ -135,7 +135,9 @@ _CLAUSE_OPEN = re.compile(r"[.;:!?]\s+|^\s*")
 _DENIED_THAT = re.compile(
     r"(?:^|[.;:!?]\s+)(?:but\s+)?(?:it\s+is|it's|it\s+was)\s+(?:not\s+(?:true|the\s+case)"
     r"|a\s+myth|false|untrue|wrong\s+to\s+say)\s+that\s"
-    r"|(?:^|[.;:!?]\s+)I\s+(?:don't|do\s+not)\s+(?:think|believe|buy)\s+that\s",
+    r"|(?:^|[.;:!?]\s+)I\s+(?:don't|do\s+not)\s+(?:think|believe|buy)\s+that\s"
+    # "there's no sense in which X": X denied, whatever comes before it in the sentence
+    r"|\bthere(?:'s|\s+is)\s+no\s+sense\s+in\s+which\s",
     re.IGNORECASE,
 )
 #: A sentence: up to a full stop, "!" or "?" before a space or the end (not "0.5", "e.g.x").
