@@ -331,3 +331,42 @@ def test_a_claim_denied_by_its_opening_makes_no_point(
     key: str, text: str, states: list[int], denies: list[int]
 ) -> None:
     assert_points("rejected that", key, text, states, denies)
+
+
+#: A sentence that only names terms, one of them a formula or an "=" ("k = 60", "q = p"),
+#: states none of them; a terse note of claims with the same formulas still does.
+TERM_SENTENCES = [
+    (
+        "retrieval-evaluation/rrf-explain",
+        "fusion, ranks only, 1/(k + rank), k = 60, BM25, dense, hybrid.",
+        [],
+        [2],
+    ),
+    (
+        "retrieval-evaluation/rrf-explain",
+        "Each list adds 1/(k + rank), so a document several lists rank fairly high beats one a "
+        "single list puts first.",
+        [2],
+        [],
+    ),
+    (
+        "information-theory/explain-min-ce-is-min-kl",
+        "entropy, KL divergence, q = p, H(p) floor, minimiser, zero loss.",
+        [],
+        [3, 4],
+    ),
+    (
+        "information-theory/explain-min-ce-is-min-kl",
+        "CE = H(p) + KL, H(p) fixed by the data, min CE = min KL, both minimised at q = p, floor "
+        "H(p) not 0.",
+        [0, 1, 2, 3, 4],
+        [],
+    ),
+]
+
+
+@pytest.mark.parametrize(("key", "text", "states", "denies"), TERM_SENTENCES)
+def test_a_sentence_of_terms_states_none_of_them(
+    key: str, text: str, states: list[int], denies: list[int]
+) -> None:
+    assert_points("terms", key, text, states, denies)

@@ -183,6 +183,7 @@ from recall.grading.explain_quote import learner_words
 from recall.grading.explain_retracted import without_retracted
 from recall.grading.explain_roles import SaidOf, said_of
 from recall.grading.explain_sides import said_of_other_side, say_stems
+from recall.grading.explain_termlists import only_in_terms
 from recall.grading.explain_words import (
     LINKS,
     NEGATORS,
@@ -793,6 +794,8 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
             evidence = None  # "the logits get 64 times smaller" for "an 8x smaller logit scale"
         if evidence is not None and _divergence_swapped(card, point, text, evidence):
             evidence = None  # "CE = H(p) + KL(q||p)" for "... plus the KL from p to the model"
+        if evidence is not None and only_in_terms(text, evidence):
+            evidence = None  # "RRF, k = 60, ranks, 1/(k + rank), hybrid, BM25."
         outcomes.append(PointOutcome(say=point.say, made=evidence is not None, said=evidence or ""))
     # quoted back as the learner typed them: "not bounded", never the bare "bounded"
     quoted = (replace(o, said=learner_words(text, o.said)) if o.made else o for o in outcomes)
