@@ -17,6 +17,7 @@ import pytest
 
 from recall.cards.model import Card
 from recall.grading.explain import check_explanation
+from recall.grading.explain_lexicon import another_word
 from recall.grading.explain_words import NEGATORS, SMALL_WORDS, normalised, stem
 from tests.explain_cases import assert_points, builtin_explain_cards, made_points
 
@@ -1489,3 +1490,77 @@ def test_a_bag_of_the_cards_keywords_passes_no_card(order: str) -> None:
 )
 def test_a_run_of_terms_with_nothing_stated_makes_no_point(key: str, text: str) -> None:
     assert not made_points(key, text)
+
+
+#: A typed word that is itself a word (of the decks, or an everyday one) is no slip of a point's
+#: word a key or two away: "exploration" is not "exploitation", "situation" not "saturation",
+#: "chance" not "change". A misspelling that is no word is still forgiven.
+REAL_WORDS = [
+    (
+        "alignment/rlhf-kl-explain",
+        "Left alone, the policy drifts into exploration of the reward model's odd corners.",
+        [],
+        [1],
+    ),
+    (
+        "alignment/rlhf-kl-explain",
+        "Left alone, the policy goes in for exploitaton of the reward model's odd corners.",
+        [1],
+        [],
+    ),
+    (
+        "retrieval-evaluation/bm25-explain",
+        "BM25: each occurrence adds a fixed amount, in every situation.",
+        [],
+        [1],
+    ),
+    (
+        "retrieval-evaluation/bm25-explain",
+        "BM25 makes the count saturete, so a word's first few hits count most.",
+        [1],
+        [],
+    ),
+    (
+        "alignment/ppo-clip-explain",
+        "Old-policy data is trusted as long as we limit the policy chance.",
+        [],
+        [0],
+    ),
+    (
+        "alignment/ppo-clip-explain",
+        "Old-policy data is trusted as long as we limit the policy chnage.",
+        [0],
+        [],
+    ),
+]
+
+LATER_CASES = [
+    *(("real word", *case) for case in REAL_WORDS),
+]
+
+
+@pytest.mark.parametrize(
+    ("kind", "key", "text", "states", "denies"),
+    LATER_CASES,
+    ids=[f"{case[0]}:{case[2][:40]}" for case in LATER_CASES],
+)
+def test_each_later_class_of_non_statement_is_not_credited(
+    kind: str, key: str, text: str, states: list[int], denies: list[int]
+) -> None:
+    assert_points(kind, key, text, states, denies)
+
+
+@pytest.mark.parametrize(
+    ("typed", "meant", "other"),
+    [
+        ("sample", "simple", True),
+        ("situation", "saturation", True),
+        ("entrophy", "entropy", False),  # no word: a slip
+        ("varience", "variance", False),
+        ("gradiant", "gradient", False),
+        ("infinity", "infinite", False),  # the same word inflected
+        ("centred", "centered", False),  # the same word spelt the British way
+    ],
+)
+def test_a_real_word_is_no_slip_of_another(typed: str, meant: str, other: bool) -> None:
+    assert another_word(typed, meant) is other

@@ -171,6 +171,7 @@ from recall.grading.explain_dismissed import dismisses
 from recall.grading.explain_figures import contradicted, sentences
 from recall.grading.explain_formulas import FormulaGrader
 from recall.grading.explain_formulas import formula_spans as formula_spans
+from recall.grading.explain_lexicon import another_word
 from recall.grading.explain_numbers import spelt_numbers, twins
 from recall.grading.explain_operands import wrong_operand
 from recall.grading.explain_pairing import crosses_figures
@@ -1639,11 +1640,12 @@ def _slot_takes(slot: _Slot, token: Token) -> bool:
         return False  # a word the card uses is itself, no slip of another
     for word in slot.words:
         allowance = 2 if len(word) >= 10 else 1 if len(word) >= 6 else 0
-        if allowance and word[0] == token.word[:1] and not _opposed_prefixes(word, token.word):
-            if edit_distance(word, token.word, allowance) <= allowance:
-                return True
-        if 4 <= len(word) <= 5 and short_slip(word, token.word):
-            return True
+        slip = allowance and word[0] == token.word[:1] and not _opposed_prefixes(word, token.word)
+        if (slip and edit_distance(word, token.word, allowance) <= allowance) or (
+            4 <= len(word) <= 5 and short_slip(word, token.word)
+        ):
+            if not another_word(token.word, word):
+                return True  # "sample" is no slip of "simple": a word of its own
     return False
 
 
