@@ -1534,8 +1534,67 @@ REAL_WORDS = [
     ),
 ]
 
+#: A KL's direction said in words ("the forward KL", "mode-seeking", "zero-forcing") against a
+#: point that writes its KL with the truth or the model first: the named direction is read,
+#: and only the other one is refused.
+NAMED_KL = [
+    (
+        "generative-models/explain-elbo",
+        "The ELBO sits below log p(x); the shortfall is exactly the reverse KL between the "
+        "encoder's q(z|x) and the true posterior.",
+        [1],
+        [],
+    ),
+    (
+        "generative-models/explain-elbo",
+        "The ELBO sits below log p(x); the shortfall is exactly the forward KL between the "
+        "encoder's q(z|x) and the true posterior.",
+        [],
+        [1],
+    ),
+    (
+        "information-theory/explain-min-ce-is-min-kl",
+        "Cross-entropy is the entropy of p plus the reverse KL divergence.",
+        [],
+        [0],
+    ),
+    (
+        "information-theory/explain-min-ce-is-min-kl",
+        "Cross-entropy is the entropy of p plus the KL divergence, the mass-covering one.",
+        [0],
+        [],
+    ),
+    (
+        "losses/why-cross-entropy",
+        "Cross-entropy is the entropy of the true labels plus the zero-forcing KL from the model.",
+        [],
+        [1],
+    ),
+    (
+        "losses/why-cross-entropy",
+        "Minimising cross-entropy is minimising the forward KL, since the entropy term is fixed.",
+        [2],
+        [],
+    ),
+    (
+        "information-theory/explain-kl",
+        "Not the reverse KL but the forward one: under p it punishes q for little mass where p "
+        "has a lot, blowing up if q is zero there.",
+        [4],
+        [],
+    ),
+    (
+        "information-theory/explain-kl",
+        "The expectation is under p, so the reverse KL punishes q for little mass where p has a "
+        "lot and blows up if q is zero there.",
+        [],
+        [4],
+    ),
+]
+
 LATER_CASES = [
     *(("real word", *case) for case in REAL_WORDS),
+    *(("named kl", *case) for case in NAMED_KL),
 ]
 
 
