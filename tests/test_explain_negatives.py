@@ -1592,8 +1592,52 @@ NAMED_KL = [
     ),
 ]
 
+#: A claim that the model sentence makes on one side of a contrast, said of the member it names
+#: on the other side ("... together, *while the L1 term* still zeroes irrelevant ones"): the
+#: right subject, or the combination, is still credited.
+OTHER_SIDE = [
+    (
+        "regularization/explain-elastic-net",
+        "Under the lasso, correlated features are grouped and enter the model together.",
+        [],
+        [4],
+    ),
+    (
+        "regularization/explain-elastic-net",
+        "With L1 alone, correlated features stay grouped.",
+        [],
+        [4],
+    ),
+    (
+        "regularization/explain-elastic-net",
+        "Ridge and L1 together make correlated features enter or leave as a group.",
+        [4],
+        [],
+    ),
+    (
+        "regularization/explain-elastic-net",
+        "The L1 penalty makes correlated features enter or leave the model as one group.",
+        [],
+        [4],
+    ),
+    (
+        "probability-statistics/explain-map-mle",
+        "The prior is a sum over the examples that grows with n.",
+        [],
+        [4],
+    ),
+    (
+        "probability-statistics/explain-map-mle",
+        "With more data the likelihood grows and dominates the fixed prior, so MAP converges to "
+        "the MLE.",
+        [4],
+        [],
+    ),
+]
+
 LATER_CASES = [
     *(("real word", *case) for case in REAL_WORDS),
+    *(("other side", *case) for case in OTHER_SIDE),
     *(("named kl", *case) for case in NAMED_KL),
 ]
 

@@ -175,6 +175,7 @@ from recall.grading.explain_lexicon import another_word
 from recall.grading.explain_numbers import spelt_numbers, twins
 from recall.grading.explain_operands import wrong_operand
 from recall.grading.explain_pairing import crosses_figures
+from recall.grading.explain_parts import said_of_other_part
 from recall.grading.explain_polarity import Leaning, leaning, reverses_pair
 from recall.grading.explain_prefixes import says_twin
 from recall.grading.explain_purpose import denies_purpose
@@ -1296,6 +1297,10 @@ def _said_in(
                     or (attribution is not None and _misattributed(attribution, phrasing, clause))
                     or (said_of is not None and said_of.swapped(_stems_of(phrasing), clause))
                     or (say is not None and says_twin(say, _stems_of(phrasing), clause))
+                    or (
+                        say is not None
+                        and said_of_other_part(say, phrasing.slots[-1].stems, clause)
+                    )
                     or crosses_figures(
                         [(s.words, frozenset(s.stems)) for s in phrasing.slots], clause
                     )
