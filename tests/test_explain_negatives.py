@@ -1635,8 +1635,59 @@ OTHER_SIDE = [
     ),
 ]
 
+#: "Regardless of X" (also "no matter", "whatever", "independent of") where X is the very
+#: quantity the point says something goes with ("per parameter", "grows with its position")
+#: contradicts it; of another quantity it is a statement like any other.
+REGARDLESS = [
+    (
+        "inference-cost/explain-where-compute-goes",
+        "Each training token costs six FLOPs no matter how many parameters the model has.",
+        [],
+        [0],
+    ),
+    (
+        "inference-cost/explain-where-compute-goes",
+        "Training costs about 6 FLOPs per parameter per token regardless of the batch size.",
+        [0],
+        [],
+    ),
+    (
+        "inference-cost/explain-where-compute-goes",
+        "Serving costs 2N FLOPs per token regardless of how many tokens it saw in training.",
+        [3],
+        [],
+    ),
+    (
+        "attention-transformers/explain-rope",
+        "RoPE rotates each query and key by an angle, whatever the position.",
+        [],
+        [0],
+    ),
+    (
+        "attention-transformers/explain-rope",
+        "RoPE rotates each query and key by an angle that grows with position, regardless of the "
+        "head.",
+        [0],
+        [],
+    ),
+    (
+        "attention-transformers/explain-gqa",
+        "The KV cache is the same size regardless of how many KV heads there are, so it shrinks "
+        "by h/g.",
+        [],
+        [2],
+    ),
+    (
+        "attention-transformers/explain-gqa",
+        "The KV cache scales with the number of KV heads, so it shrinks by h/g.",
+        [2],
+        [],
+    ),
+]
+
 LATER_CASES = [
     *(("real word", *case) for case in REAL_WORDS),
+    *(("regardless", *case) for case in REGARDLESS),
     *(("other side", *case) for case in OTHER_SIDE),
     *(("named kl", *case) for case in NAMED_KL),
 ]

@@ -180,6 +180,7 @@ from recall.grading.explain_polarity import Leaning, leaning, reverses_pair
 from recall.grading.explain_prefixes import says_twin
 from recall.grading.explain_purpose import denies_purpose
 from recall.grading.explain_quote import learner_words
+from recall.grading.explain_regardless import ignores_dependency
 from recall.grading.explain_retracted import without_retracted
 from recall.grading.explain_roles import SaidOf, said_of
 from recall.grading.explain_words import (
@@ -772,6 +773,8 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
             evidence = None  # "the logits get 64 times smaller" for "an 8x smaller logit scale"
         if evidence is not None and _divergence_swapped(card, point, text, evidence):
             evidence = None  # "CE = H(p) + KL(q||p)" for "... plus the KL from p to the model"
+        if evidence is not None and ignores_dependency(point.say, text, evidence):
+            evidence = None  # "6 FLOPs per token regardless of the parameters": not per parameter
         outcomes.append(PointOutcome(say=point.say, made=evidence is not None, said=evidence or ""))
     # quoted back as the learner typed them: "not bounded", never the bare "bounded"
     quoted = (replace(o, said=learner_words(text, o.said)) if o.made else o for o in outcomes)
