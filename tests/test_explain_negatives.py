@@ -1685,8 +1685,29 @@ REGARDLESS = [
     ),
 ]
 
+#: A sentence that names its direction alone ("it is the reverse direction that ..."), beside
+#: a KL written the point's way in another sentence: the point's words said there are said of
+#: the other direction.
+DIRECTION_ALONE = [
+    (
+        "information-theory/explain-kl",
+        "D_KL(p||q) is an average under p of log p/q. It is the reverse direction that punishes "
+        "q for little mass where p has a lot and blows up where q is zero.",
+        [],
+        [4],
+    ),
+    (
+        "information-theory/explain-kl",
+        "D_KL(p||q) is an average under p of log p/q. It is this direction that punishes q for "
+        "little mass where p has a lot and blows up where q is zero.",
+        [4],
+        [],
+    ),
+]
+
 LATER_CASES = [
     *(("real word", *case) for case in REAL_WORDS),
+    *(("direction alone", *case) for case in DIRECTION_ALONE),
     *(("regardless", *case) for case in REGARDLESS),
     *(("other side", *case) for case in OTHER_SIDE),
     *(("named kl", *case) for case in NAMED_KL),

@@ -170,7 +170,7 @@ def _leans(pair: tuple[Side, Side], point: tuple[Side, Side]) -> int:
 
 def reversed_kl(point: tuple[Side, Side] | None, text: str) -> bool:
     """Whether ``text`` writes the point's KL only the other way round."""
-    if point is None or "kl" not in text.lower():
-        return False
+    if point is None or ("kl" not in text.lower() and not _NAMED.search(text)):
+        return False  # a sentence may name its direction alone ("it's the reverse direction")
     leanings = [_leans(pair, point) for pair in directions(text)]
     return any(lean < 0 for lean in leanings) and not any(lean > 0 for lean in leanings)
