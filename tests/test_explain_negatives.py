@@ -1705,8 +1705,34 @@ DIRECTION_ALONE = [
     ),
 ]
 
+#: The subject's claim given to the versus term in a piece of its own, while the subject gets
+#: another claim: the two swapped. Said the right way round, the point is made.
+SWAPPED_SUBJECTS = [
+    (
+        "diffusion-flow/sde-vs-ode",
+        "The probability-flow ODE removes the full score term, while the SDE takes off half and "
+        "adds new noise.",
+        [],
+        [1],
+    ),
+    (
+        "diffusion-flow/sde-vs-ode",
+        "The SDE removes the full score term and adds new noise, while the ODE takes off half.",
+        [1],
+        [],
+    ),
+    (
+        "alignment/moe-aux-explain",
+        "The fractions f_i come from a top-k and have no gradient, while P_i is a smooth softmax "
+        "average.",
+        [1],
+        [],
+    ),
+]
+
 LATER_CASES = [
     *(("real word", *case) for case in REAL_WORDS),
+    *(("swapped subjects", *case) for case in SWAPPED_SUBJECTS),
     *(("direction alone", *case) for case in DIRECTION_ALONE),
     *(("regardless", *case) for case in REGARDLESS),
     *(("other side", *case) for case in OTHER_SIDE),

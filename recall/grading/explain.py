@@ -428,6 +428,12 @@ class _Contrast:
             return 0
         return None
 
+    def term_of(self, token: Token) -> int | None:
+        """The term a word names, said plainly (not negated, nor a foil), or ``None``."""
+        if token.negated or token.foil:
+            return None
+        return next((k for k, term in enumerate(self.terms) if _slot_takes(term, token)), None)
+
     def mentions(self, token: Token) -> bool:
         """Whether the word names one of the terms."""
         return any(_slot_takes(term, token) for term in self.terms)
@@ -773,6 +779,8 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
             evidence = None  # "the logits get 64 times smaller" for "an 8x smaller logit scale"
         if evidence is not None and _divergence_swapped(card, point, text, evidence):
             evidence = None  # "CE = H(p) + KL(q||p)" for "... plus the KL from p to the model"
+        if evidence is not None and _said_of_versus(point, point_clauses, contrast):
+            evidence = None  # "the ODE subtracts the full score, and the SDE only half"
         if evidence is not None and ignores_dependency(point.say, text, evidence):
             evidence = None  # "6 FLOPs per token regardless of the parameters": not per parameter
         outcomes.append(PointOutcome(say=point.say, made=evidence is not None, said=evidence or ""))
@@ -992,6 +1000,44 @@ def _divergence_swapped(card: Card, point: KeyPoint, text: str, evidence: str) -
         if wanted <= words:
             return True
     return False
+
+
+def _said_of_versus(
+    point: KeyPoint, clauses: Sequence[tuple[Token, ...]], contrast: _Contrast | None
+) -> bool:
+    """Whether a clause gives a phrasing of the point's subject to a ``versus`` term named in a
+    piece of its own, and not to the subject it names in another piece: the two swapped ("the
+    ODE subtracts the full score, and the SDE only half of it plus noise" for "the reverse SDE
+    subtracts the full score"). A point whose model sentence speaks of a versus term too ("does
+    what LayerNorm does but ...", "high curvature ..., while low ...") is left alone: its
+    phrasings may be the other term's."""
+    if contrast is None or not contrast.has_subject or _names_versus(point.say, contrast):
+        return False
+    phrasings = [
+        phrasing
+        for phrasing in map(_phrasing, point.words)
+        if phrasing.slots and contrast.bound_term(phrasing) == 0
+    ]
+    for clause in clauses:
+        named = [contrast.term_of(token) for token in clause]
+        subject = {t.piece for t, k in zip(clause, named, strict=True) if k == 0}
+        for piece in {t.piece for t, k in zip(clause, named, strict=True) if k} - subject:
+            if not subject:
+                break
+            theirs = [t.piece == piece and k is None for t, k in zip(clause, named, strict=True)]
+            own = [t.piece in subject and not k for t, k in zip(clause, named, strict=True)]
+            if any(
+                _match(phrasing, clause, theirs) is not None
+                and _match(phrasing, clause, own) is None
+                for phrasing in phrasings
+            ):
+                return True
+    return False
+
+
+def _names_versus(say: str, contrast: _Contrast) -> bool:
+    """Whether the model sentence names one of the contrast's versus terms."""
+    return any(contrast.term_of(t) for clause in read_clauses(say) for t in clause)
 
 
 def _listed_runs(clauses: Sequence[tuple[Token, ...]]) -> tuple[str, ...]:
