@@ -18,6 +18,7 @@ import pytest
 from recall.cards.model import Card
 from recall.grading.explain import check_explanation
 from recall.grading.explain_lexicon import another_word
+from recall.grading.explain_markers import with_markers
 from recall.grading.explain_words import NEGATORS, SMALL_WORDS, normalised, stem
 from tests.explain_cases import assert_points, builtin_explain_cards, made_points
 
@@ -1730,8 +1731,21 @@ SWAPPED_SUBJECTS = [
     ),
 ]
 
+#: A slip in a word that steers the reading ("insted of", "withuot") is read as that word, so
+#: the alternative it rejects is not read as the claim.
+MARKER_SLIPS = [
+    (
+        "attention-transformers/explain-rope",
+        "Insted of adding a position embedding, RoPE rotates the query and key by an angle that "
+        "grows with position.",
+        [0],
+        [],
+    ),
+]
+
 LATER_CASES = [
     *(("real word", *case) for case in REAL_WORDS),
+    *(("marker slip", *case) for case in MARKER_SLIPS),
     *(("swapped subjects", *case) for case in SWAPPED_SUBJECTS),
     *(("direction alone", *case) for case in DIRECTION_ALONE),
     *(("regardless", *case) for case in REGARDLESS),
@@ -1765,3 +1779,18 @@ def test_each_later_class_of_non_statement_is_not_credited(
 )
 def test_a_real_word_is_no_slip_of_another(typed: str, meant: str, other: bool) -> None:
     assert another_word(typed, meant) is other
+
+
+@pytest.mark.parametrize(
+    ("typed", "read"),
+    [
+        ("insted of", "instead of"),
+        ("withuot noise", "without noise"),
+        ("becuase the", "because the"),
+        ("regardles of", "regardless of"),
+        ("the raters", "the raters"),  # no marker a slip away
+        ("however", "however"),
+    ],
+)
+def test_a_slip_of_a_steering_word_is_read_as_it(typed: str, read: str) -> None:
+    assert with_markers(typed) == read

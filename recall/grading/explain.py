@@ -172,6 +172,7 @@ from recall.grading.explain_figures import contradicted, sentences
 from recall.grading.explain_formulas import FormulaGrader
 from recall.grading.explain_formulas import formula_spans as formula_spans
 from recall.grading.explain_lexicon import another_word
+from recall.grading.explain_markers import with_markers
 from recall.grading.explain_numbers import spelt_numbers, twins
 from recall.grading.explain_operands import wrong_operand
 from recall.grading.explain_pairing import crosses_figures
@@ -660,6 +661,8 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
     """Which of ``card``'s key points ``text`` makes."""
     # "seven hundred sixty-eight", "point zero one three": numbers read as their digits
     text = spelt_numbers(text[:MAX_TEXT])
+    # "instaed of adding a position vector": a slip of a steering word is that word
+    text = with_markers(text)
     # "people say X, but none of that is true": a claim reported to be rejected says nothing
     text = without_retracted(text)
     keywords, stems = _keywords(card), _card_stems(card)

@@ -69,6 +69,11 @@ def _vocabulary() -> frozenset[str]:
     return frozenset(words | {normalised(w) for w in words if _FOLDED_AWAY.search(w)})
 
 
+def known_word(word: str) -> bool:
+    """Whether ``word`` (folded to lower case) is a word of the decks or an everyday one."""
+    return word in _vocabulary()
+
+
 def another_word(typed: str, meant: str) -> bool:
     """Whether ``typed`` is a real word other than ``meant``, so no slip of it: a word of the
     decks or an everyday one, neither another spelling of ``meant`` ("centred") nor one of its
