@@ -17,6 +17,8 @@ import pytest
 
 from recall.cards.model import Card
 from recall.grading.explain import check_explanation
+from recall.grading.explain_lexicon import another_word
+from recall.grading.explain_markers import with_markers
 from recall.grading.explain_words import NEGATORS, SMALL_WORDS, normalised, stem
 from tests.explain_cases import assert_points, builtin_explain_cards, made_points
 
@@ -1489,3 +1491,306 @@ def test_a_bag_of_the_cards_keywords_passes_no_card(order: str) -> None:
 )
 def test_a_run_of_terms_with_nothing_stated_makes_no_point(key: str, text: str) -> None:
     assert not made_points(key, text)
+
+
+#: A typed word that is itself a word (of the decks, or an everyday one) is no slip of a point's
+#: word a key or two away: "exploration" is not "exploitation", "situation" not "saturation",
+#: "chance" not "change". A misspelling that is no word is still forgiven.
+REAL_WORDS = [
+    (
+        "alignment/rlhf-kl-explain",
+        "Left alone, the policy drifts into exploration of the reward model's odd corners.",
+        [],
+        [1],
+    ),
+    (
+        "alignment/rlhf-kl-explain",
+        "Left alone, the policy goes in for exploitaton of the reward model's odd corners.",
+        [1],
+        [],
+    ),
+    (
+        "retrieval-evaluation/bm25-explain",
+        "BM25: each occurrence adds a fixed amount, in every situation.",
+        [],
+        [1],
+    ),
+    (
+        "retrieval-evaluation/bm25-explain",
+        "BM25 makes the count saturete, so a word's first few hits count most.",
+        [1],
+        [],
+    ),
+    (
+        "alignment/ppo-clip-explain",
+        "Old-policy data is trusted as long as we limit the policy chance.",
+        [],
+        [0],
+    ),
+    (
+        "alignment/ppo-clip-explain",
+        "Old-policy data is trusted as long as we limit the policy chnage.",
+        [0],
+        [],
+    ),
+]
+
+#: A KL's direction said in words ("the forward KL", "mode-seeking", "zero-forcing") against a
+#: point that writes its KL with the truth or the model first: the named direction is read,
+#: and only the other one is refused.
+NAMED_KL = [
+    (
+        "generative-models/explain-elbo",
+        "The ELBO sits below log p(x); the shortfall is exactly the reverse KL between the "
+        "encoder's q(z|x) and the true posterior.",
+        [1],
+        [],
+    ),
+    (
+        "generative-models/explain-elbo",
+        "The ELBO sits below log p(x); the shortfall is exactly the forward KL between the "
+        "encoder's q(z|x) and the true posterior.",
+        [],
+        [1],
+    ),
+    (
+        "information-theory/explain-min-ce-is-min-kl",
+        "Cross-entropy is the entropy of p plus the reverse KL divergence.",
+        [],
+        [0],
+    ),
+    (
+        "information-theory/explain-min-ce-is-min-kl",
+        "Cross-entropy is the entropy of p plus the KL divergence, the mass-covering one.",
+        [0],
+        [],
+    ),
+    (
+        "losses/why-cross-entropy",
+        "Cross-entropy is the entropy of the true labels plus the zero-forcing KL from the model.",
+        [],
+        [1],
+    ),
+    (
+        "losses/why-cross-entropy",
+        "Minimising cross-entropy is minimising the forward KL, since the entropy term is fixed.",
+        [2],
+        [],
+    ),
+    (
+        "information-theory/explain-kl",
+        "Not the reverse KL but the forward one: under p it punishes q for little mass where p "
+        "has a lot, blowing up if q is zero there.",
+        [4],
+        [],
+    ),
+    (
+        "information-theory/explain-kl",
+        "The expectation is under p, so the reverse KL punishes q for little mass where p has a "
+        "lot and blows up if q is zero there.",
+        [],
+        [4],
+    ),
+]
+
+#: A claim that the model sentence makes on one side of a contrast, said of the member it names
+#: on the other side ("... together, *while the L1 term* still zeroes irrelevant ones"): the
+#: right subject, or the combination, is still credited.
+OTHER_SIDE = [
+    (
+        "regularization/explain-elastic-net",
+        "Under the lasso, correlated features are grouped and enter the model together.",
+        [],
+        [4],
+    ),
+    (
+        "regularization/explain-elastic-net",
+        "With L1 alone, correlated features stay grouped.",
+        [],
+        [4],
+    ),
+    (
+        "regularization/explain-elastic-net",
+        "Ridge and L1 together make correlated features enter or leave as a group.",
+        [4],
+        [],
+    ),
+    (
+        "regularization/explain-elastic-net",
+        "The L1 penalty makes correlated features enter or leave the model as one group.",
+        [],
+        [4],
+    ),
+    (
+        "probability-statistics/explain-map-mle",
+        "The prior is a sum over the examples that grows with n.",
+        [],
+        [4],
+    ),
+    (
+        "probability-statistics/explain-map-mle",
+        "With more data the likelihood grows and dominates the fixed prior, so MAP converges to "
+        "the MLE.",
+        [4],
+        [],
+    ),
+]
+
+#: "Regardless of X" (also "no matter", "whatever", "independent of") where X is the very
+#: quantity the point says something goes with ("per parameter", "grows with its position")
+#: contradicts it; of another quantity it is a statement like any other.
+REGARDLESS = [
+    (
+        "inference-cost/explain-where-compute-goes",
+        "Each training token costs six FLOPs no matter how many parameters the model has.",
+        [],
+        [0],
+    ),
+    (
+        "inference-cost/explain-where-compute-goes",
+        "Training costs about 6 FLOPs per parameter per token regardless of the batch size.",
+        [0],
+        [],
+    ),
+    (
+        "inference-cost/explain-where-compute-goes",
+        "Serving costs 2N FLOPs per token regardless of how many tokens it saw in training.",
+        [3],
+        [],
+    ),
+    (
+        "attention-transformers/explain-rope",
+        "RoPE rotates each query and key by an angle, whatever the position.",
+        [],
+        [0],
+    ),
+    (
+        "attention-transformers/explain-rope",
+        "RoPE rotates each query and key by an angle that grows with position, regardless of the "
+        "head.",
+        [0],
+        [],
+    ),
+    (
+        "attention-transformers/explain-gqa",
+        "The KV cache is the same size regardless of how many KV heads there are, so it shrinks "
+        "by h/g.",
+        [],
+        [2],
+    ),
+    (
+        "attention-transformers/explain-gqa",
+        "The KV cache scales with the number of KV heads, so it shrinks by h/g.",
+        [2],
+        [],
+    ),
+]
+
+#: A sentence that names its direction alone ("it is the reverse direction that ..."), beside
+#: a KL written the point's way in another sentence: the point's words said there are said of
+#: the other direction.
+DIRECTION_ALONE = [
+    (
+        "information-theory/explain-kl",
+        "D_KL(p||q) is an average under p of log p/q. It is the reverse direction that punishes "
+        "q for little mass where p has a lot and blows up where q is zero.",
+        [],
+        [4],
+    ),
+    (
+        "information-theory/explain-kl",
+        "D_KL(p||q) is an average under p of log p/q. It is this direction that punishes q for "
+        "little mass where p has a lot and blows up where q is zero.",
+        [4],
+        [],
+    ),
+]
+
+#: The subject's claim given to the versus term in a piece of its own, while the subject gets
+#: another claim: the two swapped. Said the right way round, the point is made.
+SWAPPED_SUBJECTS = [
+    (
+        "diffusion-flow/sde-vs-ode",
+        "The probability-flow ODE removes the full score term, while the SDE takes off half and "
+        "adds new noise.",
+        [],
+        [1],
+    ),
+    (
+        "diffusion-flow/sde-vs-ode",
+        "The SDE removes the full score term and adds new noise, while the ODE takes off half.",
+        [1],
+        [],
+    ),
+    (
+        "alignment/moe-aux-explain",
+        "The fractions f_i come from a top-k and have no gradient, while P_i is a smooth softmax "
+        "average.",
+        [1],
+        [],
+    ),
+]
+
+#: A slip in a word that steers the reading ("insted of", "withuot") is read as that word, so
+#: the alternative it rejects is not read as the claim.
+MARKER_SLIPS = [
+    (
+        "attention-transformers/explain-rope",
+        "Insted of adding a position embedding, RoPE rotates the query and key by an angle that "
+        "grows with position.",
+        [0],
+        [],
+    ),
+]
+
+LATER_CASES = [
+    *(("real word", *case) for case in REAL_WORDS),
+    *(("marker slip", *case) for case in MARKER_SLIPS),
+    *(("swapped subjects", *case) for case in SWAPPED_SUBJECTS),
+    *(("direction alone", *case) for case in DIRECTION_ALONE),
+    *(("regardless", *case) for case in REGARDLESS),
+    *(("other side", *case) for case in OTHER_SIDE),
+    *(("named kl", *case) for case in NAMED_KL),
+]
+
+
+@pytest.mark.parametrize(
+    ("kind", "key", "text", "states", "denies"),
+    LATER_CASES,
+    ids=[f"{case[0]}:{case[2][:40]}" for case in LATER_CASES],
+)
+def test_each_later_class_of_non_statement_is_not_credited(
+    kind: str, key: str, text: str, states: list[int], denies: list[int]
+) -> None:
+    assert_points(kind, key, text, states, denies)
+
+
+@pytest.mark.parametrize(
+    ("typed", "meant", "other"),
+    [
+        ("sample", "simple", True),
+        ("situation", "saturation", True),
+        ("entrophy", "entropy", False),  # no word: a slip
+        ("varience", "variance", False),
+        ("gradiant", "gradient", False),
+        ("infinity", "infinite", False),  # the same word inflected
+        ("centred", "centered", False),  # the same word spelt the British way
+    ],
+)
+def test_a_real_word_is_no_slip_of_another(typed: str, meant: str, other: bool) -> None:
+    assert another_word(typed, meant) is other
+
+
+@pytest.mark.parametrize(
+    ("typed", "read"),
+    [
+        ("insted of", "instead of"),
+        ("withuot noise", "without noise"),
+        ("becuase the", "because the"),
+        ("regardles of", "regardless of"),
+        ("the raters", "the raters"),  # no marker a slip away
+        ("however", "however"),
+    ],
+)
+def test_a_slip_of_a_steering_word_is_read_as_it(typed: str, read: str) -> None:
+    assert with_markers(typed) == read

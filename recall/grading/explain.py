@@ -172,14 +172,18 @@ from recall.grading.explain_dismissed import dismisses
 from recall.grading.explain_figures import contradicted, sentences
 from recall.grading.explain_formulas import FormulaGrader
 from recall.grading.explain_formulas import formula_spans as formula_spans
+from recall.grading.explain_lexicon import another_word
+from recall.grading.explain_markers import with_markers
 from recall.grading.explain_numbers import spelt_numbers, twins
 from recall.grading.explain_operands import wrong_operand
 from recall.grading.explain_pairing import crosses_figures
+from recall.grading.explain_parts import said_of_other_part
 from recall.grading.explain_polarity import Leaning, leaning, reverses_pair
 from recall.grading.explain_prefixes import says_twin
 from recall.grading.explain_purpose import denies_purpose
 from recall.grading.explain_purpose_denied import denies_purpose_words
 from recall.grading.explain_quote import learner_words
+from recall.grading.explain_regardless import ignores_dependency
 from recall.grading.explain_retracted import without_retracted
 from recall.grading.explain_roles import SaidOf, said_of
 from recall.grading.explain_sides import said_of_other_side, say_stems
@@ -429,6 +433,12 @@ class _Contrast:
             return 0
         return None
 
+    def term_of(self, token: Token) -> int | None:
+        """The term a word names, said plainly (not negated, nor a foil), or ``None``."""
+        if token.negated or token.foil:
+            return None
+        return next((k for k, term in enumerate(self.terms) if _slot_takes(term, token)), None)
+
     def mentions(self, token: Token) -> bool:
         """Whether the word names one of the terms."""
         return any(_slot_takes(term, token) for term in self.terms)
@@ -655,6 +665,8 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
     """Which of ``card``'s key points ``text`` makes."""
     # "seven hundred sixty-eight", "point zero one three": numbers read as their digits
     text = spelt_numbers(text[:MAX_TEXT])
+    # "instaed of adding a position vector": a slip of a steering word is that word
+    text = with_markers(text)
     # "people say X, but none of that is true": a claim reported to be rejected says nothing
     kept, text = text, without_retracted(text)
     # "some say X; none of that actually happens", "nothing about X lets Y": denied claims
@@ -796,6 +808,10 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
             evidence = None  # "CE = H(p) + KL(q||p)" for "... plus the KL from p to the model"
         if evidence is not None and only_in_terms(text, evidence):
             evidence = None  # "RRF, k = 60, ranks, 1/(k + rank), hybrid, BM25."
+        if evidence is not None and _said_of_versus(point, point_clauses, contrast):
+            evidence = None  # "the ODE subtracts the full score, and the SDE only half"
+        if evidence is not None and ignores_dependency(point.say, text, evidence):
+            evidence = None  # "6 FLOPs per token regardless of the parameters": not per parameter
         outcomes.append(PointOutcome(say=point.say, made=evidence is not None, said=evidence or ""))
     # quoted back as the learner typed them: "not bounded", never the bare "bounded"
     quoted = (replace(o, said=learner_words(text, o.said)) if o.made else o for o in outcomes)
@@ -1045,6 +1061,44 @@ def _divergence_swapped(card: Card, point: KeyPoint, text: str, evidence: str) -
         if wanted <= words:
             return True
     return False
+
+
+def _said_of_versus(
+    point: KeyPoint, clauses: Sequence[tuple[Token, ...]], contrast: _Contrast | None
+) -> bool:
+    """Whether a clause gives a phrasing of the point's subject to a ``versus`` term named in a
+    piece of its own, and not to the subject it names in another piece: the two swapped ("the
+    ODE subtracts the full score, and the SDE only half of it plus noise" for "the reverse SDE
+    subtracts the full score"). A point whose model sentence speaks of a versus term too ("does
+    what LayerNorm does but ...", "high curvature ..., while low ...") is left alone: its
+    phrasings may be the other term's."""
+    if contrast is None or not contrast.has_subject or _names_versus(point.say, contrast):
+        return False
+    phrasings = [
+        phrasing
+        for phrasing in map(_phrasing, point.words)
+        if phrasing.slots and contrast.bound_term(phrasing) == 0
+    ]
+    for clause in clauses:
+        named = [contrast.term_of(token) for token in clause]
+        subject = {t.piece for t, k in zip(clause, named, strict=True) if k == 0}
+        for piece in {t.piece for t, k in zip(clause, named, strict=True) if k} - subject:
+            if not subject:
+                break
+            theirs = [t.piece == piece and k is None for t, k in zip(clause, named, strict=True)]
+            own = [t.piece in subject and not k for t, k in zip(clause, named, strict=True)]
+            if any(
+                _match(phrasing, clause, theirs) is not None
+                and _match(phrasing, clause, own) is None
+                for phrasing in phrasings
+            ):
+                return True
+    return False
+
+
+def _names_versus(say: str, contrast: _Contrast) -> bool:
+    """Whether the model sentence names one of the contrast's versus terms."""
+    return any(contrast.term_of(t) for clause in read_clauses(say) for t in clause)
 
 
 def _listed_runs(clauses: Sequence[tuple[Token, ...]]) -> tuple[str, ...]:
@@ -1353,6 +1407,10 @@ def _said_in(
                     or (attribution is not None and _misattributed(attribution, phrasing, clause))
                     or (said_of is not None and said_of.swapped(_stems_of(phrasing), clause))
                     or (say is not None and says_twin(say, _stems_of(phrasing), clause))
+                    or (
+                        say is not None
+                        and said_of_other_part(say, phrasing.slots[-1].stems, clause)
+                    )
                     or crosses_figures(
                         [(s.words, frozenset(s.stems)) for s in phrasing.slots], clause
                     )
@@ -1697,11 +1755,12 @@ def _slot_takes(slot: _Slot, token: Token) -> bool:
         return False  # a word the card uses is itself, no slip of another
     for word in slot.words:
         allowance = 2 if len(word) >= 10 else 1 if len(word) >= 6 else 0
-        if allowance and word[0] == token.word[:1] and not _opposed_prefixes(word, token.word):
-            if edit_distance(word, token.word, allowance) <= allowance:
-                return True
-        if 4 <= len(word) <= 5 and short_slip(word, token.word):
-            return True
+        slip = allowance and word[0] == token.word[:1] and not _opposed_prefixes(word, token.word)
+        if (slip and edit_distance(word, token.word, allowance) <= allowance) or (
+            4 <= len(word) <= 5 and short_slip(word, token.word)
+        ):
+            if not another_word(token.word, word):
+                return True  # "sample" is no slip of "simple": a word of its own
     return False
 
 

@@ -10,7 +10,12 @@ another divergence.
 A point's direction is the one its model sentence writes; a sentence that speaks of a KL without
 writing one takes the card's model answer's. A text's directions are its KLs written as calls
 (``KL(A‖B)``, ``D_KL(A || B)``, ``KL(A, B)``) or in words ("the KL from A to B"), less any named
-only to be set aside ("..., *not* KL(q||p)", "*unlike* KL(p_θ‖p_data)").
+only to be set aside ("..., *not* KL(q||p)", "*unlike* KL(p_θ‖p_data)"), and the directions
+it names: "the forward KL" (also "mass-covering", "inclusive", "zero-avoiding") puts the truth
+first, "the reverse KL" ("mode-seeking", "exclusive", "zero-forcing") the model. Those words
+decide a point only where one of its sides is the truth (p, the data, the true posterior) and
+the other the model fitted to it (q, p_θ, the encoder): "the gap is the reverse KL" says the
+ELBO's KL from q(z|x) to the posterior, "H(p) plus the reverse KL" not the cross-entropy's.
 
 Each side is read as its words and symbols, Greek letters by name ("the encoder's q(z|x)" is
 encoder, q, z, x; "p_θ" is p, theta), less those both sides share (z, x). A text's KL whose
@@ -49,6 +54,23 @@ _EMPTY = frozenset("the a an of s it its".split())
 _GREEK_NAMES = {symbol: name for name, symbol in GREEK_LETTERS.items() if name.islower()}
 
 Side = frozenset[str]
+
+#: A direction named in words, before "KL", "divergence" or "direction": group 1 when it puts
+#: the truth first ("forward"), group 2 when it puts the model first ("reverse").
+_NAMED = re.compile(
+    r"\b(?:(forward|inclusive|mass[\s-]covering|zero[\s-]avoiding|mean[\s-]seeking)"
+    r"|(reverse|reversed|backward|exclusive|mode[\s-]seeking|zero[\s-]forcing))"
+    r"[\s-]+(?:d_?kl\b|kl\b|kullback|divergence\b|direction\b)",
+    re.IGNORECASE,
+)
+#: What the truth's and the model's sides of a KL are called, and the tags a point's sides
+#: carry for them (no word of a side has a colon, so no side written out meets them).
+_MODEL_NAMES = frozenset(
+    "q theta model encoder approximate approximation approx g generator".split()
+)
+_TRUTH_NAMES = frozenset("p data true real target posterior".split())
+_TRUTH, _MODEL = "kl:truth", "kl:model"
+_ROLES = frozenset({_TRUTH, _MODEL})
 
 
 def _side(text: str) -> Side:
@@ -93,6 +115,10 @@ def directions(text: str) -> tuple[tuple[Side, Side], ...]:
             found.append((_side(sides[0]), _side(sides[1])))
     for match in _KL_FROM_TO.finditer(text):
         found.append((_side(match.group(1)), _side(match.group(2))))
+    for match in _NAMED.finditer(text):
+        if not _SET_ASIDE.search(text, max(0, match.start() - 24), match.start()):
+            truth, model = frozenset({_TRUTH}), frozenset({_MODEL})
+            found.append((truth, model) if match.group(1) else (model, truth))
     return tuple(pair for pair in found if pair[0] != pair[1])
 
 
@@ -111,12 +137,29 @@ def meant(say: str, model_answer: str) -> tuple[Side, Side] | None:
         return None  # both directions written: the card leans on neither
     shared = first & second
     first, second = first - shared, second - shared
-    return (first, second) if first and second else None
+    return _with_roles(first, second) if first and second else None
+
+
+def _with_roles(first: Side, second: Side) -> tuple[Side, Side]:
+    """A point's two sides, each tagged as the truth or the model where one is plainly the
+    truth and the other the model (so that "the reverse KL" can be read against them)."""
+    one, other = _role(first), _role(second)
+    if one is None or other is None or one == other:
+        return first, second
+    return first | {one}, second | {other}
+
+
+def _role(side: Side) -> str | None:
+    """Whether a side names the model (q, θ, the encoder), else the truth (p, the data)."""
+    if side & _MODEL_NAMES:
+        return _MODEL
+    return _TRUTH if side & _TRUTH_NAMES else None
 
 
 def _naming(pairs: tuple[tuple[Side, Side], ...]) -> tuple[tuple[Side, Side], ...]:
-    """The KLs whose two sides each name something ("from it to the model" names one)."""
-    return tuple(pair for pair in pairs if pair[0] and pair[1])
+    """The KLs whose two sides each name something ("from it to the model" names one) other
+    than a direction said in words ("the forward KL"), which a point's sides are read against."""
+    return tuple(pair for pair in pairs if pair[0] - _ROLES and pair[1] - _ROLES)
 
 
 def _leans(pair: tuple[Side, Side], point: tuple[Side, Side]) -> int:
@@ -127,7 +170,7 @@ def _leans(pair: tuple[Side, Side], point: tuple[Side, Side]) -> int:
 
 def reversed_kl(point: tuple[Side, Side] | None, text: str) -> bool:
     """Whether ``text`` writes the point's KL only the other way round."""
-    if point is None or "kl" not in text.lower():
-        return False
+    if point is None or ("kl" not in text.lower() and not _NAMED.search(text)):
+        return False  # a sentence may name its direction alone ("it's the reverse direction")
     leanings = [_leans(pair, point) for pair in directions(text)]
     return any(lean < 0 for lean in leanings) and not any(lean > 0 for lean in leanings)
