@@ -1072,7 +1072,7 @@ def _said_of_versus(
     subtracts the full score"). A point whose model sentence speaks of a versus term too ("does
     what LayerNorm does but ...", "high curvature ..., while low ...") is left alone: its
     phrasings may be the other term's."""
-    if contrast is None or not contrast.has_subject or _names_versus(point.say, contrast):
+    if contrast is None or not contrast.has_subject or _names_versus(contrast, point.say):
         return False
     phrasings = [
         phrasing
@@ -1094,11 +1094,6 @@ def _said_of_versus(
             ):
                 return True
     return False
-
-
-def _names_versus(say: str, contrast: _Contrast) -> bool:
-    """Whether the model sentence names one of the contrast's versus terms."""
-    return any(contrast.term_of(t) for clause in read_clauses(say) for t in clause)
 
 
 def _listed_runs(clauses: Sequence[tuple[Token, ...]]) -> tuple[str, ...]:
