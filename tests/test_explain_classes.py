@@ -1637,3 +1637,71 @@ def test_a_phrasing_that_can_never_be_made_is_a_deck_error(
 )
 def test_notes_are_read_as_the_words_they_stand_for(text: str, expected: str) -> None:
     assert normalised(text) == expected
+
+
+#: A yes/no question the learner answers at once is the statement its answer makes: a "no"
+#: denies the question's claim, a "yes" asserts it (:mod:`recall.grading.explain_questions`).
+ANSWERED_QUESTIONS = [
+    (
+        "losses/why-cross-entropy",
+        "Is a single badly wrong prediction's loss limited somehow? No: as p goes to zero, minus "
+        "log p just climbs forever.",
+        [3],
+        [],
+    ),
+    (
+        "losses/why-cross-entropy",
+        "Is the loss for a confident mistake capped somewhere? Yes, it tops out at a fixed "
+        "ceiling.",
+        [],
+        [3],
+    ),
+    (
+        "losses/why-cross-entropy",
+        "Does the entropy of the labels depend on the weights? No, so minimising cross-entropy is "
+        "minimising the KL.",
+        [2],
+        [],
+    ),
+    (
+        "losses/why-cross-entropy",
+        "Does the entropy of the labels depend on the weights? Yes, it moves with every step.",
+        [],
+        [2],
+    ),
+]
+
+#: A double negation is the plain statement: "nothing keeps X from growing" says X grows,
+#: "never starved of a gradient" that there always is one (:mod:`recall.grading.explain_litotes`).
+LITOTES = [
+    (
+        "normalization/explain-qk-norm",
+        "Nothing keeps the query and key weights from growing during training, so the logits grow "
+        "without limit.",
+        [1],
+        [],
+    ),
+    (
+        "normalization/explain-qk-norm",
+        "Weight decay keeps the query and key weights from growing during training.",
+        [],
+        [1],
+    ),
+    (
+        "generative-models/explain-wgan",
+        "Is the critic's value meaningless as a gauge of sample quality? No, it is not "
+        "uninformative, and the generator is never starved of a useful gradient.",
+        [3],
+        [],
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("kind", "key", "text", "states", "denies"),
+    [("answered", *case) for case in ANSWERED_QUESTIONS] + [("litotes", *case) for case in LITOTES],
+)
+def test_answered_questions_and_double_negations_state_the_plain_claim(
+    kind: str, key: str, text: str, states: list[int], denies: list[int]
+) -> None:
+    assert_points(kind, key, text, states, denies)

@@ -171,12 +171,14 @@ from recall.grading.explain_dismissed import dismisses
 from recall.grading.explain_figures import contradicted, sentences
 from recall.grading.explain_formulas import FormulaGrader
 from recall.grading.explain_formulas import formula_spans as formula_spans
+from recall.grading.explain_litotes import plain_litotes
 from recall.grading.explain_numbers import spelt_numbers, twins
 from recall.grading.explain_operands import wrong_operand
 from recall.grading.explain_pairing import crosses_figures
 from recall.grading.explain_polarity import Leaning, leaning, reverses_pair
 from recall.grading.explain_prefixes import says_twin
 from recall.grading.explain_purpose import denies_purpose
+from recall.grading.explain_questions import answered_questions
 from recall.grading.explain_quote import learner_words
 from recall.grading.explain_retracted import without_retracted
 from recall.grading.explain_roles import SaidOf, said_of
@@ -653,6 +655,10 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
     text = spelt_numbers(text[:MAX_TEXT])
     # "people say X, but none of that is true": a claim reported to be rejected says nothing
     text = without_retracted(text)
+    # "Is the loss capped? No, ...": the question read as the statement its answer makes
+    text = answered_questions(text)
+    # "not uninformative", "never starved of", "nothing stops X from": the plain statement
+    text = plain_litotes(text)
     keywords, stems = _keywords(card), _card_stems(card)
     read = [
         _known(_bagged(clause, keywords), stems) for clause in _retracted(list(read_clauses(text)))
