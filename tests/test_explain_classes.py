@@ -1705,3 +1705,37 @@ def test_answered_questions_and_double_negations_state_the_plain_claim(
     kind: str, key: str, text: str, states: list[int], denies: list[int]
 ) -> None:
     assert_points(kind, key, text, states, denies)
+
+
+#: A slip in a word that carries a sentence's structure is read through: "insted of adding" is
+#: still "instead of" (:mod:`recall.grading.explain_slips`), not a text that says "adding".
+STRUCTURE_SLIPS = [
+    (
+        "attention-transformers/explain-rope",
+        "RoPE spins each query and key vector by a position-dependent angle, insted of adding a "
+        "positional vector to the embedding.",
+        [0],
+        [],
+    ),
+    (
+        "attention-transformers/explain-rope",
+        "It adds a position vector to each token, instaed of rotating the queries and keys.",
+        [],
+        [0],
+    ),
+]
+
+
+@pytest.mark.parametrize(("key", "text", "states", "denies"), STRUCTURE_SLIPS)
+def test_a_slip_in_a_structure_word_keeps_the_structure(
+    key: str, text: str, states: list[int], denies: list[int]
+) -> None:
+    assert_points("structure slip", key, text, states, denies)
+
+
+def test_only_slips_of_structure_words_are_mended() -> None:
+    from recall.grading.explain_slips import mended_structure_words
+
+    assert mended_structure_words("insted, Becuase, betwen") == "instead, because, between"
+    # the word itself, a word of another first letter and short words stay as typed
+    assert mended_structure_words("Because either neither") == "Because either neither"

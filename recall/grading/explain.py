@@ -182,6 +182,7 @@ from recall.grading.explain_questions import answered_questions
 from recall.grading.explain_quote import learner_words
 from recall.grading.explain_retracted import without_retracted
 from recall.grading.explain_roles import SaidOf, said_of
+from recall.grading.explain_slips import mended_structure_words
 from recall.grading.explain_words import (
     LINKS,
     NEGATORS,
@@ -653,6 +654,8 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
     """Which of ``card``'s key points ``text`` makes."""
     # "seven hundred sixty-eight", "point zero one three": numbers read as their digits
     text = spelt_numbers(text[:MAX_TEXT])
+    # "insted of adding": the words that carry a sentence's structure, read through a slip
+    text = mended_structure_words(text)
     # "people say X, but none of that is true": a claim reported to be rejected says nothing
     text = without_retracted(text)
     # "Is the loss capped? No, ...": the question read as the statement its answer makes
