@@ -1739,3 +1739,27 @@ def test_only_slips_of_structure_words_are_mended() -> None:
     assert mended_structure_words("insted, Becuase, betwen") == "instead, because, between"
     # the word itself, a word of another first letter and short words stay as typed
     assert mended_structure_words("Because either neither") == "Because either neither"
+
+
+@pytest.mark.parametrize(
+    ("text", "states", "denies"),
+    [
+        (
+            "Shave a tenth of a nat off the loss and perplexity shrinks by a factor of about 0.9.",
+            [3],
+            [],
+        ),
+        (
+            "Shave a third of a nat off the loss and perplexity shrinks by a factor of about 0.9.",
+            [],
+            [3],
+        ),
+    ],
+)
+def test_a_fraction_after_a_is_its_number(text: str, states: list[int], denies: list[int]) -> None:
+    from recall.grading.explain_numbers import spelt_numbers
+
+    assert (
+        spelt_numbers("a quarter of the memory, a third term") == "0.25 of the memory, a third term"
+    )
+    assert_points("a fraction", "information-theory/explain-perplexity", text, states, denies)
