@@ -1622,7 +1622,7 @@ def test_a_phrasing_that_can_never_be_made_is_a_deck_error(
         ("w small, != 0", "w small,  nonzero "),
         ("100s of tok/param", "hundreds of token per parameter"),
         ("A′(θ)", "a prime(θ)"),
-        ("sigma'(z), grad_x log p", "sigma prime(z), gradient x log p"),
+        ("sigma'(z), grad_x log p", "sigma prime(z), gradient x log p score"),
         ("memory ×2 overall", "memory  doubles  overall"),
         ("x2 is the input", "x2 is the input"),  # a name, no multiplier
         ("it's L2's", "it's l2's"),  # an apostrophe after a word is no prime
@@ -1763,3 +1763,65 @@ def test_a_fraction_after_a_is_its_number(text: str, states: list[int], denies: 
         spelt_numbers("a quarter of the memory, a third term") == "0.25 of the memory, a third term"
     )
     assert_points("a fraction", "information-theory/explain-perplexity", text, states, denies)
+
+
+#: General families of words a learner says for a phrasing's word ("refreshes" the running
+#: statistics for "overwrites", "wandered" for "drifted", "pinned" for "stuck").
+MORE_SYNONYMS = [
+    (
+        "normalization/batchnorm-vs-layernorm",
+        "Fine-tuning with the BN layers still in train mode quietly refreshes the running "
+        "statistics with the new batches.",
+        [4],
+        [],
+    ),
+    (
+        "alignment/ppo-clip-explain",
+        "The surrogate is only reliable as long as the new policy has not wandered far from the "
+        "old one.",
+        [0],
+        [],
+    ),
+]
+
+#: A density named by its notation: p(θ) is the prior, p(D|θ) the likelihood, p(y|x) a
+#: classifier, ∇log p(x) the score (:mod:`recall.grading.explain_notation`).
+NOTATION = [
+    (
+        "probability-statistics/explain-map-mle",
+        "MAP maximises log p(D|θ) + log p(θ), since the evidence is a constant.",
+        [0],
+        [],
+    ),
+    ("probability-statistics/explain-map-mle", "MAP maximises log p(D|θ) alone.", [], [0]),
+    (
+        "diffusion-flow/classifier-guidance-explain",
+        "So ∇log p(x|y) = ∇log p(x) + ∇log p(y|x).",
+        [2],
+        [],
+    ),
+    (
+        "diffusion-flow/classifier-guidance-explain",
+        "So ∇log p(x|y) = ∇log p(x), the classifier term drops.",
+        [],
+        [2],
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("kind", "key", "text", "states", "denies"),
+    [("synonym", *case) for case in MORE_SYNONYMS] + [("notation", *case) for case in NOTATION],
+)
+def test_synonyms_and_named_densities_make_the_point(
+    kind: str, key: str, text: str, states: list[int], denies: list[int]
+) -> None:
+    assert_points(kind, key, text, states, denies)
+
+
+def test_a_density_is_named_after_it_and_a_gradient_in_theta_is_no_score() -> None:
+    from recall.grading.explain_notation import named_densities
+
+    assert named_densities("log p(θ) + log p(x|w)") == "log p(θ) prior + log p(x|w) likelihood"
+    assert named_densities("∇_θ log p(x)") == "∇_θ log p(x)"
+    assert named_densities("∇_x log p_t(x_t)") == "∇_x log p_t(x_t) score"

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
+from recall.grading.explain_notation import named_densities
 from recall.grading.explain_shorthand import read_shorthand
 from recall.greek import GREEK_LETTERS
 
@@ -800,7 +801,8 @@ def normalised(text: str) -> str:
     forms (``k₁`` is ``k1``, ``σ²`` is ``σ2``), a minus sign read as "minus", named methods in
     one spelling, abbreviations opened, contractions opened, British spellings made American,
     and "not only"-style intensifiers kept from reading as negations."""
-    text = read_shorthand(unicodedata.normalize("NFKC", text))  # "<<", "∝", "indep", "#neg"
+    # "<<", "∝", "indep", "#neg"; "p(θ)" is the prior
+    text = read_shorthand(named_densities(unicodedata.normalize("NFKC", text)))
     text = text.replace("−", " minus ")
     text = _SPACED_MINUS.sub(" minus ", text)
     text = _SPACED_LETTERS.sub(_joined_letters, text)
@@ -990,6 +992,16 @@ SYNONYM_FAMILIES: tuple[str, ...] = (
     "dominate dominates swamp swamps overwhelm overwhelms drown drowns",
     "idle unused",
     "mean average",
+    "copy copies duplicate duplicates replica replicas",
+    "update updates updated refresh refreshes refreshed overwrite overwrites overwritten "
+    "rewrite rewrites rewritten",
+    "stuck pinned trapped",
+    "drift drifts drifted drifting wander wanders wandered wandering stray strays strayed straying",
+    "hard harder difficult",
+    "gibberish nonsense garbage junk",
+    "amplify amplifies amplified magnify magnifies magnified",
+    "thin thinner skinny narrow narrower",
+    "inflate inflates inflated climb climbs",
 )
 
 
