@@ -1694,6 +1694,18 @@ LITOTES = [
         [3],
         [],
     ),
+    (
+        "regularization/explain-weight-decay-vs-l2",
+        "Under plain SGD there is no difference at all between an L2 penalty and weight decay.",
+        [0],
+        [],
+    ),
+    (
+        "regularization/explain-weight-decay-vs-l2",
+        "Under plain SGD there is a big difference between an L2 penalty and weight decay.",
+        [],
+        [0],
+    ),
 ]
 
 
@@ -1780,6 +1792,13 @@ MORE_SYNONYMS = [
         "The surrogate is only reliable as long as the new policy has not wandered far from the "
         "old one.",
         [0],
+        [],
+    ),
+    (
+        "information-theory/explain-mle-min-kl",
+        "Every real sample is scored, so the fitted model would rather smear its probability too "
+        "widely than leave data uncovered.",
+        [4],
         [],
     ),
 ]

@@ -12,8 +12,8 @@ made. Each of these frames is rewritten as the plain words before the text is re
   "un" is no prefix ("uniform", "unit", "unique", "universal") are left alone;
 * "not/never starved (deprived, short) of X" is "gets X" ("always gets X" after "never");
 * "nothing stops (prevents, keeps) X from Y" is "X Y";
-* "can't be told apart from", "cannot be distinguished from", "indistinguishable from" is "the
-  same as".
+* "can't be told apart from", "cannot be distinguished from", "indistinguishable from", "no
+  different from" is "the same as", and "no difference (at all) between" "the same between".
 """
 
 from __future__ import annotations
@@ -45,9 +45,12 @@ _NOTHING_STOPS = re.compile(
 #: "can't be told apart from", "cannot be distinguished from", "indistinguishable from".
 _NOT_TOLD_APART = re.compile(
     r"\b(?:can(?:'t|’t|not|\s+not)|could(?:n't|n’t|\s+not))\s+be\s+(?:told\s+apart|distinguished)"
-    r"\s+from\b|\bindistinguishable\s+from\b",
+    r"\s+from\b|\bindistinguishable\s+from\b|\b(?:is|are|be)\s+(?:no|not)\s+different\s+from\b",
     re.IGNORECASE,
 )
+
+#: "there's no difference at all between the two": they are the same.
+_NO_DIFFERENCE = re.compile(r"\bno\s+difference\s+(?:at\s+all\s+)?(?=between\b)", re.IGNORECASE)
 
 
 def plain_litotes(text: str) -> str:
@@ -55,6 +58,7 @@ def plain_litotes(text: str) -> str:
     text = _NOT_UN.sub(_plain_adjective, text)
     text = _NOT_STARVED.sub(lambda m: "always gets" if m.group("never") else "gets", text)
     text = _NOTHING_STOPS.sub(r"\1 ", text)
+    text = _NO_DIFFERENCE.sub("the same ", text)
     return _NOT_TOLD_APART.sub("is the same as", text)
 
 

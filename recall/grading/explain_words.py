@@ -1002,6 +1002,10 @@ SYNONYM_FAMILIES: tuple[str, ...] = (
     "amplify amplifies amplified magnify magnifies magnified",
     "thin thinner skinny narrow narrower",
     "inflate inflates inflated climb climbs",
+    "spread spreads spreading smear smears smeared smearing",
+    "gap gaps slack shortfall",
+    "few handful",
+    "up uphill upward upwards",
 )
 
 
