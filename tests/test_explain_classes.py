@@ -1844,3 +1844,14 @@ def test_a_density_is_named_after_it_and_a_gradient_in_theta_is_no_score() -> No
     assert named_densities("log p(θ) + log p(x|w)") == "log p(θ) prior + log p(x|w) likelihood"
     assert named_densities("∇_θ log p(x)") == "∇_θ log p(x)"
     assert named_densities("∇_x log p_t(x_t)") == "∇_x log p_t(x_t) score"
+
+
+def test_a_short_clause_with_a_verb_is_a_statement_not_a_list() -> None:
+    from recall.grading.explain_words import read_clauses
+
+    key = "retrieval-evaluation/bm25-explain"
+    assert_points("verb", key, "IDF still makes uncommon query terms count more.", [4], [])
+    assert_points("list", key, "IDF, rare terms, count, more weight, saturation.", [], [4])
+    # a run of keywords stays a list whatever verbs stand in it
+    (clause,) = read_clauses("bce mse sigmoid log cancels slope extra factor saturates")
+    assert all(token.listed for token in clause)

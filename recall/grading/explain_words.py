@@ -678,8 +678,12 @@ def _mark_lists(
     listed = [False] * len(tokens)
     # stretches from one fresh start (the clause's, a colon's) to the next
     starts = [i for i, joint in enumerate(joints) if joint == "start" or i == 0]
+    # in a short clause a verb of the third person links its terms as a small word does ("IDF
+    # still *makes* rare terms count more"); a bare "cancel" may be a keyword of a list, and a
+    # run of LIST_RUN words is a list whatever stands in it
+    links = [j == "link" or _third_person(t.word) for j, t in zip(joints, tokens, strict=True)]
     for first, end in zip(starts, [*starts[1:], len(tokens)], strict=True):
-        if end - first >= LIST_CLAUSE and "link" not in joints[first:end]:
+        if end - first >= LIST_CLAUSE and not any(links[first:end]):
             listed[first:end] = [True] * (end - first)
     start = 0
     for i in range(1, len(tokens) + 1):
@@ -729,6 +733,10 @@ def _mark_lists(
     return tuple(
         replace(t, listed=True) if flag else t for t, flag in zip(tokens, listed, strict=True)
     )
+
+
+def _third_person(word: str) -> bool:
+    return word in VERB_FORMS and word.endswith("s") and not word.endswith("ss")
 
 
 def _short_item(tokens: list[Token], first: int, end: int) -> bool:
