@@ -1855,3 +1855,30 @@ def test_a_short_clause_with_a_verb_is_a_statement_not_a_list() -> None:
     # a run of keywords stays a list whatever verbs stand in it
     (clause,) = read_clauses("bce mse sigmoid log cancels slope extra factor saturates")
     assert all(token.listed for token in clause)
+
+
+#: A derivative set to zero, or "constant in x", says what does not depend on what
+#: (:mod:`recall.grading.explain_notation`).
+ZERO_DERIVATIVES = [
+    ("generative-models/explain-ebm-langevin", "The score is free: ∇_x log Z = 0.", [3], []),
+    (
+        "generative-models/explain-ebm-langevin",
+        "The score is free: the normaliser Z is constant w.r.t. x, so only −∇E remains.",
+        [3],
+        [],
+    ),
+    ("generative-models/explain-ebm-langevin", "The score is free.", [], [3]),
+    (
+        "losses/why-cross-entropy",
+        "Since ∂H(p)/∂θ = 0, cross-entropy and KL share their minimiser.",
+        [2],
+        [],
+    ),
+]
+
+
+@pytest.mark.parametrize(("key", "text", "states", "denies"), ZERO_DERIVATIVES)
+def test_a_zero_derivative_says_what_does_not_depend_on_what(
+    key: str, text: str, states: list[int], denies: list[int]
+) -> None:
+    assert_points("zero derivative", key, text, states, denies)

@@ -17,6 +17,10 @@ still read from the text as typed):
 
 The name goes after the density, so a phrasing that spells the formula ("log>p>c>x") still
 finds its letters in a row.
+
+A derivative set to zero says what does not depend on what: "∇_θ H(p) = 0", "∂log Z/∂x = 0" and
+"Z is constant in x" (or "const w.r.t. θ") are each followed by "and does not depend on θ" (x),
+the words the points ask for ("the entropy does not depend on the parameters").
 """
 
 from __future__ import annotations
@@ -44,15 +48,45 @@ _SCORE = re.compile(
 )
 
 
+_VARIABLE = r"(θ|theta|x|w|φ|phi)"
+#: A name, maybe a log's, with its arguments: "H(p)", "log Z", "log p(c)", "A".
+_NAME = r"(?:log\s*)?[^\W\d_]\w{0,3}(?:\([^()]{0,20}\))?"
+#: "∇_θ H(p) = 0", "grad_x log Z = 0", "∂H(p)/∂θ = 0", "dA/dx = 0".
+_ZERO_DERIVATIVE = re.compile(
+    r"(?:(?:∇|\bgrad)_?\{?"
+    + _VARIABLE
+    + r"\}?\s*"
+    + _NAME
+    + r"|[∂d]\s*"
+    + _NAME
+    + r"\s*/\s*[∂d]\s*"
+    + _VARIABLE
+    + r")\s*=\s*0(?![.,]?\d)"
+)
+#: "constant in x", "const w.r.t. θ", "constant with respect to the parameters".
+_CONSTANT_IN = re.compile(
+    r"\b(?:constant|const)\s+(?:in|w\.?r\.?t\.?|with\s+respect\s+to)\s+"
+    r"((?:the\s+)?[^\W\d_]\w*)",
+    re.IGNORECASE,
+)
+
+
 def named_densities(text: str) -> str:
     """``text`` with the name of each density of :data:`_DENSITIES` (and each score) written
-    after it."""
+    after it, and each derivative set to zero said as what does not depend on what."""
+    text = _ZERO_DERIVATIVE.sub(_independent, text)
+    text = _CONSTANT_IN.sub(lambda m: f"{m.group()} and does not depend on {m.group(1)}", text)
     if "p" not in text:
         return text
     text = _SCORE.sub(lambda m: f"{m.group()} score", text)
     for density, name in _DENSITIES:
         text = density.sub(_named(name), text)
     return text
+
+
+def _independent(match: re.Match[str]) -> str:
+    variable = match.group(1) or match.group(2)
+    return f"{match.group()} and does not depend on {variable}"
 
 
 def _named(name: str) -> Callable[[re.Match[str]], str]:
