@@ -1882,3 +1882,15 @@ def test_a_zero_derivative_says_what_does_not_depend_on_what(
     key: str, text: str, states: list[int], denies: list[int]
 ) -> None:
     assert_points("zero derivative", key, text, states, denies)
+
+
+def test_an_item_with_a_subject_pronoun_is_a_clause_not_a_listed_term() -> None:
+    key = "alignment/rlhf-kl-explain"
+    text = (
+        "Left alone, the optimiser finds the scorer's holes, reward hacking, repetitive junk "
+        "text, it loses its fluency."
+    )
+    assert_points("pronoun item", key, text, [1], [])
+    assert_points(
+        "terms", key, "reward hacking, degenerate text, fluency, diversity, KL, beta.", [], [1]
+    )
