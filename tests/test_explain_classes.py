@@ -1874,6 +1874,19 @@ ZERO_DERIVATIVES = [
         [2],
         [],
     ),
+    # two derivatives set equal are the same gradient; a multiple of one is not
+    (
+        "information-theory/explain-min-ce-is-min-kl",
+        "With H(p) fixed, ∇_θ H(p, q_θ) = ∇_θ KL(p‖q_θ).",
+        [2],
+        [],
+    ),
+    (
+        "information-theory/explain-min-ce-is-min-kl",
+        "With H(p) fixed, ∇_θ H(p, q_θ) = 2·∇_θ KL(p‖q_θ).",
+        [],
+        [2],
+    ),
 ]
 
 

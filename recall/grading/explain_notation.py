@@ -20,7 +20,8 @@ finds its letters in a row.
 
 A derivative set to zero says what does not depend on what: "∇_θ H(p) = 0", "∂log Z/∂x = 0" and
 "Z is constant in x" (or "const w.r.t. θ") are each followed by "and does not depend on θ" (x),
-the words the points ask for ("the entropy does not depend on the parameters").
+the words the points ask for ("the entropy does not depend on the parameters"); two derivatives
+set equal ("∇_θ H(p, q) = ∇_θ KL(p‖q)") are "the same gradient".
 """
 
 from __future__ import annotations
@@ -63,6 +64,15 @@ _ZERO_DERIVATIVE = re.compile(
     + _VARIABLE
     + r")\s*=\s*0(?![.,]?\d)"
 )
+_DERIVATIVE = (
+    r"(?:(?:∇|\bgrad)_?\{?(?:θ|theta|x|w|φ|phi)\}?\s*"
+    + _NAME
+    + r"|[∂d]\s*"
+    + _NAME
+    + r"\s*/\s*[∂d]\s*(?:θ|theta|x|w|φ|phi))"
+)
+#: Two derivatives set equal: "∇_θ H(p, q) = ∇_θ KL(p‖q)", "dH/dθ = dKL/dθ".
+_EQUAL_DERIVATIVES = re.compile(_DERIVATIVE + r"\s*=\s*" + _DERIVATIVE)
 #: "constant in x", "const w.r.t. θ", "constant with respect to the parameters".
 _CONSTANT_IN = re.compile(
     r"\b(?:constant|const)\s+(?:in|w\.?r\.?t\.?|with\s+respect\s+to)\s+"
@@ -75,6 +85,7 @@ def named_densities(text: str) -> str:
     """``text`` with the name of each density of :data:`_DENSITIES` (and each score) written
     after it, and each derivative set to zero said as what does not depend on what."""
     text = _ZERO_DERIVATIVE.sub(_independent, text)
+    text = _EQUAL_DERIVATIVES.sub(lambda m: f"{m.group()} (the same gradient)", text)
     text = _CONSTANT_IN.sub(lambda m: f"{m.group()} and does not depend on {m.group(1)}", text)
     if "p" not in text:
         return text
