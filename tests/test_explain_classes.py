@@ -1801,6 +1801,18 @@ MORE_SYNONYMS = [
         [4],
         [],
     ),
+    (
+        "inference-cost/explain-where-compute-goes",
+        "It pays to train a slimmer network for far longer than Chinchilla says.",
+        [4],
+        [],
+    ),
+    (
+        "inference-cost/explain-where-compute-goes",
+        "It pays to train a bigger network for a shorter time.",
+        [],
+        [4],
+    ),
 ]
 
 #: A density named by its notation: p(θ) is the prior, p(D|θ) the likelihood, p(y|x) a

@@ -973,7 +973,7 @@ SYNONYM_FAMILIES: tuple[str, ...] = (
     "change changes changed changing move moves moved moving alter alters budge budges",
     "parameters parameter params theta θ",
     "large larger big bigger huge enormous massive giant",
-    "small smaller tiny little",
+    "small smaller tiny little compact slim slimmer",
     "constant unchanged static",
     "freeze freezes frozen",
     "depend depends dependent rely relies",
