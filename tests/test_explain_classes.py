@@ -1825,6 +1825,19 @@ NOTATION = [
         [],
     ),
     ("probability-statistics/explain-map-mle", "MAP maximises log p(D|θ) alone.", [], [0]),
+    # a curve named by its shape
+    (
+        "probability-statistics/explain-log-odds",
+        "The S-curve is flat at its ends, so equal log-odds shifts do different things to p.",
+        [3],
+        [],
+    ),
+    (
+        "probability-statistics/explain-log-odds",
+        "The curve is flat at its ends, so equal log-odds shifts do different things to p.",
+        [],
+        [3],
+    ),
     (
         "diffusion-flow/classifier-guidance-explain",
         "So ∇log p(x|y) = ∇log p(x) + ∇log p(y|x).",

@@ -21,7 +21,9 @@ finds its letters in a row.
 A derivative set to zero says what does not depend on what: "∇_θ H(p) = 0", "∂log Z/∂x = 0" and
 "Z is constant in x" (or "const w.r.t. θ") are each followed by "and does not depend on θ" (x),
 the words the points ask for ("the entropy does not depend on the parameters"); two derivatives
-set equal ("∇_θ H(p, q) = ∇_θ KL(p‖q)") are "the same gradient".
+set equal ("∇_θ H(p, q) = ∇_θ KL(p‖q)") are "the same gradient". A curve named by its shape,
+"the S-curve" or "the logistic curve", is the sigmoid ("squashing function" is left alone: it
+may be a softmax or a tanh).
 """
 
 from __future__ import annotations
@@ -81,9 +83,14 @@ _CONSTANT_IN = re.compile(
 )
 
 
+#: "the S-curve", "s curve", "logistic function": the sigmoid.
+_S_CURVE = re.compile(r"\b(?:s[\s-]curve|logistic\s+(?:curve|function))\b", re.IGNORECASE)
+
+
 def named_densities(text: str) -> str:
     """``text`` with the name of each density of :data:`_DENSITIES` (and each score) written
     after it, and each derivative set to zero said as what does not depend on what."""
+    text = _S_CURVE.sub(lambda m: f"{m.group()} (sigmoid)", text)
     text = _ZERO_DERIVATIVE.sub(_independent, text)
     text = _EQUAL_DERIVATIVES.sub(lambda m: f"{m.group()} (the same gradient)", text)
     text = _CONSTANT_IN.sub(lambda m: f"{m.group()} and does not depend on {m.group(1)}", text)
