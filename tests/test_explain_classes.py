@@ -1622,7 +1622,7 @@ def test_a_phrasing_that_can_never_be_made_is_a_deck_error(
         ("w small, != 0", "w small,  nonzero "),
         ("100s of tok/param", "hundreds of token per parameter"),
         ("A′(θ)", "a prime(θ)"),
-        ("sigma'(z), grad_x log p", "sigma prime(z), gradient x log p"),
+        ("sigma'(z), grad_x log p", "sigma prime(z), gradient x log p score"),
         ("memory ×2 overall", "memory  doubles  overall"),
         ("x2 is the input", "x2 is the input"),  # a name, no multiplier
         ("it's L2's", "it's l2's"),  # an apostrophe after a word is no prime
@@ -1637,3 +1637,298 @@ def test_a_phrasing_that_can_never_be_made_is_a_deck_error(
 )
 def test_notes_are_read_as_the_words_they_stand_for(text: str, expected: str) -> None:
     assert normalised(text) == expected
+
+
+#: A yes/no question the learner answers at once is the statement its answer makes: a "no"
+#: denies the question's claim, a "yes" asserts it (:mod:`recall.grading.explain_questions`).
+ANSWERED_QUESTIONS = [
+    (
+        "losses/why-cross-entropy",
+        "Is a single badly wrong prediction's loss limited somehow? No: as p goes to zero, minus "
+        "log p just climbs forever.",
+        [3],
+        [],
+    ),
+    (
+        "losses/why-cross-entropy",
+        "Is the loss for a confident mistake capped somewhere? Yes, it tops out at a fixed "
+        "ceiling.",
+        [],
+        [3],
+    ),
+    (
+        "losses/why-cross-entropy",
+        "Does the entropy of the labels depend on the weights? No, so minimising cross-entropy is "
+        "minimising the KL.",
+        [2],
+        [],
+    ),
+    (
+        "losses/why-cross-entropy",
+        "Does the entropy of the labels depend on the weights? Yes, it moves with every step.",
+        [],
+        [2],
+    ),
+]
+
+#: A double negation is the plain statement: "nothing keeps X from growing" says X grows,
+#: "never starved of a gradient" that there always is one (:mod:`recall.grading.explain_litotes`).
+LITOTES = [
+    (
+        "normalization/explain-qk-norm",
+        "Nothing keeps the query and key weights from growing during training, so the logits grow "
+        "without limit.",
+        [1],
+        [],
+    ),
+    (
+        "normalization/explain-qk-norm",
+        "Weight decay keeps the query and key weights from growing during training.",
+        [],
+        [1],
+    ),
+    (
+        "generative-models/explain-wgan",
+        "Is the critic's value meaningless as a gauge of sample quality? No, it is not "
+        "uninformative, and the generator is never starved of a useful gradient.",
+        [3],
+        [],
+    ),
+    (
+        "regularization/explain-weight-decay-vs-l2",
+        "Under plain SGD there is no difference at all between an L2 penalty and weight decay.",
+        [0],
+        [],
+    ),
+    (
+        "regularization/explain-weight-decay-vs-l2",
+        "Under plain SGD there is a big difference between an L2 penalty and weight decay.",
+        [],
+        [0],
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("kind", "key", "text", "states", "denies"),
+    [("answered", *case) for case in ANSWERED_QUESTIONS] + [("litotes", *case) for case in LITOTES],
+)
+def test_answered_questions_and_double_negations_state_the_plain_claim(
+    kind: str, key: str, text: str, states: list[int], denies: list[int]
+) -> None:
+    assert_points(kind, key, text, states, denies)
+
+
+#: A slip in a word that carries a sentence's structure is read through: "insted of adding" is
+#: still "instead of" (:mod:`recall.grading.explain_markers`), not a text that says "adding".
+STRUCTURE_SLIPS = [
+    (
+        "attention-transformers/explain-rope",
+        "RoPE spins each query and key vector by a position-dependent angle, insted of adding a "
+        "positional vector to the embedding.",
+        [0],
+        [],
+    ),
+    (
+        "attention-transformers/explain-rope",
+        "It adds a position vector to each token, instaed of rotating the queries and keys.",
+        [],
+        [0],
+    ),
+]
+
+
+@pytest.mark.parametrize(("key", "text", "states", "denies"), STRUCTURE_SLIPS)
+def test_a_slip_in_a_structure_word_keeps_the_structure(
+    key: str, text: str, states: list[int], denies: list[int]
+) -> None:
+    assert_points("structure slip", key, text, states, denies)
+
+
+def test_only_slips_of_structure_words_are_mended() -> None:
+    from recall.grading.explain_markers import with_markers
+
+    assert with_markers("insted, Becuase, betwen") == "instead, because, between"
+    # the word itself, a word of another first letter and short words stay as typed
+    assert with_markers("Because either neither") == "Because either neither"
+
+
+@pytest.mark.parametrize(
+    ("text", "states", "denies"),
+    [
+        (
+            "Shave a tenth of a nat off the loss and perplexity shrinks by a factor of about 0.9.",
+            [3],
+            [],
+        ),
+        (
+            "Shave a third of a nat off the loss and perplexity shrinks by a factor of about 0.9.",
+            [],
+            [3],
+        ),
+    ],
+)
+def test_a_fraction_after_a_is_its_number(text: str, states: list[int], denies: list[int]) -> None:
+    from recall.grading.explain_numbers import spelt_numbers
+
+    assert (
+        spelt_numbers("a quarter of the memory, a third term") == "0.25 of the memory, a third term"
+    )
+    assert_points("a fraction", "information-theory/explain-perplexity", text, states, denies)
+
+
+#: General families of words a learner says for a phrasing's word ("refreshes" the running
+#: statistics for "overwrites", "wandered" for "drifted", "pinned" for "stuck").
+MORE_SYNONYMS = [
+    (
+        "normalization/batchnorm-vs-layernorm",
+        "Fine-tuning with the BN layers still in train mode quietly refreshes the running "
+        "statistics with the new batches.",
+        [4],
+        [],
+    ),
+    (
+        "alignment/ppo-clip-explain",
+        "The surrogate is only reliable as long as the new policy has not wandered far from the "
+        "old one.",
+        [0],
+        [],
+    ),
+    (
+        "information-theory/explain-mle-min-kl",
+        "Every real sample is scored, so the fitted model would rather smear its probability too "
+        "widely than leave data uncovered.",
+        [4],
+        [],
+    ),
+    (
+        "inference-cost/explain-where-compute-goes",
+        "It pays to train a slimmer network for far longer than Chinchilla says.",
+        [4],
+        [],
+    ),
+    (
+        "inference-cost/explain-where-compute-goes",
+        "It pays to train a bigger network for a shorter time.",
+        [],
+        [4],
+    ),
+]
+
+#: A density named by its notation: p(θ) is the prior, p(D|θ) the likelihood, p(y|x) a
+#: classifier, ∇log p(x) the score (:mod:`recall.grading.explain_notation`).
+NOTATION = [
+    (
+        "probability-statistics/explain-map-mle",
+        "MAP maximises log p(D|θ) + log p(θ), since the evidence is a constant.",
+        [0],
+        [],
+    ),
+    ("probability-statistics/explain-map-mle", "MAP maximises log p(D|θ) alone.", [], [0]),
+    # a curve named by its shape
+    (
+        "probability-statistics/explain-log-odds",
+        "The S-curve is flat at its ends, so equal log-odds shifts do different things to p.",
+        [3],
+        [],
+    ),
+    (
+        "probability-statistics/explain-log-odds",
+        "The curve is flat at its ends, so equal log-odds shifts do different things to p.",
+        [],
+        [3],
+    ),
+    (
+        "diffusion-flow/classifier-guidance-explain",
+        "So ∇log p(x|y) = ∇log p(x) + ∇log p(y|x).",
+        [2],
+        [],
+    ),
+    (
+        "diffusion-flow/classifier-guidance-explain",
+        "So ∇log p(x|y) = ∇log p(x), the classifier term drops.",
+        [],
+        [2],
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("kind", "key", "text", "states", "denies"),
+    [("synonym", *case) for case in MORE_SYNONYMS] + [("notation", *case) for case in NOTATION],
+)
+def test_synonyms_and_named_densities_make_the_point(
+    kind: str, key: str, text: str, states: list[int], denies: list[int]
+) -> None:
+    assert_points(kind, key, text, states, denies)
+
+
+def test_a_density_is_named_after_it_and_a_gradient_in_theta_is_no_score() -> None:
+    from recall.grading.explain_notation import named_densities
+
+    assert named_densities("log p(θ) + log p(x|w)") == "log p(θ) prior + log p(x|w) likelihood"
+    assert named_densities("∇_θ log p(x)") == "∇_θ log p(x)"
+    assert named_densities("∇_x log p_t(x_t)") == "∇_x log p_t(x_t) score"
+
+
+def test_a_short_clause_with_a_verb_is_a_statement_not_a_list() -> None:
+    from recall.grading.explain_words import read_clauses
+
+    key = "retrieval-evaluation/bm25-explain"
+    assert_points("verb", key, "IDF still makes uncommon query terms count more.", [4], [])
+    assert_points("list", key, "IDF, rare terms, count, more weight, saturation.", [], [4])
+    # a run of keywords stays a list whatever verbs stand in it
+    (clause,) = read_clauses("bce mse sigmoid log cancels slope extra factor saturates")
+    assert all(token.listed for token in clause)
+
+
+#: A derivative set to zero, or "constant in x", says what does not depend on what
+#: (:mod:`recall.grading.explain_notation`).
+ZERO_DERIVATIVES = [
+    ("generative-models/explain-ebm-langevin", "The score is free: ∇_x log Z = 0.", [3], []),
+    (
+        "generative-models/explain-ebm-langevin",
+        "The score is free: the normaliser Z is constant w.r.t. x, so only −∇E remains.",
+        [3],
+        [],
+    ),
+    ("generative-models/explain-ebm-langevin", "The score is free.", [], [3]),
+    (
+        "losses/why-cross-entropy",
+        "Since ∂H(p)/∂θ = 0, cross-entropy and KL share their minimiser.",
+        [2],
+        [],
+    ),
+    # two derivatives set equal are the same gradient; a multiple of one is not
+    (
+        "information-theory/explain-min-ce-is-min-kl",
+        "With H(p) fixed, ∇_θ H(p, q_θ) = ∇_θ KL(p‖q_θ).",
+        [2],
+        [],
+    ),
+    (
+        "information-theory/explain-min-ce-is-min-kl",
+        "With H(p) fixed, ∇_θ H(p, q_θ) = 2·∇_θ KL(p‖q_θ).",
+        [],
+        [2],
+    ),
+]
+
+
+@pytest.mark.parametrize(("key", "text", "states", "denies"), ZERO_DERIVATIVES)
+def test_a_zero_derivative_says_what_does_not_depend_on_what(
+    key: str, text: str, states: list[int], denies: list[int]
+) -> None:
+    assert_points("zero derivative", key, text, states, denies)
+
+
+def test_an_item_with_a_subject_pronoun_is_a_clause_not_a_listed_term() -> None:
+    key = "alignment/rlhf-kl-explain"
+    text = (
+        "Left alone, the optimiser finds the scorer's holes, reward hacking, repetitive junk "
+        "text, it loses its fluency."
+    )
+    assert_points("pronoun item", key, text, [1], [])
+    assert_points(
+        "terms", key, "reward hacking, degenerate text, fluency, diversity, KL, beta.", [], [1]
+    )

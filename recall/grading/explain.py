@@ -173,6 +173,7 @@ from recall.grading.explain_figures import contradicted, sentences
 from recall.grading.explain_formulas import FormulaGrader
 from recall.grading.explain_formulas import formula_spans as formula_spans
 from recall.grading.explain_lexicon import another_word
+from recall.grading.explain_litotes import plain_litotes
 from recall.grading.explain_markers import with_markers
 from recall.grading.explain_numbers import spelt_numbers, twins
 from recall.grading.explain_operands import wrong_operand
@@ -182,6 +183,7 @@ from recall.grading.explain_polarity import Leaning, leaning, reverses_pair
 from recall.grading.explain_prefixes import says_twin
 from recall.grading.explain_purpose import denies_purpose
 from recall.grading.explain_purpose_denied import denies_purpose_words
+from recall.grading.explain_questions import answered_questions
 from recall.grading.explain_quote import learner_words
 from recall.grading.explain_regardless import ignores_dependency
 from recall.grading.explain_retracted import without_retracted
@@ -674,6 +676,10 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
     rejected = blanked_spans(kept, text) + denials + rejected_claims(text)
     denied = [_read_alone(kept[s:e], card) for s, e in rejected]
     text = blanked(text, denials)
+    # "Is the loss capped? No, ...": the question read as the statement its answer makes
+    text = answered_questions(text)
+    # "not uninformative", "never starved of", "nothing stops X from": the plain statement
+    text = plain_litotes(text)
     keywords, stems = _keywords(card), _card_stems(card)
     read = [
         _known(_bagged(clause, keywords), stems) for clause in _retracted(list(read_clauses(text)))

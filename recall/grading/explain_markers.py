@@ -31,6 +31,8 @@ MARKERS = (
     "whereas",
     "irrespective",
     "independent",
+    "between",
+    "therefore",
 )
 #: A word that may be a slip of a marker: five letters or more.
 _LONG_WORD = re.compile(r"\b[A-Za-z]{5,}\b")

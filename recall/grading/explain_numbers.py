@@ -12,7 +12,7 @@ A lone number word stays a word ("two features", "one-hot", "zero gradient"): it
 quantity ("one key gets all the weight"), and where a phrasing wants it, the phrasing's digit and
 the word are one (:func:`twins`). The exceptions are a lone word before a fraction's name
 ("seven tenths") or "percent" ("ninety percent"), and "a hundred"/"a thousand", which are
-always quantities.
+always quantities, as is a fraction's name after "a" and before "of" ("a tenth of a nat").
 
 (A library such as text2num converts cardinals, but reads neither "point zero one three" nor
 "four hundredths", which learners write; this reader is small and linear.)
@@ -57,10 +57,7 @@ _POINT_NOUN = frozenset(
     "a the this that each every some any which what no one's its key main whole data my your "
     "starting end".split()
 )
-_WORD_RUN = re.compile(
-    r"\b(?:(?:a|" + "|".join(_CARDINAL) + r"|point|and)(?:[\s-]+|\b))+",
-    re.IGNORECASE,
-)
+
 #: "one" is left out: mostly no number ("variance one, d_k of them" is no "variance 1/d_k").
 _TWINS: dict[str, str] = {
     word: str(n)
@@ -121,7 +118,7 @@ def _number_at(text: str, tokens: list[tuple[str, int, int]], i: int) -> _Found 
             if longer is not None:
                 return longer[0], tokens[i][1], longer[2], longer[3]
             return _finish(text, tokens, i, [tokens[i + 1][0]], i + 2)
-        return None
+        return _a_fraction(text, tokens, i)
     if word == "point":
         if not _decimal_at(tokens, i) or _point_is_noun(text, tokens[i][1]):
             return None
@@ -129,6 +126,27 @@ def _number_at(text: str, tokens: list[tuple[str, int, int]], i: int) -> _Found 
     if word not in _CARDINAL or word == "oh":
         return None
     return _cardinal(text, tokens, i)
+
+
+#: "a tenth of a nat", "a quarter of the memory": a fraction's name after "a" and before "of"
+#: is the fraction ("a third term" is an ordinal, and "half" is left to its own words).
+_A_FRACTION = {"third": 3, "quarter": 4, "tenth": 10, "hundredth": 100, "thousandth": 1000}
+_OF = re.compile(r"\s+of\b", re.IGNORECASE)
+
+
+_WORD_RUN = re.compile(
+    r"\b(?:(?:a|" + "|".join([*_CARDINAL, *_A_FRACTION]) + r"|point|and)(?:[\s-]+|\b))+",
+    re.IGNORECASE,
+)
+
+
+def _a_fraction(text: str, tokens: list[tuple[str, int, int]], i: int) -> _Found | None:
+    if i + 1 >= len(tokens) or tokens[i + 1][0] not in _A_FRACTION:
+        return None
+    end = tokens[i + 1][2]
+    if not _OF.match(text, end):
+        return None
+    return i + 2, tokens[i][1], end, _plain(1 / _A_FRACTION[tokens[i + 1][0]])
 
 
 def _decimal_at(tokens: list[tuple[str, int, int]], i: int) -> bool:

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
+from recall.grading.explain_notation import named_densities
 from recall.grading.explain_shorthand import read_shorthand
 from recall.greek import GREEK_LETTERS
 
@@ -347,6 +348,9 @@ VERB_FORMS = frozenset(
     equals matters helps hurts breaks moves behaves differs ignores ignore couples discards
     discard uses replaces replace""".split()
 )
+#: Pronouns that are a clause's subject: an item holding one states something ("he" and "i"
+#: are names too: "He init", "sum over i").
+_SUBJECTS = frozenset("it they we you".split())
 #: A "+" the learner typed, kept as a sign beside the word "plus" it is read as (the bag rule
 #: reads a sign as a tie, a word "plus" in a list of keywords as none).
 _PLUS_SIGN = "\u2295"
@@ -495,7 +499,8 @@ def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
             side_break = raw in _SIDE_BREAKS and (raw != "however" or last_raw == ",")
             after_comma = last_raw == ","
             last_raw = raw
-            if side_break or raw in STATING_WORDS or raw in VERB_FORMS:
+            # a subject pronoun makes its item a clause ("..., *it* loses fluency")
+            if side_break or raw in STATING_WORDS or raw in VERB_FORMS or raw in _SUBJECTS:
                 stating.add(item)
             tie = tie or side_break or raw == ","
             if (raw == "," and not depth) or side_break:
@@ -677,8 +682,12 @@ def _mark_lists(
     listed = [False] * len(tokens)
     # stretches from one fresh start (the clause's, a colon's) to the next
     starts = [i for i, joint in enumerate(joints) if joint == "start" or i == 0]
+    # in a short clause a verb of the third person links its terms as a small word does ("IDF
+    # still *makes* rare terms count more"); a bare "cancel" may be a keyword of a list, and a
+    # run of LIST_RUN words is a list whatever stands in it
+    links = [j == "link" or _third_person(t.word) for j, t in zip(joints, tokens, strict=True)]
     for first, end in zip(starts, [*starts[1:], len(tokens)], strict=True):
-        if end - first >= LIST_CLAUSE and "link" not in joints[first:end]:
+        if end - first >= LIST_CLAUSE and not any(links[first:end]):
             listed[first:end] = [True] * (end - first)
     start = 0
     for i in range(1, len(tokens) + 1):
@@ -728,6 +737,10 @@ def _mark_lists(
     return tuple(
         replace(t, listed=True) if flag else t for t, flag in zip(tokens, listed, strict=True)
     )
+
+
+def _third_person(word: str) -> bool:
+    return word in VERB_FORMS and word.endswith("s") and not word.endswith("ss")
 
 
 def _short_item(tokens: list[Token], first: int, end: int) -> bool:
@@ -800,7 +813,8 @@ def normalised(text: str) -> str:
     forms (``k₁`` is ``k1``, ``σ²`` is ``σ2``), a minus sign read as "minus", named methods in
     one spelling, abbreviations opened, contractions opened, British spellings made American,
     and "not only"-style intensifiers kept from reading as negations."""
-    text = read_shorthand(unicodedata.normalize("NFKC", text))  # "<<", "∝", "indep", "#neg"
+    # "<<", "∝", "indep", "#neg"; "p(θ)" is the prior
+    text = read_shorthand(named_densities(unicodedata.normalize("NFKC", text)))
     text = text.replace("−", " minus ")
     text = _SPACED_MINUS.sub(" minus ", text)
     text = _SPACED_LETTERS.sub(_joined_letters, text)
@@ -959,7 +973,7 @@ SYNONYM_FAMILIES: tuple[str, ...] = (
     "change changes changed changing move moves moved moving alter alters budge budges",
     "parameters parameter params theta θ",
     "large larger big bigger huge enormous massive giant",
-    "small smaller tiny little",
+    "small smaller tiny little compact slim slimmer",
     "constant unchanged static",
     "freeze freezes frozen",
     "depend depends dependent rely relies",
@@ -990,6 +1004,20 @@ SYNONYM_FAMILIES: tuple[str, ...] = (
     "dominate dominates swamp swamps overwhelm overwhelms drown drowns",
     "idle unused",
     "mean average",
+    "copy copies duplicate duplicates replica replicas",
+    "update updates updated refresh refreshes refreshed overwrite overwrites overwritten "
+    "rewrite rewrites rewritten",
+    "stuck pinned trapped",
+    "drift drifts drifted drifting wander wanders wandered wandering stray strays strayed straying",
+    "hard harder difficult",
+    "gibberish nonsense garbage junk",
+    "amplify amplifies amplified magnify magnifies magnified",
+    "thin thinner skinny narrow narrower",
+    "inflate inflates inflated climb climbs",
+    "spread spreads spreading smear smears smeared smearing",
+    "gap gaps slack shortfall",
+    "few handful",
+    "up uphill upward upwards",
 )
 
 
