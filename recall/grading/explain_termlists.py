@@ -5,10 +5,10 @@ of short comma-parted items with no verb or relating sign as a list of terms. A 
 item ("k = 60", "1/(k + rank)", "q = p") lets the run through, so a list such as "RRF, k = 60,
 ranks, 1/(k + rank), hybrid, BM25." makes the points its formula or its "=" happens to match.
 Read as a whole sentence the shape is plain: five or more comma-parted items, most of them bare
-terms of three words or fewer, none with a verb, a negation or an arrow. What the matcher
-found only inside such a sentence is no statement of the learner's. A terse note of claims
-("CE = H(p) + KL, H(p) const, min CE = min KL, q = p") has few bare terms and stays a
-statement.
+terms of three words or fewer, none with a verb, a subject pronoun ("..., it loses its
+fluency"), a negation or an arrow. What the matcher found only inside such a sentence is no
+statement of the learner's. A terse note of claims ("CE = H(p) + KL, H(p) const, min CE = min
+KL, q = p") has few bare terms and stays a statement.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from functools import lru_cache
 from recall.grading.explain_words import (
     NEGATORS,
     STATING_WORDS,
+    SUBJECT_PRONOUNS,
     VERB_FORMS,
     folded,
     normalised,
@@ -53,7 +54,8 @@ def _names_terms(sentence: str) -> bool:
     for item in items:
         words = [folded(w) for w in _LETTERS.findall(item)]
         if _RELATING.search(item) or any(
-            w in VERB_FORMS or w in STATING_WORDS or w in NEGATORS for w in words
+            w in VERB_FORMS or w in STATING_WORDS or w in NEGATORS or w in SUBJECT_PRONOUNS
+            for w in words
         ):
             return False
         bare += len(words) <= 3 and _SIGNED.search(item) is None

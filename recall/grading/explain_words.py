@@ -350,7 +350,7 @@ VERB_FORMS = frozenset(
 )
 #: Pronouns that are a clause's subject: an item holding one states something ("he" and "i"
 #: are names too: "He init", "sum over i").
-_SUBJECTS = frozenset("it they we you".split())
+SUBJECT_PRONOUNS = frozenset("it they we you".split())
 #: A "+" the learner typed, kept as a sign beside the word "plus" it is read as (the bag rule
 #: reads a sign as a tie, a word "plus" in a list of keywords as none).
 _PLUS_SIGN = "\u2295"
@@ -500,7 +500,7 @@ def read_clauses(text: str) -> Iterator[tuple[Token, ...]]:
             after_comma = last_raw == ","
             last_raw = raw
             # a subject pronoun makes its item a clause ("..., *it* loses fluency")
-            if side_break or raw in STATING_WORDS or raw in VERB_FORMS or raw in _SUBJECTS:
+            if side_break or raw in STATING_WORDS or raw in VERB_FORMS or raw in SUBJECT_PRONOUNS:
                 stating.add(item)
             tie = tie or side_break or raw == ","
             if (raw == "," and not depth) or side_break:
