@@ -65,7 +65,8 @@ def _stems(words: str) -> frozenset[str]:
     return frozenset(stem(folded(w)) for w in normalised(words).split())
 
 
-_FAMILIES: tuple[tuple[frozenset[str], ...], ...] = tuple(
+#: Each family as its members, each member the stems of the words that name it.
+FAMILY_STEMS: tuple[tuple[frozenset[str], ...], ...] = tuple(
     tuple(_stems(member) for member in family) for family in FAMILIES
 )
 
@@ -114,7 +115,7 @@ def attribution(say: str) -> Attribution:
     # reward model there is no confusion ("maximising reward lets the policy exploit it")
     spoken = {pair[0] + pair[1] for pair in _PAIRED_NAMES if stem(pair[0]) in stems}
     families = []
-    for family in _FAMILIES:
+    for family in FAMILY_STEMS:
         own = [member for member in family if member & stems]
         if own and len(own) < len(family):
             others = frozenset().union(*(m for m in family if m not in own))
@@ -135,7 +136,7 @@ def named_members(say: str) -> tuple[str, ...]:
     for clause in read_clauses(say):
         for piece in sorted({t.piece for t in clause}):
             parts.append(_names(clause, [t.piece == piece for t in clause]))
-    for family, words in zip(_FAMILIES, FAMILIES, strict=True):
+    for family, words in zip(FAMILY_STEMS, FAMILIES, strict=True):
         if "entropy" in words:
             continue  # parts of one sum ("the entropy ..., so ... the KL"), not rivals
         owners = [[k for k, member in enumerate(family) if member & part] for part in parts]

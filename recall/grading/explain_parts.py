@@ -26,21 +26,12 @@ import re
 from collections.abc import Iterable
 from functools import lru_cache
 
-from recall.grading.explain_attribution import FAMILIES
+from recall.grading.explain_attribution import FAMILY_STEMS
 from recall.grading.explain_words import (
     VERB_FORMS,
     Token,
     entropy_named,
-    folded,
-    normalised,
     read_clauses,
-    stem,
-)
-
-#: Each family as its members, each member the stems of the words that name it.
-_MEMBERS: tuple[tuple[frozenset[str], ...], ...] = tuple(
-    tuple(frozenset(stem(folded(w)) for w in normalised(member).split()) for member in family)
-    for family in FAMILIES
 )
 
 #: The most words of an opening piece read as the topic of the piece after it ("with the
@@ -75,7 +66,7 @@ def _foreign(say: str, claim: frozenset[str]) -> tuple[tuple[frozenset[str], fro
     if first is None or first == len(sides) - 1:
         return ()
     found = []
-    for family in _MEMBERS:
+    for family in FAMILY_STEMS:
         if any(side & member for side in sides[: first + 1] for member in family):
             continue  # the claim's subject is named before it, or with it
         foreign = [m for m in family if any(side & m for side in sides[first + 1 :])]

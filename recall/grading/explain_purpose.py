@@ -70,18 +70,19 @@ _PRIVATIVE = frozenset("stop stops stopped cannot prevent prevents avoid avoids"
 
 
 @lru_cache(maxsize=1 << 12)
-def _asserted(say: str) -> frozenset[str]:
+def asserted_result(say: str, *, whole_without_turn: bool = False) -> frozenset[str]:
     """The stems the model sentence asserts as what its step is for or leads to: said after
     its first "to", "so", "which" and the like, with no negation or "stop" before them. A
     word said before that ("the original paper *clipped* weights to enforce it") is the step
     itself, or a condition ("once it has *moved* that far"), which a learner may well say is
-    not needed."""
+    not needed. A sentence with no such turn asserts nothing, or with ``whole_without_turn``
+    all it says."""
     written = normalised(say)
     found = _RESULT.search(written)
-    if found is None:
+    if found is None and not whole_without_turn:
         return frozenset()
     asserted = set()
-    for clause in read_clauses(written[found.end() :]):
+    for clause in read_clauses(written[found.end() :] if found else written):
         for before, token in zip((None, *clause), clause, strict=False):
             if not token.negated and (before is None or before.word not in _PRIVATIVE):
                 asserted.add(token.stem)
@@ -95,5 +96,5 @@ def denies_purpose(say: str, text: str, clause: tuple[Token, ...]) -> bool:
         # no purpose clause (the common case, read without normalising), or a model sentence
         # naming a harm: "so that the gradients do not vanish" is its point, from the other end
         return False
-    heads = _denied_heads(text) & _asserted(say)
+    heads = _denied_heads(text) & asserted_result(say)
     return any(token.stem in heads for token in clause)

@@ -24,12 +24,12 @@ import re
 from functools import lru_cache
 
 from recall.grading.explain_dismissed import names_harm
+from recall.grading.explain_purpose import asserted_result
 from recall.grading.explain_words import (
     SMALL_WORDS,
     Token,
     folded,
     normalised,
-    read_clauses,
     stem,
 )
 
@@ -46,14 +46,6 @@ _PASSED = frozenset(
     """be is are was were been being become becomes became get gets got end ends ended up to
     going really actually even always just a an the have has had need needs needed at all""".split()
 )
-#: Where a model sentence turns from its step to what the step leads to (as in
-#: :mod:`recall.grading.explain_purpose`): not a range ("to [1 − ε") nor a degree ("that far").
-_RESULT = re.compile(
-    r"\b(?:so|which|hence|thus|therefore|to(?!\s*[\[(\d−-])"
-    r"|that(?!\s+(?:far|much|many|big|large|small|long|high|low)\b))\b"
-)
-#: Words that deny the word after them: "logits *stop* growing" asserts no growing.
-_PRIVATIVE = frozenset("stop stops stopped cannot prevent prevents avoid avoids".split())
 
 
 @lru_cache(maxsize=1 << 12)
@@ -67,25 +59,10 @@ def _denied_words(text: str) -> frozenset[str]:
     return frozenset(denied)
 
 
-@lru_cache(maxsize=1 << 12)
-def _asserted(say: str) -> frozenset[str]:
-    """The stems the model sentence asserts as what its step leads to (after its first "so",
-    "to", "which"), or all it asserts when it has no such turn; never a word after a negation
-    or a "stop"."""
-    written = normalised(say)
-    found = _RESULT.search(written)
-    asserted = set()
-    for clause in read_clauses(written[found.end() :] if found else written):
-        for before, token in zip((None, *clause), clause, strict=False):
-            if not token.negated and (before is None or before.word not in _PRIVATIVE):
-                asserted.add(token.stem)
-    return frozenset(asserted)
-
-
 def denies_purpose_words(say: str, text: str, clause: tuple[Token, ...]) -> bool:
     """Whether ``clause`` of ``text`` holds a word a denied purpose governs that the model
     sentence ``say`` asserts."""
     if _PURPOSE.search(text) is None or names_harm(say):
         return False  # no purpose clause: the common case, read without normalising
-    denied = _denied_words(text) & _asserted(say)
+    denied = _denied_words(text) & asserted_result(say, whole_without_turn=True)
     return any(token.stem in denied and token.negated for token in clause)
