@@ -180,7 +180,7 @@ from recall.grading.explain_operands import wrong_operand
 from recall.grading.explain_pairing import crosses_figures
 from recall.grading.explain_parts import said_of_other_part
 from recall.grading.explain_polarity import Leaning, leaning, reverses_pair
-from recall.grading.explain_prefixes import says_twin
+from recall.grading.explain_prefixes import says_twin, with_prefixed_twins
 from recall.grading.explain_purpose import denies_purpose
 from recall.grading.explain_purpose_denied import denies_purpose_words
 from recall.grading.explain_questions import answered_questions
@@ -680,6 +680,8 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
     text = answered_questions(text)
     # "not uninformative", "never starved of", "nothing stops X from": the plain statement
     text = plain_litotes(text)
+    # "the estimates are not reliable": the "unreliable" a phrasing says
+    text = with_prefixed_twins(text, (w for point in card.points for w in point.words))
     keywords, stems = _keywords(card), _card_stems(card)
     read = [
         _known(_bagged(clause, keywords), stems) for clause in _retracted(list(read_clauses(text)))

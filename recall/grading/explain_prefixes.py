@@ -17,11 +17,18 @@ taken off is read, not put on: a learner's "unconditional" often paraphrases a m
 and says a twin, with no negation on it and never the model sentence's own word, says the point
 the other way ("its per-coordinate scaling is *reliable*" for "... is unreliable"). "dis" is
 left out: "disjoint" and "joint" are not opposites as the decks use them.
+
+The same twins read the other way give credit: a learner who writes "the estimates are *not
+reliable*" says "unreliable", and "is*n't* stable" says "unstable". Where a card's phrasings use
+a prefixed word, its base negated in the text ("not", "never", "isn't" and the like right
+before it) is written as that word before the text is read (:func:`with_prefixed_twins`), so the
+phrasing finds it and no negation is left to flip it.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from functools import lru_cache
 
 from recall.grading.explain_words import Token, read_clauses, stem
@@ -73,3 +80,41 @@ def says_twin(say: str, own: frozenset[str], clause: tuple[Token, ...]) -> bool:
         t.stem in twins and not t.negated and t.stem not in own and twins[t.stem] not in said
         for t in clause
     )
+
+
+#: A negation right before a property: "not reliable", "never finite", "isn't stable".
+_NEGATED_PROPERTY = re.compile(
+    r"\b(?:not|never|(?:is|are|was|were)n['’]t)\s+([A-Za-z]{5,})\b", re.IGNORECASE
+)
+
+
+def with_prefixed_twins(text: str, phrasings: Iterable[str]) -> str:
+    """``text`` with each negated base of a prefixed word of ``phrasings`` written as that word
+    ("the estimates are not reliable" → "the estimates are unreliable" where a phrasing says
+    "unreliable"); an auxiliary before a contracted negation is kept ("isn't stable" → "is
+    unstable")."""
+    twins = _prefixed(tuple(phrasings))
+    if not twins or _NEGATED_PROPERTY.search(text) is None:
+        return text
+
+    def swap(match: re.Match[str]) -> str:
+        twin = twins.get(match.group(1).lower())
+        if twin is None:
+            return match.group()
+        negation = match.group()[: match.start(1) - match.start()].strip()
+        auxiliary = negation[:-3] + " " if negation[-2:] in ("'t", "’t") else ""
+        return auxiliary + twin
+
+    return _NEGATED_PROPERTY.sub(swap, text)
+
+
+@lru_cache(maxsize=1 << 10)
+def _prefixed(phrasings: tuple[str, ...]) -> dict[str, str]:
+    """The prefixed words of ``phrasings`` by their bases ("reliable" → "unreliable")."""
+    twins: dict[str, str] = {}
+    for phrasing in phrasings:
+        for word in re.findall(r"[a-z]+", phrasing.lower()):
+            base = _base(word)
+            if base is not None:
+                twins.setdefault(base, word)
+    return twins
