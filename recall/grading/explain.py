@@ -663,6 +663,10 @@ class Explanation:
         return self.total > 0 and self.made == self.total
 
 
+#: Most rejected claims read in one explanation, and the most characters read of each.
+_MAX_DENIED, _MAX_DENIED_CHARS = 16, 400
+
+
 def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -> Explanation:
     """Which of ``card``'s key points ``text`` makes."""
     # "seven hundred sixty-eight", "point zero one three": numbers read as their digits
@@ -674,7 +678,10 @@ def check_explanation(card: Card, text: str, table: SymbolTable | None = None) -
     # "some say X; none of that actually happens", "nothing about X lets Y": denied claims
     denials = denied_spans(text)
     rejected = blanked_spans(kept, text) + denials + rejected_claims(text)
-    denied = [_read_alone(kept[s:e], card) for s, e in rejected]
+    # each claim read once and at most _MAX_DENIED_CHARS long: a hostile text of "none of x, "
+    # repeated made hundreds of overlapping spans, each as long as the text
+    spans = sorted({(s, min(e, s + _MAX_DENIED_CHARS)) for s, e in rejected})[:_MAX_DENIED]
+    denied = [_read_alone(kept[s:e], card) for s, e in spans]
     text = blanked(text, denials)
     # "Is the loss capped? No, ...": the question read as the statement its answer makes
     text = answered_questions(text)
