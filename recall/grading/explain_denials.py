@@ -42,6 +42,8 @@ from __future__ import annotations
 
 import re
 
+from recall.grading.explain_retracted import SENTENCE
+
 #: Reporting, anywhere in a claim's part: who says it, or that it is said.
 _REPORT = re.compile(
     r"\b(?:people|folks|textbooks|books|blogs|tutorials|students|others|some|many|papers"
@@ -140,8 +142,6 @@ _DENIED_THAT = re.compile(
     r"|\bthere(?:'s|\s+is)\s+no\s+sense\s+in\s+which\s",
     re.IGNORECASE,
 )
-#: A sentence: up to a full stop, "!" or "?" before a space or the end (not "0.5", "e.g.x").
-_SENTENCE = re.compile(r"(?:[^.!?\n]|[.!?](?=\S))+[.!?\n]*")
 #: The longest reported claim read (characters): a reply is to what was just said.
 _MAX_CLAIM = 400
 
@@ -149,7 +149,7 @@ _MAX_CLAIM = 400
 def denied_spans(text: str) -> list[tuple[int, int]]:
     """The spans of ``text`` holding a claim the learner reports or names only to deny."""
     spans = []
-    sentences = [(m.start(), m.end()) for m in _SENTENCE.finditer(text)]
+    sentences = [(m.start(), m.end()) for m in SENTENCE.finditer(text)]
     for index, (start, end) in enumerate(sentences):
         following = (
             text[sentences[index + 1][0] : sentences[index + 1][1]]

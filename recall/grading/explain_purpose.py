@@ -27,7 +27,7 @@ from recall.grading.explain_words import Token, folded, normalised, read_clauses
 
 #: A purpose clause, then up to six words (no comma, full stop or "but") before its negation,
 #: and the words after it: "so that the estimates do NOT become unbiased".
-_DENIED_PURPOSE = re.compile(
+DENIED_PURPOSE = re.compile(
     r"\b(?:so\s+that|in\s+order\s+that)\s+"
     r"(?:(?!but\b)[^\s,.;:!?]+\s+){1,6}?"
     r"(?:not|never)\s+((?:[^\s,.;:!?]+\s*){1,5})"
@@ -49,7 +49,7 @@ _NECESSITY = frozenset("have has had need needs needed necessarily".split())
 def _denied_heads(text: str) -> frozenset[str]:
     """The stems of the heads of the text's denied purposes."""
     heads = set()
-    for match in _DENIED_PURPOSE.finditer(normalised(text)):
+    for match in DENIED_PURPOSE.finditer(normalised(text)):
         words = [folded(w) for w in match.group(1).split()]
         head = next((w for w in words if w not in _AUXILIARIES), None)
         if head is not None and head not in _NECESSITY:

@@ -24,7 +24,7 @@ import re
 from functools import lru_cache
 
 from recall.grading.explain_dismissed import names_harm
-from recall.grading.explain_purpose import asserted_result
+from recall.grading.explain_purpose import DENIED_PURPOSE, asserted_result
 from recall.grading.explain_words import (
     SMALL_WORDS,
     Token,
@@ -33,12 +33,6 @@ from recall.grading.explain_words import (
     stem,
 )
 
-#: A purpose clause, up to six words before its negation, and up to five words after it.
-_DENIED_PURPOSE = re.compile(
-    r"\b(?:so\s+that|in\s+order\s+that)\s+"
-    r"(?:(?!but\b)[^\s,.;:!?]+\s+){1,6}?"
-    r"(?:not|never)\s+((?:[^\s,.;:!?]+\s*){1,5})"
-)
 #: Whether the text holds a purpose clause at all, read on the raw text.
 _PURPOSE = re.compile(r"\b(?:so|order)\s+that\b", re.IGNORECASE)
 #: Words a purpose's negation passes over to reach what it denies.
@@ -52,7 +46,7 @@ _PASSED = frozenset(
 def _denied_words(text: str) -> frozenset[str]:
     """The stems of the words the text's purposes deny."""
     denied = set()
-    for match in _DENIED_PURPOSE.finditer(normalised(text)):
+    for match in DENIED_PURPOSE.finditer(normalised(text)):
         for word in (folded(w) for w in match.group(1).split()):
             if word not in _PASSED and word not in SMALL_WORDS:
                 denied.add(stem(word))

@@ -144,7 +144,7 @@ _TOPIC_ANSWER = re.compile(
     re.IGNORECASE,
 )
 #: A sentence: up to a full stop, "!" or "?" before a space or the end (not "0.5", "e.g.x").
-_SENTENCE = re.compile(r"(?:[^.!?\n]|[.!?](?=\S))+[.!?\n]*")
+SENTENCE = re.compile(r"(?:[^.!?\n]|[.!?](?=\S))+[.!?\n]*")
 #: "The idea is that ...", "the usual story is: ...": the subject introduces what is said.
 _STATES_IT = re.compile(r"\s*(?:is|was|goes)\s*(?:that\b|to\b|:)", re.IGNORECASE)
 
@@ -154,7 +154,7 @@ def without_retracted(text: str) -> str:
     a semicolon at its end, so nothing after it moves and what follows is read as a clause of
     its own). The rejection itself stays: "but it doesn't depend on the weights" still says
     what the learner holds."""
-    sentences = [(m.start(), m.end()) for m in _SENTENCE.finditer(text)]
+    sentences = [(m.start(), m.end()) for m in SENTENCE.finditer(text)]
     spans: list[tuple[int, int]] = []
     for index, (start, end) in enumerate(sentences):
         sentence = text[start:end]
